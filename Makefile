@@ -1,0 +1,78 @@
+# ScaleView: `make run` opens the app on the bundled sample logs, `make test` runs every test.
+# Each target installs the Debian 12 packages it needs first (as root; apt-get update once).
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+BENCH_BUILD?= build-bench
+JOBS       ?= $(shell nproc)
+SAMPLES    := resources/samples/logs/ngc/mxnet/resnet50
+
+# What building and testing need; the launcher's and GUI's runtime tools are here too, since the
+# tests run them for real.
+BUILD_DEPS := cmake ninja-build g++ clang git pkg-config python3 python3-numpy \
+              nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
+              qt6-base-dev qt6-base-dev-tools libgl-dev
+TEST_DEPS  := $(BUILD_DEPS) time
+BENCH_DEPS := $(BUILD_DEPS) time grep
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+define install_missing
+	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
+	fi
+endef
+
+.PHONY: all deps build run test asan fuzz bench samples format clean
+
+all: build
+
+deps:
+	$(call install_missing,$(TEST_DEPS))
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCALEVIEW_WERROR=ON
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/app/scaleview-cli summarize $(SAMPLES)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300
+
+# The core and CLI tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+asan: deps
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSCALEVIEW_SANITIZE=ON -DSCALEVIEW_WERROR=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) --timeout 600
+
+# A short libFuzzer run of the parser (FUZZ_SECONDS, default 60).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCALEVIEW_FUZZ=ON -DSCALEVIEW_TESTS=OFF
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_logparser
+	mkdir -p $(FUZZ_BUILD)/corpus
+	$(FUZZ_BUILD)/fuzz/fuzz_logparser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(FUZZ_BUILD)/corpus fuzz/seeds
+
+bench:
+	$(call install_missing,$(BENCH_DEPS))
+	cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCALEVIEW_BENCH=ON -DSCALEVIEW_TESTS=OFF
+	cmake --build $(BENCH_BUILD) -j $(JOBS)
+	python3 bench/run_bench.py --cli $(BENCH_BUILD)/app/scaleview-cli --micro $(BENCH_BUILD)/bench/bench_parser
+
+# Regenerates the bundled sample logs (deterministic).
+samples:
+	rm -rf resources/samples/logs
+	python3 tools/genlogs.py $(SAMPLES) --repeats 3 --truncate 2n8g:3:900
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(BENCH_BUILD)

@@ -1,0 +1,65 @@
+// scaleview-cli: ScaleView's statistics for headless machines and scripts.
+
+#include "commands.h"
+#include "version.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* kUsage = R"(Usage:
+  scaleview-cli summarize LOG_DIR [options]
+  scaleview-cli references
+  scaleview-cli --version | --help
+
+summarize: read a DLPerf-layout log directory (logs/.../bz128/4n8g/r50_b128_fp32_3.log), compute
+each run's throughput and each case's statistics, and compare them with the published tables.
+  --method time|speed     DLPerf method: time (default; timestamps of lines W*R and I*R) or
+                          speed (median of each iteration's Speed values, mean over W..I-1)
+  --warmup N              iterations left out at the start (default 20)
+  --iterations N          end of the measured window (default 120)
+  --format table|csv|json|dlperf
+                          table (default): readable, per case; csv: a row per case;
+                          json: runs, cases, references and options; dlperf: exactly the JSON
+                          DLPerf's extract scripts write (one precision and batch size)
+  --output FILE           write there instead of standard output (replaced atomically)
+  --reference ID[:SERIES] compare with this published table (see 'references'); default: the
+                          table matching each case's precision and batch size
+  --model M, --precision P, --batch-size N
+                          only the runs of that model / precision / batch size per device
+  --threads N             parallel readers (default: one per core, at least 2)
+  --strict                exit 1 when any log was skipped, incomplete or unusable
+  --quiet                 no warnings on standard error
+
+references: list the published tables ScaleView compares against.
+
+Exit status: 0 summary produced (warnings go to standard error, naming file and reason);
+1 with --strict when anything was skipped or excluded; 2 usage error, missing or unreadable
+directory, or nothing to summarize.
+)";
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::fputs(kUsage, stderr);
+        return 2;
+    }
+    const std::string command = args.front();
+    args.erase(args.begin());
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    if (command == "--version") {
+        std::printf("%s\n", sv::cli::versionString().c_str());
+        return 0;
+    }
+    if (command == "summarize") return sv::cli::summarizeCommand(args);
+    if (command == "references") return sv::cli::referencesCommand(args);
+    std::fprintf(stderr, "scaleview-cli: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+    return 2;
+}

@@ -1,0 +1,148 @@
+#include "arguments.h"
+#include "commands.h"
+#include "version.h"
+
+#include "report.h"
+#include "summary.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace sv::cli {
+namespace {
+
+int usageError(const std::string& message) {
+    std::fprintf(stderr, "scaleview-cli summarize: %s\n(see scaleview-cli --help)\n", message.c_str());
+    return 2;
+}
+
+// Replaces path atomically: readers see the old file or the new one, never half of it.
+bool writeFileAtomically(const std::string& path, const std::string& text, std::string& error) {
+    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            error = "cannot write " + tmp;
+            return false;
+        }
+        out << text;
+        out.flush();
+        if (!out) {
+            error = "cannot write " + tmp;
+            std::filesystem::remove(tmp);
+            return false;
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        error = "cannot replace " + path + ": " + ec.message();
+        std::filesystem::remove(tmp, ec);
+        return false;
+    }
+    return true;
+}
+
+std::string joinMix(const CaseMix& mix) {
+    std::string s;
+    if (mix.precisions.size() > 1) {
+        s += "precisions";
+        for (const auto& p : mix.precisions) s += " " + p;
+    }
+    if (mix.batchSizes.size() > 1) {
+        s += s.empty() ? "batch sizes" : "; batch sizes";
+        for (int b : mix.batchSizes) s += " " + std::to_string(b);
+    }
+    return s;
+}
+
+} // namespace
+
+std::string versionString() {
+    return std::string("scaleview-cli ") + SCALEVIEW_VERSION + " (git " + SCALEVIEW_GIT_REVISION + ")";
+}
+
+int summarizeCommand(const std::vector<std::string>& argv) {
+    Arguments args(argv,
+                   {"method", "warmup", "iterations", "format", "output", "reference", "model",
+                    "precision", "batch-size", "threads"},
+                   {"strict", "quiet"});
+    LoadOptions load;
+    SummaryOptions options;
+    CaseFilter filter;
+    if (auto m = args.value("method")) {
+        auto method = parseMethod(*m);
+        if (!method) args.fail("--method must be time or speed, not '" + *m + "'");
+        else options.method = *method;
+    }
+    if (auto w = args.integer("warmup", 1, 100000000)) load.measure.warmup = *w;
+    if (auto i = args.integer("iterations", 2, 100000000)) load.measure.iterations = *i;
+    if (auto t = args.integer("threads", 1, 256)) load.threads = *t;
+    if (auto b = args.integer("batch-size", 1, 1 << 24)) filter.batchPerDevice = *b;
+    filter.model = args.value("model");
+    filter.precision = args.value("precision");
+    const std::string format = args.value("format").value_or("table");
+    if (format != "table" && format != "csv" && format != "json" && format != "dlperf")
+        args.fail("--format must be table, csv, json or dlperf, not '" + format + "'");
+    if (auto r = args.value("reference")) {
+        if (!ReferenceCatalog::builtin().knows(*r))
+            args.fail("no published table '" + *r + "' (scaleview-cli references lists them)");
+        options.reference = *r;
+    }
+    if (args.error()) return usageError(*args.error());
+    if (auto bad = validateMeasureOptions(load.measure)) return usageError(*bad);
+    if (args.positional().size() != 1)
+        return usageError(args.positional().empty() ? "LOG_DIR is missing" : "one LOG_DIR, please");
+
+    Summary summary = summarizeDirectory(args.positional()[0], load, options, filter);
+    if (summary.error) {
+        std::fprintf(stderr, "scaleview-cli summarize: %s\n", summary.error->c_str());
+        return 2;
+    }
+    if (!args.flag("quiet"))
+        for (const auto& w : summary.warnings) std::fprintf(stderr, "warning: %s\n", w.text().c_str());
+    if (summary.runs.empty()) {
+        std::fprintf(stderr, "scaleview-cli summarize: no DLPerf logs (<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log) in %s\n",
+                     summary.root.c_str());
+        return 2;
+    }
+
+    std::string text;
+    if (format == "table") text = formatTable(summary);
+    else if (format == "csv") text = formatCsv(summary);
+    else if (format == "json") text = formatJson(summary, SCALEVIEW_VERSION);
+    else {
+        const CaseMix mix = caseMix(summary);
+        if (mix.mixed())
+            return usageError("--format dlperf writes one precision and batch size, and " + summary.root +
+                              " holds " + joinMix(mix) + ": choose with --precision and --batch-size");
+        text = formatDlperfJson(summary) + "\n";
+    }
+
+    if (auto out = args.value("output")) {
+        std::string error;
+        if (!writeFileAtomically(*out, text, error)) {
+            std::fprintf(stderr, "scaleview-cli summarize: %s\n", error.c_str());
+            return 2;
+        }
+    } else {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+    }
+    if (args.flag("strict") && !summary.warnings.empty()) return 1;
+    return 0;
+}
+
+int referencesCommand(const std::vector<std::string>& argv) {
+    if (!argv.empty()) return usageError("references takes no arguments");
+    for (const auto& t : ReferenceCatalog::builtin().tables()) {
+        std::printf("%s\n  %s\n", t.id.c_str(), t.title.c_str());
+        if (t.series.size() > 1)
+            for (const auto& s : t.series) std::printf("  series: %s\n", s.name.c_str());
+        std::printf("  source: %s\n", t.source.c_str());
+    }
+    return 0;
+}
+
+} // namespace sv::cli

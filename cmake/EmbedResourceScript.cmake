@@ -1,0 +1,5 @@
+file(READ ${INPUT} hex HEX)
+string(LENGTH "${hex}" hexlen)
+math(EXPR size "${hexlen} / 2")
+string(REGEX REPLACE "([0-9a-f][0-9a-f])" "'\\\\x\\1'," bytes "${hex}")
+file(WRITE ${OUTPUT} "// Generated from ${INPUT}; do not edit.\n#include <string_view>\nnamespace sv::embedded {\nstatic const char data_${SYMBOL}[] = {${bytes} 0};\nextern const std::string_view ${SYMBOL}(data_${SYMBOL}, ${size});\n}\n")

@@ -1,0 +1,113 @@
+#include "casestats.h"
+
+#include "numerics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+namespace sv {
+namespace {
+
+auto orderKey(const CaseKey& k) {
+    return std::make_tuple(k.model, k.precision, k.batchPerDevice, k.topology.ranks(), k.topology.nodes);
+}
+
+// Iglewicz and Hoaglin's modified z-score; with a zero MAD, the mean absolute deviation scaled
+// to the same units stands in.
+std::vector<std::size_t> outliers(const std::vector<double>& v) {
+    if (v.size() < 3) return {};
+    const double med = numpyMedian(v);
+    std::vector<double> dev;
+    for (double x : v) dev.push_back(std::fabs(x - med));
+    double scale = numpyMedian(dev) / 0.6745;
+    if (scale == 0.0)
+        scale = std::accumulate(dev.begin(), dev.end(), 0.0) / static_cast<double>(dev.size()) * 1.253314;
+    std::vector<std::size_t> out;
+    if (scale == 0.0) return out;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        if (std::fabs(v[i] - med) / scale > 3.5) out.push_back(i);
+    return out;
+}
+
+void fillStatistics(CaseStats& c, Method method) {
+    const auto& v = c.values;
+    if (v.empty()) return;
+    // DLPerf's compute_average adds in order and divides; with the time method the values are
+    // Python floats (Python's rounding), with the speed method numpy.float64 (numpy's).
+    double total = 0.0;
+    for (double x : v) total += x;
+    const double mean = total / static_cast<double>(v.size());
+    c.mean = method == Method::Time ? roundPython2(mean) : roundNumpy2(mean);
+    c.median = roundNumpy2(numpyMedian(v)); // round(np.median(list), 2)
+    c.min = *std::min_element(v.begin(), v.end());
+    c.max = *std::max_element(v.begin(), v.end());
+    if (v.size() > 1) {
+        double ss = 0.0;
+        for (double x : v) ss += (x - mean) * (x - mean);
+        c.stdev = std::sqrt(ss / static_cast<double>(v.size() - 1));
+        if (mean != 0.0) c.cvPct = *c.stdev / mean * 100.0;
+    }
+    for (std::size_t i : outliers(v)) c.outlierRepeats.push_back(c.repeats[i]);
+}
+
+} // namespace
+
+std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs, const SummaryOptions& options,
+                                    const ReferenceCatalog& references) {
+    std::map<decltype(orderKey(CaseKey{})), CaseStats> cases;
+    std::vector<const RunResult*> sorted;
+    for (const auto& r : runs) sorted.push_back(&r);
+    // Results do not depend on the order logs were read in.
+    std::sort(sorted.begin(), sorted.end(), [](const RunResult* a, const RunResult* b) {
+        return std::tie(a->key.repeat, a->path) < std::tie(b->key.repeat, b->path);
+    });
+    for (const RunResult* r : sorted) {
+        const CaseKey key{r->key.model, r->key.precision, r->key.batchPerDevice, r->key.topology};
+        CaseStats& c = cases[orderKey(key)];
+        c.key = key;
+        const auto value = r->throughput(options.method);
+        if (r->usable() && value) {
+            c.repeats.push_back(r->key.repeat);
+            c.values.push_back(*value);
+            c.paths.push_back(r->path);
+        } else {
+            c.excluded.push_back({r->path, r->key.repeat,
+                                  r->reason.empty() ? std::string(statusName(r->status)) : r->reason});
+        }
+    }
+
+    std::vector<CaseStats> out;
+    for (auto& [k, c] : cases) {
+        fillStatistics(c, options.method);
+        out.push_back(std::move(c));
+    }
+    for (auto& c : out) {
+        const std::string topo = c.key.topology.name();
+        if (!c.median) {
+            c.speedupNote = "no usable run";
+        } else {
+            const auto base = std::find_if(out.begin(), out.end(), [&](const CaseStats& b) {
+                return b.key.sameGroup(c.key) && b.key.topology == Topology{1, 1};
+            });
+            if (base == out.end() || !base->median || *base->median == 0.0) {
+                c.speedupNote = "no 1n1g baseline for " + c.key.model + " " + c.key.precision +
+                                " batch " + std::to_string(c.key.batchPerDevice);
+            } else {
+                const double ratio = *c.median / *base->median;
+                c.speedup = roundNumpy2(ratio);
+                c.efficiency = ratio / c.gpus();
+            }
+        }
+        c.reference = options.reference.empty()
+                          ? references.lookup(c.key.precision, c.key.batchPerDevice, topo)
+                          : references.lookup(options.reference, topo);
+        if (c.reference && c.median && c.reference->throughput != 0.0)
+            c.deltaPct = (*c.median - c.reference->throughput) / c.reference->throughput * 100.0;
+    }
+    return out;
+}
+
+} // namespace sv

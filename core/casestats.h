@@ -1,0 +1,65 @@
+#pragma once
+// Per case (model, precision, batch size per device, topology): the repeats' statistics as DLPerf
+// computes them, and more: spread, outliers, speedup against 1n1g, scaling efficiency, and the
+// published reference.
+
+#include "referencecatalog.h"
+#include "runresult.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sv {
+
+struct CaseKey {
+    std::string model;
+    std::string precision;
+    int batchPerDevice = 0;
+    Topology topology;
+    bool sameGroup(const CaseKey& o) const {
+        return model == o.model && precision == o.precision && batchPerDevice == o.batchPerDevice;
+    }
+};
+
+struct ExcludedRun {
+    std::string path;
+    int repeat = 0;
+    std::string reason;
+};
+
+struct CaseStats {
+    CaseKey key;
+    std::vector<int> repeats;     // of the runs used, ascending
+    std::vector<double> values;   // their throughput by the chosen method, same order
+    std::vector<std::string> paths;
+    std::vector<ExcludedRun> excluded;
+
+    // DLPerf's average_speed and median_speed, rounded as its scripts round them.
+    std::optional<double> mean, median;
+    std::optional<double> min, max;
+    std::optional<double> stdev;  // sample standard deviation (n - 1)
+    std::optional<double> cvPct;  // stdev / mean
+    std::vector<int> outlierRepeats; // modified z-score above 3.5 (median absolute deviation)
+
+    std::optional<double> speedup;    // round(median / median of 1n1g, 2), as DLPerf
+    std::optional<double> efficiency; // speedup / GPUs, from the unrounded ratio
+    std::string speedupNote;          // why speedup is absent
+
+    std::optional<ReferenceValue> reference;
+    std::optional<double> deltaPct; // (median - reference) / reference
+
+    int gpus() const { return key.topology.ranks(); }
+};
+
+struct SummaryOptions {
+    Method method = Method::Time;
+    // "TABLE_ID" or "TABLE_ID:SERIES" to compare against; empty: the table matching each case.
+    std::string reference;
+};
+
+// Cases ordered by model, precision, batch, then topology (GPUs, nodes).
+std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs, const SummaryOptions& options,
+                                    const ReferenceCatalog& references = ReferenceCatalog::builtin());
+
+} // namespace sv

@@ -1,0 +1,177 @@
+#include "lineformat.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+namespace sv {
+namespace {
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Reads up to maxDigits digits at pos; false when there is none.
+bool readInt(std::string_view s, std::size_t& pos, std::int64_t& out, int maxDigits = 18) {
+    std::int64_t v = 0;
+    int n = 0;
+    while (pos < s.size() && isDigit(s[pos]) && n < maxDigits) {
+        v = v * 10 + (s[pos] - '0');
+        ++pos;
+        ++n;
+    }
+    out = v;
+    return n > 0;
+}
+
+bool expect(std::string_view s, std::size_t& pos, std::string_view token) {
+    if (s.substr(pos, token.size()) != token) return false;
+    pos += token.size();
+    return true;
+}
+
+// "<stdout>:" or "<stderr>:" after a rank tag.
+bool readStream(std::string_view s, std::size_t& pos) {
+    return expect(s, pos, "<stdout>:") || expect(s, pos, "<stderr>:");
+}
+
+// Open MPI's --tag-output: "[jobid,rank]<stderr>:".
+bool matchOpenMpi(std::string_view s, int& rank, std::size_t& length) {
+    std::size_t pos = 0;
+    std::int64_t job = 0, r = 0;
+    if (!expect(s, pos, "[") || !readInt(s, pos, job) || !expect(s, pos, ",") ||
+        !readInt(s, pos, r, 9) || !expect(s, pos, "]") || !readStream(s, pos))
+        return false;
+    rank = static_cast<int>(r);
+    length = pos;
+    return true;
+}
+
+// Horovod's Gloo mode: time.asctime() then "[rank]<stderr>:", e.g.
+// "Tue Sep  1 10:00:00 2020[3]<stderr>:". asctime is always 24 characters.
+bool matchGloo(std::string_view s, int& rank, std::size_t& length) {
+    if (s.size() < 24 + 4) return false;
+    const std::string_view t = s.substr(0, 24);
+    if (t[3] != ' ' || t[7] != ' ' || t[10] != ' ' || t[13] != ':' || t[16] != ':' || t[19] != ' ')
+        return false;
+    for (std::size_t i : {20u, 21u, 22u, 23u})
+        if (!isDigit(t[i])) return false;
+    std::size_t pos = 24;
+    std::int64_t r = 0;
+    if (!expect(s, pos, "[") || !readInt(s, pos, r, 9) || !expect(s, pos, "]") ||
+        !readStream(s, pos))
+        return false;
+    rank = static_cast<int>(r);
+    length = pos;
+    return true;
+}
+
+// A float in any form Python prints or a human writes: 3007.1, 1e+04, nan, inf, -inf.
+bool readDouble(std::string_view s, std::size_t& pos, double& out) {
+    const char* first = s.data() + pos;
+    const char* last = s.data() + s.size();
+    if (first < last && *first == '+') ++first; // from_chars takes no '+'
+    auto res = std::from_chars(first, last, out);
+    if (res.ec == std::errc::result_out_of_range) {
+        // 1e999 and friends: std::from_chars leaves out unset; Python's float() says inf.
+        out = (*first == '-') ? -HUGE_VAL : HUGE_VAL;
+    } else if (res.ec != std::errc()) {
+        return false;
+    }
+    pos = static_cast<std::size_t>(res.ptr - s.data());
+    return true;
+}
+
+void parseMxnet(std::string_view text, SpeedSample& sample) {
+    // Python logging's "{asctime}:{levelname}: " comes first; DLPerf searches the whole line for
+    // the first timestamp, so a line with an unusual prefix still has its time read.
+    std::size_t tsLen = 0;
+    if (auto t = parseLogTimestamp(text, &tsLen)) {
+        sample.hasTime = true;
+        sample.timeUs = *t;
+    } else {
+        for (std::size_t i = 0; i + 19 <= text.size(); ++i) {
+            if (!isDigit(text[i]) || (i > 0 && isDigit(text[i - 1]))) continue;
+            if (auto t2 = parseLogTimestamp(text.substr(i), &tsLen)) {
+                sample.hasTime = true;
+                sample.timeUs = *t2;
+                break;
+            }
+        }
+    }
+    std::size_t pos = text.find("Epoch[");
+    if (pos != std::string_view::npos) {
+        pos += 6;
+        std::int64_t epoch = 0, first = 0, last = 0;
+        if (readInt(text, pos, epoch, 9) && expect(text, pos, "] Batch [") &&
+            readInt(text, pos, first) && expect(text, pos, "-") && readInt(text, pos, last)) {
+            sample.epoch = static_cast<int>(epoch);
+            sample.batchFirst = first;
+            sample.batchLast = last;
+        }
+    }
+    pos = text.find("Speed: ");
+    if (pos != std::string_view::npos) {
+        pos += 7;
+        double v = 0.0;
+        if (readDouble(text, pos, v) && text.substr(pos, 12) == " samples/sec") {
+            sample.hasSpeed = true;
+            sample.speed = v;
+        }
+    }
+}
+
+constexpr std::array<TagFormat, 2> kTags = {{
+    {"openmpi", &matchOpenMpi},
+    {"horovod-gloo", &matchGloo},
+}};
+
+constexpr std::array<MessageFormat, 1> kMessages = {{
+    {"mxnet", " Epoch[0] Batch ", &parseMxnet},
+}};
+
+// Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (Howard Hinnant's algorithm).
+std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d) {
+    y -= m <= 2;
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+} // namespace
+
+std::span<const TagFormat> tagFormats() { return kTags; }
+std::span<const MessageFormat> messageFormats() { return kMessages; }
+const MessageFormat& mxnetSpeedometer() { return kMessages[0]; }
+
+std::optional<MessageFormat> findMessageFormat(std::string_view name) {
+    for (const auto& f : kMessages)
+        if (f.name == name) return f;
+    return std::nullopt;
+}
+
+std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* length) {
+    std::size_t pos = 0;
+    std::int64_t y, mo, d, h, mi, sec;
+    // DLPerf's pattern: \d{4}-\d{1,2}-\d{1,2}\s\d{1,2}:\d{1,2}:\d{1,2},\d{1,6}
+    if (!readInt(s, pos, y, 4) || pos != 4 || !expect(s, pos, "-") || !readInt(s, pos, mo, 2) ||
+        !expect(s, pos, "-") || !readInt(s, pos, d, 2) || pos >= s.size() ||
+        !(s[pos] == ' ' || s[pos] == '\t'))
+        return std::nullopt;
+    ++pos;
+    if (!readInt(s, pos, h, 2) || !expect(s, pos, ":") || !readInt(s, pos, mi, 2) ||
+        !expect(s, pos, ":") || !readInt(s, pos, sec, 2) || !expect(s, pos, ","))
+        return std::nullopt;
+    const std::size_t fracStart = pos;
+    std::int64_t frac = 0;
+    if (!readInt(s, pos, frac, 6)) return std::nullopt;
+    for (std::size_t n = pos - fracStart; n < 6; ++n) frac *= 10; // ",123" is 123000 us
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 61)
+        return std::nullopt;
+    if (length) *length = pos;
+    const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+    return ((days * 24 + h) * 60 + mi) * 60 * 1000000 + sec * 1000000 + frac;
+}
+
+} // namespace sv

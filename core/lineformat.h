@@ -1,0 +1,40 @@
+#pragma once
+// The table of line formats: tag prefixes that launchers put before each line, and the
+// framework message formats that carry a throughput. One engine (LogParser) uses both tables;
+// adding a framework is adding a row here.
+
+#include "sample.h"
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace sv {
+
+// A prefix a launcher puts before every line, e.g. Open MPI's "[1,3]<stderr>:".
+struct TagFormat {
+    std::string_view name;
+    // On a match: the rank and the length of the prefix.
+    bool (*match)(std::string_view line, int& rank, std::size_t& length);
+};
+
+// A framework's per-iteration throughput line.
+struct MessageFormat {
+    std::string_view name;
+    // Lines that contain this are the ones the DLPerf scripts count; nothing else is parsed.
+    std::string_view marker;
+    // Fills epoch, batch, timestamp and speed from the line with its tag prefix removed.
+    void (*parse)(std::string_view text, SpeedSample& sample);
+};
+
+std::span<const TagFormat> tagFormats();
+std::span<const MessageFormat> messageFormats();
+// The NGC MXNet speedometer line: "... Epoch[0] Batch [19-19]\tSpeed: 3007.1 samples/sec ...".
+const MessageFormat& mxnetSpeedometer();
+std::optional<MessageFormat> findMessageFormat(std::string_view name);
+
+// "YYYY-MM-DD HH:MM:SS,fff" (fraction of 1 to 6 digits, as strptime's %f) at the start of
+// text; microseconds since 1970-01-01 UTC, the date taken as is (no time zone applied).
+std::optional<std::int64_t> parseLogTimestamp(std::string_view text, std::size_t* length = nullptr);
+
+} // namespace sv

@@ -1,0 +1,140 @@
+#include "logparser.h"
+
+#include <cstring>
+
+namespace sv {
+namespace {
+
+const char* findBytes(const char* hay, std::size_t n, std::string_view needle) {
+    return static_cast<const char*>(memmem(hay, n, needle.data(), needle.size()));
+}
+
+// Drops leading ANSI CSI sequences ("\x1b[0m", "\x1b[1;31m") that colouring loggers add.
+std::string_view stripAnsi(std::string_view s) {
+    while (s.size() >= 2 && s[0] == '\x1b' && s[1] == '[') {
+        std::size_t i = 2;
+        while (i < s.size() && !(s[i] >= 0x40 && s[i] <= 0x7e)) ++i;
+        s.remove_prefix(i < s.size() ? i + 1 : s.size());
+    }
+    return s;
+}
+
+} // namespace
+
+LogParser::LogParser(ParseOptions options, SampleHandler handler)
+    : m_options(std::move(options)), m_handler(std::move(handler)) {}
+
+void LogParser::feed(std::string_view chunk) {
+    const char* p = chunk.data();
+    const char* end = p + chunk.size();
+    m_counters.bytes += static_cast<std::int64_t>(chunk.size());
+
+    // Finish the line that the previous chunk left open.
+    if (m_skipping || !m_pending.empty()) {
+        const char* nl = static_cast<const char*>(std::memchr(p, '\n', chunk.size()));
+        const std::size_t take = static_cast<std::size_t>((nl ? nl : end) - p);
+        if (m_skipping) {
+            m_skippedBytes += take;
+        } else if (m_pending.size() + take > m_options.maxLineBytes) {
+            m_skipping = true;
+            m_skippedBytes = m_pending.size() + take;
+            m_pending.clear();
+            m_pending.shrink_to_fit();
+        } else {
+            m_pending.append(p, take);
+        }
+        if (!nl) return;
+        if (m_skipping) {
+            endLine(m_skippedBytes, nullptr);
+        } else {
+            endLine(m_pending.size(), m_pending.data());
+            m_pending.clear();
+        }
+        p = nl + 1;
+    }
+
+    // Whole lines are parsed in place; only the unterminated tail is copied.
+    const char* lastNl = static_cast<const char*>(memrchr(p, '\n', static_cast<std::size_t>(end - p)));
+    const char* tail = lastNl ? lastNl + 1 : p;
+    if (lastNl) scanCompleteLines(p, tail);
+    const std::size_t tailLen = static_cast<std::size_t>(end - tail);
+    if (tailLen > m_options.maxLineBytes) {
+        m_skipping = true;
+        m_skippedBytes = tailLen;
+    } else if (tailLen > 0) {
+        m_pending.assign(tail, tailLen);
+    }
+}
+
+// [begin, end) holds whole lines, each ending in '\n'. Most lines carry no marker, so the marker
+// is searched across many lines at once (as grep does) and only the lines around a hit are cut.
+void LogParser::scanCompleteLines(const char* begin, const char* end) {
+    const std::string_view marker = m_options.format.marker;
+    const char* p = begin;
+    while (p < end) {
+        const char* hit = findBytes(p, static_cast<std::size_t>(end - p), marker);
+        const char* stop = hit ? hit : end;
+        // Lines that end before the hit hold no marker: count them, and catch over-long ones.
+        for (;;) {
+            const char* nl =
+                static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(stop - p)));
+            if (!nl) break;
+            const auto len = static_cast<std::size_t>(nl - p);
+            ++m_counters.lines;
+            if (len > m_options.maxLineBytes) {
+                ++m_counters.overlongLines;
+                if (m_counters.firstOverlongLine == 0)
+                    m_counters.firstOverlongLine = m_counters.lines;
+            }
+            p = nl + 1;
+        }
+        if (!hit) break;
+        const char* nl =
+            static_cast<const char*>(std::memchr(hit, '\n', static_cast<std::size_t>(end - hit)));
+        endLine(static_cast<std::size_t>(nl - p), p);
+        p = nl + 1;
+    }
+}
+
+// One line is complete: data is null when it was skipped while still arriving.
+void LogParser::endLine(std::size_t length, const char* data) {
+    ++m_counters.lines;
+    if (data == nullptr || length > m_options.maxLineBytes) {
+        ++m_counters.overlongLines;
+        if (m_counters.firstOverlongLine == 0) m_counters.firstOverlongLine = m_counters.lines;
+        m_skipping = false;
+        m_skippedBytes = 0;
+        return;
+    }
+    processLine(std::string_view(data, length));
+}
+
+void LogParser::processLine(std::string_view line) {
+    const std::string_view marker = m_options.format.marker;
+    const char* hit = findBytes(line.data(), line.size(), marker);
+    if (!hit) return;
+    ++m_counters.markerLines;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // A '\r' before the marker is a progress bar overwritten by this line: keep what a
+    // terminal would show.
+    const auto markerPos = static_cast<std::size_t>(hit - line.data());
+    const auto cr = line.substr(0, markerPos).rfind('\r');
+    if (cr != std::string_view::npos) line.remove_prefix(cr + 1);
+    line = stripAnsi(line);
+
+    SpeedSample sample;
+    sample.line = m_counters.lines;
+    for (const TagFormat& tag : tagFormats()) {
+        int rank = -1;
+        std::size_t len = 0;
+        if (tag.match(line, rank, len)) {
+            sample.rank = rank;
+            line.remove_prefix(len);
+            break;
+        }
+    }
+    m_options.format.parse(line, sample);
+    if (m_handler) m_handler(sample);
+}
+
+} // namespace sv

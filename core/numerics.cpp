@@ -1,0 +1,83 @@
+#include "numerics.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace sv {
+
+double roundPython2(double x) {
+    if (!std::isfinite(x)) return x;
+    const double scaled = x * 100.0;
+    const double frac = scaled - std::floor(scaled);
+    // Far from a tie, rounding the (inexactly) scaled value gives the correctly rounded result,
+    // and n / 100.0 is then the double nearest to the decimal, as Python's float(str) is.
+    if (std::fabs(frac - 0.5) > 1e-6 && std::fabs(scaled) < 1e15)
+        return std::nearbyint(scaled) / 100.0;
+    // Near a tie: glibc's printf rounds the exact binary value, ties to even, as Python does.
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", x);
+    return std::strtod(buf, nullptr);
+}
+
+double roundNumpy2(double x) {
+    if (!std::isfinite(x)) return x;
+    return std::nearbyint(x * 100.0) / 100.0;
+}
+
+namespace {
+// numpy's pairwise_sum (numpy/core/src/umath/loops_utils.h.src), unrolled by 8, block 128.
+double pairwiseSum(const double* a, std::size_t n) {
+    if (n < 8) {
+        double res = 0.0;
+        for (std::size_t i = 0; i < n; ++i) res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8];
+        for (int j = 0; j < 8; ++j) r[j] = a[j];
+        std::size_t i = 8;
+        for (; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; ++j) r[j] += a[i + j];
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; ++i) res += a[i];
+        return res;
+    }
+    std::size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwiseSum(a, n2) + pairwiseSum(a + n2, n - n2);
+}
+} // namespace
+
+double numpyMean(std::span<const double> values) {
+    if (values.empty()) return std::nan("");
+    return pairwiseSum(values.data(), values.size()) / static_cast<double>(values.size());
+}
+
+double numpyMedianInPlace(std::span<double> values) {
+    if (values.empty()) return std::nan("");
+    const std::size_t n = values.size();
+    std::sort(values.begin(), values.end());
+    if (n % 2 == 1) return values[n / 2];
+    const double pair[2] = {values[n / 2 - 1], values[n / 2]};
+    return numpyMean(pair);
+}
+
+std::string pythonFloatRepr(double x) {
+    if (std::isnan(x)) return "NaN"; // what json.dump writes
+    if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+    char buf[64];
+    const double ax = std::fabs(x);
+    const bool fixed = ax == 0.0 || (ax >= 1e-4 && ax < 1e16);
+    auto res = std::to_chars(buf, buf + sizeof buf, x,
+                             fixed ? std::chars_format::fixed : std::chars_format::scientific);
+    std::string s(buf, res.ptr);
+    // Python writes 100000.0 and 1e+16: '.0' only in fixed form; to_chars's exponent form
+    // (at least two exponent digits) already matches Python's.
+    if (fixed && s.find('.') == std::string::npos) s += ".0";
+    return s;
+}
+
+} // namespace sv

@@ -1,0 +1,24 @@
+#pragma once
+// The exact arithmetic of DLPerf's Python scripts: Python's and NumPy's two different roundings,
+// NumPy's pairwise mean and median, and Python's float repr for JSON output.
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace sv {
+
+// round(x, 2) on a Python float: correctly rounded, ties to even on the exact binary value.
+double roundPython2(double x);
+// round(x, 2) on a numpy.float64: rint(x * 100) / 100, which differs from Python on near-ties
+// (round(np.float64(2.675), 2) == 2.68 but round(2.675, 2) == 2.67).
+double roundNumpy2(double x);
+// numpy.mean of a float64 array: pairwise summation, then one division.
+double numpyMean(std::span<const double> values);
+// numpy.median: the middle value, or numpy.mean of the two middle values. Reorders values.
+double numpyMedianInPlace(std::span<double> values);
+inline double numpyMedian(std::vector<double> values) { return numpyMedianInPlace(values); }
+// Python's repr(float): shortest round-trip digits, always with '.0' or an exponent.
+std::string pythonFloatRepr(double x);
+
+} // namespace sv

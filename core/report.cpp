@@ -1,0 +1,251 @@
+#include "report.h"
+
+#include "numerics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace sv {
+namespace {
+
+std::string opt(const std::optional<double>& v, int decimals, const char* none = "-") {
+    return v ? formatFixed(*v, decimals) : std::string(none);
+}
+
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string pad(const std::string& s, std::size_t width, bool right) {
+    if (s.size() >= width) return s;
+    return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+nlohmann::json optJson(const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+} // namespace
+
+std::string formatFixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::string formatTable(const Summary& s) {
+    std::string out;
+    const CaseStats* group = nullptr;
+    const std::vector<std::string> head = {"nodes", "GPUs", "runs", "median", "mean", "stdev",
+                                           "CV %", "speedup", "efficiency", "reference", "delta %"};
+    const std::vector<std::size_t> width = {5, 4, 6, 10, 10, 8, 5, 7, 10, 10, 7};
+    auto row = [&](const std::vector<std::string>& cells) {
+        std::string line;
+        for (std::size_t i = 0; i < cells.size(); ++i)
+            line += (i ? "  " : "") + pad(cells[i], width[i], true);
+        out += line + "\n";
+    };
+    for (const auto& c : s.cases) {
+        if (!group || !group->key.sameGroup(c.key)) {
+            if (group) out += "\n";
+            out += c.key.model + "  " + c.key.precision + "  batch " + std::to_string(c.key.batchPerDevice) +
+                   " per GPU  (throughput in images/s, " + std::string(methodName(s.options.method)) +
+                   " method)\n";
+            row(head);
+            group = &c;
+        }
+        std::string runs = std::to_string(c.values.size());
+        if (!c.excluded.empty()) runs += "+" + std::to_string(c.excluded.size()) + "x";
+        row({std::to_string(c.key.topology.nodes), std::to_string(c.key.topology.gpusPerNode), runs,
+             opt(c.median, 2), opt(c.mean, 2), opt(c.stdev, 2), opt(c.cvPct, 1), opt(c.speedup, 2),
+             c.efficiency ? formatFixed(*c.efficiency * 100.0, 1) + " %" : "-",
+             c.reference ? formatFixed(c.reference->throughput, 2) : "-", opt(c.deltaPct, 1)});
+    }
+    // What the reader must know to trust the table.
+    std::vector<std::string> notes;
+    for (const auto& c : s.cases) {
+        const std::string where = c.key.model + " " + c.key.precision + " b" +
+                                  std::to_string(c.key.batchPerDevice) + " " + c.key.topology.name();
+        if (!c.outlierRepeats.empty()) {
+            std::string reps;
+            for (int r : c.outlierRepeats) reps += (reps.empty() ? "" : ", ") + std::to_string(r);
+            notes.push_back(where + ": outlier repeat(s) " + reps + " (kept in the statistics)");
+        }
+        for (const auto& e : c.excluded) notes.push_back(where + ": excluded " + e.path + ": " + e.reason);
+    }
+    std::set<std::string> missingBaseline;
+    for (const auto& c : s.cases)
+        if (!c.speedup && !c.speedupNote.empty() && c.median) missingBaseline.insert(c.speedupNote);
+    for (const auto& n : missingBaseline) notes.push_back("speedup not computed: " + n);
+    std::set<std::string> refs;
+    for (const auto& c : s.cases)
+        if (c.reference) refs.insert(c.reference->label() + " (" + c.reference->table->title + ")");
+    if (!notes.empty() || !refs.empty()) out += "\n";
+    for (const auto& r : refs) out += "reference: " + r + "\n";
+    for (const auto& n : notes) out += "note: " + n + "\n";
+    return out;
+}
+
+std::string formatCsv(const Summary& s) {
+    std::string out = "model,precision,batch_size_per_device,nodes,gpus_per_node,gpus,method,runs_used,"
+                      "runs_excluded,mean,median,min,max,stdev,cv_pct,speedup,efficiency,outlier_repeats,"
+                      "reference_id,reference,delta_pct\n";
+    for (const auto& c : s.cases) {
+        std::string outl;
+        for (int r : c.outlierRepeats) outl += (outl.empty() ? "" : " ") + std::to_string(r);
+        std::vector<std::string> f = {
+            csvField(c.key.model), csvField(c.key.precision), std::to_string(c.key.batchPerDevice),
+            std::to_string(c.key.topology.nodes), std::to_string(c.key.topology.gpusPerNode),
+            std::to_string(c.gpus()), std::string(methodName(s.options.method)),
+            std::to_string(c.values.size()), std::to_string(c.excluded.size()), opt(c.mean, 2, ""),
+            opt(c.median, 2, ""), opt(c.min, 2, ""), opt(c.max, 2, ""), opt(c.stdev, 2, ""),
+            opt(c.cvPct, 2, ""), opt(c.speedup, 2, ""), opt(c.efficiency, 4, ""), outl,
+            c.reference ? csvField(c.reference->label()) : "",
+            c.reference ? formatFixed(c.reference->throughput, 2) : "", opt(c.deltaPct, 2, "")};
+        std::string line;
+        for (std::size_t i = 0; i < f.size(); ++i) line += (i ? "," : "") + f[i];
+        out += line + "\n";
+    }
+    return out;
+}
+
+std::string formatMarkdown(const Summary& s) {
+    std::string out;
+    const CaseStats* group = nullptr;
+    for (const auto& c : s.cases) {
+        if (!group || !group->key.sameGroup(c.key)) {
+            if (group) out += "\n";
+            out += "### " + c.key.model + " " + c.key.precision + ", batch size per device " +
+                   std::to_string(c.key.batchPerDevice) + "\n\n";
+            out += "| node_num | gpu_num | samples/s | speedup |\n| -------- | ------- | --------- | ------- |\n";
+            group = &c;
+        }
+        out += "| " + std::to_string(c.key.topology.nodes) + " | " + std::to_string(c.gpus()) + " | " +
+               opt(c.median, 2) + " | " + opt(c.speedup, 2) + " |\n";
+    }
+    return out;
+}
+
+std::string formatJson(const Summary& s, std::string_view toolVersion) {
+    using nlohmann::json;
+    json j;
+    j["tool"] = {{"name", "scaleview"}, {"version", std::string(toolVersion)}};
+    j["root"] = s.root;
+    j["options"] = {{"method", std::string(methodName(s.options.method))},
+                    {"warmup", s.load.measure.warmup},
+                    {"iterations", s.load.measure.iterations},
+                    {"reference", s.options.reference.empty() ? json(nullptr) : json(s.options.reference)},
+                    {"max_line_bytes", s.load.parse.maxLineBytes}};
+    json runs = json::array();
+    for (const auto& r : s.runs) {
+        json jr = {{"path", r.path},
+                   {"model", r.key.model},
+                   {"precision", r.key.precision},
+                   {"batch_size_per_device", r.key.batchPerDevice},
+                   {"topology", r.key.topology.name()},
+                   {"nodes", r.key.topology.nodes},
+                   {"gpus_per_node", r.key.topology.gpusPerNode},
+                   {"repeat", r.key.repeat},
+                   {"status", std::string(statusName(r.status))},
+                   {"reason", r.reason.empty() ? json(nullptr) : json(r.reason)},
+                   {"notes", r.notes},
+                   {"speed_lines", r.counters.markerLines},
+                   {"expected_lines", r.expectedLines},
+                   {"lines", r.counters.lines},
+                   {"overlong_lines", r.counters.overlongLines},
+                   {"throughput_time", optJson(r.timeThroughput)},
+                   {"throughput_speed", optJson(r.speedThroughput)},
+                   {"method_difference_pct", optJson(r.methodDifferencePct)},
+                   {"methods_disagree", r.methodsDisagree},
+                   {"ranks_tagged", r.ranksTagged},
+                   {"rank_spread_pct", optJson(r.rankSpreadPct)},
+                   {"slowest_rank", r.slowestRank >= 0 ? json(r.slowestRank) : json(nullptr)},
+                   {"clock_offset_ms", optJson(r.clockOffsetMs)}};
+        runs.push_back(std::move(jr));
+    }
+    j["runs"] = std::move(runs);
+    json cases = json::array();
+    for (const auto& c : s.cases) {
+        json excluded = json::array();
+        for (const auto& e : c.excluded)
+            excluded.push_back({{"path", e.path}, {"repeat", e.repeat}, {"reason", e.reason}});
+        json ref = nullptr;
+        if (c.reference)
+            ref = {{"id", c.reference->table->id},
+                   {"series", c.reference->series ? c.reference->series->name : ""},
+                   {"title", c.reference->table->title},
+                   {"source", c.reference->table->source},
+                   {"hardware", c.reference->table->hardware},
+                   {"throughput", c.reference->throughput}};
+        cases.push_back({{"model", c.key.model},
+                         {"precision", c.key.precision},
+                         {"batch_size_per_device", c.key.batchPerDevice},
+                         {"topology", c.key.topology.name()},
+                         {"nodes", c.key.topology.nodes},
+                         {"gpus_per_node", c.key.topology.gpusPerNode},
+                         {"gpus", c.gpus()},
+                         {"repeats", c.repeats},
+                         {"values", c.values},
+                         {"excluded", excluded},
+                         {"average_speed", optJson(c.mean)},
+                         {"median_speed", optJson(c.median)},
+                         {"min", optJson(c.min)},
+                         {"max", optJson(c.max)},
+                         {"stdev", optJson(c.stdev)},
+                         {"cv_pct", optJson(c.cvPct)},
+                         {"outlier_repeats", c.outlierRepeats},
+                         {"speedup", optJson(c.speedup)},
+                         {"efficiency", optJson(c.efficiency)},
+                         {"speedup_note", c.speedupNote.empty() ? json(nullptr) : json(c.speedupNote)},
+                         {"reference", ref},
+                         {"delta_pct", optJson(c.deltaPct)}});
+    }
+    j["cases"] = std::move(cases);
+    json warnings = json::array();
+    for (const auto& w : s.warnings)
+        warnings.push_back({{"file", w.file}, {"line", w.line}, {"message", w.message}});
+    j["warnings"] = std::move(warnings);
+    return j.dump(2) + "\n";
+}
+
+CaseMix caseMix(const Summary& s) {
+    CaseMix m;
+    for (const auto& c : s.cases) {
+        m.precisions.insert(c.key.precision);
+        m.batchSizes.insert(c.key.batchPerDevice);
+    }
+    return m;
+}
+
+std::string formatDlperfJson(const Summary& s) {
+    // json.dump's default separators (", " and ": "), keys in the order DLPerf inserts them.
+    std::map<std::string, std::vector<const CaseStats*>> byModel;
+    for (const auto& c : s.cases)
+        if (c.median) byModel[c.key.model].push_back(&c);
+    std::string out = "{";
+    bool firstModel = true;
+    for (const auto& [model, cases] : byModel) {
+        out += (firstModel ? "" : ", ") + nlohmann::json(model).dump() + ": {";
+        firstModel = false;
+        bool first = true;
+        for (const CaseStats* c : cases) {
+            out += (first ? "" : ", ") + std::string("\"") + c->key.topology.name() + "\": {";
+            first = false;
+            out += "\"average_speed\": " + pythonFloatRepr(*c->mean);
+            out += ", \"batch_size_per_device\": " + std::to_string(c->key.batchPerDevice);
+            out += ", \"median_speed\": " + pythonFloatRepr(*c->median);
+            out += ", \"speedup\": " + (c->speedup ? pythonFloatRepr(*c->speedup) : std::string("null"));
+            out += "}";
+        }
+        out += "}";
+    }
+    return out + "}";
+}
+
+} // namespace sv

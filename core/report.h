@@ -1,0 +1,31 @@
+#pragma once
+// Summaries written out: a readable table, CSV, Markdown (the seed README's layout), ScaleView's
+// full JSON, and the exact JSON DLPerf's extract scripts write.
+
+#include "summary.h"
+
+#include <set>
+#include <string>
+
+namespace sv {
+
+std::string formatTable(const Summary& summary);
+std::string formatCsv(const Summary& summary);
+std::string formatMarkdown(const Summary& summary);
+std::string formatJson(const Summary& summary, std::string_view toolVersion);
+
+// DLPerf's {"model": {"NnGg": {"average_speed", "batch_size_per_device", "median_speed",
+// "speedup"}}}, as Python's json.dump writes it. Only meaningful for one precision and one
+// batch size: mixed() names what is mixed, so the caller can refuse.
+std::string formatDlperfJson(const Summary& summary);
+struct CaseMix {
+    std::set<std::string> precisions;
+    std::set<int> batchSizes;
+    bool mixed() const { return precisions.size() > 1 || batchSizes.size() > 1; }
+};
+CaseMix caseMix(const Summary& summary);
+
+// Throughput, speedup and percentages as the table shows them.
+std::string formatFixed(double v, int decimals);
+
+} // namespace sv

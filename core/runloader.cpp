@@ -1,0 +1,102 @@
+#include "runloader.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace sv {
+
+std::optional<std::string> validateMeasureOptions(const MeasureOptions& o) {
+    if (o.warmup < 1) return "warmup must be at least 1 iteration (the time method needs a start line)";
+    if (o.iterations <= o.warmup) return "iterations must be greater than warmup";
+    if (o.iterations > 100000000) return "iterations is implausibly large";
+    return std::nullopt;
+}
+
+bool readLogFile(const std::filesystem::path& path, LogParser& parser, std::string* error) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (error) *error = std::strerror(errno);
+        return false;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (error) *error = "not a regular file";
+        ::close(fd);
+        return false;
+    }
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    constexpr std::size_t kChunk = std::size_t{1} << 20;
+    auto buffer = std::make_unique<char[]>(kChunk);
+    auto remaining = static_cast<std::uint64_t>(st.st_size);
+    bool ok = true;
+    while (remaining > 0) {
+        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(remaining, kChunk));
+        const ssize_t n = ::read(fd, buffer.get(), want);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            if (error) *error = std::strerror(errno);
+            ok = false;
+            break;
+        }
+        if (n == 0) break; // shrank while being read: what was there is parsed
+        parser.feed(std::string_view(buffer.get(), static_cast<std::size_t>(n)));
+        remaining -= static_cast<std::uint64_t>(n);
+    }
+    ::close(fd);
+    return ok;
+}
+
+RunResult loadRun(const LogFile& log, const LoadOptions& options) {
+    RunResult result;
+    result.path = log.display;
+    result.key = log.key;
+    RunAnalyzer analyzer(log.key.topology, log.key.batchPerDevice, options.measure);
+    LogParser parser(options.parse, [&](const SpeedSample& s) { analyzer.add(s); });
+    std::string error;
+    if (!readLogFile(log.path, parser, &error)) {
+        result.status = RunStatus::Unreadable;
+        result.reason = "cannot be read: " + error;
+        result.counters = parser.counters();
+        return result;
+    }
+    analyzer.finish(result, parser.counters(), parser.pendingBytes() > 0);
+    return result;
+}
+
+std::vector<RunResult> loadRuns(const std::vector<LogFile>& logs, const LoadOptions& options,
+                                const LoadProgress& progress) {
+    std::vector<std::optional<RunResult>> slots(logs.size());
+    std::atomic<std::size_t> next{0}, done{0};
+    std::atomic<bool> cancelled{false};
+    auto worker = [&] {
+        for (;;) {
+            if (cancelled.load()) return;
+            const std::size_t i = next.fetch_add(1);
+            if (i >= logs.size()) return;
+            slots[i] = loadRun(logs[i], options);
+            const std::size_t d = done.fetch_add(1) + 1;
+            if (progress && !progress(d, logs.size())) cancelled.store(true);
+        }
+    };
+    int threads = options.threads > 0 ? options.threads
+                                      : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+    threads = std::max(1, std::min<int>(threads, static_cast<int>(logs.size())));
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    pool.clear(); // joins
+    std::vector<RunResult> out;
+    out.reserve(logs.size());
+    for (auto& s : slots)
+        if (s) out.push_back(std::move(*s));
+    return out;
+}
+
+} // namespace sv

@@ -1,0 +1,59 @@
+#pragma once
+// One log reduced to what the statistics need: its identity, its status with a reason, and its
+// throughput by both DLPerf methods.
+
+#include "logparser.h"
+#include "runkey.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sv {
+
+enum class Method { Time, Speed };
+std::string_view methodName(Method m);
+std::optional<Method> parseMethod(std::string_view name);
+
+struct MeasureOptions {
+    int warmup = 20;      // iterations left out at the start (W)
+    int iterations = 120; // end of the measured window (I); throughput is over W..I-1
+};
+
+enum class RunStatus {
+    Complete,   // both methods computed
+    Incomplete, // fewer lines than the window needs, or a rank missing
+    Unusable,   // lines there, but a value the methods need is broken (nan, no timestamp...)
+    Empty,      // no speed line at all
+    Unreadable, // the file could not be read
+};
+std::string_view statusName(RunStatus s);
+
+struct RunResult {
+    std::string path;   // as shown to the user: relative to the scanned directory
+    RunKey key;
+    RunStatus status = RunStatus::Empty;
+    std::string reason; // why the run is not complete, naming lines and counts
+    std::vector<std::string> notes; // worth knowing about a run that counts
+
+    ParseCounters counters;
+    std::int64_t expectedLines = 0; // iterations x ranks
+    bool unterminatedTail = false;
+
+    std::optional<double> timeThroughput;  // DLPerf extract_mxnet_logs_time.py, rounded as it does
+    std::optional<double> speedThroughput; // DLPerf extract_mxnet_logs.py
+    std::optional<double> methodDifferencePct; // |speed - time| / time
+    bool methodsDisagree = false;              // difference above 2 %
+
+    bool ranksTagged = false;
+    std::optional<double> rankSpreadPct; // (slowest - fastest rank mean speed) / mean, measured window
+    int slowestRank = -1;
+    std::optional<double> clockOffsetMs; // largest node clock offset against node 0 (estimate)
+
+    bool usable() const { return status == RunStatus::Complete; }
+    std::optional<double> throughput(Method m) const {
+        return m == Method::Time ? timeThroughput : speedThroughput;
+    }
+};
+
+} // namespace sv

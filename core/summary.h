@@ -1,0 +1,43 @@
+#pragma once
+// A log directory summarized: its runs, their case statistics, and every warning on the way.
+
+#include "casestats.h"
+#include "runloader.h"
+#include "warning.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sv {
+
+struct CaseFilter {
+    std::optional<std::string> model, precision;
+    std::optional<int> batchPerDevice;
+    bool accepts(const RunKey& k) const {
+        return (!model || *model == k.model) && (!precision || *precision == k.precision) &&
+               (!batchPerDevice || *batchPerDevice == k.batchPerDevice);
+    }
+};
+
+struct Summary {
+    std::string root;
+    LoadOptions load;
+    SummaryOptions options;
+    std::vector<RunResult> runs;
+    std::vector<CaseStats> cases;
+    std::vector<Warning> warnings;  // scan problems, then each run that does not count
+    std::size_t skippedFiles = 0;   // log-like files the scan left out
+    std::optional<std::string> error; // nothing could be summarized at all
+    bool cancelled = false;
+};
+
+Summary summarizeDirectory(const std::filesystem::path& root, const LoadOptions& load,
+                           const SummaryOptions& options, const CaseFilter& filter = {},
+                           const LoadProgress& progress = {});
+
+// Recomputes cases and run warnings from runs already read (another method or reference).
+void recomputeCases(Summary& summary);
+
+} // namespace sv

@@ -1,0 +1,225 @@
+#include "logparser.h"
+#include "logwriter.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace sv;
+using namespace sv::test;
+
+namespace {
+
+struct Parsed {
+    std::vector<SpeedSample> samples;
+    ParseCounters counters;
+    std::size_t pending = 0;
+};
+
+Parsed parseChunks(const std::string& text, const std::vector<std::size_t>& cuts, ParseOptions opt = {}) {
+    Parsed p;
+    LogParser parser(opt, [&](const SpeedSample& s) { p.samples.push_back(s); });
+    std::size_t pos = 0;
+    for (std::size_t cut : cuts) {
+        parser.feed(std::string_view(text).substr(pos, cut - pos));
+        pos = cut;
+    }
+    parser.feed(std::string_view(text).substr(pos));
+    p.counters = parser.counters();
+    p.pending = parser.pendingBytes();
+    return p;
+}
+
+Parsed parseWhole(const std::string& text, ParseOptions opt = {}) { return parseChunks(text, {}, opt); }
+
+bool sameSamples(const std::vector<SpeedSample>& a, const std::vector<SpeedSample>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const auto &x = a[i], &y = b[i];
+        if (x.line != y.line || x.rank != y.rank || x.epoch != y.epoch || x.batchFirst != y.batchFirst ||
+            x.hasTime != y.hasTime || x.timeUs != y.timeUs || x.hasSpeed != y.hasSpeed ||
+            !(x.speed == y.speed || (std::isnan(x.speed) && std::isnan(y.speed))))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+TEST(LogParser, OpenMpiTaggedLine) {
+    auto p = parseWhole("[1,3]<stderr>:2020-09-01 10:00:00,123:INFO: Epoch[0] Batch [19-19]\tSpeed: "
+                        "3007.1 samples/sec\tLR: 0.25\t\n");
+    ASSERT_EQ(p.samples.size(), 1u);
+    const auto& s = p.samples[0];
+    EXPECT_EQ(s.rank, 3);
+    EXPECT_EQ(s.epoch, 0);
+    EXPECT_EQ(s.batchFirst, 19);
+    EXPECT_EQ(s.batchLast, 19);
+    EXPECT_TRUE(s.hasSpeed);
+    EXPECT_EQ(s.speed, 3007.1);
+    ASSERT_TRUE(s.hasTime);
+    // 2020-09-01 is day 18506 after 1970-01-01.
+    EXPECT_EQ(s.timeUs, ((18506LL * 24 + 10) * 3600) * 1000000 + 123000);
+    EXPECT_EQ(s.line, 1);
+}
+
+TEST(LogParser, HorovodGlooTaggedLine) {
+    auto p = parseWhole(speedLine(TagStyle::Gloo, 12, 1500, 4, "812.5"));
+    ASSERT_EQ(p.samples.size(), 1u);
+    EXPECT_EQ(p.samples[0].rank, 12);
+    EXPECT_EQ(p.samples[0].speed, 812.5);
+    EXPECT_TRUE(p.samples[0].hasTime);
+}
+
+TEST(LogParser, UntaggedLineHasNoRank) {
+    auto p = parseWhole(speedLine(TagStyle::None, 0, 1500, 4, "812.5"));
+    ASSERT_EQ(p.samples.size(), 1u);
+    EXPECT_EQ(p.samples[0].rank, -1);
+    EXPECT_EQ(p.samples[0].speed, 812.5);
+}
+
+TEST(LogParser, StdoutTagAccepted) {
+    auto p = parseWhole("[2,7]<stdout>:" + speedLine(TagStyle::None, 0, 0, 0, "1.5"));
+    ASSERT_EQ(p.samples.size(), 1u);
+    EXPECT_EQ(p.samples[0].rank, 7);
+}
+
+TEST(LogParser, AnyFloatFormAndNanInf) {
+    const std::vector<std::pair<std::string, double>> forms = {
+        {"3007", 3007.0}, {"3.0071e+03", 3007.1}, {"3.0071E3", 3007.1}, {"+12.5", 12.5}, {".5", 0.5}};
+    for (const auto& [text, value] : forms) {
+        auto p = parseWhole(speedLine(TagStyle::None, 0, 0, 0, text));
+        ASSERT_EQ(p.samples.size(), 1u) << text;
+        EXPECT_TRUE(p.samples[0].hasSpeed) << text;
+        EXPECT_EQ(p.samples[0].speed, value) << text;
+    }
+    for (const char* text : {"nan", "inf", "-inf", "1e999"}) {
+        auto p = parseWhole(speedLine(TagStyle::None, 0, 0, 0, text));
+        ASSERT_EQ(p.samples.size(), 1u);
+        EXPECT_TRUE(p.samples[0].hasSpeed);
+        EXPECT_FALSE(std::isfinite(p.samples[0].speed)) << text;
+    }
+    auto bad = parseWhole(speedLine(TagStyle::None, 0, 0, 0, "fast"));
+    ASSERT_EQ(bad.samples.size(), 1u);
+    EXPECT_FALSE(bad.samples[0].hasSpeed);
+}
+
+TEST(LogParser, CountsOnlyEpochZeroMarkerLines) {
+    std::string text = speedLine(TagStyle::OpenMpi, 0, 0, 0, "1.0");
+    text += "[1,0]<stderr>:2020-09-01 10:00:00,000:INFO: Epoch[1] Batch [0-0]\tSpeed: 2.0 samples/sec\t\n";
+    text += "Epoch[0] Batch [0-0] without the leading space\n";
+    auto p = parseWhole(text);
+    EXPECT_EQ(p.counters.markerLines, 1);
+    EXPECT_EQ(p.counters.lines, 3);
+    ASSERT_EQ(p.samples.size(), 1u);
+}
+
+TEST(LogParser, CrlfLinesParseLikeLf) {
+    RunSpec spec;
+    spec.ranks = 2;
+    spec.iterations = 5;
+    auto speed = [](int k, int r) { return std::to_string(100 + k) + "." + std::to_string(r); };
+    auto lf = parseWhole(makeLog(spec, speed));
+    spec.eol = "\r\n";
+    auto crlf = parseWhole(makeLog(spec, speed));
+    EXPECT_EQ(crlf.counters.markerLines, 10);
+    EXPECT_TRUE(sameSamples(lf.samples, crlf.samples));
+}
+
+TEST(LogParser, LineSplitAcrossChunksIsParsedOnceWhole) {
+    const std::string line = speedLine(TagStyle::OpenMpi, 5, 2000, 1, "3007.125");
+    for (std::size_t cut = 1; cut < line.size(); ++cut) {
+        auto p = parseChunks(line, {cut});
+        ASSERT_EQ(p.samples.size(), 1u) << "cut at " << cut;
+        EXPECT_EQ(p.samples[0].speed, 3007.125) << "cut at " << cut;
+        EXPECT_EQ(p.samples[0].rank, 5) << "cut at " << cut;
+    }
+}
+
+TEST(LogParser, UnterminatedLastLineIsHeldNotParsed) {
+    const std::string line = speedLine(TagStyle::OpenMpi, 0, 2000, 1, "3007.125");
+    auto p = parseWhole(line.substr(0, line.size() - 1)); // no newline: still being written
+    EXPECT_TRUE(p.samples.empty());
+    EXPECT_EQ(p.pending, line.size() - 1);
+    // The rest arrives: parsed once.
+    auto q = parseChunks(line.substr(0, line.size() - 1) + "\n", {line.size() - 1});
+    EXPECT_EQ(q.samples.size(), 1u);
+    EXPECT_EQ(q.pending, 0u);
+}
+
+TEST(LogParser, ChunkedParsingEqualsWholeParsing) {
+    RunSpec spec;
+    spec.ranks = 3;
+    spec.iterations = 40;
+    std::string text = makeLog(spec, [](int k, int r) { return std::to_string(1000 + k * 3 + r) + ".25"; });
+    text += "junk \x1b[31mred\x1b[0m\rprogress 10%\rprogress 90%\n";
+    const auto whole = parseWhole(text);
+    std::mt19937 rng(42);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<std::size_t> cuts;
+        std::size_t pos = 0;
+        while (true) {
+            pos += 1 + rng() % 300;
+            if (pos >= text.size()) break;
+            cuts.push_back(pos);
+        }
+        const auto chunked = parseChunks(text, cuts);
+        ASSERT_TRUE(sameSamples(whole.samples, chunked.samples)) << "trial " << trial;
+        ASSERT_EQ(whole.counters.lines, chunked.counters.lines);
+        ASSERT_EQ(whole.counters.markerLines, chunked.counters.markerLines);
+    }
+    EXPECT_EQ(whole.samples.size(), 120u);
+}
+
+TEST(LogParser, OverlongLinesAreSkippedAndCountedWithBoundedMemory) {
+    ParseOptions opt;
+    opt.maxLineBytes = 1000;
+    std::string huge(5000, 'x');
+    huge.insert(100, " Epoch[0] Batch [0-0]\tSpeed: 1.0 samples/sec");
+    const std::string good = speedLine(TagStyle::OpenMpi, 0, 1000, 0, "42.5");
+    const std::string text = good + huge + "\n" + good + std::string(3000, 'y') + "\n" + good;
+    auto whole = parseWhole(text, opt);
+    EXPECT_EQ(whole.samples.size(), 3u);
+    EXPECT_EQ(whole.counters.overlongLines, 2);
+    EXPECT_EQ(whole.counters.firstOverlongLine, 2);
+    // Fed a byte at a time, the held line never exceeds the cap.
+    std::size_t maxBuffered = 0;
+    LogParser parser(opt, [](const SpeedSample&) {});
+    for (char c : text) {
+        parser.feed(std::string_view(&c, 1));
+        maxBuffered = std::max(maxBuffered, parser.bufferedBytes());
+    }
+    EXPECT_LE(maxBuffered, opt.maxLineBytes);
+    EXPECT_EQ(parser.counters().overlongLines, 2);
+    EXPECT_EQ(parser.counters().markerLines, 3);
+}
+
+TEST(LogParser, HostileBytesNeverCrash) {
+    std::string text;
+    std::mt19937 rng(7);
+    for (int i = 0; i < 200000; ++i) text += static_cast<char>(rng() % 256);
+    text += std::string("\0\0\0", 3) + "\xff\xfe\xc3\x28 Epoch[0] Batch [\xff-\x00]\tSpeed: \x80 samples/sec\n";
+    auto p = parseWhole(text);
+    EXPECT_GE(p.counters.lines, 1);
+    EXPECT_EQ(p.counters.markerLines, static_cast<std::int64_t>(p.samples.size()));
+}
+
+TEST(LogParser, ProgressBarAndAnsiBeforeTheLine) {
+    const std::string line = "loading 10%\rloading 100%\r\x1b[0m" + speedLine(TagStyle::OpenMpi, 2, 1000, 0, "9.5");
+    auto p = parseWhole(line);
+    ASSERT_EQ(p.samples.size(), 1u);
+    EXPECT_EQ(p.samples[0].rank, 2);
+    EXPECT_TRUE(p.samples[0].hasTime);
+    EXPECT_EQ(p.samples[0].speed, 9.5);
+}
+
+TEST(LogParser, TimestampFractionIsStrptimeMicroseconds) {
+    size_t len = 0;
+    auto a = parseLogTimestamp("2020-09-01 10:00:00,5", &len);
+    ASSERT_TRUE(a);
+    auto b = parseLogTimestamp("2020-09-01 10:00:00,500000");
+    ASSERT_TRUE(b);
+    EXPECT_EQ(*a, *b);
+    EXPECT_FALSE(parseLogTimestamp("2020-13-01 10:00:00,500"));
+    EXPECT_FALSE(parseLogTimestamp("2020-09-01 10:00:00"));
+}

@@ -1,0 +1,153 @@
+#include "logscan.h"
+#include "logwriter.h"
+#include "runloader.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace sv;
+using namespace sv::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool hasWarning(const ScanResult& r, const std::string& file, const std::string& text) {
+    return std::any_of(r.warnings.begin(), r.warnings.end(), [&](const Warning& w) {
+        return w.file == file && w.message.find(text) != std::string::npos;
+    });
+}
+
+} // namespace
+
+TEST(Topology, AnyNumberOfDigits) {
+    EXPECT_EQ(parseTopology("1n1g"), (Topology{1, 1}));
+    EXPECT_EQ(parseTopology("10n8g"), (Topology{10, 8}));
+    EXPECT_EQ(parseTopology("16n8g"), (Topology{16, 8}));
+    EXPECT_EQ(parseTopology("2n16g"), (Topology{2, 16}));
+    EXPECT_EQ(parseTopology("16n8g")->ranks(), 128);
+    for (const char* bad : {"n8g", "1ng", "1n8", "0n8g", "1n0g", "1n8gx", "bz128", "1n-8g", ""})
+        EXPECT_FALSE(parseTopology(bad)) << bad;
+}
+
+TEST(LogName, DlperfNames) {
+    auto n = parseLogName("r50_b128_fp32_3.log");
+    ASSERT_TRUE(n);
+    EXPECT_EQ(n->model, "r50");
+    EXPECT_EQ(n->batchPerDevice, 128);
+    EXPECT_EQ(n->precision, "fp32");
+    EXPECT_EQ(n->repeat, 3);
+    auto noamp = parseLogName("r50_b256_fp16-noamp_7.log");
+    ASSERT_TRUE(noamp);
+    EXPECT_EQ(noamp->precision, "fp16-noamp");
+    std::string why;
+    EXPECT_FALSE(parseLogName("r50_128_fp32_3.log", &why));
+    EXPECT_EQ(why, "batch size is not b<number>");
+    EXPECT_FALSE(parseLogName("r50_b128_fp32.log", &why));
+    EXPECT_FALSE(parseLogName("r50_b128_fp32_x.log", &why));
+    EXPECT_FALSE(parseLogName("a_b_b128_fp32_1.log", &why));
+}
+
+TEST(LogScan, TopologyFromTheNearestFolderAndStrayLogsWarned) {
+    TempDir dir;
+    writeFile(dir / "bz128/16n8g/r50_b128_fp32_1.log", "x\n");
+    writeFile(dir / "bz128/10n8g/sub/r50_b128_fp32_2.log", "x\n");
+    writeFile(dir / "bz128/1n1g/2n8g/r50_b128_fp32_3.log", "x\n");
+    writeFile(dir / "bz128/r50_b128_fp32_1.log", "x\n"); // no topology folder
+    writeFile(dir / "bz128/1n1g/notes.log", "x\n");       // not a DLPerf name
+    writeFile(dir / "bz128/1n1g/readme.txt", "x\n");      // not a log: ignored silently
+    const auto scan = scanLogDirectory(dir.path());
+    ASSERT_FALSE(scan.error);
+    ASSERT_EQ(scan.logs.size(), 3u);
+    EXPECT_EQ(scan.logs[0].display, "bz128/10n8g/sub/r50_b128_fp32_2.log");
+    EXPECT_EQ(scan.logs[0].key.topology, (Topology{10, 8}));
+    EXPECT_EQ(scan.logs[1].key.topology, (Topology{16, 8}));
+    EXPECT_EQ(scan.logs[2].key.topology, (Topology{2, 8})); // nearest folder wins
+    EXPECT_TRUE(hasWarning(scan, "bz128/r50_b128_fp32_1.log", "not inside a folder named <nodes>n<gpus>g"));
+    EXPECT_TRUE(hasWarning(scan, "bz128/1n1g/notes.log", "name is not"));
+    EXPECT_EQ(scan.warnings.size(), 2u);
+}
+
+TEST(LogScan, SymlinkLoopIsNotFollowedTwice) {
+    TempDir dir;
+    writeFile(dir / "1n1g/r50_b128_fp32_1.log", "x\n");
+    fs::create_directory_symlink(dir.path(), dir / "1n1g/loop");
+    fs::create_directory_symlink(dir / "1n1g", dir / "again");
+    const auto scan = scanLogDirectory(dir.path());
+    ASSERT_EQ(scan.logs.size(), 1u);
+    EXPECT_EQ(scan.logs[0].display, "1n1g/r50_b128_fp32_1.log");
+    EXPECT_TRUE(hasWarning(scan, "1n1g/loop", "not followed again") || hasWarning(scan, "again", "not followed again"));
+}
+
+TEST(LogScan, RootNamedAsTopologyAndTrailingSlash) {
+    TempDir dir;
+    writeFile(dir / "4n8g/r50_b128_fp32_1.log", "x\n");
+    const auto scan = scanLogDirectory((dir / "4n8g").string() + "/");
+    ASSERT_EQ(scan.logs.size(), 1u);
+    EXPECT_EQ(scan.logs[0].key.topology, (Topology{4, 8}));
+    EXPECT_EQ(scan.logs[0].display, "r50_b128_fp32_1.log");
+}
+
+TEST(LogScan, MissingRootIsAnError) {
+    const auto scan = scanLogDirectory("/nonexistent/scaleview/logs");
+    ASSERT_TRUE(scan.error);
+    EXPECT_NE(scan.error->find("no such directory"), std::string::npos);
+    TempDir dir;
+    writeFile(dir / "file", "x");
+    EXPECT_TRUE(scanLogDirectory(dir / "file").error);
+}
+
+TEST(LogScan, DanglingSymlinkWarned) {
+    TempDir dir;
+    fs::create_directories(dir / "1n1g");
+    fs::create_symlink(dir / "gone.log", dir / "1n1g/r50_b128_fp32_1.log");
+    const auto scan = scanLogDirectory(dir.path());
+    EXPECT_TRUE(scan.logs.empty());
+    EXPECT_TRUE(hasWarning(scan, "1n1g/r50_b128_fp32_1.log", "dangling symlink"));
+}
+
+TEST(RunLoader, FileVanishingAfterTheScanIsUnreadableNotZero) {
+    TempDir dir;
+    writeFile(dir / "1n1g/r50_b128_fp32_1.log", "x\n");
+    const auto scan = scanLogDirectory(dir.path());
+    fs::remove(dir / "1n1g/r50_b128_fp32_1.log");
+    const auto runs = loadRuns(scan.logs, {});
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].status, RunStatus::Unreadable);
+    EXPECT_NE(runs[0].reason.find("No such file"), std::string::npos);
+    EXPECT_FALSE(runs[0].timeThroughput);
+}
+
+TEST(RunLoader, ParallelResultsDoNotDependOnThreadCount) {
+    TempDir dir;
+    RunSpec spec;
+    spec.ranks = 2;
+    spec.stepMs = 700;
+    for (int rep = 1; rep <= 9; ++rep)
+        writeFile(dir / ("1n2g/r50_b64_fp32_" + std::to_string(rep) + ".log"),
+                  makeLog(spec, [rep](int k, int r) { return std::to_string(180 + rep + k % 3 + r) + ".5"; }));
+    const auto scan = scanLogDirectory(dir.path());
+    LoadOptions one, four;
+    one.threads = 1;
+    four.threads = 4;
+    const auto a = loadRuns(scan.logs, one);
+    const auto b = loadRuns(scan.logs, four);
+    ASSERT_EQ(a.size(), 9u);
+    ASSERT_EQ(b.size(), 9u);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].path, b[i].path);
+        EXPECT_EQ(a[i].timeThroughput, b[i].timeThroughput);
+        EXPECT_EQ(a[i].speedThroughput, b[i].speedThroughput);
+        EXPECT_EQ(a[i].status, RunStatus::Complete);
+    }
+}
+
+TEST(RunLoader, ProgressCanCancel) {
+    TempDir dir;
+    for (int rep = 1; rep <= 6; ++rep) writeFile(dir / ("1n1g/r50_b64_fp32_" + std::to_string(rep) + ".log"), "x\n");
+    const auto scan = scanLogDirectory(dir.path());
+    LoadOptions opt;
+    opt.threads = 1;
+    const auto runs = loadRuns(scan.logs, opt, [](std::size_t done, std::size_t) { return done < 2; });
+    EXPECT_EQ(runs.size(), 2u);
+}

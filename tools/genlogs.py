@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Generates DLPerf-layout NGC MXNet ResNet50 logs (methodology sections 2 and 3).
+
+Each run is simulated the way the real job behaves: every iteration ends for all ranks together
+(the allreduce), each rank logs its own estimate of the job's throughput from its own clock, and
+lines arrive interleaved in timestamp order, with the launcher's tag prefix and the usual noise
+(argument dump, NCCL and DALI lines). Deterministic for a given --seed.
+
+  genlogs.py OUT_DIR [--topologies 1n1g,1n8g] [--repeats 3] [--iterations 120] ...
+"""
+import argparse
+import datetime
+import os
+import random
+
+# Per-GPU throughput (images/s) that the simulated cluster reaches, from DLPerf's FP32 table.
+FP32_PER_GPU = {"1n1g": 392.24, "1n2g": 382.3, "1n4g": 379.51, "1n8g": 375.87, "2n8g": 359.91,
+                "4n8g": 354.12}
+PRECISION_FACTOR = {"fp32": 1.0, "fp16": 3.27, "fp16-noamp": 3.55}
+
+
+def per_gpu_rate(topology, nodes, gpus, precision, batch):
+    base = FP32_PER_GPU.get(topology)
+    if base is None:  # other shapes: a plausible scaling loss per node and per GPU
+        base = 392.24 * (0.985 ** max(0, gpus.bit_length() - 1)) * (0.96 ** max(0, nodes - 1))
+    return base * PRECISION_FACTOR.get(precision, 1.0) * (batch / 128.0) ** 0.05
+
+
+def stamp(seconds):
+    t = datetime.datetime(2020, 9, 1, 10, 0, 0) + datetime.timedelta(seconds=seconds)
+    return t.strftime("%Y-%m-%d %H:%M:%S,") + "%03d" % (t.microsecond // 1000)
+
+
+def tag(style, rank):
+    if style == "openmpi":
+        return "[1,%d]<stderr>:" % rank
+    if style == "gloo":
+        return "Tue Sep  1 10:00:00 2020[%d]<stderr>:" % rank
+    return ""
+
+
+def write_run(path, nodes, gpus, batch, precision, iterations, rng, style, noise, truncate_at,
+              clock_offset_ms, slowdown):
+    ranks = nodes * gpus
+    global_batch = batch * ranks
+    rate = per_gpu_rate("%dn%dg" % (nodes, gpus), nodes, gpus, precision, batch) * ranks * slowdown
+    step = global_batch / rate
+    offsets = [((r // gpus) * clock_offset_ms) / 1000.0 for r in range(ranks)]
+    out = []
+    out.append("begin time: 2020-09-01 10:00:00\n")
+    for r in range(ranks):
+        out.append(tag(style, r) + "Namespace(arch='resnetv15', batch_size=%d, benchmark_iters=%d, "
+                   "dtype='%s', kv_store='horovod', num_layers=50)\n" %
+                   (global_batch, iterations, "float32" if precision == "fp32" else "float16"))
+    for r in range(min(ranks, 4)):
+        out.append(tag(style, r) + "node%d:%d:%d [%d] NCCL INFO Ring 00 : 0 1 2 3 4 5 6 7\n" %
+                   (r // gpus + 1, 1000 + r, 1100 + r, r % gpus))
+    t = 5.0
+    prev = [t + offsets[r] for r in range(ranks)]
+    lines = []
+    for k in range(iterations):
+        dt = step * (1.0 + rng.gauss(0.0, 0.01)) * (3.0 if k < 3 else 1.0)
+        t += dt
+        for r in range(ranks):
+            now = t + offsets[r] + abs(rng.gauss(0.0, 0.0004))
+            speed = global_batch / (now - prev[r])
+            prev[r] = now
+            lines.append((now - offsets[r], r,
+                          "%s%s:INFO: Epoch[0] Batch [%d-%d]\tSpeed: %r samples/sec\tLR: 0.256000\t\n"
+                          % (tag(style, r), stamp(now), k, k, speed)))
+        if noise and k % 40 == 7:
+            lines.append((t, -1, tag(style, 0) + "[/opt/dali/dali/pipeline/operators/reader/loader/"
+                           "loader.h:140] DALI reader: shard 0 of %d\n" % ranks))
+    lines.sort(key=lambda x: (x[0], x[1]))  # arrival order
+    out.extend(l for _, _, l in lines)
+    out.append("end time: 2020-09-01 10:%02d:00\n" % min(59, int(t / 60) + 1))
+    text = "".join(out)
+    if truncate_at is not None:
+        text = "".join(out[:truncate_at])
+    if os.path.exists(path):
+        raise SystemExit("refusing to overwrite " + path)
+    with open(path, "w") as f:
+        f.write(text)
+    return len(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out")
+    ap.add_argument("--topologies", default="1n1g,1n2g,1n4g,1n8g,2n8g,4n8g")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--iterations", default="120", help="one value, or one per topology")
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--precision", default="fp32")
+    ap.add_argument("--model", default="r50")
+    ap.add_argument("--style", default="openmpi", choices=["openmpi", "gloo", "none"])
+    ap.add_argument("--seed", type=int, default=20200901)
+    ap.add_argument("--clock-offset-ms", type=float, default=2.0)
+    ap.add_argument("--no-noise", action="store_true")
+    ap.add_argument("--truncate", action="append", default=[],
+                    help="TOPOLOGY:REPEAT:LINES keeps only the first LINES lines of that run")
+    args = ap.parse_args()
+    topologies = args.topologies.split(",")
+    iterations = [int(x) for x in args.iterations.split(",")]
+    if len(iterations) == 1:
+        iterations *= len(topologies)
+    truncate = {}
+    for t in args.truncate:
+        topo, rep, n = t.split(":")
+        truncate[(topo, int(rep))] = int(n)
+    rng = random.Random(args.seed)
+    total = 0
+    for topo, iters in zip(topologies, iterations):
+        nodes, gpus = (int(x) for x in topo[:-1].split("n"))
+        d = os.path.join(args.out, "bz%d" % args.batch, topo)
+        os.makedirs(d, exist_ok=True)
+        for rep in range(1, args.repeats + 1):
+            path = os.path.join(d, "%s_b%d_%s_%d.log" % (args.model, args.batch, args.precision, rep))
+            total += write_run(path, nodes, gpus, args.batch, args.precision, iters, rng, args.style,
+                               not args.no_noise, truncate.get((topo, rep)), args.clock_offset_ms,
+                               1.0 + rng.gauss(0.0, 0.003))
+    print("wrote %.1f MB to %s" % (total / 1e6, args.out))
+
+
+if __name__ == "__main__":
+    main()
