@@ -1,6 +1,7 @@
 #include "logscan.h"
 #include "logwriter.h"
 #include "runloader.h"
+#include "runlog.h"
 
 #include <gtest/gtest.h>
 
@@ -150,4 +151,54 @@ TEST(RunLoader, ProgressCanCancel) {
     opt.threads = 1;
     const auto runs = loadRuns(scan.logs, opt, [](std::size_t done, std::size_t) { return done < 2; });
     EXPECT_EQ(runs.size(), 2u);
+}
+
+TEST(RunLog, KeptSamplesGiveTheSameFiguresForAnyWindow) {
+    TempDir dir;
+    RunSpec spec;
+    spec.ranks = 2;
+    spec.stepMs = 640;
+    writeFile(dir / "1n2g/r50_b64_fp32_1.log",
+              makeLog(spec, [](int k, int r) { return std::to_string(190 + k % 7 + r) + ".125"; }));
+    const auto scan = scanLogDirectory(dir.path());
+    ASSERT_EQ(scan.logs.size(), 1u);
+    const RunLog log = readRunLog(scan.logs[0]);
+    for (MeasureOptions m : {MeasureOptions{20, 120}, MeasureOptions{10, 100}, MeasureOptions{5, 50}}) {
+        LoadOptions opt;
+        opt.measure = m;
+        const auto streamed = loadRun(scan.logs[0], opt);
+        const auto kept = analyzeRunLog(log, m);
+        EXPECT_EQ(streamed.timeThroughput, kept.timeThroughput);
+        EXPECT_EQ(streamed.speedThroughput, kept.speedThroughput);
+        EXPECT_EQ(kept.status, RunStatus::Complete);
+    }
+    const auto trace = traceRunLog(log);
+    ASSERT_EQ(trace.median.size(), 120u);
+    EXPECT_EQ(trace.min[3], 193.125);
+    EXPECT_EQ(trace.max[3], 194.125);
+    EXPECT_EQ(trace.median[3], 193.625);
+}
+
+TEST(RunLog, IncrementalReadFollowsAGrowingLog) {
+    TempDir dir;
+    RunSpec spec;
+    spec.ranks = 1;
+    spec.iterations = 30;
+    spec.noise = false;
+    const std::string text = makeLog(spec, [](int, int) { return std::string("100.0"); });
+    const auto path = dir / "1n1g/r50_b64_fp32_1.log";
+    writeFile(path, text.substr(0, text.size() / 2));
+    LogFile file{path, "1n1g/r50_b64_fp32_1.log", RunKey{"r50", "fp32", 64, {1, 1}, 1}};
+    IncrementalRunLog live(file);
+    EXPECT_TRUE(live.update());
+    const auto firstHalf = live.log().samples.size();
+    EXPECT_GT(firstHalf, 10u);
+    EXPECT_FALSE(live.update()); // nothing new
+    std::ofstream(path, std::ios::app) << text.substr(text.size() / 2);
+    EXPECT_TRUE(live.update());
+    EXPECT_EQ(live.log().samples.size(), 30u);
+    // Replaced by a shorter file: read again from the start.
+    writeFile(path, text.substr(0, text.size() / 4));
+    EXPECT_TRUE(live.update());
+    EXPECT_LT(live.log().samples.size(), firstHalf);
 }
