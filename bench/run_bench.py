@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""ScaleView's speed and memory benchmark (make bench).
+
+Generates ~300 MB of DLPerf logs (21 runs: 1n8g, 2n8g and 4n8g at 6000 iterations, 7 repeats),
+then times, side by side on the same warm files: `grep -F -c " Epoch[0] Batch "` (the floor: one
+pass that finds the speed lines), `scaleview-cli summarize` with each method, and DLPerf's Python
+speed method (its own extract_mxnet_logs.py when --dlperf-script is given, and the restatement in
+bench/dlperf_restated.py). Reports median wall time of --repeat runs, the ratio to grep, and peak
+RSS, as a Markdown table. Machines are noisy: read the ratios, not the seconds.
+"""
+import argparse
+import glob
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+ITERATIONS = 6000
+
+
+def measure(cmd, repeat):
+    """Median wall seconds and max peak RSS (MiB) of cmd over repeat runs."""
+    walls, rss = [], 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        with open(os.devnull, "wb") as null:
+            proc = subprocess.Popen(cmd, stdout=null, stderr=subprocess.PIPE)
+            _, status, usage = os.wait4(proc.pid, 0)
+            err = proc.stderr.read().decode(errors="replace")
+        walls.append(time.perf_counter() - start)
+        rss = max(rss, usage.ru_maxrss / 1024.0)
+        code = os.waitstatus_to_exitcode(status)
+        if code not in (0, 1) or (code == 1 and "grep" not in cmd[0]):
+            sys.exit("failed (%d): %s\n%s" % (code, " ".join(cmd), err[-2000:]))
+    return statistics.median(walls), rss
+
+
+def generate(corpus):
+    logs = os.path.join(corpus, "logs")
+    if os.path.isdir(logs):
+        return logs
+    subprocess.check_call([sys.executable, os.path.join(ROOT, "tools", "genlogs.py"), logs,
+                           "--topologies", "1n8g,2n8g,4n8g", "--iterations", str(ITERATIONS),
+                           "--repeats", "7", "--seed", "300"])
+    return logs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--micro", help="the Google Benchmark binary, run too when given")
+    ap.add_argument("--corpus", default=os.path.join(HERE, "corpus"))
+    ap.add_argument("--dlperf-script", help="DLPerf's extract_mxnet_logs.py, to time it as well")
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+
+    logs = generate(args.corpus)
+    files = sorted(glob.glob(os.path.join(logs, "**", "*.log"), recursive=True))
+    size = sum(os.path.getsize(f) for f in files)
+    subset = [f for f in files if "/1n8g/" in f]
+    for f in files:  # warm the page cache so every contender reads from memory
+        with open(f, "rb") as fh:
+            while fh.read(1 << 24):
+                pass
+
+    summarize = [args.cli, "summarize", logs, "--iterations", str(ITERATIONS), "--quiet", "--format", "json"]
+    rows = []
+    grep_wall, grep_rss = measure(["grep", "-F", "-c", " Epoch[0] Batch "] + files, args.repeat)
+    rows.append(("grep -F -c ' Epoch[0] Batch ' (reference)", grep_wall, grep_rss))
+    for label, extra in [("summarize --method speed", ["--method", "speed"]),
+                         ("summarize --method time", ["--method", "time"]),
+                         ("summarize --method speed --threads 1", ["--method", "speed", "--threads", "1"])]:
+        wall, rss = measure(summarize + extra, args.repeat)
+        rows.append((label, wall, rss))
+    with tempfile.TemporaryDirectory() as sub:
+        os.makedirs(os.path.join(sub, "bz128", "1n8g"))
+        for f in subset:
+            os.symlink(f, os.path.join(sub, "bz128", "1n8g", os.path.basename(f)))
+        wall, rss = measure([args.cli, "summarize", sub, "--iterations", str(ITERATIONS), "--quiet",
+                             "--method", "speed"], args.repeat)
+        rows.append(("summarize --method speed, 1n8g runs only (1/7 of the bytes)", wall, rss))
+    py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+    bz = os.path.join(logs, "bz128")
+    wall, rss = measure([py, os.path.join(HERE, "dlperf_restated.py"), bz, str(ITERATIONS)], 1)
+    rows.append(("DLPerf speed method restated in Python (bench/dlperf_restated.py)", wall, rss))
+    if args.dlperf_script:
+        with tempfile.TemporaryDirectory() as out:
+            wall, rss = measure([py, os.path.abspath(args.dlperf_script), "--log_dir", bz,
+                                 "--train_batches", str(ITERATIONS), "--output_dir", out], 1)
+        rows.append(("DLPerf extract_mxnet_logs.py", wall, rss))
+
+    print("\nCorpus: %d files, %.0f MB, %d speed lines each run x ranks; %d CPUs\n" %
+          (len(files), size / 1e6, ITERATIONS, os.cpu_count()))
+    print("| command | wall s (median) | x grep | peak RSS MiB |")
+    print("| --- | ---: | ---: | ---: |")
+    for label, wall, rss in rows:
+        print("| %s | %.3f | %.2f | %.0f |" % (label, wall, wall / grep_wall, rss))
+    speed = rows[1][1]
+    print("\nsummarize --method speed: %.2fx grep; DLPerf Python is %.0fx slower than summarize" %
+          (speed / grep_wall, max(r[1] for r in rows if "DLPerf" in r[0]) / speed))
+    if args.micro:
+        print()
+        subprocess.check_call([args.micro, "--benchmark_min_time=0.5"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+// Fuzzes the log parser: it must never crash, never hold more than its line cap, and parsing
+// the same bytes whole or in chunks (sizes drawn from the input) must give the same samples.
+
+#include "logparser.h"
+#include "runanalyzer.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+struct Result {
+    std::vector<sv::SpeedSample> samples;
+    sv::ParseCounters counters;
+    std::size_t pending = 0;
+};
+
+bool same(const sv::SpeedSample& a, const sv::SpeedSample& b) {
+    const bool speedSame = a.speed == b.speed || (std::isnan(a.speed) && std::isnan(b.speed));
+    return a.line == b.line && a.rank == b.rank && a.epoch == b.epoch && a.batchFirst == b.batchFirst &&
+           a.batchLast == b.batchLast && a.hasTime == b.hasTime && a.timeUs == b.timeUs &&
+           a.hasSpeed == b.hasSpeed && speedSame;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size < 2) return 0;
+    // The first two bytes choose the chunking; a small cap makes the over-long path reachable.
+    const std::size_t step = 1 + data[0] % 61;
+    sv::ParseOptions opt;
+    opt.maxLineBytes = 64 + data[1] * 4;
+    const std::string_view text(reinterpret_cast<const char*>(data + 2), size - 2);
+
+    Result whole, chunked;
+    sv::RunAnalyzer analyzer({1 + data[0] % 3, 1 + data[1] % 4}, 32, {2, 5});
+    {
+        sv::LogParser p(opt, [&](const sv::SpeedSample& s) {
+            whole.samples.push_back(s);
+            analyzer.add(s);
+        });
+        p.feed(text);
+        whole.counters = p.counters();
+        whole.pending = p.pendingBytes();
+    }
+    {
+        sv::LogParser p(opt, [&](const sv::SpeedSample& s) { chunked.samples.push_back(s); });
+        for (std::size_t pos = 0; pos < text.size(); pos += step) {
+            p.feed(text.substr(pos, step));
+            if (p.bufferedBytes() > opt.maxLineBytes) std::abort();
+        }
+        chunked.counters = p.counters();
+        chunked.pending = p.pendingBytes();
+    }
+    if (whole.samples.size() != chunked.samples.size()) std::abort();
+    for (std::size_t i = 0; i < whole.samples.size(); ++i)
+        if (!same(whole.samples[i], chunked.samples[i])) std::abort();
+    if (whole.counters.lines != chunked.counters.lines ||
+        whole.counters.markerLines != chunked.counters.markerLines ||
+        whole.counters.overlongLines != chunked.counters.overlongLines || whole.pending != chunked.pending)
+        std::abort();
+    sv::RunResult r;
+    analyzer.finish(r, whole.counters, whole.pending > 0);
+    if (r.status == sv::RunStatus::Complete && (!r.timeThroughput || !std::isfinite(*r.speedThroughput)))
+        std::abort();
+    return 0;
+}
