@@ -20,12 +20,16 @@ const std::string& corpus() {
         for (int k = 0; k < 1000; ++k) {
             for (int r = 0; r < 32; ++r) {
                 std::snprintf(line, sizeof line,
-                              "[1,%d]<stderr>:2020-09-01 10:%02d:%02d,%03d:INFO: Epoch[0] Batch [%d-%d]\tSpeed: "
+                              "[1,%d]<stderr>:2020-09-01 10:%02d:%02d,%03d:INFO: Epoch[0] Batch "
+                              "[%d-%d]\tSpeed: "
                               "%.13f samples/sec\tLR: 0.256000\t\n",
-                              r, (k / 60) % 60, k % 60, (k * 7 + r) % 1000, k, k, 11300.0 + (k * 31 + r) % 97 / 3.0);
+                              r, (k / 60) % 60, k % 60, (k * 7 + r) % 1000, k, k,
+                              11300.0 + (k * 31 + r) % 97 / 3.0);
                 s += line;
             }
-            if (k % 10 == 0) s += "[1,0]<stderr>:node1:100:100 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via P2P/IPC\n";
+            if (k % 10 == 0)
+                s += "[1,0]<stderr>:node1:100:100 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via "
+                     "P2P/IPC\n";
         }
         return s;
     }();
@@ -38,7 +42,8 @@ void BM_MemchrLineCount(benchmark::State& state) {
         std::size_t lines = 0;
         const char* p = text.data();
         const char* end = p + text.size();
-        while ((p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))))) {
+        while ((p = static_cast<const char*>(
+                    std::memchr(p, '\n', static_cast<std::size_t>(end - p))))) {
             ++lines;
             ++p;
         }

@@ -12,7 +12,8 @@ namespace sv {
 namespace {
 
 auto orderKey(const CaseKey& k) {
-    return std::make_tuple(k.model, k.precision, k.batchPerDevice, k.topology.ranks(), k.topology.nodes);
+    return std::make_tuple(k.model, k.precision, k.batchPerDevice, k.topology.ranks(),
+                           k.topology.nodes);
 }
 
 // Iglewicz and Hoaglin's modified z-score; with a zero MAD, the mean absolute deviation scaled
@@ -21,10 +22,12 @@ std::vector<std::size_t> outliers(const std::vector<double>& v) {
     if (v.size() < 3) return {};
     const double med = numpyMedian(v);
     std::vector<double> dev;
-    for (double x : v) dev.push_back(std::fabs(x - med));
+    for (double x : v)
+        dev.push_back(std::fabs(x - med));
     double scale = numpyMedian(dev) / 0.6745;
     if (scale == 0.0)
-        scale = std::accumulate(dev.begin(), dev.end(), 0.0) / static_cast<double>(dev.size()) * 1.253314;
+        scale = std::accumulate(dev.begin(), dev.end(), 0.0) / static_cast<double>(dev.size()) *
+                1.253314;
     std::vector<std::size_t> out;
     if (scale == 0.0) return out;
     for (std::size_t i = 0; i < v.size(); ++i)
@@ -38,7 +41,8 @@ void fillStatistics(CaseStats& c, Method method) {
     // DLPerf's compute_average adds in order and divides; with the time method the values are
     // Python floats (Python's rounding), with the speed method numpy.float64 (numpy's).
     double total = 0.0;
-    for (double x : v) total += x;
+    for (double x : v)
+        total += x;
     const double mean = total / static_cast<double>(v.size());
     c.mean = method == Method::Time ? roundPython2(mean) : roundNumpy2(mean);
     c.median = roundNumpy2(numpyMedian(v)); // round(np.median(list), 2)
@@ -46,20 +50,24 @@ void fillStatistics(CaseStats& c, Method method) {
     c.max = *std::max_element(v.begin(), v.end());
     if (v.size() > 1) {
         double ss = 0.0;
-        for (double x : v) ss += (x - mean) * (x - mean);
+        for (double x : v)
+            ss += (x - mean) * (x - mean);
         c.stdev = std::sqrt(ss / static_cast<double>(v.size() - 1));
         if (mean != 0.0) c.cvPct = *c.stdev / mean * 100.0;
     }
-    for (std::size_t i : outliers(v)) c.outlierRepeats.push_back(c.repeats[i]);
+    for (std::size_t i : outliers(v))
+        c.outlierRepeats.push_back(c.repeats[i]);
 }
 
 } // namespace
 
-std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs, const SummaryOptions& options,
+std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
+                                    const SummaryOptions& options,
                                     const ReferenceCatalog& references) {
     std::map<decltype(orderKey(CaseKey{})), CaseStats> cases;
     std::vector<const RunResult*> sorted;
-    for (const auto& r : runs) sorted.push_back(&r);
+    for (const auto& r : runs)
+        sorted.push_back(&r);
     // Results do not depend on the order logs were read in.
     std::sort(sorted.begin(), sorted.end(), [](const RunResult* a, const RunResult* b) {
         return std::tie(a->key.repeat, a->path) < std::tie(b->key.repeat, b->path);
@@ -74,8 +82,9 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs, const Su
             c.values.push_back(*value);
             c.paths.push_back(r->path);
         } else {
-            c.excluded.push_back({r->path, r->key.repeat,
-                                  r->reason.empty() ? std::string(statusName(r->status)) : r->reason});
+            c.excluded.push_back(
+                {r->path, r->key.repeat,
+                 r->reason.empty() ? std::string(statusName(r->status)) : r->reason});
         }
     }
 

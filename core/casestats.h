@@ -30,16 +30,16 @@ struct ExcludedRun {
 
 struct CaseStats {
     CaseKey key;
-    std::vector<int> repeats;     // of the runs used, ascending
-    std::vector<double> values;   // their throughput by the chosen method, same order
+    std::vector<int> repeats;   // of the runs used, ascending
+    std::vector<double> values; // their throughput by the chosen method, same order
     std::vector<std::string> paths;
     std::vector<ExcludedRun> excluded;
 
     // DLPerf's average_speed and median_speed, rounded as its scripts round them.
     std::optional<double> mean, median;
     std::optional<double> min, max;
-    std::optional<double> stdev;  // sample standard deviation (n - 1)
-    std::optional<double> cvPct;  // stdev / mean
+    std::optional<double> stdev;     // sample standard deviation (n - 1)
+    std::optional<double> cvPct;     // stdev / mean
     std::vector<int> outlierRepeats; // modified z-score above 3.5 (median absolute deviation)
 
     std::optional<double> speedup;    // round(median / median of 1n1g, 2), as DLPerf
@@ -59,7 +59,8 @@ struct SummaryOptions {
 };
 
 // Cases ordered by model, precision, batch, then topology (GPUs, nodes).
-std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs, const SummaryOptions& options,
-                                    const ReferenceCatalog& references = ReferenceCatalog::builtin());
+std::vector<CaseStats>
+computeCases(const std::vector<RunResult>& runs, const SummaryOptions& options,
+             const ReferenceCatalog& references = ReferenceCatalog::builtin());
 
 } // namespace sv

@@ -8,7 +8,9 @@
 namespace sv {
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 // Reads up to maxDigits digits at pos; false when there is none.
 bool readInt(std::string_view s, std::size_t& pos, std::int64_t& out, int maxDigits = 18) {
@@ -141,9 +143,15 @@ std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d) {
 
 } // namespace
 
-std::span<const TagFormat> tagFormats() { return kTags; }
-std::span<const MessageFormat> messageFormats() { return kMessages; }
-const MessageFormat& mxnetSpeedometer() { return kMessages[0]; }
+std::span<const TagFormat> tagFormats() {
+    return kTags;
+}
+std::span<const MessageFormat> messageFormats() {
+    return kMessages;
+}
+const MessageFormat& mxnetSpeedometer() {
+    return kMessages[0];
+}
 
 std::optional<MessageFormat> findMessageFormat(std::string_view name) {
     for (const auto& f : kMessages)
@@ -166,9 +174,9 @@ std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* l
     const std::size_t fracStart = pos;
     std::int64_t frac = 0;
     if (!readInt(s, pos, frac, 6)) return std::nullopt;
-    for (std::size_t n = pos - fracStart; n < 6; ++n) frac *= 10; // ",123" is 123000 us
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 61)
-        return std::nullopt;
+    for (std::size_t n = pos - fracStart; n < 6; ++n)
+        frac *= 10; // ",123" is 123000 us
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 61) return std::nullopt;
     if (length) *length = pos;
     const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
     return ((days * 24 + h) * 60 + mi) * 60 * 1000000 + sec * 1000000 + frac;

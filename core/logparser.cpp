@@ -13,7 +13,8 @@ const char* findBytes(const char* hay, std::size_t n, std::string_view needle) {
 std::string_view stripAnsi(std::string_view s) {
     while (s.size() >= 2 && s[0] == '\x1b' && s[1] == '[') {
         std::size_t i = 2;
-        while (i < s.size() && !(s[i] >= 0x40 && s[i] <= 0x7e)) ++i;
+        while (i < s.size() && !(s[i] >= 0x40 && s[i] <= 0x7e))
+            ++i;
         s.remove_prefix(i < s.size() ? i + 1 : s.size());
     }
     return s;
@@ -54,7 +55,8 @@ void LogParser::feed(std::string_view chunk) {
     }
 
     // Whole lines are parsed in place; only the unterminated tail is copied.
-    const char* lastNl = static_cast<const char*>(memrchr(p, '\n', static_cast<std::size_t>(end - p)));
+    const char* lastNl =
+        static_cast<const char*>(memrchr(p, '\n', static_cast<std::size_t>(end - p)));
     const char* tail = lastNl ? lastNl + 1 : p;
     if (lastNl) scanCompleteLines(p, tail);
     const std::size_t tailLen = static_cast<std::size_t>(end - tail);

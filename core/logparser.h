@@ -28,7 +28,7 @@ struct ParseCounters {
 };
 
 class LogParser {
-public:
+  public:
     using SampleHandler = std::function<void(const SpeedSample&)>;
 
     LogParser(ParseOptions options, SampleHandler handler);
@@ -40,7 +40,7 @@ public:
     std::size_t bufferedBytes() const { return m_pending.size(); }
     const ParseCounters& counters() const { return m_counters; }
 
-private:
+  private:
     void scanCompleteLines(const char* begin, const char* end);
     void endLine(std::size_t length, const char* data);
     void processLine(std::string_view line);
@@ -48,8 +48,8 @@ private:
     ParseOptions m_options;
     SampleHandler m_handler;
     ParseCounters m_counters;
-    std::string m_pending;      // start of the current, unterminated line
-    bool m_skipping = false;    // the current line is over-long; drop bytes until its newline
+    std::string m_pending;   // start of the current, unterminated line
+    bool m_skipping = false; // the current line is over-long; drop bytes until its newline
     std::size_t m_skippedBytes = 0;
 };
 

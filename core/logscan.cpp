@@ -62,7 +62,8 @@ struct Walker {
                 continue;
             }
             if (!entry.is_regular_file(sec)) {
-                if (entry.is_symlink(sec) && !entry.exists(sec)) warn(p, "dangling symlink; skipped");
+                if (entry.is_symlink(sec) && !entry.exists(sec))
+                    warn(p, "dangling symlink; skipped");
                 continue;
             }
             const std::string name = p.filename().string();
@@ -92,7 +93,8 @@ struct Walker {
 ScanResult scanLogDirectory(const fs::path& rootIn) {
     ScanResult result;
     // "logs/1n8g/" names the folder 1n8g too.
-    const fs::path root = rootIn.filename().empty() && rootIn.has_parent_path() ? rootIn.parent_path() : rootIn;
+    const fs::path root =
+        rootIn.filename().empty() && rootIn.has_parent_path() ? rootIn.parent_path() : rootIn;
     std::error_code ec;
     const auto status = fs::status(root, ec);
     if (ec || !fs::exists(status)) {

@@ -32,17 +32,21 @@ namespace {
 double pairwiseSum(const double* a, std::size_t n) {
     if (n < 8) {
         double res = 0.0;
-        for (std::size_t i = 0; i < n; ++i) res += a[i];
+        for (std::size_t i = 0; i < n; ++i)
+            res += a[i];
         return res;
     }
     if (n <= 128) {
         double r[8];
-        for (int j = 0; j < 8; ++j) r[j] = a[j];
+        for (int j = 0; j < 8; ++j)
+            r[j] = a[j];
         std::size_t i = 8;
         for (; i < n - (n % 8); i += 8)
-            for (int j = 0; j < 8; ++j) r[j] += a[i + j];
+            for (int j = 0; j < 8; ++j)
+                r[j] += a[i + j];
         double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (; i < n; ++i) res += a[i];
+        for (; i < n; ++i)
+            res += a[i];
         return res;
     }
     std::size_t n2 = n / 2;

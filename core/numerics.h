@@ -17,7 +17,9 @@ double roundNumpy2(double x);
 double numpyMean(std::span<const double> values);
 // numpy.median: the middle value, or numpy.mean of the two middle values. Reorders values.
 double numpyMedianInPlace(std::span<double> values);
-inline double numpyMedian(std::vector<double> values) { return numpyMedianInPlace(values); }
+inline double numpyMedian(std::vector<double> values) {
+    return numpyMedianInPlace(values);
+}
 // Python's repr(float): shortest round-trip digits, always with '.0' or an exponent.
 std::string pythonFloatRepr(double x);
 

@@ -22,9 +22,12 @@ std::string lower(std::string s) {
 // "NGC MXNet 1.6.0 (without AMP)" in a table labelled fp16, "... batch 224" in a batch-256 table.
 void inferFromName(ReferenceSeries& s) {
     const std::string n = lower(s.name);
-    if (n.find("without amp") != std::string::npos) s.precision = "fp16-noamp";
-    else if (n.find("fp32") != std::string::npos) s.precision = "fp32";
-    else if (n.find("mixed precision") != std::string::npos) s.precision = "fp16";
+    if (n.find("without amp") != std::string::npos)
+        s.precision = "fp16-noamp";
+    else if (n.find("fp32") != std::string::npos)
+        s.precision = "fp32";
+    else if (n.find("mixed precision") != std::string::npos)
+        s.precision = "fp16";
     static const std::regex batch(R"(batch (\d+))");
     std::smatch m;
     if (std::regex_search(n, m, batch)) s.batchPerDevice = std::stoi(m[1].str());
@@ -61,7 +64,8 @@ const ReferenceCatalog& ReferenceCatalog::builtin() {
     return catalog;
 }
 
-std::optional<ReferenceCatalog> ReferenceCatalog::fromJson(std::string_view text, std::string* error) {
+std::optional<ReferenceCatalog> ReferenceCatalog::fromJson(std::string_view text,
+                                                           std::string* error) {
     const auto j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("tables") || !j["tables"].is_array()) {
         if (error) *error = "not a published-tables JSON document (no \"tables\" array)";
@@ -72,7 +76,8 @@ std::optional<ReferenceCatalog> ReferenceCatalog::fromJson(std::string_view text
         if (!t.is_object() || !t.contains("id") || !t["id"].is_string()) continue;
         ReferenceTable table;
         auto str = [&](const char* key) {
-            return t.contains(key) && t[key].is_string() ? t[key].get<std::string>() : std::string();
+            return t.contains(key) && t[key].is_string() ? t[key].get<std::string>()
+                                                         : std::string();
         };
         table.id = str("id");
         table.title = str("title");
@@ -80,8 +85,10 @@ std::optional<ReferenceCatalog> ReferenceCatalog::fromJson(std::string_view text
         table.framework = str("framework");
         table.hardware = str("hardware");
         if (table.hardware.rfind("as ", 0) == 0) // "as dlperf-ngc-mxnet-fp32-bs128"
-            if (const auto* other = catalog.find(table.hardware.substr(3))) table.hardware = other->hardware;
-        if (t.contains("precision") && t["precision"].is_string()) table.precision = t["precision"].get<std::string>();
+            if (const auto* other = catalog.find(table.hardware.substr(3)))
+                table.hardware = other->hardware;
+        if (t.contains("precision") && t["precision"].is_string())
+            table.precision = t["precision"].get<std::string>();
         if (t.contains("batch_size_per_device") && t["batch_size_per_device"].is_number_integer())
             table.batchPerDevice = t["batch_size_per_device"].get<int>();
         if (t.contains("throughput") && t["throughput"].is_object()) {
@@ -104,7 +111,8 @@ std::optional<ReferenceCatalog> ReferenceCatalog::fromJson(std::string_view text
                 table.series.push_back(std::move(s));
             }
         }
-        if (t.contains("speedup") && t["speedup"].is_object()) table.speedup = readFigures(t["speedup"]);
+        if (t.contains("speedup") && t["speedup"].is_object())
+            table.speedup = readFigures(t["speedup"]);
         catalog.m_tables.push_back(std::move(table));
     }
     return catalog;
@@ -123,9 +131,11 @@ std::optional<ReferenceValue> ReferenceCatalog::lookup(std::string_view precisio
         // A comparison table stands by its primary series; a table of unlabelled series
         // (NVIDIA's) offers each series that names its precision and batch.
         std::vector<const ReferenceSeries*> candidates;
-        if (t.precision) candidates.push_back(t.primary());
+        if (t.precision)
+            candidates.push_back(t.primary());
         else
-            for (const auto& s : t.series) candidates.push_back(&s);
+            for (const auto& s : t.series)
+                candidates.push_back(&s);
         for (const auto* s : candidates) {
             if (!s || s->precision != precision || s->batchPerDevice != batch) continue;
             auto it = s->throughput.find(topo);

@@ -35,7 +35,7 @@ struct ReferenceValue {
 };
 
 class ReferenceCatalog {
-public:
+  public:
     // The tables shipped with ScaleView.
     static const ReferenceCatalog& builtin();
     // Parses the JSON of published-tables.json; nullopt with *error on malformed input.
@@ -49,11 +49,12 @@ public:
     std::optional<ReferenceValue> lookup(std::string_view precision, int batchPerDevice,
                                          std::string_view topology) const;
     // A named reference, "TABLE_ID" or "TABLE_ID:SERIES", at a topology.
-    std::optional<ReferenceValue> lookup(std::string_view reference, std::string_view topology) const;
+    std::optional<ReferenceValue> lookup(std::string_view reference,
+                                         std::string_view topology) const;
     // True when "TABLE_ID" or "TABLE_ID:SERIES" names something in the catalog.
     bool knows(std::string_view reference) const;
 
-private:
+  private:
     std::vector<ReferenceTable> m_tables;
 };
 

@@ -18,7 +18,8 @@ std::string opt(const std::optional<double>& v, int decimals, const char* none =
 std::string csvField(const std::string& s) {
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
     std::string out = "\"";
-    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    for (char c : s)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
 }
 
@@ -42,8 +43,9 @@ std::string formatFixed(double v, int decimals) {
 std::string formatTable(const Summary& s) {
     std::string out;
     const CaseStats* group = nullptr;
-    const std::vector<std::string> head = {"nodes", "GPUs", "runs", "median", "mean", "stdev",
-                                           "CV %", "speedup", "efficiency", "reference", "delta %"};
+    const std::vector<std::string> head = {"nodes",      "GPUs",      "runs",   "median",
+                                           "mean",       "stdev",     "CV %",   "speedup",
+                                           "efficiency", "reference", "delta %"};
     const std::vector<std::size_t> width = {5, 4, 6, 10, 10, 8, 5, 7, 10, 10, 7};
     auto row = [&](const std::vector<std::string>& cells) {
         std::string line;
@@ -54,9 +56,9 @@ std::string formatTable(const Summary& s) {
     for (const auto& c : s.cases) {
         if (!group || !group->key.sameGroup(c.key)) {
             if (group) out += "\n";
-            out += c.key.model + "  " + c.key.precision + "  batch " + std::to_string(c.key.batchPerDevice) +
-                   " per GPU  (throughput in images/s, " + std::string(methodName(s.options.method)) +
-                   " method)\n";
+            out += c.key.model + "  " + c.key.precision + "  batch " +
+                   std::to_string(c.key.batchPerDevice) + " per GPU  (throughput in images/s, " +
+                   std::string(methodName(s.options.method)) + " method)\n";
             row(head);
             group = &c;
         }
@@ -71,45 +73,66 @@ std::string formatTable(const Summary& s) {
     std::vector<std::string> notes;
     for (const auto& c : s.cases) {
         const std::string where = c.key.model + " " + c.key.precision + " b" +
-                                  std::to_string(c.key.batchPerDevice) + " " + c.key.topology.name();
+                                  std::to_string(c.key.batchPerDevice) + " " +
+                                  c.key.topology.name();
         if (!c.outlierRepeats.empty()) {
             std::string reps;
-            for (int r : c.outlierRepeats) reps += (reps.empty() ? "" : ", ") + std::to_string(r);
+            for (int r : c.outlierRepeats)
+                reps += (reps.empty() ? "" : ", ") + std::to_string(r);
             notes.push_back(where + ": outlier repeat(s) " + reps + " (kept in the statistics)");
         }
-        for (const auto& e : c.excluded) notes.push_back(where + ": excluded " + e.path + ": " + e.reason);
+        for (const auto& e : c.excluded)
+            notes.push_back(where + ": excluded " + e.path + ": " + e.reason);
     }
     std::set<std::string> missingBaseline;
     for (const auto& c : s.cases)
         if (!c.speedup && !c.speedupNote.empty() && c.median) missingBaseline.insert(c.speedupNote);
-    for (const auto& n : missingBaseline) notes.push_back("speedup not computed: " + n);
+    for (const auto& n : missingBaseline)
+        notes.push_back("speedup not computed: " + n);
     std::set<std::string> refs;
     for (const auto& c : s.cases)
         if (c.reference) refs.insert(c.reference->label() + " (" + c.reference->table->title + ")");
     if (!notes.empty() || !refs.empty()) out += "\n";
-    for (const auto& r : refs) out += "reference: " + r + "\n";
-    for (const auto& n : notes) out += "note: " + n + "\n";
+    for (const auto& r : refs)
+        out += "reference: " + r + "\n";
+    for (const auto& n : notes)
+        out += "note: " + n + "\n";
     return out;
 }
 
 std::string formatCsv(const Summary& s) {
-    std::string out = "model,precision,batch_size_per_device,nodes,gpus_per_node,gpus,method,runs_used,"
-                      "runs_excluded,mean,median,min,max,stdev,cv_pct,speedup,efficiency,outlier_repeats,"
-                      "reference_id,reference,delta_pct\n";
+    std::string out =
+        "model,precision,batch_size_per_device,nodes,gpus_per_node,gpus,method,runs_used,"
+        "runs_excluded,mean,median,min,max,stdev,cv_pct,speedup,efficiency,outlier_repeats,"
+        "reference_id,reference,delta_pct\n";
     for (const auto& c : s.cases) {
         std::string outl;
-        for (int r : c.outlierRepeats) outl += (outl.empty() ? "" : " ") + std::to_string(r);
-        std::vector<std::string> f = {
-            csvField(c.key.model), csvField(c.key.precision), std::to_string(c.key.batchPerDevice),
-            std::to_string(c.key.topology.nodes), std::to_string(c.key.topology.gpusPerNode),
-            std::to_string(c.gpus()), std::string(methodName(s.options.method)),
-            std::to_string(c.values.size()), std::to_string(c.excluded.size()), opt(c.mean, 2, ""),
-            opt(c.median, 2, ""), opt(c.min, 2, ""), opt(c.max, 2, ""), opt(c.stdev, 2, ""),
-            opt(c.cvPct, 2, ""), opt(c.speedup, 2, ""), opt(c.efficiency, 4, ""), outl,
-            c.reference ? csvField(c.reference->label()) : "",
-            c.reference ? formatFixed(c.reference->throughput, 2) : "", opt(c.deltaPct, 2, "")};
+        for (int r : c.outlierRepeats)
+            outl += (outl.empty() ? "" : " ") + std::to_string(r);
+        std::vector<std::string> f = {csvField(c.key.model),
+                                      csvField(c.key.precision),
+                                      std::to_string(c.key.batchPerDevice),
+                                      std::to_string(c.key.topology.nodes),
+                                      std::to_string(c.key.topology.gpusPerNode),
+                                      std::to_string(c.gpus()),
+                                      std::string(methodName(s.options.method)),
+                                      std::to_string(c.values.size()),
+                                      std::to_string(c.excluded.size()),
+                                      opt(c.mean, 2, ""),
+                                      opt(c.median, 2, ""),
+                                      opt(c.min, 2, ""),
+                                      opt(c.max, 2, ""),
+                                      opt(c.stdev, 2, ""),
+                                      opt(c.cvPct, 2, ""),
+                                      opt(c.speedup, 2, ""),
+                                      opt(c.efficiency, 4, ""),
+                                      outl,
+                                      c.reference ? csvField(c.reference->label()) : "",
+                                      c.reference ? formatFixed(c.reference->throughput, 2) : "",
+                                      opt(c.deltaPct, 2, "")};
         std::string line;
-        for (std::size_t i = 0; i < f.size(); ++i) line += (i ? "," : "") + f[i];
+        for (std::size_t i = 0; i < f.size(); ++i)
+            line += (i ? "," : "") + f[i];
         out += line + "\n";
     }
     return out;
@@ -123,11 +146,12 @@ std::string formatMarkdown(const Summary& s) {
             if (group) out += "\n";
             out += "### " + c.key.model + " " + c.key.precision + ", batch size per device " +
                    std::to_string(c.key.batchPerDevice) + "\n\n";
-            out += "| node_num | gpu_num | samples/s | speedup |\n| -------- | ------- | --------- | ------- |\n";
+            out += "| node_num | gpu_num | samples/s | speedup |\n| -------- | ------- | --------- "
+                   "| ------- |\n";
             group = &c;
         }
-        out += "| " + std::to_string(c.key.topology.nodes) + " | " + std::to_string(c.gpus()) + " | " +
-               opt(c.median, 2) + " | " + opt(c.speedup, 2) + " |\n";
+        out += "| " + std::to_string(c.key.topology.nodes) + " | " + std::to_string(c.gpus()) +
+               " | " + opt(c.median, 2) + " | " + opt(c.speedup, 2) + " |\n";
     }
     return out;
 }
@@ -137,11 +161,12 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
     json j;
     j["tool"] = {{"name", "scaleview"}, {"version", std::string(toolVersion)}};
     j["root"] = s.root;
-    j["options"] = {{"method", std::string(methodName(s.options.method))},
-                    {"warmup", s.load.measure.warmup},
-                    {"iterations", s.load.measure.iterations},
-                    {"reference", s.options.reference.empty() ? json(nullptr) : json(s.options.reference)},
-                    {"max_line_bytes", s.load.parse.maxLineBytes}};
+    j["options"] = {
+        {"method", std::string(methodName(s.options.method))},
+        {"warmup", s.load.measure.warmup},
+        {"iterations", s.load.measure.iterations},
+        {"reference", s.options.reference.empty() ? json(nullptr) : json(s.options.reference)},
+        {"max_line_bytes", s.load.parse.maxLineBytes}};
     json runs = json::array();
     for (const auto& r : s.runs) {
         json jr = {{"path", r.path},
@@ -183,28 +208,29 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
                    {"source", c.reference->table->source},
                    {"hardware", c.reference->table->hardware},
                    {"throughput", c.reference->throughput}};
-        cases.push_back({{"model", c.key.model},
-                         {"precision", c.key.precision},
-                         {"batch_size_per_device", c.key.batchPerDevice},
-                         {"topology", c.key.topology.name()},
-                         {"nodes", c.key.topology.nodes},
-                         {"gpus_per_node", c.key.topology.gpusPerNode},
-                         {"gpus", c.gpus()},
-                         {"repeats", c.repeats},
-                         {"values", c.values},
-                         {"excluded", excluded},
-                         {"average_speed", optJson(c.mean)},
-                         {"median_speed", optJson(c.median)},
-                         {"min", optJson(c.min)},
-                         {"max", optJson(c.max)},
-                         {"stdev", optJson(c.stdev)},
-                         {"cv_pct", optJson(c.cvPct)},
-                         {"outlier_repeats", c.outlierRepeats},
-                         {"speedup", optJson(c.speedup)},
-                         {"efficiency", optJson(c.efficiency)},
-                         {"speedup_note", c.speedupNote.empty() ? json(nullptr) : json(c.speedupNote)},
-                         {"reference", ref},
-                         {"delta_pct", optJson(c.deltaPct)}});
+        cases.push_back(
+            {{"model", c.key.model},
+             {"precision", c.key.precision},
+             {"batch_size_per_device", c.key.batchPerDevice},
+             {"topology", c.key.topology.name()},
+             {"nodes", c.key.topology.nodes},
+             {"gpus_per_node", c.key.topology.gpusPerNode},
+             {"gpus", c.gpus()},
+             {"repeats", c.repeats},
+             {"values", c.values},
+             {"excluded", excluded},
+             {"average_speed", optJson(c.mean)},
+             {"median_speed", optJson(c.median)},
+             {"min", optJson(c.min)},
+             {"max", optJson(c.max)},
+             {"stdev", optJson(c.stdev)},
+             {"cv_pct", optJson(c.cvPct)},
+             {"outlier_repeats", c.outlierRepeats},
+             {"speedup", optJson(c.speedup)},
+             {"efficiency", optJson(c.efficiency)},
+             {"speedup_note", c.speedupNote.empty() ? json(nullptr) : json(c.speedupNote)},
+             {"reference", ref},
+             {"delta_pct", optJson(c.deltaPct)}});
     }
     j["cases"] = std::move(cases);
     json warnings = json::array();
@@ -240,7 +266,8 @@ std::string formatDlperfJson(const Summary& s) {
             out += "\"average_speed\": " + pythonFloatRepr(*c->mean);
             out += ", \"batch_size_per_device\": " + std::to_string(c->key.batchPerDevice);
             out += ", \"median_speed\": " + pythonFloatRepr(*c->median);
-            out += ", \"speedup\": " + (c->speedup ? pythonFloatRepr(*c->speedup) : std::string("null"));
+            out += ", \"speedup\": " +
+                   (c->speedup ? pythonFloatRepr(*c->speedup) : std::string("null"));
             out += "}";
         }
         out += "}";

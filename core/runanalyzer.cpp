@@ -21,14 +21,17 @@ std::string formatDouble(double v) {
 std::string joinRanks(const std::vector<int>& ranks) {
     std::string s;
     const std::size_t shown = std::min<std::size_t>(ranks.size(), 5);
-    for (std::size_t i = 0; i < shown; ++i) s += (i ? ", " : "") + std::to_string(ranks[i]);
+    for (std::size_t i = 0; i < shown; ++i)
+        s += (i ? ", " : "") + std::to_string(ranks[i]);
     if (ranks.size() > shown) s += " and " + std::to_string(ranks.size() - shown) + " more";
     return s;
 }
 
 } // namespace
 
-std::string_view methodName(Method m) { return m == Method::Time ? "time" : "speed"; }
+std::string_view methodName(Method m) {
+    return m == Method::Time ? "time" : "speed";
+}
 
 std::optional<Method> parseMethod(std::string_view name) {
     if (name == "time") return Method::Time;
@@ -38,19 +41,23 @@ std::optional<Method> parseMethod(std::string_view name) {
 
 std::string_view statusName(RunStatus s) {
     switch (s) {
-    case RunStatus::Complete: return "complete";
-    case RunStatus::Incomplete: return "incomplete";
-    case RunStatus::Unusable: return "unusable";
-    case RunStatus::Empty: return "empty";
-    case RunStatus::Unreadable: return "unreadable";
+    case RunStatus::Complete:
+        return "complete";
+    case RunStatus::Incomplete:
+        return "incomplete";
+    case RunStatus::Unusable:
+        return "unusable";
+    case RunStatus::Empty:
+        return "empty";
+    case RunStatus::Unreadable:
+        return "unreadable";
     }
     return "unknown";
 }
 
 RunAnalyzer::RunAnalyzer(Topology topology, int batchPerDevice, MeasureOptions options)
     : m_topology(topology), m_ranks(std::max(1, topology.ranks())), m_batch(batchPerDevice),
-      m_opt(options),
-      m_expected(static_cast<std::int64_t>(options.iterations) * m_ranks) {
+      m_opt(options), m_expected(static_cast<std::int64_t>(options.iterations) * m_ranks) {
     m_row.reserve(static_cast<std::size_t>(m_ranks));
     m_rowMedians.reserve(static_cast<std::size_t>(std::max(0, options.iterations)));
     const auto r = static_cast<std::size_t>(std::min(m_ranks, kMaxTrackedRank));
@@ -81,7 +88,8 @@ void RunAnalyzer::add(const SpeedSample& s) {
         if (static_cast<int>(m_row.size()) == m_ranks) addRow();
     }
     // Time method: the timestamps of lines W x R and I x R.
-    if (m_count == static_cast<std::int64_t>(m_opt.warmup) * m_ranks) m_t1 = {s.line, s.hasTime, s.timeUs};
+    if (m_count == static_cast<std::int64_t>(m_opt.warmup) * m_ranks)
+        m_t1 = {s.line, s.hasTime, s.timeUs};
     if (m_count == m_expected) m_t2 = {s.line, s.hasTime, s.timeUs};
 
     if (s.rank < 0) {
@@ -101,8 +109,9 @@ void RunAnalyzer::add(const SpeedSample& s) {
         ++m_rankWindowCount[r];
     }
     if (!m_nodeTimeSum.empty() && s.hasTime && iteration < m_opt.iterations) {
-        const auto cell = static_cast<std::size_t>(iteration) * static_cast<std::size_t>(m_topology.nodes) +
-                          r / static_cast<std::size_t>(m_topology.gpusPerNode);
+        const auto cell =
+            static_cast<std::size_t>(iteration) * static_cast<std::size_t>(m_topology.nodes) +
+            r / static_cast<std::size_t>(m_topology.gpusPerNode);
         if (m_timeBaseUs < 0) m_timeBaseUs = s.timeUs;
         m_nodeTimeSum[cell] += static_cast<double>(s.timeUs - m_timeBaseUs) / 1e6;
         ++m_nodeTimeCount[cell];
@@ -114,16 +123,17 @@ void RunAnalyzer::addRow() {
     m_row.clear();
 }
 
-void RunAnalyzer::finish(RunResult& out, const ParseCounters& counters, bool unterminatedTail) const {
+void RunAnalyzer::finish(RunResult& out, const ParseCounters& counters,
+                         bool unterminatedTail) const {
     out.counters = counters;
     out.expectedLines = m_expected;
     out.unterminatedTail = unterminatedTail;
     out.ranksTagged = m_tagged;
-    const std::string skipped =
-        counters.overlongLines ? "; " + std::to_string(counters.overlongLines) +
-                                     " over-long lines skipped (first at line " +
-                                     std::to_string(counters.firstOverlongLine) + ")"
-                               : std::string();
+    const std::string skipped = counters.overlongLines
+                                    ? "; " + std::to_string(counters.overlongLines) +
+                                          " over-long lines skipped (first at line " +
+                                          std::to_string(counters.firstOverlongLine) + ")"
+                                    : std::string();
 
     if (m_count == 0) {
         out.status = RunStatus::Empty;
@@ -147,11 +157,13 @@ void RunAnalyzer::finish(RunResult& out, const ParseCounters& counters, bool unt
         missing.push_back("found " + std::to_string(m_count) + " of " + std::to_string(m_expected) +
                           " speed lines (" + std::to_string(m_opt.iterations) + " iterations x " +
                           std::to_string(m_ranks) + " ranks)");
-        if (unterminatedTail) missing.back() += ", and an unterminated last line (still being written?)";
+        if (unterminatedTail)
+            missing.back() += ", and an unterminated last line (still being written?)";
     }
     if (!missing.empty()) {
         out.status = RunStatus::Incomplete;
-        for (std::size_t i = 0; i < missing.size(); ++i) out.reason += (i ? "; " : "") + missing[i];
+        for (std::size_t i = 0; i < missing.size(); ++i)
+            out.reason += (i ? "; " : "") + missing[i];
         out.reason += skipped;
         return;
     }
@@ -164,9 +176,10 @@ void RunAnalyzer::finish(RunResult& out, const ParseCounters& counters, bool unt
         return unusable("rank " + std::to_string(m_strayRank) + " logged, but " +
                         m_topology.name() + " has ranks 0-" + std::to_string(m_ranks - 1));
     if (m_badSpeedLine != 0)
-        return unusable(m_badSpeedMissing ? "no speed value at line " + std::to_string(m_badSpeedLine)
-                                          : "speed is " + formatDouble(m_badSpeedValue) +
-                                                " at line " + std::to_string(m_badSpeedLine));
+        return unusable(m_badSpeedMissing
+                            ? "no speed value at line " + std::to_string(m_badSpeedLine)
+                            : "speed is " + formatDouble(m_badSpeedValue) + " at line " +
+                                  std::to_string(m_badSpeedLine));
     if (!m_t1.hasTime) return unusable("no timestamp at line " + std::to_string(m_t1.line));
     if (!m_t2.hasTime) return unusable("no timestamp at line " + std::to_string(m_t2.line));
     if (m_t2.timeUs <= m_t1.timeUs)
@@ -183,25 +196,26 @@ void RunAnalyzer::finish(RunResult& out, const ParseCounters& counters, bool unt
         roundPython2(totalBatch / (seconds / static_cast<double>(m_opt.iterations - m_opt.warmup)));
     // extract_mxnet_logs.py: round(np.mean(row_medians[W:I]), 2), a numpy.float64.
     const std::span<const double> window(m_rowMedians.data() + m_opt.warmup,
-                                         m_rowMedians.size() - static_cast<std::size_t>(m_opt.warmup));
+                                         m_rowMedians.size() -
+                                             static_cast<std::size_t>(m_opt.warmup));
     out.speedThroughput = roundNumpy2(numpyMean(window));
 
-    out.methodDifferencePct = std::fabs(*out.speedThroughput - *out.timeThroughput) /
-                              *out.timeThroughput * 100.0;
+    out.methodDifferencePct =
+        std::fabs(*out.speedThroughput - *out.timeThroughput) / *out.timeThroughput * 100.0;
     out.methodsDisagree = *out.methodDifferencePct > 2.0;
     if (out.methodsDisagree)
         out.notes.push_back("time and speed methods differ by " +
                             formatDouble(std::round(*out.methodDifferencePct * 10) / 10) + " %");
     if (m_count > m_expected)
-        out.notes.push_back("holds " + std::to_string(m_count) + " speed lines; measured the first " +
-                            std::to_string(m_expected));
+        out.notes.push_back("holds " + std::to_string(m_count) +
+                            " speed lines; measured the first " + std::to_string(m_expected));
     if (m_tagged && m_untaggedToo) out.notes.push_back("some speed lines carry no rank tag");
 
     if (m_tagged && m_ranks > 1) {
         const auto [lo, hi] = std::minmax_element(m_rankLines.begin(), m_rankLines.end());
         if (*lo != *hi)
-            out.notes.push_back("ranks logged unequal line counts (" + std::to_string(*lo) + " to " +
-                                std::to_string(*hi) + ")");
+            out.notes.push_back("ranks logged unequal line counts (" + std::to_string(*lo) +
+                                " to " + std::to_string(*hi) + ")");
         double sum = 0, minMean = HUGE_VAL, maxMean = -HUGE_VAL;
         int counted = 0;
         for (std::size_t r = 0; r < m_rankWindowSum.size(); ++r) {
@@ -215,7 +229,8 @@ void RunAnalyzer::finish(RunResult& out, const ParseCounters& counters, bool unt
                 out.slowestRank = static_cast<int>(r);
             }
         }
-        if (counted > 1 && sum > 0) out.rankSpreadPct = (maxMean - minMean) / (sum / counted) * 100.0;
+        if (counted > 1 && sum > 0)
+            out.rankSpreadPct = (maxMean - minMean) / (sum / counted) * 100.0;
     }
 
     // Clock offset: ranks leave an iteration together (the allreduce), so the median gap between
@@ -229,7 +244,8 @@ void RunAnalyzer::finish(RunResult& out, const ParseCounters& counters, bool unt
             for (std::size_t k = 0; k < m_nodeTimeSum.size() / nodes; ++k) {
                 const std::size_t a = k * nodes, b = k * nodes + n;
                 if (m_nodeTimeCount[a] == 0 || m_nodeTimeCount[b] == 0) continue;
-                gaps.push_back(m_nodeTimeSum[b] / m_nodeTimeCount[b] - m_nodeTimeSum[a] / m_nodeTimeCount[a]);
+                gaps.push_back(m_nodeTimeSum[b] / m_nodeTimeCount[b] -
+                               m_nodeTimeSum[a] / m_nodeTimeCount[a]);
             }
             if (gaps.empty()) continue;
             const double offset = numpyMedian(std::move(gaps)) * 1000.0;

@@ -14,8 +14,8 @@ bool parsePositive(std::string_view s, int& out) {
 }
 
 bool isNameChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '-' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '.';
 }
 
 } // namespace
@@ -64,8 +64,8 @@ std::optional<LogName> parseLogName(std::string_view name, std::string* why) {
     if (out.model.empty()) return fail("empty model name");
     for (char c : out.model)
         if (!isNameChar(c)) return fail("model name has characters other than [A-Za-z0-9.-]");
-    if (batch.size() < 2 || batch[0] != 'b' || !parsePositive(batch.substr(1), out.batchPerDevice) ||
-        out.batchPerDevice < 1)
+    if (batch.size() < 2 || batch[0] != 'b' ||
+        !parsePositive(batch.substr(1), out.batchPerDevice) || out.batchPerDevice < 1)
         return fail("batch size is not b<number>");
     if (precision.empty()) return fail("empty precision");
     for (char c : precision)

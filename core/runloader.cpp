@@ -13,7 +13,8 @@
 namespace sv {
 
 std::optional<std::string> validateMeasureOptions(const MeasureOptions& o) {
-    if (o.warmup < 1) return "warmup must be at least 1 iteration (the time method needs a start line)";
+    if (o.warmup < 1)
+        return "warmup must be at least 1 iteration (the time method needs a start line)";
     if (o.iterations <= o.warmup) return "iterations must be greater than warmup";
     if (o.iterations > 100000000) return "iterations is implausibly large";
     return std::nullopt;
@@ -85,11 +86,13 @@ std::vector<RunResult> loadRuns(const std::vector<LogFile>& logs, const LoadOpti
             if (progress && !progress(d, logs.size())) cancelled.store(true);
         }
     };
-    int threads = options.threads > 0 ? options.threads
-                                      : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+    int threads = options.threads > 0
+                      ? options.threads
+                      : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
     threads = std::max(1, std::min<int>(threads, static_cast<int>(logs.size())));
     std::vector<std::jthread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
     worker();
     pool.clear(); // joins
     std::vector<RunResult> out;

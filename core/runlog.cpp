@@ -37,7 +37,8 @@ RunResult analyzeRunLog(const RunLog& log, const MeasureOptions& options) {
         return result;
     }
     RunAnalyzer analyzer(log.file.key.topology, log.file.key.batchPerDevice, options);
-    for (const auto& s : log.samples) analyzer.add(s);
+    for (const auto& s : log.samples)
+        analyzer.add(s);
     analyzer.finish(result, log.counters, log.unterminatedTail);
     return result;
 }
@@ -52,10 +53,14 @@ IterationTrace traceRunLog(const RunLog& log) {
     for (const auto& s : log.samples) {
         if (!s.hasSpeed || !std::isfinite(s.speed)) continue;
         std::int64_t k;
-        if (s.rank >= 0 && s.rank < ranks) k = seen[static_cast<std::size_t>(s.rank)]++;
-        else if (s.rank < 0) k = untagged++ / ranks;
-        else continue;
-        if (static_cast<std::size_t>(k) >= perIteration.size()) perIteration.resize(static_cast<std::size_t>(k) + 1);
+        if (s.rank >= 0 && s.rank < ranks)
+            k = seen[static_cast<std::size_t>(s.rank)]++;
+        else if (s.rank < 0)
+            k = untagged++ / ranks;
+        else
+            continue;
+        if (static_cast<std::size_t>(k) >= perIteration.size())
+            perIteration.resize(static_cast<std::size_t>(k) + 1);
         perIteration[static_cast<std::size_t>(k)].push_back(s.speed);
     }
     for (auto& values : perIteration) {
@@ -72,7 +77,8 @@ IterationTrace traceRunLog(const RunLog& log) {
     return trace;
 }
 
-IncrementalRunLog::IncrementalRunLog(LogFile file, ParseOptions options) : m_options(std::move(options)) {
+IncrementalRunLog::IncrementalRunLog(LogFile file, ParseOptions options)
+    : m_options(std::move(options)) {
     m_log.file = std::move(file);
     restart();
 }
@@ -83,7 +89,8 @@ void IncrementalRunLog::restart() {
     m_log.unterminatedTail = false;
     m_log.readError.reset();
     m_offset = 0;
-    m_parser = std::make_unique<LogParser>(m_options, [this](const SpeedSample& s) { m_log.samples.push_back(s); });
+    m_parser = std::make_unique<LogParser>(
+        m_options, [this](const SpeedSample& s) { m_log.samples.push_back(s); });
 }
 
 bool IncrementalRunLog::update() {
@@ -106,7 +113,8 @@ bool IncrementalRunLog::update() {
         ::lseek(fd, static_cast<off_t>(m_offset), SEEK_SET);
         std::vector<char> buffer(std::size_t{1} << 20);
         while (m_offset < size) {
-            const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(size - m_offset, buffer.size()));
+            const auto want =
+                static_cast<std::size_t>(std::min<std::uint64_t>(size - m_offset, buffer.size()));
             const ssize_t n = ::read(fd, buffer.data(), want);
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0) break;

@@ -37,13 +37,13 @@ IterationTrace traceRunLog(const RunLog& log);
 // Reads a growing log from where it stopped last time: the GUI's live view of a campaign in
 // progress. A file that shrank or was replaced is read again from the start.
 class IncrementalRunLog {
-public:
+  public:
     explicit IncrementalRunLog(LogFile file, ParseOptions options = {});
     // Reads what was appended; true when anything new arrived.
     bool update();
     const RunLog& log() const { return m_log; }
 
-private:
+  private:
     void restart();
 
     ParseOptions m_options;

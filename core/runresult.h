@@ -30,10 +30,10 @@ enum class RunStatus {
 std::string_view statusName(RunStatus s);
 
 struct RunResult {
-    std::string path;   // as shown to the user: relative to the scanned directory
+    std::string path; // as shown to the user: relative to the scanned directory
     RunKey key;
     RunStatus status = RunStatus::Empty;
-    std::string reason; // why the run is not complete, naming lines and counts
+    std::string reason;             // why the run is not complete, naming lines and counts
     std::vector<std::string> notes; // worth knowing about a run that counts
 
     ParseCounters counters;
@@ -46,7 +46,8 @@ struct RunResult {
     bool methodsDisagree = false;              // difference above 2 %
 
     bool ranksTagged = false;
-    std::optional<double> rankSpreadPct; // (slowest - fastest rank mean speed) / mean, measured window
+    std::optional<double>
+        rankSpreadPct; // (slowest - fastest rank mean speed) / mean, measured window
     int slowestRank = -1;
     std::optional<double> clockOffsetMs; // largest node clock offset against node 0 (estimate)
 

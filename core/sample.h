@@ -6,15 +6,15 @@
 namespace sv {
 
 struct SpeedSample {
-    std::int64_t line = 0;     // 1-based line number in the log
-    int rank = -1;             // from the launcher's tag prefix; -1 when the line is untagged
+    std::int64_t line = 0; // 1-based line number in the log
+    int rank = -1;         // from the launcher's tag prefix; -1 when the line is untagged
     int epoch = 0;
     std::int64_t batchFirst = 0;
     std::int64_t batchLast = 0;
     bool hasTime = false;
-    std::int64_t timeUs = 0;   // wall clock of the logging rank, microseconds since 1970-01-01
-    bool hasSpeed = false;     // a number was found; it may still be nan or inf
-    double speed = 0.0;        // samples/s, as printed
+    std::int64_t timeUs = 0; // wall clock of the logging rank, microseconds since 1970-01-01
+    bool hasSpeed = false;   // a number was found; it may still be nan or inf
+    double speed = 0.0;      // samples/s, as printed
 };
 
 } // namespace sv

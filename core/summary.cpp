@@ -37,7 +37,8 @@ void recomputeCases(Summary& s) {
     // Scan warnings stay; run warnings are redone.
     s.warnings.resize(s.skippedFiles);
     for (const auto& r : s.runs)
-        if (!r.usable()) s.warnings.push_back({r.path, 0, std::string(statusName(r.status)) + ": " + r.reason});
+        if (!r.usable())
+            s.warnings.push_back({r.path, 0, std::string(statusName(r.status)) + ": " + r.reason});
     s.cases = computeCases(s.runs, s.options);
 }
 

@@ -27,8 +27,8 @@ struct Summary {
     SummaryOptions options;
     std::vector<RunResult> runs;
     std::vector<CaseStats> cases;
-    std::vector<Warning> warnings;  // scan problems, then each run that does not count
-    std::size_t skippedFiles = 0;   // log-like files the scan left out
+    std::vector<Warning> warnings;    // scan problems, then each run that does not count
+    std::size_t skippedFiles = 0;     // log-like files the scan left out
     std::optional<std::string> error; // nothing could be summarized at all
     bool cancelled = false;
 };

@@ -20,9 +20,9 @@ struct Result {
 
 bool same(const sv::SpeedSample& a, const sv::SpeedSample& b) {
     const bool speedSame = a.speed == b.speed || (std::isnan(a.speed) && std::isnan(b.speed));
-    return a.line == b.line && a.rank == b.rank && a.epoch == b.epoch && a.batchFirst == b.batchFirst &&
-           a.batchLast == b.batchLast && a.hasTime == b.hasTime && a.timeUs == b.timeUs &&
-           a.hasSpeed == b.hasSpeed && speedSame;
+    return a.line == b.line && a.rank == b.rank && a.epoch == b.epoch &&
+           a.batchFirst == b.batchFirst && a.batchLast == b.batchLast && a.hasTime == b.hasTime &&
+           a.timeUs == b.timeUs && a.hasSpeed == b.hasSpeed && speedSame;
 }
 
 } // namespace
@@ -60,11 +60,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!same(whole.samples[i], chunked.samples[i])) std::abort();
     if (whole.counters.lines != chunked.counters.lines ||
         whole.counters.markerLines != chunked.counters.markerLines ||
-        whole.counters.overlongLines != chunked.counters.overlongLines || whole.pending != chunked.pending)
+        whole.counters.overlongLines != chunked.counters.overlongLines ||
+        whole.pending != chunked.pending)
         std::abort();
     sv::RunResult r;
     analyzer.finish(r, whole.counters, whole.pending > 0);
-    if (r.status == sv::RunStatus::Complete && (!r.timeThroughput || !std::isfinite(*r.speedThroughput)))
+    if (r.status == sv::RunStatus::Complete &&
+        (!r.timeThroughput || !std::isfinite(*r.speedThroughput)))
         std::abort();
     return 0;
 }

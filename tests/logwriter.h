@@ -15,9 +15,12 @@ enum class TagStyle { OpenMpi, Gloo, None };
 
 inline std::string tagPrefix(TagStyle style, int rank) {
     switch (style) {
-    case TagStyle::OpenMpi: return "[1," + std::to_string(rank) + "]<stderr>:";
-    case TagStyle::Gloo: return "Tue Sep  1 10:00:00 2020[" + std::to_string(rank) + "]<stderr>:";
-    case TagStyle::None: return "";
+    case TagStyle::OpenMpi:
+        return "[1," + std::to_string(rank) + "]<stderr>:";
+    case TagStyle::Gloo:
+        return "Tue Sep  1 10:00:00 2020[" + std::to_string(rank) + "]<stderr>:";
+    case TagStyle::None:
+        return "";
     }
     return "";
 }
@@ -34,8 +37,9 @@ inline std::string stampMs(std::int64_t ms) {
 
 inline std::string speedLine(TagStyle style, int rank, std::int64_t ms, int iteration,
                              const std::string& speed, const std::string& eol = "\n") {
-    return tagPrefix(style, rank) + stampMs(ms) + ":INFO: Epoch[0] Batch [" + std::to_string(iteration) +
-           "-" + std::to_string(iteration) + "]\tSpeed: " + speed + " samples/sec\tLR: 0.256000\t" + eol;
+    return tagPrefix(style, rank) + stampMs(ms) + ":INFO: Epoch[0] Batch [" +
+           std::to_string(iteration) + "-" + std::to_string(iteration) + "]\tSpeed: " + speed +
+           " samples/sec\tLR: 0.256000\t" + eol;
 }
 
 // A regular run: iteration k ends at k * stepMs for every rank; rank r reports speed(k, r).
@@ -48,8 +52,7 @@ struct RunSpec {
     bool noise = true;
 };
 
-template <typename SpeedFn>
-std::string makeLog(const RunSpec& spec, SpeedFn speed) {
+template <typename SpeedFn> std::string makeLog(const RunSpec& spec, SpeedFn speed) {
     std::string out = "begin time: 2020-09-01 10:00:00" + spec.eol;
     if (spec.noise)
         out += tagPrefix(spec.style, 0) + "Namespace(arch='resnetv15', batch_size=256)" + spec.eol +
@@ -58,7 +61,8 @@ std::string makeLog(const RunSpec& spec, SpeedFn speed) {
         for (int r = 0; r < spec.ranks; ++r)
             out += speedLine(spec.style, r, (k + 1) * spec.stepMs, k, speed(k, r), spec.eol);
         if (spec.noise && k % 10 == 3)
-            out += tagPrefix(spec.style, 0) + "DALI reader: shard 0 of 2, Epoch[1] pending" + spec.eol;
+            out +=
+                tagPrefix(spec.style, 0) + "DALI reader: shard 0 of 2, Epoch[1] pending" + spec.eol;
     }
     return out;
 }
@@ -70,9 +74,10 @@ inline void writeFile(const std::filesystem::path& path, const std::string& text
 
 // A fresh directory under the system temp dir, removed at the end of the test.
 class TempDir {
-public:
+  public:
     TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "scaleview-test-XXXXXX").string();
+        std::string tmpl =
+            (std::filesystem::temp_directory_path() / "scaleview-test-XXXXXX").string();
         m_path = ::mkdtemp(tmpl.data());
     }
     ~TempDir() {
@@ -86,7 +91,7 @@ public:
     const std::filesystem::path& path() const { return m_path; }
     std::filesystem::path operator/(const std::string& rel) const { return m_path / rel; }
 
-private:
+  private:
     std::filesystem::path m_path;
 };
 

@@ -11,7 +11,8 @@ RunResult run(Topology t, int repeat, std::optional<double> time, std::string pr
               int batch = 128, RunStatus status = RunStatus::Complete) {
     RunResult r;
     r.key = RunKey{"r50", precision, batch, t, repeat};
-    r.path = t.name() + "/r50_b" + std::to_string(batch) + "_" + precision + "_" + std::to_string(repeat) + ".log";
+    r.path = t.name() + "/r50_b" + std::to_string(batch) + "_" + precision + "_" +
+             std::to_string(repeat) + ".log";
     r.status = status;
     r.timeThroughput = time;
     r.speedThroughput = time;
@@ -93,7 +94,8 @@ TEST(CaseStats, NoBaselineMeansNoSpeedupNeverOne) {
 
 TEST(CaseStats, PrecisionsAndBatchSizesNeverMix) {
     std::vector<RunResult> runs = {run({1, 1}, 1, 392.0), run({1, 1}, 1, 1390.0, "fp16-noamp", 256),
-                                   run({1, 1}, 1, 1280.0, "fp16", 256), run({1, 8}, 1, 9600.0, "fp16-noamp", 256)};
+                                   run({1, 1}, 1, 1280.0, "fp16", 256),
+                                   run({1, 8}, 1, 9600.0, "fp16-noamp", 256)};
     const auto cases = computeCases(runs, {});
     ASSERT_EQ(cases.size(), 4u);
     const auto noamp8 = std::find_if(cases.begin(), cases.end(), [](const CaseStats& c) {
@@ -109,7 +111,8 @@ TEST(CaseStats, PrecisionsAndBatchSizesNeverMix) {
 TEST(CaseStats, OutlierFlaggedNotDropped) {
     std::vector<RunResult> runs;
     const double v[] = {392.2, 392.5, 391.9, 392.4, 350.0, 392.1, 392.6};
-    for (int i = 0; i < 7; ++i) runs.push_back(run({1, 1}, i + 1, v[i]));
+    for (int i = 0; i < 7; ++i)
+        runs.push_back(run({1, 1}, i + 1, v[i]));
     const auto cases = computeCases(runs, {});
     ASSERT_EQ(cases[0].outlierRepeats, std::vector<int>{5});
     EXPECT_EQ(cases[0].values.size(), 7u);

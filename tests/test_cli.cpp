@@ -19,16 +19,20 @@ ProcessResult cli(std::vector<std::string> args) {
 
 // 1n1g and 1n2g, three repeats each, batch 64, timestamps and speeds chosen so both methods
 // are known: iteration k of repeat p ends at (k + 1) * step(p); every rank reports 'speed'.
-void writeCampaign(const std::filesystem::path& root, const std::string& precision = "fp32", int batch = 64) {
-    const int steps1[] = {800, 820, 790};  // 1n1g: 64 / 0.8 s = 80 images/s, ...
-    const int steps2[] = {850, 860, 840};  // 1n2g: 128 / 0.85 s
+void writeCampaign(const std::filesystem::path& root, const std::string& precision = "fp32",
+                   int batch = 64) {
+    const int steps1[] = {800, 820, 790}; // 1n1g: 64 / 0.8 s = 80 images/s, ...
+    const int steps2[] = {850, 860, 840}; // 1n2g: 128 / 0.85 s
     for (int p = 0; p < 3; ++p) {
-        for (auto [topo, ranks, step] : {std::tuple{"1n1g", 1, steps1[p]}, std::tuple{"1n2g", 2, steps2[p]}}) {
+        for (auto [topo, ranks, step] :
+             {std::tuple{"1n1g", 1, steps1[p]}, std::tuple{"1n2g", 2, steps2[p]}}) {
             RunSpec spec;
             spec.ranks = ranks;
             spec.stepMs = step;
             const double rate = 1000.0 * batch * ranks / step;
-            writeFile(root / "bz64" / topo / ("r50_b" + std::to_string(batch) + "_" + precision + "_" + std::to_string(p + 1) + ".log"),
+            writeFile(root / "bz64" / topo /
+                          ("r50_b" + std::to_string(batch) + "_" + precision + "_" +
+                           std::to_string(p + 1) + ".log"),
                       makeLog(spec, [rate](int, int) { return std::to_string(rate); }));
         }
     }
@@ -50,16 +54,18 @@ TEST(Cli, DlperfFormatGolden) {
     EXPECT_EQ(r.exitCode, 0) << r.err;
     // 1n1g: 64/0.8 = 80, 64/0.82 = 78.05, 64/0.79 = 81.01 -> mean 79.69, median 80.0
     // 1n2g: 128/0.85 = 150.59, 128/0.86 = 148.84, 128/0.84 = 152.38 -> mean 150.6, median 150.59
-    EXPECT_EQ(r.out,
-              "{\"r50\": {\"1n1g\": {\"average_speed\": 79.69, \"batch_size_per_device\": 64, \"median_speed\": 80.0, \"speedup\": 1.0}, "
-              "\"1n2g\": {\"average_speed\": 150.6, \"batch_size_per_device\": 64, \"median_speed\": 150.59, \"speedup\": 1.88}}}\n");
+    EXPECT_EQ(r.out, "{\"r50\": {\"1n1g\": {\"average_speed\": 79.69, \"batch_size_per_device\": "
+                     "64, \"median_speed\": 80.0, \"speedup\": 1.0}, "
+                     "\"1n2g\": {\"average_speed\": 150.6, \"batch_size_per_device\": 64, "
+                     "\"median_speed\": 150.59, \"speedup\": 1.88}}}\n");
     EXPECT_EQ(r.err, "");
 }
 
 TEST(Cli, SpeedMethodReadsTheSpeedColumn) {
     TempDir dir;
     writeCampaign(dir.path());
-    const auto r = cli({"summarize", dir.path().string(), "--format", "dlperf", "--method", "speed"});
+    const auto r =
+        cli({"summarize", dir.path().string(), "--format", "dlperf", "--method", "speed"});
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("\"1n1g\": {\"average_speed\": 79.69"), std::string::npos) << r.out;
 }
@@ -69,7 +75,9 @@ TEST(Cli, TableIsTheDefaultFormat) {
     writeCampaign(dir.path());
     const auto r = cli({"summarize", dir.path().string()});
     EXPECT_EQ(r.exitCode, 0);
-    EXPECT_NE(r.out.find("r50  fp32  batch 64 per GPU  (throughput in images/s, time method)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("r50  fp32  batch 64 per GPU  (throughput in images/s, time method)"),
+              std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("speedup"), std::string::npos);
 }
 
@@ -84,8 +92,12 @@ TEST(Cli, WarningsNameTheFileAndStrictExitsOne) {
 
     auto r = cli({"summarize", dir.path().string(), "--format", "csv"});
     EXPECT_EQ(r.exitCode, 0);
-    EXPECT_NE(r.err.find("warning: bz64/1n2g/r50_b64_fp32_3.log: incomplete: found "), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("warning: stray/r50_b64_fp32_9.log: not inside a folder named"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("warning: bz64/1n2g/r50_b64_fp32_3.log: incomplete: found "),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("warning: stray/r50_b64_fp32_9.log: not inside a folder named"),
+              std::string::npos)
+        << r.err;
     // The incomplete run is excluded, not counted as 0: the 1n2g median is of the two others.
     EXPECT_NE(r.out.find("\nr50,fp32,64,1,2,2,time,2,1,"), std::string::npos) << r.out;
     r = cli({"summarize", dir.path().string(), "--strict"});
@@ -98,7 +110,9 @@ TEST(Cli, UsageErrorsExitTwo) {
     EXPECT_EQ(cli({"summarize"}).exitCode, 2);
     EXPECT_EQ(cli({"summarize", dir.path().string(), "--method", "fast"}).exitCode, 2);
     EXPECT_EQ(cli({"summarize", dir.path().string(), "--warmup", "0"}).exitCode, 2);
-    EXPECT_EQ(cli({"summarize", dir.path().string(), "--warmup", "50", "--iterations", "40"}).exitCode, 2);
+    EXPECT_EQ(
+        cli({"summarize", dir.path().string(), "--warmup", "50", "--iterations", "40"}).exitCode,
+        2);
     EXPECT_EQ(cli({"summarize", dir.path().string(), "--format", "xml"}).exitCode, 2);
     EXPECT_EQ(cli({"summarize", dir.path().string(), "--bogus"}).exitCode, 2);
     EXPECT_EQ(cli({"summarize", dir.path().string(), "--reference", "nope"}).exitCode, 2);
@@ -122,7 +136,8 @@ TEST(Cli, DlperfRefusesMixedPrecisionsAndNamesThem) {
     writeCampaign(dir.path(), "fp16");
     auto r = cli({"summarize", dir.path().string(), "--format", "dlperf"});
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(r.err.find("holds precisions fp16 fp32: choose with --precision"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("holds precisions fp16 fp32: choose with --precision"), std::string::npos)
+        << r.err;
     r = cli({"summarize", dir.path().string(), "--format", "dlperf", "--precision", "fp16"});
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("\"median_speed\": 80.0"), std::string::npos);
@@ -132,7 +147,8 @@ TEST(Cli, OutputFileAndJson) {
     TempDir dir;
     writeCampaign(dir.path());
     const auto out = dir / "result.json";
-    const auto r = cli({"summarize", dir.path().string(), "--format=json", "--output", out.string()});
+    const auto r =
+        cli({"summarize", dir.path().string(), "--format=json", "--output", out.string()});
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out, "");
     const std::string j = readAll(out);

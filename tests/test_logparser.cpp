@@ -16,7 +16,8 @@ struct Parsed {
     std::size_t pending = 0;
 };
 
-Parsed parseChunks(const std::string& text, const std::vector<std::size_t>& cuts, ParseOptions opt = {}) {
+Parsed parseChunks(const std::string& text, const std::vector<std::size_t>& cuts,
+                   ParseOptions opt = {}) {
     Parsed p;
     LogParser parser(opt, [&](const SpeedSample& s) { p.samples.push_back(s); });
     std::size_t pos = 0;
@@ -30,14 +31,17 @@ Parsed parseChunks(const std::string& text, const std::vector<std::size_t>& cuts
     return p;
 }
 
-Parsed parseWhole(const std::string& text, ParseOptions opt = {}) { return parseChunks(text, {}, opt); }
+Parsed parseWhole(const std::string& text, ParseOptions opt = {}) {
+    return parseChunks(text, {}, opt);
+}
 
 bool sameSamples(const std::vector<SpeedSample>& a, const std::vector<SpeedSample>& b) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i) {
         const auto &x = a[i], &y = b[i];
-        if (x.line != y.line || x.rank != y.rank || x.epoch != y.epoch || x.batchFirst != y.batchFirst ||
-            x.hasTime != y.hasTime || x.timeUs != y.timeUs || x.hasSpeed != y.hasSpeed ||
+        if (x.line != y.line || x.rank != y.rank || x.epoch != y.epoch ||
+            x.batchFirst != y.batchFirst || x.hasTime != y.hasTime || x.timeUs != y.timeUs ||
+            x.hasSpeed != y.hasSpeed ||
             !(x.speed == y.speed || (std::isnan(x.speed) && std::isnan(y.speed))))
             return false;
     }
@@ -47,8 +51,9 @@ bool sameSamples(const std::vector<SpeedSample>& a, const std::vector<SpeedSampl
 } // namespace
 
 TEST(LogParser, OpenMpiTaggedLine) {
-    auto p = parseWhole("[1,3]<stderr>:2020-09-01 10:00:00,123:INFO: Epoch[0] Batch [19-19]\tSpeed: "
-                        "3007.1 samples/sec\tLR: 0.25\t\n");
+    auto p =
+        parseWhole("[1,3]<stderr>:2020-09-01 10:00:00,123:INFO: Epoch[0] Batch [19-19]\tSpeed: "
+                   "3007.1 samples/sec\tLR: 0.25\t\n");
     ASSERT_EQ(p.samples.size(), 1u);
     const auto& s = p.samples[0];
     EXPECT_EQ(s.rank, 3);
@@ -85,8 +90,11 @@ TEST(LogParser, StdoutTagAccepted) {
 }
 
 TEST(LogParser, AnyFloatFormAndNanInf) {
-    const std::vector<std::pair<std::string, double>> forms = {
-        {"3007", 3007.0}, {"3.0071e+03", 3007.1}, {"3.0071E3", 3007.1}, {"+12.5", 12.5}, {".5", 0.5}};
+    const std::vector<std::pair<std::string, double>> forms = {{"3007", 3007.0},
+                                                               {"3.0071e+03", 3007.1},
+                                                               {"3.0071E3", 3007.1},
+                                                               {"+12.5", 12.5},
+                                                               {".5", 0.5}};
     for (const auto& [text, value] : forms) {
         auto p = parseWhole(speedLine(TagStyle::None, 0, 0, 0, text));
         ASSERT_EQ(p.samples.size(), 1u) << text;
@@ -106,7 +114,8 @@ TEST(LogParser, AnyFloatFormAndNanInf) {
 
 TEST(LogParser, CountsOnlyEpochZeroMarkerLines) {
     std::string text = speedLine(TagStyle::OpenMpi, 0, 0, 0, "1.0");
-    text += "[1,0]<stderr>:2020-09-01 10:00:00,000:INFO: Epoch[1] Batch [0-0]\tSpeed: 2.0 samples/sec\t\n";
+    text += "[1,0]<stderr>:2020-09-01 10:00:00,000:INFO: Epoch[1] Batch [0-0]\tSpeed: 2.0 "
+            "samples/sec\t\n";
     text += "Epoch[0] Batch [0-0] without the leading space\n";
     auto p = parseWhole(text);
     EXPECT_EQ(p.counters.markerLines, 1);
@@ -151,7 +160,8 @@ TEST(LogParser, ChunkedParsingEqualsWholeParsing) {
     RunSpec spec;
     spec.ranks = 3;
     spec.iterations = 40;
-    std::string text = makeLog(spec, [](int k, int r) { return std::to_string(1000 + k * 3 + r) + ".25"; });
+    std::string text =
+        makeLog(spec, [](int k, int r) { return std::to_string(1000 + k * 3 + r) + ".25"; });
     text += "junk \x1b[31mred\x1b[0m\rprogress 10%\rprogress 90%\n";
     const auto whole = parseWhole(text);
     std::mt19937 rng(42);
@@ -197,15 +207,18 @@ TEST(LogParser, OverlongLinesAreSkippedAndCountedWithBoundedMemory) {
 TEST(LogParser, HostileBytesNeverCrash) {
     std::string text;
     std::mt19937 rng(7);
-    for (int i = 0; i < 200000; ++i) text += static_cast<char>(rng() % 256);
-    text += std::string("\0\0\0", 3) + "\xff\xfe\xc3\x28 Epoch[0] Batch [\xff-\x00]\tSpeed: \x80 samples/sec\n";
+    for (int i = 0; i < 200000; ++i)
+        text += static_cast<char>(rng() % 256);
+    text += std::string("\0\0\0", 3) +
+            "\xff\xfe\xc3\x28 Epoch[0] Batch [\xff-\x00]\tSpeed: \x80 samples/sec\n";
     auto p = parseWhole(text);
     EXPECT_GE(p.counters.lines, 1);
     EXPECT_EQ(p.counters.markerLines, static_cast<std::int64_t>(p.samples.size()));
 }
 
 TEST(LogParser, ProgressBarAndAnsiBeforeTheLine) {
-    const std::string line = "loading 10%\rloading 100%\r\x1b[0m" + speedLine(TagStyle::OpenMpi, 2, 1000, 0, "9.5");
+    const std::string line =
+        "loading 10%\rloading 100%\r\x1b[0m" + speedLine(TagStyle::OpenMpi, 2, 1000, 0, "9.5");
     auto p = parseWhole(line);
     ASSERT_EQ(p.samples.size(), 1u);
     EXPECT_EQ(p.samples[0].rank, 2);

@@ -55,8 +55,8 @@ TEST(LogScan, TopologyFromTheNearestFolderAndStrayLogsWarned) {
     writeFile(dir / "bz128/10n8g/sub/r50_b128_fp32_2.log", "x\n");
     writeFile(dir / "bz128/1n1g/2n8g/r50_b128_fp32_3.log", "x\n");
     writeFile(dir / "bz128/r50_b128_fp32_1.log", "x\n"); // no topology folder
-    writeFile(dir / "bz128/1n1g/notes.log", "x\n");       // not a DLPerf name
-    writeFile(dir / "bz128/1n1g/readme.txt", "x\n");      // not a log: ignored silently
+    writeFile(dir / "bz128/1n1g/notes.log", "x\n");      // not a DLPerf name
+    writeFile(dir / "bz128/1n1g/readme.txt", "x\n");     // not a log: ignored silently
     const auto scan = scanLogDirectory(dir.path());
     ASSERT_FALSE(scan.error);
     ASSERT_EQ(scan.logs.size(), 3u);
@@ -64,7 +64,8 @@ TEST(LogScan, TopologyFromTheNearestFolderAndStrayLogsWarned) {
     EXPECT_EQ(scan.logs[0].key.topology, (Topology{10, 8}));
     EXPECT_EQ(scan.logs[1].key.topology, (Topology{16, 8}));
     EXPECT_EQ(scan.logs[2].key.topology, (Topology{2, 8})); // nearest folder wins
-    EXPECT_TRUE(hasWarning(scan, "bz128/r50_b128_fp32_1.log", "not inside a folder named <nodes>n<gpus>g"));
+    EXPECT_TRUE(
+        hasWarning(scan, "bz128/r50_b128_fp32_1.log", "not inside a folder named <nodes>n<gpus>g"));
     EXPECT_TRUE(hasWarning(scan, "bz128/1n1g/notes.log", "name is not"));
     EXPECT_EQ(scan.warnings.size(), 2u);
 }
@@ -77,7 +78,8 @@ TEST(LogScan, SymlinkLoopIsNotFollowedTwice) {
     const auto scan = scanLogDirectory(dir.path());
     ASSERT_EQ(scan.logs.size(), 1u);
     EXPECT_EQ(scan.logs[0].display, "1n1g/r50_b128_fp32_1.log");
-    EXPECT_TRUE(hasWarning(scan, "1n1g/loop", "not followed again") || hasWarning(scan, "again", "not followed again"));
+    EXPECT_TRUE(hasWarning(scan, "1n1g/loop", "not followed again") ||
+                hasWarning(scan, "again", "not followed again"));
 }
 
 TEST(LogScan, RootNamedAsTopologyAndTrailingSlash) {
@@ -126,7 +128,9 @@ TEST(RunLoader, ParallelResultsDoNotDependOnThreadCount) {
     spec.stepMs = 700;
     for (int rep = 1; rep <= 9; ++rep)
         writeFile(dir / ("1n2g/r50_b64_fp32_" + std::to_string(rep) + ".log"),
-                  makeLog(spec, [rep](int k, int r) { return std::to_string(180 + rep + k % 3 + r) + ".5"; }));
+                  makeLog(spec, [rep](int k, int r) {
+                      return std::to_string(180 + rep + k % 3 + r) + ".5";
+                  }));
     const auto scan = scanLogDirectory(dir.path());
     LoadOptions one, four;
     one.threads = 1;
@@ -145,11 +149,13 @@ TEST(RunLoader, ParallelResultsDoNotDependOnThreadCount) {
 
 TEST(RunLoader, ProgressCanCancel) {
     TempDir dir;
-    for (int rep = 1; rep <= 6; ++rep) writeFile(dir / ("1n1g/r50_b64_fp32_" + std::to_string(rep) + ".log"), "x\n");
+    for (int rep = 1; rep <= 6; ++rep)
+        writeFile(dir / ("1n1g/r50_b64_fp32_" + std::to_string(rep) + ".log"), "x\n");
     const auto scan = scanLogDirectory(dir.path());
     LoadOptions opt;
     opt.threads = 1;
-    const auto runs = loadRuns(scan.logs, opt, [](std::size_t done, std::size_t) { return done < 2; });
+    const auto runs =
+        loadRuns(scan.logs, opt, [](std::size_t done, std::size_t) { return done < 2; });
     EXPECT_EQ(runs.size(), 2u);
 }
 
@@ -163,7 +169,8 @@ TEST(RunLog, KeptSamplesGiveTheSameFiguresForAnyWindow) {
     const auto scan = scanLogDirectory(dir.path());
     ASSERT_EQ(scan.logs.size(), 1u);
     const RunLog log = readRunLog(scan.logs[0]);
-    for (MeasureOptions m : {MeasureOptions{20, 120}, MeasureOptions{10, 100}, MeasureOptions{5, 50}}) {
+    for (MeasureOptions m :
+         {MeasureOptions{20, 120}, MeasureOptions{10, 100}, MeasureOptions{5, 50}}) {
         LoadOptions opt;
         opt.measure = m;
         const auto streamed = loadRun(scan.logs[0], opt);

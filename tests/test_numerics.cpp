@@ -28,13 +28,15 @@ TEST(Numerics, NumpyScalarRoundScalesAndRints) {
 
 TEST(Numerics, NumpyMeanUsesPairwiseSummation) {
     std::vector<double> v;
-    for (int i = 0; i < 300; ++i) v.push_back(300.0 + (i * 7919 % 1000) / 7.0);
+    for (int i = 0; i < 300; ++i)
+        v.push_back(300.0 + (i * 7919 % 1000) / 7.0);
     // np.mean gives 0x1.738p+8 where a plain left-to-right sum gives 0x1.7380000000003p+8.
     EXPECT_EQ(numpyMean(v), 0x1.7380000000000p+8);
     v.resize(37);
     EXPECT_EQ(numpyMean(v), 0x1.71b4e15bec3b5p+8);
     std::vector<double> a;
-    for (int i = 1; i <= 20; ++i) a.push_back(0.1 * i + 0.7);
+    for (int i = 1; i <= 20; ++i)
+        a.push_back(0.1 * i + 0.7);
     EXPECT_EQ(numpyMean(a), 0x1.c000000000002p+0);
 }
 

@@ -19,7 +19,8 @@ RunResult analyze(const std::string& text, Topology topo, int batch, MeasureOpti
 
 const MeasureOptions kSmall{2, 6}; // warmup 2, iterations 6
 
-// 1n2g, batch 128: iteration k ends at (k + 1) * 500 ms; rank 0 reports 500 + k, rank 1 501.016 + k.
+// 1n2g, batch 128: iteration k ends at (k + 1) * 500 ms; rank 0 reports 500 + k, rank 1 501.016 +
+// k.
 std::string smallRun(TagStyle style, int iterations = 6) {
     RunSpec spec;
     spec.ranks = 2;
@@ -54,7 +55,8 @@ TEST(RunAnalyzer, MethodsDisagreeAboveTwoPercent) {
     spec.iterations = 6;
     spec.stepMs = 500; // time method: 128 / 0.5 s = 256
     spec.noise = false;
-    const auto r = analyze(makeLog(spec, [](int, int) { return std::string("300"); }), {1, 1}, 128, kSmall);
+    const auto r =
+        analyze(makeLog(spec, [](int, int) { return std::string("300"); }), {1, 1}, 128, kSmall);
     ASSERT_EQ(r.status, RunStatus::Complete);
     EXPECT_EQ(*r.timeThroughput, 256.0);
     EXPECT_EQ(*r.speedThroughput, 300.0);
@@ -89,7 +91,9 @@ TEST(RunAnalyzer, NanSpeedNamesTheLine) {
     spec.iterations = 6;
     spec.noise = false;
     // Line 1 is "begin time"; speed line j (0-based) is line j + 2. Iteration 3, rank 1 is j = 7.
-    const auto text = makeLog(spec, [](int k, int r) { return k == 3 && r == 1 ? std::string("nan") : std::string("100.0"); });
+    const auto text = makeLog(spec, [](int k, int r) {
+        return k == 3 && r == 1 ? std::string("nan") : std::string("100.0");
+    });
     const auto r = analyze(text, {1, 2}, 128, kSmall);
     EXPECT_EQ(r.status, RunStatus::Unusable);
     EXPECT_EQ(r.reason, "speed is nan at line 9");
@@ -99,7 +103,8 @@ TEST(RunAnalyzer, MissingRankIsNamed) {
     // 1n4g with rank 2 silent; the other ranks log enough lines to reach the count.
     std::string text;
     for (int k = 0; k < 8; ++k)
-        for (int r : {0, 1, 3}) text += speedLine(TagStyle::OpenMpi, r, (k + 1) * 1000, k, "10.0");
+        for (int r : {0, 1, 3})
+            text += speedLine(TagStyle::OpenMpi, r, (k + 1) * 1000, k, "10.0");
     const auto r = analyze(text, {1, 4}, 64, kSmall);
     EXPECT_EQ(r.status, RunStatus::Incomplete);
     EXPECT_EQ(r.reason, "rank 2 has no lines");
@@ -108,10 +113,12 @@ TEST(RunAnalyzer, MissingRankIsNamed) {
 TEST(RunAnalyzer, RankBeyondTopologyIsUnusable) {
     std::string text;
     for (int k = 0; k < 6; ++k)
-        for (int r : {0, 5}) text += speedLine(TagStyle::OpenMpi, r, (k + 1) * 1000, k, "10.0");
+        for (int r : {0, 5})
+            text += speedLine(TagStyle::OpenMpi, r, (k + 1) * 1000, k, "10.0");
     const auto r = analyze(text, {1, 2}, 64, kSmall);
     EXPECT_EQ(r.status, RunStatus::Incomplete); // rank 1 never logged
-    const auto text2 = smallRun(TagStyle::OpenMpi) + speedLine(TagStyle::OpenMpi, 9, 9000, 6, "1.0");
+    const auto text2 =
+        smallRun(TagStyle::OpenMpi) + speedLine(TagStyle::OpenMpi, 9, 9000, 6, "1.0");
     const auto r2 = analyze(text2, {1, 2}, 64, kSmall);
     EXPECT_EQ(r2.status, RunStatus::Unusable);
     EXPECT_EQ(r2.reason, "rank 9 logged, but 1n2g has ranks 0-1");
@@ -123,7 +130,8 @@ TEST(RunAnalyzer, TimeThatDoesNotAdvanceIsUnusable) {
     spec.iterations = 6;
     spec.stepMs = 0;
     spec.noise = false;
-    const auto r = analyze(makeLog(spec, [](int, int) { return std::string("1.0"); }), {1, 1}, 8, kSmall);
+    const auto r =
+        analyze(makeLog(spec, [](int, int) { return std::string("1.0"); }), {1, 1}, 8, kSmall);
     EXPECT_EQ(r.status, RunStatus::Unusable);
     EXPECT_EQ(r.reason, "time does not advance from line 3 to line 7");
 }
@@ -141,7 +149,8 @@ TEST(RunAnalyzer, RankSpreadAndNodeClockOffset) {
     std::string text;
     for (int k = 0; k < 6; ++k)
         for (int r = 0; r < 4; ++r)
-            text += speedLine(TagStyle::OpenMpi, r, (k + 1) * 1000 + (r >= 2 ? 7 : 0), k, r == 3 ? "90.0" : "100.0");
+            text += speedLine(TagStyle::OpenMpi, r, (k + 1) * 1000 + (r >= 2 ? 7 : 0), k,
+                              r == 3 ? "90.0" : "100.0");
     const auto r = analyze(text, {2, 2}, 32, kSmall);
     ASSERT_EQ(r.status, RunStatus::Complete) << r.reason;
     ASSERT_TRUE(r.clockOffsetMs);

@@ -12,13 +12,15 @@
 namespace sv::cli {
 
 class Arguments {
-public:
+  public:
     // valued: options that take a value; flags: options that do not.
-    Arguments(std::vector<std::string> args, std::set<std::string> valued, std::set<std::string> flags) {
+    Arguments(std::vector<std::string> args, std::set<std::string> valued,
+              std::set<std::string> flags) {
         for (std::size_t i = 0; i < args.size(); ++i) {
             const std::string& a = args[i];
             if (a == "--") {
-                for (++i; i < args.size(); ++i) m_positional.push_back(args[i]);
+                for (++i; i < args.size(); ++i)
+                    m_positional.push_back(args[i]);
                 break;
             }
             if (a.rfind("--", 0) != 0 || a.size() == 2) {
@@ -26,14 +28,18 @@ public:
                 continue;
             }
             const auto eq = a.find('=');
-            const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+            const std::string name =
+                a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
             if (flags.count(name)) {
                 if (eq != std::string::npos) fail("--" + name + " takes no value");
                 m_flags.insert(name);
             } else if (valued.count(name)) {
-                if (eq != std::string::npos) m_values[name] = a.substr(eq + 1);
-                else if (i + 1 < args.size()) m_values[name] = args[++i];
-                else fail("--" + name + " needs a value");
+                if (eq != std::string::npos)
+                    m_values[name] = a.substr(eq + 1);
+                else if (i + 1 < args.size())
+                    m_values[name] = args[++i];
+                else
+                    fail("--" + name + " needs a value");
             } else {
                 fail("unknown option " + a.substr(0, eq));
             }
@@ -64,7 +70,7 @@ public:
         if (!m_error) m_error = std::move(message);
     }
 
-private:
+  private:
     std::vector<std::string> m_positional;
     std::set<std::string> m_flags;
     std::map<std::string, std::string> m_values;

@@ -14,7 +14,8 @@ namespace sv::cli {
 namespace {
 
 int usageError(const std::string& message) {
-    std::fprintf(stderr, "scaleview-cli summarize: %s\n(see scaleview-cli --help)\n", message.c_str());
+    std::fprintf(stderr, "scaleview-cli summarize: %s\n(see scaleview-cli --help)\n",
+                 message.c_str());
     return 2;
 }
 
@@ -49,11 +50,13 @@ std::string joinMix(const CaseMix& mix) {
     std::string s;
     if (mix.precisions.size() > 1) {
         s += "precisions";
-        for (const auto& p : mix.precisions) s += " " + p;
+        for (const auto& p : mix.precisions)
+            s += " " + p;
     }
     if (mix.batchSizes.size() > 1) {
         s += s.empty() ? "batch sizes" : "; batch sizes";
-        for (int b : mix.batchSizes) s += " " + std::to_string(b);
+        for (int b : mix.batchSizes)
+            s += " " + std::to_string(b);
     }
     return s;
 }
@@ -61,7 +64,8 @@ std::string joinMix(const CaseMix& mix) {
 } // namespace
 
 std::string versionString() {
-    return std::string("scaleview-cli ") + SCALEVIEW_VERSION + " (git " + SCALEVIEW_GIT_REVISION + ")";
+    return std::string("scaleview-cli ") + SCALEVIEW_VERSION + " (git " + SCALEVIEW_GIT_REVISION +
+           ")";
 }
 
 int summarizeCommand(const std::vector<std::string>& argv) {
@@ -74,8 +78,10 @@ int summarizeCommand(const std::vector<std::string>& argv) {
     CaseFilter filter;
     if (auto m = args.value("method")) {
         auto method = parseMethod(*m);
-        if (!method) args.fail("--method must be time or speed, not '" + *m + "'");
-        else options.method = *method;
+        if (!method)
+            args.fail("--method must be time or speed, not '" + *m + "'");
+        else
+            options.method = *method;
     }
     if (auto w = args.integer("warmup", 1, 100000000)) load.measure.warmup = *w;
     if (auto i = args.integer("iterations", 2, 100000000)) load.measure.iterations = *i;
@@ -102,22 +108,29 @@ int summarizeCommand(const std::vector<std::string>& argv) {
         return 2;
     }
     if (!args.flag("quiet"))
-        for (const auto& w : summary.warnings) std::fprintf(stderr, "warning: %s\n", w.text().c_str());
+        for (const auto& w : summary.warnings)
+            std::fprintf(stderr, "warning: %s\n", w.text().c_str());
     if (summary.runs.empty()) {
-        std::fprintf(stderr, "scaleview-cli summarize: no DLPerf logs (<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log) in %s\n",
+        std::fprintf(stderr,
+                     "scaleview-cli summarize: no DLPerf logs "
+                     "(<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log) in %s\n",
                      summary.root.c_str());
         return 2;
     }
 
     std::string text;
-    if (format == "table") text = formatTable(summary);
-    else if (format == "csv") text = formatCsv(summary);
-    else if (format == "json") text = formatJson(summary, SCALEVIEW_VERSION);
+    if (format == "table")
+        text = formatTable(summary);
+    else if (format == "csv")
+        text = formatCsv(summary);
+    else if (format == "json")
+        text = formatJson(summary, SCALEVIEW_VERSION);
     else {
         const CaseMix mix = caseMix(summary);
         if (mix.mixed())
-            return usageError("--format dlperf writes one precision and batch size, and " + summary.root +
-                              " holds " + joinMix(mix) + ": choose with --precision and --batch-size");
+            return usageError("--format dlperf writes one precision and batch size, and " +
+                              summary.root + " holds " + joinMix(mix) +
+                              ": choose with --precision and --batch-size");
         text = formatDlperfJson(summary) + "\n";
     }
 
@@ -139,7 +152,8 @@ int referencesCommand(const std::vector<std::string>& argv) {
     for (const auto& t : ReferenceCatalog::builtin().tables()) {
         std::printf("%s\n  %s\n", t.id.c_str(), t.title.c_str());
         if (t.series.size() > 1)
-            for (const auto& s : t.series) std::printf("  series: %s\n", s.name.c_str());
+            for (const auto& s : t.series)
+                std::printf("  series: %s\n", s.name.c_str());
         std::printf("  source: %s\n", t.source.c_str());
     }
     return 0;
