@@ -62,11 +62,13 @@ fuzz: deps
 	mkdir -p $(FUZZ_BUILD)/corpus
 	$(FUZZ_BUILD)/fuzz/fuzz_logparser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(FUZZ_BUILD)/corpus fuzz/seeds
 
+# DLPERF_SCRIPT=path/to/extract_mxnet_logs.py times DLPerf's own script as well.
 bench:
 	$(call install_missing,$(BENCH_DEPS))
 	cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCALEVIEW_BENCH=ON -DSCALEVIEW_TESTS=OFF
 	cmake --build $(BENCH_BUILD) -j $(JOBS)
-	python3 bench/run_bench.py --cli $(BENCH_BUILD)/app/scaleview-cli --micro $(BENCH_BUILD)/bench/bench_parser
+	python3 bench/run_bench.py --cli $(BENCH_BUILD)/app/scaleview-cli --micro $(BENCH_BUILD)/bench/bench_parser \
+	  $(if $(DLPERF_SCRIPT),--dlperf-script $(DLPERF_SCRIPT))
 
 # Regenerates the bundled sample logs (deterministic).
 samples:
