@@ -25,8 +25,10 @@ bool readInt(std::string_view s, std::size_t& pos, std::int64_t& out, int maxDig
     return n > 0;
 }
 
-bool expect(std::string_view s, std::size_t& pos, std::string_view token) {
-    if (s.substr(pos, token.size()) != token) return false;
+[[gnu::always_inline]] inline bool expect(std::string_view s, std::size_t& pos, std::string_view token) {
+    if (pos > s.size() || s.size() - pos < token.size()) return false;
+    for (std::size_t i = 0; i < token.size(); ++i)
+        if (s[pos + i] != token[i]) return false;
     pos += token.size();
     return true;
 }
@@ -83,7 +85,66 @@ bool readDouble(std::string_view s, std::size_t& pos, double& out) {
     return true;
 }
 
-void parseMxnet(std::string_view text, SpeedSample& sample) {
+constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// The common "ddd.ddd" form, read from its digits: the value, and Python's round(value, 2)
+// decided on the decimal digits, which is exact unless the digits sit within an ulp of a tie
+// (then the caller rounds the double, as Python does). False for any other form (exponent, nan,
+// inf, more than 19 digits): the caller falls back to from_chars.
+bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
+    std::size_t i = pos;
+    const bool negative = i < s.size() && s[i] == '-';
+    if (negative) ++i;
+    std::uint64_t m = 0;
+    int digits = 0, fraction = 0;
+    const std::size_t intStart = i;
+    while (i < s.size() && isDigit(s[i])) {
+        if (++digits > 19) return false;
+        m = m * 10 + static_cast<std::uint64_t>(s[i++] - '0');
+    }
+    if (i == intStart) return false;
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        while (i < s.size() && isDigit(s[i])) {
+            if (++digits > 19) return false;
+            m = m * 10 + static_cast<std::uint64_t>(s[i++] - '0');
+            ++fraction;
+        }
+    }
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E' || s[i] == '.')) return false;
+    if (fraction > 22) return false;
+    // Exact when m fits the 53-bit mantissa (one correctly rounded division); within an ulp else.
+    double value = m < (std::uint64_t{1} << 53)
+                       ? static_cast<double>(m) / kPow10[fraction]
+                       : static_cast<double>(static_cast<long double>(m) / static_cast<long double>(kPow10[fraction]));
+    if (negative) value = -value;
+    out.hasSpeed = true;
+    out.speed = value;
+    // Rounding to 2 decimals on the digits.
+    std::uint64_t hundredths = m;
+    bool exact = true;
+    if (fraction < 2) {
+        for (int k = fraction; k < 2; ++k) hundredths *= 10;
+    } else if (fraction > 2) {
+        const auto scale = static_cast<std::uint64_t>(kPow10[fraction - 2]);
+        const std::uint64_t tail = m % scale, half = scale / 2;
+        hundredths = m / scale;
+        // The double's error, in units of the last printed digit: a tail this close to half
+        // could round either way in binary.
+        const double margin = 4.0 * std::fabs(value) * 0x1p-52 * kPow10[fraction];
+        if (std::fabs(static_cast<double>(tail) - static_cast<double>(half)) <= margin + 1.0) exact = false;
+        else if (tail > half) ++hundredths;
+    }
+    if (exact && hundredths < (std::uint64_t{1} << 53)) {
+        out.hasRounded2 = true;
+        out.speedRounded2 = (negative ? -1.0 : 1.0) * static_cast<double>(hundredths) / 100.0;
+    }
+    pos = i;
+    return true;
+}
+
+void parseMxnet(std::string_view text, std::size_t markerPos, SpeedSample& sample) {
     // Python logging's "{asctime}:{levelname}: " comes first; DLPerf searches the whole line for
     // the first timestamp, so a line with an unusual prefix still has its time read.
     std::size_t tsLen = 0;
@@ -100,7 +161,8 @@ void parseMxnet(std::string_view text, SpeedSample& sample) {
             }
         }
     }
-    std::size_t pos = text.find("Epoch[");
+    // The marker is " Epoch[0] Batch ": "Epoch[" starts one byte in.
+    std::size_t pos = markerPos != std::string_view::npos ? markerPos + 1 : text.find("Epoch[");
     if (pos != std::string_view::npos) {
         pos += 6;
         std::int64_t epoch = 0, first = 0, last = 0;
@@ -111,11 +173,21 @@ void parseMxnet(std::string_view text, SpeedSample& sample) {
             sample.batchLast = last;
         }
     }
-    pos = text.find("Speed: ");
+    // Usually right after the batch: "]\tSpeed: ".
+    if (pos != std::string_view::npos && text.substr(pos, 9) == "]\tSpeed: ") pos += 2;
+    else pos = text.find("Speed: ");
     if (pos != std::string_view::npos) {
         pos += 7;
+        SpeedSample fast;
         double v = 0.0;
-        if (readDouble(text, pos, v) && text.substr(pos, 12) == " samples/sec") {
+        if (readPlainDecimal(text, pos, fast)) {
+            if (text.substr(pos, 12) == " samples/sec") {
+                sample.hasSpeed = true;
+                sample.speed = fast.speed;
+                sample.hasRounded2 = fast.hasRounded2;
+                sample.speedRounded2 = fast.speedRounded2;
+            }
+        } else if (readDouble(text, pos, v) && text.substr(pos, 12) == " samples/sec") {
             sample.hasSpeed = true;
             sample.speed = v;
         }
@@ -160,6 +232,26 @@ std::optional<MessageFormat> findMessageFormat(std::string_view name) {
 }
 
 std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* length) {
+    // Fast path: logging's fixed "YYYY-MM-DD HH:MM:SS,fff".
+    if (s.size() >= 21 && s[4] == '-' && s[7] == '-' && s[10] == ' ' && s[13] == ':' &&
+        s[16] == ':' && s[19] == ',') {
+        bool digits = true;
+        for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u, 11u, 12u, 14u, 15u, 17u, 18u, 20u})
+            digits = digits && isDigit(s[i]);
+        if (digits) {
+            auto two = [&](std::size_t i) { return (s[i] - '0') * 10 + (s[i + 1] - '0'); };
+            const int y = two(0) * 100 + two(2), mo = two(5), d = two(8), h = two(11), mi = two(14),
+                      sec = two(17);
+            std::size_t pos = 20;
+            std::int64_t frac = 0;
+            while (pos < s.size() && pos < 26 && isDigit(s[pos])) frac = frac * 10 + (s[pos++] - '0');
+            for (std::size_t n = pos - 20; n < 6; ++n) frac *= 10;
+            if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 61) return std::nullopt;
+            if (length) *length = pos;
+            const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+            return ((days * 24 + h) * 60 + mi) * 60 * 1000000 + std::int64_t{sec} * 1000000 + frac;
+        }
+    }
     std::size_t pos = 0;
     std::int64_t y, mo, d, h, mi, sec;
     // DLPerf's pattern: \d{4}-\d{1,2}-\d{1,2}\s\d{1,2}:\d{1,2}:\d{1,2},\d{1,6}

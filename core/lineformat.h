@@ -23,8 +23,9 @@ struct MessageFormat {
     std::string_view name;
     // Lines that contain this are the ones the DLPerf scripts count; nothing else is parsed.
     std::string_view marker;
-    // Fills epoch, batch, timestamp and speed from the line with its tag prefix removed.
-    void (*parse)(std::string_view text, SpeedSample& sample);
+    // Fills epoch, batch, timestamp and speed from the line with its tag prefix removed;
+    // markerPos is where the marker starts in text (npos: unknown, search for it).
+    void (*parse)(std::string_view text, std::size_t markerPos, SpeedSample& sample);
 };
 
 std::span<const TagFormat> tagFormats();

@@ -5,8 +5,22 @@
 namespace sv {
 namespace {
 
-const char* findBytes(const char* hay, std::size_t n, std::string_view needle) {
-    return static_cast<const char*>(memmem(hay, n, needle.data(), needle.size()));
+// The marker's second byte ('E' of " Epoch[0] Batch ") is rarer than its leading space: find it
+// with memchr (vectorized) and compare the rest. Several times faster than memmem here, where
+// nearly every line holds the marker.
+const char* findMarker(const char* hay, std::size_t n, std::string_view needle) {
+    const std::size_t m = needle.size();
+    if (m == 0 || n < m) return nullptr;
+    if (m == 1) return static_cast<const char*>(std::memchr(hay, needle[0], n));
+    const char* p = hay + 1;
+    const char* last = hay + (n - m) + 1; // the last place the anchor byte can be
+    while (p <= last) {
+        p = static_cast<const char*>(std::memchr(p, needle[1], static_cast<std::size_t>(last - p) + 1));
+        if (!p) return nullptr;
+        if (p[-1] == needle[0] && std::memcmp(p + 1, needle.data() + 2, m - 2) == 0) return p - 1;
+        ++p;
+    }
+    return nullptr;
 }
 
 // Drops leading ANSI CSI sequences ("\x1b[0m", "\x1b[1;31m") that colouring loggers add.
@@ -74,7 +88,7 @@ void LogParser::scanCompleteLines(const char* begin, const char* end) {
     const std::string_view marker = m_options.format.marker;
     const char* p = begin;
     while (p < end) {
-        const char* hit = findBytes(p, static_cast<std::size_t>(end - p), marker);
+        const char* hit = findMarker(p, static_cast<std::size_t>(end - p), marker);
         const char* stop = hit ? hit : end;
         // Lines that end before the hit hold no marker: count them, and catch over-long ones.
         for (;;) {
@@ -93,13 +107,13 @@ void LogParser::scanCompleteLines(const char* begin, const char* end) {
         if (!hit) break;
         const char* nl =
             static_cast<const char*>(std::memchr(hit, '\n', static_cast<std::size_t>(end - hit)));
-        endLine(static_cast<std::size_t>(nl - p), p);
+        endLine(static_cast<std::size_t>(nl - p), p, static_cast<std::size_t>(hit - p));
         p = nl + 1;
     }
 }
 
 // One line is complete: data is null when it was skipped while still arriving.
-void LogParser::endLine(std::size_t length, const char* data) {
+void LogParser::endLine(std::size_t length, const char* data, std::size_t markerPos) {
     ++m_counters.lines;
     if (data == nullptr || length > m_options.maxLineBytes) {
         ++m_counters.overlongLines;
@@ -108,21 +122,30 @@ void LogParser::endLine(std::size_t length, const char* data) {
         m_skippedBytes = 0;
         return;
     }
-    processLine(std::string_view(data, length));
+    processLine(std::string_view(data, length), markerPos);
 }
 
-void LogParser::processLine(std::string_view line) {
-    const std::string_view marker = m_options.format.marker;
-    const char* hit = findBytes(line.data(), line.size(), marker);
-    if (!hit) return;
+void LogParser::processLine(std::string_view line, std::size_t markerPos) {
+    if (markerPos == std::string_view::npos) {
+        const char* hit = findMarker(line.data(), line.size(), m_options.format.marker);
+        if (!hit) return;
+        markerPos = static_cast<std::size_t>(hit - line.data());
+    }
     ++m_counters.markerLines;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     // A '\r' before the marker is a progress bar overwritten by this line: keep what a
     // terminal would show.
-    const auto markerPos = static_cast<std::size_t>(hit - line.data());
-    const auto cr = line.substr(0, markerPos).rfind('\r');
-    if (cr != std::string_view::npos) line.remove_prefix(cr + 1);
-    line = stripAnsi(line);
+    if (const void* cr = memrchr(line.data(), '\r', markerPos)) {
+        const auto cut = static_cast<std::size_t>(static_cast<const char*>(cr) - line.data()) + 1;
+        line.remove_prefix(cut);
+        markerPos -= cut;
+    }
+    // Prefixes removed below shift the marker; if one ran into it, the format searches again.
+    auto dropPrefix = [&](std::size_t n) {
+        line.remove_prefix(n);
+        markerPos = markerPos >= n ? markerPos - n : std::string_view::npos;
+    };
+    dropPrefix(line.size() - stripAnsi(line).size());
 
     SpeedSample sample;
     sample.line = m_counters.lines;
@@ -131,11 +154,11 @@ void LogParser::processLine(std::string_view line) {
         std::size_t len = 0;
         if (tag.match(line, rank, len)) {
             sample.rank = rank;
-            line.remove_prefix(len);
+            dropPrefix(len);
             break;
         }
     }
-    m_options.format.parse(line, sample);
+    m_options.format.parse(line, markerPos, sample);
     if (m_handler) m_handler(sample);
 }
 

@@ -42,8 +42,9 @@ class LogParser {
 
   private:
     void scanCompleteLines(const char* begin, const char* end);
-    void endLine(std::size_t length, const char* data);
-    void processLine(std::string_view line);
+    void endLine(std::size_t length, const char* data, std::size_t markerPos = std::string_view::npos);
+    // markerPos: where the marker starts in line, when the scan already knows.
+    void processLine(std::string_view line, std::size_t markerPos);
 
     ParseOptions m_options;
     SampleHandler m_handler;

@@ -84,7 +84,7 @@ void RunAnalyzer::add(const SpeedSample& s) {
             m_badSpeedMissing = !s.hasSpeed;
             m_badSpeedValue = s.speed;
         }
-        m_row.push_back(bad ? 0.0 : roundPython2(s.speed));
+        m_row.push_back(bad ? 0.0 : s.hasRounded2 ? s.speedRounded2 : roundPython2(s.speed));
         if (static_cast<int>(m_row.size()) == m_ranks) addRow();
     }
     // Time method: the timestamps of lines W x R and I x R.

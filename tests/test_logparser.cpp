@@ -1,8 +1,11 @@
 #include "logparser.h"
 #include "logwriter.h"
+#include "numerics.h"
 
 #include <gtest/gtest.h>
 
+#include <charconv>
+#include <cmath>
 #include <random>
 
 using namespace sv;
@@ -235,4 +238,41 @@ TEST(LogParser, TimestampFractionIsStrptimeMicroseconds) {
     EXPECT_EQ(*a, *b);
     EXPECT_FALSE(parseLogTimestamp("2020-13-01 10:00:00,500"));
     EXPECT_FALSE(parseLogTimestamp("2020-09-01 10:00:00"));
+}
+
+TEST(LogParser, DigitRoundingEqualsPythonRoundOfTheDouble) {
+    // The speed method rounds each printed speed as Python's round(float(text), 2). The parser
+    // decides that from the digits when it safely can; it must agree with rounding the double.
+    std::mt19937_64 rng(2020);
+    std::uniform_real_distribution<double> dist(0.0, 40000.0);
+    std::vector<std::string> texts = {"2.675", "1.115", "0.125", "0.375", "392.245", "11365.605",
+                                      "2.6750000000000003", "2.6749999999999998", "100", "7.5",
+                                      "3007.1", "0.005", "0.015", "1e3"};
+    char buf[64];
+    for (int i = 0; i < 20000; ++i) {
+        const double x = dist(rng);
+        auto res = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed); // shortest, like repr
+        texts.emplace_back(buf, res.ptr);
+        std::snprintf(buf, sizeof buf, "%.3f", x); // ties on the third decimal are common here
+        texts.emplace_back(buf);
+        std::snprintf(buf, sizeof buf, "%.2f5", std::floor(x * 100) / 100); // an exact decimal tie
+        texts.emplace_back(buf);
+    }
+    int decidedFromDigits = 0;
+    for (const auto& t : texts) {
+        auto p = parseWhole(speedLine(TagStyle::None, 0, 0, 0, t));
+        ASSERT_EQ(p.samples.size(), 1u) << t;
+        const auto& s = p.samples[0];
+        const double exact = std::strtod(t.c_str(), nullptr);
+        ASSERT_TRUE(s.hasSpeed) << t;
+        EXPECT_NEAR(s.speed, exact, std::fabs(exact) * 0x1p-52) << t;
+        if (t.size() <= 16) { // up to 15 digits: exact
+            EXPECT_EQ(s.speed, exact) << t;
+        }
+        if (s.hasRounded2) {
+            ++decidedFromDigits;
+            ASSERT_EQ(s.speedRounded2, roundPython2(exact)) << t;
+        }
+    }
+    EXPECT_GT(decidedFromDigits, 30000); // all but the near-ties (a third of the texts are exact ties)
 }
