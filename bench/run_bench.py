@@ -27,8 +27,9 @@ def measure(cmd, repeat):
     walls, rss = [], 0
     for _ in range(repeat):
         start = time.perf_counter()
-        with open(os.devnull, "wb") as null:
-            proc = subprocess.Popen(cmd, stdout=null, stderr=subprocess.PIPE)
+        # Not /dev/null: GNU grep notices it and stops at the first match.
+        with tempfile.TemporaryFile() as sink:
+            proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.PIPE)
             _, status, usage = os.wait4(proc.pid, 0)
             err = proc.stderr.read().decode(errors="replace")
         walls.append(time.perf_counter() - start)
