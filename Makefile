@@ -10,10 +10,10 @@ SAMPLES    := resources/samples/logs/ngc/mxnet/resnet50
 
 # What building and testing need; the launcher's and GUI's runtime tools are here too, since the
 # tests run them for real.
-BUILD_DEPS := cmake ninja-build g++ clang git pkg-config python3 python3-numpy \
+BUILD_DEPS := cmake ninja-build g++ clang git pkg-config python3 python3-numpy dpkg-dev \
               nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
               qt6-base-dev qt6-base-dev-tools libgl-dev
-TEST_DEPS  := $(BUILD_DEPS) time
+TEST_DEPS  := $(BUILD_DEPS) time appstream desktop-file-utils
 BENCH_DEPS := $(BUILD_DEPS) time grep
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -26,7 +26,7 @@ define install_missing
 	fi
 endef
 
-.PHONY: all deps build run test asan fuzz bench samples format clean
+.PHONY: all deps build run test asan fuzz bench package samples format clean
 
 all: build
 
@@ -69,6 +69,10 @@ bench:
 	cmake --build $(BENCH_BUILD) -j $(JOBS)
 	python3 bench/run_bench.py --cli $(BENCH_BUILD)/app/scaleview-cli --micro $(BENCH_BUILD)/bench/bench_parser \
 	  $(if $(DLPERF_SCRIPT),--dlperf-script $(DLPERF_SCRIPT))
+
+# The .deb (CPack), in $(BUILD).
+package: build
+	cd $(BUILD) && cpack -G DEB
 
 # Regenerates the bundled sample logs (deterministic).
 samples:

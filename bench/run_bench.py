@@ -24,19 +24,20 @@ ITERATIONS = 6000
 
 def measure(cmd, repeat):
     """Median wall seconds and max peak RSS (MiB) of cmd over repeat runs."""
-    walls, rss = [], 0
+    walls, rss = [], 0.0
     for _ in range(repeat):
-        start = time.perf_counter()
-        # Not /dev/null: GNU grep notices it and stops at the first match.
-        with tempfile.TemporaryFile() as sink:
-            proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.PIPE)
-            _, status, usage = os.wait4(proc.pid, 0)
-            err = proc.stderr.read().decode(errors="replace")
-        walls.append(time.perf_counter() - start)
-        rss = max(rss, usage.ru_maxrss / 1024.0)
-        code = os.waitstatus_to_exitcode(status)
-        if code not in (0, 1) or (code == 1 and "grep" not in cmd[0]):
-            sys.exit("failed (%d): %s\n%s" % (code, " ".join(cmd), err[-2000:]))
+        # /usr/bin/time reports the program's own peak RSS (a Python child's would include
+        # Python's pages from before exec). Output goes to a file, not /dev/null: GNU grep notices
+        # /dev/null and stops at the first match.
+        with tempfile.TemporaryFile() as sink, tempfile.NamedTemporaryFile("r") as usage:
+            start = time.perf_counter()
+            proc = subprocess.run(["/usr/bin/time", "-o", usage.name, "-f", "%M"] + cmd,
+                                  stdout=sink, stderr=subprocess.PIPE)
+            walls.append(time.perf_counter() - start)
+            rss = max(rss, int(usage.read().split()[-1]) / 1024.0)
+        ok = proc.returncode == 0 or (proc.returncode == 1 and cmd[0] == "grep")
+        if not ok:
+            sys.exit("failed (%d): %s\n%s" % (proc.returncode, " ".join(cmd), proc.stderr.decode()[-2000:]))
     return statistics.median(walls), rss
 
 
