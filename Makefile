@@ -15,6 +15,8 @@ BUILD_DEPS := cmake ninja-build g++ clang git pkg-config python3 python3-numpy d
               qt6-base-dev qt6-base-dev-tools libgl-dev
 TEST_DEPS  := $(BUILD_DEPS) time appstream desktop-file-utils
 BENCH_DEPS := $(BUILD_DEPS) time grep
+# The launcher's tests run sshd, ssh, mpirun and the PyTorch CPU workload for real.
+TEST_DEPS  += openssh-server openssh-client openmpi-bin python3-torch python3-torchvision
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

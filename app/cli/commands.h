@@ -10,6 +10,11 @@ namespace sv::cli {
 // 2: usage error, unreadable directory, or nothing to summarize.
 int summarizeCommand(const std::vector<std::string>& args);
 int referencesCommand(const std::vector<std::string>& args);
+// run / resume: 0 every run ok; 1 some run not ok; 2 usage or campaign error; 130 cancelled.
+int runCommand(const std::vector<std::string>& args);
+int resumeCommand(const std::vector<std::string>& args);
+// 0 every check passed; 1 some check failed (named with host and remedy); 2 usage error.
+int preflightCommand(const std::vector<std::string>& args);
 std::string versionString();
 
 } // namespace sv::cli

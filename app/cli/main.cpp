@@ -11,6 +11,9 @@ namespace {
 
 const char* kUsage = R"(Usage:
   scaleview-cli summarize LOG_DIR [options]
+  scaleview-cli run CAMPAIGN.json | run --topologies 1n1g,1n2g --batch-size B --out DIR [options]
+  scaleview-cli resume DIR
+  scaleview-cli preflight CAMPAIGN.json
   scaleview-cli references
   scaleview-cli --version | --help
 
@@ -32,6 +35,21 @@ each run's throughput and each case's statistics, and compare them with the publ
   --threads N             parallel readers (default: one per core, at least 2)
   --strict                exit 1 when any log was skipped, incomplete or unusable
   --quiet                 no warnings on standard error
+
+run: run a benchmark campaign (a CAMPAIGN.json, or these options), one run after another, each
+log written as it arrives into DIR/logs/.../bz{B}/{N}n{G}g/r50_b{B}_{precision}_{repeat}.log,
+with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel cleanly.
+  --profile P             local-cpu-rn50 (default: ResNet-50 v1.5, PyTorch, CPU, synthetic
+                          data) or ngc-mxnet-rn50 (the seed's NGC MXNet runner), or a JSON file
+  --topologies LIST       e.g. 1n1g,1n2g,2n8g       --batch-size LIST  per device, e.g. 16
+  --precision LIST        fp32, fp16 (AMP), fp16-noamp (default fp32)
+  --repeats N (7)  --iterations N (120)  --warmup N (20)  --cooldown SECONDS (20)
+  --out DIR  --hosts H1[=ADDR],H2  --ssh-config FILE  --container NAME  --launcher mpirun|horovodrun
+  --start-timeout S (600)  --wall-timeout S (3600)  --grace S (5)  --connect-timeout S (10)
+  --image-size PIXELS     the local profile's synthetic images (default 64)
+  --dry-run               print every command exactly as it would run, one per line
+resume: rerun what a campaign in DIR has not finished (interrupted, cancelled, not started).
+preflight: check hosts (ssh, container, GPUs or python3 + torch, launcher) in parallel.
 
 references: list the published tables ScaleView compares against.
 
@@ -60,6 +78,9 @@ int main(int argc, char** argv) {
     }
     if (command == "summarize") return sv::cli::summarizeCommand(args);
     if (command == "references") return sv::cli::referencesCommand(args);
+    if (command == "run") return sv::cli::runCommand(args);
+    if (command == "resume") return sv::cli::resumeCommand(args);
+    if (command == "preflight") return sv::cli::preflightCommand(args);
     std::fprintf(stderr, "scaleview-cli: unknown command '%s'\n\n%s", command.c_str(), kUsage);
     return 2;
 }

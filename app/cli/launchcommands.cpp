@@ -1,0 +1,272 @@
+// scaleview-cli run / resume / preflight: the launcher from a terminal or a script.
+
+#include "arguments.h"
+#include "commands.h"
+
+#include "campaign.h"
+#include "environmentcapture.h"
+#include "preflight.h"
+#include "runner.h"
+#include "shellquote.h"
+
+#include <QCoreApplication>
+#include <QSocketNotifier>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace sv::cli {
+namespace {
+
+using namespace sv::launcher;
+
+int usage(const char* command, const std::string& message) {
+    std::fprintf(stderr, "scaleview-cli %s: %s\n(see scaleview-cli --help)\n", command, message.c_str());
+    return 2;
+}
+
+std::vector<std::string> splitList(const std::string& s) {
+    std::vector<std::string> out;
+    std::size_t i = 0;
+    while (i <= s.size()) {
+        auto c = s.find(',', i);
+        if (c == std::string::npos) c = s.size();
+        if (c > i) out.push_back(s.substr(i, c - i));
+        i = c + 1;
+    }
+    return out;
+}
+
+// SIGINT, SIGTERM and SIGHUP become a cancel in the event loop (self-pipe), never a sudden exit.
+int g_signalPipe[2] = {-1, -1};
+void onSignal(int) {
+    const char c = 1;
+    [[maybe_unused]] auto n = ::write(g_signalPipe[1], &c, 1);
+}
+
+std::string duration(double s) {
+    if (s < 0) return "?";
+    const long t = std::lround(s);
+    char buf[32];
+    if (t >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, (t / 60) % 60);
+    else std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
+    return buf;
+}
+
+std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
+    Campaign c;
+    if (auto v = a.value("profile")) c.profile = *v;
+    if (auto v = a.value("launcher")) c.launcher = *v;
+    for (const auto& t : splitList(a.value("topologies").value_or(""))) {
+        auto topo = parseTopology(t);
+        if (!topo) {
+            *error = "--topologies: '" + t + "' is not NnGg (e.g. 1n2g)";
+            return std::nullopt;
+        }
+        c.topologies.push_back(*topo);
+    }
+    for (const auto& b : splitList(a.value("batch-size").value_or(""))) {
+        try {
+            c.batchSizes.push_back(std::stoi(b));
+        } catch (...) {
+            *error = "--batch-size: '" + b + "' is not a number";
+            return std::nullopt;
+        }
+    }
+    if (auto v = a.value("precision")) c.precisions = splitList(*v);
+    if (auto v = a.integer("repeats", 1, 1000)) c.repeats = *v;
+    if (auto v = a.integer("iterations", 1, 1000000)) c.iterations = *v;
+    if (auto v = a.integer("warmup", 0, 1000000)) c.warmup = *v;
+    if (auto v = a.integer("cooldown", 0, 86400)) c.cooldownSeconds = *v;
+    if (auto v = a.integer("start-timeout", 1, 864000)) c.startTimeoutSeconds = *v;
+    if (auto v = a.integer("wall-timeout", 1, 864000)) c.wallTimeoutSeconds = *v;
+    if (auto v = a.integer("grace", 0, 3600)) c.graceSeconds = *v;
+    if (auto v = a.integer("connect-timeout", 1, 3600)) c.connectTimeoutSeconds = *v;
+    if (auto v = a.value("image-size")) c.variables["image_size"] = *v;
+    if (auto v = a.value("out")) c.outputDir = *v;
+    if (auto v = a.value("ssh-config")) c.sshConfig = std::filesystem::absolute(*v).lexically_normal().string();
+    if (auto v = a.value("container")) c.container = Container{"docker", *v};
+    int gpus = 1;
+    for (const auto& t : c.topologies) gpus = std::max(gpus, t.gpusPerNode);
+    // NAME or NAME=ADDRESS (the address ranks meet at, when NAME is an ssh alias).
+    for (const auto& h : splitList(a.value("hosts").value_or(""))) {
+        const auto eq = h.find('=');
+        c.hosts.push_back(Host{h.substr(0, eq), eq == std::string::npos ? std::string() : h.substr(eq + 1), 0, {}, gpus});
+    }
+    if (a.error()) {
+        *error = *a.error();
+        return std::nullopt;
+    }
+    return c;
+}
+
+class ConsoleProgress {
+public:
+    explicit ConsoleProgress(Runner& runner) : m_tty(::isatty(1) == 1) {
+        QObject::connect(&runner, &Runner::runStarted, [this, &runner](int index, const QString& id, const QString&) {
+            m_lastTenth = -1;
+            std::printf("[%d/%zu] %s: started\n", index + 1, runner.runs().size(), id.toStdString().c_str());
+            std::fflush(stdout);
+        });
+        QObject::connect(&runner, &Runner::progress, [this](const RunProgress& p) {
+            char line[256];
+            std::snprintf(line, sizeof line, "[%d/%d] %s: iteration %lld/%d, %.2f samples/s, run ETA %s, campaign ETA %s",
+                          p.index + 1, p.total, p.id.c_str(), static_cast<long long>(p.iteration), p.iterations, p.speed,
+                          duration(p.runEtaSeconds).c_str(), duration(p.campaignEtaSeconds).c_str());
+            const int tenth = p.iterations > 0 ? static_cast<int>(p.iteration * 10 / p.iterations) : 0;
+            if (m_tty) {
+                std::printf("\r\033[K%s", line);
+            } else if (tenth != m_lastTenth) {
+                std::printf("%s\n", line);
+            }
+            m_lastTenth = tenth;
+            std::fflush(stdout);
+        });
+        QObject::connect(&runner, &Runner::runFinished, [this, &runner](int index, const RunEnd& end) {
+            if (m_tty) std::printf("\r\033[K");
+            std::string figures;
+            if (end.timeThroughput) figures += ", " + std::to_string(*end.timeThroughput) + " samples/s (time method)";
+            std::printf("[%d/%zu] %s: %s%s%s%s\n", index + 1, runner.runs().size(), runner.runs()[static_cast<std::size_t>(index)].id.c_str(),
+                        std::string(runStateName(end.state)).c_str(), figures.c_str(), end.reason.empty() ? "" : " - ",
+                        end.reason.c_str());
+            std::fflush(stdout);
+        });
+        QObject::connect(&runner, &Runner::message, [this](const QString& text) {
+            if (m_tty) std::printf("\r\033[K");
+            std::fprintf(stderr, "%s\n", text.toStdString().c_str());
+        });
+    }
+
+private:
+    bool m_tty;
+    int m_lastTenth = -1;
+};
+
+int execute(Campaign campaign, bool resume) {
+    std::string error;
+    auto profile = loadProfile(campaign.profile, &error);
+    if (!profile) return usage(resume ? "resume" : "run", error);
+    int argc = 1;
+    char name[] = "scaleview-cli";
+    char* argv[] = {name, nullptr};
+    QCoreApplication app(argc, argv);
+    Runner runner(campaign, *profile);
+    if (!runner.prepare(resume, &error)) return usage(resume ? "resume" : "run", error);
+    std::printf("%s: %zu runs of %s into %s (journal %s)\n", profile->label.c_str(), runner.runs().size(),
+                profile->name.c_str(), campaign.outputDir.c_str(), runner.journalPath().c_str());
+
+    ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, g_signalPipe);
+    QSocketNotifier notifier(g_signalPipe[0], QSocketNotifier::Read);
+    bool cancelled = false;
+    QObject::connect(&notifier, &QSocketNotifier::activated, [&] {
+        char c;
+        [[maybe_unused]] auto n = ::read(g_signalPipe[0], &c, 1);
+        if (!cancelled) std::fprintf(stderr, "\nscaleview-cli: cancelling (TERM, grace, KILL; the journal is kept)\n");
+        cancelled = true;
+        runner.cancel();
+    });
+    struct sigaction sa {};
+    sa.sa_handler = onSignal;
+    ::sigemptyset(&sa.sa_mask);
+    for (int s : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(s, &sa, nullptr);
+
+    ConsoleProgress console(runner);
+    bool wasCancelled = false;
+    QObject::connect(&runner, &Runner::finished, [&](bool c) {
+        wasCancelled = c;
+        app.quit();
+    });
+    EnvironmentCapture::run(campaign, *profile, versionString(), &runner, [&](int) { runner.start(); });
+    app.exec();
+
+    int ok = 0, notOk = 0;
+    for (std::size_t i = 0; i < runner.runs().size(); ++i) (runner.state(static_cast<int>(i)) == RunState::Ok ? ok : notOk)++;
+    std::printf("%d of %zu runs ok; logs under %s; 'scaleview-cli summarize %s' reads them\n", ok, runner.runs().size(),
+                campaign.outputDir.c_str(), campaign.outputDir.c_str());
+    if (wasCancelled) return 130;
+    return notOk ? 1 : 0;
+}
+
+} // namespace
+
+int runCommand(const std::vector<std::string>& args) {
+    Arguments a(args,
+                {"profile", "launcher", "topologies", "batch-size", "precision", "repeats", "iterations", "warmup",
+                 "cooldown", "start-timeout", "wall-timeout", "grace", "connect-timeout", "image-size", "out",
+                 "hosts", "ssh-config", "container"},
+                {"dry-run"});
+    if (a.error()) return usage("run", *a.error());
+    std::string error;
+    std::optional<Campaign> campaign;
+    if (a.positional().size() == 1) {
+        campaign = loadCampaign(a.positional()[0], &error);
+    } else if (a.positional().empty()) {
+        campaign = campaignFromOptions(a, &error);
+        if (campaign && campaign->cooldownSeconds == 20 && !a.value("cooldown")) campaign->cooldownSeconds = 20;
+    } else {
+        return usage("run", "give one CAMPAIGN.json, or options");
+    }
+    if (!campaign) return usage("run", error);
+    const auto problems = campaign->validate();
+    if (!problems.empty()) {
+        for (const auto& p : problems) std::fprintf(stderr, "scaleview-cli run: %s\n", p.c_str());
+        return 2;
+    }
+    if (a.flag("dry-run")) {
+        auto profile = loadProfile(campaign->profile, &error);
+        if (!profile) return usage("run", error);
+        Runner runner(*campaign, *profile);
+        // The tag is drawn per run when it starts; everything else is exactly what runs.
+        for (std::size_t i = 0; i < runner.runs().size(); ++i)
+            std::printf("%s\n", shellCommand(runner.commands().runArgv(runner.runs()[i], "svDRYRUN" + std::to_string(i + 1))).c_str());
+        return 0;
+    }
+    return execute(*campaign, false);
+}
+
+int resumeCommand(const std::vector<std::string>& args) {
+    Arguments a(args, {}, {});
+    if (a.error()) return usage("resume", *a.error());
+    if (a.positional().size() != 1) return usage("resume", "give the campaign's output directory");
+    const std::string dir = a.positional()[0];
+    std::string error;
+    auto campaign = loadCampaign((std::filesystem::path(dir) / "campaign.json").string(), &error);
+    if (!campaign) return usage("resume", error);
+    campaign->outputDir = dir; // the directory may have moved since
+    return execute(*campaign, true);
+}
+
+int preflightCommand(const std::vector<std::string>& args) {
+    Arguments a(args, {}, {});
+    if (a.error()) return usage("preflight", *a.error());
+    if (a.positional().size() != 1) return usage("preflight", "give one CAMPAIGN.json");
+    std::string error;
+    auto campaign = loadCampaign(a.positional()[0], &error);
+    if (!campaign) return usage("preflight", error);
+    const auto problems = campaign->validate();
+    if (!problems.empty()) {
+        for (const auto& p : problems) std::fprintf(stderr, "scaleview-cli preflight: %s\n", p.c_str());
+        return 2;
+    }
+    auto profile = loadProfile(campaign->profile, &error);
+    if (!profile) return usage("preflight", error);
+    int argc = 1;
+    char name[] = "scaleview-cli";
+    char* argv[] = {name, nullptr};
+    QCoreApplication app(argc, argv);
+    int failures = 0;
+    Preflight::run(*campaign, *profile, &app, [&](std::vector<PreflightFinding> findings) {
+        for (const auto& f : findings) {
+            std::printf("%-4s %s: %s: %s\n", f.ok ? "ok" : "FAIL", f.host.c_str(), f.check.c_str(), f.message.c_str());
+            failures += f.ok ? 0 : 1;
+        }
+        app.quit();
+    });
+    app.exec();
+    return failures ? 1 : 0;
+}
+
+} // namespace sv::cli

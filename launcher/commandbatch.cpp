@@ -1,0 +1,64 @@
+#include "commandbatch.h"
+
+#include <QPointer>
+#include <QTimer>
+#include <memory>
+
+namespace sv::launcher {
+
+void CommandBatch::run(std::vector<BatchCommand> commands, QObject* context, Done done) {
+    auto* batch = new CommandBatch(context);
+    batch->start(std::move(commands), std::move(done));
+}
+
+void CommandBatch::start(std::vector<BatchCommand> commands, Done done) {
+    m_done = std::move(done);
+    m_results.resize(commands.size());
+    m_pending = static_cast<int>(commands.size());
+    if (m_pending == 0) {
+        QTimer::singleShot(0, this, [this] { oneEnded(); });
+        m_pending = 1;
+        return;
+    }
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        auto* p = new QProcess(this);
+        const auto& argv = commands[i].argv;
+        QStringList args;
+        for (std::size_t k = 1; k < argv.size(); ++k) args << QString::fromStdString(argv[k]);
+        auto* timer = new QTimer(p);
+        timer->setSingleShot(true);
+        connect(timer, &QTimer::timeout, p, [this, p, i] {
+            m_results[i].timedOut = true;
+            p->kill();
+        });
+        connect(p, &QProcess::finished, this, [this, p, i, timer](int code, QProcess::ExitStatus status) {
+            timer->stop();
+            m_results[i].exitCode = status == QProcess::NormalExit ? code : -1;
+            m_results[i].output = p->readAllStandardOutput().toStdString();
+            m_results[i].errors = p->readAllStandardError().toStdString();
+            p->deleteLater();
+            oneEnded();
+        });
+        connect(p, &QProcess::errorOccurred, this, [this, p, i, timer](QProcess::ProcessError e) {
+            if (e != QProcess::FailedToStart) return;
+            timer->stop();
+            m_results[i].startError = p->errorString().toStdString();
+            p->deleteLater();
+            oneEnded();
+        });
+        p->start(QString::fromStdString(argv.at(0)), args);
+        if (!commands[i].input.empty()) p->write(commands[i].input.data(), static_cast<qint64>(commands[i].input.size()));
+        p->closeWriteChannel();
+        timer->start(commands[i].timeoutMs);
+    }
+}
+
+void CommandBatch::oneEnded() {
+    if (--m_pending > 0) return;
+    auto done = std::move(m_done);
+    auto results = std::move(m_results);
+    deleteLater();
+    if (done) done(std::move(results));
+}
+
+} // namespace sv::launcher

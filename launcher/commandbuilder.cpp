@@ -1,0 +1,157 @@
+#include "commandbuilder.h"
+
+#include "localexecutor.h"
+#include "sshexecutor.h"
+
+namespace sv::launcher {
+namespace {
+
+// Prints the pid of every process whose environment holds the tag, after signalling it; with
+// signal 0 it only lists. Tag and signal arrive as $1 and $2, never inside the script text.
+const char* kSweepScript =
+    "for d in /proc/[0-9]*; do p=${d#/proc/}; "
+    "if tr '\\0' '\\n' < \"$d/environ\" 2>/dev/null | grep -qxF \"" "SCALEVIEW_RUN_TAG" "=$1\"; then "
+    "kill -\"$2\" \"$p\" 2>/dev/null && echo \"$p\"; fi; done; exit 0";
+
+} // namespace
+
+CommandBuilder::CommandBuilder(Campaign campaign, WorkloadProfile profile, std::string workloadDir)
+    : m_campaign(std::move(campaign)), m_profile(std::move(profile)), m_workloadDir(std::move(workloadDir)) {
+    m_launcher = m_campaign.launcher.empty() ? m_profile.defaultLauncher : m_campaign.launcher;
+}
+
+std::string CommandBuilder::scriptPath() const {
+    return m_profile.scriptName.empty() ? std::string() : m_workloadDir + "/" + m_profile.scriptName;
+}
+
+int CommandBuilder::hostCount(const PlannedRun& run) const {
+    return m_campaign.hosts.empty() ? 0 : run.key.topology.nodes;
+}
+
+std::string CommandBuilder::hostName(int index) const {
+    return m_campaign.hosts.empty() ? std::string("this machine") : m_campaign.hosts.at(static_cast<std::size_t>(index)).name;
+}
+
+std::string CommandBuilder::hostOfRank(const PlannedRun& run, int rank) const {
+    // -map-by slot fills each host's slots in -H order.
+    const int node = rank / std::max(1, run.key.topology.gpusPerNode);
+    if (m_campaign.hosts.empty() || node >= run.key.topology.nodes) return hostName(0);
+    return hostName(node);
+}
+
+std::string CommandBuilder::substitute(const std::string& text, const PlannedRun& run) const {
+    const Topology& t = run.key.topology;
+    auto value = [&](const std::string& name) -> std::optional<std::string> {
+        if (name == "ranks") return std::to_string(t.ranks());
+        if (name == "nodes") return std::to_string(t.nodes);
+        if (name == "gpus_per_node") return std::to_string(t.gpusPerNode);
+        if (name == "batch") return std::to_string(run.key.batchPerDevice);
+        if (name == "global_batch") return std::to_string(run.key.batchPerDevice * t.ranks());
+        if (name == "iterations") return std::to_string(m_campaign.iterations);
+        if (name == "precision") return run.key.precision;
+        if (name == "script") return scriptPath();
+        if (name == "gpu_list") {
+            std::string s;
+            for (int g = 0; g < t.gpusPerNode; ++g) s += (g ? "," : "") + std::to_string(g);
+            return s;
+        }
+        if (name == "host_slots") {
+            if (t.nodes == 1) return "localhost:" + std::to_string(t.gpusPerNode);
+            std::string s;
+            for (int n = 0; n < t.nodes; ++n)
+                s += (n ? "," : "") + m_campaign.hosts.at(static_cast<std::size_t>(n)).name + ":" + std::to_string(t.gpusPerNode);
+            return s;
+        }
+        if (name == "master_addr")
+            return t.nodes == 1 || m_campaign.hosts.empty() ? std::string("127.0.0.1") : m_campaign.hosts.front().rendezvous();
+        if (auto it = m_campaign.variables.find(name); it != m_campaign.variables.end()) return it->second;
+        if (auto it = m_profile.variables.find(name); it != m_profile.variables.end()) return it->second;
+        return std::nullopt;
+    };
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto close = text[i] == '{' ? text.find('}', i) : std::string::npos;
+        if (close != std::string::npos) {
+            if (auto v = value(text.substr(i + 1, close - i - 1))) {
+                out += *v;
+                i = close + 1;
+                continue;
+            }
+        }
+        out += text[i++];
+    }
+    return out;
+}
+
+void CommandBuilder::expand(const std::vector<std::string>& templ, const PlannedRun& run,
+                            std::vector<std::string>& out) const {
+    for (const auto& word : templ) {
+        if (word == "{mpi_env}") {
+            // mpirun forwards no environment by itself: name every variable the ranks need.
+            for (const auto& [name, value] : m_profile.env) out.insert(out.end(), {"-x", name});
+            out.insert(out.end(), {"-x", kRunTagVariable});
+        } else if (word == "{mpi_ssh_agent}") {
+            // mpirun's own ssh hop to the other nodes honours the campaign's ssh config too.
+            if (!m_campaign.sshConfig.empty() && run.key.topology.nodes > 1)
+                out.insert(out.end(), {"-mca", "plm_rsh_agent",
+                                       "ssh -F " + m_campaign.sshConfig + " -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o ConnectTimeout=" +
+                                           std::to_string(m_campaign.connectTimeoutSeconds) +
+                                           " -o ServerAliveInterval=" + std::to_string(m_campaign.aliveIntervalSeconds) +
+                                           " -o ServerAliveCountMax=" + std::to_string(m_campaign.aliveCountMax)});
+        } else {
+            out.push_back(substitute(word, run));
+        }
+    }
+}
+
+std::vector<std::string> CommandBuilder::workloadArgv(const PlannedRun& run) const {
+    std::vector<std::string> argv;
+    expand(m_profile.launchers.at(m_launcher), run, argv);
+    expand(m_profile.program, run, argv);
+    if (auto it = m_profile.precisionArgs.find(run.key.precision); it != m_profile.precisionArgs.end())
+        expand(it->second, run, argv);
+    expand(m_profile.args, run, argv);
+    return argv;
+}
+
+std::unique_ptr<Executor> CommandBuilder::executor(int index) const {
+    if (m_campaign.hosts.empty()) return std::make_unique<LocalExecutor>();
+    return std::make_unique<SshExecutor>(m_campaign.hosts.at(static_cast<std::size_t>(index)),
+                                         SshOptions::fromCampaign(m_campaign));
+}
+
+std::vector<std::string> CommandBuilder::onHost(int index, const std::vector<std::string>& argv, bool inContainer) const {
+    std::vector<std::string> cmd = argv;
+    if (inContainer && m_campaign.container.runtime == "docker") {
+        cmd = {"docker", "exec", m_campaign.container.name};
+        cmd.insert(cmd.end(), argv.begin(), argv.end());
+    }
+    // "exec" leaves no shell between sshd's session and the command.
+    if (!m_campaign.hosts.empty()) cmd.insert(cmd.begin(), "exec");
+    return executor(index)->wrap(cmd);
+}
+
+std::vector<std::string> CommandBuilder::runArgv(const PlannedRun& run, const std::string& tag) const {
+    std::vector<std::string> env;
+    for (const auto& [name, value] : m_profile.env) env.push_back(name + "=" + value);
+    env.push_back(std::string(kRunTagVariable) + "=" + tag);
+    std::vector<std::string> cmd;
+    if (m_campaign.container.runtime == "docker") {
+        cmd = {"docker", "exec"};
+        for (const auto& e : env) cmd.insert(cmd.end(), {"-e", e});
+        cmd.push_back(m_campaign.container.name);
+    } else {
+        cmd = {"env"};
+        cmd.insert(cmd.end(), env.begin(), env.end());
+    }
+    const auto workload = workloadArgv(run);
+    cmd.insert(cmd.end(), workload.begin(), workload.end());
+    if (!m_campaign.hosts.empty()) cmd.insert(cmd.begin(), "exec");
+    return executor(0)->wrap(cmd);
+}
+
+std::vector<std::string> CommandBuilder::sweepArgv(int index, const std::string& tag, const std::string& signal) const {
+    return onHost(index, {"sh", "-c", kSweepScript, "sh", tag, signal}, true);
+}
+
+} // namespace sv::launcher

@@ -1,0 +1,51 @@
+#pragma once
+// Turns a planned run into the exact argument vector this machine starts: the launcher
+// (horovodrun or mpirun) and the workload, inside `docker exec` when there is a container, on
+// the first host over SSH when there are hosts. Also the per-host commands that signal or list
+// a run's processes by its tag. Pure: no process is started here.
+
+#include "campaign.h"
+#include "executor.h"
+#include "plannedrun.h"
+#include "workloadprofile.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sv::launcher {
+
+inline constexpr const char* kRunTagVariable = "SCALEVIEW_RUN_TAG";
+
+class CommandBuilder {
+public:
+    // workloadDir: where the profile's compiled-in script is written ({script}).
+    CommandBuilder(Campaign campaign, WorkloadProfile profile, std::string workloadDir);
+
+    const std::string& launcherName() const { return m_launcher; }
+    // The workload as the launch host sees it: launcher + program + arguments.
+    std::vector<std::string> workloadArgv(const PlannedRun& run) const;
+    // The whole chain, as started here.
+    std::vector<std::string> runArgv(const PlannedRun& run, const std::string& tag) const;
+    // Host indices a run uses (none for a local run).
+    int hostCount(const PlannedRun& run) const;
+    std::string hostName(int index) const;
+    std::string hostOfRank(const PlannedRun& run, int rank) const;
+    // Signals (or, with "0", lists) the processes tagged `tag` on host `index`, printing their pids.
+    std::vector<std::string> sweepArgv(int index, const std::string& tag, const std::string& signal) const;
+    // Runs argv on host index (through the container when there is one).
+    std::vector<std::string> onHost(int index, const std::vector<std::string>& argv, bool inContainer) const;
+    std::unique_ptr<Executor> executor(int index) const;
+    std::string scriptPath() const;
+
+private:
+    std::string substitute(const std::string& text, const PlannedRun& run) const;
+    void expand(const std::vector<std::string>& templ, const PlannedRun& run, std::vector<std::string>& out) const;
+
+    Campaign m_campaign;
+    WorkloadProfile m_profile;
+    std::string m_workloadDir;
+    std::string m_launcher;
+};
+
+} // namespace sv::launcher

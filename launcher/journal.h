@@ -1,0 +1,49 @@
+#pragma once
+// The campaign's append-only record (JSON lines, flushed and fsync'ed per record): a start
+// record before each run says what will run, an end record after it says how it ended. After a
+// crash, a start without an end is a run that was interrupted.
+
+#include "runstate.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sv::launcher {
+
+struct RunEnd {
+    RunState state = RunState::Failed;
+    std::optional<int> exitCode;
+    std::string host;   // where it failed, when known
+    std::string reason; // why it is not ok, in words
+    std::optional<double> timeThroughput, speedThroughput;
+    std::vector<int> leftover; // tagged processes still alive after the sweep (should be none)
+};
+
+struct JournalEntry {
+    std::string id;
+    std::string tag; // of the latest start
+    int starts = 0;
+    std::optional<RunEnd> end; // of the latest start
+    RunState state() const { return end ? end->state : RunState::Interrupted; }
+};
+
+class Journal {
+public:
+    explicit Journal(std::string path) : m_path(std::move(path)) {}
+    const std::string& path() const { return m_path; }
+
+    bool appendStart(const std::string& id, const std::string& tag, const std::vector<std::string>& command,
+                     const std::vector<std::string>& hosts, const std::string& logPath, std::string* error);
+    bool appendEnd(const std::string& id, const std::string& tag, const std::string& logPath, const RunEnd& end,
+                   std::string* error);
+    // Per run id, its latest state; a torn last line (crash mid-write) is ignored.
+    std::map<std::string, JournalEntry> read() const;
+
+private:
+    bool append(const std::string& line, std::string* error);
+    std::string m_path;
+};
+
+} // namespace sv::launcher

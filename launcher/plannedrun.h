@@ -1,0 +1,23 @@
+#pragma once
+// One run of a campaign, as planned: what it measures and where its log goes.
+
+#include "runkey.h"
+
+#include <string>
+#include <vector>
+
+namespace sv::launcher {
+
+struct Campaign;
+struct WorkloadProfile;
+
+struct PlannedRun {
+    std::string id;      // "bz16/1n2g/r50_b16_fp32_1": unique in the campaign, stable across resumes
+    RunKey key;
+    std::string logPath; // absolute, in the methodology's layout
+};
+
+// In run_test.sh's order: per batch size and precision, each topology's repeats 1..N together.
+std::vector<PlannedRun> planRuns(const Campaign& campaign, const WorkloadProfile& profile);
+
+} // namespace sv::launcher

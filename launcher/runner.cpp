@@ -1,0 +1,443 @@
+#include "runner.h"
+
+#include "processtree.h"
+#include "shellquote.h"
+
+#include <QRandomGenerator>
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <unistd.h>
+
+namespace sv::launcher {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kTailBytes = 16384;
+
+std::string newTag() {
+    const quint64 r = QRandomGenerator::global()->generate64();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "sv%016llx", static_cast<unsigned long long>(r));
+    return buf;
+}
+
+std::string workloadDirOf(const Campaign& c) { return fs::absolute(c.outputDir).lexically_normal().string() + "/workload"; }
+
+std::vector<int> parsePids(const std::string& text) {
+    std::vector<int> pids;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        auto end = text.find('\n', i);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(i, end - i);
+        if (!line.empty() && line.find_first_not_of("0123456789") == std::string::npos) pids.push_back(std::stoi(line));
+        i = end + 1;
+    }
+    return pids;
+}
+
+} // namespace
+
+Runner::Runner(Campaign campaign, WorkloadProfile profile, QObject* parent)
+    : QObject(parent), m_campaign(std::move(campaign)), m_profile(std::move(profile)),
+      m_builder(m_campaign, m_profile, workloadDirOf(m_campaign)),
+      m_journal((fs::absolute(m_campaign.outputDir) / "journal.jsonl").string()) {
+    m_runs = planRuns(m_campaign, m_profile);
+    m_states.assign(m_runs.size(), RunState::Pending);
+    for (QTimer* t : {&m_startTimer, &m_wallTimer, &m_graceTimer, &m_cooldownTimer}) t->setSingleShot(true);
+    connect(&m_startTimer, &QTimer::timeout, this, [this] {
+        terminate(RunState::Timeout, "start timeout: no speed line within " + std::to_string(m_campaign.startTimeoutSeconds) + " s");
+    });
+    connect(&m_wallTimer, &QTimer::timeout, this, [this] {
+        terminate(RunState::Timeout, "wall-clock timeout: still running after " + std::to_string(m_campaign.wallTimeoutSeconds) + " s");
+    });
+    connect(&m_graceTimer, &QTimer::timeout, this, &Runner::escalate);
+    connect(&m_cooldownTimer, &QTimer::timeout, this, &Runner::startNext);
+}
+
+bool Runner::prepare(bool resume, std::string* error) {
+    if (!m_profile.launchers.count(m_builder.launcherName())) {
+        *error = "profile " + m_profile.name + " has no launcher '" + m_builder.launcherName() + "'";
+        return false;
+    }
+    std::error_code ec;
+    fs::create_directories(m_campaign.outputDir, ec);
+    if (ec) {
+        *error = "cannot create " + m_campaign.outputDir + ": " + ec.message();
+        return false;
+    }
+    if (fs::exists(m_journal.path()) && !resume) {
+        *error = m_campaign.outputDir + " already holds a campaign (journal.jsonl); use 'resume' or another directory";
+        return false;
+    }
+    m_previous = m_journal.read();
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        auto it = m_previous.find(m_runs[i].id);
+        if (it != m_previous.end()) m_states[i] = it->second.state();
+    }
+    // A start without an end: the runner died during that run. Say so in the journal now.
+    for (auto& [id, entry] : m_previous) {
+        if (entry.end) continue;
+        RunEnd end;
+        end.state = RunState::Interrupted;
+        end.reason = "the runner stopped during this run (crash, kill -9 or power loss)";
+        std::string logPath;
+        for (const auto& r : m_runs)
+            if (r.id == id) logPath = r.logPath;
+        if (!m_journal.appendEnd(id, entry.tag, logPath, end, error)) return false;
+        entry.end = end;
+    }
+    if (!m_profile.scriptText.empty()) {
+        fs::create_directories(workloadDirOf(m_campaign), ec);
+        std::ofstream out(m_builder.scriptPath(), std::ios::binary | std::ios::trunc);
+        out << m_profile.scriptText;
+        if (!out.flush()) {
+            *error = "cannot write " + m_builder.scriptPath();
+            return false;
+        }
+    }
+    const std::string campaignFile = (fs::absolute(m_campaign.outputDir) / "campaign.json").string();
+    if (!resume && !saveCampaign(m_campaign, campaignFile, error)) return false;
+    return true;
+}
+
+void Runner::start() {
+    m_running = true;
+    // Before the first run: leftovers of interrupted runs are killed, and the workload script
+    // reaches every remote host at the same absolute path.
+    std::vector<BatchCommand> setup;
+    const int hostCount = static_cast<int>(m_campaign.hosts.size());
+    for (const auto& [id, entry] : m_previous) {
+        if (entry.state() != RunState::Interrupted || entry.tag.empty()) continue;
+        ProcessTree(entry.tag).signal(SIGKILL);
+        for (int h = 0; h < hostCount; ++h)
+            setup.push_back({m_builder.sweepArgv(h, entry.tag, "KILL"), {}, (m_campaign.connectTimeoutSeconds + 20) * 1000});
+    }
+    if (!m_profile.scriptText.empty())
+        for (int h = 0; h < hostCount; ++h)
+            setup.push_back({m_builder.onHost(h, {"sh", "-c", "mkdir -p \"$1\" && cat > \"$1/$2\"", "sh",
+                                                  workloadDirOf(m_campaign), m_profile.scriptName}, false),
+                             m_profile.scriptText, (m_campaign.connectTimeoutSeconds + 20) * 1000});
+    CommandBatch::run(std::move(setup), this, [this](std::vector<BatchResult>) { startNext(); });
+}
+
+void Runner::startNext() {
+    if (m_cancelRequested) {
+        m_running = false;
+        emit finished(true);
+        return;
+    }
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        if (isFinal(m_states[i])) continue;
+        launch(static_cast<int>(i));
+        return;
+    }
+    m_running = false;
+    emit finished(false);
+}
+
+bool Runner::prepareLog(int index, std::string* failure) {
+    const PlannedRun& run = m_runs[static_cast<std::size_t>(index)];
+    std::error_code ec;
+    fs::create_directories(fs::path(run.logPath).parent_path(), ec);
+    if (fs::exists(run.logPath)) {
+        // The log of a run that did not finish is kept beside, never overwritten.
+        const RunState before = m_states[static_cast<std::size_t>(index)];
+        if (before != RunState::Interrupted && before != RunState::Cancelled) {
+            *failure = "a log is already there and is never overwritten: " + run.logPath;
+            return false;
+        }
+        int n = 1;
+        std::string aside;
+        do aside = run.logPath + "." + std::string(runStateName(before)) + "-" + std::to_string(n++);
+        while (fs::exists(aside));
+        fs::rename(run.logPath, aside, ec);
+        if (ec) {
+            *failure = "cannot move the old log aside: " + ec.message();
+            return false;
+        }
+    }
+    m_log = std::make_unique<QFile>(QString::fromStdString(run.logPath));
+    if (!m_log->open(QIODevice::WriteOnly | QIODevice::NewOnly)) {
+        *failure = "cannot create " + run.logPath + ": " + m_log->errorString().toStdString();
+        m_log.reset();
+        return false;
+    }
+    return true;
+}
+
+void Runner::launch(int index) {
+    m_current = index;
+    const PlannedRun& run = m_runs[static_cast<std::size_t>(index)];
+    m_tag = newTag();
+    m_tail.clear();
+    m_terminating = false;
+    m_forcedState.reset();
+    m_forcedReason.clear();
+    m_lastIteration = -1;
+    m_pgid = 0;
+    const auto argv = m_builder.runArgv(run, m_tag);
+    std::vector<std::string> hosts;
+    for (int h = 0; h < std::max(1, m_builder.hostCount(run)); ++h) hosts.push_back(m_builder.hostName(h));
+
+    std::string failure;
+    if (!prepareLog(index, &failure)) {
+        RunEnd end;
+        end.reason = failure;
+        m_states[static_cast<std::size_t>(index)] = RunState::Failed;
+        std::string error;
+        m_journal.appendStart(run.id, m_tag, argv, hosts, run.logPath, &error);
+        m_journal.appendEnd(run.id, m_tag, run.logPath, end, &error);
+        emit runFinished(index, end);
+        QTimer::singleShot(0, this, &Runner::startNext);
+        return;
+    }
+    std::string error;
+    if (!m_journal.appendStart(run.id, m_tag, argv, hosts, run.logPath, &error)) {
+        emit message(QString::fromStdString(error + "; stopping: a run without a journal record could be lost"));
+        m_log.reset();
+        m_running = false;
+        emit finished(true);
+        return;
+    }
+    m_states[static_cast<std::size_t>(index)] = RunState::Running;
+    m_parser = std::make_unique<LogParser>(ParseOptions{}, [this](const SpeedSample& s) {
+        if (!m_sinceFirstSample.isValid()) m_sinceFirstSample.start();
+        m_startTimer.stop();
+        m_analyzer->add(s);
+    });
+    m_analyzer = std::make_unique<RunAnalyzer>(run.key.topology, run.key.batchPerDevice,
+                                               MeasureOptions{m_campaign.warmup, m_campaign.iterations});
+    m_sinceFirstSample.invalidate();
+
+    m_process = new QProcess(this);
+    m_process->setProcessChannelMode(QProcess::MergedChannels);
+    // Its own session and process group: cancel signals the group, and a terminal's ^C
+    // reaches ScaleView, which then cancels in order, rather than the payload directly.
+    m_process->setChildProcessModifier([] { ::setsid(); });
+    QStringList args;
+    for (std::size_t k = 1; k < argv.size(); ++k) args << QString::fromStdString(argv[k]);
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &Runner::onOutput);
+    connect(m_process, &QProcess::started, this, [this] { m_pgid = m_process->processId(); });
+    connect(m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        onExited(status == QProcess::NormalExit ? std::optional<int>(code) : std::nullopt, {});
+    });
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) onExited(std::nullopt, m_process->errorString().toStdString());
+    });
+    m_runClock.start();
+    m_startTimer.start(m_campaign.startTimeoutSeconds * 1000);
+    m_wallTimer.start(m_campaign.wallTimeoutSeconds * 1000);
+    emit runStarted(index, QString::fromStdString(run.id), QString::fromStdString(shellCommand(argv)));
+    m_process->start(QString::fromStdString(argv[0]), args);
+    m_process->closeWriteChannel();
+}
+
+void Runner::onOutput() {
+    const QByteArray chunk = m_process->readAllStandardOutput();
+    if (chunk.isEmpty()) return;
+    if (m_log) {
+        m_log->write(chunk);
+        m_log->flush();
+    }
+    m_tail.append(chunk.constData(), static_cast<std::size_t>(chunk.size()));
+    if (m_tail.size() > kTailBytes) m_tail.erase(0, m_tail.size() - kTailBytes);
+    m_parser->feed(std::string_view(chunk.constData(), static_cast<std::size_t>(chunk.size())));
+    if (m_analyzer->iterationsDone() != m_lastIteration) {
+        m_lastIteration = m_analyzer->iterationsDone();
+        emitProgress();
+    }
+}
+
+void Runner::emitProgress() {
+    RunProgress p;
+    p.index = m_current;
+    p.total = static_cast<int>(m_runs.size());
+    p.id = m_runs[static_cast<std::size_t>(m_current)].id;
+    p.iteration = m_analyzer->iterationsDone();
+    p.iterations = m_campaign.iterations;
+    p.speed = m_analyzer->lastSpeed();
+    double runTotal = -1;
+    if (p.iteration > 0 && m_sinceFirstSample.isValid()) {
+        const double perIteration = static_cast<double>(m_sinceFirstSample.elapsed()) / 1000.0 / static_cast<double>(p.iteration);
+        p.runEtaSeconds = std::max(0.0, perIteration * static_cast<double>(p.iterations - p.iteration));
+        runTotal = static_cast<double>(m_runClock.elapsed()) / 1000.0 + p.runEtaSeconds;
+    }
+    int remaining = 0;
+    for (std::size_t i = static_cast<std::size_t>(m_current) + 1; i < m_runs.size(); ++i)
+        if (!isFinal(m_states[i])) ++remaining;
+    const double typical = m_finishedCount > 0 ? m_finishedSeconds / m_finishedCount : runTotal;
+    if (p.runEtaSeconds >= 0 && typical >= 0)
+        p.campaignEtaSeconds = p.runEtaSeconds + remaining * (typical + m_campaign.cooldownSeconds);
+    emit progress(p);
+}
+
+void Runner::cancel() {
+    const bool first = !m_cancelRequested;
+    m_cancelRequested = true;
+    if (!first || !m_running) return;
+    if (m_process) {
+        terminate(RunState::Cancelled, "cancelled");
+    } else if (m_cooldownTimer.isActive()) {
+        m_cooldownTimer.stop();
+        QTimer::singleShot(0, this, &Runner::startNext);
+    }
+    // Otherwise setup or a run's sweep is under way; it goes on to startNext, which stops.
+}
+
+std::vector<BatchCommand> Runner::sweepCommands(const std::string& signal) const {
+    std::vector<BatchCommand> cmds;
+    if (m_current < 0) return cmds;
+    const int hosts = m_builder.hostCount(m_runs[static_cast<std::size_t>(m_current)]);
+    for (int h = 0; h < hosts; ++h)
+        cmds.push_back({m_builder.sweepArgv(h, m_tag, signal), {}, (m_campaign.connectTimeoutSeconds + 20) * 1000});
+    return cmds;
+}
+
+void Runner::terminate(RunState why, const std::string& reason) {
+    if (m_terminating || !m_process) return;
+    m_terminating = true;
+    m_forcedState = why;
+    m_forcedReason = reason;
+    m_startTimer.stop();
+    m_wallTimer.stop();
+    emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id + ": " + reason + "; stopping it (TERM)"));
+    ProcessTree(m_tag).signal(SIGTERM, static_cast<int>(m_pgid));
+    CommandBatch::run(sweepCommands("TERM"), this, [](std::vector<BatchResult>) {});
+    m_graceTimer.start(m_campaign.graceSeconds * 1000);
+}
+
+void Runner::escalate() {
+    if (!m_process) return;
+    emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id + ": still running after " +
+                                        std::to_string(m_campaign.graceSeconds) + " s grace; KILL"));
+    ProcessTree(m_tag).signal(SIGKILL, static_cast<int>(m_pgid));
+    CommandBatch::run(sweepCommands("KILL"), this, [](std::vector<BatchResult>) {});
+    m_process->kill();
+}
+
+void Runner::onExited(std::optional<int> exitCode, const std::string& startError) {
+    if (!m_process) return;
+    // Output still buffered in the pipe belongs to the log.
+    if (m_process->bytesAvailable() > 0) onOutput();
+    m_startTimer.stop();
+    m_wallTimer.stop();
+    m_graceTimer.stop();
+    m_process->disconnect(this);
+    m_process->deleteLater();
+    m_process = nullptr;
+    if (m_log) m_log->close();
+    settle(judge(exitCode, startError));
+}
+
+RunEnd Runner::judge(std::optional<int> exitCode, const std::string& startError) const {
+    RunEnd end;
+    end.exitCode = exitCode;
+    RunResult result;
+    m_analyzer->finish(result, m_parser->counters(), m_parser->pendingBytes() > 0);
+    end.timeThroughput = result.timeThroughput;
+    end.speedThroughput = result.speedThroughput;
+    if (m_forcedState) {
+        end.state = *m_forcedState;
+        end.reason = m_forcedReason;
+        if (end.state == RunState::Timeout) end.host = m_builder.hostName(0);
+    } else if (!startError.empty()) {
+        end.state = RunState::Failed;
+        end.host = m_builder.hostName(0);
+        end.reason = "could not start: " + startError;
+    } else if (!exitCode) {
+        end.state = RunState::Failed;
+        end.host = m_builder.hostName(0);
+        end.reason = "the launcher was killed by a signal";
+    } else if (*exitCode != 0) {
+        end.state = RunState::Failed;
+        end.host = failingHost();
+        std::string last;
+        std::size_t e = m_tail.size();
+        // The last non-empty line that is not a speed line says most.
+        while (e > 0) {
+            auto b = m_tail.rfind('\n', e - 1);
+            const std::size_t s = b == std::string::npos ? 0 : b + 1;
+            std::string line = m_tail.substr(s, e - s);
+            while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+            if (!line.empty() && line.find("Speed:") == std::string::npos && line.find_first_not_of("-=* ") != std::string::npos) {
+                last = line;
+                break;
+            }
+            if (b == std::string::npos) break;
+            e = b;
+        }
+        end.reason = "exit code " + std::to_string(*exitCode) + " (host " + end.host + ")" + (last.empty() ? "" : ": " + last);
+    } else if (result.usable()) {
+        end.state = RunState::Ok;
+    } else {
+        end.state = RunState::Incomplete;
+        end.reason = "exit code 0 but no usable throughput: " + result.reason;
+    }
+    return end;
+}
+
+std::string Runner::failingHost() const {
+    const PlannedRun& run = m_runs[static_cast<std::size_t>(m_current)];
+    // Open MPI names the first rank that failed: "Process name: [[1234,1],3]".
+    static const std::regex rankLine(R"(Process name:\s*\[\[\d+,\d+\],(\d+)\])");
+    std::smatch m;
+    std::string rankHost;
+    for (auto it = std::sregex_iterator(m_tail.begin(), m_tail.end(), rankLine); it != std::sregex_iterator(); ++it)
+        rankHost = m_builder.hostOfRank(run, std::stoi((*it)[1].str()));
+    if (!rankHost.empty()) return rankHost;
+    // ssh and mpirun name the host they could not reach.
+    std::string named;
+    std::size_t namedAt = 0;
+    for (int h = 0; h < m_builder.hostCount(run); ++h) {
+        const std::string name = m_builder.hostName(h);
+        const auto at = m_tail.rfind(name);
+        if (at != std::string::npos && (named.empty() || at >= namedAt)) {
+            named = name;
+            namedAt = at;
+        }
+    }
+    return named.empty() ? m_builder.hostName(0) : named;
+}
+
+void Runner::settle(RunEnd end) {
+    // Whatever the ending, nothing tagged may outlive the run: KILL the rest, then look again.
+    ProcessTree(m_tag).signal(SIGKILL, static_cast<int>(m_pgid));
+    CommandBatch::run(sweepCommands("KILL"), this, [this, end](std::vector<BatchResult>) {
+        QTimer::singleShot(300, this, [this, end] {
+            std::vector<int> leftover = ProcessTree(m_tag).find();
+            CommandBatch::run(sweepCommands("0"), this, [this, end, leftover](std::vector<BatchResult> results) mutable {
+                for (const auto& r : results) {
+                    auto pids = parsePids(r.output);
+                    for (int p : pids)
+                        if (std::find(leftover.begin(), leftover.end(), p) == leftover.end()) leftover.push_back(p);
+                }
+                finalize(end, leftover);
+            });
+        });
+    });
+}
+
+void Runner::finalize(RunEnd end, std::vector<int> leftover) {
+    const PlannedRun& run = m_runs[static_cast<std::size_t>(m_current)];
+    end.leftover = leftover;
+    if (!leftover.empty())
+        end.reason += (end.reason.empty() ? "" : "; ") + std::to_string(leftover.size()) + " tagged process(es) survived KILL";
+    m_states[static_cast<std::size_t>(m_current)] = end.state;
+    std::string error;
+    if (!m_journal.appendEnd(run.id, m_tag, run.logPath, end, &error)) emit message(QString::fromStdString(error));
+    m_finishedSeconds += static_cast<double>(m_runClock.elapsed()) / 1000.0;
+    ++m_finishedCount;
+    m_log.reset();
+    emit runFinished(m_current, end);
+    bool more = false;
+    for (std::size_t i = 0; i < m_runs.size(); ++i) more = more || !isFinal(m_states[i]);
+    if (m_cancelRequested || !more || m_campaign.cooldownSeconds == 0) QTimer::singleShot(0, this, &Runner::startNext);
+    else m_cooldownTimer.start(m_campaign.cooldownSeconds * 1000);
+}
+
+} // namespace sv::launcher

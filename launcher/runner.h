@@ -1,0 +1,94 @@
+#pragma once
+// Runs a campaign's runs one after another: log written as output arrives (flushed, never
+// overwriting), live progress from core's parser, start and wall-clock timeouts, cancel that
+// owns every tagged process on every host, and the journal that makes resume possible.
+
+#include "campaign.h"
+#include "commandbatch.h"
+#include "commandbuilder.h"
+#include "journal.h"
+#include "plannedrun.h"
+#include "runprogress.h"
+#include "workloadprofile.h"
+
+#include "logparser.h"
+#include "runanalyzer.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QObject>
+#include <QProcess>
+#include <QTimer>
+#include <memory>
+
+namespace sv::launcher {
+
+class Runner : public QObject {
+    Q_OBJECT
+public:
+    Runner(Campaign campaign, WorkloadProfile profile, QObject* parent = nullptr);
+
+    // Creates the output directory, writes the workload script and campaign.json, reads the
+    // journal. A directory that already holds a journal needs resume = true.
+    bool prepare(bool resume, std::string* error);
+    void start();
+    // TERM, grace, KILL, sweep; the current run ends cancelled and no further run starts.
+    void cancel();
+
+    const std::vector<PlannedRun>& runs() const { return m_runs; }
+    RunState state(int index) const { return m_states.at(static_cast<std::size_t>(index)); }
+    const CommandBuilder& commands() const { return m_builder; }
+    const std::string& journalPath() const { return m_journal.path(); }
+
+signals:
+    void runStarted(int index, const QString& id, const QString& command);
+    void progress(const sv::launcher::RunProgress& progress);
+    void runFinished(int index, const sv::launcher::RunEnd& end);
+    void message(const QString& text);
+    void finished(bool cancelled);
+
+private:
+    void startNext();
+    void launch(int index);
+    void onOutput();
+    void onExited(std::optional<int> exitCode, const std::string& startError);
+    void terminate(RunState why, const std::string& reason);
+    void escalate();
+    void settle(RunEnd end);
+    void finalize(RunEnd end, std::vector<int> leftover);
+    std::vector<BatchCommand> sweepCommands(const std::string& signal) const;
+    RunEnd judge(std::optional<int> exitCode, const std::string& startError) const;
+    std::string failingHost() const;
+    void emitProgress();
+    bool prepareLog(int index, std::string* failure);
+
+    Campaign m_campaign;
+    WorkloadProfile m_profile;
+    CommandBuilder m_builder;
+    Journal m_journal;
+    std::vector<PlannedRun> m_runs;
+    std::vector<RunState> m_states;
+    std::map<std::string, JournalEntry> m_previous; // what an earlier session left
+    bool m_cancelRequested = false;
+    bool m_running = false;
+
+    // The current run.
+    int m_current = -1;
+    std::string m_tag;
+    QProcess* m_process = nullptr;
+    qint64 m_pgid = 0;
+    std::unique_ptr<QFile> m_log;
+    std::unique_ptr<LogParser> m_parser;
+    std::unique_ptr<RunAnalyzer> m_analyzer;
+    std::string m_tail; // the output's last bytes: the reason a run failed is usually there
+    bool m_terminating = false;
+    std::optional<RunState> m_forcedState;
+    std::string m_forcedReason;
+    QTimer m_startTimer, m_wallTimer, m_graceTimer, m_cooldownTimer;
+    QElapsedTimer m_runClock, m_sinceFirstSample;
+    std::int64_t m_lastIteration = -1;
+    double m_finishedSeconds = 0; // of runs that ran in this session
+    int m_finishedCount = 0;
+};
+
+} // namespace sv::launcher

@@ -1,0 +1,36 @@
+#pragma once
+// How one benchmark is launched: the launcher's arguments (horovodrun or mpirun), the program,
+// per-precision flags, the environment, and the {placeholders} filled per run. Built-in profiles
+// are JSON compiled into the binary (resources/workloads); a campaign may also name a file.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sv::launcher {
+
+struct WorkloadProfile {
+    std::string name;
+    std::string label;   // what is measured, in words shown to the user
+    std::string model;   // log name prefix: "r50"
+    std::string logRoot; // under the output directory: "logs/ngc/mxnet/resnet50"
+    std::string needs;    // "gpu" (nvidia-smi) or "torch" (python3 + torch) for preflight
+    std::string defaultLauncher;
+    std::map<std::string, std::vector<std::string>> launchers;
+    std::vector<std::pair<std::string, std::string>> env; // in order
+    std::vector<std::string> program;
+    std::map<std::string, std::vector<std::string>> precisionArgs;
+    std::vector<std::string> args;
+    std::map<std::string, std::string> variables; // defaults of the {placeholders}
+    std::string scriptName; // a compiled-in workload written beside the logs as {script}
+    std::string scriptText;
+};
+
+std::vector<std::string> builtinProfileNames();
+// A built-in name, or else a path to a profile JSON file; nullopt with the reason.
+std::optional<WorkloadProfile> loadProfile(const std::string& nameOrPath, std::string* error);
+std::optional<WorkloadProfile> profileFromJson(const std::string& text, std::string* error);
+
+} // namespace sv::launcher

@@ -1,0 +1,42 @@
+#!/usr/bin/python3
+"""A fast stand-in for the training workload in the launcher's fault tests: prints NGC MXNet
+speedometer lines at a set pace, and misbehaves on request (a rank exits non-zero, TERM is
+ignored by the process and a forked child that leaves the process group, argv is dumped)."""
+import argparse, json, logging, os, signal, sys, time
+
+rank = int(os.environ.get("OMPI_COMM_WORLD_RANK", "0"))
+# "--argv-dump FILE ARGS...": write ARGS (hex, byte-exact) to FILE.<rank>, before any parsing.
+if len(sys.argv) > 2 and sys.argv[1] == "--argv-dump":
+    with open(f"{sys.argv[2]}.{rank}", "w") as f:
+        json.dump([os.fsencode(x).hex() for x in sys.argv[3:]], f)
+    sys.exit(0)
+
+p = argparse.ArgumentParser()
+p.add_argument("--iterations", type=int, default=20)
+p.add_argument("--batch", type=int, default=2)
+p.add_argument("--interval", type=float, default=0.02)
+p.add_argument("--fail-rank", type=int, default=-1)
+p.add_argument("--fail-at", type=int, default=3)
+p.add_argument("--ignore-term-fork", action="store_true")
+p.add_argument("--hang", action="store_true", help="after the iterations, sleep forever")
+a, rest = p.parse_known_args()
+
+world = int(os.environ.get("OMPI_COMM_WORLD_SIZE", "1"))
+logging.basicConfig(level=logging.INFO, format="%(asctime)s:%(levelname)s: %(message)s", stream=sys.stderr)
+if a.ignore_term_fork:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if os.fork() == 0:
+        os.setsid()  # escapes the run's process group: only the tag finds it
+        while True:
+            time.sleep(1)
+prev = time.time()
+for k in range(a.iterations):
+    time.sleep(a.interval)
+    if k == a.fail_at and rank == a.fail_rank:
+        print(f"rank {rank} fails on purpose", file=sys.stderr, flush=True)
+        sys.exit(3)
+    now = time.time()
+    logging.info("Epoch[0] Batch [%d-%d]\tSpeed: %s samples/sec\tLR: 0.256\t", k, k, a.batch * world / (now - prev))
+    prev = now
+while a.hang:
+    time.sleep(1)

@@ -1,0 +1,93 @@
+#pragma once
+// Shared by the launcher's tests: paths of the programs under test, temporary directories,
+// and a look for processes still carrying a run tag.
+
+#include "../process.h"
+
+#include <fcntl.h>
+#include <filesystem>
+#include <spawn.h>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace sv::test {
+
+inline const std::string kCli = SCALEVIEW_CLI;
+inline const std::string kFake = SCALEVIEW_FAKE_WORKLOAD;
+
+inline std::string tempDir(const std::string& name) {
+    std::string tmpl = "/tmp/sv-" + name + "-XXXXXX";
+    return ::mkdtemp(tmpl.data());
+}
+
+inline std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Every live process whose environment holds SCALEVIEW_RUN_TAG=... (any run), as "pid cmdline".
+inline std::vector<std::string> taggedProcesses(const std::string& tagPrefix = "") {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+        const std::string env = readFile((e.path() / "environ").string());
+        const std::string needle = std::string("SCALEVIEW_RUN_TAG=") + tagPrefix;
+        const auto at = env.find(needle);
+        if (at == std::string::npos || (at != 0 && env[at - 1] != '\0')) continue;
+        std::string stat = readFile((e.path() / "stat").string());
+        const auto paren = stat.rfind(')');
+        if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z') continue;
+        std::string cmd = readFile((e.path() / "cmdline").string());
+        for (char& c : cmd)
+            if (c == '\0') c = ' ';
+        out.push_back(e.path().filename().string() + " " + cmd.substr(0, 120));
+    }
+    return out;
+}
+
+inline pid_t spawn(const std::vector<std::string>& argv, const std::string& logFile) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, logFile.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = 0;
+    posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    return pid;
+}
+
+// The live processes carrying any tag that the campaign journal in outDir started.
+inline std::vector<std::string> leftoverOf(const std::string& outDir) {
+    std::vector<std::string> out;
+    const std::string journal = readFile(outDir + "/journal.jsonl");
+    for (std::size_t at = 0; (at = journal.find("\"tag\":\"", at)) != std::string::npos;) {
+        at += 7;
+        const std::string tag = journal.substr(at, journal.find('"', at) - at);
+        for (auto& p : taggedProcesses(tag)) out.push_back(p);
+    }
+    return out;
+}
+
+// A profile JSON running the fake workload under mpirun (locally, or over the campaign's hosts).
+inline std::string writeFakeProfile(const std::string& dir, const std::vector<std::string>& extraArgs) {
+    std::string args;
+    for (const auto& a : extraArgs) args += ", \"" + a + "\"";
+    const std::string path = dir + "/fake-profile.json";
+    std::ofstream(path) << R"J({"name": "fake", "label": "fake workload (tests)", "model": "r50", "logRoot": "logs/fake",
+      "defaultLauncher": "mpirun",
+      "launchers": {"mpirun": ["mpirun", "--tag-output", "--allow-run-as-root", "--oversubscribe", "-np", "{ranks}",
+                               "-H", "{host_slots}", "{mpi_env}", "{mpi_ssh_agent}"],
+                    "direct": []},
+      "program": ["/usr/bin/python3", ")J" << kFake << R"J("],
+      "args": ["--iterations", "{iterations}", "--batch", "{batch}")J" << args << "]}\n";
+    return path;
+}
+
+} // namespace sv::test

@@ -1,0 +1,123 @@
+#pragma once
+// Two "nodes" for the launcher's tests: two real sshd processes on 127.0.0.1 and 127.0.0.2,
+// own ports, temporary host and user keys, an ssh config naming them node1 and node2 (plus
+// "refused": a closed port, and "blackhole": a socket that accepts and never answers).
+// Needs root (sshd's privilege separation); everything it starts is stopped by its destructor.
+
+#include "launchertest.h"
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <string>
+#include <sys/socket.h>
+#include <thread>
+#include <vector>
+
+namespace sv::test {
+
+inline int freePort(const char* address) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    ::inet_pton(AF_INET, address, &a.sin_addr);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    ::close(fd);
+    return ntohs(a.sin_port);
+}
+
+class SshNodes {
+public:
+    SshNodes() {
+        char tmpl[] = "/tmp/sv-sshnodes-XXXXXX";
+        m_dir = ::mkdtemp(tmpl);
+        std::filesystem::create_directories("/run/sshd");
+        runProcess({"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", m_dir + "/hostkey"});
+        runProcess({"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", m_dir + "/userkey"});
+        std::filesystem::copy_file(m_dir + "/userkey.pub", m_dir + "/authorized_keys");
+        const char* addresses[] = {"127.0.0.1", "127.0.0.2"};
+        for (int i = 0; i < 2; ++i) {
+            m_ports[i] = freePort(addresses[i]);
+            const std::string cfg = m_dir + "/sshd" + std::to_string(i + 1) + ".conf";
+            std::ofstream(cfg) << "Port " << m_ports[i] << "\nListenAddress " << addresses[i] << "\nHostKey " << m_dir
+                               << "/hostkey\nAuthorizedKeysFile " << m_dir << "/authorized_keys\nPidFile " << m_dir << "/sshd"
+                               << i + 1 << ".pid\nStrictModes no\nUsePAM no\nPermitRootLogin yes\n"
+                               << "PasswordAuthentication no\nKbdInteractiveAuthentication no\nMaxStartups 100\n"
+                               << "MaxSessions 100\nLogLevel ERROR\n";
+            m_sshd[i] = spawn({"/usr/sbin/sshd", "-D", "-e", "-f", cfg}, m_dir + "/sshd" + std::to_string(i + 1) + ".log");
+        }
+        m_refusedPort = freePort("127.0.0.1");
+        // Black hole: the kernel completes the TCP handshake (backlog), nobody ever speaks.
+        m_blackhole = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        ::inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+        ::bind(m_blackhole, reinterpret_cast<sockaddr*>(&a), sizeof a);
+        ::listen(m_blackhole, 16);
+        socklen_t len = sizeof a;
+        ::getsockname(m_blackhole, reinterpret_cast<sockaddr*>(&a), &len);
+        m_blackholePort = ntohs(a.sin_port);
+        std::ofstream(config()) << "Host node1\n  HostName 127.0.0.1\n  Port " << m_ports[0] << "\nHost node2\n  HostName 127.0.0.2\n  Port "
+                                << m_ports[1] << "\nHost refused\n  HostName 127.0.0.1\n  Port " << m_refusedPort
+                                << "\nHost blackhole\n  HostName 127.0.0.1\n  Port " << m_blackholePort << "\nHost *\n  User root\n  IdentityFile "
+                                << m_dir << "/userkey\n  IdentitiesOnly yes\n  UserKnownHostsFile " << m_dir
+                                << "/known_hosts\n  GlobalKnownHostsFile /dev/null\n  LogLevel ERROR\n";
+        // Wait until both answer.
+        for (int tries = 0; tries < 50 && !ready(); ++tries) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ~SshNodes() {
+        for (pid_t p : m_sshd) stop(p);
+        ::close(m_blackhole);
+        std::error_code ec;
+        std::filesystem::remove_all(m_dir, ec);
+    }
+    bool ready() const {
+        for (const char* n : {"node1", "node2"})
+            if (runProcess(ssh(n, "true")).exitCode != 0) return false;
+        return true;
+    }
+    std::vector<std::string> ssh(const std::string& host, const std::string& command) const {
+        return {"/usr/bin/ssh", "-F", config(), "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "--", host, command};
+    }
+    std::string config() const { return m_dir + "/ssh_config"; }
+    const std::string& dir() const { return m_dir; }
+    // Node i (0 or 1) disappears: its sshd and every process below it, KILLed.
+    void killNode(int i) {
+        std::vector<int> tree{m_sshd[i]};
+        for (std::size_t k = 0; k < tree.size(); ++k)
+            for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+                std::ifstream stat(e.path() / "stat");
+                std::string line;
+                if (!std::getline(stat, line)) continue;
+                const auto paren = line.rfind(')');
+                if (paren == std::string::npos) continue;
+                int ppid = 0;
+                char state = 0;
+                std::sscanf(line.c_str() + paren + 2, "%c %d", &state, &ppid);
+                const int pid = std::atoi(e.path().filename().c_str());
+                if (ppid == tree[k] && pid > 0) tree.push_back(pid);
+            }
+        for (int pid : tree) ::kill(pid, SIGKILL);
+        ::waitpid(m_sshd[i], nullptr, 0);
+        m_sshd[i] = 0;
+    }
+
+private:
+    static void stop(pid_t p) {
+        if (p <= 0) return;
+        ::kill(p, SIGTERM);
+        ::waitpid(p, nullptr, 0);
+    }
+    std::string m_dir;
+    int m_ports[2] = {0, 0};
+    pid_t m_sshd[2] = {0, 0};
+    int m_refusedPort = 0;
+    int m_blackhole = -1;
+    int m_blackholePort = 0;
+};
+
+} // namespace sv::test

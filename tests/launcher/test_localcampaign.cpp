@@ -1,0 +1,67 @@
+// The real CPU workload (torchvision ResNet-50 under mpirun, gloo), tiny, launched by
+// scaleview-cli run and read back by scaleview-cli summarize.
+
+#include "launchertest.h"
+
+#include <chrono>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using sv::test::kCli;
+using sv::test::runProcess;
+
+TEST(LocalCampaign, TinyRealCpuCampaignIsReadBackBySummarize) {
+    const std::string dir = sv::test::tempDir("local");
+    const std::string out = dir + "/out";
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = runProcess({kCli, "run", "--profile", "local-cpu-rn50", "--topologies", "1n1g,1n2g", "--batch-size", "2",
+                               "--precision", "fp32", "--repeats", "2", "--iterations", "12", "--warmup", "3",
+                               "--image-size", "32", "--cooldown", "0", "--out", out});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("local campaign: 4 runs in %.1f s\n", seconds);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("4 of 4 runs ok"), std::string::npos) << r.out;
+    // Plain progress lines when standard output is not a terminal.
+    EXPECT_NE(r.out.find("iteration 12/12"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find('\r'), std::string::npos);
+
+    const auto s = runProcess({kCli, "summarize", out, "--warmup", "3", "--iterations", "12", "--format", "json"});
+    ASSERT_EQ(s.exitCode, 0) << s.err;
+    const auto j = nlohmann::json::parse(s.out);
+    ASSERT_EQ(j["runs"].size(), 4u);
+    int twoRank = 0;
+    for (const auto& run : j["runs"]) {
+        EXPECT_EQ(run["status"], "complete") << run.dump();
+        EXPECT_EQ(run["batch_size_per_device"], 2);
+        EXPECT_EQ(run["precision"], "fp32");
+        EXPECT_TRUE(run["ranks_tagged"].get<bool>());
+        const int ranks = run["nodes"].get<int>() * run["gpus_per_node"].get<int>();
+        EXPECT_EQ(run["speed_lines"].get<int>(), 12 * ranks) << run.dump();
+        EXPECT_GT(run["throughput_time"].get<double>(), 0.0);
+        twoRank += run["topology"] == "1n2g";
+    }
+    EXPECT_EQ(twoRank, 2);
+    ASSERT_EQ(j["cases"].size(), 2u);
+    EXPECT_EQ(j["cases"][0]["topology"], "1n1g");
+    EXPECT_EQ(j["cases"][1]["topology"], "1n2g");
+    EXPECT_EQ(j["cases"][1]["values"].size(), 2u);
+
+    // Journal: a start and an end per run, all ok; environment captured beside the logs.
+    const std::string journal = sv::test::readFile(out + "/journal.jsonl");
+    std::size_t starts = 0, oks = 0;
+    for (std::size_t at = 0; (at = journal.find("\"event\":\"start\"", at)) != std::string::npos; ++at) ++starts;
+    for (std::size_t at = 0; (at = journal.find("\"state\":\"ok\"", at)) != std::string::npos; ++at) ++oks;
+    EXPECT_EQ(starts, 4u);
+    EXPECT_EQ(oks, 4u);
+    bool envFound = false;
+    for (const auto& e : std::filesystem::directory_iterator(out + "/environment"))
+        envFound = envFound || sv::test::readFile(e.path().string()).find("torch") != std::string::npos;
+    EXPECT_TRUE(envFound);
+    EXPECT_TRUE(sv::test::leftoverOf(out).empty());
+
+    // A second run into the same directory is refused: nothing is overwritten.
+    const auto again = runProcess({kCli, "run", "--topologies", "1n1g", "--batch-size", "2", "--out", out});
+    EXPECT_EQ(again.exitCode, 2);
+    EXPECT_NE(again.err.find("resume"), std::string::npos);
+    std::filesystem::remove_all(dir);
+}
