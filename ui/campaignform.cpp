@@ -1,0 +1,293 @@
+#include "campaignform.h"
+
+#include "hosttablemodel.h"
+#include "runcapacity.h"
+#include "sshconfighosts.h"
+#include "workloadprofile.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+
+#include <algorithm>
+
+namespace sv::ui {
+namespace {
+
+QSpinBox* spin(int min, int max, QWidget* parent, const QString& suffix = {}) {
+    auto* s = new QSpinBox(parent);
+    s->setRange(min, max);
+    s->setSuffix(suffix);
+    return s;
+}
+
+std::string profileNeeds(const std::string& name) {
+    std::string error;
+    auto p = launcher::loadProfile(name, &error);
+    return p ? p->needs : std::string();
+}
+
+} // namespace
+
+launcher::Campaign CampaignForm::defaultCampaign() {
+    launcher::Campaign c;
+    c.profile = "local-cpu-rn50";
+    c.topologies = {{1, 1}, {1, 2}};
+    // Small enough that six runs finish in minutes on a two-core laptop, big enough that the
+    // speed lines after warmup are steady.
+    c.batchSizes = {8};
+    c.precisions = {"fp32"};
+    c.repeats = 3;
+    c.iterations = 40;
+    c.warmup = 10;
+    c.cooldownSeconds = 2;
+    c.startTimeoutSeconds = 300;
+    c.variables["image_size"] = "32";
+    c.outputDir = freshOutputDir().toStdString();
+    return c;
+}
+
+QString CampaignForm::freshOutputDir() {
+    const QString home = QStandardPaths::writableLocation(QStandardPaths::HomeLocation);
+    return QDir(home).filePath(QStringLiteral("ScaleView/campaigns/local-%1")
+                                   .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+}
+
+CampaignForm::CampaignForm(QWidget* parent)
+    : QWidget(parent), m_profile(new QComboBox(this)), m_profileLabel(new QLabel(this)),
+      m_hosts(new HostTableModel(this)), m_hostView(new QTableView(this)), m_sshConfig(new QLineEdit(this)),
+      m_container(new QLineEdit(this)), m_custom(new QLineEdit(this)), m_customWhy(new QLabel(this)),
+      m_batch(spin(1, 4096, this)), m_precision(new QComboBox(this)), m_repeats(spin(1, 100, this)),
+      m_iterations(spin(2, 100000, this)), m_warmup(spin(0, 100000, this)), m_cooldown(spin(0, 3600, this, tr(" s"))),
+      m_imageSize(spin(16, 512, this, tr(" px"))), m_outputDir(new QLineEdit(this)) {
+    for (const auto& name : launcher::builtinProfileNames()) m_profile->addItem(QString::fromStdString(name));
+    m_profileLabel->setWordWrap(true);
+    m_profileLabel->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_precision->addItem(tr("fp32"), QStringLiteral("fp32"));
+    m_precision->addItem(tr("fp16 (AMP)"), QStringLiteral("fp16"));
+    m_precision->addItem(tr("fp16 without AMP"), QStringLiteral("fp16-noamp"));
+    m_container->setPlaceholderText(tr("none: run on the host itself"));
+    m_imageSize->setToolTip(tr("Synthetic image side for the CPU workload (224 is ImageNet's; small keeps CPU runs short)"));
+
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Workload"), m_profile);
+    form->addRow(QString(), m_profileLabel);
+    form->addRow(tr("Hosts"), buildHosts());
+    form->addRow(tr("Container"), m_container);
+    form->addRow(tr("Topologies"), buildTopologies());
+    form->addRow(tr("Batch size per device"), m_batch);
+    form->addRow(tr("Precision"), m_precision);
+    form->addRow(tr("Repeats"), m_repeats);
+    form->addRow(tr("Iterations"), m_iterations);
+    form->addRow(tr("Warmup iterations"), m_warmup);
+    form->addRow(tr("Cooldown between runs"), m_cooldown);
+    form->addRow(tr("Image size"), m_imageSize);
+    auto* out = new QHBoxLayout;
+    out->addWidget(m_outputDir, 1);
+    auto* browse = new QPushButton(tr("Browse…"), this);
+    out->addWidget(browse);
+    form->addRow(tr("Output directory"), out);
+    setLayout(form);
+
+    connect(browse, &QPushButton::clicked, this, &CampaignForm::chooseOutputDir);
+    connect(m_profile, &QComboBox::currentTextChanged, this, [this] {
+        std::string error;
+        auto p = launcher::loadProfile(m_profile->currentText().toStdString(), &error);
+        m_profileLabel->setText(p ? QString::fromStdString(p->label) : QString::fromStdString(error));
+        m_imageSize->setEnabled(p && p->variables.count("image_size"));
+        updateAvailability();
+    });
+    connect(m_hosts, &HostTableModel::hostsEdited, this, &CampaignForm::updateAvailability);
+    connect(m_custom, &QLineEdit::textChanged, this, &CampaignForm::updateAvailability);
+    for (auto* s : {m_batch, m_repeats, m_iterations, m_warmup, m_cooldown, m_imageSize})
+        connect(s, &QSpinBox::valueChanged, this, &CampaignForm::edited);
+    for (auto* e : {m_container, m_outputDir, m_sshConfig}) connect(e, &QLineEdit::textChanged, this, &CampaignForm::edited);
+    connect(m_precision, &QComboBox::currentIndexChanged, this, &CampaignForm::edited);
+    setCampaign(defaultCampaign());
+}
+
+QWidget* CampaignForm::buildHosts() {
+    auto* box = new QWidget(this);
+    auto* grid = new QGridLayout(box);
+    grid->setContentsMargins(0, 0, 0, 0);
+    m_hostView->setModel(m_hosts);
+    m_hostView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_hostView->verticalHeader()->hide();
+    m_hostView->setMinimumHeight(70);
+    m_hostView->setMaximumHeight(110);
+    m_hostView->setToolTip(tr("No hosts: everything runs on this machine, without SSH"));
+    auto* add = new QPushButton(tr("Add"), box);
+    auto* remove = new QPushButton(tr("Remove"), box);
+    auto* import = new QPushButton(tr("Import SSH config…"), box);
+    m_sshConfig->setPlaceholderText(tr("SSH config file (optional, passed as -F)"));
+    grid->addWidget(m_hostView, 0, 0, 1, 3);
+    grid->addWidget(add, 1, 0);
+    grid->addWidget(remove, 1, 1);
+    grid->addWidget(import, 1, 2);
+    grid->addWidget(m_sshConfig, 2, 0, 1, 3);
+    connect(add, &QPushButton::clicked, this, [this] {
+        launcher::Host h;
+        h.name = "node" + std::to_string(m_hosts->rowCount() + 1);
+        m_hosts->addHost(h);
+        m_hostView->edit(m_hosts->index(m_hosts->rowCount() - 1, HostTableModel::Name));
+    });
+    connect(remove, &QPushButton::clicked, this, [this] { m_hosts->removeHost(m_hostView->currentIndex().row()); });
+    connect(import, &QPushButton::clicked, this, &CampaignForm::chooseSshConfig);
+    return box;
+}
+
+QWidget* CampaignForm::buildTopologies() {
+    auto* box = new QWidget(this);
+    auto* grid = new QGridLayout(box);
+    grid->setContentsMargins(0, 0, 0, 0);
+    int i = 0;
+    for (const Topology& t : RunCapacity::standardTopologies()) {
+        const QString name = QString::fromStdString(t.name());
+        auto* check = new QCheckBox(name, box);
+        check->setObjectName(QStringLiteral("topology-") + name);
+        m_topologies[name] = check;
+        grid->addWidget(check, i / 3, i % 3);
+        connect(check, &QCheckBox::toggled, this, &CampaignForm::edited);
+        ++i;
+    }
+    m_custom->setPlaceholderText(tr("more, e.g. 2n4g, 16n8g"));
+    m_customWhy->setWordWrap(true);
+    m_customWhy->setStyleSheet(QStringLiteral("color: #b02020;"));
+    m_customWhy->hide();
+    grid->addWidget(m_custom, 2, 0, 1, 3);
+    grid->addWidget(m_customWhy, 3, 0, 1, 3);
+    return box;
+}
+
+void CampaignForm::updateAvailability() {
+    const std::string needs = profileNeeds(m_profile->currentText().toStdString());
+    const RunCapacity capacity(m_hosts->hosts(), RunCapacity::localSlotsFor(needs),
+                               needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
+    for (auto& [name, check] : m_topologies) {
+        const Topology t = *parseTopology(name.toStdString());
+        const QString why = capacity.whyNot(t);
+        // A box that cannot run is unchecked too: a greyed-out tick would still be sent.
+        if (!why.isEmpty()) check->setChecked(false);
+        check->setEnabled(why.isEmpty());
+        check->setToolTip(why.isEmpty() ? tr("%1 node(s) × %2 rank(s) each").arg(t.nodes).arg(t.gpusPerNode) : why);
+    }
+    const QStringList why = problems();
+    m_customWhy->setText(why.join(QLatin1Char('\n')));
+    m_customWhy->setVisible(!why.isEmpty());
+    emit edited();
+}
+
+QStringList CampaignForm::problems() const {
+    const std::string needs = profileNeeds(m_profile->currentText().toStdString());
+    const RunCapacity capacity(m_hosts->hosts(), RunCapacity::localSlotsFor(needs),
+                               needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
+    QStringList out;
+    for (const QString& word : m_custom->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
+        const auto t = parseTopology(word.toStdString());
+        if (!t) out << tr("'%1' is not a topology: write NnGg, e.g. 2n4g").arg(word);
+        else if (!capacity.canRun(*t)) out << capacity.whyNot(*t);
+    }
+    return out;
+}
+
+launcher::Campaign CampaignForm::campaign() const {
+    launcher::Campaign c = m_base;
+    c.profile = m_profile->currentText().toStdString();
+    c.hosts = m_hosts->hosts();
+    c.sshConfig = m_sshConfig->text().trimmed().toStdString();
+    const QString container = m_container->text().trimmed();
+    c.container = container.isEmpty() ? launcher::Container{} : launcher::Container{"docker", container.toStdString()};
+    c.topologies.clear();
+    for (const Topology& t : RunCapacity::standardTopologies())
+        if (m_topologies.at(QString::fromStdString(t.name()))->isChecked()) c.topologies.push_back(t);
+    for (const QString& word : m_custom->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
+        if (auto t = parseTopology(word.toStdString()); t && std::find(c.topologies.begin(), c.topologies.end(), *t) == c.topologies.end())
+            c.topologies.push_back(*t);
+    c.batchSizes = {m_batch->value()};
+    c.precisions = {m_precision->currentData().toString().toStdString()};
+    c.repeats = m_repeats->value();
+    c.iterations = m_iterations->value();
+    c.warmup = m_warmup->value();
+    c.cooldownSeconds = m_cooldown->value();
+    if (m_imageSize->isEnabled()) c.variables["image_size"] = std::to_string(m_imageSize->value());
+    else c.variables.erase("image_size");
+    c.outputDir = m_outputDir->text().trimmed().toStdString();
+    return c;
+}
+
+void CampaignForm::setCampaign(const launcher::Campaign& c) {
+    m_base = c;
+    QSignalBlocker block(this);
+    m_profile->setCurrentText(QString::fromStdString(c.profile));
+    m_hosts->setHosts(c.hosts);
+    m_sshConfig->setText(QString::fromStdString(c.sshConfig));
+    m_container->setText(c.container.runtime == "docker" ? QString::fromStdString(c.container.name) : QString());
+    QStringList custom;
+    for (auto& [name, check] : m_topologies) check->setChecked(false);
+    for (const Topology& t : c.topologies) {
+        auto it = m_topologies.find(QString::fromStdString(t.name()));
+        if (it != m_topologies.end()) it->second->setChecked(true);
+        else custom << QString::fromStdString(t.name());
+    }
+    m_custom->setText(custom.join(QStringLiteral(", ")));
+    if (!c.batchSizes.empty()) m_batch->setValue(c.batchSizes.front());
+    if (!c.precisions.empty()) m_precision->setCurrentIndex(qMax(0, m_precision->findData(QString::fromStdString(c.precisions.front()))));
+    m_repeats->setValue(c.repeats);
+    m_iterations->setValue(c.iterations);
+    m_warmup->setValue(c.warmup);
+    m_cooldown->setValue(c.cooldownSeconds);
+    auto size = c.variables.find("image_size");
+    m_imageSize->setValue(size != c.variables.end() ? std::atoi(size->second.c_str()) : 64);
+    m_outputDir->setText(QString::fromStdString(c.outputDir));
+    updateAvailability();
+    // One notice for the whole change (the command preview follows it), not one per field.
+    block.unblock();
+    emit edited();
+}
+
+void CampaignForm::setOutputDir(const QString& dir) { m_outputDir->setText(dir); }
+
+QCheckBox* CampaignForm::topologyBox(const QString& name) const {
+    auto it = m_topologies.find(name);
+    return it == m_topologies.end() ? nullptr : it->second;
+}
+
+void CampaignForm::importSshConfig(const QString& file) {
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly)) return;
+    // A small text file the user picked; read at once like any dialog's file.
+    auto hosts = hostsFromSshConfig(in.readAll().toStdString(), 8);
+    for (const auto& h : hosts) m_hosts->addHost(h);
+    const QString defaultConfig = QDir::home().filePath(QStringLiteral(".ssh/config"));
+    if (QFileInfo(file).absoluteFilePath() != defaultConfig) m_sshConfig->setText(QFileInfo(file).absoluteFilePath());
+}
+
+void CampaignForm::chooseSshConfig() {
+    const QString file = QFileDialog::getOpenFileName(this, tr("Import hosts from an SSH config"),
+                                                      QDir::home().filePath(QStringLiteral(".ssh/config")));
+    if (!file.isEmpty()) importSshConfig(file);
+}
+
+void CampaignForm::chooseOutputDir() {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Output directory"), m_outputDir->text());
+    if (!dir.isEmpty()) m_outputDir->setText(dir);
+}
+
+} // namespace sv::ui

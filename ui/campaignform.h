@@ -1,0 +1,84 @@
+#pragma once
+// The Run panel's left column: every field of a launcher Campaign as a widget — profile, hosts
+// (with import from an SSH config), container, topologies (greyed out with the reason when the
+// hosts cannot run them), batch size, precision, repeats, iterations, warmup, cooldown, output.
+
+// moc trips over the C++20 standard headers behind the launcher types; it needs only names.
+#ifndef Q_MOC_RUN
+#include "campaign.h"
+#endif
+
+#include <QWidget>
+
+#include <map>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTableView;
+
+namespace sv::ui {
+
+class HostTableModel;
+
+class CampaignForm : public QWidget {
+    Q_OBJECT
+public:
+    explicit CampaignForm(QWidget* parent = nullptr);
+
+    // What a fresh start runs: a small local campaign of the real CPU workload.
+    static launcher::Campaign defaultCampaign();
+    static QString freshOutputDir();
+
+    launcher::Campaign campaign() const;
+    void setCampaign(const launcher::Campaign& campaign);
+    // Problems the form already knows of (a custom topology that is not NnGg or cannot run).
+    QStringList problems() const;
+
+    void importSshConfig(const QString& file);
+    void setOutputDir(const QString& dir);
+    QCheckBox* topologyBox(const QString& name) const;
+    QLineEdit* customTopologies() const { return m_custom; }
+    QSpinBox* batchSize() const { return m_batch; }
+    QSpinBox* repeats() const { return m_repeats; }
+    QSpinBox* iterations() const { return m_iterations; }
+    QSpinBox* warmup() const { return m_warmup; }
+    QSpinBox* cooldown() const { return m_cooldown; }
+    QSpinBox* imageSize() const { return m_imageSize; }
+    QComboBox* precision() const { return m_precision; }
+    QLineEdit* outputDir() const { return m_outputDir; }
+    HostTableModel* hosts() const { return m_hosts; }
+
+signals:
+    void edited();
+
+private:
+    QWidget* buildHosts();
+    QWidget* buildTopologies();
+    void updateAvailability();
+    void chooseSshConfig();
+    void chooseOutputDir();
+
+    QComboBox* m_profile;
+    QLabel* m_profileLabel;
+    HostTableModel* m_hosts;
+    QTableView* m_hostView;
+    QLineEdit* m_sshConfig;
+    QLineEdit* m_container;
+    std::map<QString, QCheckBox*> m_topologies; // by name, "1n1g"
+    QLineEdit* m_custom;
+    QLabel* m_customWhy;
+    QSpinBox* m_batch;
+    QComboBox* m_precision;
+    QSpinBox* m_repeats;
+    QSpinBox* m_iterations;
+    QSpinBox* m_warmup;
+    QSpinBox* m_cooldown;
+    QSpinBox* m_imageSize;
+    QLineEdit* m_outputDir;
+    launcher::Campaign m_base; // keeps what the form has no widget for (timeouts, launcher)
+};
+
+} // namespace sv::ui

@@ -1,0 +1,71 @@
+#pragma once
+// Drives the launcher's Runner for the window: preflight, run, cancel and resume, all through
+// the event loop (the Runner's QProcess and timers; nothing here waits). Says what happens in
+// plain words, follows the current run's log for the console, and says when a run's results
+// are on disk so the window reloads the campaign's log tree.
+
+// moc trips over the C++20 standard headers behind the launcher types; it needs only names.
+#ifndef Q_MOC_RUN
+#include "campaign.h"
+#include "journal.h"
+#include "preflight.h"
+#include "runprogress.h"
+#endif
+
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+
+namespace sv::launcher {
+class Runner;
+}
+
+namespace sv::ui {
+
+class LogTail;
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;
+
+    // False with the reason when it cannot start (invalid campaign, directory already used...).
+    bool start(const launcher::Campaign& campaign, bool resume, QString* error);
+    void cancel();
+    void preflight(const launcher::Campaign& campaign);
+    bool isRunning() const { return m_runner != nullptr; }
+    bool isCancelling() const { return m_cancelling; }
+    const launcher::Runner* runner() const { return m_runner; }
+    // Where the campaign's logs go (output directory + the profile's log root).
+    static QString logRoot(const launcher::Campaign& campaign);
+    // The exact command lines the campaign will run, one per run (tags drawn at start).
+    static QStringList commandLines(const launcher::Campaign& campaign, QString* error);
+    // The states a campaign directory's journal records, by run id; empty without a journal.
+    static std::map<std::string, launcher::JournalEntry> journalOf(const QString& outputDir);
+
+signals:
+    void started(int runs);
+    void runStarted(int index, int total, const QString& id, const QString& command);
+    void progress(const sv::launcher::RunProgress& progress);
+    void runFinished(int index, const QString& id, const sv::launcher::RunEnd& end);
+    void logText(const QString& text);
+    void resultsChanged(const QString& logRoot);
+    void finished(bool cancelled, int ok, int total);
+    void preflightDone(const std::vector<sv::launcher::PreflightFinding>& findings);
+    // For the user, in words: what went wrong, where, and what to do.
+    void problem(const QString& text);
+    void note(const QString& text);
+
+private:
+    void onFinished(bool cancelled);
+
+    launcher::Runner* m_runner = nullptr;
+    launcher::Campaign m_campaign;
+    LogTail* m_tail;
+    bool m_cancelling = false;
+    bool m_preflighting = false;
+};
+
+} // namespace sv::ui

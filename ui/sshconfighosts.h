@@ -1,0 +1,16 @@
+#pragma once
+// Hosts named in an OpenSSH client config (~/.ssh/config), for the Run panel's import: each
+// concrete `Host` alias with its HostName, Port and User. Patterns (*, ?, !) name no machine
+// and are skipped; ssh itself still reads the file (-F), so nothing here must be complete.
+
+#include "campaign.h"
+
+#include <string>
+#include <vector>
+
+namespace sv::ui {
+
+// gpus: what each imported host is assumed to have until the user says otherwise.
+std::vector<launcher::Host> hostsFromSshConfig(const std::string& text, int gpus);
+
+} // namespace sv::ui
