@@ -1,4 +1,4 @@
-# ScaleView: `make run` opens the app on the bundled sample logs, `make test` runs every test.
+# ScaleView: `make run` opens the desktop app on the bundled sample logs, `make test` runs every test.
 # Each target installs the Debian 12 packages it needs first (as root; apt-get update once).
 
 BUILD      ?= build
@@ -12,7 +12,9 @@ SAMPLES    := resources/samples/logs/ngc/mxnet/resnet50
 # tests run them for real.
 BUILD_DEPS := cmake ninja-build g++ clang git pkg-config python3 python3-numpy dpkg-dev \
               nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
-              qt6-base-dev qt6-base-dev-tools libgl-dev
+              qt6-base-dev qt6-base-dev-tools libgl-dev \
+              qt6-charts-dev libqt6opengl6-dev qt6-svg-dev fonts-dejavu-core \
+              xvfb xauth imagemagick
 TEST_DEPS  := $(BUILD_DEPS) time appstream desktop-file-utils
 BENCH_DEPS := $(BUILD_DEPS) time grep
 # The launcher's tests run sshd, ssh, mpirun and the PyTorch CPU workload for real.
@@ -41,8 +43,22 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
+# The desktop app on the bundled samples (under Xvfb when there is no display).
 run: build
-	$(BUILD)/app/scaleview-cli summarize $(SAMPLES)
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then $(BUILD)/app/scaleview $(SAMPLES); \
+	else echo "No display: running under xvfb-run"; xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD)/app/scaleview $(SAMPLES); fi
+
+# Screenshots of each view, from the real app under Xvfb, into docs/screenshots/.
+screenshots: build
+	for page in results throughput speedup runs; do \
+	  rm -f $(BUILD)/screenshot.ini; \
+	  xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD)/app/scaleview --settings $(BUILD)/screenshot.ini \
+	    --screenshot docs/screenshots/$$page.png --page $$page --run 13 $(SAMPLES) || exit 1; \
+	done
+	rm -f $(BUILD)/screenshot.ini
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD)/app/scaleview --settings $(BUILD)/screenshot.ini \
+	  --screenshot docs/screenshots/efficiency.png --page speedup --efficiency $(SAMPLES)
+	rm -f $(BUILD)/screenshot.ini
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300

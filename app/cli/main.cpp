@@ -11,6 +11,7 @@ namespace {
 
 const char* kUsage = R"(Usage:
   scaleview-cli summarize LOG_DIR [options]
+  scaleview-cli plot LOG_DIR --chart throughput|speedup|efficiency --output FILE.png|FILE.svg [options]
   scaleview-cli run CAMPAIGN.json | run --topologies 1n1g,1n2g --batch-size B --out DIR [options]
   scaleview-cli resume DIR
   scaleview-cli preflight CAMPAIGN.json
@@ -35,6 +36,19 @@ each run's throughput and each case's statistics, and compare them with the publ
   --threads N             parallel readers (default: one per core, at least 2)
   --strict                exit 1 when any log was skipped, incomplete or unusable
   --quiet                 no warnings on standard error
+
+plot: draw the desktop app's chart for the first case group (model, precision, batch size) of
+LOG_DIR, without a display.
+  --chart throughput|speedup|efficiency
+                          grouped bars with min-max whiskers (default), speedup against
+                          GPUs with the ideal line, or scaling efficiency
+  --reference ID[:SERIES] overlay this published table; repeatable (default: the table
+                          matching the group's precision and batch size)
+  --output FILE           .png or .svg
+  --size WxH              chart size in pixels (default 1200x800)
+  --scale S               PNG pixel ratio, 0.5 to 4 (default 1; 2 is crisp on HiDPI)
+  --method, --warmup, --iterations, --model, --precision, --batch-size, --threads
+                          as for summarize
 
 run: run a benchmark campaign (a CAMPAIGN.json, or these options), one run after another, each
 log written as it arrives into DIR/logs/.../bz{B}/{N}n{G}g/r50_b{B}_{precision}_{repeat}.log,
@@ -77,6 +91,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (command == "summarize") return sv::cli::summarizeCommand(args);
+    if (command == "plot") return sv::cli::plotCommand(args);
     if (command == "references") return sv::cli::referencesCommand(args);
     if (command == "run") return sv::cli::runCommand(args);
     if (command == "resume") return sv::cli::resumeCommand(args);

@@ -1,0 +1,168 @@
+// The background machinery: loading with progress and cancel, stale loads dropped, recompute
+// without reading files, and live updates of a directory being written.
+
+#include "uifixture.h"
+
+#include "analysiscontroller.h"
+#include "livecontroller.h"
+#include "loadcontroller.h"
+
+#include <QSignalSpy>
+
+#include <gtest/gtest.h>
+
+using namespace sv;
+using namespace sv::test;
+
+namespace {
+
+struct Loaded {
+    ui::LoadController loader;
+    ui::AnalysisController analysis;
+    Loaded() { QObject::connect(&loader, &ui::LoadController::snapshotReady, &analysis, &ui::AnalysisController::setSnapshot); }
+    bool waitComplete(int ms = 20000) {
+        return waitUntil([this] {
+            auto a = analysis.current();
+            return a && a->complete && !analysis.isBusy();
+        }, ms);
+    }
+};
+
+} // namespace
+
+TEST(LoadController, ReadsEveryLogWithProgressThenACompleteSnapshot) {
+    TempDir dir;
+    writeCampaign(dir.path());
+    ui::LoadController loader;
+    QSignalSpy progress(&loader, &ui::LoadController::progress);
+    QSignalSpy finished(&loader, &ui::LoadController::finished);
+    loader.open(QString::fromStdString(dir.path().string()));
+    EXPECT_TRUE(loader.isLoading());
+    ASSERT_TRUE(finished.wait(20000));
+    EXPECT_FALSE(finished.last().at(1).toBool()); // not cancelled
+    ASSERT_FALSE(progress.isEmpty());
+    EXPECT_EQ(progress.last().at(0).toInt(), 9);
+    EXPECT_EQ(progress.last().at(1).toInt(), 9);
+    const ui::LogSnapshot s = loader.snapshot();
+    EXPECT_TRUE(s.complete);
+    EXPECT_EQ(s.logs.size(), 9u);
+    EXPECT_EQ(s.logs.front()->samples.size(), 120u);
+}
+
+TEST(LoadController, ANewDirectoryDropsTheStaleLoad) {
+    TempDir a, b;
+    CampaignSpec big;
+    big.topologies = {{1, 8}, {2, 8}};
+    big.repeats = 6;
+    writeCampaign(a.path(), big);
+    CampaignSpec small;
+    small.precision = "fp16";
+    writeCampaign(b.path(), small);
+    Loaded l;
+    QSignalSpy shown(&l.analysis, &ui::AnalysisController::analysisReady);
+    l.loader.open(QString::fromStdString(a.path().string()));
+    l.analysis.clear();
+    l.loader.open(QString::fromStdString(b.path().string()));
+    ASSERT_TRUE(l.waitComplete());
+    QTest::qWait(300); // anything A still had in flight would arrive now
+    for (const auto& args : shown) {
+        const auto an = args.at(0).value<ui::AnalysisPtr>();
+        EXPECT_EQ(an->summary.root, b.path().string());
+        for (const auto& r : an->summary.runs) EXPECT_EQ(r.key.precision, "fp16");
+    }
+    EXPECT_EQ(l.analysis.current()->summary.runs.size(), 9u);
+}
+
+TEST(LoadController, CancelKeepsWhatWasReadAndSaysSo) {
+    TempDir dir;
+    CampaignSpec big;
+    big.topologies = {{2, 8}, {4, 8}};
+    big.repeats = 12;
+    writeCampaign(dir.path(), big);
+    ui::LoadController loader;
+    QSignalSpy finished(&loader, &ui::LoadController::finished);
+    loader.open(QString::fromStdString(dir.path().string()));
+    ASSERT_TRUE(waitUntil([&] { return loader.snapshot().expected > 0; }));
+    loader.cancel();
+    ASSERT_TRUE(finished.wait(20000));
+    EXPECT_TRUE(finished.last().at(1).toBool());
+    const ui::LogSnapshot s = loader.snapshot();
+    EXPECT_TRUE(s.cancelled);
+    EXPECT_EQ(s.expected, 24u);
+    EXPECT_LT(s.logs.size(), 24u);
+}
+
+TEST(LoadController, AMissingDirectoryFailsWithAReason) {
+    ui::LoadController loader;
+    QSignalSpy failed(&loader, &ui::LoadController::failed);
+    loader.open(QStringLiteral("/nonexistent/scaleview"));
+    ASSERT_TRUE(failed.wait(5000));
+    EXPECT_FALSE(failed.last().at(1).toString().isEmpty());
+}
+
+TEST(AnalysisController, RecomputesWithoutReadingTheFilesAgain) {
+    TempDir dir;
+    writeCampaign(dir.path());
+    Loaded l;
+    l.loader.open(QString::fromStdString(dir.path().string()));
+    ASSERT_TRUE(l.waitComplete());
+    const double before = *l.analysis.current()->summary.cases[0].median;
+    // The files are gone: a re-read would find nothing.
+    std::filesystem::remove_all(dir.path() / "bz64");
+    ui::AnalysisOptions o = l.analysis.options();
+    o.method = Method::Speed;
+    o.measure = {10, 60};
+    l.analysis.setOptions(o);
+    ASSERT_TRUE(waitUntil([&] { return l.analysis.current()->options.method == Method::Speed && !l.analysis.isBusy(); }));
+    const auto a = l.analysis.current();
+    EXPECT_EQ(a->summary.runs.size(), 9u);
+    EXPECT_EQ(a->summary.load.measure.warmup, 10);
+    ASSERT_TRUE(a->summary.cases[0].median);
+    EXPECT_NEAR(*a->summary.cases[0].median, before, before * 0.01); // same data, another method
+}
+
+TEST(AnalysisController, RefusesAnEmptyWindow) {
+    ui::AnalysisController c;
+    QSignalSpy invalid(&c, &ui::AnalysisController::invalidOptions);
+    ui::AnalysisOptions o;
+    o.measure = {50, 40};
+    c.setOptions(o);
+    EXPECT_EQ(invalid.count(), 1);
+    EXPECT_EQ(c.options().measure.warmup, 20);
+}
+
+TEST(LiveController, NewAndGrowingLogsUpdateTheAnalysis) {
+    TempDir dir;
+    CampaignSpec spec;
+    spec.topologies = {{1, 1}};
+    writeCampaign(dir.path(), spec);
+    // A run in progress: 40 of 120 iterations so far.
+    const std::string full = runText(spec, 2, 1);
+    const auto growing = logPath(dir.path(), spec, 1, 2, 1);
+    const std::size_t cut = full.find("Batch [40-40]");
+    const std::size_t lineStart = full.rfind('\n', cut) + 1;
+    writeFile(growing, full.substr(0, lineStart));
+
+    Loaded l;
+    ui::LiveController live;
+    live.setDebounce(100);
+    QObject::connect(&live, &ui::LiveController::snapshotReady, &l.analysis, &ui::AnalysisController::setSnapshot);
+    l.loader.open(QString::fromStdString(dir.path().string()));
+    ASSERT_TRUE(l.waitComplete());
+    ASSERT_EQ(l.analysis.current()->summary.runs.size(), 4u);
+    EXPECT_EQ(l.analysis.current()->summary.runs[3].status, RunStatus::Incomplete);
+    live.start(l.loader.snapshot());
+    QTest::qWait(300); // the first refresh sets up the watches
+
+    // The run finishes, and a new repeat appears.
+    {
+        std::ofstream out(growing, std::ios::app | std::ios::binary);
+        out << full.substr(lineStart);
+    }
+    writeFile(logPath(dir.path(), spec, 1, 2, 2), runText(spec, 2, 2));
+    ASSERT_TRUE(waitUntil([&] {
+        auto a = l.analysis.current();
+        return a->summary.runs.size() == 5u && a->summary.runs[3].status == RunStatus::Complete;
+    }, 5000)) << "runs: " << l.analysis.current()->summary.runs.size();
+    EXPECT_EQ(l.analysis.current()->summary.cases.back().values.size(), 2u);
+}

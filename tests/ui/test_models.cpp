@@ -1,0 +1,207 @@
+// Every model under QAbstractItemModelTester, and its contents against the core's statistics.
+
+#include "snapshotfixture.h"
+#include "uifixture.h"
+
+#include "casetablemodel.h"
+#include "referencelistmodel.h"
+#include "report.h"
+#include "runtablemodel.h"
+#include "warninglistmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QBrush>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+
+#include <gtest/gtest.h>
+
+using namespace sv;
+using namespace sv::test;
+
+namespace {
+
+constexpr auto kFatal = QAbstractItemModelTester::FailureReportingMode::Fatal;
+
+// Two topologies complete, one repeat of 1n2g cut short: a warning and an excluded run.
+struct Fixture {
+    TempDir dir;
+    CampaignSpec spec;
+    Fixture() {
+        writeCampaign(dir.path(), spec);
+        writeFile(logPath(dir.path(), spec, 1, 2, 3), runText(spec, 2, 3, 50));
+    }
+    Summary core(Method m = Method::Time, MeasureOptions measure = {}) const {
+        LoadOptions load;
+        load.measure = measure;
+        SummaryOptions o;
+        o.method = m;
+        return summarizeDirectory(dir.path(), load, o);
+    }
+};
+
+QString cell(const QAbstractItemModel& m, int row, int col, int role = Qt::DisplayRole) {
+    return m.data(m.index(row, col), role).toString();
+}
+
+} // namespace
+
+TEST(CaseTableModel, RowsEqualCoreStatistics) {
+    Fixture f;
+    const Summary core = f.core();
+    ui::CaseTableModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setCases(core.cases);
+    ASSERT_EQ(model.rowCount(), 3);
+    for (int r = 0; r < 3; ++r) {
+        const CaseStats& c = core.cases[static_cast<std::size_t>(r)];
+        EXPECT_EQ(cell(model, r, ui::CaseTableModel::Gpus), QString::number(c.gpus()));
+        EXPECT_EQ(cell(model, r, ui::CaseTableModel::Median).toStdString(), formatFixed(*c.median, 2));
+        EXPECT_EQ(cell(model, r, ui::CaseTableModel::Mean).toStdString(), formatFixed(*c.mean, 2));
+        EXPECT_EQ(cell(model, r, ui::CaseTableModel::Speedup).toStdString(), formatFixed(*c.speedup, 2));
+        EXPECT_DOUBLE_EQ(model.data(model.index(r, ui::CaseTableModel::Median), ui::CaseTableModel::SortRole).toDouble(),
+                         *c.median);
+    }
+    // The cut-short 1n2g repeat is excluded, with its reason as tooltip.
+    EXPECT_EQ(cell(model, 1, ui::CaseTableModel::RunsExcluded), QStringLiteral("1"));
+    EXPECT_EQ(cell(model, 1, ui::CaseTableModel::RunsUsed), QStringLiteral("2"));
+    EXPECT_TRUE(cell(model, 1, ui::CaseTableModel::RunsExcluded, Qt::ToolTipRole).contains(QStringLiteral("r50_b64_fp32_3.log")));
+    // Swapped whole: the tester checks the reset is consistent.
+    model.setCases({});
+    EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(CaseTableModel, DeltaIsColouredAndReferenceExplained) {
+    TempDir dir;
+    CampaignSpec spec;
+    spec.batch = 128; // the published fp32 table is for batch 128
+    spec.topologies = {{1, 1}};
+    writeCampaign(dir.path(), spec);
+    const Summary core = summarizeDirectory(dir.path(), {}, {});
+    ui::CaseTableModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setCases(core.cases);
+    ASSERT_EQ(model.rowCount(), 1);
+    ASSERT_TRUE(core.cases[0].deltaPct);
+    // 128 / 0.5 s = 256 images/s against 392.24 published: far below, so red.
+    EXPECT_LT(*core.cases[0].deltaPct, -5.0);
+    const QBrush brush = model.data(model.index(0, ui::CaseTableModel::Delta), Qt::ForegroundRole).value<QBrush>();
+    EXPECT_EQ(brush.color(), QColor(0xc0, 0x1c, 0x1c));
+    EXPECT_EQ(cell(model, 0, ui::CaseTableModel::Reference), QStringLiteral("392.24"));
+    const QString tip = cell(model, 0, ui::CaseTableModel::Reference, Qt::ToolTipRole);
+    EXPECT_TRUE(tip.contains(QStringLiteral("Source:"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("V100"))) << tip.toStdString();
+}
+
+TEST(CaseTableModel, SortsNumbersAsNumbers) {
+    TempDir dir;
+    CampaignSpec spec;
+    spec.batch = 16; // 1 GPU about 32 images/s, 4 GPUs about 121: "32" sorts above "121" as text
+    writeCampaign(dir.path(), spec);
+    ui::CaseTableModel model;
+    model.setCases(summarizeDirectory(dir.path(), {}, {}).cases);
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(ui::CaseTableModel::SortRole);
+    QAbstractItemModelTester tester(&proxy, kFatal);
+    proxy.sort(ui::CaseTableModel::Median, Qt::DescendingOrder);
+    // As text 1 GPU would come first; as numbers 4 GPUs do.
+    EXPECT_EQ(proxy.data(proxy.index(0, ui::CaseTableModel::Gpus)).toInt(), 4);
+    EXPECT_EQ(proxy.data(proxy.index(2, ui::CaseTableModel::Gpus)).toInt(), 1);
+}
+
+TEST(RunTableModel, EveryRunWithStatusBothMethodsAndFlags) {
+    Fixture f;
+    const Summary core = f.core();
+    ui::RunTableModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setSummary(core);
+    ASSERT_EQ(static_cast<std::size_t>(model.rowCount()), core.runs.size());
+    int incomplete = 0;
+    for (int r = 0; r < model.rowCount(); ++r) {
+        const RunResult& run = core.runs[static_cast<std::size_t>(r)];
+        EXPECT_EQ(cell(model, r, ui::RunTableModel::Log).toStdString(), run.path);
+        EXPECT_EQ(cell(model, r, ui::RunTableModel::Status).toStdString(), std::string(statusName(run.status)));
+        if (run.usable()) {
+            EXPECT_EQ(cell(model, r, ui::RunTableModel::TimeMethod).toStdString(), formatFixed(*run.timeThroughput, 2));
+            EXPECT_EQ(cell(model, r, ui::RunTableModel::SpeedMethod).toStdString(), formatFixed(*run.speedThroughput, 2));
+        } else {
+            ++incomplete;
+            // Visible, with its reason, not hidden.
+            EXPECT_TRUE(model.data(model.index(r, 0), Qt::BackgroundRole).isValid());
+            EXPECT_TRUE(cell(model, r, ui::RunTableModel::Reason).contains(QStringLiteral("found")))
+                << cell(model, r, ui::RunTableModel::Reason).toStdString();
+        }
+    }
+    EXPECT_EQ(incomplete, 1);
+}
+
+TEST(RunTableModel, FlagsTheOutlierRepeat) {
+    TempDir dir;
+    CampaignSpec spec;
+    spec.topologies = {{1, 1}};
+    spec.repeats = 5;
+    writeCampaign(dir.path(), spec);
+    // Repeat 5 at half speed: far outside the others' spread.
+    RunSpec slow;
+    slow.stepMs = 1000;
+    writeFile(logPath(dir.path(), spec, 1, 1, 5), makeLog(slow, [](int, int) { return std::string("64.0"); }));
+    const Summary core = summarizeDirectory(dir.path(), {}, {});
+    ASSERT_EQ(core.cases.size(), 1u);
+    ASSERT_EQ(core.cases[0].outlierRepeats, std::vector<int>{5});
+    ui::RunTableModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setSummary(core);
+    for (int r = 0; r < model.rowCount(); ++r)
+        EXPECT_EQ(model.isOutlier(r), model.run(r).key.repeat == 5) << r;
+    EXPECT_EQ(cell(model, 4, ui::RunTableModel::Outlier), QStringLiteral("outlier"));
+}
+
+TEST(WarningListModel, ShowsEveryWarningText) {
+    Fixture f;
+    const Summary core = f.core();
+    ui::WarningListModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setWarnings(core.warnings);
+    ASSERT_EQ(static_cast<std::size_t>(model.rowCount()), core.warnings.size());
+    ASSERT_EQ(model.rowCount(), 1);
+    EXPECT_EQ(model.data(model.index(0)).toString().toStdString(), core.warnings[0].text());
+}
+
+TEST(ReferenceListModel, ListsEverySeriesAndReportsUserToggles) {
+    ui::ReferenceListModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    int series = 0;
+    for (const auto& t : ReferenceCatalog::builtin().tables()) series += static_cast<int>(t.series.size());
+    ASSERT_EQ(model.rowCount(), series);
+    for (int r = 0; r < model.rowCount(); ++r)
+        EXPECT_TRUE(ReferenceCatalog::builtin().knows(model.data(model.index(r), ui::ReferenceListModel::IdRole).toString().toStdString()));
+    QSignalSpy spy(&model, &ui::ReferenceListModel::checkedChanged);
+    model.setChecked({"dlperf-ngc-mxnet-fp32-bs128"}); // from an Analysis: no echo
+    EXPECT_EQ(spy.count(), 0);
+    EXPECT_EQ(model.checked(), std::vector<std::string>{"dlperf-ngc-mxnet-fp32-bs128"});
+    const int row = model.rowOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0");
+    ASSERT_GE(row, 0);
+    EXPECT_TRUE(model.setData(model.index(row), Qt::Checked, Qt::CheckStateRole));
+    EXPECT_EQ(spy.count(), 1);
+    EXPECT_EQ(model.checked().size(), 2u);
+}
+
+TEST(Analysis, EqualsTheCoreSummaryForEveryMethodAndWindow) {
+    Fixture f;
+    const ui::LogSnapshot snap = readSnapshot(f.dir.path());
+    for (Method m : {Method::Time, Method::Speed})
+        for (MeasureOptions w : {MeasureOptions{20, 120}, MeasureOptions{10, 40}}) {
+            ui::AnalysisOptions o;
+            o.method = m;
+            o.measure = w;
+            const ui::Analysis a = ui::analyze(snap, o);
+            const Summary core = f.core(m, w);
+            ASSERT_EQ(a.summary.cases.size(), core.cases.size());
+            for (std::size_t i = 0; i < core.cases.size(); ++i) {
+                EXPECT_EQ(a.summary.cases[i].median, core.cases[i].median);
+                EXPECT_EQ(a.summary.cases[i].excluded.size(), core.cases[i].excluded.size());
+            }
+            EXPECT_EQ(a.summary.warnings.size(), core.warnings.size());
+        }
+}

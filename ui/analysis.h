@@ -1,0 +1,48 @@
+#pragma once
+// One complete view of the data: the core Summary for the chosen options, the RunLogs behind its
+// runs (same order), and the case group and references actually shown. Built off the GUI thread.
+
+#include "analysisoptions.h"
+#include "logsnapshot.h"
+#include "scalingdata.h"
+#include "summary.h"
+
+#include <QMetaType>
+
+#include <memory>
+#include <vector>
+
+namespace sv::ui {
+
+struct Analysis {
+    Summary summary;
+    std::vector<RunLogPtr> logs;        // logs[i] is the log of summary.runs[i]
+    AnalysisOptions options;            // as asked
+    std::vector<CaseGroup> groups;      // every group in the data, in case order
+    std::optional<CaseGroup> group;     // the one shown; none when nothing usable was read
+    std::vector<std::string> references; // the overlays in effect (auto resolved)
+    std::size_t expected = 0;           // logs the scan found
+    bool complete = false;              // false while the directory is still loading
+
+    std::vector<const CaseStats*> groupCases() const;
+    // What the throughput and speedup charts draw: the group shown with the overlays in effect.
+    ScalingData scaling(const ReferenceCatalog& catalog = ReferenceCatalog::builtin()) const;
+    // The summary restricted to the group shown (what the Results table and its exports hold).
+    Summary groupSummary() const;
+};
+
+using AnalysisPtr = std::shared_ptr<const Analysis>;
+
+// Measures every log with options.measure, then cases and references as the core does.
+Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
+                 const ReferenceCatalog& catalog = ReferenceCatalog::builtin());
+
+// "TABLE_ID" for a one-series table, "TABLE_ID:SERIES" otherwise: how references are named.
+std::string referenceId(const ReferenceTable& table, const ReferenceSeries& series);
+// The published figures matching a group (its precision and batch size), if any.
+std::optional<std::string> matchingReference(const CaseGroup& group,
+                                             const ReferenceCatalog& catalog = ReferenceCatalog::builtin());
+
+} // namespace sv::ui
+
+Q_DECLARE_METATYPE(sv::ui::AnalysisPtr)

@@ -1,0 +1,63 @@
+#include "analysiscontroller.h"
+
+#include "runloader.h"
+
+#include <QtConcurrent>
+
+namespace sv::ui {
+
+AnalysisController::AnalysisController(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<sv::ui::AnalysisPtr>();
+}
+
+void AnalysisController::setSnapshot(const LogSnapshot& snapshot) {
+    m_snapshot = snapshot;
+    request();
+}
+
+void AnalysisController::setOptions(const AnalysisOptions& options) {
+    if (auto why = validateMeasureOptions(options.measure)) {
+        emit invalidOptions(QString::fromStdString(*why));
+        return;
+    }
+    m_options = options;
+    request();
+}
+
+void AnalysisController::clear() {
+    ++m_epoch;
+    m_pending = false;
+    m_snapshot = {};
+    m_current.reset();
+}
+
+void AnalysisController::request() {
+    if (m_watcher) {
+        m_pending = true; // one job at a time; the latest inputs run next
+        return;
+    }
+    start();
+}
+
+void AnalysisController::start() {
+    m_pending = false;
+    const quint64 epoch = m_epoch;
+    m_watcher = new QFutureWatcher<AnalysisPtr>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, [this, epoch] {
+        AnalysisPtr result = m_watcher->result();
+        m_watcher->deleteLater();
+        m_watcher = nullptr;
+        // A result for older options of the same directory is still true for what it shows, and
+        // showing it keeps a long partial load filling in; one for another directory is not.
+        if (epoch == m_epoch) {
+            m_current = result;
+            emit analysisReady(result);
+        }
+        if (m_pending) start();
+    });
+    m_watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, options = m_options] {
+        return AnalysisPtr(std::make_shared<const Analysis>(analyze(snapshot, options)));
+    }));
+}
+
+} // namespace sv::ui

@@ -1,0 +1,43 @@
+#pragma once
+// Turns the RunLogs in memory and the user's options into an Analysis, on a worker thread, so a
+// change of method, window or reference recomputes without reading files and without blocking.
+// Requests arriving while one runs are coalesced into one; a result computed for a directory that
+// is no longer open (clear() since) is dropped.
+
+#include "analysis.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+
+namespace sv::ui {
+
+class AnalysisController : public QObject {
+    Q_OBJECT
+public:
+    explicit AnalysisController(QObject* parent = nullptr);
+
+    void setSnapshot(const LogSnapshot& snapshot);
+    void setOptions(const AnalysisOptions& options);
+    const AnalysisOptions& options() const { return m_options; }
+    const LogSnapshot& snapshot() const { return m_snapshot; }
+    AnalysisPtr current() const { return m_current; }
+    bool isBusy() const { return m_watcher != nullptr || m_pending; }
+    void clear();
+
+signals:
+    void analysisReady(sv::ui::AnalysisPtr analysis);
+    void invalidOptions(const QString& why);
+
+private:
+    void request();
+    void start();
+
+    LogSnapshot m_snapshot;
+    AnalysisOptions m_options;
+    AnalysisPtr m_current;
+    quint64 m_epoch = 0; // bumped by clear(): results from before are stale
+    bool m_pending = false;
+    QFutureWatcher<AnalysisPtr>* m_watcher = nullptr;
+};
+
+} // namespace sv::ui

@@ -1,0 +1,36 @@
+#pragma once
+// What the user chose to see: method, measured window, case group and reference overlays.
+// Changing any of it recomputes from the RunLogs in memory, never from the files.
+
+#include "casestats.h"
+#include "runresult.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sv::ui {
+
+// One model / precision / batch size: what a chart or the Results table shows at a time.
+struct CaseGroup {
+    std::string model;
+    std::string precision;
+    int batchPerDevice = 0;
+    bool contains(const CaseKey& k) const {
+        return k.model == model && k.precision == precision && k.batchPerDevice == batchPerDevice;
+    }
+    std::string label() const { return model + " " + precision + ", batch " + std::to_string(batchPerDevice); }
+    bool operator==(const CaseGroup&) const = default;
+};
+
+struct AnalysisOptions {
+    MeasureOptions measure;
+    Method method = Method::Time;
+    std::optional<CaseGroup> group; // none, or not in the data: the first group
+    // Overlays, "TABLE_ID" or "TABLE_ID:SERIES"; the first is also the Results table's
+    // reference. With autoReferences the table matching the group's precision and batch is used.
+    std::vector<std::string> references;
+    bool autoReferences = true;
+};
+
+} // namespace sv::ui

@@ -1,0 +1,57 @@
+#pragma once
+// What the app remembers between sessions (last directory, recent list, window geometry, the
+// user's selections), read defensively: a broken or hostile settings file gives defaults, is
+// set aside as "<file>.broken", and never stops the app.
+
+#include "analysisoptions.h"
+
+#include <QByteArray>
+#include <QSettings>
+#include <QSize>
+#include <QStringList>
+
+#include <memory>
+
+namespace sv::ui {
+
+class AppSettings {
+public:
+    // The user's settings file; or an explicit INI file (tests, --settings).
+    AppSettings();
+    explicit AppSettings(const QString& iniFile);
+
+    bool wasBroken() const { return m_broken; }
+    QString fileName() const { return m_settings->fileName(); }
+
+    QString lastDirectory() const;
+    QStringList recent() const;
+    void addRecent(const QString& directory); // also the last directory
+    void removeRecent(const QString& directory);
+
+    QByteArray geometry() const;
+    QByteArray windowState() const;
+    void setWindow(const QByteArray& geometry, const QByteArray& state);
+
+    AnalysisOptions analysisOptions() const;
+    void setAnalysisOptions(const AnalysisOptions& options);
+    int page() const;
+    void setPage(int page);
+    bool efficiency() const;
+    void setEfficiency(bool on);
+    bool live() const;
+    void setLive(bool on);
+    QSize exportSize() const;
+    double exportScale() const;
+    void setExport(QSize size, double scale);
+
+    void sync();
+
+private:
+    void open(const QString& iniFile);
+    int integer(const char* key, int fallback, int min, int max) const;
+
+    std::unique_ptr<QSettings> m_settings;
+    bool m_broken = false;
+};
+
+} // namespace sv::ui

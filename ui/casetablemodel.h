@@ -1,0 +1,37 @@
+#pragma once
+// The Results table: one row per case of the group shown, the columns of DLPerf's tables plus
+// spread, efficiency and the published reference. Swapped whole on every new Analysis.
+
+#include "casestats.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace sv::ui {
+
+class CaseTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Model, Precision, Batch, Nodes, Gpus, RunsUsed, RunsExcluded, Median, Mean, Stdev, Cv,
+                  Speedup, Efficiency, Reference, Delta, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole; // numbers sort as numbers
+
+    explicit CaseTableModel(QObject* parent = nullptr);
+    void setCases(std::vector<CaseStats> cases);
+    const std::vector<CaseStats>& cases() const { return m_cases; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QVariant display(const CaseStats& c, int column) const;
+    QVariant sortValue(const CaseStats& c, int column) const;
+    QString toolTip(const CaseStats& c, int column) const;
+
+    std::vector<CaseStats> m_cases;
+};
+
+} // namespace sv::ui

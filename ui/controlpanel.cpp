@@ -1,0 +1,99 @@
+#include "controlpanel.h"
+
+#include "referencelistmodel.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QListView>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace sv::ui {
+
+ControlPanel::ControlPanel(QWidget* parent)
+    : QWidget(parent), m_method(new QComboBox(this)), m_warmup(new QSpinBox(this)), m_iterations(new QSpinBox(this)),
+      m_group(new QComboBox(this)), m_references(new ReferenceListModel(ReferenceCatalog::builtin(), this)),
+      m_referenceView(new QListView(this)) {
+    m_method->addItem(tr("time (DLPerf default)"), QStringLiteral("time"));
+    m_method->addItem(tr("speed"), QStringLiteral("speed"));
+    m_method->setToolTip(tr("time: timestamps of lines W×R and I×R (extract_mxnet_logs_time.py)\n"
+                            "speed: mean over W…I−1 of each iteration's median Speed (extract_mxnet_logs.py)"));
+    for (QSpinBox* s : {m_warmup, m_iterations}) {
+        s->setRange(1, 1000000);
+        s->setKeyboardTracking(false); // recompute on Enter or arrows, not on every digit
+    }
+    m_warmup->setToolTip(tr("Iterations left out at the start (W)"));
+    m_iterations->setToolTip(tr("End of the measured window (I): throughput is over W…I−1"));
+    m_group->setToolTip(tr("Which model, precision and batch size the tables and charts show"));
+    m_referenceView->setModel(m_references);
+    m_referenceView->setWordWrap(true);
+    m_referenceView->setUniformItemSizes(false);
+    m_referenceView->setToolTip(tr("Published figures to overlay; the first checked is the Results table's reference"));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Method"), m_method);
+    form->addRow(tr("Warmup"), m_warmup);
+    form->addRow(tr("Iterations"), m_iterations);
+    form->addRow(tr("Show"), m_group);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(new QLabel(tr("Published references"), this));
+    layout->addWidget(m_referenceView, 1);
+
+    connect(m_method, &QComboBox::currentIndexChanged, this, &ControlPanel::edited);
+    connect(m_warmup, &QSpinBox::valueChanged, this, &ControlPanel::edited);
+    connect(m_iterations, &QSpinBox::valueChanged, this, &ControlPanel::edited);
+    connect(m_group, &QComboBox::currentIndexChanged, this, &ControlPanel::edited);
+    connect(m_references, &ReferenceListModel::checkedChanged, this, [this] {
+        if (m_updating) return;
+        m_options.autoReferences = false;
+        m_options.references = m_references->checked();
+        emit optionsEdited(m_options);
+    });
+    setOptions(m_options);
+}
+
+void ControlPanel::setOptions(const AnalysisOptions& options) {
+    m_updating = true;
+    m_options = options;
+    m_method->setCurrentIndex(options.method == Method::Speed ? 1 : 0);
+    m_warmup->setValue(options.measure.warmup);
+    m_iterations->setValue(options.measure.iterations);
+    if (!options.autoReferences) m_references->setChecked(options.references);
+    m_updating = false;
+}
+
+void ControlPanel::setAnalysis(const AnalysisPtr& analysis) {
+    if (!analysis) return;
+    m_updating = true;
+    if (analysis->groups != m_groups) {
+        m_groups = analysis->groups;
+        m_group->clear();
+        for (const auto& g : m_groups) m_group->addItem(QString::fromStdString(g.label()));
+    }
+    if (analysis->group)
+        for (std::size_t i = 0; i < m_groups.size(); ++i)
+            if (m_groups[i] == *analysis->group) m_group->setCurrentIndex(static_cast<int>(i));
+    m_group->setEnabled(m_groups.size() > 1);
+    m_references->setChecked(analysis->references);
+    m_updating = false;
+}
+
+void ControlPanel::edited() {
+    if (m_updating) return;
+    m_options.method = m_method->currentIndex() == 1 ? Method::Speed : Method::Time;
+    m_options.measure.warmup = m_warmup->value();
+    m_options.measure.iterations = m_iterations->value();
+    const int g = m_group->currentIndex();
+    if (g >= 0 && static_cast<std::size_t>(g) < m_groups.size()) {
+        const bool changed = !m_options.group || !(*m_options.group == m_groups[static_cast<std::size_t>(g)]);
+        m_options.group = m_groups[static_cast<std::size_t>(g)];
+        // Another precision or batch size has other matching tables.
+        if (changed && sender() == m_group) m_options.autoReferences = true;
+    }
+    emit optionsEdited(m_options);
+}
+
+} // namespace sv::ui

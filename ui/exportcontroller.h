@@ -1,0 +1,44 @@
+#pragma once
+// Writes what the window shows: a chart as PNG (size and scale) or SVG, the Results table as CSV
+// or Markdown (the seed README's layout), the results as ScaleView JSON or DLPerf JSON. Charts
+// are rebuilt for the export at the asked size, so the on-screen one is never disturbed.
+
+#include "analysis.h"
+
+#include <QObject>
+#include <QSize>
+
+class QChart;
+
+namespace sv::ui {
+
+enum class ChartKind { Throughput, Speedup, Efficiency, Trace };
+enum class TableFormat { Csv, Markdown, Json, DlperfJson };
+
+class ExportController : public QObject {
+    Q_OBJECT
+public:
+    explicit ExportController(QObject* parent = nullptr);
+
+    void setAnalysis(AnalysisPtr analysis) { m_analysis = std::move(analysis); }
+    // The run whose trace a Trace export draws (index into summary.runs).
+    void setSelectedRun(int run) { m_run = run; }
+
+    // A new chart for the analysis; nullptr when there is nothing to draw. The caller owns it.
+    static QChart* buildChart(const Analysis& analysis, ChartKind kind, int run = -1);
+
+    // The format follows the file name: .png or .svg.
+    bool exportChart(ChartKind kind, const QString& path, QSize size, qreal scale, QString* error);
+    bool exportTable(TableFormat format, const QString& path, QString* error);
+    // The text exportTable writes.
+    std::optional<std::string> tableText(TableFormat format, QString* error) const;
+
+signals:
+    void exported(const QString& path);
+
+private:
+    AnalysisPtr m_analysis;
+    int m_run = -1;
+};
+
+} // namespace sv::ui

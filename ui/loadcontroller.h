@@ -1,0 +1,62 @@
+#pragma once
+// Opens a log directory off the GUI thread: scan, then read every log in parallel
+// (QtConcurrent::mapped), reporting progress with an ETA and partial snapshots so the first
+// figures appear while the rest loads. Opening another directory drops the stale load: every
+// callback checks the generation it was started for.
+
+// moc trips over the C++20 standard headers behind the core types; it needs only their names.
+#ifndef Q_MOC_RUN
+#include "logsnapshot.h"
+#endif
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QObject>
+#include <QTimer>
+
+namespace sv::ui {
+
+class LoadController : public QObject {
+    Q_OBJECT
+public:
+    explicit LoadController(QObject* parent = nullptr);
+    ~LoadController() override;
+
+    void open(const QString& root);
+    void cancel();
+    bool isLoading() const { return m_loading; }
+    const QString& root() const { return m_root; }
+    quint64 generation() const { return m_generation; }
+    // The snapshot as loaded so far (or finished).
+    LogSnapshot snapshot() const;
+    // How often partial snapshots are published while loading.
+    void setPartialInterval(int ms) { m_partialTimer.setInterval(ms); }
+
+signals:
+    void started(const QString& root);
+    void progress(int done, int total, double etaSeconds); // etaSeconds < 0: not known yet
+    void snapshotReady(const sv::ui::LogSnapshot& snapshot); // partial while loading, then complete
+    void finished(const QString& root, bool cancelled);
+    void failed(const QString& root, const QString& error);
+
+private:
+    void onScanned(quint64 generation, ScanResult scan);
+    void onRead(quint64 generation, int begin, int end);
+    void onReadFinished(quint64 generation);
+    void dropCurrent();
+
+    QString m_root;
+    quint64 m_generation = 0;
+    bool m_loading = false;
+    bool m_cancelled = false;
+    std::vector<Warning> m_scanWarnings;
+    std::vector<RunLogPtr> m_slots; // by scan index; null until read
+    std::size_t m_read = 0;
+    QFutureWatcher<ScanResult>* m_scanWatcher = nullptr;
+    QFutureWatcher<RunLogPtr>* m_readWatcher = nullptr;
+    QElapsedTimer m_clock;
+    QTimer m_partialTimer;
+    bool m_partialDirty = false;
+};
+
+} // namespace sv::ui

@@ -1,0 +1,29 @@
+#pragma once
+// The runs of one directory as read so far: shared, immutable RunLogs (so a recompute on another
+// thread and the Runs view can hold them without copying samples), plus what the scan reported.
+
+#include "runlog.h"
+#include "warning.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace sv::ui {
+
+using RunLogPtr = std::shared_ptr<const RunLog>;
+
+struct LogSnapshot {
+    QString root;
+    std::vector<RunLogPtr> logs;     // scan order (sorted by display path)
+    std::vector<Warning> scanWarnings;
+    std::size_t expected = 0;        // logs the scan found; logs.size() while loading
+    bool complete = false;           // every log read (or the load was cancelled)
+    bool cancelled = false;
+};
+
+} // namespace sv::ui
+
+Q_DECLARE_METATYPE(sv::ui::LogSnapshot)

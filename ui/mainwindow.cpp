@@ -1,0 +1,285 @@
+#include "mainwindow.h"
+
+#include "analysiscontroller.h"
+#include "appsettings.h"
+#include "chartpage.h"
+#include "controlpanel.h"
+#include "imageexportdialog.h"
+#include "livecontroller.h"
+#include "loadcontroller.h"
+#include "loadstatus.h"
+#include "resultspage.h"
+#include "runpanel.h"
+#include "runspage.h"
+#include "speeduppage.h"
+#include "warninglistmodel.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListView>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+
+namespace sv::ui {
+
+MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
+    : QMainWindow(parent), m_settings(settings), m_loader(new LoadController(this)),
+      m_analysis(new AnalysisController(this)), m_live(new LiveController(this)), m_export(new ExportController(this)),
+      m_tabs(new QTabWidget(this)), m_results(new ResultsPage(this)),
+      m_throughput(new ChartPage(ChartKind::Throughput, this)), m_speedup(new SpeedupPage(this)),
+      m_runs(new RunsPage(this)), m_controls(new ControlPanel(this)), m_warnings(new WarningListModel(this)),
+      m_warningsDock(new QDockWidget(tr("Warnings"), this)), m_loadStatus(new LoadStatus(this)),
+      m_status(new QLabel(this)) {
+    setWindowTitle(QStringLiteral("ScaleView"));
+    setAcceptDrops(true);
+    m_tabs->addTab(m_results, tr("Results"));
+    m_tabs->addTab(m_throughput, tr("Throughput"));
+    m_tabs->addTab(m_speedup, tr("Speedup"));
+    m_tabs->addTab(m_runs, tr("Runs"));
+    // The Run page launches campaigns; each run that ends reloads its log tree into every page.
+    m_runPanel = new RunPanel(m_settings->fileName(), this);
+    m_tabs->addTab(m_runPanel, tr("Run"));
+    connect(m_runPanel, &RunPanel::resultsReady, this, [this](const QString& root, int warmup, int iterations) {
+        AnalysisOptions options = m_analysis->options();
+        if (options.measure.warmup != warmup || options.measure.iterations != iterations) {
+            options.measure = MeasureOptions{warmup, iterations};
+            m_controls->setOptions(options);
+            m_analysis->setOptions(options);
+        }
+        openDirectory(root);
+    });
+    m_tabs->setDocumentMode(true);
+    setCentralWidget(m_tabs);
+
+    m_controlsDock = new QDockWidget(tr("Controls"), this);
+    m_controlsDock->setObjectName(QStringLiteral("controls"));
+    m_controlsDock->setWidget(m_controls);
+    addDockWidget(Qt::LeftDockWidgetArea, m_controlsDock);
+    auto* warningView = new QListView(m_warningsDock);
+    warningView->setModel(m_warnings);
+    warningView->setWordWrap(true);
+    m_warningsDock->setObjectName(QStringLiteral("warnings"));
+    m_warningsDock->setWidget(warningView);
+    addDockWidget(Qt::BottomDockWidgetArea, m_warningsDock);
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_loadStatus);
+    m_status->setText(tr("Open a DLPerf log directory: File › Open (Ctrl+O), or drop it here."));
+
+    // Loading: progress in the status bar; snapshots (partial, then complete) to the analysis.
+    connect(m_loader, &LoadController::started, this, [this](const QString& root) {
+        m_live->stop();
+        m_analysis->clear();
+        setWindowTitle(QStringLiteral("ScaleView — %1").arg(QDir::toNativeSeparators(root)));
+        m_status->setText(tr("Scanning %1…").arg(QDir::toNativeSeparators(root)));
+        m_loadStatus->showProgress(0, 0, -1);
+    });
+    connect(m_loader, &LoadController::progress, m_loadStatus, &LoadStatus::showProgress);
+    connect(m_loadStatus, &LoadStatus::cancelRequested, m_loader, &LoadController::cancel);
+    connect(m_loader, &LoadController::snapshotReady, m_analysis, &AnalysisController::setSnapshot);
+    connect(m_loader, &LoadController::finished, this, [this](const QString& root, bool cancelled) {
+        m_loadStatus->showIdle();
+        m_settings->addRecent(root);
+        rebuildRecentMenu();
+        if (!cancelled && m_liveAction->isChecked()) m_live->start(m_loader->snapshot());
+    });
+    connect(m_loader, &LoadController::failed, this, [this](const QString& root, const QString& error) {
+        m_loadStatus->showIdle();
+        m_status->setText(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(root), error));
+    });
+    connect(m_live, &LiveController::snapshotReady, m_analysis, &AnalysisController::setSnapshot);
+
+    // Options: the control panel edits, the analysis recomputes, every page follows.
+    m_controls->setOptions(m_settings->analysisOptions());
+    m_analysis->setOptions(m_settings->analysisOptions());
+    connect(m_controls, &ControlPanel::optionsEdited, m_analysis, &AnalysisController::setOptions);
+    connect(m_analysis, &AnalysisController::invalidOptions, this,
+            [this](const QString& why) { m_status->setText(tr("Not recomputed: %1").arg(why)); });
+    connect(m_analysis, &AnalysisController::analysisReady, this, &MainWindow::present);
+    connect(m_runs, &RunsPage::runSelected, m_export, &ExportController::setSelectedRun);
+    connect(m_speedup, &SpeedupPage::efficiencyToggled, this, [this](bool on) { m_settings->setEfficiency(on); });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int page) { m_settings->setPage(page); });
+
+    buildMenus();
+    m_speedup->setEfficiency(m_settings->efficiency());
+    m_tabs->setCurrentIndex(m_settings->page());
+    resize(1400, 900);
+    if (!restoreGeometry(m_settings->geometry())) resize(1400, 900);
+    // The warnings panel is a strip, the controls a column: the pages get the room.
+    m_restoredDocks = restoreState(m_settings->windowState());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::openDirectory(const QString& directory) {
+    m_loader->open(QFileInfo(directory).absoluteFilePath());
+}
+
+void MainWindow::showPage(Page page) { m_tabs->setCurrentIndex(page); }
+
+ChartKind MainWindow::currentChartKind() const {
+    switch (m_tabs->currentIndex()) {
+    case Speedup: return m_speedup->kind();
+    case Runs: return ChartKind::Trace;
+    default: return ChartKind::Throughput;
+    }
+}
+
+void MainWindow::present(const AnalysisPtr& a) {
+    m_export->setAnalysis(a);
+    m_controls->setAnalysis(a);
+    m_results->setAnalysis(a);
+    m_throughput->setAnalysis(a);
+    m_speedup->setAnalysis(a);
+    m_runs->setAnalysis(a);
+    m_warnings->setWarnings(a->summary.warnings);
+    m_warningsDock->setWindowTitle(tr("Warnings (%1)").arg(a->summary.warnings.size()));
+    m_settings->setAnalysisOptions(m_analysis->options());
+    m_status->setText(statusText());
+    emit analysisShown(a);
+}
+
+QString MainWindow::statusText() const {
+    const AnalysisPtr a = m_analysis->current();
+    if (!a) return m_status->text();
+    std::size_t used = 0;
+    for (const auto& r : a->summary.runs) used += r.usable() ? 1 : 0;
+    QString text = QDir::toNativeSeparators(QString::fromStdString(a->summary.root));
+    if (a->group) text += QStringLiteral(" — ") + QString::fromStdString(a->group->label());
+    text += tr(" · %1 runs, %2 used · %3 method · %4 warnings")
+                .arg(a->summary.runs.size())
+                .arg(used)
+                .arg(QString::fromStdString(std::string(methodName(a->summary.options.method))))
+                .arg(a->summary.warnings.size());
+    if (!a->complete) text += tr(" · loading (%1 of %2 logs read)").arg(a->summary.runs.size()).arg(a->expected);
+    else if (a->summary.cancelled) text += tr(" · load cancelled: partial");
+    return text;
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open Log Directory…"), QKeySequence::Open, this, &MainWindow::chooseDirectory);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addAction(tr("Chart as &PNG…"), this, [this] { exportChartInteractive(QStringLiteral("png")); });
+    exportMenu->addAction(tr("Chart as &SVG…"), this, [this] { exportChartInteractive(QStringLiteral("svg")); });
+    exportMenu->addSeparator();
+    exportMenu->addAction(tr("Table as &CSV…"), this, [this] { exportTableInteractive(TableFormat::Csv); });
+    exportMenu->addAction(tr("Table as &Markdown…"), this, [this] { exportTableInteractive(TableFormat::Markdown); });
+    exportMenu->addAction(tr("Results as &JSON…"), this, [this] { exportTableInteractive(TableFormat::Json); });
+    exportMenu->addAction(tr("Results as &DLPerf JSON…"), this, [this] { exportTableInteractive(TableFormat::DlperfJson); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_liveAction = view->addAction(tr("&Live: follow new and growing logs"));
+    m_liveAction->setCheckable(true);
+    m_liveAction->setChecked(m_settings->live());
+    connect(m_liveAction, &QAction::toggled, this, [this](bool on) {
+        m_settings->setLive(on);
+        if (!on) m_live->stop();
+        else if (!m_loader->isLoading() && !m_loader->root().isEmpty()) m_live->start(m_loader->snapshot());
+    });
+    view->addSeparator();
+    for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+
+    QMenu* campaign = menuBar()->addMenu(tr("&Campaign"));
+    campaign->addAction(tr("&Run Panel"), this, [this] { showPage(Run); });
+    campaign->addAction(tr("&Open Campaign…"), this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Open campaign"), QString(), tr("Campaign (*.json)"));
+        if (!f.isEmpty() && m_runPanel->openCampaign(f)) showPage(Run);
+    });
+    campaign->addAction(tr("&Save Campaign…"), this, [this] {
+        const QString f = QFileDialog::getSaveFileName(this, tr("Save campaign"), QStringLiteral("campaign.json"), tr("Campaign (*.json)"));
+        if (!f.isEmpty()) m_runPanel->saveCampaign(f);
+    });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About ScaleView"), this, [this] {
+        QMessageBox::about(this, tr("About ScaleView"),
+                           tr("ScaleView %1\nDLPerf-style distributed training throughput, against the published tables.")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    for (const QString& dir : m_settings->recent())
+        m_recentMenu->addAction(QDir::toNativeSeparators(dir), this, [this, dir] { openDirectory(dir); });
+    m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
+}
+
+void MainWindow::chooseDirectory() {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Log Directory"), m_settings->lastDirectory());
+    if (!dir.isEmpty()) openDirectory(dir);
+}
+
+void MainWindow::exportChartInteractive(const QString& suffix) {
+    QSize size = m_settings->exportSize();
+    double scale = m_settings->exportScale();
+    if (suffix == QLatin1String("png")) {
+        ImageExportDialog dialog(size, scale, this);
+        if (dialog.exec() != QDialog::Accepted) return;
+        size = dialog.chartSize();
+        scale = dialog.scale();
+        m_settings->setExport(size, scale);
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QString(),
+                                                      suffix == QLatin1String("png") ? tr("PNG image (*.png)") : tr("SVG image (*.svg)"));
+    if (path.isEmpty()) return;
+    QString error;
+    const QString target = QFileInfo(path).suffix().isEmpty() ? path + QLatin1Char('.') + suffix : path;
+    if (!m_export->exportChart(currentChartKind(), target, size, scale, &error))
+        QMessageBox::warning(this, tr("Export"), error);
+    else
+        m_status->setText(tr("Exported %1").arg(QDir::toNativeSeparators(target)));
+}
+
+void MainWindow::exportTableInteractive(TableFormat format) {
+    static const char* const filters[] = {"CSV (*.csv)", "Markdown (*.md)", "JSON (*.json)", "DLPerf JSON (*.json)"};
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), QString(),
+                                                      QString::fromLatin1(filters[static_cast<int>(format)]));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!m_export->exportTable(format, path, &error)) QMessageBox::warning(this, tr("Export"), error);
+    else m_status->setText(tr("Exported %1").arg(QDir::toNativeSeparators(path)));
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    // Docks can only be sized once the window is laid out: the warnings panel a strip, the
+    // controls a column, the pages the rest.
+    if (m_restoredDocks) return;
+    m_restoredDocks = true;
+    resizeDocks({m_warningsDock}, {100}, Qt::Vertical);
+    resizeDocks({m_controlsDock}, {300}, Qt::Horizontal);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    m_settings->setWindow(saveGeometry(), saveState());
+    m_settings->sync();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().first().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QFileInfo dropped(event->mimeData()->urls().first().toLocalFile());
+    // A dropped log stands for its directory tree.
+    openDirectory(dropped.isDir() ? dropped.absoluteFilePath() : dropped.absolutePath());
+    event->acceptProposedAction();
+}
+
+} // namespace sv::ui

@@ -1,0 +1,96 @@
+#pragma once
+// The window: pages in tabs, controls and warnings in docks, menus and the status bar. It only
+// wires pages to controllers; the work is in the controllers and the core.
+
+#include "analysis.h"
+#include "exportcontroller.h"
+
+#include <QMainWindow>
+
+class QLabel;
+class QListView;
+class QMenu;
+class QTabWidget;
+
+namespace sv::ui {
+
+class AnalysisController;
+class AppSettings;
+class ChartPage;
+class ControlPanel;
+class LiveController;
+class LoadController;
+class LoadStatus;
+class ResultsPage;
+class RunPanel;
+class RunsPage;
+class SpeedupPage;
+class WarningListModel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum Page { Results, Throughput, Speedup, Runs, Run };
+
+    explicit MainWindow(AppSettings* settings, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openDirectory(const QString& directory);
+    void showPage(Page page);
+    // The chart of the page shown (the trace on the Runs page).
+    ChartKind currentChartKind() const;
+
+    LoadController* loader() const { return m_loader; }
+    AnalysisController* analysis() const { return m_analysis; }
+    LiveController* live() const { return m_live; }
+    ExportController* exporter() const { return m_export; }
+    ControlPanel* controls() const { return m_controls; }
+    ResultsPage* resultsPage() const { return m_results; }
+    ChartPage* throughputPage() const { return m_throughput; }
+    SpeedupPage* speedupPage() const { return m_speedup; }
+    RunsPage* runsPage() const { return m_runs; }
+    RunPanel* runPanel() const { return m_runPanel; }
+    WarningListModel* warnings() const { return m_warnings; }
+    QString statusText() const;
+
+signals:
+    // A new analysis is on every page (tests and --screenshot wait for this).
+    void analysisShown(sv::ui::AnalysisPtr analysis);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    void rebuildRecentMenu();
+    void present(const AnalysisPtr& analysis);
+    void chooseDirectory();
+    void exportChartInteractive(const QString& suffix);
+    void exportTableInteractive(TableFormat format);
+
+    AppSettings* m_settings;
+    LoadController* m_loader;
+    AnalysisController* m_analysis;
+    LiveController* m_live;
+    ExportController* m_export;
+    QTabWidget* m_tabs;
+    ResultsPage* m_results;
+    ChartPage* m_throughput;
+    SpeedupPage* m_speedup;
+    RunsPage* m_runs;
+    ControlPanel* m_controls;
+    WarningListModel* m_warnings;
+    QDockWidget* m_warningsDock;
+    QDockWidget* m_controlsDock = nullptr;
+    LoadStatus* m_loadStatus;
+    QLabel* m_status;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_liveAction = nullptr;
+    RunPanel* m_runPanel = nullptr;
+    bool m_restoredDocks = false;
+};
+
+} // namespace sv::ui

@@ -1,0 +1,88 @@
+#include "resultspage.h"
+
+#include "casetablemodel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace sv::ui {
+
+ResultsPage::ResultsPage(QWidget* parent)
+    : QWidget(parent), m_model(new CaseTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_view(new QTableView(this)), m_caption(new QLabel(this)) {
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(CaseTableModel::SortRole);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(-1, Qt::AscendingOrder); // the core's order until the user sorts
+    m_view->setAlternatingRowColors(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->verticalHeader()->setVisible(false);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto* copy = new QAction(tr("Copy"), m_view);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    connect(copy, &QAction::triggered, this, &ResultsPage::copySelection);
+    m_view->addAction(copy);
+    m_caption->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_caption);
+    layout->addWidget(m_view, 1);
+}
+
+void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
+    std::vector<CaseStats> cases;
+    if (analysis)
+        for (const auto* c : analysis->groupCases()) cases.push_back(*c);
+    m_model->setCases(std::move(cases));
+    m_view->resizeColumnsToContents();
+    if (!analysis || !analysis->group) {
+        m_caption->setText(tr("No results yet."));
+        return;
+    }
+    const auto& s = analysis->summary;
+    m_caption->setText(tr("<b>%1</b> — throughput in images/s by the <b>%2 method</b> (warmup %3, window to %4); "
+                          "Δ compares the median with the published figure (hover for its source).")
+                           .arg(QString::fromStdString(analysis->group->label()).toHtmlEscaped(),
+                                QString::fromStdString(std::string(methodName(s.options.method))))
+                           .arg(s.load.measure.warmup)
+                           .arg(s.load.measure.iterations));
+}
+
+QString ResultsPage::selectionText() const {
+    const auto indexes = m_view->selectionModel() ? m_view->selectionModel()->selectedIndexes() : QModelIndexList{};
+    if (indexes.isEmpty()) return {};
+    std::map<int, std::map<int, QString>> cells; // view row -> column -> text
+    std::map<int, bool> columns;
+    for (const auto& i : indexes) {
+        cells[i.row()][i.column()] = i.data().toString();
+        columns[i.column()] = true;
+    }
+    QStringList lines, header;
+    for (const auto& [c, _] : columns) header << m_proxy->headerData(c, Qt::Horizontal).toString();
+    lines << header.join(QLatin1Char('\t'));
+    for (const auto& [r, row] : cells) {
+        QStringList fields;
+        for (const auto& [c, _] : columns) fields << (row.count(c) ? row.at(c) : QString());
+        lines << fields.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void ResultsPage::copySelection() const {
+    const QString text = selectionText();
+    if (!text.isEmpty()) QApplication::clipboard()->setText(text);
+}
+
+} // namespace sv::ui

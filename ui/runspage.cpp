@@ -1,0 +1,101 @@
+#include "runspage.h"
+
+#include "runtablemodel.h"
+#include "tracechart.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace sv::ui {
+
+RunsPage::RunsPage(QWidget* parent)
+    : QWidget(parent), m_model(new RunTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_view(new QTableView(this)), m_trace(new QChartView(this)), m_hint(new QLabel(this)) {
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(RunTableModel::SortRole);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(-1, Qt::AscendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->verticalHeader()->setVisible(false);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_trace->setRenderHint(QPainter::Antialiasing);
+    m_trace->setVisible(false);
+    m_hint->setText(tr("Select a run to see its throughput iteration by iteration."));
+    m_hint->setAlignment(Qt::AlignCenter);
+    auto* lower = new QWidget(this);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(m_hint);
+    lowerLayout->addWidget(m_trace, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_view);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({280, 520}); // the trace is what the page is for
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(split);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        showTrace(current.isValid() ? current.data(RunTableModel::RunIndexRole).toInt() : -1);
+    });
+}
+
+void RunsPage::setAnalysis(const AnalysisPtr& analysis) {
+    m_analysis = analysis;
+    m_model->setSummary(analysis ? analysis->summary : Summary{});
+    m_view->resizeColumnsToContents();
+    // The same log stays selected after a recompute or a live update.
+    int keep = -1;
+    if (analysis)
+        for (std::size_t i = 0; i < analysis->summary.runs.size(); ++i)
+            if (analysis->summary.runs[i].path == m_selectedPath) keep = static_cast<int>(i);
+    selectRun(keep);
+}
+
+void RunsPage::selectRun(int index) {
+    if (index < 0 || index >= m_model->rowCount()) {
+        m_view->selectionModel()->clearSelection();
+        showTrace(-1);
+        return;
+    }
+    const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(index, 0));
+    m_view->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->scrollTo(proxyIndex);
+    showTrace(index); // also when the current row did not change (a recompute)
+}
+
+void RunsPage::showTrace(int index) {
+    const bool valid = m_analysis && index >= 0 && static_cast<std::size_t>(index) < m_analysis->logs.size();
+    m_selected = valid ? index : -1;
+    m_trace->setVisible(valid);
+    m_hint->setVisible(!valid);
+    if (!valid) {
+        emit runSelected(-1);
+        return;
+    }
+    const auto& run = m_analysis->summary.runs[static_cast<std::size_t>(index)];
+    m_selectedPath = run.path;
+    QString title = QString::fromStdString(run.path) + QStringLiteral(" — ") +
+                    QString::fromStdString(std::string(statusName(run.status)));
+    if (auto v = run.throughput(m_analysis->summary.options.method))
+        title += QStringLiteral(", %1 images/s").arg(*v, 0, 'f', 2);
+    // One run's samples: thousands of values, cheap enough for the GUI thread.
+    QChart* chart = TraceChart::build(traceRunLog(*m_analysis->logs[static_cast<std::size_t>(index)]),
+                                      m_analysis->summary.load.measure, title);
+    QChart* old = m_trace->chart();
+    m_trace->setChart(chart);
+    delete old;
+    emit runSelected(index);
+}
+
+} // namespace sv::ui

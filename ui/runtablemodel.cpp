@@ -1,0 +1,116 @@
+#include "runtablemodel.h"
+
+#include "report.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include <algorithm>
+
+namespace sv::ui {
+
+namespace {
+QVariant fixed(const std::optional<double>& v, int decimals) {
+    return v ? QVariant(QString::fromStdString(formatFixed(*v, decimals))) : QVariant(QStringLiteral("–"));
+}
+QVariant number(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
+} // namespace
+
+RunTableModel::RunTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RunTableModel::setSummary(const Summary& summary) {
+    beginResetModel();
+    m_runs = summary.runs;
+    m_outlier.assign(m_runs.size(), false);
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        const RunKey& k = m_runs[i].key;
+        for (const auto& c : summary.cases)
+            if (c.key.model == k.model && c.key.precision == k.precision && c.key.batchPerDevice == k.batchPerDevice &&
+                c.key.topology == k.topology &&
+                std::find(c.outlierRepeats.begin(), c.outlierRepeats.end(), k.repeat) != c.outlierRepeats.end())
+                m_outlier[i] = true;
+    }
+    endResetModel();
+}
+
+int RunTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
+
+int RunTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+    static const char* const names[ColumnCount] = {"Log", "Topology", "Repeat", "Status", "Time method (images/s)",
+                                                   "Speed method (images/s)", "Methods Δ %", "Outlier",
+                                                   "Rank spread %", "Clock offset (ms)", "Reason / notes"};
+    if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
+    if (role == Qt::ToolTipRole && section == MethodDifference)
+        return QStringLiteral("|speed − time| / time; flagged above 2 %");
+    return {};
+}
+
+QVariant RunTableModel::display(int row, int column) const {
+    const RunResult& r = m_runs[static_cast<std::size_t>(row)];
+    switch (column) {
+    case Log: return QString::fromStdString(r.path);
+    case Topology: return QString::fromStdString(r.key.topology.name());
+    case Repeat: return r.key.repeat;
+    case Status: return QString::fromStdString(std::string(statusName(r.status)));
+    case TimeMethod: return fixed(r.timeThroughput, 2);
+    case SpeedMethod: return fixed(r.speedThroughput, 2);
+    case MethodDifference:
+        return r.methodDifferencePct ? QVariant(QString::fromStdString(formatFixed(*r.methodDifferencePct, 2)) +
+                                                (r.methodsDisagree ? QStringLiteral(" ⚠") : QString()))
+                                     : QVariant(QStringLiteral("–"));
+    case Outlier: return m_outlier[static_cast<std::size_t>(row)] ? QStringLiteral("outlier") : QString();
+    case RankSpread: return fixed(r.rankSpreadPct, 1);
+    case ClockOffset: return fixed(r.clockOffsetMs, 0);
+    case Reason: {
+        QStringList parts;
+        if (!r.reason.empty()) parts << QString::fromStdString(r.reason);
+        for (const auto& n : r.notes) parts << QString::fromStdString(n);
+        return parts.join(QStringLiteral("; "));
+    }
+    }
+    return {};
+}
+
+QVariant RunTableModel::sortValue(int row, int column) const {
+    const RunResult& r = m_runs[static_cast<std::size_t>(row)];
+    switch (column) {
+    case Topology: return r.key.topology.ranks() * 1000 + r.key.topology.nodes;
+    case TimeMethod: return number(r.timeThroughput);
+    case SpeedMethod: return number(r.speedThroughput);
+    case MethodDifference: return number(r.methodDifferencePct);
+    case RankSpread: return number(r.rankSpreadPct);
+    case ClockOffset: return number(r.clockOffsetMs);
+    default: return display(row, column);
+    }
+}
+
+QVariant RunTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
+    const int row = index.row(), col = index.column();
+    const RunResult& r = m_runs[static_cast<std::size_t>(row)];
+    switch (role) {
+    case Qt::DisplayRole: return display(row, col);
+    case SortRole: return sortValue(row, col);
+    case RunIndexRole: return row;
+    case Qt::ToolTipRole: {
+        const QString t = display(row, Reason).toString();
+        return t.isEmpty() ? QVariant() : QVariant(QString::fromStdString(r.path) + QLatin1Char('\n') + t);
+    }
+    case Qt::TextAlignmentRole:
+        return static_cast<int>(col == Log || col == Reason || col == Status ? Qt::AlignLeft | Qt::AlignVCenter
+                                                                               : Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::BackgroundRole:
+        // A run that does not count must stand out, not hide in a log.
+        if (!r.usable()) return QBrush(QColor(0xfb, 0xe3, 0xe3));
+        if (m_outlier[static_cast<std::size_t>(row)] || r.methodsDisagree) return QBrush(QColor(0xfd, 0xf3, 0xd8));
+        return {};
+    }
+    return {};
+}
+
+} // namespace sv::ui

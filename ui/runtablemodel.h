@@ -1,0 +1,39 @@
+#pragma once
+// The Runs view: every log with its status and reason, both DLPerf methods and their difference,
+// the outlier flag, per-rank spread and node clock offset. Row i is summary.runs[i].
+
+#include "summary.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace sv::ui {
+
+class RunTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Log, Topology, Repeat, Status, TimeMethod, SpeedMethod, MethodDifference, Outlier, RankSpread,
+                  ClockOffset, Reason, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole;
+    static constexpr int RunIndexRole = Qt::UserRole + 1; // index into summary.runs, through any proxy
+
+    explicit RunTableModel(QObject* parent = nullptr);
+    void setSummary(const Summary& summary);
+    const RunResult& run(int row) const { return m_runs[static_cast<std::size_t>(row)]; }
+    bool isOutlier(int row) const { return m_outlier[static_cast<std::size_t>(row)]; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QVariant display(int row, int column) const;
+    QVariant sortValue(int row, int column) const;
+
+    std::vector<RunResult> m_runs;
+    std::vector<bool> m_outlier;
+};
+
+} // namespace sv::ui

@@ -1,0 +1,47 @@
+#pragma once
+// What the throughput and speedup charts draw for one case group: per topology the measured
+// median and the spread of repeats, and each selected reference's figures. The GUI and
+// `scaleview-cli plot` build their charts from this, so both draw the same thing.
+
+#include "analysisoptions.h"
+#include "casestats.h"
+#include "referencecatalog.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sv::ui {
+
+struct ScalingPoint {
+    Topology topology;
+    int gpus = 0;
+    std::optional<double> median, min, max; // images/s, over the repeats used
+    int repeats = 0;
+    std::optional<double> speedup, efficiency;
+};
+
+struct ReferenceCurve {
+    std::string id;     // "TABLE_ID" or "TABLE_ID:SERIES"
+    std::string label;  // for legends: the series or table name
+    std::string source, hardware;
+    std::map<std::string, double> throughput; // by topology name, only the measured topologies
+    std::optional<double> baseline;           // the 1n1g figure, for speedup
+    std::optional<double> speedupAt(const Topology& t) const;
+};
+
+struct ScalingData {
+    CaseGroup group;
+    Method method = Method::Time;
+    std::vector<ScalingPoint> points; // ordered by GPUs, then nodes
+    std::vector<ReferenceCurve> references;
+    int maxGpus() const;
+    bool hasSpeedup() const;
+};
+
+ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGroup& group, Method method,
+                        const std::vector<std::string>& references,
+                        const ReferenceCatalog& catalog = ReferenceCatalog::builtin());
+
+} // namespace sv::ui

@@ -1,0 +1,102 @@
+#include "throughputchart.h"
+
+#include "chartstyle.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace sv::ui {
+
+namespace {
+constexpr double kGroupWidth = 0.8; // of a category, shared by the measured bar and the references
+
+QString methodLabel(Method m) { return m == Method::Time ? QStringLiteral("time method") : QStringLiteral("speed method"); }
+} // namespace
+
+QString ThroughputChart::categoryLabel(const Topology& t) {
+    return QStringLiteral("%1 (%2)").arg(t.ranks()).arg(QString::fromStdString(t.name()));
+}
+
+QChart* ThroughputChart::build(const ScalingData& d) {
+    auto* chart = new QChart;
+    ChartStyle::apply(chart, QStringLiteral("Throughput — %1").arg(QString::fromStdString(d.group.label())));
+
+    auto* bars = new QBarSeries(chart);
+    bars->setBarWidth(kGroupWidth);
+    auto* measured = new QBarSet(QStringLiteral("Measured median (%1)").arg(methodLabel(d.method)));
+    measured->setColor(ChartStyle::measured());
+    measured->setBorderColor(ChartStyle::measured().darker(130));
+    QStringList categories;
+    double top = 0;
+    for (const auto& p : d.points) {
+        categories << categoryLabel(p.topology);
+        *measured << p.median.value_or(0.0);
+        top = std::max(top, p.max.value_or(p.median.value_or(0.0)));
+    }
+    bars->append(measured);
+    for (std::size_t r = 0; r < d.references.size(); ++r) {
+        const auto& ref = d.references[r];
+        auto* set = new QBarSet(QString::fromStdString(ref.label));
+        set->setColor(ChartStyle::reference(static_cast<int>(r)));
+        set->setBorderColor(ChartStyle::reference(static_cast<int>(r)).darker(130));
+        for (const auto& p : d.points) {
+            auto it = ref.throughput.find(p.topology.name());
+            const double v = it == ref.throughput.end() ? 0.0 : it->second;
+            *set << v;
+            top = std::max(top, v);
+        }
+        bars->append(set);
+    }
+    chart->addSeries(bars);
+
+    auto* axisX = new QBarCategoryAxis(chart);
+    axisX->append(categories);
+    ChartStyle::applyAxis(axisX, QStringLiteral("GPUs (nodes × GPUs per node)"));
+    auto* axisY = new QValueAxis(chart);
+    axisY->setRange(0, top > 0 ? top * 1.08 : 1.0);
+    axisY->applyNiceNumbers();
+    axisY->setLabelFormat(QStringLiteral("%.0f"));
+    ChartStyle::applyAxis(axisY, QStringLiteral("Throughput (images/s)"));
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    bars->attachAxis(axisX);
+    bars->attachAxis(axisY);
+
+    // Whiskers on the measured bar: a value axis aligned with the categories (category i spans
+    // i - 0.5 .. i + 0.5), the measured bar being the first of the group.
+    const int sets = static_cast<int>(bars->count());
+    const double barWidth = kGroupWidth / std::max(1, sets);
+    auto* whiskerX = new QValueAxis(chart);
+    whiskerX->setRange(-0.5, static_cast<double>(d.points.size()) - 0.5);
+    whiskerX->setVisible(false);
+    chart->addAxis(whiskerX, Qt::AlignBottom);
+    bool first = true;
+    for (std::size_t i = 0; i < d.points.size(); ++i) {
+        const auto& p = d.points[i];
+        if (!p.min || !p.max || p.repeats < 2) continue;
+        const double x = static_cast<double>(i) - kGroupWidth / 2 + barWidth / 2;
+        const double cap = barWidth * 0.25;
+        auto* w = new QLineSeries(chart);
+        w->setName(QStringLiteral("Min–max of repeats"));
+        w->append({{x - cap, *p.min}, {x + cap, *p.min}, {x, *p.min}, {x, *p.max}, {x - cap, *p.max}, {x + cap, *p.max}});
+        QPen pen(ChartStyle::spread());
+        pen.setWidthF(1.6);
+        w->setPen(pen);
+        chart->addSeries(w);
+        w->attachAxis(whiskerX);
+        w->attachAxis(axisY);
+        if (!first)
+            for (auto* m : chart->legend()->markers(w)) m->setVisible(false);
+        first = false;
+    }
+    return chart;
+}
+
+} // namespace sv::ui

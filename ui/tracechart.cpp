@@ -1,0 +1,102 @@
+#include "tracechart.h"
+
+#include "chartstyle.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace sv::ui {
+
+namespace {
+
+QAreaSeries* shade(QChart* chart, const QString& name, const QColor& colour, double x0, double x1, double y0, double y1) {
+    auto* upper = new QLineSeries(chart);
+    auto* lower = new QLineSeries(chart);
+    upper->append({{x0, y1}, {x1, y1}});
+    lower->append({{x0, y0}, {x1, y0}});
+    auto* area = new QAreaSeries(upper, lower);
+    area->setParent(chart);
+    area->setName(name);
+    area->setColor(colour);
+    area->setBorderColor(Qt::transparent);
+    return area;
+}
+
+} // namespace
+
+QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& window, const QString& title) {
+    auto* chart = new QChart;
+    ChartStyle::apply(chart, title);
+
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    auto* median = new QLineSeries(chart);
+    median->setName(trace.ranks > 1 ? QStringLiteral("Median across %1 ranks").arg(trace.ranks)
+                                    : QStringLiteral("Reported throughput"));
+    QPen pen(ChartStyle::measured());
+    pen.setWidthF(1.8);
+    median->setPen(pen);
+    auto* bandMax = new QLineSeries(chart);
+    auto* bandMin = new QLineSeries(chart);
+    for (std::size_t k = 0; k < trace.median.size(); ++k) {
+        const double x = static_cast<double>(k);
+        if (std::isfinite(trace.median[k])) median->append(x, trace.median[k]);
+        if (std::isfinite(trace.min[k]) && std::isfinite(trace.max[k])) {
+            bandMin->append(x, trace.min[k]);
+            bandMax->append(x, trace.max[k]);
+            lo = std::min(lo, trace.min[k]);
+            hi = std::max(hi, trace.max[k]);
+        }
+    }
+    if (!std::isfinite(lo)) lo = 0, hi = 1;
+    const double pad = std::max((hi - lo) * 0.08, std::abs(hi) * 0.01 + 1e-9);
+    // Round figures on the axis; the shading then spans exactly the axis range.
+    auto* axisY = new QValueAxis(chart);
+    axisY->setRange(std::max(0.0, lo - pad), hi + pad);
+    axisY->applyNiceNumbers();
+    const double y0 = axisY->min(), y1 = axisY->max();
+    const double xEnd = std::max<double>(static_cast<double>(trace.median.size()), window.iterations);
+
+    // Shading first, so that the data is drawn over it.
+    std::vector<QAbstractSeries*> series;
+    series.push_back(shade(chart, QStringLiteral("Warmup (iterations 0–%1)").arg(window.warmup - 1),
+                           ChartStyle::warmupShade(), -0.5, window.warmup - 0.5, y0, y1));
+    series.push_back(shade(chart, QStringLiteral("Measured window (%1–%2)").arg(window.warmup).arg(window.iterations - 1),
+                           ChartStyle::windowShade(), window.warmup - 0.5, window.iterations - 0.5, y0, y1));
+    if (trace.ranks > 1) {
+        auto* band = new QAreaSeries(bandMax, bandMin);
+        band->setParent(chart);
+        band->setName(QStringLiteral("Per-rank min–max"));
+        QColor fill = ChartStyle::measured();
+        fill.setAlpha(60);
+        band->setColor(fill);
+        band->setBorderColor(fill.darker(110));
+        series.push_back(band);
+    }
+    series.push_back(median);
+
+    auto* axisX = new QValueAxis(chart);
+    axisX->setRange(-0.5, xEnd - 0.5);
+    axisX->setLabelFormat(QStringLiteral("%d"));
+    axisX->setTickType(QValueAxis::TicksDynamic);
+    axisX->setTickAnchor(0);
+    axisX->setTickInterval(xEnd > 60 ? 20 : 10);
+    ChartStyle::applyAxis(axisX, QStringLiteral("Iteration"));
+    axisY->setLabelFormat(QStringLiteral("%.0f"));
+    ChartStyle::applyAxis(axisY, QStringLiteral("Throughput (images/s)"));
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    for (auto* s : series) {
+        chart->addSeries(s);
+        s->attachAxis(axisX);
+        s->attachAxis(axisY);
+    }
+    return chart;
+}
+
+} // namespace sv::ui
