@@ -67,9 +67,11 @@ preflight: check hosts (ssh, container, GPUs or python3 + torch, launcher) in pa
 
 references: list the published tables ScaleView compares against.
 
-Exit status: 0 summary produced (warnings go to standard error, naming file and reason);
-1 with --strict when anything was skipped or excluded; 2 usage error, missing or unreadable
-directory, or nothing to summarize.
+Exit status: summarize and plot: 0 summary or chart produced (warnings go to standard error,
+naming file and reason); 1 with --strict when anything was skipped or excluded; 2 usage error,
+missing or unreadable directory, or nothing to summarize. run and resume: 0 every run ok, 1 some
+run not ok, 2 usage or campaign error, 130 cancelled. preflight: 0 all checks passed, 1 some
+failed, 2 usage error.
 )";
 
 } // namespace
