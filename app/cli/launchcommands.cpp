@@ -8,9 +8,9 @@
 #include "preflight.h"
 #include "runner.h"
 #include "shellquote.h"
+#include "terminationsignals.h"
 
 #include <QCoreApplication>
-#include <QSocketNotifier>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -38,13 +38,6 @@ std::vector<std::string> splitList(const std::string& s) {
         i = c + 1;
     }
     return out;
-}
-
-// SIGINT, SIGTERM and SIGHUP become a cancel in the event loop (self-pipe), never a sudden exit.
-int g_signalPipe[2] = {-1, -1};
-void onSignal(int) {
-    const char c = 1;
-    [[maybe_unused]] auto n = ::write(g_signalPipe[1], &c, 1);
 }
 
 std::string duration(double s) {
@@ -158,20 +151,14 @@ int execute(Campaign campaign, bool resume) {
     std::printf("%s: %zu runs of %s into %s (journal %s)\n", profile->label.c_str(), runner.runs().size(),
                 profile->name.c_str(), campaign.outputDir.c_str(), runner.journalPath().c_str());
 
-    ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, g_signalPipe);
-    QSocketNotifier notifier(g_signalPipe[0], QSocketNotifier::Read);
+    // SIGINT, SIGTERM and SIGHUP cancel in the event loop, never a sudden exit.
+    TerminationSignals termination;
     bool cancelled = false;
-    QObject::connect(&notifier, &QSocketNotifier::activated, [&] {
-        char c;
-        [[maybe_unused]] auto n = ::read(g_signalPipe[0], &c, 1);
+    QObject::connect(&termination, &TerminationSignals::received, [&] {
         if (!cancelled) std::fprintf(stderr, "\nscaleview-cli: cancelling (TERM, grace, KILL; the journal is kept)\n");
         cancelled = true;
         runner.cancel();
     });
-    struct sigaction sa {};
-    sa.sa_handler = onSignal;
-    ::sigemptyset(&sa.sa_mask);
-    for (int s : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(s, &sa, nullptr);
 
     ConsoleProgress console(runner);
     bool wasCancelled = false;

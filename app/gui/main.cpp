@@ -9,6 +9,7 @@
 #include "runpanel.h"
 #include "runspage.h"
 #include "speeduppage.h"
+#include "terminationsignals.h"
 #include "version.h"
 
 #include <QApplication>
@@ -56,6 +57,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "scaleview: the settings file was unreadable; kept as %s.broken, using defaults\n",
                      qPrintable(settings->fileName()));
     MainWindow window(settings.get());
+    // SIGTERM, SIGINT or SIGHUP close the window as a user would: a running campaign is cancelled
+    // first (TERM, grace, KILL; journal flushed), then the app quits.
+    sv::launcher::TerminationSignals termination;
+    QObject::connect(&termination, &sv::launcher::TerminationSignals::received, &window, [&window] { window.close(); });
 
     // A fresh start has nothing to show but the Run panel: "open the app and click Run".
     if (cli.positionalArguments().isEmpty() && settings->recent().isEmpty()) window.showPage(MainWindow::Run);
