@@ -1,5 +1,7 @@
 #include "casetablemodel.h"
 
+#include "cellvalues.h"
+
 #include "report.h"
 
 #include <QBrush>
@@ -8,15 +10,6 @@
 #include <cmath>
 
 namespace sv::ui {
-
-namespace {
-
-QVariant fixed(const std::optional<double>& v, int decimals) {
-    return v ? QVariant(QString::fromStdString(formatFixed(*v, decimals))) : QVariant(QStringLiteral("–"));
-}
-QVariant number(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
-
-} // namespace
 
 CaseTableModel::CaseTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -55,15 +48,15 @@ QVariant CaseTableModel::display(const CaseStats& c, int column) const {
     case Gpus: return c.gpus();
     case RunsUsed: return static_cast<int>(c.values.size());
     case RunsExcluded: return static_cast<int>(c.excluded.size());
-    case Median: return fixed(c.median, 2);
-    case Mean: return fixed(c.mean, 2);
-    case Stdev: return fixed(c.stdev, 2);
-    case Cv: return fixed(c.cvPct, 1);
-    case Speedup: return fixed(c.speedup, 2);
+    case Median: return fixedCell(c.median, 2);
+    case Mean: return fixedCell(c.mean, 2);
+    case Stdev: return fixedCell(c.stdev, 2);
+    case Cv: return fixedCell(c.cvPct, 1);
+    case Speedup: return fixedCell(c.speedup, 2);
     case Efficiency:
         return c.efficiency ? QVariant(QString::fromStdString(formatFixed(*c.efficiency * 100, 1)) + QStringLiteral(" %"))
                             : QVariant(QStringLiteral("–"));
-    case Reference: return c.reference ? fixed(c.reference->throughput, 2) : QVariant(QStringLiteral("–"));
+    case Reference: return c.reference ? fixedCell(c.reference->throughput, 2) : QVariant(QStringLiteral("–"));
     case Delta:
         if (!c.deltaPct) return QStringLiteral("–");
         return QString::fromStdString((*c.deltaPct >= 0 ? "+" : "") + formatFixed(*c.deltaPct, 1)) + QStringLiteral(" %");
@@ -73,14 +66,14 @@ QVariant CaseTableModel::display(const CaseStats& c, int column) const {
 
 QVariant CaseTableModel::sortValue(const CaseStats& c, int column) const {
     switch (column) {
-    case Median: return number(c.median);
-    case Mean: return number(c.mean);
-    case Stdev: return number(c.stdev);
-    case Cv: return number(c.cvPct);
-    case Speedup: return number(c.speedup);
-    case Efficiency: return number(c.efficiency);
+    case Median: return numberCell(c.median);
+    case Mean: return numberCell(c.mean);
+    case Stdev: return numberCell(c.stdev);
+    case Cv: return numberCell(c.cvPct);
+    case Speedup: return numberCell(c.speedup);
+    case Efficiency: return numberCell(c.efficiency);
     case Reference: return c.reference ? QVariant(c.reference->throughput) : QVariant();
-    case Delta: return number(c.deltaPct);
+    case Delta: return numberCell(c.deltaPct);
     default: return display(c, column);
     }
 }

@@ -1,6 +1,7 @@
 #include "chartstyle.h"
 
 #include <QAbstractAxis>
+#include <QAbstractSeries>
 #include <QChart>
 #include <QLegend>
 
@@ -47,6 +48,17 @@ void ChartStyle::applyAxis(QAbstractAxis* axis, const QString& title) {
     l.setPointSizeF(9);
     axis->setLabelsFont(l);
     axis->setGridLineColor(QColor(0xdd, 0xdd, 0xdd));
+}
+
+void ChartStyle::addSeries(QChart* chart, QAbstractAxis* axisX, QAbstractAxis* axisY,
+                           const std::vector<QAbstractSeries*>& series) {
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    for (auto* s : series) {
+        chart->addSeries(s);
+        s->attachAxis(axisX);
+        s->attachAxis(axisY);
+    }
 }
 
 } // namespace sv::ui

@@ -5,7 +5,10 @@
 #include <QColor>
 #include <QFont>
 
+#include <vector>
+
 class QAbstractAxis;
+class QAbstractSeries;
 class QChart;
 
 namespace sv::ui {
@@ -22,6 +25,9 @@ public:
     // Title, fonts, margins, legend at the bottom, antialiasing-friendly background.
     static void apply(QChart* chart, const QString& title);
     static void applyAxis(QAbstractAxis* axis, const QString& title);
+    // Adds the axes (x at the bottom, y at the left) and the series, each attached to both.
+    static void addSeries(QChart* chart, QAbstractAxis* axisX, QAbstractAxis* axisY,
+                          const std::vector<QAbstractSeries*>& series);
 };
 
 } // namespace sv::ui

@@ -1,5 +1,7 @@
 #include "runtablemodel.h"
 
+#include "cellvalues.h"
+
 #include "report.h"
 
 #include <QBrush>
@@ -8,13 +10,6 @@
 #include <algorithm>
 
 namespace sv::ui {
-
-namespace {
-QVariant fixed(const std::optional<double>& v, int decimals) {
-    return v ? QVariant(QString::fromStdString(formatFixed(*v, decimals))) : QVariant(QStringLiteral("–"));
-}
-QVariant number(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
-} // namespace
 
 RunTableModel::RunTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -57,15 +52,15 @@ QVariant RunTableModel::display(int row, int column) const {
     case Topology: return QString::fromStdString(r.key.topology.name());
     case Repeat: return r.key.repeat;
     case Status: return QString::fromStdString(std::string(statusName(r.status)));
-    case TimeMethod: return fixed(r.timeThroughput, 2);
-    case SpeedMethod: return fixed(r.speedThroughput, 2);
+    case TimeMethod: return fixedCell(r.timeThroughput, 2);
+    case SpeedMethod: return fixedCell(r.speedThroughput, 2);
     case MethodDifference:
         return r.methodDifferencePct ? QVariant(QString::fromStdString(formatFixed(*r.methodDifferencePct, 2)) +
                                                 (r.methodsDisagree ? QStringLiteral(" ⚠") : QString()))
                                      : QVariant(QStringLiteral("–"));
     case Outlier: return m_outlier[static_cast<std::size_t>(row)] ? QStringLiteral("outlier") : QString();
-    case RankSpread: return fixed(r.rankSpreadPct, 1);
-    case ClockOffset: return fixed(r.clockOffsetMs, 0);
+    case RankSpread: return fixedCell(r.rankSpreadPct, 1);
+    case ClockOffset: return fixedCell(r.clockOffsetMs, 0);
     case Reason: {
         QStringList parts;
         if (!r.reason.empty()) parts << QString::fromStdString(r.reason);
@@ -80,11 +75,11 @@ QVariant RunTableModel::sortValue(int row, int column) const {
     const RunResult& r = m_runs[static_cast<std::size_t>(row)];
     switch (column) {
     case Topology: return r.key.topology.ranks() * 1000 + r.key.topology.nodes;
-    case TimeMethod: return number(r.timeThroughput);
-    case SpeedMethod: return number(r.speedThroughput);
-    case MethodDifference: return number(r.methodDifferencePct);
-    case RankSpread: return number(r.rankSpreadPct);
-    case ClockOffset: return number(r.clockOffsetMs);
+    case TimeMethod: return numberCell(r.timeThroughput);
+    case SpeedMethod: return numberCell(r.speedThroughput);
+    case MethodDifference: return numberCell(r.methodDifferencePct);
+    case RankSpread: return numberCell(r.rankSpreadPct);
+    case ClockOffset: return numberCell(r.clockOffsetMs);
     default: return display(row, column);
     }
 }

@@ -45,7 +45,7 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
     auto* ideal = curve(chart, QStringLiteral("Ideal (linear)"), ChartStyle::ideal(), 1.5, Qt::DashLine);
     if (efficiency) ideal->append({{0.0, 100.0}, {static_cast<double>(maxGpus), 100.0}});
     else ideal->append({{1.0, 1.0}, {static_cast<double>(maxGpus), static_cast<double>(maxGpus)}});
-    std::vector<QLineSeries*> series{ideal};
+    std::vector<QAbstractSeries*> series{ideal};
 
     double top = efficiency ? 100.0 : maxGpus;
     for (std::size_t r = 0; r < d.references.size(); ++r) {
@@ -93,13 +93,7 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
         axisY->setLabelFormat(QStringLiteral("%.0f")); // the unit is in the title: labels take no non-ASCII
         ChartStyle::applyAxis(axisY, QStringLiteral("Speedup (× one GPU)"));
     }
-    chart->addAxis(axisX, Qt::AlignBottom);
-    chart->addAxis(axisY, Qt::AlignLeft);
-    for (auto* s : series) {
-        chart->addSeries(s);
-        s->attachAxis(axisX);
-        s->attachAxis(axisY);
-    }
+    ChartStyle::addSeries(chart, axisX, axisY, series);
     if (!d.hasSpeedup())
         chart->setTitle(chart->title() + QStringLiteral(" (no 1n1g baseline: speedup unknown)"));
     return chart;

@@ -89,13 +89,7 @@ QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& win
     ChartStyle::applyAxis(axisX, QStringLiteral("Iteration"));
     axisY->setLabelFormat(QStringLiteral("%.0f"));
     ChartStyle::applyAxis(axisY, QStringLiteral("Throughput (images/s)"));
-    chart->addAxis(axisX, Qt::AlignBottom);
-    chart->addAxis(axisY, Qt::AlignLeft);
-    for (auto* s : series) {
-        chart->addSeries(s);
-        s->attachAxis(axisX);
-        s->attachAxis(axisY);
-    }
+    ChartStyle::addSeries(chart, axisX, axisY, series);
     return chart;
 }
 
