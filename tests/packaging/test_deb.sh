@@ -40,6 +40,13 @@ out=$(/usr/bin/scaleview-cli summarize "$samples" 2>"$work/warnings")
 grep -q "r50  fp32  batch 128 per GPU" <<<"$out" || fail "summarize on the installed samples: $out"
 grep -q "reference: dlperf-ngc-mxnet-fp32-bs128" <<<"$out" || fail "compiled-in reference tables not found"
 
+env -u DISPLAY /usr/bin/scaleview-cli plot "$samples" --chart speedup --output "$work/speedup.svg" --quiet \
+    || fail "scaleview-cli plot from the installed package"
+grep -q "Speedup" "$work/speedup.svg" || fail "the plotted SVG has no speedup chart"
+if ldd /usr/bin/scaleview-cli | grep -q -e libQt6Widgets -e libQt6Charts; then
+    fail "scaleview-cli links Qt Widgets or Charts"
+fi
+
 QT_QPA_PLATFORM=offscreen timeout 120 /usr/bin/scaleview --screenshot "$work/window.png" --page throughput \
     --settings "$work/settings.ini" "$samples" >"$work/gui.log" 2>&1 || { cat "$work/gui.log"; fail "installed GUI"; }
 [ "$(stat -c %s "$work/window.png")" -gt 10000 ] || fail "the GUI's screenshot is too small to hold a chart"
