@@ -84,7 +84,7 @@ fuzz: deps
 bench:
 	$(call install_missing,$(BENCH_DEPS))
 	cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCALEVIEW_BENCH=ON -DSCALEVIEW_TESTS=OFF
-	cmake --build $(BENCH_BUILD) -j $(JOBS)
+	cmake --build $(BENCH_BUILD) -j $(JOBS) --target scaleview-cli bench_parser
 	python3 bench/run_bench.py --cli $(BENCH_BUILD)/app/scaleview-cli --micro $(BENCH_BUILD)/bench/bench_parser \
 	  $(if $(DLPERF_SCRIPT),--dlperf-script $(DLPERF_SCRIPT))
 

@@ -96,7 +96,8 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
     std::size_t i = pos;
     const bool negative = i < s.size() && s[i] == '-';
     if (negative) ++i;
-    std::uint64_t m = 0;
+    // m: every digit; hundredths: the digits down to the second decimal; tail: the ones after.
+    std::uint64_t m = 0, hundredths = 0, tail = 0;
     int digits = 0, fraction = 0;
     const std::size_t intStart = i;
     while (i < s.size() && isDigit(s[i])) {
@@ -104,12 +105,15 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
         m = m * 10 + static_cast<std::uint64_t>(s[i++] - '0');
     }
     if (i == intStart) return false;
+    hundredths = m;
     if (i < s.size() && s[i] == '.') {
         ++i;
         while (i < s.size() && isDigit(s[i])) {
             if (++digits > 19) return false;
-            m = m * 10 + static_cast<std::uint64_t>(s[i++] - '0');
-            ++fraction;
+            const auto d = static_cast<std::uint64_t>(s[i++] - '0');
+            m = m * 10 + d;
+            if (++fraction <= 2) hundredths = hundredths * 10 + d;
+            else tail = tail * 10 + d;
         }
     }
     if (i < s.size() && (s[i] == 'e' || s[i] == 'E' || s[i] == '.')) return false;
@@ -122,19 +126,17 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
     out.hasSpeed = true;
     out.speed = value;
     // Rounding to 2 decimals on the digits.
-    std::uint64_t hundredths = m;
     bool exact = true;
     if (fraction < 2) {
         for (int k = fraction; k < 2; ++k) hundredths *= 10;
     } else if (fraction > 2) {
-        const auto scale = static_cast<std::uint64_t>(kPow10[fraction - 2]);
-        const std::uint64_t tail = m % scale, half = scale / 2;
-        hundredths = m / scale;
+        const double half = 5.0 * kPow10[fraction - 3];
         // The double's error, in units of the last printed digit: a tail this close to half
         // could round either way in binary.
         const double margin = 4.0 * std::fabs(value) * 0x1p-52 * kPow10[fraction];
-        if (std::fabs(static_cast<double>(tail) - static_cast<double>(half)) <= margin + 1.0) exact = false;
-        else if (tail > half) ++hundredths;
+        const double t = static_cast<double>(tail);
+        if (std::fabs(t - half) <= margin + 1.0) exact = false;
+        else if (t > half) ++hundredths;
     }
     if (exact && hundredths < (std::uint64_t{1} << 53)) {
         out.hasRounded2 = true;
@@ -240,15 +242,24 @@ std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* l
             digits = digits && isDigit(s[i]);
         if (digits) {
             auto two = [&](std::size_t i) { return (s[i] - '0') * 10 + (s[i + 1] - '0'); };
-            const int y = two(0) * 100 + two(2), mo = two(5), d = two(8), h = two(11), mi = two(14),
-                      sec = two(17);
+            // Consecutive lines share their date: remember the last one's day number.
+            thread_local char cachedDate[10] = {};
+            thread_local std::int64_t cachedDays = -1;
+            std::int64_t days = cachedDays;
+            if (days < 0 || std::memcmp(cachedDate, s.data(), 10) != 0) {
+                const int y = two(0) * 100 + two(2), mo = two(5), d = two(8);
+                if (mo < 1 || mo > 12 || d < 1 || d > 31) return std::nullopt;
+                days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+                std::memcpy(cachedDate, s.data(), 10);
+                cachedDays = days;
+            }
+            const int h = two(11), mi = two(14), sec = two(17);
             std::size_t pos = 20;
             std::int64_t frac = 0;
             while (pos < s.size() && pos < 26 && isDigit(s[pos])) frac = frac * 10 + (s[pos++] - '0');
             for (std::size_t n = pos - 20; n < 6; ++n) frac *= 10;
-            if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 61) return std::nullopt;
+            if (h > 23 || mi > 59 || sec > 61) return std::nullopt;
             if (length) *length = pos;
-            const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
             return ((days * 24 + h) * 60 + mi) * 60 * 1000000 + std::int64_t{sec} * 1000000 + frac;
         }
     }
