@@ -25,7 +25,8 @@ bool readInt(std::string_view s, std::size_t& pos, std::int64_t& out, int maxDig
     return n > 0;
 }
 
-[[gnu::always_inline]] inline bool expect(std::string_view s, std::size_t& pos, std::string_view token) {
+[[gnu::always_inline]] inline bool expect(std::string_view s, std::size_t& pos,
+                                          std::string_view token) {
     if (pos > s.size() || s.size() - pos < token.size()) return false;
     for (std::size_t i = 0; i < token.size(); ++i)
         if (s[pos + i] != token[i]) return false;
@@ -112,8 +113,10 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
             if (++digits > 19) return false;
             const auto d = static_cast<std::uint64_t>(s[i++] - '0');
             m = m * 10 + d;
-            if (++fraction <= 2) hundredths = hundredths * 10 + d;
-            else tail = tail * 10 + d;
+            if (++fraction <= 2)
+                hundredths = hundredths * 10 + d;
+            else
+                tail = tail * 10 + d;
         }
     }
     if (i < s.size() && (s[i] == 'e' || s[i] == 'E' || s[i] == '.')) return false;
@@ -121,22 +124,26 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
     // Exact when m fits the 53-bit mantissa (one correctly rounded division); within an ulp else.
     double value = m < (std::uint64_t{1} << 53)
                        ? static_cast<double>(m) / kPow10[fraction]
-                       : static_cast<double>(static_cast<long double>(m) / static_cast<long double>(kPow10[fraction]));
+                       : static_cast<double>(static_cast<long double>(m) /
+                                             static_cast<long double>(kPow10[fraction]));
     if (negative) value = -value;
     out.hasSpeed = true;
     out.speed = value;
     // Rounding to 2 decimals on the digits.
     bool exact = true;
     if (fraction < 2) {
-        for (int k = fraction; k < 2; ++k) hundredths *= 10;
+        for (int k = fraction; k < 2; ++k)
+            hundredths *= 10;
     } else if (fraction > 2) {
         const double half = 5.0 * kPow10[fraction - 3];
         // The double's error, in units of the last printed digit: a tail this close to half
         // could round either way in binary.
         const double margin = 4.0 * std::fabs(value) * 0x1p-52 * kPow10[fraction];
         const double t = static_cast<double>(tail);
-        if (std::fabs(t - half) <= margin + 1.0) exact = false;
-        else if (t > half) ++hundredths;
+        if (std::fabs(t - half) <= margin + 1.0)
+            exact = false;
+        else if (t > half)
+            ++hundredths;
     }
     if (exact && hundredths < (std::uint64_t{1} << 53)) {
         out.hasRounded2 = true;
@@ -176,8 +183,10 @@ void parseMxnet(std::string_view text, std::size_t markerPos, SpeedSample& sampl
         }
     }
     // Usually right after the batch: "]\tSpeed: ".
-    if (pos != std::string_view::npos && text.substr(pos, 9) == "]\tSpeed: ") pos += 2;
-    else pos = text.find("Speed: ");
+    if (pos != std::string_view::npos && text.substr(pos, 9) == "]\tSpeed: ")
+        pos += 2;
+    else
+        pos = text.find("Speed: ");
     if (pos != std::string_view::npos) {
         pos += 7;
         SpeedSample fast;
@@ -256,8 +265,10 @@ std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* l
             const int h = two(11), mi = two(14), sec = two(17);
             std::size_t pos = 20;
             std::int64_t frac = 0;
-            while (pos < s.size() && pos < 26 && isDigit(s[pos])) frac = frac * 10 + (s[pos++] - '0');
-            for (std::size_t n = pos - 20; n < 6; ++n) frac *= 10;
+            while (pos < s.size() && pos < 26 && isDigit(s[pos]))
+                frac = frac * 10 + (s[pos++] - '0');
+            for (std::size_t n = pos - 20; n < 6; ++n)
+                frac *= 10;
             if (h > 23 || mi > 59 || sec > 61) return std::nullopt;
             if (length) *length = pos;
             return ((days * 24 + h) * 60 + mi) * 60 * 1000000 + std::int64_t{sec} * 1000000 + frac;

@@ -15,7 +15,8 @@ const char* findMarker(const char* hay, std::size_t n, std::string_view needle) 
     const char* p = hay + 1;
     const char* last = hay + (n - m) + 1; // the last place the anchor byte can be
     while (p <= last) {
-        p = static_cast<const char*>(std::memchr(p, needle[1], static_cast<std::size_t>(last - p) + 1));
+        p = static_cast<const char*>(
+            std::memchr(p, needle[1], static_cast<std::size_t>(last - p) + 1));
         if (!p) return nullptr;
         if (p[-1] == needle[0] && std::memcmp(p + 1, needle.data() + 2, m - 2) == 0) return p - 1;
         ++p;

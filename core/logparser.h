@@ -42,7 +42,8 @@ class LogParser {
 
   private:
     void scanCompleteLines(const char* begin, const char* end);
-    void endLine(std::size_t length, const char* data, std::size_t markerPos = std::string_view::npos);
+    void endLine(std::size_t length, const char* data,
+                 std::size_t markerPos = std::string_view::npos);
     // markerPos: where the marker starts in line, when the scan already knows.
     void processLine(std::string_view line, std::size_t markerPos);
 

@@ -12,9 +12,9 @@ struct SpeedSample {
     std::int64_t batchFirst = 0;
     std::int64_t batchLast = 0;
     bool hasTime = false;
-    std::int64_t timeUs = 0; // wall clock of the logging rank, microseconds since 1970-01-01
-    bool hasSpeed = false;   // a number was found; it may still be nan or inf
-    double speed = 0.0;      // samples/s, as printed: exact up to 15 digits, else within an ulp
+    std::int64_t timeUs = 0;    // wall clock of the logging rank, microseconds since 1970-01-01
+    bool hasSpeed = false;      // a number was found; it may still be nan or inf
+    double speed = 0.0;         // samples/s, as printed: exact up to 15 digits, else within an ulp
     bool hasRounded2 = false;   // speedRounded2 was decided from the printed digits
     double speedRounded2 = 0.0; // Python's round(float(text), 2), exactly
 };

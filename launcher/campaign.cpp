@@ -13,7 +13,9 @@ namespace sv::launcher {
 
 using nlohmann::json;
 
-bool isKnownPrecision(const std::string& p) { return p == "fp32" || p == "fp16" || p == "fp16-noamp"; }
+bool isKnownPrecision(const std::string& p) {
+    return p == "fp32" || p == "fp16" || p == "fp16-noamp";
+}
 
 std::vector<std::string> Campaign::validate() const {
     std::vector<std::string> e;
@@ -23,10 +25,12 @@ std::vector<std::string> Campaign::validate() const {
     for (std::size_t i = 0; i < hosts.size(); ++i) {
         const Host& h = hosts[i];
         const std::string where = "hosts[" + std::to_string(i) + "]";
-        if (!isValidHostName(h.name)) e.push_back(where + ".name: '" + h.name + "' is not a host name or alias");
+        if (!isValidHostName(h.name))
+            e.push_back(where + ".name: '" + h.name + "' is not a host name or alias");
         if (!h.address.empty() && !isValidHostName(h.address))
             e.push_back(where + ".address: '" + h.address + "' is not a host name or address");
-        if (!h.user.empty() && !isValidUserName(h.user)) e.push_back(where + ".user: '" + h.user + "' is not a user name");
+        if (!h.user.empty() && !isValidUserName(h.user))
+            e.push_back(where + ".user: '" + h.user + "' is not a user name");
         if (h.port < 0 || h.port > 65535) e.push_back(where + ".port: out of range");
         if (h.gpus < 1) e.push_back(where + ".gpus: must be at least 1");
     }
@@ -37,27 +41,35 @@ std::vector<std::string> Campaign::validate() const {
     if (topologies.empty()) e.push_back("topologies: none given");
     for (const Topology& t : topologies) {
         if (hosts.empty() && t.nodes > 1)
-            e.push_back("topologies: " + t.name() + " needs " + std::to_string(t.nodes) + " hosts; none given (local runs are 1 node)");
+            e.push_back("topologies: " + t.name() + " needs " + std::to_string(t.nodes) +
+                        " hosts; none given (local runs are 1 node)");
         if (!hosts.empty() && t.nodes > static_cast<int>(hosts.size()))
-            e.push_back("topologies: " + t.name() + " needs " + std::to_string(t.nodes) + " hosts, " + std::to_string(hosts.size()) + " given");
+            e.push_back("topologies: " + t.name() + " needs " + std::to_string(t.nodes) +
+                        " hosts, " + std::to_string(hosts.size()) + " given");
         for (int n = 0; n < t.nodes && n < static_cast<int>(hosts.size()); ++n)
             if (t.gpusPerNode > hosts[n].gpus)
-                e.push_back("topologies: " + t.name() + " needs " + std::to_string(t.gpusPerNode) + " GPUs on " + hosts[n].name + ", which has " + std::to_string(hosts[n].gpus));
+                e.push_back("topologies: " + t.name() + " needs " + std::to_string(t.gpusPerNode) +
+                            " GPUs on " + hosts[n].name + ", which has " +
+                            std::to_string(hosts[n].gpus));
     }
     if (batchSizes.empty()) e.push_back("batchSizes: none given");
     for (int b : batchSizes)
         if (b < 1) e.push_back("batchSizes: " + std::to_string(b) + " is not a batch size");
     if (precisions.empty()) e.push_back("precisions: none given");
     for (const auto& p : precisions)
-        if (!isKnownPrecision(p)) e.push_back("precisions: '" + p + "' is not fp32, fp16 or fp16-noamp");
+        if (!isKnownPrecision(p))
+            e.push_back("precisions: '" + p + "' is not fp32, fp16 or fp16-noamp");
     if (repeats < 1) e.push_back("repeats: must be at least 1");
-    if (auto why = validateMeasureOptions(MeasureOptions{warmup, iterations})) e.push_back("iterations/warmup: " + *why);
+    if (auto why = validateMeasureOptions(MeasureOptions{warmup, iterations}))
+        e.push_back("iterations/warmup: " + *why);
     if (cooldownSeconds < 0) e.push_back("cooldownSeconds: negative");
-    if (startTimeoutSeconds < 1 || wallTimeoutSeconds < 1) e.push_back("timeouts: must be at least 1 s");
+    if (startTimeoutSeconds < 1 || wallTimeoutSeconds < 1)
+        e.push_back("timeouts: must be at least 1 s");
     if (graceSeconds < 0) e.push_back("graceSeconds: negative");
     if (outputDir.empty()) e.push_back("outputDir: empty");
     if (!sshConfig.empty() && !isValidPlainPath(sshConfig))
-        e.push_back("sshConfig: '" + sshConfig + "' must be an absolute path without spaces or quotes (mpirun splits it)");
+        e.push_back("sshConfig: '" + sshConfig +
+                    "' must be an absolute path without spaces or quotes (mpirun splits it)");
     if (connectTimeoutSeconds < 1 || aliveIntervalSeconds < 1 || aliveCountMax < 1)
         e.push_back("ssh timeouts: must be at least 1");
     return e;
@@ -150,7 +162,8 @@ std::string campaignToJson(const Campaign& c) {
     }
     j["container"] = {{"runtime", c.container.runtime}, {"name", c.container.name}};
     std::vector<std::string> topologies;
-    for (const auto& t : c.topologies) topologies.push_back(t.name());
+    for (const auto& t : c.topologies)
+        topologies.push_back(t.name());
     j["topologies"] = topologies;
     j["batchSizes"] = c.batchSizes;
     j["precisions"] = c.precisions;
@@ -188,7 +201,8 @@ bool saveCampaign(const Campaign& campaign, const std::string& path, std::string
     QSaveFile file(QString::fromStdString(path));
     const std::string text = campaignToJson(campaign);
     if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) !=
+            static_cast<qint64>(text.size()) ||
         !file.commit()) {
         if (error) *error = "cannot write " + path + ": " + file.errorString().toStdString();
         return false;

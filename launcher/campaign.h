@@ -32,7 +32,7 @@ struct Campaign {
     std::vector<Host> hosts;                // empty: run on this machine, no SSH
     Container container;
     std::vector<Topology> topologies;
-    std::vector<int> batchSizes;            // per device
+    std::vector<int> batchSizes; // per device
     std::vector<std::string> precisions{"fp32"};
     int repeats = 7;
     int iterations = 120;
@@ -42,7 +42,7 @@ struct Campaign {
     int wallTimeoutSeconds = 3600; // the whole run
     int graceSeconds = 5;          // between TERM and KILL on cancel
     std::string outputDir;
-    std::string sshConfig;         // passed as -F, to mpirun's own ssh hop too
+    std::string sshConfig; // passed as -F, to mpirun's own ssh hop too
     int connectTimeoutSeconds = 10;
     int aliveIntervalSeconds = 5;
     int aliveCountMax = 3;

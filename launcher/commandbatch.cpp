@@ -24,21 +24,23 @@ void CommandBatch::start(std::vector<BatchCommand> commands, Done done) {
         auto* p = new QProcess(this);
         const auto& argv = commands[i].argv;
         QStringList args;
-        for (std::size_t k = 1; k < argv.size(); ++k) args << QString::fromStdString(argv[k]);
+        for (std::size_t k = 1; k < argv.size(); ++k)
+            args << QString::fromStdString(argv[k]);
         auto* timer = new QTimer(p);
         timer->setSingleShot(true);
         connect(timer, &QTimer::timeout, p, [this, p, i] {
             m_results[i].timedOut = true;
             p->kill();
         });
-        connect(p, &QProcess::finished, this, [this, p, i, timer](int code, QProcess::ExitStatus status) {
-            timer->stop();
-            m_results[i].exitCode = status == QProcess::NormalExit ? code : -1;
-            m_results[i].output = p->readAllStandardOutput().toStdString();
-            m_results[i].errors = p->readAllStandardError().toStdString();
-            p->deleteLater();
-            oneEnded();
-        });
+        connect(p, &QProcess::finished, this,
+                [this, p, i, timer](int code, QProcess::ExitStatus status) {
+                    timer->stop();
+                    m_results[i].exitCode = status == QProcess::NormalExit ? code : -1;
+                    m_results[i].output = p->readAllStandardOutput().toStdString();
+                    m_results[i].errors = p->readAllStandardError().toStdString();
+                    p->deleteLater();
+                    oneEnded();
+                });
         connect(p, &QProcess::errorOccurred, this, [this, p, i, timer](QProcess::ProcessError e) {
             if (e != QProcess::FailedToStart) return;
             timer->stop();
@@ -47,7 +49,8 @@ void CommandBatch::start(std::vector<BatchCommand> commands, Done done) {
             oneEnded();
         });
         p->start(QString::fromStdString(argv.at(0)), args);
-        if (!commands[i].input.empty()) p->write(commands[i].input.data(), static_cast<qint64>(commands[i].input.size()));
+        if (!commands[i].input.empty())
+            p->write(commands[i].input.data(), static_cast<qint64>(commands[i].input.size()));
         p->closeWriteChannel();
         timer->start(commands[i].timeoutMs);
     }

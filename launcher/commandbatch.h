@@ -12,27 +12,27 @@ namespace sv::launcher {
 
 struct BatchCommand {
     std::vector<std::string> argv;
-    std::string input;   // written to standard input, then closed
+    std::string input; // written to standard input, then closed
     int timeoutMs = 30000;
 };
 
 struct BatchResult {
-    int exitCode = -1;   // -1: did not start or crashed
+    int exitCode = -1; // -1: did not start or crashed
     bool timedOut = false;
-    std::string output;  // standard output
-    std::string errors;  // standard error
+    std::string output; // standard output
+    std::string errors; // standard error
     std::string startError;
 };
 
 class CommandBatch : public QObject {
     Q_OBJECT
-public:
+  public:
     using Done = std::function<void(std::vector<BatchResult>)>;
     explicit CommandBatch(QObject* parent = nullptr) : QObject(parent) {}
     // Calls done once, from the event loop, when every command has ended; then deletes itself.
     static void run(std::vector<BatchCommand> commands, QObject* context, Done done);
 
-private:
+  private:
     void start(std::vector<BatchCommand> commands, Done done);
     void oneEnded();
 

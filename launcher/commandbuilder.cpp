@@ -8,20 +8,23 @@ namespace {
 
 // Prints the pid of every process whose environment holds the tag, after signalling it; with
 // signal 0 it only lists. Tag and signal arrive as $1 and $2, never inside the script text.
-const char* kSweepScript =
-    "for d in /proc/[0-9]*; do p=${d#/proc/}; "
-    "if tr '\\0' '\\n' < \"$d/environ\" 2>/dev/null | grep -qxF \"" "SCALEVIEW_RUN_TAG" "=$1\"; then "
-    "kill -\"$2\" \"$p\" 2>/dev/null && echo \"$p\"; fi; done; exit 0";
+const char* kSweepScript = "for d in /proc/[0-9]*; do p=${d#/proc/}; "
+                           "if tr '\\0' '\\n' < \"$d/environ\" 2>/dev/null | grep -qxF \""
+                           "SCALEVIEW_RUN_TAG"
+                           "=$1\"; then "
+                           "kill -\"$2\" \"$p\" 2>/dev/null && echo \"$p\"; fi; done; exit 0";
 
 } // namespace
 
 CommandBuilder::CommandBuilder(Campaign campaign, WorkloadProfile profile, std::string workloadDir)
-    : m_campaign(std::move(campaign)), m_profile(std::move(profile)), m_workloadDir(std::move(workloadDir)) {
+    : m_campaign(std::move(campaign)), m_profile(std::move(profile)),
+      m_workloadDir(std::move(workloadDir)) {
     m_launcher = m_campaign.launcher.empty() ? m_profile.defaultLauncher : m_campaign.launcher;
 }
 
 std::string CommandBuilder::scriptPath() const {
-    return m_profile.scriptName.empty() ? std::string() : m_workloadDir + "/" + m_profile.scriptName;
+    return m_profile.scriptName.empty() ? std::string()
+                                        : m_workloadDir + "/" + m_profile.scriptName;
 }
 
 int CommandBuilder::hostCount(const PlannedRun& run) const {
@@ -29,7 +32,8 @@ int CommandBuilder::hostCount(const PlannedRun& run) const {
 }
 
 std::string CommandBuilder::hostName(int index) const {
-    return m_campaign.hosts.empty() ? std::string("this machine") : m_campaign.hosts.at(static_cast<std::size_t>(index)).name;
+    return m_campaign.hosts.empty() ? std::string("this machine")
+                                    : m_campaign.hosts.at(static_cast<std::size_t>(index)).name;
 }
 
 std::string CommandBuilder::hostOfRank(const PlannedRun& run, int rank) const {
@@ -52,20 +56,25 @@ std::string CommandBuilder::substitute(const std::string& text, const PlannedRun
         if (name == "script") return scriptPath();
         if (name == "gpu_list") {
             std::string s;
-            for (int g = 0; g < t.gpusPerNode; ++g) s += (g ? "," : "") + std::to_string(g);
+            for (int g = 0; g < t.gpusPerNode; ++g)
+                s += (g ? "," : "") + std::to_string(g);
             return s;
         }
         if (name == "host_slots") {
             if (t.nodes == 1) return "localhost:" + std::to_string(t.gpusPerNode);
             std::string s;
             for (int n = 0; n < t.nodes; ++n)
-                s += (n ? "," : "") + m_campaign.hosts.at(static_cast<std::size_t>(n)).name + ":" + std::to_string(t.gpusPerNode);
+                s += (n ? "," : "") + m_campaign.hosts.at(static_cast<std::size_t>(n)).name + ":" +
+                     std::to_string(t.gpusPerNode);
             return s;
         }
         if (name == "master_addr")
-            return t.nodes == 1 || m_campaign.hosts.empty() ? std::string("127.0.0.1") : m_campaign.hosts.front().rendezvous();
-        if (auto it = m_campaign.variables.find(name); it != m_campaign.variables.end()) return it->second;
-        if (auto it = m_profile.variables.find(name); it != m_profile.variables.end()) return it->second;
+            return t.nodes == 1 || m_campaign.hosts.empty() ? std::string("127.0.0.1")
+                                                            : m_campaign.hosts.front().rendezvous();
+        if (auto it = m_campaign.variables.find(name); it != m_campaign.variables.end())
+            return it->second;
+        if (auto it = m_profile.variables.find(name); it != m_profile.variables.end())
+            return it->second;
         return std::nullopt;
     };
     std::string out;
@@ -88,16 +97,21 @@ void CommandBuilder::expand(const std::vector<std::string>& templ, const Planned
     for (const auto& word : templ) {
         if (word == "{mpi_env}") {
             // mpirun forwards no environment by itself: name every variable the ranks need.
-            for (const auto& [name, value] : m_profile.env) out.insert(out.end(), {"-x", name});
+            for (const auto& [name, value] : m_profile.env)
+                out.insert(out.end(), {"-x", name});
             out.insert(out.end(), {"-x", kRunTagVariable});
         } else if (word == "{mpi_ssh_agent}") {
             // mpirun's own ssh hop to the other nodes honours the campaign's ssh config too.
             if (!m_campaign.sshConfig.empty() && run.key.topology.nodes > 1)
                 out.insert(out.end(), {"-mca", "plm_rsh_agent",
-                                       "ssh -F " + m_campaign.sshConfig + " -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o ConnectTimeout=" +
+                                       "ssh -F " + m_campaign.sshConfig +
+                                           " -o BatchMode=yes -o StrictHostKeyChecking=accept-new "
+                                           "-o ConnectTimeout=" +
                                            std::to_string(m_campaign.connectTimeoutSeconds) +
-                                           " -o ServerAliveInterval=" + std::to_string(m_campaign.aliveIntervalSeconds) +
-                                           " -o ServerAliveCountMax=" + std::to_string(m_campaign.aliveCountMax)});
+                                           " -o ServerAliveInterval=" +
+                                           std::to_string(m_campaign.aliveIntervalSeconds) +
+                                           " -o ServerAliveCountMax=" +
+                                           std::to_string(m_campaign.aliveCountMax)});
         } else {
             out.push_back(substitute(word, run));
         }
@@ -108,7 +122,8 @@ std::vector<std::string> CommandBuilder::workloadArgv(const PlannedRun& run) con
     std::vector<std::string> argv;
     expand(m_profile.launchers.at(m_launcher), run, argv);
     expand(m_profile.program, run, argv);
-    if (auto it = m_profile.precisionArgs.find(run.key.precision); it != m_profile.precisionArgs.end())
+    if (auto it = m_profile.precisionArgs.find(run.key.precision);
+        it != m_profile.precisionArgs.end())
         expand(it->second, run, argv);
     expand(m_profile.args, run, argv);
     return argv;
@@ -120,7 +135,8 @@ std::unique_ptr<Executor> CommandBuilder::executor(int index) const {
                                          SshOptions::fromCampaign(m_campaign));
 }
 
-std::vector<std::string> CommandBuilder::onHost(int index, const std::vector<std::string>& argv, bool inContainer) const {
+std::vector<std::string> CommandBuilder::onHost(int index, const std::vector<std::string>& argv,
+                                                bool inContainer) const {
     std::vector<std::string> cmd = argv;
     if (inContainer && m_campaign.container.runtime == "docker") {
         cmd = {"docker", "exec", m_campaign.container.name};
@@ -131,14 +147,17 @@ std::vector<std::string> CommandBuilder::onHost(int index, const std::vector<std
     return executor(index)->wrap(cmd);
 }
 
-std::vector<std::string> CommandBuilder::runArgv(const PlannedRun& run, const std::string& tag) const {
+std::vector<std::string> CommandBuilder::runArgv(const PlannedRun& run,
+                                                 const std::string& tag) const {
     std::vector<std::string> env;
-    for (const auto& [name, value] : m_profile.env) env.push_back(name + "=" + value);
+    for (const auto& [name, value] : m_profile.env)
+        env.push_back(name + "=" + value);
     env.push_back(std::string(kRunTagVariable) + "=" + tag);
     std::vector<std::string> cmd;
     if (m_campaign.container.runtime == "docker") {
         cmd = {"docker", "exec"};
-        for (const auto& e : env) cmd.insert(cmd.end(), {"-e", e});
+        for (const auto& e : env)
+            cmd.insert(cmd.end(), {"-e", e});
         cmd.push_back(m_campaign.container.name);
     } else {
         cmd = {"env"};
@@ -150,7 +169,8 @@ std::vector<std::string> CommandBuilder::runArgv(const PlannedRun& run, const st
     return executor(0)->wrap(cmd);
 }
 
-std::vector<std::string> CommandBuilder::sweepArgv(int index, const std::string& tag, const std::string& signal) const {
+std::vector<std::string> CommandBuilder::sweepArgv(int index, const std::string& tag,
+                                                   const std::string& signal) const {
     return onHost(index, {"sh", "-c", kSweepScript, "sh", tag, signal}, true);
 }
 

@@ -18,7 +18,7 @@ namespace sv::launcher {
 inline constexpr const char* kRunTagVariable = "SCALEVIEW_RUN_TAG";
 
 class CommandBuilder {
-public:
+  public:
     // workloadDir: where the profile's compiled-in script is written ({script}).
     CommandBuilder(Campaign campaign, WorkloadProfile profile, std::string workloadDir);
 
@@ -31,16 +31,20 @@ public:
     int hostCount(const PlannedRun& run) const;
     std::string hostName(int index) const;
     std::string hostOfRank(const PlannedRun& run, int rank) const;
-    // Signals (or, with "0", lists) the processes tagged `tag` on host `index`, printing their pids.
-    std::vector<std::string> sweepArgv(int index, const std::string& tag, const std::string& signal) const;
+    // Signals (or, with "0", lists) the processes tagged `tag` on host `index`, printing their
+    // pids.
+    std::vector<std::string> sweepArgv(int index, const std::string& tag,
+                                       const std::string& signal) const;
     // Runs argv on host index (through the container when there is one).
-    std::vector<std::string> onHost(int index, const std::vector<std::string>& argv, bool inContainer) const;
+    std::vector<std::string> onHost(int index, const std::vector<std::string>& argv,
+                                    bool inContainer) const;
     std::unique_ptr<Executor> executor(int index) const;
     std::string scriptPath() const;
 
-private:
+  private:
     std::string substitute(const std::string& text, const PlannedRun& run) const;
-    void expand(const std::vector<std::string>& templ, const PlannedRun& run, std::vector<std::string>& out) const;
+    void expand(const std::vector<std::string>& templ, const PlannedRun& run,
+                std::vector<std::string>& out) const;
 
     Campaign m_campaign;
     WorkloadProfile m_profile;

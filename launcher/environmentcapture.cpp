@@ -14,47 +14,65 @@ const char* kProbe =
     "echo \"== hostname\"; hostname; echo \"== kernel\"; uname -a; "
     "echo \"== cpus\"; nproc; "
     "if command -v nvidia-smi >/dev/null 2>&1; then echo \"== nvidia-smi -q\"; nvidia-smi -q; "
-    "echo \"== nvidia-smi topo -m\"; nvidia-smi topo -m; else echo \"== nvidia-smi: not present\"; fi; "
+    "echo \"== nvidia-smi topo -m\"; nvidia-smi topo -m; else echo \"== nvidia-smi: not present\"; "
+    "fi; "
     "if [ -n \"$1\" ]; then echo \"== python\"; \"$1\" -c 'import sys; print(sys.version)' 2>&1; "
     "\"$1\" -c 'import torch; print(\"torch\", torch.__version__)' 2>&1; fi; "
     "echo \"== mpirun\"; mpirun --version 2>&1 | head -n 1; exit 0";
 
 bool write(const std::string& path, const std::string& text) {
     QSaveFile f(QString::fromStdString(path));
-    return f.open(QIODevice::WriteOnly) && f.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) && f.commit();
+    return f.open(QIODevice::WriteOnly) &&
+           f.write(text.data(), static_cast<qint64>(text.size())) ==
+               static_cast<qint64>(text.size()) &&
+           f.commit();
 }
 
 } // namespace
 
-void EnvironmentCapture::run(const Campaign& campaign, const WorkloadProfile& profile, const std::string& version,
-                             QObject* context, std::function<void(int)> done) {
+void EnvironmentCapture::run(const Campaign& campaign, const WorkloadProfile& profile,
+                             const std::string& version, QObject* context,
+                             std::function<void(int)> done) {
     auto builder = std::make_shared<CommandBuilder>(campaign, profile, std::string());
     const auto dir = std::filesystem::absolute(campaign.outputDir) / "environment";
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    const std::string stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString();
-    std::string python = profile.variables.count("python") ? profile.variables.at("python") : "python3";
+    const std::string stamp =
+        QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString();
+    std::string python =
+        profile.variables.count("python") ? profile.variables.at("python") : "python3";
     if (campaign.variables.count("python")) python = campaign.variables.at("python");
-    if (profile.needs != "torch") python.clear(); // importing torch takes seconds: only where it is used
+    if (profile.needs != "torch")
+        python.clear(); // importing torch takes seconds: only where it is used
     const int hosts = std::max<int>(1, static_cast<int>(campaign.hosts.size()));
     std::vector<BatchCommand> cmds;
     for (int h = 0; h < hosts; ++h) {
         cmds.push_back({builder->onHost(h, {"sh", "-c", kProbe, "sh", python}, true), {}, 60000});
         if (campaign.container.runtime == "docker")
-            cmds.push_back({builder->onHost(h, {"docker", "inspect", "--format", "{{.Image}}", campaign.container.name}, false), {}, 30000});
+            cmds.push_back(
+                {builder->onHost(
+                     h, {"docker", "inspect", "--format", "{{.Image}}", campaign.container.name},
+                     false),
+                 {},
+                 30000});
     }
     const bool docker = campaign.container.runtime == "docker";
-    int files = write((dir / (stamp + "-campaign.json")).string(), campaignToJson(campaign)) ? 1 : 0;
+    int files =
+        write((dir / (stamp + "-campaign.json")).string(), campaignToJson(campaign)) ? 1 : 0;
     CommandBatch::run(std::move(cmds), context, [=](std::vector<BatchResult> results) mutable {
         std::size_t i = 0;
         for (int h = 0; h < hosts; ++h) {
-            std::string text = "ScaleView " + version + "\nprofile " + profile.name + ": " + profile.label + "\n";
+            std::string text =
+                "ScaleView " + version + "\nprofile " + profile.name + ": " + profile.label + "\n";
             const BatchResult& probe = results[i++];
             text += probe.output + probe.errors;
-            if (probe.exitCode != 0) text += "(probe failed: exit " + std::to_string(probe.exitCode) + (probe.timedOut ? ", timed out" : "") + ")\n";
+            if (probe.exitCode != 0)
+                text += "(probe failed: exit " + std::to_string(probe.exitCode) +
+                        (probe.timedOut ? ", timed out" : "") + ")\n";
             if (docker) {
                 const BatchResult& image = results[i++];
-                text += "== container " + campaign.container.name + " image\n" + image.output + image.errors;
+                text += "== container " + campaign.container.name + " image\n" + image.output +
+                        image.errors;
             }
             std::string host = builder->hostName(h);
             for (char& c : host)

@@ -12,11 +12,11 @@
 namespace sv::launcher {
 
 class EnvironmentCapture {
-public:
+  public:
     // Writes DIR/environment/<time>-<host>.txt per host and DIR/environment/<time>-campaign.json;
     // done(files written) from the event loop.
-    static void run(const Campaign& campaign, const WorkloadProfile& profile, const std::string& version,
-                    QObject* context, std::function<void(int)> done);
+    static void run(const Campaign& campaign, const WorkloadProfile& profile,
+                    const std::string& version, QObject* context, std::function<void(int)> done);
 };
 
 } // namespace sv::launcher

@@ -8,7 +8,7 @@
 namespace sv::launcher {
 
 class Executor {
-public:
+  public:
     virtual ~Executor() = default;
     virtual std::vector<std::string> wrap(const std::vector<std::string>& argv) const = 0;
     // Named in messages: "this machine" or the SSH destination.

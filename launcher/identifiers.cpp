@@ -3,7 +3,9 @@
 namespace sv::launcher {
 namespace {
 
-bool alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool alnum(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 
 } // namespace
 
@@ -15,7 +17,8 @@ bool isValidHostName(std::string_view name) {
 }
 
 bool isValidUserName(std::string_view name) {
-    if (name.empty() || name.size() > 32 || name.front() == '-' || name.front() == '.') return false;
+    if (name.empty() || name.size() > 32 || name.front() == '-' || name.front() == '.')
+        return false;
     for (char c : name)
         if (!alnum(c) && c != '_' && c != '.' && c != '-') return false;
     return true;

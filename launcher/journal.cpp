@@ -13,7 +13,9 @@ namespace sv::launcher {
 using nlohmann::json;
 
 namespace {
-std::string now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString(); }
+std::string now() {
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
+}
 } // namespace
 
 bool Journal::append(const std::string& line, std::string* error) {
@@ -24,23 +26,31 @@ bool Journal::append(const std::string& line, std::string* error) {
         return false;
     }
     const std::string record = line + "\n";
-    const bool ok = ::write(fd, record.data(), record.size()) == static_cast<ssize_t>(record.size()) && ::fsync(fd) == 0;
+    const bool ok =
+        ::write(fd, record.data(), record.size()) == static_cast<ssize_t>(record.size()) &&
+        ::fsync(fd) == 0;
     if (!ok && error) *error = "cannot write journal " + m_path + ": " + std::strerror(errno);
     ::close(fd);
     return ok;
 }
 
-bool Journal::appendStart(const std::string& id, const std::string& tag, const std::vector<std::string>& command,
-                          const std::vector<std::string>& hosts, const std::string& logPath, std::string* error) {
-    json j{{"event", "start"}, {"id", id}, {"tag", tag}, {"time", now()},
+bool Journal::appendStart(const std::string& id, const std::string& tag,
+                          const std::vector<std::string>& command,
+                          const std::vector<std::string>& hosts, const std::string& logPath,
+                          std::string* error) {
+    json j{{"event", "start"},   {"id", id},       {"tag", tag},    {"time", now()},
            {"command", command}, {"hosts", hosts}, {"log", logPath}};
     return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
 }
 
-bool Journal::appendEnd(const std::string& id, const std::string& tag, const std::string& logPath, const RunEnd& end,
-                        std::string* error) {
-    json j{{"event", "end"}, {"id", id}, {"tag", tag}, {"time", now()},
-           {"state", std::string(runStateName(end.state))}, {"log", logPath}};
+bool Journal::appendEnd(const std::string& id, const std::string& tag, const std::string& logPath,
+                        const RunEnd& end, std::string* error) {
+    json j{{"event", "end"},
+           {"id", id},
+           {"tag", tag},
+           {"time", now()},
+           {"state", std::string(runStateName(end.state))},
+           {"log", logPath}};
     j["exitCode"] = end.exitCode ? json(*end.exitCode) : json(nullptr);
     if (!end.host.empty()) j["host"] = end.host;
     if (!end.reason.empty()) j["reason"] = end.reason;
@@ -67,11 +77,14 @@ std::map<std::string, JournalEntry> Journal::read() const {
         } else if (event == "end") {
             RunEnd end;
             end.state = parseRunState(j.value("state", "")).value_or(RunState::Failed);
-            if (j.contains("exitCode") && j["exitCode"].is_number_integer()) end.exitCode = j["exitCode"].get<int>();
+            if (j.contains("exitCode") && j["exitCode"].is_number_integer())
+                end.exitCode = j["exitCode"].get<int>();
             end.host = j.value("host", "");
             end.reason = j.value("reason", "");
-            if (j.contains("timeThroughput") && j["timeThroughput"].is_number()) end.timeThroughput = j["timeThroughput"].get<double>();
-            if (j.contains("speedThroughput") && j["speedThroughput"].is_number()) end.speedThroughput = j["speedThroughput"].get<double>();
+            if (j.contains("timeThroughput") && j["timeThroughput"].is_number())
+                end.timeThroughput = j["timeThroughput"].get<double>();
+            if (j.contains("speedThroughput") && j["speedThroughput"].is_number())
+                end.speedThroughput = j["speedThroughput"].get<double>();
             e.end = end;
         }
     }

@@ -30,18 +30,19 @@ struct JournalEntry {
 };
 
 class Journal {
-public:
+  public:
     explicit Journal(std::string path) : m_path(std::move(path)) {}
     const std::string& path() const { return m_path; }
 
-    bool appendStart(const std::string& id, const std::string& tag, const std::vector<std::string>& command,
-                     const std::vector<std::string>& hosts, const std::string& logPath, std::string* error);
-    bool appendEnd(const std::string& id, const std::string& tag, const std::string& logPath, const RunEnd& end,
-                   std::string* error);
+    bool appendStart(const std::string& id, const std::string& tag,
+                     const std::vector<std::string>& command, const std::vector<std::string>& hosts,
+                     const std::string& logPath, std::string* error);
+    bool appendEnd(const std::string& id, const std::string& tag, const std::string& logPath,
+                   const RunEnd& end, std::string* error);
     // Per run id, its latest state; a torn last line (crash mid-write) is ignored.
     std::map<std::string, JournalEntry> read() const;
 
-private:
+  private:
     bool append(const std::string& line, std::string* error);
     std::string m_path;
 };

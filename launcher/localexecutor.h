@@ -6,8 +6,10 @@
 namespace sv::launcher {
 
 class LocalExecutor : public Executor {
-public:
-    std::vector<std::string> wrap(const std::vector<std::string>& argv) const override { return argv; }
+  public:
+    std::vector<std::string> wrap(const std::vector<std::string>& argv) const override {
+        return argv;
+    }
     std::string hostLabel() const override { return "this machine"; }
     bool isRemote() const override { return false; }
 };

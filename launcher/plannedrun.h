@@ -12,7 +12,7 @@ struct Campaign;
 struct WorkloadProfile;
 
 struct PlannedRun {
-    std::string id;      // "bz16/1n2g/r50_b16_fp32_1": unique in the campaign, stable across resumes
+    std::string id; // "bz16/1n2g/r50_b16_fp32_1": unique in the campaign, stable across resumes
     RunKey key;
     std::string logPath; // absolute, in the methodology's layout
 };

@@ -20,10 +20,11 @@ struct PreflightFinding {
 };
 
 class Preflight {
-public:
+  public:
     using Done = std::function<void(std::vector<PreflightFinding>)>;
     // Calls done from the event loop of context.
-    static void run(const Campaign& campaign, const WorkloadProfile& profile, QObject* context, Done done);
+    static void run(const Campaign& campaign, const WorkloadProfile& profile, QObject* context,
+                    Done done);
 };
 
 } // namespace sv::launcher

@@ -37,7 +37,8 @@ std::vector<int> ProcessTree::find() const {
         std::string statLine;
         std::getline(stat, statLine);
         const auto paren = statLine.rfind(')');
-        if (paren != std::string::npos && paren + 2 < statLine.size() && statLine[paren + 2] == 'Z') continue;
+        if (paren != std::string::npos && paren + 2 < statLine.size() && statLine[paren + 2] == 'Z')
+            continue;
         pids.push_back(pid);
     }
     return pids;
@@ -46,7 +47,8 @@ std::vector<int> ProcessTree::find() const {
 std::vector<int> ProcessTree::signal(int sig, int pgid) const {
     if (pgid > 0) ::kill(-pgid, sig);
     std::vector<int> pids = find();
-    for (int pid : pids) ::kill(pid, sig);
+    for (int pid : pids)
+        ::kill(pid, sig);
     return pids;
 }
 

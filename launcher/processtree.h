@@ -8,14 +8,14 @@
 namespace sv::launcher {
 
 class ProcessTree {
-public:
+  public:
     explicit ProcessTree(std::string tag) : m_tag(std::move(tag)) {}
     // Live (not zombie) processes carrying VARIABLE=tag, this process excepted.
     std::vector<int> find() const;
     // Signals each of them and the process group pgid (when > 0); returns the pids signalled.
     std::vector<int> signal(int sig, int pgid = 0) const;
 
-private:
+  private:
     std::string m_tag;
 };
 

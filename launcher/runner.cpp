@@ -25,7 +25,9 @@ std::string newTag() {
     return buf;
 }
 
-std::string workloadDirOf(const Campaign& c) { return fs::absolute(c.outputDir).lexically_normal().string() + "/workload"; }
+std::string workloadDirOf(const Campaign& c) {
+    return fs::absolute(c.outputDir).lexically_normal().string() + "/workload";
+}
 
 std::vector<int> parsePids(const std::string& text) {
     std::vector<int> pids;
@@ -34,7 +36,8 @@ std::vector<int> parsePids(const std::string& text) {
         auto end = text.find('\n', i);
         if (end == std::string::npos) end = text.size();
         const std::string line = text.substr(i, end - i);
-        if (!line.empty() && line.find_first_not_of("0123456789") == std::string::npos) pids.push_back(std::stoi(line));
+        if (!line.empty() && line.find_first_not_of("0123456789") == std::string::npos)
+            pids.push_back(std::stoi(line));
         i = end + 1;
     }
     return pids;
@@ -48,12 +51,15 @@ Runner::Runner(Campaign campaign, WorkloadProfile profile, QObject* parent)
       m_journal((fs::absolute(m_campaign.outputDir) / "journal.jsonl").string()) {
     m_runs = planRuns(m_campaign, m_profile);
     m_states.assign(m_runs.size(), RunState::Pending);
-    for (QTimer* t : {&m_startTimer, &m_wallTimer, &m_graceTimer, &m_cooldownTimer}) t->setSingleShot(true);
+    for (QTimer* t : {&m_startTimer, &m_wallTimer, &m_graceTimer, &m_cooldownTimer})
+        t->setSingleShot(true);
     connect(&m_startTimer, &QTimer::timeout, this, [this] {
-        terminate(RunState::Timeout, "start timeout: no speed line within " + std::to_string(m_campaign.startTimeoutSeconds) + " s");
+        terminate(RunState::Timeout, "start timeout: no speed line within " +
+                                         std::to_string(m_campaign.startTimeoutSeconds) + " s");
     });
     connect(&m_wallTimer, &QTimer::timeout, this, [this] {
-        terminate(RunState::Timeout, "wall-clock timeout: still running after " + std::to_string(m_campaign.wallTimeoutSeconds) + " s");
+        terminate(RunState::Timeout, "wall-clock timeout: still running after " +
+                                         std::to_string(m_campaign.wallTimeoutSeconds) + " s");
     });
     connect(&m_graceTimer, &QTimer::timeout, this, &Runner::escalate);
     connect(&m_cooldownTimer, &QTimer::timeout, this, &Runner::startNext);
@@ -61,7 +67,8 @@ Runner::Runner(Campaign campaign, WorkloadProfile profile, QObject* parent)
 
 bool Runner::prepare(bool resume, std::string* error) {
     if (!m_profile.launchers.count(m_builder.launcherName())) {
-        *error = "profile " + m_profile.name + " has no launcher '" + m_builder.launcherName() + "'";
+        *error =
+            "profile " + m_profile.name + " has no launcher '" + m_builder.launcherName() + "'";
         return false;
     }
     std::error_code ec;
@@ -71,7 +78,8 @@ bool Runner::prepare(bool resume, std::string* error) {
         return false;
     }
     if (fs::exists(m_journal.path()) && !resume) {
-        *error = m_campaign.outputDir + " already holds a campaign (journal.jsonl); use 'resume' or another directory";
+        *error = m_campaign.outputDir +
+                 " already holds a campaign (journal.jsonl); use 'resume' or another directory";
         return false;
     }
     m_previous = m_journal.read();
@@ -100,7 +108,8 @@ bool Runner::prepare(bool resume, std::string* error) {
             return false;
         }
     }
-    const std::string campaignFile = (fs::absolute(m_campaign.outputDir) / "campaign.json").string();
+    const std::string campaignFile =
+        (fs::absolute(m_campaign.outputDir) / "campaign.json").string();
     if (!resume && !saveCampaign(m_campaign, campaignFile, error)) return false;
     return true;
 }
@@ -115,13 +124,18 @@ void Runner::start() {
         if (entry.state() != RunState::Interrupted || entry.tag.empty()) continue;
         ProcessTree(entry.tag).signal(SIGKILL);
         for (int h = 0; h < hostCount; ++h)
-            setup.push_back({m_builder.sweepArgv(h, entry.tag, "KILL"), {}, (m_campaign.connectTimeoutSeconds + 20) * 1000});
+            setup.push_back({m_builder.sweepArgv(h, entry.tag, "KILL"),
+                             {},
+                             (m_campaign.connectTimeoutSeconds + 20) * 1000});
     }
     if (!m_profile.scriptText.empty())
         for (int h = 0; h < hostCount; ++h)
-            setup.push_back({m_builder.onHost(h, {"sh", "-c", "mkdir -p \"$1\" && cat > \"$1/$2\"", "sh",
-                                                  workloadDirOf(m_campaign), m_profile.scriptName}, false),
-                             m_profile.scriptText, (m_campaign.connectTimeoutSeconds + 20) * 1000});
+            setup.push_back(
+                {m_builder.onHost(h,
+                                  {"sh", "-c", "mkdir -p \"$1\" && cat > \"$1/$2\"", "sh",
+                                   workloadDirOf(m_campaign), m_profile.scriptName},
+                                  false),
+                 m_profile.scriptText, (m_campaign.connectTimeoutSeconds + 20) * 1000});
     CommandBatch::run(std::move(setup), this, [this](std::vector<BatchResult>) { startNext(); });
 }
 
@@ -153,7 +167,9 @@ bool Runner::prepareLog(int index, std::string* failure) {
         }
         int n = 1;
         std::string aside;
-        do aside = run.logPath + "." + std::string(runStateName(before)) + "-" + std::to_string(n++);
+        do
+            aside =
+                run.logPath + "." + std::string(runStateName(before)) + "-" + std::to_string(n++);
         while (fs::exists(aside));
         fs::rename(run.logPath, aside, ec);
         if (ec) {
@@ -182,7 +198,8 @@ void Runner::launch(int index) {
     m_pgid = 0;
     const auto argv = m_builder.runArgv(run, m_tag);
     std::vector<std::string> hosts;
-    for (int h = 0; h < std::max(1, m_builder.hostCount(run)); ++h) hosts.push_back(m_builder.hostName(h));
+    for (int h = 0; h < std::max(1, m_builder.hostCount(run)); ++h)
+        hosts.push_back(m_builder.hostName(h));
 
     std::string failure;
     if (!prepareLog(index, &failure)) {
@@ -198,7 +215,8 @@ void Runner::launch(int index) {
     }
     std::string error;
     if (!m_journal.appendStart(run.id, m_tag, argv, hosts, run.logPath, &error)) {
-        emit message(QString::fromStdString(error + "; stopping: a run without a journal record could be lost"));
+        emit message(QString::fromStdString(
+            error + "; stopping: a run without a journal record could be lost"));
         m_log.reset();
         m_running = false;
         emit finished(true);
@@ -210,8 +228,9 @@ void Runner::launch(int index) {
         m_startTimer.stop();
         m_analyzer->add(s);
     });
-    m_analyzer = std::make_unique<RunAnalyzer>(run.key.topology, run.key.batchPerDevice,
-                                               MeasureOptions{m_campaign.warmup, m_campaign.iterations});
+    m_analyzer =
+        std::make_unique<RunAnalyzer>(run.key.topology, run.key.batchPerDevice,
+                                      MeasureOptions{m_campaign.warmup, m_campaign.iterations});
     m_sinceFirstSample.invalidate();
 
     m_process = new QProcess(this);
@@ -220,19 +239,22 @@ void Runner::launch(int index) {
     // reaches ScaleView, which then cancels in order, rather than the payload directly.
     m_process->setChildProcessModifier([] { ::setsid(); });
     QStringList args;
-    for (std::size_t k = 1; k < argv.size(); ++k) args << QString::fromStdString(argv[k]);
+    for (std::size_t k = 1; k < argv.size(); ++k)
+        args << QString::fromStdString(argv[k]);
     connect(m_process, &QProcess::readyReadStandardOutput, this, &Runner::onOutput);
     connect(m_process, &QProcess::started, this, [this] { m_pgid = m_process->processId(); });
     connect(m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
         onExited(status == QProcess::NormalExit ? std::optional<int>(code) : std::nullopt, {});
     });
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart) onExited(std::nullopt, m_process->errorString().toStdString());
+        if (e == QProcess::FailedToStart)
+            onExited(std::nullopt, m_process->errorString().toStdString());
     });
     m_runClock.start();
     m_startTimer.start(m_campaign.startTimeoutSeconds * 1000);
     m_wallTimer.start(m_campaign.wallTimeoutSeconds * 1000);
-    emit runStarted(index, QString::fromStdString(run.id), QString::fromStdString(shellCommand(argv)));
+    emit runStarted(index, QString::fromStdString(run.id),
+                    QString::fromStdString(shellCommand(argv)));
     m_process->start(QString::fromStdString(argv[0]), args);
     m_process->closeWriteChannel();
 }
@@ -263,8 +285,10 @@ void Runner::emitProgress() {
     p.speed = m_analyzer->lastSpeed();
     double runTotal = -1;
     if (p.iteration > 0 && m_sinceFirstSample.isValid()) {
-        const double perIteration = static_cast<double>(m_sinceFirstSample.elapsed()) / 1000.0 / static_cast<double>(p.iteration);
-        p.runEtaSeconds = std::max(0.0, perIteration * static_cast<double>(p.iterations - p.iteration));
+        const double perIteration = static_cast<double>(m_sinceFirstSample.elapsed()) / 1000.0 /
+                                    static_cast<double>(p.iteration);
+        p.runEtaSeconds =
+            std::max(0.0, perIteration * static_cast<double>(p.iterations - p.iteration));
         runTotal = static_cast<double>(m_runClock.elapsed()) / 1000.0 + p.runEtaSeconds;
     }
     int remaining = 0;
@@ -294,7 +318,9 @@ std::vector<BatchCommand> Runner::sweepCommands(const std::string& signal) const
     if (m_current < 0) return cmds;
     const int hosts = m_builder.hostCount(m_runs[static_cast<std::size_t>(m_current)]);
     for (int h = 0; h < hosts; ++h)
-        cmds.push_back({m_builder.sweepArgv(h, m_tag, signal), {}, (m_campaign.connectTimeoutSeconds + 20) * 1000});
+        cmds.push_back({m_builder.sweepArgv(h, m_tag, signal),
+                        {},
+                        (m_campaign.connectTimeoutSeconds + 20) * 1000});
     return cmds;
 }
 
@@ -305,7 +331,8 @@ void Runner::terminate(RunState why, const std::string& reason) {
     m_forcedReason = reason;
     m_startTimer.stop();
     m_wallTimer.stop();
-    emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id + ": " + reason + "; stopping it (TERM)"));
+    emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id + ": " +
+                                        reason + "; stopping it (TERM)"));
     ProcessTree(m_tag).signal(SIGTERM, static_cast<int>(m_pgid));
     CommandBatch::run(sweepCommands("TERM"), this, [](std::vector<BatchResult>) {});
     m_graceTimer.start(m_campaign.graceSeconds * 1000);
@@ -313,8 +340,9 @@ void Runner::terminate(RunState why, const std::string& reason) {
 
 void Runner::escalate() {
     if (!m_process) return;
-    emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id + ": still running after " +
-                                        std::to_string(m_campaign.graceSeconds) + " s grace; KILL"));
+    emit message(QString::fromStdString(
+        m_runs[static_cast<std::size_t>(m_current)].id + ": still running after " +
+        std::to_string(m_campaign.graceSeconds) + " s grace; KILL"));
     ProcessTree(m_tag).signal(SIGKILL, static_cast<int>(m_pgid));
     CommandBatch::run(sweepCommands("KILL"), this, [](std::vector<BatchResult>) {});
     m_process->kill();
@@ -363,15 +391,18 @@ RunEnd Runner::judge(std::optional<int> exitCode, const std::string& startError)
             auto b = m_tail.rfind('\n', e - 1);
             const std::size_t s = b == std::string::npos ? 0 : b + 1;
             std::string line = m_tail.substr(s, e - s);
-            while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-            if (!line.empty() && line.find("Speed:") == std::string::npos && line.find_first_not_of("-=* ") != std::string::npos) {
+            while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+                line.pop_back();
+            if (!line.empty() && line.find("Speed:") == std::string::npos &&
+                line.find_first_not_of("-=* ") != std::string::npos) {
                 last = line;
                 break;
             }
             if (b == std::string::npos) break;
             e = b;
         }
-        end.reason = "exit code " + std::to_string(*exitCode) + " (host " + end.host + ")" + (last.empty() ? "" : ": " + last);
+        end.reason = "exit code " + std::to_string(*exitCode) + " (host " + end.host + ")" +
+                     (last.empty() ? "" : ": " + last);
     } else if (result.usable()) {
         end.state = RunState::Ok;
     } else {
@@ -387,7 +418,8 @@ std::string Runner::failingHost() const {
     static const std::regex rankLine(R"(Process name:\s*\[\[\d+,\d+\],(\d+)\])");
     std::smatch m;
     std::string rankHost;
-    for (auto it = std::sregex_iterator(m_tail.begin(), m_tail.end(), rankLine); it != std::sregex_iterator(); ++it)
+    for (auto it = std::sregex_iterator(m_tail.begin(), m_tail.end(), rankLine);
+         it != std::sregex_iterator(); ++it)
         rankHost = m_builder.hostOfRank(run, std::stoi((*it)[1].str()));
     if (!rankHost.empty()) return rankHost;
     // ssh and mpirun name the host they could not reach.
@@ -410,14 +442,17 @@ void Runner::settle(RunEnd end) {
     CommandBatch::run(sweepCommands("KILL"), this, [this, end](std::vector<BatchResult>) {
         QTimer::singleShot(300, this, [this, end] {
             std::vector<int> leftover = ProcessTree(m_tag).find();
-            CommandBatch::run(sweepCommands("0"), this, [this, end, leftover](std::vector<BatchResult> results) mutable {
-                for (const auto& r : results) {
-                    auto pids = parsePids(r.output);
-                    for (int p : pids)
-                        if (std::find(leftover.begin(), leftover.end(), p) == leftover.end()) leftover.push_back(p);
-                }
-                finalize(end, leftover);
-            });
+            CommandBatch::run(sweepCommands("0"), this,
+                              [this, end, leftover](std::vector<BatchResult> results) mutable {
+                                  for (const auto& r : results) {
+                                      auto pids = parsePids(r.output);
+                                      for (int p : pids)
+                                          if (std::find(leftover.begin(), leftover.end(), p) ==
+                                              leftover.end())
+                                              leftover.push_back(p);
+                                  }
+                                  finalize(end, leftover);
+                              });
         });
     });
 }
@@ -426,18 +461,23 @@ void Runner::finalize(RunEnd end, std::vector<int> leftover) {
     const PlannedRun& run = m_runs[static_cast<std::size_t>(m_current)];
     end.leftover = leftover;
     if (!leftover.empty())
-        end.reason += (end.reason.empty() ? "" : "; ") + std::to_string(leftover.size()) + " tagged process(es) survived KILL";
+        end.reason += (end.reason.empty() ? "" : "; ") + std::to_string(leftover.size()) +
+                      " tagged process(es) survived KILL";
     m_states[static_cast<std::size_t>(m_current)] = end.state;
     std::string error;
-    if (!m_journal.appendEnd(run.id, m_tag, run.logPath, end, &error)) emit message(QString::fromStdString(error));
+    if (!m_journal.appendEnd(run.id, m_tag, run.logPath, end, &error))
+        emit message(QString::fromStdString(error));
     m_finishedSeconds += static_cast<double>(m_runClock.elapsed()) / 1000.0;
     ++m_finishedCount;
     m_log.reset();
     emit runFinished(m_current, end);
     bool more = false;
-    for (std::size_t i = 0; i < m_runs.size(); ++i) more = more || !isFinal(m_states[i]);
-    if (m_cancelRequested || !more || m_campaign.cooldownSeconds == 0) QTimer::singleShot(0, this, &Runner::startNext);
-    else m_cooldownTimer.start(m_campaign.cooldownSeconds * 1000);
+    for (std::size_t i = 0; i < m_runs.size(); ++i)
+        more = more || !isFinal(m_states[i]);
+    if (m_cancelRequested || !more || m_campaign.cooldownSeconds == 0)
+        QTimer::singleShot(0, this, &Runner::startNext);
+    else
+        m_cooldownTimer.start(m_campaign.cooldownSeconds * 1000);
 }
 
 } // namespace sv::launcher

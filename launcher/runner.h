@@ -25,7 +25,7 @@ namespace sv::launcher {
 
 class Runner : public QObject {
     Q_OBJECT
-public:
+  public:
     Runner(Campaign campaign, WorkloadProfile profile, QObject* parent = nullptr);
 
     // Creates the output directory, writes the workload script and campaign.json, reads the
@@ -40,14 +40,14 @@ public:
     const CommandBuilder& commands() const { return m_builder; }
     const std::string& journalPath() const { return m_journal.path(); }
 
-signals:
+  signals:
     void runStarted(int index, const QString& id, const QString& command);
     void progress(const sv::launcher::RunProgress& progress);
     void runFinished(int index, const sv::launcher::RunEnd& end);
     void message(const QString& text);
     void finished(bool cancelled);
 
-private:
+  private:
     void startNext();
     void launch(int index);
     void onOutput();

@@ -12,8 +12,8 @@ struct RunProgress {
     std::string id;
     std::int64_t iteration = 0; // iterations every rank has logged
     int iterations = 0;
-    double speed = 0.0;             // the last speed line's samples/s
-    double runEtaSeconds = -1;      // -1: not known yet
+    double speed = 0.0;        // the last speed line's samples/s
+    double runEtaSeconds = -1; // -1: not known yet
     double campaignEtaSeconds = -1;
 };
 

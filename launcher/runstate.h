@@ -13,7 +13,8 @@ enum class RunState { Pending, Running, Ok, Incomplete, Failed, Timeout, Cancell
 std::string_view runStateName(RunState s);
 std::optional<RunState> parseRunState(std::string_view name);
 inline bool isFinal(RunState s) {
-    return s == RunState::Ok || s == RunState::Incomplete || s == RunState::Failed || s == RunState::Timeout;
+    return s == RunState::Ok || s == RunState::Incomplete || s == RunState::Failed ||
+           s == RunState::Timeout;
 }
 
 } // namespace sv::launcher

@@ -13,13 +13,16 @@ bool isSafe(char c) {
 
 std::string shellQuote(std::string_view arg) {
     bool bare = !arg.empty();
-    for (char c : arg) bare = bare && isSafe(c);
+    for (char c : arg)
+        bare = bare && isSafe(c);
     // '=' first would make an assignment of a bare word; '-' first is fine for the shell.
     if (bare && arg.front() != '=') return std::string(arg);
     std::string out = "'";
     for (char c : arg) {
-        if (c == '\'') out += "'\\''";
-        else out += c;
+        if (c == '\'')
+            out += "'\\''";
+        else
+            out += c;
     }
     out += '\'';
     return out;

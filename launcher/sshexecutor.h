@@ -18,13 +18,14 @@ struct SshOptions {
 };
 
 class SshExecutor : public Executor {
-public:
-    SshExecutor(Host host, SshOptions options) : m_host(std::move(host)), m_options(std::move(options)) {}
+  public:
+    SshExecutor(Host host, SshOptions options)
+        : m_host(std::move(host)), m_options(std::move(options)) {}
     std::vector<std::string> wrap(const std::vector<std::string>& argv) const override;
     std::string hostLabel() const override { return m_host.name; }
     bool isRemote() const override { return true; }
 
-private:
+  private:
     Host m_host;
     SshOptions m_options;
 };

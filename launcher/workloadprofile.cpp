@@ -14,7 +14,9 @@ namespace sv::launcher {
 
 using nlohmann::json;
 
-std::vector<std::string> builtinProfileNames() { return {"local-cpu-rn50", "ngc-mxnet-rn50"}; }
+std::vector<std::string> builtinProfileNames() {
+    return {"local-cpu-rn50", "ngc-mxnet-rn50"};
+}
 
 std::optional<WorkloadProfile> profileFromJson(const std::string& text, std::string* error) {
     try {
@@ -26,7 +28,8 @@ std::optional<WorkloadProfile> profileFromJson(const std::string& text, std::str
         p.logRoot = j.value("logRoot", "logs");
         p.needs = j.value("requires", "");
         p.launchers = j.at("launchers").get<decltype(p.launchers)>();
-        p.defaultLauncher = j.value("defaultLauncher", p.launchers.empty() ? "" : p.launchers.begin()->first);
+        p.defaultLauncher =
+            j.value("defaultLauncher", p.launchers.empty() ? "" : p.launchers.begin()->first);
         for (const auto& kv : j.value("env", json::array()))
             p.env.emplace_back(kv.at(0).get<std::string>(), kv.at(1).get<std::string>());
         p.program = j.at("program").get<std::vector<std::string>>();
@@ -53,7 +56,9 @@ std::optional<WorkloadProfile> loadProfile(const std::string& nameOrPath, std::s
     } else {
         std::ifstream in(nameOrPath, std::ios::binary);
         if (!in) {
-            if (error) *error = "no built-in profile '" + nameOrPath + "' (built in: local-cpu-rn50, ngc-mxnet-rn50), and no such file";
+            if (error)
+                *error = "no built-in profile '" + nameOrPath +
+                         "' (built in: local-cpu-rn50, ngc-mxnet-rn50), and no such file";
             return std::nullopt;
         }
         std::stringstream ss;

@@ -16,7 +16,7 @@ struct WorkloadProfile {
     std::string label;   // what is measured, in words shown to the user
     std::string model;   // log name prefix: "r50"
     std::string logRoot; // under the output directory: "logs/ngc/mxnet/resnet50"
-    std::string needs;    // "gpu" (nvidia-smi) or "torch" (python3 + torch) for preflight
+    std::string needs;   // "gpu" (nvidia-smi) or "torch" (python3 + torch) for preflight
     std::string defaultLauncher;
     std::map<std::string, std::vector<std::string>> launchers;
     std::vector<std::pair<std::string, std::string>> env; // in order

@@ -245,13 +245,25 @@ TEST(LogParser, DigitRoundingEqualsPythonRoundOfTheDouble) {
     // decides that from the digits when it safely can; it must agree with rounding the double.
     std::mt19937_64 rng(2020);
     std::uniform_real_distribution<double> dist(0.0, 40000.0);
-    std::vector<std::string> texts = {"2.675", "1.115", "0.125", "0.375", "392.245", "11365.605",
-                                      "2.6750000000000003", "2.6749999999999998", "100", "7.5",
-                                      "3007.1", "0.005", "0.015", "1e3"};
+    std::vector<std::string> texts = {"2.675",
+                                      "1.115",
+                                      "0.125",
+                                      "0.375",
+                                      "392.245",
+                                      "11365.605",
+                                      "2.6750000000000003",
+                                      "2.6749999999999998",
+                                      "100",
+                                      "7.5",
+                                      "3007.1",
+                                      "0.005",
+                                      "0.015",
+                                      "1e3"};
     char buf[64];
     for (int i = 0; i < 20000; ++i) {
         const double x = dist(rng);
-        auto res = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed); // shortest, like repr
+        auto res = std::to_chars(buf, buf + sizeof buf, x,
+                                 std::chars_format::fixed); // shortest, like repr
         texts.emplace_back(buf, res.ptr);
         std::snprintf(buf, sizeof buf, "%.3f", x); // ties on the third decimal are common here
         texts.emplace_back(buf);
@@ -274,5 +286,6 @@ TEST(LogParser, DigitRoundingEqualsPythonRoundOfTheDouble) {
             ASSERT_EQ(s.speedRounded2, roundPython2(exact)) << t;
         }
     }
-    EXPECT_GT(decidedFromDigits, 30000); // all but the near-ties (a third of the texts are exact ties)
+    EXPECT_GT(decidedFromDigits,
+              30000); // all but the near-ties (a third of the texts are exact ties)
 }

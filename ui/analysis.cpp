@@ -20,7 +20,8 @@ ScalingData Analysis::scaling(const ReferenceCatalog& catalog) const {
 Summary Analysis::groupSummary() const {
     Summary s = summary;
     s.cases.clear();
-    for (const auto* c : groupCases()) s.cases.push_back(*c);
+    for (const auto* c : groupCases())
+        s.cases.push_back(*c);
     return s;
 }
 
@@ -28,15 +29,18 @@ std::string referenceId(const ReferenceTable& table, const ReferenceSeries& seri
     return table.series.size() <= 1 ? table.id : table.id + ":" + series.name;
 }
 
-std::optional<std::string> matchingReference(const CaseGroup& group, const ReferenceCatalog& catalog) {
+std::optional<std::string> matchingReference(const CaseGroup& group,
+                                             const ReferenceCatalog& catalog) {
     // The 1n1g figure is in every published table; any other topology will do when it is not.
     for (const char* topo : {"1n1g", "1n8g", "2n8g", "4n8g", "1n2g", "1n4g", "1n16g"})
-        if (auto v = catalog.lookup(group.precision, group.batchPerDevice, topo); v && v->table && v->series)
+        if (auto v = catalog.lookup(group.precision, group.batchPerDevice, topo);
+            v && v->table && v->series)
             return referenceId(*v->table, *v->series);
     return std::nullopt;
 }
 
-Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options, const ReferenceCatalog& catalog) {
+Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
+                 const ReferenceCatalog& catalog) {
     Analysis a;
     a.options = options;
     a.expected = snapshot.expected;
@@ -60,7 +64,8 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options, co
         CaseGroup g{c.key.model, c.key.precision, c.key.batchPerDevice};
         if (std::find(a.groups.begin(), a.groups.end(), g) == a.groups.end()) a.groups.push_back(g);
     }
-    if (options.group && std::find(a.groups.begin(), a.groups.end(), *options.group) != a.groups.end())
+    if (options.group &&
+        std::find(a.groups.begin(), a.groups.end(), *options.group) != a.groups.end())
         a.group = options.group;
     else if (!a.groups.empty())
         a.group = a.groups.front();
@@ -73,7 +78,8 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options, co
             if (catalog.knows(r)) a.references.push_back(r);
     }
     // The Results table compares with the first overlay; with none, the core's own matching.
-    s.options.reference = options.autoReferences || a.references.empty() ? std::string() : a.references.front();
+    s.options.reference =
+        options.autoReferences || a.references.empty() ? std::string() : a.references.front();
     recomputeCases(s);
     return a;
 }

@@ -16,13 +16,13 @@ namespace sv::ui {
 
 struct Analysis {
     Summary summary;
-    std::vector<RunLogPtr> logs;        // logs[i] is the log of summary.runs[i]
-    AnalysisOptions options;            // as asked
-    std::vector<CaseGroup> groups;      // every group in the data, in case order
-    std::optional<CaseGroup> group;     // the one shown; none when nothing usable was read
+    std::vector<RunLogPtr> logs;         // logs[i] is the log of summary.runs[i]
+    AnalysisOptions options;             // as asked
+    std::vector<CaseGroup> groups;       // every group in the data, in case order
+    std::optional<CaseGroup> group;      // the one shown; none when nothing usable was read
     std::vector<std::string> references; // the overlays in effect (auto resolved)
-    std::size_t expected = 0;           // logs the scan found
-    bool complete = false;              // false while the directory is still loading
+    std::size_t expected = 0;            // logs the scan found
+    bool complete = false;               // false while the directory is still loading
 
     std::vector<const CaseStats*> groupCases() const;
     // What the throughput and speedup charts draw: the group shown with the overlays in effect.
@@ -40,8 +40,9 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
 // "TABLE_ID" for a one-series table, "TABLE_ID:SERIES" otherwise: how references are named.
 std::string referenceId(const ReferenceTable& table, const ReferenceSeries& series);
 // The published figures matching a group (its precision and batch size), if any.
-std::optional<std::string> matchingReference(const CaseGroup& group,
-                                             const ReferenceCatalog& catalog = ReferenceCatalog::builtin());
+std::optional<std::string>
+matchingReference(const CaseGroup& group,
+                  const ReferenceCatalog& catalog = ReferenceCatalog::builtin());
 
 } // namespace sv::ui
 

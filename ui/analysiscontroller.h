@@ -13,7 +13,7 @@ namespace sv::ui {
 
 class AnalysisController : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit AnalysisController(QObject* parent = nullptr);
 
     void setSnapshot(const LogSnapshot& snapshot);
@@ -24,11 +24,11 @@ public:
     bool isBusy() const { return m_watcher != nullptr || m_pending; }
     void clear();
 
-signals:
+  signals:
     void analysisReady(sv::ui::AnalysisPtr analysis);
     void invalidOptions(const QString& why);
 
-private:
+  private:
     void request();
     void start();
 

@@ -19,7 +19,9 @@ struct CaseGroup {
     bool contains(const CaseKey& k) const {
         return k.model == model && k.precision == precision && k.batchPerDevice == batchPerDevice;
     }
-    std::string label() const { return model + " " + precision + ", batch " + std::to_string(batchPerDevice); }
+    std::string label() const {
+        return model + " " + precision + ", batch " + std::to_string(batchPerDevice);
+    }
     bool operator==(const CaseGroup&) const = default;
 };
 

@@ -14,7 +14,9 @@ AppSettings::AppSettings() {
     open(dir + QStringLiteral("/scaleview.ini"));
 }
 
-AppSettings::AppSettings(const QString& iniFile) { open(iniFile); }
+AppSettings::AppSettings(const QString& iniFile) {
+    open(iniFile);
+}
 
 void AppSettings::open(const QString& iniFile) {
     m_settings = std::make_unique<QSettings>(iniFile, QSettings::IniFormat);
@@ -33,7 +35,9 @@ int AppSettings::integer(const char* key, int fallback, int min, int max) const 
     return ok && v >= min && v <= max ? v : fallback;
 }
 
-QString AppSettings::lastDirectory() const { return m_settings->value(QStringLiteral("lastDirectory")).toString(); }
+QString AppSettings::lastDirectory() const {
+    return m_settings->value(QStringLiteral("lastDirectory")).toString();
+}
 
 QStringList AppSettings::recent() const {
     QStringList out;
@@ -46,7 +50,8 @@ void AppSettings::addRecent(const QString& directory) {
     QStringList r = recent();
     r.removeAll(directory);
     r.prepend(directory);
-    while (r.size() > kRecentMax) r.removeLast();
+    while (r.size() > kRecentMax)
+        r.removeLast();
     m_settings->setValue(QStringLiteral("recent"), r);
     m_settings->setValue(QStringLiteral("lastDirectory"), directory);
 }
@@ -57,8 +62,12 @@ void AppSettings::removeRecent(const QString& directory) {
     m_settings->setValue(QStringLiteral("recent"), r);
 }
 
-QByteArray AppSettings::geometry() const { return m_settings->value(QStringLiteral("window/geometry")).toByteArray(); }
-QByteArray AppSettings::windowState() const { return m_settings->value(QStringLiteral("window/state")).toByteArray(); }
+QByteArray AppSettings::geometry() const {
+    return m_settings->value(QStringLiteral("window/geometry")).toByteArray();
+}
+QByteArray AppSettings::windowState() const {
+    return m_settings->value(QStringLiteral("window/state")).toByteArray();
+}
 
 void AppSettings::setWindow(const QByteArray& geometry, const QByteArray& state) {
     m_settings->setValue(QStringLiteral("window/geometry"), geometry);
@@ -67,8 +76,10 @@ void AppSettings::setWindow(const QByteArray& geometry, const QByteArray& state)
 
 AnalysisOptions AppSettings::analysisOptions() const {
     AnalysisOptions o;
-    o.method = m_settings->value(QStringLiteral("analysis/method")).toString() == QLatin1String("speed") ? Method::Speed
-                                                                                                          : Method::Time;
+    o.method =
+        m_settings->value(QStringLiteral("analysis/method")).toString() == QLatin1String("speed")
+            ? Method::Speed
+            : Method::Time;
     o.measure.warmup = integer("analysis/warmup", 20, 1, 1000000);
     o.measure.iterations = integer("analysis/iterations", 120, 2, 1000000);
     if (o.measure.iterations <= o.measure.warmup) o.measure = MeasureOptions{};
@@ -76,36 +87,56 @@ AnalysisOptions AppSettings::analysisOptions() const {
     if (refs.isValid() && refs.toString() != QLatin1String("auto")) {
         o.autoReferences = false;
         for (const auto& r : refs.toStringList())
-            if (ReferenceCatalog::builtin().knows(r.toStdString())) o.references.push_back(r.toStdString());
+            if (ReferenceCatalog::builtin().knows(r.toStdString()))
+                o.references.push_back(r.toStdString());
     }
     const QStringList g = m_settings->value(QStringLiteral("analysis/group")).toStringList();
     bool ok = false;
-    if (g.size() == 3 && g[2].toInt(&ok) > 0 && ok) o.group = CaseGroup{g[0].toStdString(), g[1].toStdString(), g[2].toInt()};
+    if (g.size() == 3 && g[2].toInt(&ok) > 0 && ok)
+        o.group = CaseGroup{g[0].toStdString(), g[1].toStdString(), g[2].toInt()};
     return o;
 }
 
 void AppSettings::setAnalysisOptions(const AnalysisOptions& o) {
-    m_settings->setValue(QStringLiteral("analysis/method"), o.method == Method::Speed ? QStringLiteral("speed") : QStringLiteral("time"));
+    m_settings->setValue(QStringLiteral("analysis/method"), o.method == Method::Speed
+                                                                ? QStringLiteral("speed")
+                                                                : QStringLiteral("time"));
     m_settings->setValue(QStringLiteral("analysis/warmup"), o.measure.warmup);
     m_settings->setValue(QStringLiteral("analysis/iterations"), o.measure.iterations);
     QStringList refs;
-    for (const auto& r : o.references) refs << QString::fromStdString(r);
-    m_settings->setValue(QStringLiteral("analysis/references"), o.autoReferences ? QVariant(QStringLiteral("auto")) : QVariant(refs));
+    for (const auto& r : o.references)
+        refs << QString::fromStdString(r);
+    m_settings->setValue(QStringLiteral("analysis/references"),
+                         o.autoReferences ? QVariant(QStringLiteral("auto")) : QVariant(refs));
     if (o.group)
         m_settings->setValue(QStringLiteral("analysis/group"),
-                             QStringList{QString::fromStdString(o.group->model), QString::fromStdString(o.group->precision),
+                             QStringList{QString::fromStdString(o.group->model),
+                                         QString::fromStdString(o.group->precision),
                                          QString::number(o.group->batchPerDevice)});
 }
 
-int AppSettings::page() const { return integer("window/page", 0, 0, 3); }
-void AppSettings::setPage(int page) { m_settings->setValue(QStringLiteral("window/page"), page); }
-bool AppSettings::efficiency() const { return m_settings->value(QStringLiteral("charts/efficiency")).toBool(); }
-void AppSettings::setEfficiency(bool on) { m_settings->setValue(QStringLiteral("charts/efficiency"), on); }
-bool AppSettings::live() const { return m_settings->value(QStringLiteral("live"), true).toBool(); }
-void AppSettings::setLive(bool on) { m_settings->setValue(QStringLiteral("live"), on); }
+int AppSettings::page() const {
+    return integer("window/page", 0, 0, 3);
+}
+void AppSettings::setPage(int page) {
+    m_settings->setValue(QStringLiteral("window/page"), page);
+}
+bool AppSettings::efficiency() const {
+    return m_settings->value(QStringLiteral("charts/efficiency")).toBool();
+}
+void AppSettings::setEfficiency(bool on) {
+    m_settings->setValue(QStringLiteral("charts/efficiency"), on);
+}
+bool AppSettings::live() const {
+    return m_settings->value(QStringLiteral("live"), true).toBool();
+}
+void AppSettings::setLive(bool on) {
+    m_settings->setValue(QStringLiteral("live"), on);
+}
 
 QSize AppSettings::exportSize() const {
-    return QSize(integer("export/width", 1200, 100, 10000), integer("export/height", 800, 100, 10000));
+    return QSize(integer("export/width", 1200, 100, 10000),
+                 integer("export/height", 800, 100, 10000));
 }
 
 double AppSettings::exportScale() const {
@@ -120,6 +151,8 @@ void AppSettings::setExport(QSize size, double scale) {
     m_settings->setValue(QStringLiteral("export/scale"), scale);
 }
 
-void AppSettings::sync() { m_settings->sync(); }
+void AppSettings::sync() {
+    m_settings->sync();
+}
 
 } // namespace sv::ui

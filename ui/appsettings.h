@@ -15,7 +15,7 @@
 namespace sv::ui {
 
 class AppSettings {
-public:
+  public:
     // The user's settings file; or an explicit INI file (tests, --settings).
     AppSettings();
     explicit AppSettings(const QString& iniFile);
@@ -46,7 +46,7 @@ public:
 
     void sync();
 
-private:
+  private:
     void open(const QString& iniFile);
     int integer(const char* key, int fallback, int min, int max) const;
 

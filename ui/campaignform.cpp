@@ -65,25 +65,30 @@ launcher::Campaign CampaignForm::defaultCampaign() {
 
 QString CampaignForm::freshOutputDir() {
     const QString home = QStandardPaths::writableLocation(QStandardPaths::HomeLocation);
-    return QDir(home).filePath(QStringLiteral("ScaleView/campaigns/local-%1")
-                                   .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+    return QDir(home).filePath(
+        QStringLiteral("ScaleView/campaigns/local-%1")
+            .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
 }
 
 CampaignForm::CampaignForm(QWidget* parent)
     : QWidget(parent), m_profile(new QComboBox(this)), m_profileLabel(new QLabel(this)),
-      m_hosts(new HostTableModel(this)), m_hostView(new QTableView(this)), m_sshConfig(new QLineEdit(this)),
-      m_container(new QLineEdit(this)), m_custom(new QLineEdit(this)), m_customWhy(new QLabel(this)),
-      m_batch(spin(1, 4096, this)), m_precision(new QComboBox(this)), m_repeats(spin(1, 100, this)),
-      m_iterations(spin(2, 100000, this)), m_warmup(spin(0, 100000, this)), m_cooldown(spin(0, 3600, this, tr(" s"))),
-      m_imageSize(spin(16, 512, this, tr(" px"))), m_outputDir(new QLineEdit(this)) {
-    for (const auto& name : launcher::builtinProfileNames()) m_profile->addItem(QString::fromStdString(name));
+      m_hosts(new HostTableModel(this)), m_hostView(new QTableView(this)),
+      m_sshConfig(new QLineEdit(this)), m_container(new QLineEdit(this)),
+      m_custom(new QLineEdit(this)), m_customWhy(new QLabel(this)), m_batch(spin(1, 4096, this)),
+      m_precision(new QComboBox(this)), m_repeats(spin(1, 100, this)),
+      m_iterations(spin(2, 100000, this)), m_warmup(spin(0, 100000, this)),
+      m_cooldown(spin(0, 3600, this, tr(" s"))), m_imageSize(spin(16, 512, this, tr(" px"))),
+      m_outputDir(new QLineEdit(this)) {
+    for (const auto& name : launcher::builtinProfileNames())
+        m_profile->addItem(QString::fromStdString(name));
     m_profileLabel->setWordWrap(true);
     m_profileLabel->setStyleSheet(QStringLiteral("color: palette(mid);"));
     m_precision->addItem(tr("fp32"), QStringLiteral("fp32"));
     m_precision->addItem(tr("fp16 (AMP)"), QStringLiteral("fp16"));
     m_precision->addItem(tr("fp16 without AMP"), QStringLiteral("fp16-noamp"));
     m_container->setPlaceholderText(tr("none: run on the host itself"));
-    m_imageSize->setToolTip(tr("Synthetic image side for the CPU workload (224 is ImageNet's; small keeps CPU runs short)"));
+    m_imageSize->setToolTip(tr("Synthetic image side for the CPU workload (224 is ImageNet's; "
+                               "small keeps CPU runs short)"));
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -110,7 +115,8 @@ CampaignForm::CampaignForm(QWidget* parent)
     connect(m_profile, &QComboBox::currentTextChanged, this, [this] {
         std::string error;
         auto p = launcher::loadProfile(m_profile->currentText().toStdString(), &error);
-        m_profileLabel->setText(p ? QString::fromStdString(p->label) : QString::fromStdString(error));
+        m_profileLabel->setText(p ? QString::fromStdString(p->label)
+                                  : QString::fromStdString(error));
         m_imageSize->setEnabled(p && p->variables.count("image_size"));
         updateAvailability();
     });
@@ -118,7 +124,8 @@ CampaignForm::CampaignForm(QWidget* parent)
     connect(m_custom, &QLineEdit::textChanged, this, &CampaignForm::updateAvailability);
     for (auto* s : {m_batch, m_repeats, m_iterations, m_warmup, m_cooldown, m_imageSize})
         connect(s, &QSpinBox::valueChanged, this, &CampaignForm::edited);
-    for (auto* e : {m_container, m_outputDir, m_sshConfig}) connect(e, &QLineEdit::textChanged, this, &CampaignForm::edited);
+    for (auto* e : {m_container, m_outputDir, m_sshConfig})
+        connect(e, &QLineEdit::textChanged, this, &CampaignForm::edited);
     connect(m_precision, &QComboBox::currentIndexChanged, this, &CampaignForm::edited);
     setCampaign(defaultCampaign());
 }
@@ -148,7 +155,8 @@ QWidget* CampaignForm::buildHosts() {
         m_hosts->addHost(h);
         m_hostView->edit(m_hosts->index(m_hosts->rowCount() - 1, HostTableModel::Name));
     });
-    connect(remove, &QPushButton::clicked, this, [this] { m_hosts->removeHost(m_hostView->currentIndex().row()); });
+    connect(remove, &QPushButton::clicked, this,
+            [this] { m_hosts->removeHost(m_hostView->currentIndex().row()); });
     connect(import, &QPushButton::clicked, this, &CampaignForm::chooseSshConfig);
     return box;
 }
@@ -186,7 +194,9 @@ void CampaignForm::updateAvailability() {
         // A box that cannot run is unchecked too: a greyed-out tick would still be sent.
         if (!why.isEmpty()) check->setChecked(false);
         check->setEnabled(why.isEmpty());
-        check->setToolTip(why.isEmpty() ? tr("%1 node(s) × %2 rank(s) each").arg(t.nodes).arg(t.gpusPerNode) : why);
+        check->setToolTip(why.isEmpty()
+                              ? tr("%1 node(s) × %2 rank(s) each").arg(t.nodes).arg(t.gpusPerNode)
+                              : why);
     }
     const QStringList why = problems();
     m_customWhy->setText(why.join(QLatin1Char('\n')));
@@ -199,10 +209,13 @@ QStringList CampaignForm::problems() const {
     const RunCapacity capacity(m_hosts->hosts(), RunCapacity::localSlotsFor(needs),
                                needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
     QStringList out;
-    for (const QString& word : m_custom->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
+    for (const QString& word : m_custom->text().split(QRegularExpression(QStringLiteral("[,\\s]+")),
+                                                      Qt::SkipEmptyParts)) {
         const auto t = parseTopology(word.toStdString());
-        if (!t) out << tr("'%1' is not a topology: write NnGg, e.g. 2n4g").arg(word);
-        else if (!capacity.canRun(*t)) out << capacity.whyNot(*t);
+        if (!t)
+            out << tr("'%1' is not a topology: write NnGg, e.g. 2n4g").arg(word);
+        else if (!capacity.canRun(*t))
+            out << capacity.whyNot(*t);
     }
     return out;
 }
@@ -213,12 +226,16 @@ launcher::Campaign CampaignForm::campaign() const {
     c.hosts = m_hosts->hosts();
     c.sshConfig = m_sshConfig->text().trimmed().toStdString();
     const QString container = m_container->text().trimmed();
-    c.container = container.isEmpty() ? launcher::Container{} : launcher::Container{"docker", container.toStdString()};
+    c.container = container.isEmpty() ? launcher::Container{}
+                                      : launcher::Container{"docker", container.toStdString()};
     c.topologies.clear();
     for (const Topology& t : RunCapacity::standardTopologies())
-        if (m_topologies.at(QString::fromStdString(t.name()))->isChecked()) c.topologies.push_back(t);
-    for (const QString& word : m_custom->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
-        if (auto t = parseTopology(word.toStdString()); t && std::find(c.topologies.begin(), c.topologies.end(), *t) == c.topologies.end())
+        if (m_topologies.at(QString::fromStdString(t.name()))->isChecked())
+            c.topologies.push_back(t);
+    for (const QString& word :
+         m_custom->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
+        if (auto t = parseTopology(word.toStdString());
+            t && std::find(c.topologies.begin(), c.topologies.end(), *t) == c.topologies.end())
             c.topologies.push_back(*t);
     c.batchSizes = {m_batch->value()};
     c.precisions = {m_precision->currentData().toString().toStdString()};
@@ -226,8 +243,10 @@ launcher::Campaign CampaignForm::campaign() const {
     c.iterations = m_iterations->value();
     c.warmup = m_warmup->value();
     c.cooldownSeconds = m_cooldown->value();
-    if (m_imageSize->isEnabled()) c.variables["image_size"] = std::to_string(m_imageSize->value());
-    else c.variables.erase("image_size");
+    if (m_imageSize->isEnabled())
+        c.variables["image_size"] = std::to_string(m_imageSize->value());
+    else
+        c.variables.erase("image_size");
     c.outputDir = m_outputDir->text().trimmed().toStdString();
     return c;
 }
@@ -238,17 +257,23 @@ void CampaignForm::setCampaign(const launcher::Campaign& c) {
     m_profile->setCurrentText(QString::fromStdString(c.profile));
     m_hosts->setHosts(c.hosts);
     m_sshConfig->setText(QString::fromStdString(c.sshConfig));
-    m_container->setText(c.container.runtime == "docker" ? QString::fromStdString(c.container.name) : QString());
+    m_container->setText(c.container.runtime == "docker" ? QString::fromStdString(c.container.name)
+                                                         : QString());
     QStringList custom;
-    for (auto& [name, check] : m_topologies) check->setChecked(false);
+    for (auto& [name, check] : m_topologies)
+        check->setChecked(false);
     for (const Topology& t : c.topologies) {
         auto it = m_topologies.find(QString::fromStdString(t.name()));
-        if (it != m_topologies.end()) it->second->setChecked(true);
-        else custom << QString::fromStdString(t.name());
+        if (it != m_topologies.end())
+            it->second->setChecked(true);
+        else
+            custom << QString::fromStdString(t.name());
     }
     m_custom->setText(custom.join(QStringLiteral(", ")));
     if (!c.batchSizes.empty()) m_batch->setValue(c.batchSizes.front());
-    if (!c.precisions.empty()) m_precision->setCurrentIndex(qMax(0, m_precision->findData(QString::fromStdString(c.precisions.front()))));
+    if (!c.precisions.empty())
+        m_precision->setCurrentIndex(
+            qMax(0, m_precision->findData(QString::fromStdString(c.precisions.front()))));
     m_repeats->setValue(c.repeats);
     m_iterations->setValue(c.iterations);
     m_warmup->setValue(c.warmup);
@@ -262,7 +287,9 @@ void CampaignForm::setCampaign(const launcher::Campaign& c) {
     emit edited();
 }
 
-void CampaignForm::setOutputDir(const QString& dir) { m_outputDir->setText(dir); }
+void CampaignForm::setOutputDir(const QString& dir) {
+    m_outputDir->setText(dir);
+}
 
 QCheckBox* CampaignForm::topologyBox(const QString& name) const {
     auto it = m_topologies.find(name);
@@ -274,19 +301,23 @@ void CampaignForm::importSshConfig(const QString& file) {
     if (!in.open(QIODevice::ReadOnly)) return;
     // A small text file the user picked; read at once like any dialog's file.
     auto hosts = hostsFromSshConfig(in.readAll().toStdString(), 8);
-    for (const auto& h : hosts) m_hosts->addHost(h);
+    for (const auto& h : hosts)
+        m_hosts->addHost(h);
     const QString defaultConfig = QDir::home().filePath(QStringLiteral(".ssh/config"));
-    if (QFileInfo(file).absoluteFilePath() != defaultConfig) m_sshConfig->setText(QFileInfo(file).absoluteFilePath());
+    if (QFileInfo(file).absoluteFilePath() != defaultConfig)
+        m_sshConfig->setText(QFileInfo(file).absoluteFilePath());
 }
 
 void CampaignForm::chooseSshConfig() {
-    const QString file = QFileDialog::getOpenFileName(this, tr("Import hosts from an SSH config"),
-                                                      QDir::home().filePath(QStringLiteral(".ssh/config")));
+    const QString file =
+        QFileDialog::getOpenFileName(this, tr("Import hosts from an SSH config"),
+                                     QDir::home().filePath(QStringLiteral(".ssh/config")));
     if (!file.isEmpty()) importSshConfig(file);
 }
 
 void CampaignForm::chooseOutputDir() {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Output directory"), m_outputDir->text());
+    const QString dir =
+        QFileDialog::getExistingDirectory(this, tr("Output directory"), m_outputDir->text());
     if (!dir.isEmpty()) m_outputDir->setText(dir);
 }
 

@@ -25,7 +25,7 @@ class HostTableModel;
 
 class CampaignForm : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit CampaignForm(QWidget* parent = nullptr);
 
     // What a fresh start runs: a small local campaign of the real CPU workload.
@@ -51,10 +51,10 @@ public:
     QLineEdit* outputDir() const { return m_outputDir; }
     HostTableModel* hosts() const { return m_hosts; }
 
-signals:
+  signals:
     void edited();
 
-private:
+  private:
     QWidget* buildHosts();
     QWidget* buildTopologies();
     void updateAvailability();

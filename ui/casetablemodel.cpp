@@ -23,58 +23,87 @@ int CaseTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_cases.size());
 }
 
-int CaseTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int CaseTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant CaseTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
-    static const char* const names[ColumnCount] = {"Model", "Precision", "Batch", "Nodes", "GPUs", "Runs",
-                                                   "Excluded", "Median", "Mean", "Stdev", "CV %", "Speedup",
-                                                   "Efficiency", "Reference", "Δ vs ref."};
+    static const char* const names[ColumnCount] = {
+        "Model", "Precision", "Batch", "Nodes",   "GPUs",       "Runs",      "Excluded", "Median",
+        "Mean",  "Stdev",     "CV %",  "Speedup", "Efficiency", "Reference", "Δ vs ref."};
     if (section < 0 || section >= ColumnCount) return {};
     if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
-    if (role == Qt::ToolTipRole && section == Median) return QStringLiteral("DLPerf's median_speed over the repeats used (images/s)");
-    if (role == Qt::ToolTipRole && section == Reference) return QStringLiteral("The published figure (images/s); hover a cell for its source");
+    if (role == Qt::ToolTipRole && section == Median)
+        return QStringLiteral("DLPerf's median_speed over the repeats used (images/s)");
+    if (role == Qt::ToolTipRole && section == Reference)
+        return QStringLiteral("The published figure (images/s); hover a cell for its source");
     if (role == Qt::ToolTipRole && section == Batch) return QStringLiteral("Batch size per GPU");
-    if (role == Qt::ToolTipRole && section == Speedup) return QStringLiteral("Median / median of 1n1g, rounded as DLPerf does");
+    if (role == Qt::ToolTipRole && section == Speedup)
+        return QStringLiteral("Median / median of 1n1g, rounded as DLPerf does");
     return {};
 }
 
 QVariant CaseTableModel::display(const CaseStats& c, int column) const {
     switch (column) {
-    case Model: return QString::fromStdString(c.key.model);
-    case Precision: return QString::fromStdString(c.key.precision);
-    case Batch: return c.key.batchPerDevice;
-    case Nodes: return c.key.topology.nodes;
-    case Gpus: return c.gpus();
-    case RunsUsed: return static_cast<int>(c.values.size());
-    case RunsExcluded: return static_cast<int>(c.excluded.size());
-    case Median: return fixedCell(c.median, 2);
-    case Mean: return fixedCell(c.mean, 2);
-    case Stdev: return fixedCell(c.stdev, 2);
-    case Cv: return fixedCell(c.cvPct, 1);
-    case Speedup: return fixedCell(c.speedup, 2);
+    case Model:
+        return QString::fromStdString(c.key.model);
+    case Precision:
+        return QString::fromStdString(c.key.precision);
+    case Batch:
+        return c.key.batchPerDevice;
+    case Nodes:
+        return c.key.topology.nodes;
+    case Gpus:
+        return c.gpus();
+    case RunsUsed:
+        return static_cast<int>(c.values.size());
+    case RunsExcluded:
+        return static_cast<int>(c.excluded.size());
+    case Median:
+        return fixedCell(c.median, 2);
+    case Mean:
+        return fixedCell(c.mean, 2);
+    case Stdev:
+        return fixedCell(c.stdev, 2);
+    case Cv:
+        return fixedCell(c.cvPct, 1);
+    case Speedup:
+        return fixedCell(c.speedup, 2);
     case Efficiency:
-        return c.efficiency ? QVariant(QString::fromStdString(formatFixed(*c.efficiency * 100, 1)) + QStringLiteral(" %"))
+        return c.efficiency ? QVariant(QString::fromStdString(formatFixed(*c.efficiency * 100, 1)) +
+                                       QStringLiteral(" %"))
                             : QVariant(QStringLiteral("–"));
-    case Reference: return c.reference ? fixedCell(c.reference->throughput, 2) : QVariant(QStringLiteral("–"));
+    case Reference:
+        return c.reference ? fixedCell(c.reference->throughput, 2) : QVariant(QStringLiteral("–"));
     case Delta:
         if (!c.deltaPct) return QStringLiteral("–");
-        return QString::fromStdString((*c.deltaPct >= 0 ? "+" : "") + formatFixed(*c.deltaPct, 1)) + QStringLiteral(" %");
+        return QString::fromStdString((*c.deltaPct >= 0 ? "+" : "") + formatFixed(*c.deltaPct, 1)) +
+               QStringLiteral(" %");
     }
     return {};
 }
 
 QVariant CaseTableModel::sortValue(const CaseStats& c, int column) const {
     switch (column) {
-    case Median: return numberCell(c.median);
-    case Mean: return numberCell(c.mean);
-    case Stdev: return numberCell(c.stdev);
-    case Cv: return numberCell(c.cvPct);
-    case Speedup: return numberCell(c.speedup);
-    case Efficiency: return numberCell(c.efficiency);
-    case Reference: return c.reference ? QVariant(c.reference->throughput) : QVariant();
-    case Delta: return numberCell(c.deltaPct);
-    default: return display(c, column);
+    case Median:
+        return numberCell(c.median);
+    case Mean:
+        return numberCell(c.mean);
+    case Stdev:
+        return numberCell(c.stdev);
+    case Cv:
+        return numberCell(c.cvPct);
+    case Speedup:
+        return numberCell(c.speedup);
+    case Efficiency:
+        return numberCell(c.efficiency);
+    case Reference:
+        return c.reference ? QVariant(c.reference->throughput) : QVariant();
+    case Delta:
+        return numberCell(c.deltaPct);
+    default:
+        return display(c, column);
     }
 }
 
@@ -88,14 +117,18 @@ QString CaseTableModel::toolTip(const CaseStats& c, int column) const {
     if (column == RunsExcluded && !c.excluded.empty()) {
         QStringList lines;
         for (const auto& e : c.excluded)
-            lines << QStringLiteral("%1: %2").arg(QString::fromStdString(e.path), QString::fromStdString(e.reason));
+            lines << QStringLiteral("%1: %2").arg(QString::fromStdString(e.path),
+                                                  QString::fromStdString(e.reason));
         return lines.join(QLatin1Char('\n'));
     }
-    if (column == Speedup && !c.speedup && !c.speedupNote.empty()) return QString::fromStdString(c.speedupNote);
+    if (column == Speedup && !c.speedup && !c.speedupNote.empty())
+        return QString::fromStdString(c.speedupNote);
     if ((column == Median || column == Cv) && !c.outlierRepeats.empty()) {
         QStringList r;
-        for (int p : c.outlierRepeats) r << QString::number(p);
-        return QStringLiteral("Outlier repeats (modified z-score > 3.5): %1").arg(r.join(QStringLiteral(", ")));
+        for (int p : c.outlierRepeats)
+            r << QString::number(p);
+        return QStringLiteral("Outlier repeats (modified z-score > 3.5): %1")
+            .arg(r.join(QStringLiteral(", ")));
     }
     return {};
 }
@@ -105,16 +138,20 @@ QVariant CaseTableModel::data(const QModelIndex& index, int role) const {
     const CaseStats& c = m_cases[static_cast<std::size_t>(index.row())];
     const int col = index.column();
     switch (role) {
-    case Qt::DisplayRole: return display(c, col);
-    case SortRole: return sortValue(c, col);
+    case Qt::DisplayRole:
+        return display(c, col);
+    case SortRole:
+        return sortValue(c, col);
     case Qt::ToolTipRole: {
         const QString t = toolTip(c, col);
         return t.isEmpty() ? QVariant() : QVariant(t);
     }
     case Qt::TextAlignmentRole:
-        return static_cast<int>(col <= Precision ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+        return static_cast<int>(col <= Precision ? Qt::AlignLeft | Qt::AlignVCenter
+                                                 : Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
-        // Within 2 % of the published figure is a match; 2–5 % below is worth a look; more is a finding.
+        // Within 2 % of the published figure is a match; 2–5 % below is worth a look; more is a
+        // finding.
         if (col == Delta && c.deltaPct) {
             if (*c.deltaPct >= -2.0) return QBrush(QColor(0x1b, 0x7a, 0x2e));
             if (*c.deltaPct >= -5.0) return QBrush(QColor(0xb0, 0x6a, 0x00));

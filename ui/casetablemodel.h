@@ -12,9 +12,25 @@ namespace sv::ui {
 
 class CaseTableModel : public QAbstractTableModel {
     Q_OBJECT
-public:
-    enum Column { Model, Precision, Batch, Nodes, Gpus, RunsUsed, RunsExcluded, Median, Mean, Stdev, Cv,
-                  Speedup, Efficiency, Reference, Delta, ColumnCount };
+  public:
+    enum Column {
+        Model,
+        Precision,
+        Batch,
+        Nodes,
+        Gpus,
+        RunsUsed,
+        RunsExcluded,
+        Median,
+        Mean,
+        Stdev,
+        Cv,
+        Speedup,
+        Efficiency,
+        Reference,
+        Delta,
+        ColumnCount
+    };
     static constexpr int SortRole = Qt::UserRole; // numbers sort as numbers
 
     explicit CaseTableModel(QObject* parent = nullptr);
@@ -24,9 +40,10 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     QVariant display(const CaseStats& c, int column) const;
     QVariant sortValue(const CaseStats& c, int column) const;
     QString toolTip(const CaseStats& c, int column) const;

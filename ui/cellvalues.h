@@ -12,9 +12,12 @@
 namespace sv::ui {
 
 inline QVariant fixedCell(const std::optional<double>& v, int decimals) {
-    return v ? QVariant(QString::fromStdString(formatFixed(*v, decimals))) : QVariant(QStringLiteral("–"));
+    return v ? QVariant(QString::fromStdString(formatFixed(*v, decimals)))
+             : QVariant(QStringLiteral("–"));
 }
 
-inline QVariant numberCell(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
+inline QVariant numberCell(const std::optional<double>& v) {
+    return v ? QVariant(*v) : QVariant();
+}
 
 } // namespace sv::ui

@@ -37,7 +37,8 @@ void paint(QGraphicsScene& scene, QPainter& painter, QSize size) {
 
 QImage ChartExport::renderImage(QChart* chart, QSize size, qreal scale) {
     auto scene = stage(chart, size);
-    QImage image(QSize(qRound(size.width() * scale), qRound(size.height() * scale)), QImage::Format_ARGB32_Premultiplied);
+    QImage image(QSize(qRound(size.width() * scale), qRound(size.height() * scale)),
+                 QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
     image.fill(Qt::white);
     QPainter painter(&image);
@@ -46,7 +47,8 @@ QImage ChartExport::renderImage(QChart* chart, QSize size, qreal scale) {
     return image;
 }
 
-bool ChartExport::writePng(QChart* chart, QSize size, qreal scale, const QString& path, QString* error) {
+bool ChartExport::writePng(QChart* chart, QSize size, qreal scale, const QString& path,
+                           QString* error) {
     const QImage image = renderImage(chart, size, scale);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {

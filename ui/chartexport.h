@@ -11,10 +11,11 @@ class QImage;
 namespace sv::ui {
 
 class ChartExport {
-public:
+  public:
     // Takes ownership of chart (built for the export, not the one a view shows).
     static QImage renderImage(QChart* chart, QSize size, qreal scale);
-    static bool writePng(QChart* chart, QSize size, qreal scale, const QString& path, QString* error);
+    static bool writePng(QChart* chart, QSize size, qreal scale, const QString& path,
+                         QString* error);
     static bool writeSvg(QChart* chart, QSize size, const QString& path, QString* error);
     // "1200x800" -> size; invalid on anything else.
     static QSize parseSize(const QString& text);

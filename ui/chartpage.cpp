@@ -12,7 +12,8 @@
 namespace sv::ui {
 
 ChartPage::ChartPage(ChartKind kind, QWidget* parent)
-    : QWidget(parent), m_kind(kind), m_view(new QChartView(this)), m_header(new QHBoxLayout), m_hint(new QLabel(this)) {
+    : QWidget(parent), m_kind(kind), m_view(new QChartView(this)), m_header(new QHBoxLayout),
+      m_hint(new QLabel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     m_hint->setText(tr("Open a DLPerf log directory (File › Open, or drop it on the window)."));
@@ -40,8 +41,9 @@ void ChartPage::rebuild() {
         if (auto* bars = qobject_cast<QBarSeries*>(s))
             connect(bars, &QBarSeries::hovered, this, [](bool on, int index, QBarSet* set) {
                 if (on)
-                    QToolTip::showText(QCursor::pos(),
-                                       QStringLiteral("%1\n%2 images/s").arg(set->label()).arg(set->at(index), 0, 'f', 2));
+                    QToolTip::showText(QCursor::pos(), QStringLiteral("%1\n%2 images/s")
+                                                           .arg(set->label())
+                                                           .arg(set->at(index), 0, 'f', 2));
                 else
                     QToolTip::hideText();
             });

@@ -15,18 +15,18 @@ namespace sv::ui {
 
 class ChartPage : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit ChartPage(ChartKind kind, QWidget* parent = nullptr);
 
     void setAnalysis(AnalysisPtr analysis);
     virtual ChartKind kind() const { return m_kind; }
     QChartView* view() const { return m_view; }
 
-protected:
+  protected:
     QHBoxLayout* header() const { return m_header; }
     void rebuild();
 
-private:
+  private:
     ChartKind m_kind;
     AnalysisPtr m_analysis;
     QChartView* m_view;

@@ -7,16 +7,27 @@
 
 namespace sv::ui {
 
-QColor ChartStyle::measured() { return QColor(0x1f, 0x5f, 0xbf); }
-QColor ChartStyle::spread() { return QColor(0x10, 0x20, 0x40); }
-QColor ChartStyle::ideal() { return QColor(0x70, 0x70, 0x70); }
-QColor ChartStyle::warmupShade() { return QColor(0xb0, 0xb0, 0xb0, 70); }
-QColor ChartStyle::windowShade() { return QColor(0x6c, 0xc0, 0x6c, 45); }
+QColor ChartStyle::measured() {
+    return QColor(0x1f, 0x5f, 0xbf);
+}
+QColor ChartStyle::spread() {
+    return QColor(0x10, 0x20, 0x40);
+}
+QColor ChartStyle::ideal() {
+    return QColor(0x70, 0x70, 0x70);
+}
+QColor ChartStyle::warmupShade() {
+    return QColor(0xb0, 0xb0, 0xb0, 70);
+}
+QColor ChartStyle::windowShade() {
+    return QColor(0x6c, 0xc0, 0x6c, 45);
+}
 
 QColor ChartStyle::reference(int index) {
     // Warm and neutral tones, so no reference is mistaken for the measured (blue) series.
-    static const QColor palette[] = {QColor(0xe0, 0x8a, 0x1e), QColor(0x9a, 0x4d, 0xa8), QColor(0x2e, 0x9e, 0x6b),
-                                     QColor(0xc9, 0x3c, 0x3c), QColor(0x8c, 0x6d, 0x46), QColor(0x5a, 0xa7, 0xc8)};
+    static const QColor palette[] = {QColor(0xe0, 0x8a, 0x1e), QColor(0x9a, 0x4d, 0xa8),
+                                     QColor(0x2e, 0x9e, 0x6b), QColor(0xc9, 0x3c, 0x3c),
+                                     QColor(0x8c, 0x6d, 0x46), QColor(0x5a, 0xa7, 0xc8)};
     return palette[static_cast<unsigned>(index) % (sizeof palette / sizeof palette[0])];
 }
 

@@ -14,10 +14,10 @@ class QChart;
 namespace sv::ui {
 
 class ChartStyle {
-public:
+  public:
     static QColor measured();
-    static QColor spread();              // whiskers and the per-rank band's edge
-    static QColor reference(int index);  // the index-th selected reference
+    static QColor spread();             // whiskers and the per-rank band's edge
+    static QColor reference(int index); // the index-th selected reference
     static QColor ideal();
     static QColor warmupShade();
     static QColor windowShade();

@@ -13,13 +13,15 @@
 namespace sv::ui {
 
 ControlPanel::ControlPanel(QWidget* parent)
-    : QWidget(parent), m_method(new QComboBox(this)), m_warmup(new QSpinBox(this)), m_iterations(new QSpinBox(this)),
-      m_group(new QComboBox(this)), m_references(new ReferenceListModel(ReferenceCatalog::builtin(), this)),
+    : QWidget(parent), m_method(new QComboBox(this)), m_warmup(new QSpinBox(this)),
+      m_iterations(new QSpinBox(this)), m_group(new QComboBox(this)),
+      m_references(new ReferenceListModel(ReferenceCatalog::builtin(), this)),
       m_referenceView(new QListView(this)) {
     m_method->addItem(tr("time (DLPerf default)"), QStringLiteral("time"));
     m_method->addItem(tr("speed"), QStringLiteral("speed"));
-    m_method->setToolTip(tr("time: timestamps of lines W×R and I×R (extract_mxnet_logs_time.py)\n"
-                            "speed: mean over W…I−1 of each iteration's median Speed (extract_mxnet_logs.py)"));
+    m_method->setToolTip(
+        tr("time: timestamps of lines W×R and I×R (extract_mxnet_logs_time.py)\n"
+           "speed: mean over W…I−1 of each iteration's median Speed (extract_mxnet_logs.py)"));
     for (QSpinBox* s : {m_warmup, m_iterations}) {
         s->setRange(1, 1000000);
         s->setKeyboardTracking(false); // recompute on Enter or arrows, not on every digit
@@ -30,7 +32,8 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_referenceView->setModel(m_references);
     m_referenceView->setWordWrap(true);
     m_referenceView->setUniformItemSizes(false);
-    m_referenceView->setToolTip(tr("Published figures to overlay; the first checked is the Results table's reference"));
+    m_referenceView->setToolTip(
+        tr("Published figures to overlay; the first checked is the Results table's reference"));
 
     auto* form = new QFormLayout;
     form->addRow(tr("Method"), m_method);
@@ -71,7 +74,8 @@ void ControlPanel::setAnalysis(const AnalysisPtr& analysis) {
     if (analysis->groups != m_groups) {
         m_groups = analysis->groups;
         m_group->clear();
-        for (const auto& g : m_groups) m_group->addItem(QString::fromStdString(g.label()));
+        for (const auto& g : m_groups)
+            m_group->addItem(QString::fromStdString(g.label()));
     }
     if (analysis->group)
         for (std::size_t i = 0; i < m_groups.size(); ++i)
@@ -88,7 +92,8 @@ void ControlPanel::edited() {
     m_options.measure.iterations = m_iterations->value();
     const int g = m_group->currentIndex();
     if (g >= 0 && static_cast<std::size_t>(g) < m_groups.size()) {
-        const bool changed = !m_options.group || !(*m_options.group == m_groups[static_cast<std::size_t>(g)]);
+        const bool changed =
+            !m_options.group || !(*m_options.group == m_groups[static_cast<std::size_t>(g)]);
         m_options.group = m_groups[static_cast<std::size_t>(g)];
         // Another precision or batch size has other matching tables.
         if (changed && sender() == m_group) m_options.autoReferences = true;

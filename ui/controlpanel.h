@@ -16,7 +16,7 @@ class ReferenceListModel;
 
 class ControlPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit ControlPanel(QWidget* parent = nullptr);
 
     void setOptions(const AnalysisOptions& options);
@@ -29,10 +29,10 @@ public:
     QSpinBox* iterationsBox() const { return m_iterations; }
     ReferenceListModel* references() const { return m_references; }
 
-signals:
+  signals:
     void optionsEdited(const sv::ui::AnalysisOptions& options);
 
-private:
+  private:
     void edited();
 
     AnalysisOptions m_options;

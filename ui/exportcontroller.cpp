@@ -16,27 +16,36 @@ ExportController::ExportController(QObject* parent) : QObject(parent) {}
 
 QChart* ExportController::buildChart(const Analysis& a, ChartKind kind, int run) {
     switch (kind) {
-    case ChartKind::Throughput: return a.group ? ThroughputChart::build(a.scaling()) : nullptr;
-    case ChartKind::Speedup: return a.group ? SpeedupChart::build(a.scaling(), false) : nullptr;
-    case ChartKind::Efficiency: return a.group ? SpeedupChart::build(a.scaling(), true) : nullptr;
+    case ChartKind::Throughput:
+        return a.group ? ThroughputChart::build(a.scaling()) : nullptr;
+    case ChartKind::Speedup:
+        return a.group ? SpeedupChart::build(a.scaling(), false) : nullptr;
+    case ChartKind::Efficiency:
+        return a.group ? SpeedupChart::build(a.scaling(), true) : nullptr;
     case ChartKind::Trace:
         if (run < 0 || static_cast<std::size_t>(run) >= a.logs.size()) return nullptr;
-        return TraceChart::build(traceRunLog(*a.logs[static_cast<std::size_t>(run)]), a.summary.load.measure,
-                                 QString::fromStdString(a.summary.runs[static_cast<std::size_t>(run)].path));
+        return TraceChart::build(
+            traceRunLog(*a.logs[static_cast<std::size_t>(run)]), a.summary.load.measure,
+            QString::fromStdString(a.summary.runs[static_cast<std::size_t>(run)].path));
     }
     return nullptr;
 }
 
-bool ExportController::exportChart(ChartKind kind, const QString& path, QSize size, qreal scale, QString* error) {
+bool ExportController::exportChart(ChartKind kind, const QString& path, QSize size, qreal scale,
+                                   QString* error) {
     QChart* chart = m_analysis ? buildChart(*m_analysis, kind, m_run) : nullptr;
     if (!chart) {
-        if (error) *error = kind == ChartKind::Trace ? QStringLiteral("select a run first") : QStringLiteral("nothing loaded");
+        if (error)
+            *error = kind == ChartKind::Trace ? QStringLiteral("select a run first")
+                                              : QStringLiteral("nothing loaded");
         return false;
     }
     const QString suffix = QFileInfo(path).suffix().toLower();
     bool ok = false;
-    if (suffix == QLatin1String("svg")) ok = ChartExport::writeSvg(chart, size, path, error);
-    else if (suffix == QLatin1String("png")) ok = ChartExport::writePng(chart, size, scale, path, error);
+    if (suffix == QLatin1String("svg"))
+        ok = ChartExport::writeSvg(chart, size, path, error);
+    else if (suffix == QLatin1String("png"))
+        ok = ChartExport::writePng(chart, size, scale, path, error);
     else {
         delete chart;
         if (error) *error = QStringLiteral("the file name must end in .png or .svg");
@@ -53,10 +62,14 @@ std::optional<std::string> ExportController::tableText(TableFormat format, QStri
     }
     const Summary group = m_analysis->groupSummary();
     switch (format) {
-    case TableFormat::Csv: return formatCsv(group);
-    case TableFormat::Markdown: return formatMarkdown(group);
-    case TableFormat::Json: return formatJson(m_analysis->summary, SCALEVIEW_UI_VERSION);
-    case TableFormat::DlperfJson: return formatDlperfJson(group);
+    case TableFormat::Csv:
+        return formatCsv(group);
+    case TableFormat::Markdown:
+        return formatMarkdown(group);
+    case TableFormat::Json:
+        return formatJson(m_analysis->summary, SCALEVIEW_UI_VERSION);
+    case TableFormat::DlperfJson:
+        return formatDlperfJson(group);
     }
     return std::nullopt;
 }
@@ -65,8 +78,8 @@ bool ExportController::exportTable(TableFormat format, const QString& path, QStr
     const auto text = tableText(format, error);
     if (!text) return false;
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text->data(), static_cast<qint64>(text->size())) < 0 ||
-        !file.commit()) {
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text->data(), static_cast<qint64>(text->size())) < 0 || !file.commit()) {
         if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
         return false;
     }

@@ -17,7 +17,7 @@ enum class TableFormat { Csv, Markdown, Json, DlperfJson };
 
 class ExportController : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit ExportController(QObject* parent = nullptr);
 
     void setAnalysis(AnalysisPtr analysis) { m_analysis = std::move(analysis); }
@@ -33,10 +33,10 @@ public:
     // The text exportTable writes.
     std::optional<std::string> tableText(TableFormat format, QString* error) const;
 
-signals:
+  signals:
     void exported(const QString& path);
 
-private:
+  private:
     AnalysisPtr m_analysis;
     int m_run = -1;
 };

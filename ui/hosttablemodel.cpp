@@ -36,25 +36,37 @@ int HostTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_hosts.size());
 }
 
-int HostTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int HostTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant HostTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
     const launcher::Host& h = m_hosts[static_cast<std::size_t>(index.row())];
     // A name the launcher would refuse is shown red here, before Run says so.
-    const bool bad = (index.column() == Name && !launcher::isValidHostName(h.name)) ||
-                     (index.column() == Address && !h.address.empty() && !launcher::isValidHostName(h.address)) ||
-                     (index.column() == User && !h.user.empty() && !launcher::isValidUserName(h.user));
+    const bool bad =
+        (index.column() == Name && !launcher::isValidHostName(h.name)) ||
+        (index.column() == Address && !h.address.empty() &&
+         !launcher::isValidHostName(h.address)) ||
+        (index.column() == User && !h.user.empty() && !launcher::isValidUserName(h.user));
     if (role == Qt::ForegroundRole && bad) return QBrush(QColor(0xc0, 0x20, 0x20));
-    if (role == Qt::ToolTipRole && bad) return tr("Not a valid name: letters, digits, '.', '-', '_' only");
+    if (role == Qt::ToolTipRole && bad)
+        return tr("Not a valid name: letters, digits, '.', '-', '_' only");
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     switch (index.column()) {
-    case Name: return QString::fromStdString(h.name);
-    case Address: return QString::fromStdString(h.address);
-    case Port: return role == Qt::EditRole ? QVariant(h.port) : (h.port ? QVariant(h.port) : QVariant(tr("default")));
-    case User: return QString::fromStdString(h.user);
-    case Gpus: return h.gpus;
-    default: return {};
+    case Name:
+        return QString::fromStdString(h.name);
+    case Address:
+        return QString::fromStdString(h.address);
+    case Port:
+        return role == Qt::EditRole ? QVariant(h.port)
+                                    : (h.port ? QVariant(h.port) : QVariant(tr("default")));
+    case User:
+        return QString::fromStdString(h.user);
+    case Gpus:
+        return h.gpus;
+    default:
+        return {};
     }
 }
 
@@ -63,12 +75,23 @@ bool HostTableModel::setData(const QModelIndex& index, const QVariant& value, in
     launcher::Host& h = m_hosts[static_cast<std::size_t>(index.row())];
     const std::string text = value.toString().trimmed().toStdString();
     switch (index.column()) {
-    case Name: h.name = text; break;
-    case Address: h.address = text; break;
-    case Port: h.port = qBound(0, value.toInt(), 65535); break;
-    case User: h.user = text; break;
-    case Gpus: h.gpus = qBound(1, value.toInt(), 1024); break;
-    default: return false;
+    case Name:
+        h.name = text;
+        break;
+    case Address:
+        h.address = text;
+        break;
+    case Port:
+        h.port = qBound(0, value.toInt(), 65535);
+        break;
+    case User:
+        h.user = text;
+        break;
+    case Gpus:
+        h.gpus = qBound(1, value.toInt(), 1024);
+        break;
+    default:
+        return false;
     }
     emit dataChanged(index, index);
     emit hostsEdited();
@@ -76,7 +99,8 @@ bool HostTableModel::setData(const QModelIndex& index, const QVariant& value, in
 }
 
 Qt::ItemFlags HostTableModel::flags(const QModelIndex& index) const {
-    return QAbstractTableModel::flags(index) | (index.isValid() ? Qt::ItemIsEditable : Qt::NoItemFlags);
+    return QAbstractTableModel::flags(index) |
+           (index.isValid() ? Qt::ItemIsEditable : Qt::NoItemFlags);
 }
 
 QVariant HostTableModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -15,7 +15,7 @@ namespace sv::ui {
 
 class HostTableModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Name, Address, Port, User, Gpus, ColumnCount };
 
     explicit HostTableModel(QObject* parent = nullptr);
@@ -29,12 +29,13 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
-signals:
+  signals:
     void hostsEdited();
 
-private:
+  private:
     std::vector<launcher::Host> m_hosts;
 };
 

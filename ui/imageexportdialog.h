@@ -10,12 +10,12 @@ namespace sv::ui {
 
 class ImageExportDialog : public QDialog {
     Q_OBJECT
-public:
+  public:
     ImageExportDialog(QSize size, double scale, QWidget* parent = nullptr);
     QSize chartSize() const;
     double scale() const;
 
-private:
+  private:
     QSpinBox* m_width;
     QSpinBox* m_height;
     QComboBox* m_scale;

@@ -19,13 +19,15 @@ LiveController::FileState stateOf(const std::filesystem::path& p) {
 }
 
 // On a worker: what the directory holds now, reusing every log that has not changed.
-LiveController::Refresh rescan(LogSnapshot current, std::map<std::string, LiveController::FileState> states,
+LiveController::Refresh rescan(LogSnapshot current,
+                               std::map<std::string, LiveController::FileState> states,
                                std::shared_ptr<LiveController::Readers> readers) {
     LiveController::Refresh out;
     const std::filesystem::path root = current.root.toStdString();
     ScanResult scan = scanLogDirectory(root);
     std::map<std::string, RunLogPtr> known;
-    for (const auto& l : current.logs) known[l->file.path.string()] = l;
+    for (const auto& l : current.logs)
+        known[l->file.path.string()] = l;
     out.snapshot.root = current.root;
     out.snapshot.scanWarnings = std::move(scan.warnings);
     out.snapshot.complete = true;
@@ -35,7 +37,8 @@ LiveController::Refresh rescan(LogSnapshot current, std::map<std::string, LiveCo
         const std::string path = file.path.string();
         const auto state = stateOf(file.path);
         out.states[path] = state;
-        for (auto d = file.path.parent_path(); d.string().size() > root.string().size(); d = d.parent_path())
+        for (auto d = file.path.parent_path(); d.string().size() > root.string().size();
+             d = d.parent_path())
             dirs.insert(QString::fromStdString(d.string()));
         out.watchPaths << QString::fromStdString(path);
         const auto k = known.find(path);
@@ -52,22 +55,27 @@ LiveController::Refresh rescan(LogSnapshot current, std::map<std::string, LiveCo
         ++out.changed;
     }
     std::size_t stillThere = 0;
-    for (const auto& file : scan.logs) stillThere += known.count(file.path.string());
+    for (const auto& file : scan.logs)
+        stillThere += known.count(file.path.string());
     out.changed += static_cast<int>(known.size() - stillThere); // logs that went away
     out.snapshot.expected = out.snapshot.logs.size();
-    for (const auto& d : dirs) out.watchPaths << d;
+    for (const auto& d : dirs)
+        out.watchPaths << d;
     return out;
 }
 
 } // namespace
 
-LiveController::LiveController(QObject* parent) : QObject(parent), m_readers(std::make_shared<Readers>()) {
+LiveController::LiveController(QObject* parent)
+    : QObject(parent), m_readers(std::make_shared<Readers>()) {
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(500);
     connect(&m_debounce, &QTimer::timeout, this, &LiveController::refresh);
 }
 
-LiveController::~LiveController() { stop(); }
+LiveController::~LiveController() {
+    stop();
+}
 
 void LiveController::start(const LogSnapshot& snapshot) {
     stop();

@@ -20,7 +20,7 @@ namespace sv::ui {
 
 class LiveController : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit LiveController(QObject* parent = nullptr);
     ~LiveController() override;
 
@@ -30,11 +30,11 @@ public:
     bool isActive() const { return m_active; }
     void setDebounce(int ms) { m_debounce.setInterval(ms); }
 
-signals:
+  signals:
     void snapshotReady(const sv::ui::LogSnapshot& snapshot); // only when something changed
     void updated(int changedLogs);
 
-public:
+  public:
     struct FileState {
         std::int64_t size = -1;
         std::int64_t mtimeNs = -1;
@@ -49,7 +49,7 @@ public:
         int changed = 0;
     };
 
-private:
+  private:
     void schedule();
     void refresh();
     void watch(const QStringList& paths);

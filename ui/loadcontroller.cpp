@@ -71,7 +71,9 @@ void LoadController::onScanned(quint64 generation, ScanResult scan) {
     }
     if (scan.logs.empty()) {
         m_loading = false;
-        emit failed(m_root, QStringLiteral("no DLPerf logs (…/<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log) found"));
+        emit failed(m_root,
+                    QStringLiteral(
+                        "no DLPerf logs (…/<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log) found"));
         return;
     }
     m_scanWarnings = std::move(scan.warnings);
@@ -80,7 +82,8 @@ void LoadController::onScanned(quint64 generation, ScanResult scan) {
     m_readWatcher = new QFutureWatcher<RunLogPtr>(this);
     connect(m_readWatcher, &QFutureWatcherBase::resultsReadyAt, this,
             [this, generation](int begin, int end) { onRead(generation, begin, end); });
-    connect(m_readWatcher, &QFutureWatcherBase::finished, this, [this, generation] { onReadFinished(generation); });
+    connect(m_readWatcher, &QFutureWatcherBase::finished, this,
+            [this, generation] { onReadFinished(generation); });
     m_partialTimer.start();
     m_readWatcher->setFuture(QtConcurrent::mapped(std::move(scan.logs), [](const LogFile& f) {
         return std::make_shared<const RunLog>(readRunLog(f));
@@ -98,7 +101,9 @@ void LoadController::onRead(quint64 generation, int begin, int end) {
     const double elapsed = m_clock.elapsed() / 1000.0;
     const auto total = m_slots.size();
     // A rate from a handful of files is noise; say nothing until there is a trend.
-    const double eta = m_read >= 4 && elapsed > 0.3 ? elapsed / static_cast<double>(m_read) * static_cast<double>(total - m_read) : -1;
+    const double eta = m_read >= 4 && elapsed > 0.3 ? elapsed / static_cast<double>(m_read) *
+                                                          static_cast<double>(total - m_read)
+                                                    : -1;
     emit progress(static_cast<int>(m_read), static_cast<int>(total), eta);
 }
 
@@ -114,7 +119,8 @@ void LoadController::onReadFinished(quint64 generation) {
 }
 
 void LoadController::cancel() {
-    if (m_readWatcher) m_readWatcher->cancel(); // finished() follows, with what was read
+    if (m_readWatcher)
+        m_readWatcher->cancel(); // finished() follows, with what was read
     else if (m_scanWatcher) {
         dropCurrent();
         emit finished(m_root, true);

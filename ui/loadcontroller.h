@@ -18,7 +18,7 @@ namespace sv::ui {
 
 class LoadController : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit LoadController(QObject* parent = nullptr);
     ~LoadController() override;
 
@@ -32,14 +32,14 @@ public:
     // How often partial snapshots are published while loading.
     void setPartialInterval(int ms) { m_partialTimer.setInterval(ms); }
 
-signals:
+  signals:
     void started(const QString& root);
-    void progress(int done, int total, double etaSeconds); // etaSeconds < 0: not known yet
+    void progress(int done, int total, double etaSeconds);   // etaSeconds < 0: not known yet
     void snapshotReady(const sv::ui::LogSnapshot& snapshot); // partial while loading, then complete
     void finished(const QString& root, bool cancelled);
     void failed(const QString& root, const QString& error);
 
-private:
+  private:
     void onScanned(quint64 generation, ScanResult scan);
     void onRead(quint64 generation, int begin, int end);
     void onReadFinished(quint64 generation);

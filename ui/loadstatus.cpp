@@ -8,7 +8,8 @@
 namespace sv::ui {
 
 LoadStatus::LoadStatus(QWidget* parent)
-    : QWidget(parent), m_bar(new QProgressBar(this)), m_eta(new QLabel(this)), m_cancel(new QToolButton(this)) {
+    : QWidget(parent), m_bar(new QProgressBar(this)), m_eta(new QLabel(this)),
+      m_cancel(new QToolButton(this)) {
     m_bar->setMaximumWidth(220);
     m_bar->setFormat(tr("%v / %m logs"));
     m_cancel->setText(tr("Cancel"));
@@ -25,11 +26,16 @@ void LoadStatus::showProgress(int done, int total, double etaSeconds) {
     setVisible(true);
     m_bar->setRange(0, std::max(total, 1));
     m_bar->setValue(done);
-    if (etaSeconds < 0) m_eta->setText(tr("Loading…"));
-    else if (etaSeconds < 60) m_eta->setText(tr("Loading, about %1 s left").arg(qMax(1, qRound(etaSeconds))));
-    else m_eta->setText(tr("Loading, about %1 min left").arg(qRound(etaSeconds / 60)));
+    if (etaSeconds < 0)
+        m_eta->setText(tr("Loading…"));
+    else if (etaSeconds < 60)
+        m_eta->setText(tr("Loading, about %1 s left").arg(qMax(1, qRound(etaSeconds))));
+    else
+        m_eta->setText(tr("Loading, about %1 min left").arg(qRound(etaSeconds / 60)));
 }
 
-void LoadStatus::showIdle() { setVisible(false); }
+void LoadStatus::showIdle() {
+    setVisible(false);
+}
 
 } // namespace sv::ui

@@ -12,7 +12,7 @@ namespace sv::ui {
 
 class LoadStatus : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit LoadStatus(QWidget* parent = nullptr);
 
     void showProgress(int done, int total, double etaSeconds);
@@ -20,10 +20,10 @@ public:
     QToolButton* cancelButton() const { return m_cancel; }
     QProgressBar* progressBar() const { return m_bar; }
 
-signals:
+  signals:
     void cancelRequested();
 
-private:
+  private:
     QProgressBar* m_bar;
     QLabel* m_eta;
     QToolButton* m_cancel;

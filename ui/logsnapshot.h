@@ -17,10 +17,10 @@ using RunLogPtr = std::shared_ptr<const RunLog>;
 
 struct LogSnapshot {
     QString root;
-    std::vector<RunLogPtr> logs;     // scan order (sorted by display path)
+    std::vector<RunLogPtr> logs; // scan order (sorted by display path)
     std::vector<Warning> scanWarnings;
-    std::size_t expected = 0;        // logs the scan found; logs.size() while loading
-    bool complete = false;           // every log read (or the load was cancelled)
+    std::size_t expected = 0; // logs the scan found; logs.size() while loading
+    bool complete = false;    // every log read (or the load was cancelled)
     bool cancelled = false;
 };
 

@@ -10,17 +10,17 @@ namespace sv::ui {
 
 class LogTail : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit LogTail(QObject* parent = nullptr);
 
     void follow(const QString& path); // from its start
     void stop();                      // reads what is left, then stops
     const QString& path() const { return m_path; }
 
-signals:
+  signals:
     void text(const QString& appended);
 
-private:
+  private:
     void poll();
 
     QString m_path;

@@ -33,10 +33,11 @@ namespace sv::ui {
 
 MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     : QMainWindow(parent), m_settings(settings), m_loader(new LoadController(this)),
-      m_analysis(new AnalysisController(this)), m_live(new LiveController(this)), m_export(new ExportController(this)),
-      m_tabs(new QTabWidget(this)), m_results(new ResultsPage(this)),
-      m_throughput(new ChartPage(ChartKind::Throughput, this)), m_speedup(new SpeedupPage(this)),
-      m_runs(new RunsPage(this)), m_controls(new ControlPanel(this)), m_warnings(new WarningListModel(this)),
+      m_analysis(new AnalysisController(this)), m_live(new LiveController(this)),
+      m_export(new ExportController(this)), m_tabs(new QTabWidget(this)),
+      m_results(new ResultsPage(this)), m_throughput(new ChartPage(ChartKind::Throughput, this)),
+      m_speedup(new SpeedupPage(this)), m_runs(new RunsPage(this)),
+      m_controls(new ControlPanel(this)), m_warnings(new WarningListModel(this)),
       m_warningsDock(new QDockWidget(tr("Warnings"), this)), m_loadStatus(new LoadStatus(this)),
       m_status(new QLabel(this)) {
     setWindowTitle(QStringLiteral("ScaleView"));
@@ -48,15 +49,16 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     // The Run page launches campaigns; each run that ends reloads its log tree into every page.
     m_runPanel = new RunPanel(m_settings->fileName(), this);
     m_tabs->addTab(m_runPanel, tr("Run"));
-    connect(m_runPanel, &RunPanel::resultsReady, this, [this](const QString& root, int warmup, int iterations) {
-        AnalysisOptions options = m_analysis->options();
-        if (options.measure.warmup != warmup || options.measure.iterations != iterations) {
-            options.measure = MeasureOptions{warmup, iterations};
-            m_controls->setOptions(options);
-            m_analysis->setOptions(options);
-        }
-        openDirectory(root);
-    });
+    connect(m_runPanel, &RunPanel::resultsReady, this,
+            [this](const QString& root, int warmup, int iterations) {
+                AnalysisOptions options = m_analysis->options();
+                if (options.measure.warmup != warmup || options.measure.iterations != iterations) {
+                    options.measure = MeasureOptions{warmup, iterations};
+                    m_controls->setOptions(options);
+                    m_analysis->setOptions(options);
+                }
+                openDirectory(root);
+            });
     m_tabs->setDocumentMode(true);
     setCentralWidget(m_tabs);
 
@@ -91,10 +93,11 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
         rebuildRecentMenu();
         if (!cancelled && m_liveAction->isChecked()) m_live->start(m_loader->snapshot());
     });
-    connect(m_loader, &LoadController::failed, this, [this](const QString& root, const QString& error) {
-        m_loadStatus->showIdle();
-        m_status->setText(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(root), error));
-    });
+    connect(
+        m_loader, &LoadController::failed, this, [this](const QString& root, const QString& error) {
+            m_loadStatus->showIdle();
+            m_status->setText(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(root), error));
+        });
     connect(m_live, &LiveController::snapshotReady, m_analysis, &AnalysisController::setSnapshot);
 
     // Options: the control panel edits, the analysis recomputes, every page follows.
@@ -105,8 +108,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
             [this](const QString& why) { m_status->setText(tr("Not recomputed: %1").arg(why)); });
     connect(m_analysis, &AnalysisController::analysisReady, this, &MainWindow::present);
     connect(m_runs, &RunsPage::runSelected, m_export, &ExportController::setSelectedRun);
-    connect(m_speedup, &SpeedupPage::efficiencyToggled, this, [this](bool on) { m_settings->setEfficiency(on); });
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int page) { m_settings->setPage(page); });
+    connect(m_speedup, &SpeedupPage::efficiencyToggled, this,
+            [this](bool on) { m_settings->setEfficiency(on); });
+    connect(m_tabs, &QTabWidget::currentChanged, this,
+            [this](int page) { m_settings->setPage(page); });
 
     buildMenus();
     m_speedup->setEfficiency(m_settings->efficiency());
@@ -123,13 +128,18 @@ void MainWindow::openDirectory(const QString& directory) {
     m_loader->open(QFileInfo(directory).absoluteFilePath());
 }
 
-void MainWindow::showPage(Page page) { m_tabs->setCurrentIndex(page); }
+void MainWindow::showPage(Page page) {
+    m_tabs->setCurrentIndex(page);
+}
 
 ChartKind MainWindow::currentChartKind() const {
     switch (m_tabs->currentIndex()) {
-    case Speedup: return m_speedup->kind();
-    case Runs: return ChartKind::Trace;
-    default: return ChartKind::Throughput;
+    case Speedup:
+        return m_speedup->kind();
+    case Runs:
+        return ChartKind::Trace;
+    default:
+        return ChartKind::Throughput;
     }
 }
 
@@ -151,7 +161,8 @@ QString MainWindow::statusText() const {
     const AnalysisPtr a = m_analysis->current();
     if (!a) return m_status->text();
     std::size_t used = 0;
-    for (const auto& r : a->summary.runs) used += r.usable() ? 1 : 0;
+    for (const auto& r : a->summary.runs)
+        used += r.usable() ? 1 : 0;
     QString text = QDir::toNativeSeparators(QString::fromStdString(a->summary.root));
     if (a->group) text += QStringLiteral(" — ") + QString::fromStdString(a->group->label());
     text += tr(" · %1 runs, %2 used · %3 method · %4 warnings")
@@ -159,25 +170,34 @@ QString MainWindow::statusText() const {
                 .arg(used)
                 .arg(QString::fromStdString(std::string(methodName(a->summary.options.method))))
                 .arg(a->summary.warnings.size());
-    if (!a->complete) text += tr(" · loading (%1 of %2 logs read)").arg(a->summary.runs.size()).arg(a->expected);
-    else if (a->summary.cancelled) text += tr(" · load cancelled: partial");
+    if (!a->complete)
+        text += tr(" · loading (%1 of %2 logs read)").arg(a->summary.runs.size()).arg(a->expected);
+    else if (a->summary.cancelled)
+        text += tr(" · load cancelled: partial");
     return text;
 }
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open Log Directory…"), QKeySequence::Open, this, &MainWindow::chooseDirectory);
+    file->addAction(tr("&Open Log Directory…"), QKeySequence::Open, this,
+                    &MainWindow::chooseDirectory);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
-    exportMenu->addAction(tr("Chart as &PNG…"), this, [this] { exportChartInteractive(QStringLiteral("png")); });
-    exportMenu->addAction(tr("Chart as &SVG…"), this, [this] { exportChartInteractive(QStringLiteral("svg")); });
+    exportMenu->addAction(tr("Chart as &PNG…"), this,
+                          [this] { exportChartInteractive(QStringLiteral("png")); });
+    exportMenu->addAction(tr("Chart as &SVG…"), this,
+                          [this] { exportChartInteractive(QStringLiteral("svg")); });
     exportMenu->addSeparator();
-    exportMenu->addAction(tr("Table as &CSV…"), this, [this] { exportTableInteractive(TableFormat::Csv); });
-    exportMenu->addAction(tr("Table as &Markdown…"), this, [this] { exportTableInteractive(TableFormat::Markdown); });
-    exportMenu->addAction(tr("Results as &JSON…"), this, [this] { exportTableInteractive(TableFormat::Json); });
-    exportMenu->addAction(tr("Results as &DLPerf JSON…"), this, [this] { exportTableInteractive(TableFormat::DlperfJson); });
+    exportMenu->addAction(tr("Table as &CSV…"), this,
+                          [this] { exportTableInteractive(TableFormat::Csv); });
+    exportMenu->addAction(tr("Table as &Markdown…"), this,
+                          [this] { exportTableInteractive(TableFormat::Markdown); });
+    exportMenu->addAction(tr("Results as &JSON…"), this,
+                          [this] { exportTableInteractive(TableFormat::Json); });
+    exportMenu->addAction(tr("Results as &DLPerf JSON…"), this,
+                          [this] { exportTableInteractive(TableFormat::DlperfJson); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -187,27 +207,33 @@ void MainWindow::buildMenus() {
     m_liveAction->setChecked(m_settings->live());
     connect(m_liveAction, &QAction::toggled, this, [this](bool on) {
         m_settings->setLive(on);
-        if (!on) m_live->stop();
-        else if (!m_loader->isLoading() && !m_loader->root().isEmpty()) m_live->start(m_loader->snapshot());
+        if (!on)
+            m_live->stop();
+        else if (!m_loader->isLoading() && !m_loader->root().isEmpty())
+            m_live->start(m_loader->snapshot());
     });
     view->addSeparator();
-    for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    for (auto* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
 
     QMenu* campaign = menuBar()->addMenu(tr("&Campaign"));
     campaign->addAction(tr("&Run Panel"), this, [this] { showPage(Run); });
     campaign->addAction(tr("&Open Campaign…"), this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Open campaign"), QString(), tr("Campaign (*.json)"));
+        const QString f = QFileDialog::getOpenFileName(this, tr("Open campaign"), QString(),
+                                                       tr("Campaign (*.json)"));
         if (!f.isEmpty() && m_runPanel->openCampaign(f)) showPage(Run);
     });
     campaign->addAction(tr("&Save Campaign…"), this, [this] {
-        const QString f = QFileDialog::getSaveFileName(this, tr("Save campaign"), QStringLiteral("campaign.json"), tr("Campaign (*.json)"));
+        const QString f = QFileDialog::getSaveFileName(
+            this, tr("Save campaign"), QStringLiteral("campaign.json"), tr("Campaign (*.json)"));
         if (!f.isEmpty()) m_runPanel->saveCampaign(f);
     });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ScaleView"), this, [this] {
         QMessageBox::about(this, tr("About ScaleView"),
-                           tr("ScaleView %1\nDLPerf-style distributed training throughput, against the published tables.")
+                           tr("ScaleView %1\nDLPerf-style distributed training throughput, against "
+                              "the published tables.")
                                .arg(QApplication::applicationVersion()));
     });
 }
@@ -215,12 +241,14 @@ void MainWindow::buildMenus() {
 void MainWindow::rebuildRecentMenu() {
     m_recentMenu->clear();
     for (const QString& dir : m_settings->recent())
-        m_recentMenu->addAction(QDir::toNativeSeparators(dir), this, [this, dir] { openDirectory(dir); });
+        m_recentMenu->addAction(QDir::toNativeSeparators(dir), this,
+                                [this, dir] { openDirectory(dir); });
     m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
 }
 
 void MainWindow::chooseDirectory() {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Log Directory"), m_settings->lastDirectory());
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Log Directory"),
+                                                          m_settings->lastDirectory());
     if (!dir.isEmpty()) openDirectory(dir);
 }
 
@@ -234,11 +262,13 @@ void MainWindow::exportChartInteractive(const QString& suffix) {
         scale = dialog.scale();
         m_settings->setExport(size, scale);
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QString(),
-                                                      suffix == QLatin1String("png") ? tr("PNG image (*.png)") : tr("SVG image (*.svg)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), QString(),
+        suffix == QLatin1String("png") ? tr("PNG image (*.png)") : tr("SVG image (*.svg)"));
     if (path.isEmpty()) return;
     QString error;
-    const QString target = QFileInfo(path).suffix().isEmpty() ? path + QLatin1Char('.') + suffix : path;
+    const QString target =
+        QFileInfo(path).suffix().isEmpty() ? path + QLatin1Char('.') + suffix : path;
     if (!m_export->exportChart(currentChartKind(), target, size, scale, &error))
         QMessageBox::warning(this, tr("Export"), error);
     else
@@ -246,13 +276,16 @@ void MainWindow::exportChartInteractive(const QString& suffix) {
 }
 
 void MainWindow::exportTableInteractive(TableFormat format) {
-    static const char* const filters[] = {"CSV (*.csv)", "Markdown (*.md)", "JSON (*.json)", "DLPerf JSON (*.json)"};
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), QString(),
-                                                      QString::fromLatin1(filters[static_cast<int>(format)]));
+    static const char* const filters[] = {"CSV (*.csv)", "Markdown (*.md)", "JSON (*.json)",
+                                          "DLPerf JSON (*.json)"};
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export"), QString(), QString::fromLatin1(filters[static_cast<int>(format)]));
     if (path.isEmpty()) return;
     QString error;
-    if (!m_export->exportTable(format, path, &error)) QMessageBox::warning(this, tr("Export"), error);
-    else m_status->setText(tr("Exported %1").arg(QDir::toNativeSeparators(path)));
+    if (!m_export->exportTable(format, path, &error))
+        QMessageBox::warning(this, tr("Export"), error);
+    else
+        m_status->setText(tr("Exported %1").arg(QDir::toNativeSeparators(path)));
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -272,7 +305,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    if (event->mimeData()->hasUrls() && event->mimeData()->urls().first().isLocalFile()) event->acceptProposedAction();
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().first().isLocalFile())
+        event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {

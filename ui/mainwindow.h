@@ -29,7 +29,7 @@ class WarningListModel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     enum Page { Results, Throughput, Speedup, Runs, Run };
 
     explicit MainWindow(AppSettings* settings, QWidget* parent = nullptr);
@@ -53,17 +53,17 @@ public:
     WarningListModel* warnings() const { return m_warnings; }
     QString statusText() const;
 
-signals:
+  signals:
     // A new analysis is on every page (tests and --screenshot wait for this).
     void analysisShown(sv::ui::AnalysisPtr analysis);
 
-protected:
+  protected:
     void showEvent(QShowEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
-private:
+  private:
     void buildMenus();
     void rebuildRecentMenu();
     void present(const AnalysisPtr& analysis);

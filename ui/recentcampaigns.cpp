@@ -25,7 +25,8 @@ void RecentCampaigns::add(const QString& campaignFile) {
     QStringList files = list();
     files.removeAll(path);
     files.prepend(path);
-    while (files.size() > kKept) files.removeLast();
+    while (files.size() > kKept)
+        files.removeLast();
     QSettings settings(m_file, QSettings::IniFormat);
     settings.setValue(kKey, files);
 }

@@ -8,13 +8,13 @@
 namespace sv::ui {
 
 class RecentCampaigns {
-public:
+  public:
     explicit RecentCampaigns(QString settingsFile) : m_file(std::move(settingsFile)) {}
 
     QStringList list() const; // files that still exist
     void add(const QString& campaignFile);
 
-private:
+  private:
     QString m_file;
 };
 

@@ -6,7 +6,8 @@
 
 namespace sv::ui {
 
-ReferenceListModel::ReferenceListModel(const ReferenceCatalog& catalog, QObject* parent) : QAbstractListModel(parent) {
+ReferenceListModel::ReferenceListModel(const ReferenceCatalog& catalog, QObject* parent)
+    : QAbstractListModel(parent) {
     for (const auto& t : catalog.tables())
         for (const auto& s : t.series) {
             Entry e;
@@ -15,9 +16,10 @@ ReferenceListModel::ReferenceListModel(const ReferenceCatalog& catalog, QObject*
             const std::string shortTitle = t.title.substr(0, t.title.find(','));
             e.label = t.series.size() <= 1 ? QString::fromStdString(t.title)
                                            : QString::fromStdString(s.name + " — " + shortTitle);
-            e.toolTip = QStringLiteral("%1\n%2\nSource: %3\nHardware: %4")
-                            .arg(QString::fromStdString(e.id), QString::fromStdString(t.title), QString::fromStdString(t.source),
-                                 QString::fromStdString(t.hardware));
+            e.toolTip =
+                QStringLiteral("%1\n%2\nSource: %3\nHardware: %4")
+                    .arg(QString::fromStdString(e.id), QString::fromStdString(t.title),
+                         QString::fromStdString(t.source), QString::fromStdString(t.hardware));
             m_entries.push_back(std::move(e));
         }
 }
@@ -53,10 +55,14 @@ QVariant ReferenceListModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
     const Entry& e = m_entries[static_cast<std::size_t>(index.row())];
     switch (role) {
-    case Qt::DisplayRole: return e.label;
-    case Qt::ToolTipRole: return e.toolTip;
-    case Qt::CheckStateRole: return e.checked ? Qt::Checked : Qt::Unchecked;
-    case IdRole: return QString::fromStdString(e.id);
+    case Qt::DisplayRole:
+        return e.label;
+    case Qt::ToolTipRole:
+        return e.toolTip;
+    case Qt::CheckStateRole:
+        return e.checked ? Qt::Checked : Qt::Unchecked;
+    case IdRole:
+        return QString::fromStdString(e.id);
     }
     return {};
 }

@@ -13,10 +13,11 @@ namespace sv::ui {
 
 class ReferenceListModel : public QAbstractListModel {
     Q_OBJECT
-public:
+  public:
     static constexpr int IdRole = Qt::UserRole;
 
-    explicit ReferenceListModel(const ReferenceCatalog& catalog = ReferenceCatalog::builtin(), QObject* parent = nullptr);
+    explicit ReferenceListModel(const ReferenceCatalog& catalog = ReferenceCatalog::builtin(),
+                                QObject* parent = nullptr);
 
     // Sets the checks without emitting checkedChanged (it reflects an Analysis, not the user).
     void setChecked(const std::vector<std::string>& ids);
@@ -28,10 +29,10 @@ public:
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
 
-signals:
+  signals:
     void checkedChanged(); // the user toggled a reference
 
-private:
+  private:
     struct Entry {
         std::string id;
         QString label, toolTip;

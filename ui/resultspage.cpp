@@ -44,7 +44,8 @@ ResultsPage::ResultsPage(QWidget* parent)
 void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
     std::vector<CaseStats> cases;
     if (analysis)
-        for (const auto* c : analysis->groupCases()) cases.push_back(*c);
+        for (const auto* c : analysis->groupCases())
+            cases.push_back(*c);
     m_model->setCases(std::move(cases));
     m_view->resizeColumnsToContents();
     if (!analysis || !analysis->group) {
@@ -52,16 +53,18 @@ void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
         return;
     }
     const auto& s = analysis->summary;
-    m_caption->setText(tr("<b>%1</b> — throughput in images/s by the <b>%2 method</b> (warmup %3, window to %4); "
-                          "Δ compares the median with the published figure (hover for its source).")
-                           .arg(QString::fromStdString(analysis->group->label()).toHtmlEscaped(),
-                                QString::fromStdString(std::string(methodName(s.options.method))))
-                           .arg(s.load.measure.warmup)
-                           .arg(s.load.measure.iterations));
+    m_caption->setText(
+        tr("<b>%1</b> — throughput in images/s by the <b>%2 method</b> (warmup %3, window to %4); "
+           "Δ compares the median with the published figure (hover for its source).")
+            .arg(QString::fromStdString(analysis->group->label()).toHtmlEscaped(),
+                 QString::fromStdString(std::string(methodName(s.options.method))))
+            .arg(s.load.measure.warmup)
+            .arg(s.load.measure.iterations));
 }
 
 QString ResultsPage::selectionText() const {
-    const auto indexes = m_view->selectionModel() ? m_view->selectionModel()->selectedIndexes() : QModelIndexList{};
+    const auto indexes =
+        m_view->selectionModel() ? m_view->selectionModel()->selectedIndexes() : QModelIndexList{};
     if (indexes.isEmpty()) return {};
     std::map<int, std::map<int, QString>> cells; // view row -> column -> text
     std::map<int, bool> columns;
@@ -70,11 +73,13 @@ QString ResultsPage::selectionText() const {
         columns[i.column()] = true;
     }
     QStringList lines, header;
-    for (const auto& [c, _] : columns) header << m_proxy->headerData(c, Qt::Horizontal).toString();
+    for (const auto& [c, _] : columns)
+        header << m_proxy->headerData(c, Qt::Horizontal).toString();
     lines << header.join(QLatin1Char('\t'));
     for (const auto& [r, row] : cells) {
         QStringList fields;
-        for (const auto& [c, _] : columns) fields << (row.count(c) ? row.at(c) : QString());
+        for (const auto& [c, _] : columns)
+            fields << (row.count(c) ? row.at(c) : QString());
         lines << fields.join(QLatin1Char('\t'));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -16,7 +16,7 @@ class CaseTableModel;
 
 class ResultsPage : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit ResultsPage(QWidget* parent = nullptr);
 
     void setAnalysis(const AnalysisPtr& analysis);
@@ -25,7 +25,7 @@ public:
     QString selectionText() const; // what Copy puts on the clipboard
     void copySelection() const;
 
-private:
+  private:
     CaseTableModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;

@@ -8,15 +8,18 @@ RunCapacity::RunCapacity(std::vector<launcher::Host> hosts, int localSlots, QStr
     : m_hosts(std::move(hosts)), m_localSlots(localSlots), m_localUnit(std::move(localUnit)) {}
 
 QString RunCapacity::whyNot(const Topology& t) const {
-    if (t.nodes < 1 || t.gpusPerNode < 1) return QObject::tr("%1 is not a topology").arg(QString::fromStdString(t.name()));
+    if (t.nodes < 1 || t.gpusPerNode < 1)
+        return QObject::tr("%1 is not a topology").arg(QString::fromStdString(t.name()));
     if (m_hosts.empty()) {
         if (t.nodes > 1)
-            return QObject::tr("%1 needs %2 hosts; without hosts, runs stay on this machine (1 node). "
-                               "Add hosts above (or import them from an SSH config).")
+            return QObject::tr(
+                       "%1 needs %2 hosts; without hosts, runs stay on this machine (1 node). "
+                       "Add hosts above (or import them from an SSH config).")
                 .arg(QString::fromStdString(t.name()))
                 .arg(t.nodes);
         if (t.gpusPerNode > m_localSlots)
-            return QObject::tr("%1 needs %2 ranks on this machine, which has %3 %4. Pick a smaller topology or add hosts.")
+            return QObject::tr("%1 needs %2 ranks on this machine, which has %3 %4. Pick a smaller "
+                               "topology or add hosts.")
                 .arg(QString::fromStdString(t.name()))
                 .arg(t.gpusPerNode)
                 .arg(m_localSlots)
@@ -29,7 +32,8 @@ QString RunCapacity::whyNot(const Topology& t) const {
     probe.topologies = {t};
     for (const std::string& problem : probe.validate())
         if (problem.rfind("topologies:", 0) == 0)
-            return QString::fromStdString(problem.substr(12)) + QObject::tr(". Add hosts or GPUs, or pick a smaller topology.");
+            return QString::fromStdString(problem.substr(12)) +
+                   QObject::tr(". Add hosts or GPUs, or pick a smaller topology.");
     return {};
 }
 

@@ -11,7 +11,7 @@
 namespace sv::ui {
 
 class RunCapacity {
-public:
+  public:
     // localSlots: ranks one local node takes (CPU cores for the CPU workload) when there are
     // no hosts; localUnit names them in messages ("CPU cores", "GPUs").
     RunCapacity(std::vector<launcher::Host> hosts, int localSlots, QString localUnit);
@@ -25,7 +25,7 @@ public:
     // Ranks per node on this machine for a profile: one per core for the CPU workload.
     static int localSlotsFor(const std::string& profileNeeds);
 
-private:
+  private:
     std::vector<launcher::Host> m_hosts;
     int m_localSlots;
     QString m_localUnit;

@@ -17,7 +17,8 @@ namespace {
 
 QString joined(const std::vector<std::string>& lines) {
     QStringList out;
-    for (const auto& l : lines) out << QString::fromStdString(l);
+    for (const auto& l : lines)
+        out << QString::fromStdString(l);
     return out.join(QLatin1Char('\n'));
 }
 
@@ -25,12 +26,20 @@ QString joined(const std::vector<std::string>& lines) {
 QString advice(launcher::RunState state) {
     using launcher::RunState;
     switch (state) {
-    case RunState::Failed: return QObject::tr("Read the log console for the error; Preflight checks the hosts and the workload.");
-    case RunState::Timeout: return QObject::tr("The host may be overloaded or hung; check it, or raise the timeouts in the campaign file.");
-    case RunState::Incomplete: return QObject::tr("It exited without a usable throughput: make iterations larger than warmup and read the log.");
+    case RunState::Failed:
+        return QObject::tr(
+            "Read the log console for the error; Preflight checks the hosts and the workload.");
+    case RunState::Timeout:
+        return QObject::tr("The host may be overloaded or hung; check it, or raise the timeouts in "
+                           "the campaign file.");
+    case RunState::Incomplete:
+        return QObject::tr("It exited without a usable throughput: make iterations larger than "
+                           "warmup and read the log.");
     case RunState::Cancelled:
-    case RunState::Interrupted: return QObject::tr("Resume runs it again.");
-    default: return {};
+    case RunState::Interrupted:
+        return QObject::tr("Resume runs it again.");
+    default:
+        return {};
     }
 }
 
@@ -54,7 +63,9 @@ QString RunController::logRoot(const launcher::Campaign& campaign) {
     std::string error;
     const auto profile = launcher::loadProfile(campaign.profile, &error);
     const QString out = QFileInfo(QString::fromStdString(campaign.outputDir)).absoluteFilePath();
-    return profile ? QDir::cleanPath(out + QLatin1Char('/') + QString::fromStdString(profile->logRoot)) : out;
+    return profile
+               ? QDir::cleanPath(out + QLatin1Char('/') + QString::fromStdString(profile->logRoot))
+               : out;
 }
 
 QStringList RunController::commandLines(const launcher::Campaign& campaign, QString* error) {
@@ -109,45 +120,60 @@ bool RunController::start(const launcher::Campaign& campaign, bool resume, QStri
     m_campaign = campaign;
     m_cancelling = false;
     const int total = static_cast<int>(m_runner->runs().size());
-    connect(m_runner, &launcher::Runner::runStarted, this, [this, total](int index, const QString& id, const QString& command) {
-        m_tail->follow(QString::fromStdString(m_runner->runs()[static_cast<std::size_t>(index)].logPath));
-        emit runStarted(index, total, id, command);
-    });
+    connect(m_runner, &launcher::Runner::runStarted, this,
+            [this, total](int index, const QString& id, const QString& command) {
+                m_tail->follow(QString::fromStdString(
+                    m_runner->runs()[static_cast<std::size_t>(index)].logPath));
+                emit runStarted(index, total, id, command);
+            });
     connect(m_runner, &launcher::Runner::progress, this, &RunController::progress);
-    connect(m_runner, &launcher::Runner::runFinished, this, [this](int index, const launcher::RunEnd& end) {
-        m_tail->stop();
-        const auto& run = m_runner->runs()[static_cast<std::size_t>(index)];
-        const QString id = QString::fromStdString(run.id);
-        if (end.state != launcher::RunState::Ok && end.state != launcher::RunState::Cancelled) {
-            QString text = tr("Run %1 ended %2").arg(id, QString::fromStdString(std::string(launcher::runStateName(end.state))));
-            if (!end.host.empty()) text += tr(" on %1").arg(QString::fromStdString(end.host));
-            if (end.exitCode) text += tr(" (exit code %1)").arg(*end.exitCode);
-            if (!end.reason.empty()) text += QStringLiteral(": ") + QString::fromStdString(end.reason);
-            text += QStringLiteral(". ") + advice(end.state) + tr(" Log: %1").arg(QString::fromStdString(run.logPath));
-            emit problem(text);
-        }
-        if (!end.leftover.empty())
-            emit problem(tr("%1 process(es) of run %2 survived KILL (pids on the host); end them by hand.").arg(end.leftover.size()).arg(id));
-        emit runFinished(index, id, end);
-        emit resultsChanged(logRoot(m_campaign));
-    });
+    connect(
+        m_runner, &launcher::Runner::runFinished, this,
+        [this](int index, const launcher::RunEnd& end) {
+            m_tail->stop();
+            const auto& run = m_runner->runs()[static_cast<std::size_t>(index)];
+            const QString id = QString::fromStdString(run.id);
+            if (end.state != launcher::RunState::Ok && end.state != launcher::RunState::Cancelled) {
+                QString text = tr("Run %1 ended %2")
+                                   .arg(id, QString::fromStdString(
+                                                std::string(launcher::runStateName(end.state))));
+                if (!end.host.empty()) text += tr(" on %1").arg(QString::fromStdString(end.host));
+                if (end.exitCode) text += tr(" (exit code %1)").arg(*end.exitCode);
+                if (!end.reason.empty())
+                    text += QStringLiteral(": ") + QString::fromStdString(end.reason);
+                text += QStringLiteral(". ") + advice(end.state) +
+                        tr(" Log: %1").arg(QString::fromStdString(run.logPath));
+                emit problem(text);
+            }
+            if (!end.leftover.empty())
+                emit problem(tr("%1 process(es) of run %2 survived KILL (pids on the host); end "
+                                "them by hand.")
+                                 .arg(end.leftover.size())
+                                 .arg(id));
+            emit runFinished(index, id, end);
+            emit resultsChanged(logRoot(m_campaign));
+        });
     connect(m_runner, &launcher::Runner::message, this, &RunController::problem);
     connect(m_runner, &launcher::Runner::finished, this, &RunController::onFinished);
     emit started(total);
-    emit note(tr("%1 runs of %2 into %3").arg(total).arg(QString::fromStdString(profile->label),
-                                                        QString::fromStdString(campaign.outputDir)));
+    emit note(tr("%1 runs of %2 into %3")
+                  .arg(total)
+                  .arg(QString::fromStdString(profile->label),
+                       QString::fromStdString(campaign.outputDir)));
     // The machines' description goes beside the logs first, as the command line does.
     QPointer<launcher::Runner> guard(m_runner);
-    launcher::EnvironmentCapture::run(campaign, *profile, SCALEVIEW_UI_VERSION, m_runner, [guard](int) {
-        if (guard) guard->start(); // after a cancel, start() ends at once with finished(true)
-    });
+    launcher::EnvironmentCapture::run(
+        campaign, *profile, SCALEVIEW_UI_VERSION, m_runner, [guard](int) {
+            if (guard) guard->start(); // after a cancel, start() ends at once with finished(true)
+        });
     return true;
 }
 
 void RunController::cancel() {
     if (!m_runner || m_cancelling) return;
     m_cancelling = true;
-    emit note(tr("Cancelling: TERM to every process of the run, KILL after %1 s, then a check that none is left.")
+    emit note(tr("Cancelling: TERM to every process of the run, KILL after %1 s, then a check that "
+                 "none is left.")
                   .arg(m_campaign.graceSeconds));
     m_runner->cancel();
 }
@@ -156,7 +182,8 @@ void RunController::onFinished(bool cancelled) {
     m_tail->stop();
     int ok = 0;
     const int total = static_cast<int>(m_runner->runs().size());
-    for (int i = 0; i < total; ++i) ok += m_runner->state(i) == launcher::RunState::Ok ? 1 : 0;
+    for (int i = 0; i < total; ++i)
+        ok += m_runner->state(i) == launcher::RunState::Ok ? 1 : 0;
     m_runner->deleteLater();
     m_runner = nullptr;
     m_cancelling = false;
@@ -172,10 +199,11 @@ void RunController::preflight(const launcher::Campaign& campaign) {
         return;
     }
     m_preflighting = true;
-    launcher::Preflight::run(campaign, *profile, this, [this](std::vector<launcher::PreflightFinding> findings) {
-        m_preflighting = false;
-        emit preflightDone(findings);
-    });
+    launcher::Preflight::run(campaign, *profile, this,
+                             [this](std::vector<launcher::PreflightFinding> findings) {
+                                 m_preflighting = false;
+                                 emit preflightDone(findings);
+                             });
 }
 
 } // namespace sv::ui

@@ -27,7 +27,7 @@ class LogTail;
 
 class RunController : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
 
@@ -45,7 +45,7 @@ public:
     // The states a campaign directory's journal records, by run id; empty without a journal.
     static std::map<std::string, launcher::JournalEntry> journalOf(const QString& outputDir);
 
-signals:
+  signals:
     void started(int runs);
     void runStarted(int index, int total, const QString& id, const QString& command);
     void progress(const sv::launcher::RunProgress& progress);
@@ -58,7 +58,7 @@ signals:
     void problem(const QString& text);
     void note(const QString& text);
 
-private:
+  private:
     void onFinished(bool cancelled);
 
     launcher::Runner* m_runner = nullptr;

@@ -20,28 +20,37 @@ namespace {
 QString duration(double seconds) {
     if (seconds < 0) return QObject::tr("ETA unknown");
     const long s = std::lround(seconds);
-    return s >= 3600 ? QObject::tr("ETA %1 h %2 min").arg(s / 3600).arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+    return s >= 3600 ? QObject::tr("ETA %1 h %2 min")
+                           .arg(s / 3600)
+                           .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
                      : QObject::tr("ETA %1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
 QColor stateColour(launcher::RunState s) {
     using launcher::RunState;
     switch (s) {
-    case RunState::Ok: return QColor(0x1b, 0x7f, 0x3b);
-    case RunState::Running: return QColor(0x1f, 0x5f, 0xbf);
-    case RunState::Pending: return QColor(0x70, 0x70, 0x70);
+    case RunState::Ok:
+        return QColor(0x1b, 0x7f, 0x3b);
+    case RunState::Running:
+        return QColor(0x1f, 0x5f, 0xbf);
+    case RunState::Pending:
+        return QColor(0x70, 0x70, 0x70);
     case RunState::Cancelled:
-    case RunState::Interrupted: return QColor(0xb0, 0x6a, 0x00);
-    default: return QColor(0xc0, 0x20, 0x20);
+    case RunState::Interrupted:
+        return QColor(0xb0, 0x6a, 0x00);
+    default:
+        return QColor(0xc0, 0x20, 0x20);
     }
 }
 
 } // namespace
 
 RunMonitor::RunMonitor(QWidget* parent)
-    : QWidget(parent), m_current(new QLabel(tr("Idle. Set up a campaign on the left and press Run."), this)),
-      m_speed(new QLabel(this)), m_runBar(new QProgressBar(this)), m_campaignBar(new QProgressBar(this)),
-      m_runs(new QTableWidget(0, 4, this)), m_console(new QPlainTextEdit(this)) {
+    : QWidget(parent),
+      m_current(new QLabel(tr("Idle. Set up a campaign on the left and press Run."), this)),
+      m_speed(new QLabel(this)), m_runBar(new QProgressBar(this)),
+      m_campaignBar(new QProgressBar(this)), m_runs(new QTableWidget(0, 4, this)),
+      m_console(new QPlainTextEdit(this)) {
     m_current->setWordWrap(true);
     QFont big = m_speed->font();
     big.setPointSizeF(big.pointSizeF() * 1.4);
@@ -54,7 +63,8 @@ RunMonitor::RunMonitor(QWidget* parent)
         bar->setValue(0);
         bar->setTextVisible(true);
     }
-    m_runs->setHorizontalHeaderLabels({tr("Run"), tr("State"), tr("images/s (time)"), tr("images/s (speed)")});
+    m_runs->setHorizontalHeaderLabels(
+        {tr("Run"), tr("State"), tr("images/s (time)"), tr("images/s (speed)")});
     m_runs->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_runs->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_runs->verticalHeader()->hide();
@@ -79,21 +89,27 @@ RunMonitor::RunMonitor(QWidget* parent)
     layout->addWidget(split, 1);
 }
 
-void RunMonitor::setPlan(const QStringList& ids, const std::map<std::string, launcher::JournalEntry>& journal, int iterations) {
+void RunMonitor::setPlan(const QStringList& ids,
+                         const std::map<std::string, launcher::JournalEntry>& journal,
+                         int iterations) {
     m_iterations = iterations;
     m_done = 0;
     m_iteration = 0;
     m_runs->setRowCount(static_cast<int>(ids.size()));
     for (int row = 0; row < ids.size(); ++row) {
         m_runs->setItem(row, 0, new QTableWidgetItem(ids[row]));
-        for (int c = 1; c < 4; ++c) m_runs->setItem(row, c, new QTableWidgetItem);
+        for (int c = 1; c < 4; ++c)
+            m_runs->setItem(row, c, new QTableWidgetItem);
         auto it = journal.find(ids[row].toStdString());
         setState(row, it == journal.end() ? launcher::RunState::Pending : it->second.state());
         if (it != journal.end() && it->second.end) {
             const auto& end = *it->second.end;
-            if (end.timeThroughput) m_runs->item(row, 2)->setText(QString::number(*end.timeThroughput, 'f', 2));
-            if (end.speedThroughput) m_runs->item(row, 3)->setText(QString::number(*end.speedThroughput, 'f', 2));
-            if (!end.reason.empty()) m_runs->item(row, 1)->setToolTip(QString::fromStdString(end.reason));
+            if (end.timeThroughput)
+                m_runs->item(row, 2)->setText(QString::number(*end.timeThroughput, 'f', 2));
+            if (end.speedThroughput)
+                m_runs->item(row, 3)->setText(QString::number(*end.speedThroughput, 'f', 2));
+            if (!end.reason.empty())
+                m_runs->item(row, 1)->setToolTip(QString::fromStdString(end.reason));
             if (launcher::isFinal(end.state)) ++m_done;
         }
     }
@@ -115,7 +131,8 @@ void RunMonitor::runStarted(int index, const QString& id) {
     setState(index, launcher::RunState::Running);
     m_runs->scrollToItem(m_runs->item(index, 0));
     m_iteration = 0;
-    m_current->setText(tr("Run %1 of %2: %3 — starting").arg(index + 1).arg(m_runs->rowCount()).arg(id));
+    m_current->setText(
+        tr("Run %1 of %2: %3 — starting").arg(index + 1).arg(m_runs->rowCount()).arg(id));
     m_runBar->setValue(0);
     m_runBar->setFormat(tr("Run: starting (loading PyTorch, meeting the ranks)"));
     m_speed->clear();
@@ -127,7 +144,8 @@ void RunMonitor::showProgress(const launcher::RunProgress& p) {
     m_runBar->setRange(0, qMax(1, p.iterations));
     m_runBar->setValue(static_cast<int>(qMin<std::int64_t>(p.iteration, p.iterations)));
     m_runBar->setFormat(tr("Run: iteration %v of %m · %1").arg(duration(p.runEtaSeconds)));
-    m_current->setText(tr("Run %1 of %2: %3").arg(p.index + 1).arg(p.total).arg(QString::fromStdString(p.id)));
+    m_current->setText(
+        tr("Run %1 of %2: %3").arg(p.index + 1).arg(p.total).arg(QString::fromStdString(p.id)));
     m_speed->setText(tr("%1 images/s").arg(p.speed, 0, 'f', 2));
     updateCampaignBar(p.campaignEtaSeconds);
 }
@@ -135,8 +153,10 @@ void RunMonitor::showProgress(const launcher::RunProgress& p) {
 void RunMonitor::runFinished(int index, const launcher::RunEnd& end) {
     setState(index, end.state);
     if (index >= 0 && index < m_runs->rowCount()) {
-        if (end.timeThroughput) m_runs->item(index, 2)->setText(QString::number(*end.timeThroughput, 'f', 2));
-        if (end.speedThroughput) m_runs->item(index, 3)->setText(QString::number(*end.speedThroughput, 'f', 2));
+        if (end.timeThroughput)
+            m_runs->item(index, 2)->setText(QString::number(*end.timeThroughput, 'f', 2));
+        if (end.speedThroughput)
+            m_runs->item(index, 3)->setText(QString::number(*end.speedThroughput, 'f', 2));
         m_runs->item(index, 1)->setToolTip(QString::fromStdString(end.reason));
     }
     ++m_done;
@@ -145,8 +165,12 @@ void RunMonitor::runFinished(int index, const launcher::RunEnd& end) {
 }
 
 void RunMonitor::campaignFinished(bool cancelled, int ok, int total) {
-    m_current->setText(cancelled ? tr("Cancelled: %1 of %2 runs ok. Resume runs the rest.").arg(ok).arg(total)
-                                 : tr("Finished: %1 of %2 runs ok. The Results, Throughput and Speedup tabs show them.").arg(ok).arg(total));
+    m_current->setText(
+        cancelled
+            ? tr("Cancelled: %1 of %2 runs ok. Resume runs the rest.").arg(ok).arg(total)
+            : tr("Finished: %1 of %2 runs ok. The Results, Throughput and Speedup tabs show them.")
+                  .arg(ok)
+                  .arg(total));
     m_runBar->setFormat(cancelled ? tr("Run: cancelled") : tr("Run: done"));
     m_campaignBar->setFormat(tr("Campaign: %1 of %2 runs ok").arg(ok).arg(total));
 }
@@ -154,23 +178,32 @@ void RunMonitor::campaignFinished(bool cancelled, int ok, int total) {
 void RunMonitor::updateCampaignBar(double etaSeconds) {
     const int total = qMax(1, m_runs->rowCount() * qMax(1, m_iterations));
     m_campaignBar->setRange(0, total);
-    m_campaignBar->setValue(static_cast<int>(qMin<std::int64_t>(total, std::int64_t(m_done) * m_iterations + m_iteration)));
-    m_campaignBar->setFormat(tr("Campaign: %1 of %2 runs done · %3").arg(m_done).arg(m_runs->rowCount()).arg(duration(etaSeconds)));
+    m_campaignBar->setValue(static_cast<int>(
+        qMin<std::int64_t>(total, std::int64_t(m_done) * m_iterations + m_iteration)));
+    m_campaignBar->setFormat(tr("Campaign: %1 of %2 runs done · %3")
+                                 .arg(m_done)
+                                 .arg(m_runs->rowCount())
+                                 .arg(duration(etaSeconds)));
 }
 
 void RunMonitor::appendLog(const QString& text) {
     // Warnings and errors stand out; the rest stays plain, as the terminal would show it.
-    static const QRegularExpression alarm(QStringLiteral("warn|error|traceback|exception|killed|abort"),
-                                          QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression alarm(
+        QStringLiteral("warn|error|traceback|exception|killed|abort"),
+        QRegularExpression::CaseInsensitiveOption);
     for (const QString& line : text.split(QLatin1Char('\n'))) {
-        if (!alarm.match(line).hasMatch()) writeLine(line, palette().color(QPalette::Text), false);
-        else if (line.contains(QLatin1String("warn"), Qt::CaseInsensitive)) writeLine(line, QColor(0xb0, 0x6a, 0x00), true);
-        else writeLine(line, QColor(0xc0, 0x20, 0x20), true);
+        if (!alarm.match(line).hasMatch())
+            writeLine(line, palette().color(QPalette::Text), false);
+        else if (line.contains(QLatin1String("warn"), Qt::CaseInsensitive))
+            writeLine(line, QColor(0xb0, 0x6a, 0x00), true);
+        else
+            writeLine(line, QColor(0xc0, 0x20, 0x20), true);
     }
 }
 
 void RunMonitor::appendNote(const QString& text, bool problem) {
-    writeLine(QStringLiteral("▶ ") + text, problem ? QColor(0xc0, 0x20, 0x20) : QColor(0x1f, 0x5f, 0xbf), problem);
+    writeLine(QStringLiteral("▶ ") + text,
+              problem ? QColor(0xc0, 0x20, 0x20) : QColor(0x1f, 0x5f, 0xbf), problem);
 }
 
 void RunMonitor::writeLine(const QString& line, const QColor& colour, bool bold) {
@@ -187,6 +220,8 @@ void RunMonitor::writeLine(const QString& line, const QColor& colour, bool bold)
     if (following) bar->setValue(bar->maximum());
 }
 
-QString RunMonitor::currentText() const { return m_current->text(); }
+QString RunMonitor::currentText() const {
+    return m_current->text();
+}
 
 } // namespace sv::ui

@@ -23,11 +23,12 @@ namespace sv::ui {
 
 class RunMonitor : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit RunMonitor(QWidget* parent = nullptr);
 
     // The planned runs, with what a journal says of them (finished, interrupted) or pending.
-    void setPlan(const QStringList& ids, const std::map<std::string, launcher::JournalEntry>& journal, int iterations);
+    void setPlan(const QStringList& ids,
+                 const std::map<std::string, launcher::JournalEntry>& journal, int iterations);
     void runStarted(int index, const QString& id);
     void showProgress(const launcher::RunProgress& progress);
     void runFinished(int index, const launcher::RunEnd& end);
@@ -42,7 +43,7 @@ public:
     QPlainTextEdit* console() const { return m_console; }
     QString currentText() const;
 
-private:
+  private:
     void setState(int row, launcher::RunState state);
     void updateCampaignBar(double etaSeconds);
     void writeLine(const QString& line, const QColor& colour, bool bold);

@@ -27,7 +27,8 @@ namespace sv::ui {
 namespace {
 
 // Runs not yet final in a journal: what Resume would run.
-int leftToRun(const launcher::Campaign& c, const std::map<std::string, launcher::JournalEntry>& journal) {
+int leftToRun(const launcher::Campaign& c,
+              const std::map<std::string, launcher::JournalEntry>& journal) {
     std::string why;
     const auto profile = launcher::loadProfile(c.profile, &why);
     if (!profile) return 0;
@@ -44,22 +45,28 @@ QStringList plannedIds(const launcher::Campaign& c) {
     const auto profile = launcher::loadProfile(c.profile, &why);
     QStringList ids;
     if (profile)
-        for (const auto& run : launcher::planRuns(c, *profile)) ids << QString::fromStdString(run.id);
+        for (const auto& run : launcher::planRuns(c, *profile))
+            ids << QString::fromStdString(run.id);
     return ids;
 }
 
 } // namespace
 
 RunPanel::RunPanel(const QString& settingsFile, QWidget* parent)
-    : QWidget(parent), m_settingsFile(settingsFile), m_form(new CampaignForm(this)), m_monitor(new RunMonitor(this)),
-      m_controller(new RunController(this)), m_recent(new RecentCampaigns(settingsFile)), m_banner(new QLabel(this)),
-      m_command(new QPlainTextEdit(this)), m_commandCaption(new QLabel(this)), m_preflight(new QPushButton(tr("Preflight"), this)),
+    : QWidget(parent), m_settingsFile(settingsFile), m_form(new CampaignForm(this)),
+      m_monitor(new RunMonitor(this)), m_controller(new RunController(this)),
+      m_recent(new RecentCampaigns(settingsFile)), m_banner(new QLabel(this)),
+      m_command(new QPlainTextEdit(this)), m_commandCaption(new QLabel(this)),
+      m_preflight(new QPushButton(tr("Preflight"), this)),
       m_run(new QPushButton(tr("▶  Run"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
-      m_resume(new QPushButton(tr("Resume"), this)), m_recentMenu(new QMenu(this)), m_commandTimer(new QTimer(this)) {
+      m_resume(new QPushButton(tr("Resume"), this)), m_recentMenu(new QMenu(this)),
+      m_commandTimer(new QTimer(this)) {
     m_run->setDefault(true);
     m_run->setToolTip(tr("Start the campaign in the output directory"));
-    m_preflight->setToolTip(tr("Check the hosts, the container, the launcher and the workload before running"));
-    m_cancel->setToolTip(tr("Stop the current run (TERM, then KILL after the grace period) and run nothing more"));
+    m_preflight->setToolTip(
+        tr("Check the hosts, the container, the launcher and the workload before running"));
+    m_cancel->setToolTip(
+        tr("Stop the current run (TERM, then KILL after the grace period) and run nothing more"));
     m_resume->setToolTip(tr("Run what this campaign's journal says is not finished"));
     auto* newButton = new QPushButton(tr("New"), this);
     newButton->setToolTip(tr("Keep these settings, with a fresh output directory"));
@@ -68,9 +75,11 @@ RunPanel::RunPanel(const QString& settingsFile, QWidget* parent)
     auto* recent = new QPushButton(tr("Recent"), this);
     recent->setMenu(m_recentMenu);
     auto* buttons = new QHBoxLayout;
-    for (auto* b : {m_preflight, m_run, m_cancel, m_resume}) buttons->addWidget(b);
+    for (auto* b : {m_preflight, m_run, m_cancel, m_resume})
+        buttons->addWidget(b);
     buttons->addStretch(1);
-    for (auto* b : {newButton, open, save, recent}) buttons->addWidget(b);
+    for (auto* b : {newButton, open, save, recent})
+        buttons->addWidget(b);
 
     m_banner->setWordWrap(true);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -119,10 +128,14 @@ RunPanel::RunPanel(const QString& settingsFile, QWidget* parent)
     connect(save, &QPushButton::clicked, this, &RunPanel::chooseSave);
 
     connect(m_controller, &RunController::runStarted, this,
-            [this](int index, int, const QString& id, const QString&) { m_monitor->runStarted(index, id); });
+            [this](int index, int, const QString& id, const QString&) {
+                m_monitor->runStarted(index, id);
+            });
     connect(m_controller, &RunController::progress, m_monitor, &RunMonitor::showProgress);
     connect(m_controller, &RunController::runFinished, this,
-            [this](int index, const QString&, const launcher::RunEnd& end) { m_monitor->runFinished(index, end); });
+            [this](int index, const QString&, const launcher::RunEnd& end) {
+                m_monitor->runFinished(index, end);
+            });
     connect(m_controller, &RunController::logText, m_monitor, &RunMonitor::appendLog);
     connect(m_controller, &RunController::resultsChanged, this, [this](const QString& root) {
         const launcher::Campaign c = m_form->campaign();
@@ -132,25 +145,44 @@ RunPanel::RunPanel(const QString& settingsFile, QWidget* parent)
         showBanner(text, true);
         m_monitor->appendNote(text, true);
     });
-    connect(m_controller, &RunController::note, this, [this](const QString& text) { m_monitor->appendNote(text, false); });
+    connect(m_controller, &RunController::note, this,
+            [this](const QString& text) { m_monitor->appendNote(text, false); });
     connect(m_controller, &RunController::preflightDone, this, &RunPanel::showPreflight);
-    connect(m_controller, &RunController::finished, this, [this](bool cancelled, int ok, int total) {
-        m_monitor->campaignFinished(cancelled, ok, total);
-        const launcher::Campaign c = m_form->campaign();
-        m_canResume = leftToRun(c, RunController::journalOf(QString::fromStdString(c.outputDir))) > 0;
-        if (cancelled) showBanner(tr("Cancelled: %1 of %2 runs ok; nothing of the campaign is left running. Resume runs the rest.").arg(ok).arg(total), false);
-        else if (ok < total) showBanner(tr("Finished with problems: %1 of %2 runs ok. The console and the Runs tab say why.").arg(ok).arg(total), true);
-        else showBanner(tr("Finished: all %1 runs ok. Results, Throughput and Speedup show the campaign.").arg(total), false);
-        updateButtons();
-        emit campaignFinished(cancelled, ok, total);
-        if (m_closeWhenDone) window()->close();
-    });
+    connect(m_controller, &RunController::finished, this,
+            [this](bool cancelled, int ok, int total) {
+                m_monitor->campaignFinished(cancelled, ok, total);
+                const launcher::Campaign c = m_form->campaign();
+                m_canResume =
+                    leftToRun(c, RunController::journalOf(QString::fromStdString(c.outputDir))) > 0;
+                if (cancelled)
+                    showBanner(tr("Cancelled: %1 of %2 runs ok; nothing of the campaign is left "
+                                  "running. Resume runs the rest.")
+                                   .arg(ok)
+                                   .arg(total),
+                               false);
+                else if (ok < total)
+                    showBanner(tr("Finished with problems: %1 of %2 runs ok. The console and the "
+                                  "Runs tab say why.")
+                                   .arg(ok)
+                                   .arg(total),
+                               true);
+                else
+                    showBanner(tr("Finished: all %1 runs ok. Results, Throughput and Speedup show "
+                                  "the campaign.")
+                                   .arg(total),
+                               false);
+                updateButtons();
+                emit campaignFinished(cancelled, ok, total);
+                if (m_closeWhenDone) window()->close();
+            });
     rebuildRecentMenu();
     updateButtons();
     updateCommand();
 }
 
-RunPanel::~RunPanel() { delete m_recent; }
+RunPanel::~RunPanel() {
+    delete m_recent;
+}
 
 void RunPanel::showEvent(QShowEvent* event) {
     // The window is known only once the panel is placed in it: closing it mid-campaign must
@@ -173,9 +205,16 @@ bool RunPanel::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
-void RunPanel::run() { start(false); }
-void RunPanel::resume() { start(true); }
-void RunPanel::cancel() { m_controller->cancel(); updateButtons(); }
+void RunPanel::run() {
+    start(false);
+}
+void RunPanel::resume() {
+    start(true);
+}
+void RunPanel::cancel() {
+    m_controller->cancel();
+    updateButtons();
+}
 void RunPanel::preflight() {
     showBanner(tr("Preflight: checking…"), false);
     m_controller->preflight(m_form->campaign());
@@ -193,24 +232,29 @@ void RunPanel::start(bool resume) {
     QString error;
     if (!m_controller->start(c, resume, &error)) {
         if (error.contains(QLatin1String("journal.jsonl")))
-            error += tr("\nPress Resume to finish that campaign, or New for a fresh output directory.");
+            error +=
+                tr("\nPress Resume to finish that campaign, or New for a fresh output directory.");
         showBanner(error, true);
         return;
     }
     m_monitor->setPlan(plannedIds(c), journal, c.iterations);
     m_banner->hide();
-    m_recent->add(QDir(QString::fromStdString(c.outputDir)).filePath(QStringLiteral("campaign.json")));
+    m_recent->add(
+        QDir(QString::fromStdString(c.outputDir)).filePath(QStringLiteral("campaign.json")));
     rebuildRecentMenu();
     updateButtons();
 }
 
 bool RunPanel::openCampaign(const QString& fileOrDir) {
     const QFileInfo info(fileOrDir);
-    const QString file = info.isDir() ? QDir(fileOrDir).filePath(QStringLiteral("campaign.json")) : fileOrDir;
+    const QString file =
+        info.isDir() ? QDir(fileOrDir).filePath(QStringLiteral("campaign.json")) : fileOrDir;
     std::string why;
     const auto c = launcher::loadCampaign(file.toStdString(), &why);
     if (!c) {
-        showBanner(tr("Cannot open the campaign %1: %2").arg(QDir::toNativeSeparators(file), QString::fromStdString(why)), true);
+        showBanner(tr("Cannot open the campaign %1: %2")
+                       .arg(QDir::toNativeSeparators(file), QString::fromStdString(why)),
+                   true);
         return false;
     }
     m_form->setCampaign(*c);
@@ -218,12 +262,19 @@ bool RunPanel::openCampaign(const QString& fileOrDir) {
     m_monitor->setPlan(plannedIds(*c), journal, c->iterations);
     m_canResume = !journal.empty() && leftToRun(*c, journal) > 0;
     if (journal.empty()) {
-        showBanner(tr("Opened %1: not run yet. Press Run.").arg(QDir::toNativeSeparators(file)), false);
+        showBanner(tr("Opened %1: not run yet. Press Run.").arg(QDir::toNativeSeparators(file)),
+                   false);
     } else {
         const int left = leftToRun(*c, journal);
         const int total = static_cast<int>(plannedIds(*c).size());
-        showBanner(left ? tr("Opened %1: %2 of %3 runs finished; Resume runs the other %4.").arg(QDir::toNativeSeparators(file)).arg(total - left).arg(total).arg(left)
-                        : tr("Opened %1: all %2 runs finished; its results are in the other tabs.").arg(QDir::toNativeSeparators(file)).arg(total),
+        showBanner(left ? tr("Opened %1: %2 of %3 runs finished; Resume runs the other %4.")
+                              .arg(QDir::toNativeSeparators(file))
+                              .arg(total - left)
+                              .arg(total)
+                              .arg(left)
+                        : tr("Opened %1: all %2 runs finished; its results are in the other tabs.")
+                              .arg(QDir::toNativeSeparators(file))
+                              .arg(total),
                    false);
         emit resultsReady(RunController::logRoot(*c), c->warmup, c->iterations);
     }
@@ -236,7 +287,9 @@ bool RunPanel::openCampaign(const QString& fileOrDir) {
 bool RunPanel::saveCampaign(const QString& file) {
     std::string why;
     if (!launcher::saveCampaign(m_form->campaign(), file.toStdString(), &why)) {
-        showBanner(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(file), QString::fromStdString(why)), true);
+        showBanner(tr("Cannot save %1: %2")
+                       .arg(QDir::toNativeSeparators(file), QString::fromStdString(why)),
+                   true);
         return false;
     }
     m_recent->add(file);
@@ -244,27 +297,40 @@ bool RunPanel::saveCampaign(const QString& file) {
     return true;
 }
 
-QStringList RunPanel::recentCampaigns() const { return m_recent->list(); }
+QStringList RunPanel::recentCampaigns() const {
+    return m_recent->list();
+}
 
 void RunPanel::showBanner(const QString& text, bool problem) {
     m_banner->setText(text);
-    m_banner->setStyleSheet(problem ? QStringLiteral("QLabel { background: #fbe3e3; color: #7a1010; border: 1px solid #e0a0a0; padding: 6px; }")
-                                    : QStringLiteral("QLabel { background: #e6effa; color: #123d73; border: 1px solid #a8c0e0; padding: 6px; }"));
+    m_banner->setStyleSheet(problem
+                                ? QStringLiteral("QLabel { background: #fbe3e3; color: #7a1010; "
+                                                 "border: 1px solid #e0a0a0; padding: 6px; }")
+                                : QStringLiteral("QLabel { background: #e6effa; color: #123d73; "
+                                                 "border: 1px solid #a8c0e0; padding: 6px; }"));
     m_banner->show();
 }
 
-QString RunPanel::bannerText() const { return m_banner->isHidden() ? QString() : m_banner->text(); }
-QString RunPanel::commandText() const { return m_command->toPlainText(); }
+QString RunPanel::bannerText() const {
+    return m_banner->isHidden() ? QString() : m_banner->text();
+}
+QString RunPanel::commandText() const {
+    return m_command->toPlainText();
+}
 
 void RunPanel::updateCommand() {
     QString error;
     const launcher::Campaign c = m_form->campaign();
     const QStringList lines = RunController::commandLines(c, &error);
     if (lines.isEmpty()) {
-        m_commandCaption->setText(tr("<b>Cannot run yet:</b> %1").arg(error.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+        m_commandCaption->setText(
+            tr("<b>Cannot run yet:</b> %1")
+                .arg(error.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
         m_command->clear();
     } else {
-        m_commandCaption->setText(tr("<b>%1 runs.</b> The exact commands (each run's tag is drawn when it starts):").arg(lines.size()));
+        m_commandCaption->setText(
+            tr("<b>%1 runs.</b> The exact commands (each run's tag is drawn when it starts):")
+                .arg(lines.size()));
         m_command->setPlainText(lines.join(QLatin1Char('\n')));
     }
     updateButtons();
@@ -283,29 +349,36 @@ void RunPanel::showPreflight(const std::vector<launcher::PreflightFinding>& find
     int failed = 0;
     QString first;
     for (const auto& f : findings) {
-        const QString line = QStringLiteral("%1 · %2: %3").arg(QString::fromStdString(f.host), QString::fromStdString(f.check),
-                                                                QString::fromStdString(f.message));
+        const QString line =
+            QStringLiteral("%1 · %2: %3")
+                .arg(QString::fromStdString(f.host), QString::fromStdString(f.check),
+                     QString::fromStdString(f.message));
         m_monitor->appendNote(tr("Preflight ") + line, !f.ok);
         if (!f.ok && failed++ == 0) first = line;
     }
-    if (failed == 0) showBanner(tr("Preflight: all %1 checks passed.").arg(findings.size()), false);
-    else showBanner(tr("Preflight found %1 problem(s). %2").arg(failed).arg(first), true);
+    if (failed == 0)
+        showBanner(tr("Preflight: all %1 checks passed.").arg(findings.size()), false);
+    else
+        showBanner(tr("Preflight found %1 problem(s). %2").arg(failed).arg(first), true);
 }
 
 void RunPanel::rebuildRecentMenu() {
     m_recentMenu->clear();
     for (const QString& f : m_recent->list())
         m_recentMenu->addAction(QDir::toNativeSeparators(f), this, [this, f] { openCampaign(f); });
-    if (m_recentMenu->isEmpty()) m_recentMenu->addAction(tr("No recent campaigns"))->setEnabled(false);
+    if (m_recentMenu->isEmpty())
+        m_recentMenu->addAction(tr("No recent campaigns"))->setEnabled(false);
 }
 
 void RunPanel::chooseOpen() {
-    const QString file = QFileDialog::getOpenFileName(this, tr("Open campaign"), QString(), tr("Campaign (*.json)"));
+    const QString file =
+        QFileDialog::getOpenFileName(this, tr("Open campaign"), QString(), tr("Campaign (*.json)"));
     if (!file.isEmpty()) openCampaign(file);
 }
 
 void RunPanel::chooseSave() {
-    const QString file = QFileDialog::getSaveFileName(this, tr("Save campaign"), QStringLiteral("campaign.json"), tr("Campaign (*.json)"));
+    const QString file = QFileDialog::getSaveFileName(
+        this, tr("Save campaign"), QStringLiteral("campaign.json"), tr("Campaign (*.json)"));
     if (!file.isEmpty()) saveCampaign(file);
 }
 

@@ -26,7 +26,7 @@ class RunMonitor;
 
 class RunPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     // settingsFile: where recent campaigns are remembered (the app's settings file).
     explicit RunPanel(const QString& settingsFile, QWidget* parent = nullptr);
     ~RunPanel() override;
@@ -51,16 +51,16 @@ public:
     QString commandText() const;
     QString bannerText() const;
 
-signals:
+  signals:
     // The campaign's log tree has new results; measure them with the campaign's own window.
     void resultsReady(const QString& logRoot, int warmup, int iterations);
     void campaignFinished(bool cancelled, int ok, int total);
 
-protected:
+  protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
-private:
+  private:
     void start(bool resume);
     void showBanner(const QString& text, bool problem);
     void updateCommand();

@@ -45,9 +45,11 @@ RunsPage::RunsPage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        showTrace(current.isValid() ? current.data(RunTableModel::RunIndexRole).toInt() : -1);
-    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                showTrace(current.isValid() ? current.data(RunTableModel::RunIndexRole).toInt()
+                                            : -1);
+            });
 }
 
 void RunsPage::setAnalysis(const AnalysisPtr& analysis) {
@@ -69,13 +71,15 @@ void RunsPage::selectRun(int index) {
         return;
     }
     const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(index, 0));
-    m_view->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect |
+                                                              QItemSelectionModel::Rows);
     m_view->scrollTo(proxyIndex);
     showTrace(index); // also when the current row did not change (a recompute)
 }
 
 void RunsPage::showTrace(int index) {
-    const bool valid = m_analysis && index >= 0 && static_cast<std::size_t>(index) < m_analysis->logs.size();
+    const bool valid =
+        m_analysis && index >= 0 && static_cast<std::size_t>(index) < m_analysis->logs.size();
     m_selected = valid ? index : -1;
     m_trace->setVisible(valid);
     m_hint->setVisible(!valid);
@@ -90,8 +94,9 @@ void RunsPage::showTrace(int index) {
     if (auto v = run.throughput(m_analysis->summary.options.method))
         title += QStringLiteral(", %1 images/s").arg(*v, 0, 'f', 2);
     // One run's samples: thousands of values, cheap enough for the GUI thread.
-    QChart* chart = TraceChart::build(traceRunLog(*m_analysis->logs[static_cast<std::size_t>(index)]),
-                                      m_analysis->summary.load.measure, title);
+    QChart* chart =
+        TraceChart::build(traceRunLog(*m_analysis->logs[static_cast<std::size_t>(index)]),
+                          m_analysis->summary.load.measure, title);
     QChart* old = m_trace->chart();
     m_trace->setChart(chart);
     delete old;

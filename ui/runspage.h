@@ -17,7 +17,7 @@ class RunTableModel;
 
 class RunsPage : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit RunsPage(QWidget* parent = nullptr);
 
     void setAnalysis(const AnalysisPtr& analysis);
@@ -28,10 +28,10 @@ public:
     void selectRun(int index);
     int selectedRun() const { return m_selected; }
 
-signals:
+  signals:
     void runSelected(int index);
 
-private:
+  private:
     void showTrace(int index);
 
     AnalysisPtr m_analysis;

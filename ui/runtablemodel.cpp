@@ -20,9 +20,10 @@ void RunTableModel::setSummary(const Summary& summary) {
     for (std::size_t i = 0; i < m_runs.size(); ++i) {
         const RunKey& k = m_runs[i].key;
         for (const auto& c : summary.cases)
-            if (c.key.model == k.model && c.key.precision == k.precision && c.key.batchPerDevice == k.batchPerDevice &&
-                c.key.topology == k.topology &&
-                std::find(c.outlierRepeats.begin(), c.outlierRepeats.end(), k.repeat) != c.outlierRepeats.end())
+            if (c.key.model == k.model && c.key.precision == k.precision &&
+                c.key.batchPerDevice == k.batchPerDevice && c.key.topology == k.topology &&
+                std::find(c.outlierRepeats.begin(), c.outlierRepeats.end(), k.repeat) !=
+                    c.outlierRepeats.end())
                 m_outlier[i] = true;
     }
     endResetModel();
@@ -32,13 +33,23 @@ int RunTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
 }
 
-int RunTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int RunTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char* const names[ColumnCount] = {"Log", "Topology", "Repeat", "Status", "Time method (images/s)",
-                                                   "Speed method (images/s)", "Methods Δ %", "Outlier",
-                                                   "Rank spread %", "Clock offset (ms)", "Reason / notes"};
+    static const char* const names[ColumnCount] = {"Log",
+                                                   "Topology",
+                                                   "Repeat",
+                                                   "Status",
+                                                   "Time method (images/s)",
+                                                   "Speed method (images/s)",
+                                                   "Methods Δ %",
+                                                   "Outlier",
+                                                   "Rank spread %",
+                                                   "Clock offset (ms)",
+                                                   "Reason / notes"};
     if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
     if (role == Qt::ToolTipRole && section == MethodDifference)
         return QStringLiteral("|speed − time| / time; flagged above 2 %");
@@ -48,23 +59,34 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
 QVariant RunTableModel::display(int row, int column) const {
     const RunResult& r = m_runs[static_cast<std::size_t>(row)];
     switch (column) {
-    case Log: return QString::fromStdString(r.path);
-    case Topology: return QString::fromStdString(r.key.topology.name());
-    case Repeat: return r.key.repeat;
-    case Status: return QString::fromStdString(std::string(statusName(r.status)));
-    case TimeMethod: return fixedCell(r.timeThroughput, 2);
-    case SpeedMethod: return fixedCell(r.speedThroughput, 2);
+    case Log:
+        return QString::fromStdString(r.path);
+    case Topology:
+        return QString::fromStdString(r.key.topology.name());
+    case Repeat:
+        return r.key.repeat;
+    case Status:
+        return QString::fromStdString(std::string(statusName(r.status)));
+    case TimeMethod:
+        return fixedCell(r.timeThroughput, 2);
+    case SpeedMethod:
+        return fixedCell(r.speedThroughput, 2);
     case MethodDifference:
-        return r.methodDifferencePct ? QVariant(QString::fromStdString(formatFixed(*r.methodDifferencePct, 2)) +
-                                                (r.methodsDisagree ? QStringLiteral(" ⚠") : QString()))
-                                     : QVariant(QStringLiteral("–"));
-    case Outlier: return m_outlier[static_cast<std::size_t>(row)] ? QStringLiteral("outlier") : QString();
-    case RankSpread: return fixedCell(r.rankSpreadPct, 1);
-    case ClockOffset: return fixedCell(r.clockOffsetMs, 0);
+        return r.methodDifferencePct
+                   ? QVariant(QString::fromStdString(formatFixed(*r.methodDifferencePct, 2)) +
+                              (r.methodsDisagree ? QStringLiteral(" ⚠") : QString()))
+                   : QVariant(QStringLiteral("–"));
+    case Outlier:
+        return m_outlier[static_cast<std::size_t>(row)] ? QStringLiteral("outlier") : QString();
+    case RankSpread:
+        return fixedCell(r.rankSpreadPct, 1);
+    case ClockOffset:
+        return fixedCell(r.clockOffsetMs, 0);
     case Reason: {
         QStringList parts;
         if (!r.reason.empty()) parts << QString::fromStdString(r.reason);
-        for (const auto& n : r.notes) parts << QString::fromStdString(n);
+        for (const auto& n : r.notes)
+            parts << QString::fromStdString(n);
         return parts.join(QStringLiteral("; "));
     }
     }
@@ -74,13 +96,20 @@ QVariant RunTableModel::display(int row, int column) const {
 QVariant RunTableModel::sortValue(int row, int column) const {
     const RunResult& r = m_runs[static_cast<std::size_t>(row)];
     switch (column) {
-    case Topology: return r.key.topology.ranks() * 1000 + r.key.topology.nodes;
-    case TimeMethod: return numberCell(r.timeThroughput);
-    case SpeedMethod: return numberCell(r.speedThroughput);
-    case MethodDifference: return numberCell(r.methodDifferencePct);
-    case RankSpread: return numberCell(r.rankSpreadPct);
-    case ClockOffset: return numberCell(r.clockOffsetMs);
-    default: return display(row, column);
+    case Topology:
+        return r.key.topology.ranks() * 1000 + r.key.topology.nodes;
+    case TimeMethod:
+        return numberCell(r.timeThroughput);
+    case SpeedMethod:
+        return numberCell(r.speedThroughput);
+    case MethodDifference:
+        return numberCell(r.methodDifferencePct);
+    case RankSpread:
+        return numberCell(r.rankSpreadPct);
+    case ClockOffset:
+        return numberCell(r.clockOffsetMs);
+    default:
+        return display(row, column);
     }
 }
 
@@ -89,20 +118,26 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     const int row = index.row(), col = index.column();
     const RunResult& r = m_runs[static_cast<std::size_t>(row)];
     switch (role) {
-    case Qt::DisplayRole: return display(row, col);
-    case SortRole: return sortValue(row, col);
-    case RunIndexRole: return row;
+    case Qt::DisplayRole:
+        return display(row, col);
+    case SortRole:
+        return sortValue(row, col);
+    case RunIndexRole:
+        return row;
     case Qt::ToolTipRole: {
         const QString t = display(row, Reason).toString();
-        return t.isEmpty() ? QVariant() : QVariant(QString::fromStdString(r.path) + QLatin1Char('\n') + t);
+        return t.isEmpty() ? QVariant()
+                           : QVariant(QString::fromStdString(r.path) + QLatin1Char('\n') + t);
     }
     case Qt::TextAlignmentRole:
-        return static_cast<int>(col == Log || col == Reason || col == Status ? Qt::AlignLeft | Qt::AlignVCenter
-                                                                               : Qt::AlignRight | Qt::AlignVCenter);
+        return static_cast<int>(col == Log || col == Reason || col == Status
+                                    ? Qt::AlignLeft | Qt::AlignVCenter
+                                    : Qt::AlignRight | Qt::AlignVCenter);
     case Qt::BackgroundRole:
         // A run that does not count must stand out, not hide in a log.
         if (!r.usable()) return QBrush(QColor(0xfb, 0xe3, 0xe3));
-        if (m_outlier[static_cast<std::size_t>(row)] || r.methodsDisagree) return QBrush(QColor(0xfd, 0xf3, 0xd8));
+        if (m_outlier[static_cast<std::size_t>(row)] || r.methodsDisagree)
+            return QBrush(QColor(0xfd, 0xf3, 0xd8));
         return {};
     }
     return {};

@@ -12,11 +12,24 @@ namespace sv::ui {
 
 class RunTableModel : public QAbstractTableModel {
     Q_OBJECT
-public:
-    enum Column { Log, Topology, Repeat, Status, TimeMethod, SpeedMethod, MethodDifference, Outlier, RankSpread,
-                  ClockOffset, Reason, ColumnCount };
+  public:
+    enum Column {
+        Log,
+        Topology,
+        Repeat,
+        Status,
+        TimeMethod,
+        SpeedMethod,
+        MethodDifference,
+        Outlier,
+        RankSpread,
+        ClockOffset,
+        Reason,
+        ColumnCount
+    };
     static constexpr int SortRole = Qt::UserRole;
-    static constexpr int RunIndexRole = Qt::UserRole + 1; // index into summary.runs, through any proxy
+    static constexpr int RunIndexRole =
+        Qt::UserRole + 1; // index into summary.runs, through any proxy
 
     explicit RunTableModel(QObject* parent = nullptr);
     void setSummary(const Summary& summary);
@@ -26,9 +39,10 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     QVariant display(int row, int column) const;
     QVariant sortValue(int row, int column) const;
 

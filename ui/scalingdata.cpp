@@ -12,16 +12,19 @@ std::optional<double> ReferenceCurve::speedupAt(const Topology& t) const {
 
 int ScalingData::maxGpus() const {
     int m = 1;
-    for (const auto& p : points) m = std::max(m, p.gpus);
+    for (const auto& p : points)
+        m = std::max(m, p.gpus);
     return m;
 }
 
 bool ScalingData::hasSpeedup() const {
-    return std::any_of(points.begin(), points.end(), [](const ScalingPoint& p) { return p.speedup.has_value(); });
+    return std::any_of(points.begin(), points.end(),
+                       [](const ScalingPoint& p) { return p.speedup.has_value(); });
 }
 
-ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGroup& group, Method method,
-                        const std::vector<std::string>& references, const ReferenceCatalog& catalog) {
+ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGroup& group,
+                        Method method, const std::vector<std::string>& references,
+                        const ReferenceCatalog& catalog) {
     ScalingData d;
     d.group = group;
     d.method = method;
@@ -38,8 +41,9 @@ ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGr
         p.efficiency = c->efficiency;
         d.points.push_back(p);
     }
-    std::sort(d.points.begin(), d.points.end(),
-              [](const ScalingPoint& a, const ScalingPoint& b) { return topologyLess(a.topology, b.topology); });
+    std::sort(d.points.begin(), d.points.end(), [](const ScalingPoint& a, const ScalingPoint& b) {
+        return topologyLess(a.topology, b.topology);
+    });
     for (const auto& id : references) {
         ReferenceCurve curve;
         curve.id = id;
@@ -50,8 +54,9 @@ ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGr
                     // Legends must stay short: a one-series table by its title up to the first
                     // comma ("DLPerf NGC MXNet 20.03"), a series by its name and table id.
                     const std::string& title = v->table->title;
-                    curve.label = v->table->series.size() <= 1 ? title.substr(0, title.find(','))
-                                                               : v->series->name + " · " + v->table->id;
+                    curve.label = v->table->series.size() <= 1
+                                      ? title.substr(0, title.find(','))
+                                      : v->series->name + " · " + v->table->id;
                     curve.source = v->table->source;
                     curve.hardware = v->table->hardware;
                 }

@@ -23,8 +23,8 @@ struct ScalingPoint {
 };
 
 struct ReferenceCurve {
-    std::string id;     // "TABLE_ID" or "TABLE_ID:SERIES"
-    std::string label;  // for legends: the series or table name
+    std::string id;    // "TABLE_ID" or "TABLE_ID:SERIES"
+    std::string label; // for legends: the series or table name
     std::string source, hardware;
     std::map<std::string, double> throughput; // by topology name, only the measured topologies
     std::optional<double> baseline;           // the 1n1g figure, for speedup
@@ -40,8 +40,8 @@ struct ScalingData {
     bool hasSpeedup() const;
 };
 
-ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGroup& group, Method method,
-                        const std::vector<std::string>& references,
+ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGroup& group,
+                        Method method, const std::vector<std::string>& references,
                         const ReferenceCatalog& catalog = ReferenceCatalog::builtin());
 
 } // namespace sv::ui

@@ -17,11 +17,13 @@ namespace {
 // A tick step giving about six labelled ticks: 1, 2, 4, 8... GPUs.
 double gpuTickStep(int maxGpus) {
     double step = 1;
-    while (maxGpus / step > 8) step *= 2;
+    while (maxGpus / step > 8)
+        step *= 2;
     return step;
 }
 
-QLineSeries* curve(QChart* chart, const QString& name, const QColor& colour, qreal width, Qt::PenStyle style) {
+QLineSeries* curve(QChart* chart, const QString& name, const QColor& colour, qreal width,
+                   Qt::PenStyle style) {
     auto* s = new QLineSeries(chart);
     s->setName(name);
     QPen pen(colour);
@@ -40,18 +42,23 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
     ChartStyle::apply(chart, efficiency ? QStringLiteral("Scaling efficiency — %1").arg(group)
                                         : QStringLiteral("Speedup — %1").arg(group));
     const int maxGpus = d.maxGpus();
-    auto value = [&](double speedup, int gpus) { return efficiency ? 100.0 * speedup / gpus : speedup; };
+    auto value = [&](double speedup, int gpus) {
+        return efficiency ? 100.0 * speedup / gpus : speedup;
+    };
 
-    auto* ideal = curve(chart, QStringLiteral("Ideal (linear)"), ChartStyle::ideal(), 1.5, Qt::DashLine);
-    if (efficiency) ideal->append({{0.0, 100.0}, {static_cast<double>(maxGpus), 100.0}});
-    else ideal->append({{1.0, 1.0}, {static_cast<double>(maxGpus), static_cast<double>(maxGpus)}});
+    auto* ideal =
+        curve(chart, QStringLiteral("Ideal (linear)"), ChartStyle::ideal(), 1.5, Qt::DashLine);
+    if (efficiency)
+        ideal->append({{0.0, 100.0}, {static_cast<double>(maxGpus), 100.0}});
+    else
+        ideal->append({{1.0, 1.0}, {static_cast<double>(maxGpus), static_cast<double>(maxGpus)}});
     std::vector<QAbstractSeries*> series{ideal};
 
     double top = efficiency ? 100.0 : maxGpus;
     for (std::size_t r = 0; r < d.references.size(); ++r) {
         const auto& ref = d.references[r];
-        auto* s = curve(chart, QString::fromStdString(ref.label), ChartStyle::reference(static_cast<int>(r)), 2.0,
-                        Qt::SolidLine);
+        auto* s = curve(chart, QString::fromStdString(ref.label),
+                        ChartStyle::reference(static_cast<int>(r)), 2.0, Qt::SolidLine);
         for (const auto& p : d.points)
             if (auto sp = ref.speedupAt(p.topology)) {
                 s->append(p.gpus, value(*sp, p.gpus));
@@ -59,12 +66,15 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
             }
         series.push_back(s);
     }
-    auto* measured = curve(chart, efficiency ? QStringLiteral("Measured efficiency") : QStringLiteral("Measured speedup"),
+    auto* measured = curve(chart,
+                           efficiency ? QStringLiteral("Measured efficiency")
+                                      : QStringLiteral("Measured speedup"),
                            ChartStyle::measured(), 3.0, Qt::SolidLine);
     for (const auto& p : d.points)
         if (p.speedup) {
             // Efficiency from the unrounded ratio, as the core computes it.
-            const double v = efficiency ? 100.0 * p.efficiency.value_or(*p.speedup / p.gpus) : *p.speedup;
+            const double v =
+                efficiency ? 100.0 * p.efficiency.value_or(*p.speedup / p.gpus) : *p.speedup;
             measured->append(p.gpus, v);
             top = std::max(top, v);
         }
@@ -90,7 +100,8 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
         axisY->setTickType(QValueAxis::TicksDynamic);
         axisY->setTickAnchor(0);
         axisY->setTickInterval(gpuTickStep(static_cast<int>(std::ceil(top))));
-        axisY->setLabelFormat(QStringLiteral("%.0f")); // the unit is in the title: labels take no non-ASCII
+        axisY->setLabelFormat(
+            QStringLiteral("%.0f")); // the unit is in the title: labels take no non-ASCII
         ChartStyle::applyAxis(axisY, QStringLiteral("Speedup (× one GPU)"));
     }
     ChartStyle::addSeries(chart, axisX, axisY, series);

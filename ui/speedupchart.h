@@ -9,7 +9,7 @@ class QChart;
 namespace sv::ui {
 
 class SpeedupChart {
-public:
+  public:
     static QChart* build(const ScalingData& data, bool efficiency);
 };
 

@@ -5,9 +5,11 @@
 
 namespace sv::ui {
 
-SpeedupPage::SpeedupPage(QWidget* parent) : ChartPage(ChartKind::Speedup, parent), m_efficiency(new QCheckBox(this)) {
+SpeedupPage::SpeedupPage(QWidget* parent)
+    : ChartPage(ChartKind::Speedup, parent), m_efficiency(new QCheckBox(this)) {
     m_efficiency->setText(tr("Show scaling efficiency"));
-    m_efficiency->setToolTip(tr("Speedup divided by the GPU count: 100 % is perfect linear scaling"));
+    m_efficiency->setToolTip(
+        tr("Speedup divided by the GPU count: 100 % is perfect linear scaling"));
     header()->addWidget(m_efficiency);
     connect(m_efficiency, &QCheckBox::toggled, this, [this](bool on) {
         rebuild();
@@ -15,8 +17,14 @@ SpeedupPage::SpeedupPage(QWidget* parent) : ChartPage(ChartKind::Speedup, parent
     });
 }
 
-ChartKind SpeedupPage::kind() const { return m_efficiency->isChecked() ? ChartKind::Efficiency : ChartKind::Speedup; }
-bool SpeedupPage::efficiency() const { return m_efficiency->isChecked(); }
-void SpeedupPage::setEfficiency(bool on) { m_efficiency->setChecked(on); }
+ChartKind SpeedupPage::kind() const {
+    return m_efficiency->isChecked() ? ChartKind::Efficiency : ChartKind::Speedup;
+}
+bool SpeedupPage::efficiency() const {
+    return m_efficiency->isChecked();
+}
+void SpeedupPage::setEfficiency(bool on) {
+    m_efficiency->setChecked(on);
+}
 
 } // namespace sv::ui

@@ -9,16 +9,16 @@ namespace sv::ui {
 
 class SpeedupPage : public ChartPage {
     Q_OBJECT
-public:
+  public:
     explicit SpeedupPage(QWidget* parent = nullptr);
     ChartKind kind() const override;
     bool efficiency() const;
     void setEfficiency(bool on);
 
-signals:
+  signals:
     void efficiencyToggled(bool on);
 
-private:
+  private:
     QCheckBox* m_efficiency;
 };
 

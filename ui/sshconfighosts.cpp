@@ -8,7 +8,8 @@ namespace sv::ui {
 namespace {
 
 std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return s;
 }
 
@@ -22,8 +23,10 @@ bool splitLine(const std::string& line, std::string& key, std::string& value) {
     std::size_t v = line.find_first_not_of(" \t=", end);
     if (v == std::string::npos) return false;
     value = line.substr(v);
-    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.pop_back();
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())))
+        value.pop_back();
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+        value = value.substr(1, value.size() - 2);
     return true;
 }
 
@@ -43,7 +46,8 @@ std::vector<launcher::Host> hostsFromSshConfig(const std::string& text, int gpus
             std::string name;
             while (names >> name) {
                 if (name.find_first_of("*?!") != std::string::npos) continue;
-                const bool known = std::any_of(hosts.begin(), hosts.end(), [&](const auto& h) { return h.name == name; });
+                const bool known = std::any_of(hosts.begin(), hosts.end(),
+                                               [&](const auto& h) { return h.name == name; });
                 if (known) continue;
                 launcher::Host h;
                 h.name = name;
@@ -55,9 +59,12 @@ std::vector<launcher::Host> hostsFromSshConfig(const std::string& text, int gpus
             // ssh takes the first value it meets for a key; so do we.
             for (std::size_t i : current) {
                 launcher::Host& h = hosts[i];
-                if (key == "hostname" && h.address.empty()) h.address = value;
-                else if (key == "user" && h.user.empty()) h.user = value;
-                else if (key == "port" && h.port == 0) h.port = std::atoi(value.c_str());
+                if (key == "hostname" && h.address.empty())
+                    h.address = value;
+                else if (key == "user" && h.user.empty())
+                    h.user = value;
+                else if (key == "port" && h.port == 0)
+                    h.port = std::atoi(value.c_str());
             }
         }
     }

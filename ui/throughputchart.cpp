@@ -17,7 +17,9 @@ namespace sv::ui {
 namespace {
 constexpr double kGroupWidth = 0.8; // of a category, shared by the measured bar and the references
 
-QString methodLabel(Method m) { return m == Method::Time ? QStringLiteral("time method") : QStringLiteral("speed method"); }
+QString methodLabel(Method m) {
+    return m == Method::Time ? QStringLiteral("time method") : QStringLiteral("speed method");
+}
 } // namespace
 
 QString ThroughputChart::categoryLabel(const Topology& t) {
@@ -26,7 +28,8 @@ QString ThroughputChart::categoryLabel(const Topology& t) {
 
 QChart* ThroughputChart::build(const ScalingData& d) {
     auto* chart = new QChart;
-    ChartStyle::apply(chart, QStringLiteral("Throughput — %1").arg(QString::fromStdString(d.group.label())));
+    ChartStyle::apply(
+        chart, QStringLiteral("Throughput — %1").arg(QString::fromStdString(d.group.label())));
 
     auto* bars = new QBarSeries(chart);
     bars->setBarWidth(kGroupWidth);
@@ -85,7 +88,12 @@ QChart* ThroughputChart::build(const ScalingData& d) {
         const double cap = barWidth * 0.25;
         auto* w = new QLineSeries(chart);
         w->setName(QStringLiteral("Min–max of repeats"));
-        w->append({{x - cap, *p.min}, {x + cap, *p.min}, {x, *p.min}, {x, *p.max}, {x - cap, *p.max}, {x + cap, *p.max}});
+        w->append({{x - cap, *p.min},
+                   {x + cap, *p.min},
+                   {x, *p.min},
+                   {x, *p.max},
+                   {x - cap, *p.max},
+                   {x + cap, *p.max}});
         QPen pen(ChartStyle::spread());
         pen.setWidthF(1.6);
         w->setPen(pen);
@@ -93,7 +101,8 @@ QChart* ThroughputChart::build(const ScalingData& d) {
         w->attachAxis(whiskerX);
         w->attachAxis(axisY);
         if (!first)
-            for (auto* m : chart->legend()->markers(w)) m->setVisible(false);
+            for (auto* m : chart->legend()->markers(w))
+                m->setVisible(false);
         first = false;
     }
     return chart;

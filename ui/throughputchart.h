@@ -11,7 +11,7 @@ class QChart;
 namespace sv::ui {
 
 class ThroughputChart {
-public:
+  public:
     // A new chart; the caller owns it (a QChartView or an export scene takes it over).
     static QChart* build(const ScalingData& data);
     // "8 (1n8g)": the category label of a topology.

@@ -15,7 +15,8 @@ namespace sv::ui {
 
 namespace {
 
-QAreaSeries* shade(QChart* chart, const QString& name, const QColor& colour, double x0, double x1, double y0, double y1) {
+QAreaSeries* shade(QChart* chart, const QString& name, const QColor& colour, double x0, double x1,
+                   double y0, double y1) {
     auto* upper = new QLineSeries(chart);
     auto* lower = new QLineSeries(chart);
     upper->append({{x0, y1}, {x1, y1}});
@@ -30,7 +31,8 @@ QAreaSeries* shade(QChart* chart, const QString& name, const QColor& colour, dou
 
 } // namespace
 
-QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& window, const QString& title) {
+QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& window,
+                          const QString& title) {
     auto* chart = new QChart;
     ChartStyle::apply(chart, title);
 
@@ -60,14 +62,17 @@ QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& win
     axisY->setRange(std::max(0.0, lo - pad), hi + pad);
     axisY->applyNiceNumbers();
     const double y0 = axisY->min(), y1 = axisY->max();
-    const double xEnd = std::max<double>(static_cast<double>(trace.median.size()), window.iterations);
+    const double xEnd =
+        std::max<double>(static_cast<double>(trace.median.size()), window.iterations);
 
     // Shading first, so that the data is drawn over it.
     std::vector<QAbstractSeries*> series;
     series.push_back(shade(chart, QStringLiteral("Warmup (iterations 0–%1)").arg(window.warmup - 1),
                            ChartStyle::warmupShade(), -0.5, window.warmup - 0.5, y0, y1));
-    series.push_back(shade(chart, QStringLiteral("Measured window (%1–%2)").arg(window.warmup).arg(window.iterations - 1),
-                           ChartStyle::windowShade(), window.warmup - 0.5, window.iterations - 0.5, y0, y1));
+    series.push_back(shade(
+        chart,
+        QStringLiteral("Measured window (%1–%2)").arg(window.warmup).arg(window.iterations - 1),
+        ChartStyle::windowShade(), window.warmup - 0.5, window.iterations - 0.5, y0, y1));
     if (trace.ranks > 1) {
         auto* band = new QAreaSeries(bandMax, bandMin);
         band->setParent(chart);

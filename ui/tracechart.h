@@ -11,8 +11,9 @@ class QChart;
 namespace sv::ui {
 
 class TraceChart {
-public:
-    static QChart* build(const IterationTrace& trace, const MeasureOptions& window, const QString& title);
+  public:
+    static QChart* build(const IterationTrace& trace, const MeasureOptions& window,
+                         const QString& title);
 };
 
 } // namespace sv::ui

@@ -22,9 +22,11 @@ QVariant WarningListModel::data(const QModelIndex& index, int role) const {
     const Warning& w = m_warnings[static_cast<std::size_t>(index.row())];
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::ToolTipRole: return QString::fromStdString(w.text());
+    case Qt::ToolTipRole:
+        return QString::fromStdString(w.text());
     case Qt::DecorationRole:
-        return qApp ? QVariant(qApp->style()->standardIcon(QStyle::SP_MessageBoxWarning)) : QVariant();
+        return qApp ? QVariant(qApp->style()->standardIcon(QStyle::SP_MessageBoxWarning))
+                    : QVariant();
     }
     return {};
 }

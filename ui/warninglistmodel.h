@@ -11,7 +11,7 @@ namespace sv::ui {
 
 class WarningListModel : public QAbstractListModel {
     Q_OBJECT
-public:
+  public:
     explicit WarningListModel(QObject* parent = nullptr);
     void setWarnings(std::vector<Warning> warnings);
     const std::vector<Warning>& warnings() const { return m_warnings; }
@@ -19,7 +19,7 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     std::vector<Warning> m_warnings;
 };
 

@@ -24,7 +24,8 @@ namespace {
 using namespace sv::launcher;
 
 int usage(const char* command, const std::string& message) {
-    std::fprintf(stderr, "scaleview-cli %s: %s\n(see scaleview-cli --help)\n", command, message.c_str());
+    std::fprintf(stderr, "scaleview-cli %s: %s\n(see scaleview-cli --help)\n", command,
+                 message.c_str());
     return 2;
 }
 
@@ -44,8 +45,10 @@ std::string duration(double s) {
     if (s < 0) return "?";
     const long t = std::lround(s);
     char buf[32];
-    if (t >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, (t / 60) % 60);
-    else std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
+    if (t >= 3600)
+        std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, (t / 60) % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
     return buf;
 }
 
@@ -80,14 +83,20 @@ std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
     if (auto v = a.integer("connect-timeout", 1, 3600)) c.connectTimeoutSeconds = *v;
     if (auto v = a.value("image-size")) c.variables["image_size"] = *v;
     if (auto v = a.value("out")) c.outputDir = *v;
-    if (auto v = a.value("ssh-config")) c.sshConfig = std::filesystem::absolute(*v).lexically_normal().string();
+    if (auto v = a.value("ssh-config"))
+        c.sshConfig = std::filesystem::absolute(*v).lexically_normal().string();
     if (auto v = a.value("container")) c.container = Container{"docker", *v};
     int gpus = 1;
-    for (const auto& t : c.topologies) gpus = std::max(gpus, t.gpusPerNode);
+    for (const auto& t : c.topologies)
+        gpus = std::max(gpus, t.gpusPerNode);
     // NAME or NAME=ADDRESS (the address ranks meet at, when NAME is an ssh alias).
     for (const auto& h : splitList(a.value("hosts").value_or(""))) {
         const auto eq = h.find('=');
-        c.hosts.push_back(Host{h.substr(0, eq), eq == std::string::npos ? std::string() : h.substr(eq + 1), 0, {}, gpus});
+        c.hosts.push_back(Host{h.substr(0, eq),
+                               eq == std::string::npos ? std::string() : h.substr(eq + 1),
+                               0,
+                               {},
+                               gpus});
     }
     if (a.error()) {
         *error = *a.error();
@@ -97,19 +106,25 @@ std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
 }
 
 class ConsoleProgress {
-public:
+  public:
     explicit ConsoleProgress(Runner& runner) : m_tty(::isatty(1) == 1) {
-        QObject::connect(&runner, &Runner::runStarted, [this, &runner](int index, const QString& id, const QString&) {
-            m_lastTenth = -1;
-            std::printf("[%d/%zu] %s: started\n", index + 1, runner.runs().size(), id.toStdString().c_str());
-            std::fflush(stdout);
-        });
+        QObject::connect(&runner, &Runner::runStarted,
+                         [this, &runner](int index, const QString& id, const QString&) {
+                             m_lastTenth = -1;
+                             std::printf("[%d/%zu] %s: started\n", index + 1, runner.runs().size(),
+                                         id.toStdString().c_str());
+                             std::fflush(stdout);
+                         });
         QObject::connect(&runner, &Runner::progress, [this](const RunProgress& p) {
             char line[256];
-            std::snprintf(line, sizeof line, "[%d/%d] %s: iteration %lld/%d, %.2f samples/s, run ETA %s, campaign ETA %s",
-                          p.index + 1, p.total, p.id.c_str(), static_cast<long long>(p.iteration), p.iterations, p.speed,
-                          duration(p.runEtaSeconds).c_str(), duration(p.campaignEtaSeconds).c_str());
-            const int tenth = p.iterations > 0 ? static_cast<int>(p.iteration * 10 / p.iterations) : 0;
+            std::snprintf(
+                line, sizeof line,
+                "[%d/%d] %s: iteration %lld/%d, %.2f samples/s, run ETA %s, campaign ETA %s",
+                p.index + 1, p.total, p.id.c_str(), static_cast<long long>(p.iteration),
+                p.iterations, p.speed, duration(p.runEtaSeconds).c_str(),
+                duration(p.campaignEtaSeconds).c_str());
+            const int tenth =
+                p.iterations > 0 ? static_cast<int>(p.iteration * 10 / p.iterations) : 0;
             if (m_tty) {
                 std::printf("\r\033[K%s", line);
             } else if (tenth != m_lastTenth) {
@@ -118,22 +133,26 @@ public:
             m_lastTenth = tenth;
             std::fflush(stdout);
         });
-        QObject::connect(&runner, &Runner::runFinished, [this, &runner](int index, const RunEnd& end) {
-            if (m_tty) std::printf("\r\033[K");
-            std::string figures;
-            if (end.timeThroughput) figures += ", " + std::to_string(*end.timeThroughput) + " samples/s (time method)";
-            std::printf("[%d/%zu] %s: %s%s%s%s\n", index + 1, runner.runs().size(), runner.runs()[static_cast<std::size_t>(index)].id.c_str(),
-                        std::string(runStateName(end.state)).c_str(), figures.c_str(), end.reason.empty() ? "" : " - ",
-                        end.reason.c_str());
-            std::fflush(stdout);
-        });
+        QObject::connect(
+            &runner, &Runner::runFinished, [this, &runner](int index, const RunEnd& end) {
+                if (m_tty) std::printf("\r\033[K");
+                std::string figures;
+                if (end.timeThroughput)
+                    figures +=
+                        ", " + std::to_string(*end.timeThroughput) + " samples/s (time method)";
+                std::printf("[%d/%zu] %s: %s%s%s%s\n", index + 1, runner.runs().size(),
+                            runner.runs()[static_cast<std::size_t>(index)].id.c_str(),
+                            std::string(runStateName(end.state)).c_str(), figures.c_str(),
+                            end.reason.empty() ? "" : " - ", end.reason.c_str());
+                std::fflush(stdout);
+            });
         QObject::connect(&runner, &Runner::message, [this](const QString& text) {
             if (m_tty) std::printf("\r\033[K");
             std::fprintf(stderr, "%s\n", text.toStdString().c_str());
         });
     }
 
-private:
+  private:
     bool m_tty;
     int m_lastTenth = -1;
 };
@@ -148,14 +167,17 @@ int execute(Campaign campaign, bool resume) {
     QCoreApplication app(argc, argv);
     Runner runner(campaign, *profile);
     if (!runner.prepare(resume, &error)) return usage(resume ? "resume" : "run", error);
-    std::printf("%s: %zu runs of %s into %s (journal %s)\n", profile->label.c_str(), runner.runs().size(),
-                profile->name.c_str(), campaign.outputDir.c_str(), runner.journalPath().c_str());
+    std::printf("%s: %zu runs of %s into %s (journal %s)\n", profile->label.c_str(),
+                runner.runs().size(), profile->name.c_str(), campaign.outputDir.c_str(),
+                runner.journalPath().c_str());
 
     // SIGINT, SIGTERM and SIGHUP cancel in the event loop, never a sudden exit.
     TerminationSignals termination;
     bool cancelled = false;
     QObject::connect(&termination, &TerminationSignals::received, [&] {
-        if (!cancelled) std::fprintf(stderr, "\nscaleview-cli: cancelling (TERM, grace, KILL; the journal is kept)\n");
+        if (!cancelled)
+            std::fprintf(stderr,
+                         "\nscaleview-cli: cancelling (TERM, grace, KILL; the journal is kept)\n");
         cancelled = true;
         runner.cancel();
     });
@@ -166,13 +188,15 @@ int execute(Campaign campaign, bool resume) {
         wasCancelled = c;
         app.quit();
     });
-    EnvironmentCapture::run(campaign, *profile, versionString(), &runner, [&](int) { runner.start(); });
+    EnvironmentCapture::run(campaign, *profile, versionString(), &runner,
+                            [&](int) { runner.start(); });
     app.exec();
 
     int ok = 0, notOk = 0;
-    for (std::size_t i = 0; i < runner.runs().size(); ++i) (runner.state(static_cast<int>(i)) == RunState::Ok ? ok : notOk)++;
-    std::printf("%d of %zu runs ok; logs under %s; 'scaleview-cli summarize %s' reads them\n", ok, runner.runs().size(),
-                campaign.outputDir.c_str(), campaign.outputDir.c_str());
+    for (std::size_t i = 0; i < runner.runs().size(); ++i)
+        (runner.state(static_cast<int>(i)) == RunState::Ok ? ok : notOk)++;
+    std::printf("%d of %zu runs ok; logs under %s; 'scaleview-cli summarize %s' reads them\n", ok,
+                runner.runs().size(), campaign.outputDir.c_str(), campaign.outputDir.c_str());
     if (wasCancelled) return 130;
     return notOk ? 1 : 0;
 }
@@ -181,9 +205,9 @@ int execute(Campaign campaign, bool resume) {
 
 int runCommand(const std::vector<std::string>& args) {
     Arguments a(args,
-                {"profile", "launcher", "topologies", "batch-size", "precision", "repeats", "iterations", "warmup",
-                 "cooldown", "start-timeout", "wall-timeout", "grace", "connect-timeout", "image-size", "out",
-                 "hosts", "ssh-config", "container"},
+                {"profile", "launcher", "topologies", "batch-size", "precision", "repeats",
+                 "iterations", "warmup", "cooldown", "start-timeout", "wall-timeout", "grace",
+                 "connect-timeout", "image-size", "out", "hosts", "ssh-config", "container"},
                 {"dry-run"});
     if (a.error()) return usage("run", *a.error());
     std::string error;
@@ -192,14 +216,16 @@ int runCommand(const std::vector<std::string>& args) {
         campaign = loadCampaign(a.positional()[0], &error);
     } else if (a.positional().empty()) {
         campaign = campaignFromOptions(a, &error);
-        if (campaign && campaign->cooldownSeconds == 20 && !a.value("cooldown")) campaign->cooldownSeconds = 20;
+        if (campaign && campaign->cooldownSeconds == 20 && !a.value("cooldown"))
+            campaign->cooldownSeconds = 20;
     } else {
         return usage("run", "give one CAMPAIGN.json, or options");
     }
     if (!campaign) return usage("run", error);
     const auto problems = campaign->validate();
     if (!problems.empty()) {
-        for (const auto& p : problems) std::fprintf(stderr, "scaleview-cli run: %s\n", p.c_str());
+        for (const auto& p : problems)
+            std::fprintf(stderr, "scaleview-cli run: %s\n", p.c_str());
         return 2;
     }
     if (a.flag("dry-run")) {
@@ -208,7 +234,10 @@ int runCommand(const std::vector<std::string>& args) {
         Runner runner(*campaign, *profile);
         // The tag is drawn per run when it starts; everything else is exactly what runs.
         for (std::size_t i = 0; i < runner.runs().size(); ++i)
-            std::printf("%s\n", shellCommand(runner.commands().runArgv(runner.runs()[i], "svDRYRUN" + std::to_string(i + 1))).c_str());
+            std::printf("%s\n",
+                        shellCommand(runner.commands().runArgv(runner.runs()[i],
+                                                               "svDRYRUN" + std::to_string(i + 1)))
+                            .c_str());
         return 0;
     }
     return execute(*campaign, false);
@@ -235,7 +264,8 @@ int preflightCommand(const std::vector<std::string>& args) {
     if (!campaign) return usage("preflight", error);
     const auto problems = campaign->validate();
     if (!problems.empty()) {
-        for (const auto& p : problems) std::fprintf(stderr, "scaleview-cli preflight: %s\n", p.c_str());
+        for (const auto& p : problems)
+            std::fprintf(stderr, "scaleview-cli preflight: %s\n", p.c_str());
         return 2;
     }
     auto profile = loadProfile(campaign->profile, &error);
@@ -247,7 +277,8 @@ int preflightCommand(const std::vector<std::string>& args) {
     int failures = 0;
     Preflight::run(*campaign, *profile, &app, [&](std::vector<PreflightFinding> findings) {
         for (const auto& f : findings) {
-            std::printf("%-4s %s: %s: %s\n", f.ok ? "ok" : "FAIL", f.host.c_str(), f.check.c_str(), f.message.c_str());
+            std::printf("%-4s %s: %s: %s\n", f.ok ? "ok" : "FAIL", f.host.c_str(), f.check.c_str(),
+                        f.message.c_str());
             failures += f.ok ? 0 : 1;
         }
         app.quit();

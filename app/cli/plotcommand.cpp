@@ -33,11 +33,16 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
     std::vector<std::string> args, references;
     for (std::size_t i = 0; i < rawArgs.size(); ++i) {
         const std::string& a = rawArgs[i];
-        if (a == "--reference" && i + 1 < rawArgs.size()) references.push_back(rawArgs[++i]);
-        else if (a.rfind("--reference=", 0) == 0) references.push_back(a.substr(12));
-        else args.push_back(a);
+        if (a == "--reference" && i + 1 < rawArgs.size())
+            references.push_back(rawArgs[++i]);
+        else if (a.rfind("--reference=", 0) == 0)
+            references.push_back(a.substr(12));
+        else
+            args.push_back(a);
     }
-    Arguments opts(args, {"chart", "output", "size", "method", "warmup", "iterations", "model", "precision", "batch-size", "threads", "scale"},
+    Arguments opts(args,
+                   {"chart", "output", "size", "method", "warmup", "iterations", "model",
+                    "precision", "batch-size", "threads", "scale"},
                    {"quiet"});
     const auto warmup = opts.integer("warmup", 1, 1000000);
     const auto iterations = opts.integer("iterations", 2, 1000000);
@@ -47,19 +52,22 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
     if (opts.positional().size() != 1) return usageError("needs exactly one LOG_DIR");
     const std::string chartName = opts.value("chart").value_or("throughput");
     if (chartName != "throughput" && chartName != "speedup" && chartName != "efficiency")
-        return usageError("--chart must be throughput, speedup or efficiency, not '" + chartName + "'");
+        return usageError("--chart must be throughput, speedup or efficiency, not '" + chartName +
+                          "'");
     const auto output = opts.value("output");
     if (!output) return usageError("needs --output FILE.png or FILE.svg");
     const QString outPath = QString::fromStdString(*output);
     const QString suffix = QFileInfo(outPath).suffix().toLower();
     if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
         return usageError("--output must end in .png or .svg");
-    const QSize size = ui::ChartExport::parseSize(QString::fromStdString(opts.value("size").value_or("1200x800")));
+    const QSize size =
+        ui::ChartExport::parseSize(QString::fromStdString(opts.value("size").value_or("1200x800")));
     if (!size.isValid()) return usageError("--size must be WIDTHxHEIGHT in pixels, e.g. 1200x800");
     const double scale = std::atof(opts.value("scale").value_or("1").c_str());
     if (!(scale >= 0.5 && scale <= 4)) return usageError("--scale must be from 0.5 to 4");
     for (const auto& r : references)
-        if (!ReferenceCatalog::builtin().knows(r)) return usageError("unknown reference '" + r + "' (see 'references')");
+        if (!ReferenceCatalog::builtin().knows(r))
+            return usageError("unknown reference '" + r + "' (see 'references')");
 
     LoadOptions load;
     if (warmup) load.measure.warmup = *warmup;
@@ -83,18 +91,21 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
         return 2;
     }
     if (summary.cases.empty()) {
-        std::fprintf(stderr, "scaleview-cli plot: no usable runs in %s\n", opts.positional().front().c_str());
+        std::fprintf(stderr, "scaleview-cli plot: no usable runs in %s\n",
+                     opts.positional().front().c_str());
         return 2;
     }
     if (!opts.flag("quiet"))
-        for (const auto& w : summary.warnings) std::fprintf(stderr, "warning: %s\n", w.text().c_str());
+        for (const auto& w : summary.warnings)
+            std::fprintf(stderr, "warning: %s\n", w.text().c_str());
     // The first case group (model, precision, batch), as the GUI shows it first.
     const auto& first = summary.cases.front().key;
     const ui::CaseGroup group{first.model, first.precision, first.batchPerDevice};
     if (references.empty())
         if (auto ref = ui::matchingReference(group)) references.push_back(*ref);
     std::vector<const CaseStats*> cases;
-    for (const auto& c : summary.cases) cases.push_back(&c);
+    for (const auto& c : summary.cases)
+        cases.push_back(&c);
     const ui::ScalingData data = ui::scalingData(cases, group, options.method, references);
 
     // Charts need a QApplication; with no display, Qt's offscreen platform draws just the same.
@@ -105,11 +116,13 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
     char name[] = "scaleview-cli";
     char* argv[] = {name, nullptr};
     QApplication app(argc, argv);
-    QChart* chart = chartName == "throughput" ? ui::ThroughputChart::build(data)
-                                              : ui::SpeedupChart::build(data, chartName == "efficiency");
+    QChart* chart = chartName == "throughput"
+                        ? ui::ThroughputChart::build(data)
+                        : ui::SpeedupChart::build(data, chartName == "efficiency");
     QString error;
-    const bool ok = suffix == QLatin1String("svg") ? ui::ChartExport::writeSvg(chart, size, outPath, &error)
-                                                   : ui::ChartExport::writePng(chart, size, scale, outPath, &error);
+    const bool ok = suffix == QLatin1String("svg")
+                        ? ui::ChartExport::writeSvg(chart, size, outPath, &error)
+                        : ui::ChartExport::writePng(chart, size, scale, outPath, &error);
     if (!ok) {
         std::fprintf(stderr, "scaleview-cli plot: %s\n", qPrintable(error));
         return 2;

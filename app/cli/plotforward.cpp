@@ -24,13 +24,16 @@ int plotCommand(const std::vector<std::string>& args) {
         std::string name = program.string();
         argv.push_back(name.data());
         std::vector<std::string> copy = args;
-        for (auto& a : copy) argv.push_back(a.data());
+        for (auto& a : copy)
+            argv.push_back(a.data());
         argv.push_back(nullptr);
         ::execv(program.c_str(), argv.data());
-        std::fprintf(stderr, "scaleview-cli plot: cannot run %s: %s\n", name.c_str(), std::strerror(errno));
+        std::fprintf(stderr, "scaleview-cli plot: cannot run %s: %s\n", name.c_str(),
+                     std::strerror(errno));
         return 2;
     }
-    std::fprintf(stderr, "scaleview-cli plot: scaleview-plot is not installed next to scaleview-cli\n");
+    std::fprintf(stderr,
+                 "scaleview-cli plot: scaleview-plot is not installed next to scaleview-cli\n");
     return 2;
 }
 

@@ -1,8 +1,9 @@
 // scaleview: the desktop app. `scaleview [LOG_DIR]` opens the window (on LOG_DIR if given).
-// Hidden options for documentation and tests: --screenshot FILE --page results|throughput|speedup|runs
-// [--run N] [--efficiency] [--settings INI] grabs the window once the directory is loaded, and exits.
-// With --page run: [--campaign FILE] [--start] [--after SECONDS] grabs the Run panel (idle, after
-// SECONDS while running, or once the started campaign has finished).
+// Hidden options for documentation and tests: --screenshot FILE --page
+// results|throughput|speedup|runs
+// [--run N] [--efficiency] [--settings INI] grabs the window once the directory is loaded, and
+// exits. With --page run: [--campaign FILE] [--start] [--after SECONDS] grabs the Run panel (idle,
+// after SECONDS while running, or once the started campaign has finished).
 
 #include "appsettings.h"
 #include "mainwindow.h"
@@ -19,89 +20,126 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 #include <memory>
 
 using sv::ui::MainWindow;
 
 int main(int argc, char** argv) {
+    // --help and --version print and exit: they need no display, even on a headless machine.
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        const bool printsOnly = a == "--help" || a == "-h" || a == "--help-all" || a == "--version" || a == "-v";
+        if (printsOnly && !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
+            ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("scaleview"));
     QApplication::setOrganizationName(QStringLiteral("ScaleView"));
-    QApplication::setApplicationVersion(QStringLiteral(SCALEVIEW_VERSION " (" SCALEVIEW_GIT_REVISION ")"));
+    QApplication::setApplicationVersion(
+        QStringLiteral(SCALEVIEW_VERSION " (" SCALEVIEW_GIT_REVISION ")"));
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
 
     QCommandLineParser cli;
-    cli.setApplicationDescription(QStringLiteral("DLPerf-style throughput benchmarks, against the published tables."));
+    cli.setApplicationDescription(
+        QStringLiteral("DLPerf-style throughput benchmarks, against the published tables."));
     cli.addHelpOption();
     cli.addVersionOption();
-    cli.addPositionalArgument(QStringLiteral("LOG_DIR"), QStringLiteral("A DLPerf log directory to open."));
-    QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Save the window to FILE once loaded, then exit."),
+    cli.addPositionalArgument(QStringLiteral("LOG_DIR"),
+                              QStringLiteral("A DLPerf log directory to open."));
+    QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                  QStringLiteral("Save the window to FILE once loaded, then exit."),
                                   QStringLiteral("FILE"));
-    QCommandLineOption page(QStringLiteral("page"), QStringLiteral("results|throughput|speedup|runs"), QStringLiteral("PAGE"));
-    QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Select the N-th run (Runs page)."), QStringLiteral("N"));
-    QCommandLineOption efficiency(QStringLiteral("efficiency"), QStringLiteral("Show scaling efficiency on the Speedup page."));
-    QCommandLineOption settingsFile(QStringLiteral("settings"), QStringLiteral("Use this INI file for settings."),
+    QCommandLineOption page(QStringLiteral("page"),
+                            QStringLiteral("results|throughput|speedup|runs"),
+                            QStringLiteral("PAGE"));
+    QCommandLineOption run(QStringLiteral("run"),
+                           QStringLiteral("Select the N-th run (Runs page)."), QStringLiteral("N"));
+    QCommandLineOption efficiency(QStringLiteral("efficiency"),
+                                  QStringLiteral("Show scaling efficiency on the Speedup page."));
+    QCommandLineOption settingsFile(QStringLiteral("settings"),
+                                    QStringLiteral("Use this INI file for settings."),
                                     QStringLiteral("INI"));
-    QCommandLineOption campaign(QStringLiteral("campaign"), QStringLiteral("Open this campaign in the Run panel."), QStringLiteral("FILE"));
-    QCommandLineOption start(QStringLiteral("start"), QStringLiteral("Press Run (with --page run)."));
-    QCommandLineOption after(QStringLiteral("after"), QStringLiteral("Grab after SECONDS (with --page run)."), QStringLiteral("SECONDS"));
-    for (auto* o : {&screenshot, &page, &run, &efficiency, &settingsFile, &campaign, &start, &after}) {
+    QCommandLineOption campaign(QStringLiteral("campaign"),
+                                QStringLiteral("Open this campaign in the Run panel."),
+                                QStringLiteral("FILE"));
+    QCommandLineOption start(QStringLiteral("start"),
+                             QStringLiteral("Press Run (with --page run)."));
+    QCommandLineOption after(QStringLiteral("after"),
+                             QStringLiteral("Grab after SECONDS (with --page run)."),
+                             QStringLiteral("SECONDS"));
+    for (auto* o :
+         {&screenshot, &page, &run, &efficiency, &settingsFile, &campaign, &start, &after}) {
         if (o != &settingsFile) o->setFlags(QCommandLineOption::HiddenFromHelp);
         cli.addOption(*o);
     }
     cli.process(app);
 
-    auto settings = cli.isSet(settingsFile) ? std::make_unique<sv::ui::AppSettings>(cli.value(settingsFile))
-                                            : std::make_unique<sv::ui::AppSettings>();
+    auto settings = cli.isSet(settingsFile)
+                        ? std::make_unique<sv::ui::AppSettings>(cli.value(settingsFile))
+                        : std::make_unique<sv::ui::AppSettings>();
     if (settings->wasBroken())
-        std::fprintf(stderr, "scaleview: the settings file was unreadable; kept as %s.broken, using defaults\n",
-                     qPrintable(settings->fileName()));
+        std::fprintf(
+            stderr,
+            "scaleview: the settings file was unreadable; kept as %s.broken, using defaults\n",
+            qPrintable(settings->fileName()));
     MainWindow window(settings.get());
     // SIGTERM, SIGINT or SIGHUP close the window as a user would: a running campaign is cancelled
     // first (TERM, grace, KILL; journal flushed), then the app quits.
     sv::launcher::TerminationSignals termination;
-    QObject::connect(&termination, &sv::launcher::TerminationSignals::received, &window, [&window] { window.close(); });
+    QObject::connect(&termination, &sv::launcher::TerminationSignals::received, &window,
+                     [&window] { window.close(); });
 
     // A fresh start has nothing to show but the Run panel: "open the app and click Run".
-    if (cli.positionalArguments().isEmpty() && settings->recent().isEmpty()) window.showPage(MainWindow::Run);
+    if (cli.positionalArguments().isEmpty() && settings->recent().isEmpty())
+        window.showPage(MainWindow::Run);
     if (cli.isSet(campaign)) window.runPanel()->openCampaign(cli.value(campaign));
     if (cli.isSet(screenshot) && cli.value(page) == QLatin1String("run")) {
         window.showPage(MainWindow::Run);
         const QString file = cli.value(screenshot);
         auto grab = [&window, file] {
             const bool ok = window.grab().save(file);
-            std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write", qPrintable(file));
+            std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write",
+                         qPrintable(file));
             QApplication::exit(ok ? 0 : 1);
         };
         if (cli.isSet(start)) QTimer::singleShot(500, window.runPanel(), &sv::ui::RunPanel::run);
-        if (cli.isSet(after)) QTimer::singleShot(static_cast<int>(cli.value(after).toDouble() * 1000), &window, grab);
+        if (cli.isSet(after))
+            QTimer::singleShot(static_cast<int>(cli.value(after).toDouble() * 1000), &window, grab);
         else if (cli.isSet(start))
             QObject::connect(window.runPanel(), &sv::ui::RunPanel::campaignFinished, &window,
                              [&window, grab] { QTimer::singleShot(4000, &window, grab); });
-        else QTimer::singleShot(1500, &window, grab);
+        else
+            QTimer::singleShot(1500, &window, grab);
     } else if (cli.isSet(screenshot)) {
-        static const QStringList pages{QStringLiteral("results"), QStringLiteral("throughput"), QStringLiteral("speedup"),
-                                       QStringLiteral("runs")};
+        static const QStringList pages{QStringLiteral("results"), QStringLiteral("throughput"),
+                                       QStringLiteral("speedup"), QStringLiteral("runs")};
         window.showPage(static_cast<MainWindow::Page>(qMax(0, pages.indexOf(cli.value(page)))));
         window.speedupPage()->setEfficiency(cli.isSet(efficiency));
         const QString file = cli.value(screenshot);
         const int runIndex = cli.value(run).toInt();
-        QObject::connect(&window, &MainWindow::analysisShown, &window, [&, file, runIndex](sv::ui::AnalysisPtr a) {
-            if (!a->complete) return;
-            if (cli.value(page) == QLatin1String("runs")) window.runsPage()->selectRun(runIndex);
-            // One more turn of the event loop so that views lay out before the grab.
-            QTimer::singleShot(400, &window, [&window, file] {
-                const bool ok = window.grab().save(file);
-                std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write", qPrintable(file));
-                QApplication::exit(ok ? 0 : 1);
-            });
-        });
+        QObject::connect(&window, &MainWindow::analysisShown, &window,
+                         [&, file, runIndex](sv::ui::AnalysisPtr a) {
+                             if (!a->complete) return;
+                             if (cli.value(page) == QLatin1String("runs"))
+                                 window.runsPage()->selectRun(runIndex);
+                             // One more turn of the event loop so that views lay out before the
+                             // grab.
+                             QTimer::singleShot(400, &window, [&window, file] {
+                                 const bool ok = window.grab().save(file);
+                                 std::fprintf(ok ? stdout : stderr, "%s %s\n",
+                                              ok ? "wrote" : "cannot write", qPrintable(file));
+                                 QApplication::exit(ok ? 0 : 1);
+                             });
+                         });
         QTimer::singleShot(60000, &app, [] {
             std::fputs("scaleview: nothing loaded within 60 s\n", stderr);
             QApplication::exit(1);
         });
     }
     window.show();
-    if (!cli.positionalArguments().isEmpty()) window.openDirectory(cli.positionalArguments().first());
+    if (!cli.positionalArguments().isEmpty())
+        window.openDirectory(cli.positionalArguments().first());
     return app.exec();
 }

@@ -7,4 +7,6 @@
 #include <string>
 #include <vector>
 
-int main(int argc, char** argv) { return sv::cli::plotCommand(std::vector<std::string>(argv + 1, argv + argc)); }
+int main(int argc, char** argv) {
+    return sv::cli::plotCommand(std::vector<std::string>(argv + 1, argv + argc));
+}

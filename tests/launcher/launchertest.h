@@ -39,7 +39,8 @@ inline std::vector<std::string> taggedProcesses(const std::string& tagPrefix = "
         if (at == std::string::npos || (at != 0 && env[at - 1] != '\0')) continue;
         std::string stat = readFile((e.path() / "stat").string());
         const auto paren = stat.rfind(')');
-        if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z') continue;
+        if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z')
+            continue;
         std::string cmd = readFile((e.path() / "cmdline").string());
         for (char& c : cmd)
             if (c == '\0') c = ' ';
@@ -52,10 +53,12 @@ inline pid_t spawn(const std::vector<std::string>& argv, const std::string& logF
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, logFile.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_addopen(&actions, 1, logFile.c_str(), O_WRONLY | O_CREAT | O_APPEND,
+                                     0644);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
     std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     pid_t pid = 0;
     posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
@@ -70,23 +73,29 @@ inline std::vector<std::string> leftoverOf(const std::string& outDir) {
     for (std::size_t at = 0; (at = journal.find("\"tag\":\"", at)) != std::string::npos;) {
         at += 7;
         const std::string tag = journal.substr(at, journal.find('"', at) - at);
-        for (auto& p : taggedProcesses(tag)) out.push_back(p);
+        for (auto& p : taggedProcesses(tag))
+            out.push_back(p);
     }
     return out;
 }
 
 // A profile JSON running the fake workload under mpirun (locally, or over the campaign's hosts).
-inline std::string writeFakeProfile(const std::string& dir, const std::vector<std::string>& extraArgs) {
+inline std::string writeFakeProfile(const std::string& dir,
+                                    const std::vector<std::string>& extraArgs) {
     std::string args;
-    for (const auto& a : extraArgs) args += ", \"" + a + "\"";
+    for (const auto& a : extraArgs)
+        args += ", \"" + a + "\"";
     const std::string path = dir + "/fake-profile.json";
-    std::ofstream(path) << R"J({"name": "fake", "label": "fake workload (tests)", "model": "r50", "logRoot": "logs/fake",
+    std::ofstream(path)
+        << R"J({"name": "fake", "label": "fake workload (tests)", "model": "r50", "logRoot": "logs/fake",
       "defaultLauncher": "mpirun",
       "launchers": {"mpirun": ["mpirun", "--tag-output", "--allow-run-as-root", "--oversubscribe", "-np", "{ranks}",
                                "-H", "{host_slots}", "{mpi_env}", "{mpi_ssh_agent}"],
                     "direct": []},
-      "program": ["/usr/bin/python3", ")J" << kFake << R"J("],
-      "args": ["--iterations", "{iterations}", "--batch", "{batch}")J" << args << "]}\n";
+      "program": ["/usr/bin/python3", ")J"
+        << kFake << R"J("],
+      "args": ["--iterations", "{iterations}", "--batch", "{batch}")J"
+        << args << "]}\n";
     return path;
 }
 

@@ -31,24 +31,29 @@ inline int freePort(const char* address) {
 }
 
 class SshNodes {
-public:
+  public:
     SshNodes() {
         char tmpl[] = "/tmp/sv-sshnodes-XXXXXX";
         m_dir = ::mkdtemp(tmpl);
         std::filesystem::create_directories("/run/sshd");
-        runProcess({"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", m_dir + "/hostkey"});
-        runProcess({"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", m_dir + "/userkey"});
+        runProcess(
+            {"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", m_dir + "/hostkey"});
+        runProcess(
+            {"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", m_dir + "/userkey"});
         std::filesystem::copy_file(m_dir + "/userkey.pub", m_dir + "/authorized_keys");
         const char* addresses[] = {"127.0.0.1", "127.0.0.2"};
         for (int i = 0; i < 2; ++i) {
             m_ports[i] = freePort(addresses[i]);
             const std::string cfg = m_dir + "/sshd" + std::to_string(i + 1) + ".conf";
-            std::ofstream(cfg) << "Port " << m_ports[i] << "\nListenAddress " << addresses[i] << "\nHostKey " << m_dir
-                               << "/hostkey\nAuthorizedKeysFile " << m_dir << "/authorized_keys\nPidFile " << m_dir << "/sshd"
-                               << i + 1 << ".pid\nStrictModes no\nUsePAM no\nPermitRootLogin yes\n"
-                               << "PasswordAuthentication no\nKbdInteractiveAuthentication no\nMaxStartups 100\n"
-                               << "MaxSessions 100\nLogLevel ERROR\n";
-            m_sshd[i] = spawn({"/usr/sbin/sshd", "-D", "-e", "-f", cfg}, m_dir + "/sshd" + std::to_string(i + 1) + ".log");
+            std::ofstream(cfg)
+                << "Port " << m_ports[i] << "\nListenAddress " << addresses[i] << "\nHostKey "
+                << m_dir << "/hostkey\nAuthorizedKeysFile " << m_dir << "/authorized_keys\nPidFile "
+                << m_dir << "/sshd" << i + 1
+                << ".pid\nStrictModes no\nUsePAM no\nPermitRootLogin yes\n"
+                << "PasswordAuthentication no\nKbdInteractiveAuthentication no\nMaxStartups 100\n"
+                << "MaxSessions 100\nLogLevel ERROR\n";
+            m_sshd[i] = spawn({"/usr/sbin/sshd", "-D", "-e", "-f", cfg},
+                              m_dir + "/sshd" + std::to_string(i + 1) + ".log");
         }
         m_refusedPort = freePort("127.0.0.1");
         // Black hole: the kernel completes the TCP handshake (backlog), nobody ever speaks.
@@ -61,16 +66,21 @@ public:
         socklen_t len = sizeof a;
         ::getsockname(m_blackhole, reinterpret_cast<sockaddr*>(&a), &len);
         m_blackholePort = ntohs(a.sin_port);
-        std::ofstream(config()) << "Host node1\n  HostName 127.0.0.1\n  Port " << m_ports[0] << "\nHost node2\n  HostName 127.0.0.2\n  Port "
-                                << m_ports[1] << "\nHost refused\n  HostName 127.0.0.1\n  Port " << m_refusedPort
-                                << "\nHost blackhole\n  HostName 127.0.0.1\n  Port " << m_blackholePort << "\nHost *\n  User root\n  IdentityFile "
-                                << m_dir << "/userkey\n  IdentitiesOnly yes\n  UserKnownHostsFile " << m_dir
-                                << "/known_hosts\n  GlobalKnownHostsFile /dev/null\n  LogLevel ERROR\n";
+        std::ofstream(config())
+            << "Host node1\n  HostName 127.0.0.1\n  Port " << m_ports[0]
+            << "\nHost node2\n  HostName 127.0.0.2\n  Port " << m_ports[1]
+            << "\nHost refused\n  HostName 127.0.0.1\n  Port " << m_refusedPort
+            << "\nHost blackhole\n  HostName 127.0.0.1\n  Port " << m_blackholePort
+            << "\nHost *\n  User root\n  IdentityFile " << m_dir
+            << "/userkey\n  IdentitiesOnly yes\n  UserKnownHostsFile " << m_dir
+            << "/known_hosts\n  GlobalKnownHostsFile /dev/null\n  LogLevel ERROR\n";
         // Wait until both answer.
-        for (int tries = 0; tries < 50 && !ready(); ++tries) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        for (int tries = 0; tries < 50 && !ready(); ++tries)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     ~SshNodes() {
-        for (pid_t p : m_sshd) stop(p);
+        for (pid_t p : m_sshd)
+            stop(p);
         ::close(m_blackhole);
         std::error_code ec;
         std::filesystem::remove_all(m_dir, ec);
@@ -81,7 +91,16 @@ public:
         return true;
     }
     std::vector<std::string> ssh(const std::string& host, const std::string& command) const {
-        return {"/usr/bin/ssh", "-F", config(), "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "--", host, command};
+        return {"/usr/bin/ssh",
+                "-F",
+                config(),
+                "-o",
+                "BatchMode=yes",
+                "-o",
+                "StrictHostKeyChecking=accept-new",
+                "--",
+                host,
+                command};
     }
     std::string config() const { return m_dir + "/ssh_config"; }
     const std::string& dir() const { return m_dir; }
@@ -101,12 +120,13 @@ public:
                 const int pid = std::atoi(e.path().filename().c_str());
                 if (ppid == tree[k] && pid > 0) tree.push_back(pid);
             }
-        for (int pid : tree) ::kill(pid, SIGKILL);
+        for (int pid : tree)
+            ::kill(pid, SIGKILL);
         ::waitpid(m_sshd[i], nullptr, 0);
         m_sshd[i] = 0;
     }
 
-private:
+  private:
     static void stop(pid_t p) {
         if (p <= 0) return;
         ::kill(p, SIGTERM);

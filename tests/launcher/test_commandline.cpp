@@ -16,14 +16,16 @@ using sv::test::runProcess;
 
 namespace {
 
-const std::vector<std::string> kHostile = {
-    "a b", "'", "\"", "$(id)", "`id`", ";|&", "*", "a\nb", "-x", "--", "ü€ 漢字", "", "\\", "$HOME",
-    "'\"'\"'", "!", "~root", "#x", "=a", "a=b c", "\t", "%s", "{}", "a'b'c"};
+const std::vector<std::string> kHostile = {"a b", "'",     "\"",      "$(id)", "`id`",    ";|&",
+                                           "*",   "a\nb",  "-x",      "--",    "ü€ 漢字", "",
+                                           "\\",  "$HOME", "'\"'\"'", "!",     "~root",   "#x",
+                                           "=a",  "a=b c", "\t",      "%s",    "{}",      "a'b'c"};
 
 // python3 prints its argv NUL-separated: what the program really received.
 std::vector<std::string> argvEcho() {
     return {"/usr/bin/python3", "-c",
-            "import os,sys; sys.stdout.buffer.write(b'\\0'.join(os.fsencode(a) for a in sys.argv[1:]) + b'\\0')"};
+            "import os,sys; sys.stdout.buffer.write(b'\\0'.join(os.fsencode(a) for a in "
+            "sys.argv[1:]) + b'\\0')"};
 }
 
 std::vector<std::string> splitNul(const std::string& s) {
@@ -59,18 +61,21 @@ TEST(ShellQuote, HostileArgumentsSurviveOneShellHopByteIdentical) {
 TEST(ShellQuote, TwoHopsNeedTwoPassesAndGetThemByteIdentical) {
     auto inner = argvEcho();
     inner.insert(inner.end(), kHostile.begin(), kHostile.end());
-    const auto r = runProcess({"/bin/sh", "-c", shellCommand({"/bin/sh", "-c", shellCommand(inner)})});
+    const auto r =
+        runProcess({"/bin/sh", "-c", shellCommand({"/bin/sh", "-c", shellCommand(inner)})});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(splitNul(r.out), kHostile);
 }
 
 TEST(Identifiers, InjectionAttemptsAreRefused) {
-    for (const char* bad : {"n1;touch x", "-oProxyCommand=touch x", "a b", "$(id)", "`id`", "", "n1\n", "n1|x", "*", "-l"}) {
+    for (const char* bad : {"n1;touch x", "-oProxyCommand=touch x", "a b", "$(id)", "`id`", "",
+                            "n1\n", "n1|x", "*", "-l"}) {
         EXPECT_FALSE(isValidHostName(bad)) << bad;
         EXPECT_FALSE(isValidUserName(bad)) << bad;
         EXPECT_FALSE(isValidContainerName(bad)) << bad;
     }
-    for (const char* good : {"node1", "n1.example.org", "10.11.0.2", "fd00::2", "gpu-03"}) EXPECT_TRUE(isValidHostName(good)) << good;
+    for (const char* good : {"node1", "n1.example.org", "10.11.0.2", "fd00::2", "gpu-03"})
+        EXPECT_TRUE(isValidHostName(good)) << good;
     EXPECT_TRUE(isValidUserName("root"));
     EXPECT_TRUE(isValidContainerName("mxnet_dlperf"));
     EXPECT_FALSE(isValidPlainPath("/tmp/a b"));
@@ -86,7 +91,8 @@ TEST(Campaign, ValidationNamesEveryHostileField) {
     c.outputDir = "/tmp/x";
     const auto errors = c.validate();
     std::string all;
-    for (const auto& e : errors) all += e + "\n";
+    for (const auto& e : errors)
+        all += e + "\n";
     EXPECT_NE(all.find("hosts[0].name"), std::string::npos) << all;
     EXPECT_NE(all.find("hosts[0].user"), std::string::npos) << all;
     EXPECT_NE(all.find("hosts[1].name"), std::string::npos) << all;
@@ -117,15 +123,19 @@ TEST(Cli, InjectionInHostUserOrContainerIsRefusedBeforeAnyProcessStarts) {
     const std::string dir = sv::test::tempDir("inject");
     const std::string marker = dir + "/touched";
     const std::string out = dir + "/out";
-    for (const std::string& hosts : std::vector<std::string>{"n1;touch " + marker, "-oProxyCommand=touch " + marker, "a b",
-                                                              "$(touch " + marker + ")"}) {
-        const auto r = runProcess({sv::test::kCli, "run", "--topologies", "1n1g", "--batch-size", "2", "--out", out, "--hosts", hosts});
+    for (const std::string& hosts :
+         std::vector<std::string>{"n1;touch " + marker, "-oProxyCommand=touch " + marker, "a b",
+                                  "$(touch " + marker + ")"}) {
+        const auto r = runProcess({sv::test::kCli, "run", "--topologies", "1n1g", "--batch-size",
+                                   "2", "--out", out, "--hosts", hosts});
         EXPECT_EQ(r.exitCode, 2) << hosts;
         EXPECT_NE(r.err.find("not a host name"), std::string::npos) << r.err;
     }
     nlohmann::json c{{"hosts", {{{"name", "n1"}, {"user", "x;touch " + marker}}}},
                      {"container", {{"runtime", "docker"}, {"name", "$(touch " + marker + ")"}}},
-                     {"topologies", {"1n1g"}}, {"batchSizes", {2}}, {"outputDir", out}};
+                     {"topologies", {"1n1g"}},
+                     {"batchSizes", {2}},
+                     {"outputDir", out}};
     std::ofstream(dir + "/c.json") << c.dump();
     for (const char* cmd : {"run", "preflight"}) {
         const auto r = runProcess({sv::test::kCli, cmd, dir + "/c.json"});
@@ -150,7 +160,8 @@ TEST(Plan, MethodologyLayoutAndRunTestOrder) {
     EXPECT_EQ(p->label, "ResNet-50 v1.5, PyTorch, CPU, synthetic data");
     const auto runs = planRuns(c, *p);
     ASSERT_EQ(runs.size(), 4u);
-    EXPECT_EQ(runs[0].logPath, "/tmp/o/logs/local/pytorch-cpu/resnet50/bz16/1n1g/r50_b16_fp32_1.log");
+    EXPECT_EQ(runs[0].logPath,
+              "/tmp/o/logs/local/pytorch-cpu/resnet50/bz16/1n1g/r50_b16_fp32_1.log");
     EXPECT_EQ(runs[1].id, "bz16/1n1g/r50_b16_fp32_2");
     EXPECT_EQ(runs[3].id, "bz16/1n2g/r50_b16_fp32_2");
 }
@@ -166,16 +177,21 @@ TEST(NgcProfile, GoldenCommandLines) {
         Campaign c;
         c.profile = "ngc-mxnet-rn50";
         c.launcher = launcher;
-        c.hosts = {{"10.11.0.2", "", 0, "", 8}, {"10.11.0.3", "", 0, "", 8}, {"10.11.0.4", "", 0, "", 8}, {"10.11.0.5", "", 0, "", 8}};
+        c.hosts = {{"10.11.0.2", "", 0, "", 8},
+                   {"10.11.0.3", "", 0, "", 8},
+                   {"10.11.0.4", "", 0, "", 8},
+                   {"10.11.0.5", "", 0, "", 8}};
         c.container = {"docker", "mxnet_dlperf"};
-        for (const char* t : {"1n1g", "1n2g", "1n4g", "1n8g", "2n8g", "4n8g"}) c.topologies.push_back(*sv::parseTopology(t));
+        for (const char* t : {"1n1g", "1n2g", "1n4g", "1n8g", "2n8g", "4n8g"})
+            c.topologies.push_back(*sv::parseTopology(t));
         c.batchSizes = {128};
         c.precisions = {"fp32", "fp16", "fp16-noamp"};
         c.repeats = 1;
         c.outputDir = "/tmp/golden";
         ASSERT_TRUE(c.validate().empty());
         CommandBuilder builder(c, *profile, "/tmp/golden/workload");
-        for (const auto& run : planRuns(c, *profile)) actual += shellCommand(builder.runArgv(run, "svGOLDEN")) + "\n";
+        for (const auto& run : planRuns(c, *profile))
+            actual += shellCommand(builder.runArgv(run, "svGOLDEN")) + "\n";
     }
     const std::string goldenPath = std::string(SCALEVIEW_GOLDEN_DIR) + "/ngc-mxnet-rn50.txt";
     if (std::getenv("SCALEVIEW_UPDATE_GOLDEN")) std::ofstream(goldenPath) << actual;
@@ -185,18 +201,29 @@ TEST(NgcProfile, GoldenCommandLines) {
 
     // One line spelled out by hand from methodology section 1, independent of the golden file.
     const std::string expected =
-        "ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o ConnectTimeout=10 -o ServerAliveInterval=5 "
-        "-o ServerAliveCountMax=3 -- 10.11.0.2 'exec docker exec -e MXNET_UPDATE_ON_KVSTORE=0 -e MXNET_EXEC_ENABLE_ADDTO=1 "
+        "ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o ConnectTimeout=10 -o "
+        "ServerAliveInterval=5 "
+        "-o ServerAliveCountMax=3 -- 10.11.0.2 'exec docker exec -e MXNET_UPDATE_ON_KVSTORE=0 -e "
+        "MXNET_EXEC_ENABLE_ADDTO=1 "
         "-e MXNET_USE_TENSORRT=0 -e MXNET_GPU_WORKER_NTHREADS=2 -e MXNET_GPU_COPY_NTHREADS=1 "
-        "-e MXNET_OPTIMIZER_AGGREGATION_SIZE=54 -e HOROVOD_CYCLE_TIME=0.1 -e HOROVOD_FUSION_THRESHOLD=67108864 "
-        "-e HOROVOD_NUM_NCCL_STREAMS=2 -e MXNET_HOROVOD_NUM_GROUPS=16 -e MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD=999 "
-        "-e MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_BWD=25 -e SCALEVIEW_RUN_TAG=svGOLDEN mxnet_dlperf horovodrun -np 32 "
-        "-H 10.11.0.2:8,10.11.0.3:8,10.11.0.4:8,10.11.0.5:8 -p 10001 --start-timeout 600 python /workspace/rn50/train.py "
-        "--dtype float32 --input-layout NHWC --fuse-bn-relu 0 --fuse-bn-add-relu 0 --arch resnetv15 --num-layers 50 "
-        "--num-classes 1000 --mode train --data-train /data/imagenet/train-val-recordio-passthrough/train.rec "
-        "--data-train-idx /data/imagenet/train-val-recordio-passthrough/train.idx --gpus 0,1,2,3,4,5,6,7 --batch-size 4096 "
-        "--image-shape 3,224,224 --lr 0.256 --lr-schedule cosine --optimizer sgd --mom 0.875 --wd 3.0517578125e-05 "
-        "--label-smoothing 0.1 --kv-store horovod --data-backend dali-gpu --benchmark-iters 120 --no-metrics "
+        "-e MXNET_OPTIMIZER_AGGREGATION_SIZE=54 -e HOROVOD_CYCLE_TIME=0.1 -e "
+        "HOROVOD_FUSION_THRESHOLD=67108864 "
+        "-e HOROVOD_NUM_NCCL_STREAMS=2 -e MXNET_HOROVOD_NUM_GROUPS=16 -e "
+        "MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_FWD=999 "
+        "-e MXNET_EXEC_BULK_EXEC_MAX_NODE_TRAIN_BWD=25 -e SCALEVIEW_RUN_TAG=svGOLDEN mxnet_dlperf "
+        "horovodrun -np 32 "
+        "-H 10.11.0.2:8,10.11.0.3:8,10.11.0.4:8,10.11.0.5:8 -p 10001 --start-timeout 600 python "
+        "/workspace/rn50/train.py "
+        "--dtype float32 --input-layout NHWC --fuse-bn-relu 0 --fuse-bn-add-relu 0 --arch "
+        "resnetv15 --num-layers 50 "
+        "--num-classes 1000 --mode train --data-train "
+        "/data/imagenet/train-val-recordio-passthrough/train.rec "
+        "--data-train-idx /data/imagenet/train-val-recordio-passthrough/train.idx --gpus "
+        "0,1,2,3,4,5,6,7 --batch-size 4096 "
+        "--image-shape 3,224,224 --lr 0.256 --lr-schedule cosine --optimizer sgd --mom 0.875 --wd "
+        "3.0517578125e-05 "
+        "--label-smoothing 0.1 --kv-store horovod --data-backend dali-gpu --benchmark-iters 120 "
+        "--no-metrics "
         "--disp-batches 1 --save-frequency 0 --num-epochs 1'\n";
     EXPECT_NE(actual.find(expected), std::string::npos);
 }

@@ -29,9 +29,11 @@ std::vector<nlohmann::json> journalEnds(const std::string& out) {
 
 TEST(Faults, OneRankExitingNonZeroFailsTheRunWithExitCodeAndHost) {
     const std::string dir = sv::test::tempDir("rankfail");
-    const auto profile = sv::test::writeFakeProfile(dir, {"--fail-rank", "1", "--fail-at", "3", "--interval", "0.05"});
-    const auto r = runProcess({kCli, "run", "--profile", profile, "--topologies", "1n2g", "--batch-size", "2", "--repeats", "1",
-                               "--iterations", "20", "--warmup", "2", "--cooldown", "0", "--out", dir + "/out"});
+    const auto profile = sv::test::writeFakeProfile(
+        dir, {"--fail-rank", "1", "--fail-at", "3", "--interval", "0.05"});
+    const auto r = runProcess({kCli, "run", "--profile", profile, "--topologies", "1n2g",
+                               "--batch-size", "2", "--repeats", "1", "--iterations", "20",
+                               "--warmup", "2", "--cooldown", "0", "--out", dir + "/out"});
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     const auto ends = journalEnds(dir + "/out");
     ASSERT_EQ(ends.size(), 1u);
@@ -47,8 +49,9 @@ TEST(Faults, ExitZeroWithoutUsableThroughputIsIncomplete) {
     const std::string dir = sv::test::tempDir("short");
     // The payload stops after 5 iterations but the campaign measures up to 20.
     const auto profile = sv::test::writeFakeProfile(dir, {"--iterations", "5"});
-    const auto r = runProcess({kCli, "run", "--profile", profile, "--topologies", "1n1g", "--batch-size", "2", "--repeats", "1",
-                               "--iterations", "20", "--warmup", "2", "--cooldown", "0", "--out", dir + "/out"});
+    const auto r = runProcess({kCli, "run", "--profile", profile, "--topologies", "1n1g",
+                               "--batch-size", "2", "--repeats", "1", "--iterations", "20",
+                               "--warmup", "2", "--cooldown", "0", "--out", dir + "/out"});
     EXPECT_EQ(r.exitCode, 1);
     const auto ends = journalEnds(dir + "/out");
     ASSERT_EQ(ends.size(), 1u);
@@ -61,10 +64,13 @@ TEST(Faults, PayloadIgnoringTermAndForkingIsKilledByTagOnWallTimeout) {
     const std::string dir = sv::test::tempDir("ignoreterm");
     const auto profile = sv::test::writeFakeProfile(dir, {"--ignore-term-fork", "--hang"});
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = runProcess({kCli, "run", "--profile", profile, "--topologies", "1n1g", "--batch-size", "2", "--repeats", "1",
-                               "--iterations", "10", "--warmup", "2", "--cooldown", "0", "--wall-timeout", "3", "--grace", "1",
-                               "--out", dir + "/out"});
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto r =
+        runProcess({kCli,           "run", "--profile",  profile,     "--topologies",   "1n1g",
+                    "--batch-size", "2",   "--repeats",  "1",         "--iterations",   "10",
+                    "--warmup",     "2",   "--cooldown", "0",         "--wall-timeout", "3",
+                    "--grace",      "1",   "--out",      dir + "/out"});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_LT(seconds, 30.0);
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     const auto ends = journalEnds(dir + "/out");
@@ -79,9 +85,11 @@ TEST(Faults, PayloadIgnoringTermAndForkingIsKilledByTagOnWallTimeout) {
 TEST(Faults, StartTimeoutIsItsOwnState) {
     const std::string dir = sv::test::tempDir("starttimeout");
     const auto profile = sv::test::writeFakeProfile(dir, {"--interval", "30"});
-    const auto r = runProcess({kCli, "run", "--profile", profile, "--topologies", "1n1g", "--batch-size", "2", "--repeats", "1",
-                               "--iterations", "10", "--warmup", "2", "--cooldown", "0", "--start-timeout", "2", "--grace", "1",
-                               "--out", dir + "/out"});
+    const auto r =
+        runProcess({kCli,           "run", "--profile",  profile,     "--topologies",    "1n1g",
+                    "--batch-size", "2",   "--repeats",  "1",         "--iterations",    "10",
+                    "--warmup",     "2",   "--cooldown", "0",         "--start-timeout", "2",
+                    "--grace",      "1",   "--out",      dir + "/out"});
     const auto ends = journalEnds(dir + "/out");
     ASSERT_EQ(ends.size(), 1u);
     EXPECT_EQ(ends[0]["state"], "timeout");
@@ -94,11 +102,13 @@ TEST(Faults, SigtermToTheCliCancelsCleanly) {
     const std::string dir = sv::test::tempDir("sigterm");
     const auto profile = sv::test::writeFakeProfile(dir, {"--ignore-term-fork", "--hang"});
     const std::string out = dir + "/out";
-    const pid_t cli = sv::test::spawn({kCli, "run", "--profile", profile, "--topologies", "1n1g", "--batch-size", "2",
-                                       "--repeats", "2", "--iterations", "10", "--warmup", "2", "--cooldown", "0", "--grace", "1",
-                                       "--out", out},
-                                      dir + "/cli.log");
-    for (int i = 0; i < 100 && sv::test::leftoverOf(out).size() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const pid_t cli = sv::test::spawn(
+        {kCli,        "run", "--profile",    profile, "--topologies", "1n1g", "--batch-size", "2",
+         "--repeats", "2",   "--iterations", "10",    "--warmup",     "2",    "--cooldown",   "0",
+         "--grace",   "1",   "--out",        out},
+        dir + "/cli.log");
+    for (int i = 0; i < 100 && sv::test::leftoverOf(out).size() < 2; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
     ASSERT_GE(sv::test::leftoverOf(out).size(), 2u);
     ::kill(cli, SIGTERM);
     int status = 0;
@@ -115,13 +125,16 @@ TEST(Faults, KillNineOfTheRunnerThenResumeRerunsOnlyWhatDidNotFinish) {
     const std::string dir = sv::test::tempDir("resume");
     const auto profile = sv::test::writeFakeProfile(dir, {"--interval", "0.1"});
     const std::string out = dir + "/out";
-    const pid_t cli = sv::test::spawn({kCli, "run", "--profile", profile, "--topologies", "1n1g", "--batch-size", "2",
-                                       "--repeats", "3", "--iterations", "20", "--warmup", "2", "--cooldown", "0", "--out", out},
+    const pid_t cli = sv::test::spawn({kCli, "run", "--profile", profile, "--topologies", "1n1g",
+                                       "--batch-size", "2", "--repeats", "3", "--iterations", "20",
+                                       "--warmup", "2", "--cooldown", "0", "--out", out},
                                       dir + "/cli.log");
     // Wait for the second run to be under way, then kill -9 the runner.
     for (int i = 0; i < 300; ++i) {
         const std::string j = sv::test::readFile(out + "/journal.jsonl");
-        if (j.find("r50_b2_fp32_2\",\"log\"") != std::string::npos || j.find("\"id\":\"bz2/1n1g/r50_b2_fp32_2\"") != std::string::npos) break;
+        if (j.find("r50_b2_fp32_2\",\"log\"") != std::string::npos ||
+            j.find("\"id\":\"bz2/1n1g/r50_b2_fp32_2\"") != std::string::npos)
+            break;
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
@@ -133,14 +146,16 @@ TEST(Faults, KillNineOfTheRunnerThenResumeRerunsOnlyWhatDidNotFinish) {
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     const auto ends = journalEnds(out);
     std::map<std::string, std::vector<std::string>> states;
-    for (const auto& e : ends) states[e["id"]].push_back(e["state"]);
+    for (const auto& e : ends)
+        states[e["id"]].push_back(e["state"]);
     EXPECT_EQ(states["bz2/1n1g/r50_b2_fp32_1"], std::vector<std::string>{"ok"}); // not run twice
     EXPECT_EQ(states["bz2/1n1g/r50_b2_fp32_2"], (std::vector<std::string>{"interrupted", "ok"}));
     EXPECT_EQ(states["bz2/1n1g/r50_b2_fp32_3"], std::vector<std::string>{"ok"});
     // The interrupted run's partial log was kept beside, not overwritten.
     const std::string logDir = out + "/logs/fake/bz2/1n1g/";
     EXPECT_TRUE(std::filesystem::exists(logDir + "r50_b2_fp32_2.log.interrupted-1"));
-    const auto s = runProcess({kCli, "summarize", out, "--warmup", "2", "--iterations", "20", "--format", "csv"});
+    const auto s = runProcess(
+        {kCli, "summarize", out, "--warmup", "2", "--iterations", "20", "--format", "csv"});
     EXPECT_EQ(s.exitCode, 0) << s.err;
     EXPECT_TRUE(sv::test::leftoverOf(dir + "/out").empty());
     std::filesystem::remove_all(dir);

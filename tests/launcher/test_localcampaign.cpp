@@ -14,10 +14,14 @@ TEST(LocalCampaign, TinyRealCpuCampaignIsReadBackBySummarize) {
     const std::string dir = sv::test::tempDir("local");
     const std::string out = dir + "/out";
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = runProcess({kCli, "run", "--profile", "local-cpu-rn50", "--topologies", "1n1g,1n2g", "--batch-size", "2",
-                               "--precision", "fp32", "--repeats", "2", "--iterations", "12", "--warmup", "3",
-                               "--image-size", "32", "--cooldown", "0", "--out", out});
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto r = runProcess({kCli,           "run",       "--profile",    "local-cpu-rn50",
+                               "--topologies", "1n1g,1n2g", "--batch-size", "2",
+                               "--precision",  "fp32",      "--repeats",    "2",
+                               "--iterations", "12",        "--warmup",     "3",
+                               "--image-size", "32",        "--cooldown",   "0",
+                               "--out",        out});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("local campaign: 4 runs in %.1f s\n", seconds);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("4 of 4 runs ok"), std::string::npos) << r.out;
@@ -25,7 +29,8 @@ TEST(LocalCampaign, TinyRealCpuCampaignIsReadBackBySummarize) {
     EXPECT_NE(r.out.find("iteration 12/12"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find('\r'), std::string::npos);
 
-    const auto s = runProcess({kCli, "summarize", out, "--warmup", "3", "--iterations", "12", "--format", "json"});
+    const auto s = runProcess(
+        {kCli, "summarize", out, "--warmup", "3", "--iterations", "12", "--format", "json"});
     ASSERT_EQ(s.exitCode, 0) << s.err;
     const auto j = nlohmann::json::parse(s.out);
     ASSERT_EQ(j["runs"].size(), 4u);
@@ -49,18 +54,23 @@ TEST(LocalCampaign, TinyRealCpuCampaignIsReadBackBySummarize) {
     // Journal: a start and an end per run, all ok; environment captured beside the logs.
     const std::string journal = sv::test::readFile(out + "/journal.jsonl");
     std::size_t starts = 0, oks = 0;
-    for (std::size_t at = 0; (at = journal.find("\"event\":\"start\"", at)) != std::string::npos; ++at) ++starts;
-    for (std::size_t at = 0; (at = journal.find("\"state\":\"ok\"", at)) != std::string::npos; ++at) ++oks;
+    for (std::size_t at = 0; (at = journal.find("\"event\":\"start\"", at)) != std::string::npos;
+         ++at)
+        ++starts;
+    for (std::size_t at = 0; (at = journal.find("\"state\":\"ok\"", at)) != std::string::npos; ++at)
+        ++oks;
     EXPECT_EQ(starts, 4u);
     EXPECT_EQ(oks, 4u);
     bool envFound = false;
     for (const auto& e : std::filesystem::directory_iterator(out + "/environment"))
-        envFound = envFound || sv::test::readFile(e.path().string()).find("torch") != std::string::npos;
+        envFound =
+            envFound || sv::test::readFile(e.path().string()).find("torch") != std::string::npos;
     EXPECT_TRUE(envFound);
     EXPECT_TRUE(sv::test::leftoverOf(out).empty());
 
     // A second run into the same directory is refused: nothing is overwritten.
-    const auto again = runProcess({kCli, "run", "--topologies", "1n1g", "--batch-size", "2", "--out", out});
+    const auto again =
+        runProcess({kCli, "run", "--topologies", "1n1g", "--batch-size", "2", "--out", out});
     EXPECT_EQ(again.exitCode, 2);
     EXPECT_NE(again.err.find("resume"), std::string::npos);
     std::filesystem::remove_all(dir);

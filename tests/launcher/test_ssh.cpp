@@ -17,7 +17,7 @@ using sv::test::runProcess;
 namespace {
 
 class Ssh : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         if (::geteuid() != 0) GTEST_SKIP() << "sshd nodes need root (CI runs as root)";
         m_nodes = std::make_unique<sv::test::SshNodes>();
@@ -31,7 +31,8 @@ protected:
         }
         m_nodes.reset();
     }
-    json campaign(std::vector<std::string> hosts, const std::string& topology, const std::string& profile = "local-cpu-rn50") {
+    json campaign(std::vector<std::string> hosts, const std::string& topology,
+                  const std::string& profile = "local-cpu-rn50") {
         json c;
         c["profile"] = profile;
         c["hosts"] = json::array();
@@ -53,7 +54,8 @@ protected:
         c["graceSeconds"] = 1;
         c["sshConfig"] = m_nodes->config();
         c["outputDir"] = m_dir + "/out";
-        c["variables"] = {{"image_size", "32"}, {"master_port", "29611"}}; // apart from the local test's 29500
+        c["variables"] = {{"image_size", "32"},
+                          {"master_port", "29611"}}; // apart from the local test's 29500
         return c;
     }
     std::string write(const json& c) {
@@ -90,7 +92,8 @@ TEST_F(Ssh, TwoNodesRunTheCpuWorkloadOverSshWithMpirun) {
     const auto r = runProcess({kCli, "run", path});
     std::printf("2n1g over ssh: %.1f s\n", since(t0));
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-    const auto s = runProcess({kCli, "summarize", m_dir + "/out", "--warmup", "2", "--iterations", "10", "--format", "json"});
+    const auto s = runProcess({kCli, "summarize", m_dir + "/out", "--warmup", "2", "--iterations",
+                               "10", "--format", "json"});
     ASSERT_EQ(s.exitCode, 0) << s.err;
     const auto j = json::parse(s.out);
     ASSERT_EQ(j["runs"].size(), 1u);
@@ -99,7 +102,8 @@ TEST_F(Ssh, TwoNodesRunTheCpuWorkloadOverSshWithMpirun) {
     EXPECT_EQ(j["runs"][0]["speed_lines"], 20);
     // Environment captured from both hosts.
     int files = 0;
-    for (const auto& e : std::filesystem::directory_iterator(m_dir + "/out/environment")) files += e.path().extension() == ".txt";
+    for (const auto& e : std::filesystem::directory_iterator(m_dir + "/out/environment"))
+        files += e.path().extension() == ".txt";
     EXPECT_EQ(files, 2);
 }
 
@@ -137,7 +141,8 @@ TEST_F(Ssh, BlackHoledHostFailsWithinTheConnectTimeout) {
 }
 
 TEST_F(Ssh, RankFailingOnTheRemoteNodeNamesThatNode) {
-    const auto profile = sv::test::writeFakeProfile(m_dir, {"--fail-rank", "1", "--fail-at", "3", "--interval", "0.05"});
+    const auto profile = sv::test::writeFakeProfile(
+        m_dir, {"--fail-rank", "1", "--fail-at", "3", "--interval", "0.05"});
     auto c = campaign({"node1", "node2"}, "2n1g", profile);
     c["iterations"] = 40;
     const auto r = runProcess({kCli, "run", write(c)});
@@ -156,13 +161,16 @@ TEST_F(Ssh, NodeVanishingMidRunEndsTheRunFailedWithoutHanging) {
     const std::string path = write(c);
     const pid_t cli = sv::test::spawn({kCli, "run", path}, m_dir + "/cli.log");
     const std::string log = m_dir + "/out/logs/fake/bz2/2n1g/r50_b2_fp32_1.log";
-    for (int i = 0; i < 300 && sv::test::readFile(log).find("[1,1]<stderr>") == std::string::npos; ++i)
+    for (int i = 0; i < 300 && sv::test::readFile(log).find("[1,1]<stderr>") == std::string::npos;
+         ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    ASSERT_NE(sv::test::readFile(log).find("[1,1]<stderr>"), std::string::npos) << sv::test::readFile(m_dir + "/cli.log");
+    ASSERT_NE(sv::test::readFile(log).find("[1,1]<stderr>"), std::string::npos)
+        << sv::test::readFile(m_dir + "/cli.log");
     const auto t0 = std::chrono::steady_clock::now();
     m_nodes->killNode(1);
     int status = 0;
-    for (int i = 0; i < 600 && ::waitpid(cli, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    for (int i = 0; i < 600 && ::waitpid(cli, &status, WNOHANG) == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
     std::printf("node loss detected and run ended in %.1f s\n", since(t0));
     EXPECT_LT(since(t0), 60.0);
     if (::waitpid(cli, &status, WNOHANG) == 0) {
@@ -176,16 +184,25 @@ TEST_F(Ssh, NodeVanishingMidRunEndsTheRunFailedWithoutHanging) {
 }
 
 TEST_F(Ssh, HostileArgvArrivesByteIdenticalThroughEveryHop) {
-    const std::vector<std::string> hostile = {"a b", "'", "\"", "$(touch /tmp/sv-pwned)", "`id`", ";|&", "*", "a\nb", "-x",
-                                              "--", "ü€ 漢字", "", "\\", "$HOME", "'\"'\"'", "!", "~root", "#x", "=a", "%s"};
-    json profile{{"name", "argv"}, {"model", "r50"}, {"logRoot", "logs/argv"}, {"defaultLauncher", "mpirun"}};
-    profile["launchers"]["mpirun"] = {"mpirun", "--tag-output", "--allow-run-as-root", "--oversubscribe", "-np", "{ranks}",
-                                      "-H", "{host_slots}", "{mpi_env}", "{mpi_ssh_agent}"};
+    const std::vector<std::string> hostile = {"a b",   "'",     "\"",      "$(touch /tmp/sv-pwned)",
+                                              "`id`",  ";|&",   "*",       "a\nb",
+                                              "-x",    "--",    "ü€ 漢字", "",
+                                              "\\",    "$HOME", "'\"'\"'", "!",
+                                              "~root", "#x",    "=a",      "%s"};
+    json profile{{"name", "argv"},
+                 {"model", "r50"},
+                 {"logRoot", "logs/argv"},
+                 {"defaultLauncher", "mpirun"}};
+    profile["launchers"]["mpirun"] = {
+        "mpirun",  "--tag-output", "--allow-run-as-root", "--oversubscribe", "-np",
+        "{ranks}", "-H",           "{host_slots}",        "{mpi_env}",       "{mpi_ssh_agent}"};
     json program = {"/usr/bin/python3", sv::test::kFake, "--argv-dump", m_dir + "/argv"};
-    for (const auto& h : hostile) program.push_back(h);
+    for (const auto& h : hostile)
+        program.push_back(h);
     profile["program"] = program;
     std::ofstream(m_dir + "/argv.json") << profile.dump();
-    const auto r = runProcess({kCli, "run", write(campaign({"node1", "node2"}, "2n1g", m_dir + "/argv.json"))});
+    const auto r = runProcess(
+        {kCli, "run", write(campaign({"node1", "node2"}, "2n1g", m_dir + "/argv.json"))});
     std::vector<std::string> expected;
     for (const auto& h : hostile) {
         std::string hex;
@@ -199,7 +216,8 @@ TEST_F(Ssh, HostileArgvArrivesByteIdenticalThroughEveryHop) {
     for (int rank = 0; rank < 2; ++rank) {
         const std::string dump = sv::test::readFile(m_dir + "/argv." + std::to_string(rank));
         ASSERT_FALSE(dump.empty()) << "rank " << rank << " wrote nothing\n" << r.out << r.err;
-        EXPECT_EQ(json::parse(dump).get<std::vector<std::string>>(), expected) << "rank " << rank << " (node" << rank + 1 << ")";
+        EXPECT_EQ(json::parse(dump).get<std::vector<std::string>>(), expected)
+            << "rank " << rank << " (node" << rank + 1 << ")";
     }
     EXPECT_FALSE(std::filesystem::exists("/tmp/sv-pwned"));
 }

@@ -10,7 +10,8 @@ inline ui::LogSnapshot readSnapshot(const std::filesystem::path& root) {
     s.root = QString::fromStdString(root.string());
     ScanResult scan = scanLogDirectory(root);
     s.scanWarnings = scan.warnings;
-    for (const auto& f : scan.logs) s.logs.push_back(std::make_shared<const RunLog>(readRunLog(f)));
+    for (const auto& f : scan.logs)
+        s.logs.push_back(std::make_shared<const RunLog>(readRunLog(f)));
     s.expected = s.logs.size();
     s.complete = true;
     return s;

@@ -32,8 +32,7 @@ ui::Analysis analysisOf(const std::filesystem::path& root, std::vector<std::stri
     return ui::analyze(readSnapshot(root), o);
 }
 
-template <typename T>
-std::vector<T*> seriesOf(QChart* chart) {
+template <typename T> std::vector<T*> seriesOf(QChart* chart) {
     std::vector<T*> out;
     for (auto* s : chart->series())
         if (auto* t = qobject_cast<T*>(s)) out.push_back(t);
@@ -54,7 +53,8 @@ struct Campaign128 {
 
 TEST(ThroughputChart, MeasuredMediansBesideEachReferenceWithWhiskers) {
     Campaign128 c;
-    const ui::Analysis a = analysisOf(c.dir.path(), {"dlperf-ngc-mxnet-fp32-bs128", "dlperf-report-v1-fp32-bs128:OneFlow 0.2.0"});
+    const ui::Analysis a = analysisOf(
+        c.dir.path(), {"dlperf-ngc-mxnet-fp32-bs128", "dlperf-report-v1-fp32-bs128:OneFlow 0.2.0"});
     const ui::ScalingData d = a.scaling();
     std::unique_ptr<QChart> chart(ui::ThroughputChart::build(d));
     auto bars = seriesOf<QBarSeries>(chart.get());
@@ -63,7 +63,8 @@ TEST(ThroughputChart, MeasuredMediansBesideEachReferenceWithWhiskers) {
     const QBarSet* measured = bars[0]->barSets()[0];
     const auto cases = a.groupCases();
     ASSERT_EQ(measured->count(), 4);
-    for (int i = 0; i < 4; ++i) EXPECT_DOUBLE_EQ(measured->at(i), *cases[static_cast<std::size_t>(i)]->median);
+    for (int i = 0; i < 4; ++i)
+        EXPECT_DOUBLE_EQ(measured->at(i), *cases[static_cast<std::size_t>(i)]->median);
     // The published NGC MXNet fp32 figures at 1n1g and 1n8g.
     EXPECT_DOUBLE_EQ(bars[0]->barSets()[1]->at(0), 392.24);
     EXPECT_DOUBLE_EQ(bars[0]->barSets()[1]->at(3), 3006.98);
@@ -72,7 +73,8 @@ TEST(ThroughputChart, MeasuredMediansBesideEachReferenceWithWhiskers) {
     auto whiskers = seriesOf<QLineSeries>(chart.get());
     ASSERT_EQ(whiskers.size(), 4u);
     double lo = 1e9, hi = 0;
-    for (const auto& p : whiskers[0]->points()) lo = std::min(lo, p.y()), hi = std::max(hi, p.y());
+    for (const auto& p : whiskers[0]->points())
+        lo = std::min(lo, p.y()), hi = std::max(hi, p.y());
     EXPECT_DOUBLE_EQ(lo, *cases[0]->min);
     EXPECT_DOUBLE_EQ(hi, *cases[0]->max);
     EXPECT_LT(lo, hi);
@@ -81,7 +83,8 @@ TEST(ThroughputChart, MeasuredMediansBesideEachReferenceWithWhiskers) {
 TEST(SpeedupChart, MeasuredReferenceAndDashedIdeal) {
     Campaign128 c;
     const ui::Analysis a = analysisOf(c.dir.path());
-    ASSERT_EQ(a.references, std::vector<std::string>{"dlperf-ngc-mxnet-fp32-bs128"}); // matched by default
+    ASSERT_EQ(a.references,
+              std::vector<std::string>{"dlperf-ngc-mxnet-fp32-bs128"}); // matched by default
     std::unique_ptr<QChart> chart(ui::SpeedupChart::build(a.scaling(), false));
     auto lines = seriesOf<QLineSeries>(chart.get());
     ASSERT_EQ(lines.size(), 3u); // ideal, reference, measured
@@ -109,7 +112,8 @@ TEST(TraceChart, ShadesWarmupAndWindowAndBandsTheRanks) {
     const std::size_t run = a.logs.size() - 1; // a 1n8g run
     const IterationTrace trace = traceRunLog(*a.logs[run]);
     ASSERT_EQ(trace.ranks, 8);
-    std::unique_ptr<QChart> chart(ui::TraceChart::build(trace, MeasureOptions{20, 120}, QStringLiteral("run")));
+    std::unique_ptr<QChart> chart(
+        ui::TraceChart::build(trace, MeasureOptions{20, 120}, QStringLiteral("run")));
     auto areas = seriesOf<QAreaSeries>(chart.get());
     ASSERT_EQ(areas.size(), 3u); // warmup, window, rank band
     EXPECT_DOUBLE_EQ(areas[0]->upperSeries()->at(1).x(), 19.5);
@@ -117,7 +121,8 @@ TEST(TraceChart, ShadesWarmupAndWindowAndBandsTheRanks) {
     EXPECT_DOUBLE_EQ(areas[1]->upperSeries()->at(1).x(), 119.5);
     EXPECT_EQ(areas[2]->upperSeries()->count(), 120);
     // Rank r reports rate + r * 0.01: the band is 0.07 wide.
-    EXPECT_NEAR(areas[2]->upperSeries()->at(50).y() - areas[2]->lowerSeries()->at(50).y(), 0.07, 1e-6);
+    EXPECT_NEAR(areas[2]->upperSeries()->at(50).y() - areas[2]->lowerSeries()->at(50).y(), 0.07,
+                1e-6);
     auto lines = seriesOf<QLineSeries>(chart.get());
     ASSERT_EQ(lines.size(), 1u);
     EXPECT_EQ(lines[0]->count(), 120);
@@ -129,19 +134,22 @@ TEST(ChartExport, PngAtTwiceTheScaleIsTwiceThePixelsAndNotBlank) {
     QTemporaryDir out;
     const QString path = out.filePath(QStringLiteral("t.png"));
     QString error;
-    ASSERT_TRUE(ui::ChartExport::writePng(ui::ThroughputChart::build(a.scaling()), QSize(640, 400), 2.0, path, &error))
+    ASSERT_TRUE(ui::ChartExport::writePng(ui::ThroughputChart::build(a.scaling()), QSize(640, 400),
+                                          2.0, path, &error))
         << error.toStdString();
     const QImage image(path);
     ASSERT_FALSE(image.isNull());
     EXPECT_EQ(image.size(), QSize(1280, 800));
     EXPECT_GT(distinctColours(image), 20);
     // Crisp at 2x: drawn at that resolution, so it has detail a 1x upscale would not.
-    const QImage one = ui::ChartExport::renderImage(ui::ThroughputChart::build(a.scaling()), QSize(640, 400), 1.0);
+    const QImage one =
+        ui::ChartExport::renderImage(ui::ThroughputChart::build(a.scaling()), QSize(640, 400), 1.0);
     EXPECT_NE(image, one.scaled(1280, 800));
     // The measured colour is there (the bars were drawn, not just axes).
     bool blue = false;
     for (int y = 0; y < image.height() && !blue; y += 3)
-        for (int x = 0; x < image.width() && !blue; x += 3) blue = image.pixelColor(x, y) == ui::ChartStyle::measured();
+        for (int x = 0; x < image.width() && !blue; x += 3)
+            blue = image.pixelColor(x, y) == ui::ChartStyle::measured();
     EXPECT_TRUE(blue);
 }
 
@@ -151,7 +159,8 @@ TEST(ChartExport, SvgHoldsTitleAxesAndLegend) {
     QTemporaryDir out;
     const QString path = out.filePath(QStringLiteral("s.svg"));
     QString error;
-    ASSERT_TRUE(ui::ChartExport::writeSvg(ui::SpeedupChart::build(a.scaling(), false), QSize(800, 500), path, &error));
+    ASSERT_TRUE(ui::ChartExport::writeSvg(ui::SpeedupChart::build(a.scaling(), false),
+                                          QSize(800, 500), path, &error));
     const std::string svg = slurpFile(path.toStdString());
     EXPECT_NE(svg.find("<svg"), std::string::npos);
     EXPECT_NE(svg.find("Speedup — r50 fp32, batch 128"), std::string::npos);

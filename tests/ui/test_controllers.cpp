@@ -19,12 +19,17 @@ namespace {
 struct Loaded {
     ui::LoadController loader;
     ui::AnalysisController analysis;
-    Loaded() { QObject::connect(&loader, &ui::LoadController::snapshotReady, &analysis, &ui::AnalysisController::setSnapshot); }
+    Loaded() {
+        QObject::connect(&loader, &ui::LoadController::snapshotReady, &analysis,
+                         &ui::AnalysisController::setSnapshot);
+    }
     bool waitComplete(int ms = 20000) {
-        return waitUntil([this] {
-            auto a = analysis.current();
-            return a && a->complete && !analysis.isBusy();
-        }, ms);
+        return waitUntil(
+            [this] {
+                auto a = analysis.current();
+                return a && a->complete && !analysis.isBusy();
+            },
+            ms);
     }
 };
 
@@ -68,7 +73,8 @@ TEST(LoadController, ANewDirectoryDropsTheStaleLoad) {
     for (const auto& args : shown) {
         const auto an = args.at(0).value<ui::AnalysisPtr>();
         EXPECT_EQ(an->summary.root, b.path().string());
-        for (const auto& r : an->summary.runs) EXPECT_EQ(r.key.precision, "fp16");
+        for (const auto& r : an->summary.runs)
+            EXPECT_EQ(r.key.precision, "fp16");
     }
     EXPECT_EQ(l.analysis.current()->summary.runs.size(), 9u);
 }
@@ -113,7 +119,9 @@ TEST(AnalysisController, RecomputesWithoutReadingTheFilesAgain) {
     o.method = Method::Speed;
     o.measure = {10, 60};
     l.analysis.setOptions(o);
-    ASSERT_TRUE(waitUntil([&] { return l.analysis.current()->options.method == Method::Speed && !l.analysis.isBusy(); }));
+    ASSERT_TRUE(waitUntil([&] {
+        return l.analysis.current()->options.method == Method::Speed && !l.analysis.isBusy();
+    }));
     const auto a = l.analysis.current();
     EXPECT_EQ(a->summary.runs.size(), 9u);
     EXPECT_EQ(a->summary.load.measure.warmup, 10);
@@ -146,7 +154,8 @@ TEST(LiveController, NewAndGrowingLogsUpdateTheAnalysis) {
     Loaded l;
     ui::LiveController live;
     live.setDebounce(100);
-    QObject::connect(&live, &ui::LiveController::snapshotReady, &l.analysis, &ui::AnalysisController::setSnapshot);
+    QObject::connect(&live, &ui::LiveController::snapshotReady, &l.analysis,
+                     &ui::AnalysisController::setSnapshot);
     l.loader.open(QString::fromStdString(dir.path().string()));
     ASSERT_TRUE(l.waitComplete());
     ASSERT_EQ(l.analysis.current()->summary.runs.size(), 4u);
@@ -160,9 +169,12 @@ TEST(LiveController, NewAndGrowingLogsUpdateTheAnalysis) {
         out << full.substr(lineStart);
     }
     writeFile(logPath(dir.path(), spec, 1, 2, 2), runText(spec, 2, 2));
-    ASSERT_TRUE(waitUntil([&] {
-        auto a = l.analysis.current();
-        return a->summary.runs.size() == 5u && a->summary.runs[3].status == RunStatus::Complete;
-    }, 5000)) << "runs: " << l.analysis.current()->summary.runs.size();
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            auto a = l.analysis.current();
+            return a->summary.runs.size() == 5u && a->summary.runs[3].status == RunStatus::Complete;
+        },
+        5000))
+        << "runs: " << l.analysis.current()->summary.runs.size();
     EXPECT_EQ(l.analysis.current()->summary.cases.back().values.size(), 2u);
 }

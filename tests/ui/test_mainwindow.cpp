@@ -39,10 +39,12 @@ struct Window {
     ui::MainWindow window{&settings};
 
     bool waitFor(std::function<bool(const ui::Analysis&)> pred, int ms = 20000) {
-        return waitUntil([&] {
-            auto a = window.analysis()->current();
-            return a && a->complete && !window.analysis()->isBusy() && pred(*a);
-        }, ms);
+        return waitUntil(
+            [&] {
+                auto a = window.analysis()->current();
+                return a && a->complete && !window.analysis()->isBusy() && pred(*a);
+            },
+            ms);
     }
     int barSets() const {
         for (auto* s : window.throughputPage()->view()->chart()->series())
@@ -84,7 +86,8 @@ TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
 
     // Switch method in the control panel.
     w.window.controls()->methodBox()->setCurrentIndex(1);
-    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.options.method == Method::Speed; }));
+    ASSERT_TRUE(
+        w.waitFor([](const ui::Analysis& a) { return a.summary.options.method == Method::Speed; }));
     SummaryOptions speed;
     speed.method = Method::Speed;
     const Summary core = summarizeDirectory(c.dir.path(), {}, speed);
@@ -113,7 +116,8 @@ TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
     QChart* trace = runs->traceView()->chart();
     EXPECT_TRUE(trace->title().contains(QStringLiteral("incomplete")));
     int areas = 0;
-    for (auto* s : trace->series()) areas += qobject_cast<QAreaSeries*>(s) ? 1 : 0;
+    for (auto* s : trace->series())
+        areas += qobject_cast<QAreaSeries*>(s) ? 1 : 0;
     EXPECT_EQ(areas, 3);
 
     // Exports.
@@ -121,31 +125,36 @@ TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
     QString error;
     w.window.showPage(ui::MainWindow::Throughput);
     const QString png = out.filePath(QStringLiteral("throughput.png"));
-    ASSERT_TRUE(w.window.exporter()->exportChart(w.window.currentChartKind(), png, QSize(900, 600), 2.0, &error))
+    ASSERT_TRUE(w.window.exporter()->exportChart(w.window.currentChartKind(), png, QSize(900, 600),
+                                                 2.0, &error))
         << error.toStdString();
     const QImage image(png);
     EXPECT_EQ(image.size(), QSize(1800, 1200));
     EXPECT_GT(distinctColours(image), 20);
     const QString svg = out.filePath(QStringLiteral("speedup.svg"));
     w.window.showPage(ui::MainWindow::Speedup);
-    ASSERT_TRUE(w.window.exporter()->exportChart(w.window.currentChartKind(), svg, QSize(900, 600), 1.0, &error));
+    ASSERT_TRUE(w.window.exporter()->exportChart(w.window.currentChartKind(), svg, QSize(900, 600),
+                                                 1.0, &error));
     const std::string svgText = slurpFile(svg.toStdString());
     EXPECT_NE(svgText.find("Speedup — r50 fp32, batch 128"), std::string::npos);
     EXPECT_NE(svgText.find("OneFlow 0.2.0"), std::string::npos);
     const QString trc = out.filePath(QStringLiteral("trace.png"));
     w.window.showPage(ui::MainWindow::Runs);
-    ASSERT_TRUE(w.window.exporter()->exportChart(w.window.currentChartKind(), trc, QSize(600, 300), 1.0, &error));
+    ASSERT_TRUE(w.window.exporter()->exportChart(w.window.currentChartKind(), trc, QSize(600, 300),
+                                                 1.0, &error));
     EXPECT_EQ(QImage(trc).size(), QSize(600, 300));
     const QString csv = out.filePath(QStringLiteral("results.csv"));
     ASSERT_TRUE(w.window.exporter()->exportTable(ui::TableFormat::Csv, csv, &error));
     const std::string csvText = slurpFile(csv.toStdString());
     EXPECT_NE(csvText.find(",speed,"), std::string::npos);
     EXPECT_NE(csvText.find(formatFixed(*core.cases[0].median, 2)), std::string::npos);
-    EXPECT_NE(csvText.find("dlperf-ngc-mxnet-fp32-bs128"), std::string::npos); // first overlay is the reference
+    EXPECT_NE(csvText.find("dlperf-ngc-mxnet-fp32-bs128"),
+              std::string::npos); // first overlay is the reference
     EXPECT_EQ(std::count(csvText.begin(), csvText.end(), '\n'), 4); // header + 3 cases
     const QString md = out.filePath(QStringLiteral("results.md"));
     ASSERT_TRUE(w.window.exporter()->exportTable(ui::TableFormat::Markdown, md, &error));
-    EXPECT_NE(slurpFile(md.toStdString()).find("| node_num | gpu_num | samples/s | speedup |"), std::string::npos);
+    EXPECT_NE(slurpFile(md.toStdString()).find("| node_num | gpu_num | samples/s | speedup |"),
+              std::string::npos);
     const QString dl = out.filePath(QStringLiteral("dlperf.json"));
     ASSERT_TRUE(w.window.exporter()->exportTable(ui::TableFormat::DlperfJson, dl, &error));
     EXPECT_NE(slurpFile(dl.toStdString()).find("\"1n8g\": {\"average_speed\""), std::string::npos);
@@ -158,10 +167,15 @@ TEST(MainWindow, WarmupChangeRecomputesAndResultsCopy) {
     ASSERT_TRUE(w.waitFor([](const ui::Analysis&) { return true; }));
     w.window.controls()->warmupBox()->setValue(10);
     w.window.controls()->iterationsBox()->setValue(30);
-    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.load.measure.iterations == 30; }));
+    ASSERT_TRUE(
+        w.waitFor([](const ui::Analysis& a) { return a.summary.load.measure.iterations == 30; }));
     // With a 30-iteration window the cut-short run counts again.
     EXPECT_EQ(w.window.warnings()->rowCount(), 0);
-    EXPECT_EQ(w.window.resultsPage()->model()->data(w.window.resultsPage()->model()->index(2, ui::CaseTableModel::RunsUsed)).toInt(), 3);
+    EXPECT_EQ(w.window.resultsPage()
+                  ->model()
+                  ->data(w.window.resultsPage()->model()->index(2, ui::CaseTableModel::RunsUsed))
+                  .toInt(),
+              3);
     w.window.resultsPage()->view()->selectAll();
     const QString copied = w.window.resultsPage()->selectionText();
     EXPECT_TRUE(copied.startsWith(QStringLiteral("Model\tPrecision")));
@@ -176,9 +190,13 @@ TEST(MainWindow, SettingsPersistSelections) {
         ui::AppSettings settings(ini);
         ui::MainWindow window(&settings);
         window.openDirectory(c.root());
-        ASSERT_TRUE(waitUntil([&] { auto a = window.analysis()->current(); return a && a->complete; }));
+        ASSERT_TRUE(waitUntil([&] {
+            auto a = window.analysis()->current();
+            return a && a->complete;
+        }));
         window.controls()->methodBox()->setCurrentIndex(1);
-        ASSERT_TRUE(waitUntil([&] { return window.analysis()->current()->summary.options.method == Method::Speed; }));
+        ASSERT_TRUE(waitUntil(
+            [&] { return window.analysis()->current()->summary.options.method == Method::Speed; }));
         window.close();
     }
     ui::AppSettings settings(ini);
@@ -196,9 +214,11 @@ TEST(MainWindow, BrokenSettingsFileDoesNotStopTheApp) {
     {
         QFile f(ini);
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write("[analysis]\nwarmup=banana\niterations=-7\nreferences=no-such-table\nmethod=\x01\xff\n"
-                "[window]\ngeometry=@ByteArray(\\xff\\x00garbage)\nstate=@Variant(\\0\\0\\0\\x7f\\xff\\xff)\npage=99\n"
-                "[\xff\xfe\nrecent=@Invalid()\n\0\0\0garbage");
+        f.write(
+            "[analysis]\nwarmup=banana\niterations=-7\nreferences=no-such-table\nmethod=\x01\xff\n"
+            "[window]\ngeometry=@ByteArray(\\xff\\x00garbage)\nstate=@Variant("
+            "\\0\\0\\0\\x7f\\xff\\xff)\npage=99\n"
+            "[\xff\xfe\nrecent=@Invalid()\n\0\0\0garbage");
     }
     ui::AppSettings settings(ini);
     const ui::AnalysisOptions o = settings.analysisOptions();
@@ -212,7 +232,10 @@ TEST(MainWindow, BrokenSettingsFileDoesNotStopTheApp) {
     EXPECT_TRUE(window.isVisible());
     Campaign c;
     window.openDirectory(c.root());
-    EXPECT_TRUE(waitUntil([&] { auto a = window.analysis()->current(); return a && a->complete; }));
+    EXPECT_TRUE(waitUntil([&] {
+        auto a = window.analysis()->current();
+        return a && a->complete;
+    }));
 }
 
 TEST(MainWindow, UnreadableSettingsFileIsSetAside) {

@@ -56,16 +56,21 @@ TEST(CaseTableModel, RowsEqualCoreStatistics) {
     for (int r = 0; r < 3; ++r) {
         const CaseStats& c = core.cases[static_cast<std::size_t>(r)];
         EXPECT_EQ(cell(model, r, ui::CaseTableModel::Gpus), QString::number(c.gpus()));
-        EXPECT_EQ(cell(model, r, ui::CaseTableModel::Median).toStdString(), formatFixed(*c.median, 2));
+        EXPECT_EQ(cell(model, r, ui::CaseTableModel::Median).toStdString(),
+                  formatFixed(*c.median, 2));
         EXPECT_EQ(cell(model, r, ui::CaseTableModel::Mean).toStdString(), formatFixed(*c.mean, 2));
-        EXPECT_EQ(cell(model, r, ui::CaseTableModel::Speedup).toStdString(), formatFixed(*c.speedup, 2));
-        EXPECT_DOUBLE_EQ(model.data(model.index(r, ui::CaseTableModel::Median), ui::CaseTableModel::SortRole).toDouble(),
-                         *c.median);
+        EXPECT_EQ(cell(model, r, ui::CaseTableModel::Speedup).toStdString(),
+                  formatFixed(*c.speedup, 2));
+        EXPECT_DOUBLE_EQ(
+            model.data(model.index(r, ui::CaseTableModel::Median), ui::CaseTableModel::SortRole)
+                .toDouble(),
+            *c.median);
     }
     // The cut-short 1n2g repeat is excluded, with its reason as tooltip.
     EXPECT_EQ(cell(model, 1, ui::CaseTableModel::RunsExcluded), QStringLiteral("1"));
     EXPECT_EQ(cell(model, 1, ui::CaseTableModel::RunsUsed), QStringLiteral("2"));
-    EXPECT_TRUE(cell(model, 1, ui::CaseTableModel::RunsExcluded, Qt::ToolTipRole).contains(QStringLiteral("r50_b64_fp32_3.log")));
+    EXPECT_TRUE(cell(model, 1, ui::CaseTableModel::RunsExcluded, Qt::ToolTipRole)
+                    .contains(QStringLiteral("r50_b64_fp32_3.log")));
     // Swapped whole: the tester checks the reset is consistent.
     model.setCases({});
     EXPECT_EQ(model.rowCount(), 0);
@@ -85,7 +90,8 @@ TEST(CaseTableModel, DeltaIsColouredAndReferenceExplained) {
     ASSERT_TRUE(core.cases[0].deltaPct);
     // 128 / 0.5 s = 256 images/s against 392.24 published: far below, so red.
     EXPECT_LT(*core.cases[0].deltaPct, -5.0);
-    const QBrush brush = model.data(model.index(0, ui::CaseTableModel::Delta), Qt::ForegroundRole).value<QBrush>();
+    const QBrush brush =
+        model.data(model.index(0, ui::CaseTableModel::Delta), Qt::ForegroundRole).value<QBrush>();
     EXPECT_EQ(brush.color(), QColor(0xc0, 0x1c, 0x1c));
     EXPECT_EQ(cell(model, 0, ui::CaseTableModel::Reference), QStringLiteral("392.24"));
     const QString tip = cell(model, 0, ui::CaseTableModel::Reference, Qt::ToolTipRole);
@@ -121,10 +127,13 @@ TEST(RunTableModel, EveryRunWithStatusBothMethodsAndFlags) {
     for (int r = 0; r < model.rowCount(); ++r) {
         const RunResult& run = core.runs[static_cast<std::size_t>(r)];
         EXPECT_EQ(cell(model, r, ui::RunTableModel::Log).toStdString(), run.path);
-        EXPECT_EQ(cell(model, r, ui::RunTableModel::Status).toStdString(), std::string(statusName(run.status)));
+        EXPECT_EQ(cell(model, r, ui::RunTableModel::Status).toStdString(),
+                  std::string(statusName(run.status)));
         if (run.usable()) {
-            EXPECT_EQ(cell(model, r, ui::RunTableModel::TimeMethod).toStdString(), formatFixed(*run.timeThroughput, 2));
-            EXPECT_EQ(cell(model, r, ui::RunTableModel::SpeedMethod).toStdString(), formatFixed(*run.speedThroughput, 2));
+            EXPECT_EQ(cell(model, r, ui::RunTableModel::TimeMethod).toStdString(),
+                      formatFixed(*run.timeThroughput, 2));
+            EXPECT_EQ(cell(model, r, ui::RunTableModel::SpeedMethod).toStdString(),
+                      formatFixed(*run.speedThroughput, 2));
         } else {
             ++incomplete;
             // Visible, with its reason, not hidden.
@@ -145,7 +154,8 @@ TEST(RunTableModel, FlagsTheOutlierRepeat) {
     // Repeat 5 at half speed: far outside the others' spread.
     RunSpec slow;
     slow.stepMs = 1000;
-    writeFile(logPath(dir.path(), spec, 1, 1, 5), makeLog(slow, [](int, int) { return std::string("64.0"); }));
+    writeFile(logPath(dir.path(), spec, 1, 1, 5),
+              makeLog(slow, [](int, int) { return std::string("64.0"); }));
     const Summary core = summarizeDirectory(dir.path(), {}, {});
     ASSERT_EQ(core.cases.size(), 1u);
     ASSERT_EQ(core.cases[0].outlierRepeats, std::vector<int>{5});
@@ -172,10 +182,12 @@ TEST(ReferenceListModel, ListsEverySeriesAndReportsUserToggles) {
     ui::ReferenceListModel model;
     QAbstractItemModelTester tester(&model, kFatal);
     int series = 0;
-    for (const auto& t : ReferenceCatalog::builtin().tables()) series += static_cast<int>(t.series.size());
+    for (const auto& t : ReferenceCatalog::builtin().tables())
+        series += static_cast<int>(t.series.size());
     ASSERT_EQ(model.rowCount(), series);
     for (int r = 0; r < model.rowCount(); ++r)
-        EXPECT_TRUE(ReferenceCatalog::builtin().knows(model.data(model.index(r), ui::ReferenceListModel::IdRole).toString().toStdString()));
+        EXPECT_TRUE(ReferenceCatalog::builtin().knows(
+            model.data(model.index(r), ui::ReferenceListModel::IdRole).toString().toStdString()));
     QSignalSpy spy(&model, &ui::ReferenceListModel::checkedChanged);
     model.setChecked({"dlperf-ngc-mxnet-fp32-bs128"}); // from an Analysis: no echo
     EXPECT_EQ(spy.count(), 0);

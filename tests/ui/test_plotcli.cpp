@@ -31,7 +31,8 @@ TEST(PlotCli, WritesEachChartAsPngWithoutADisplay) {
     TempDir out;
     for (const char* chart : {"throughput", "speedup", "efficiency"}) {
         const auto file = (out.path() / (std::string(chart) + ".png")).string();
-        const auto r = plot({SCALEVIEW_SAMPLES, "--chart", chart, "--output", file, "--size", "800x500", "--quiet"});
+        const auto r = plot({SCALEVIEW_SAMPLES, "--chart", chart, "--output", file, "--size",
+                             "800x500", "--quiet"});
         ASSERT_EQ(r.exitCode, 0) << chart << ": " << r.err;
         const QImage image(QString::fromStdString(file));
         EXPECT_EQ(image.size(), QSize(800, 500)) << chart;
@@ -42,8 +43,9 @@ TEST(PlotCli, WritesEachChartAsPngWithoutADisplay) {
 TEST(PlotCli, SvgWithReferencesAndScale) {
     TempDir out;
     const auto svg = (out.path() / "t.svg").string();
-    auto r = plot({SCALEVIEW_SAMPLES, "--chart", "throughput", "--reference", "dlperf-ngc-mxnet-fp32-bs128",
-                   "--reference", "dlperf-report-v1-fp32-bs128:OneFlow 0.2.0", "--output", svg, "--quiet"});
+    auto r = plot({SCALEVIEW_SAMPLES, "--chart", "throughput", "--reference",
+                   "dlperf-ngc-mxnet-fp32-bs128", "--reference",
+                   "dlperf-report-v1-fp32-bs128:OneFlow 0.2.0", "--output", svg, "--quiet"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const std::string text = slurpFile(svg);
     EXPECT_NE(text.find("Throughput — r50 fp32, batch 128"), std::string::npos);
@@ -61,7 +63,8 @@ TEST(PlotCli, UsageErrorsExitTwo) {
     const auto png = (out.path() / "x.png").string();
     EXPECT_EQ(plot({SCALEVIEW_SAMPLES, "--chart", "pie", "--output", png}).exitCode, 2);
     EXPECT_EQ(plot({SCALEVIEW_SAMPLES, "--output", (out.path() / "x.gif").string()}).exitCode, 2);
-    EXPECT_EQ(plot({SCALEVIEW_SAMPLES, "--output", png, "--reference", "no-such-table"}).exitCode, 2);
+    EXPECT_EQ(plot({SCALEVIEW_SAMPLES, "--output", png, "--reference", "no-such-table"}).exitCode,
+              2);
     EXPECT_EQ(plot({SCALEVIEW_SAMPLES, "--output", png, "--size", "big"}).exitCode, 2);
     EXPECT_EQ(plot({"/nonexistent", "--output", png}).exitCode, 2);
     EXPECT_FALSE(std::filesystem::exists(png));

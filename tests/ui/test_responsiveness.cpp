@@ -21,7 +21,9 @@ using namespace sv;
 using namespace sv::test;
 
 TEST(Responsiveness, EventLoopNeverStallsWhileABigDirectoryLoads) {
-    const int megabytes = qEnvironmentVariableIsSet("SCALEVIEW_PROBE_MB") ? qEnvironmentVariableIntValue("SCALEVIEW_PROBE_MB") : 40;
+    const int megabytes = qEnvironmentVariableIsSet("SCALEVIEW_PROBE_MB")
+                              ? qEnvironmentVariableIntValue("SCALEVIEW_PROBE_MB")
+                              : 40;
     TempDir dir;
     CampaignSpec spec;
     spec.batch = 128;
@@ -33,7 +35,11 @@ TEST(Responsiveness, EventLoopNeverStallsWhileABigDirectoryLoads) {
         writeFile(logPath(dir.path(), spec, 4, 8, p), run);
         bytes += run.size();
     }
-    writeCampaign(dir.path(), [&] { CampaignSpec s = spec; s.topologies = {{1, 1}}; return s; }());
+    writeCampaign(dir.path(), [&] {
+        CampaignSpec s = spec;
+        s.topologies = {{1, 1}};
+        return s;
+    }());
 
     QTemporaryDir config;
     ui::AppSettings settings(config.filePath(QStringLiteral("scaleview.ini")));
@@ -51,27 +57,33 @@ TEST(Responsiveness, EventLoopNeverStallsWhileABigDirectoryLoads) {
     QObject::connect(&probe, &QTimer::timeout, [&] {
         const qint64 gap = sinceTick.restart();
         if (gap > 50 && qEnvironmentVariableIsSet("SCALEVIEW_PROBE_TRACE"))
-            std::printf("gap %lld ms ending at %lld ms\n", static_cast<long long>(gap), static_cast<long long>(clock.elapsed()));
+            std::printf("gap %lld ms ending at %lld ms\n", static_cast<long long>(gap),
+                        static_cast<long long>(clock.elapsed()));
         maxGap = std::max(maxGap, gap);
         ++ticks;
     });
     int partials = 0;
-    QObject::connect(&window, &ui::MainWindow::analysisShown, [&](ui::AnalysisPtr a) { partials += a->complete ? 0 : 1; });
+    QObject::connect(&window, &ui::MainWindow::analysisShown,
+                     [&](ui::AnalysisPtr a) { partials += a->complete ? 0 : 1; });
     clock.start();
     sinceTick.start();
     probe.start();
     window.openDirectory(QString::fromStdString(dir.path().string()));
-    ASSERT_TRUE(waitUntil([&] {
-        auto a = window.analysis()->current();
-        return a && a->complete && !window.analysis()->isBusy();
-    }, 550000));
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            auto a = window.analysis()->current();
+            return a && a->complete && !window.analysis()->isBusy();
+        },
+        550000));
     const double seconds = clock.elapsed() / 1000.0;
     probe.stop();
     const auto a = window.analysis()->current();
     EXPECT_EQ(a->summary.runs.size(), static_cast<std::size_t>(files + 3));
     std::printf("GUI responsiveness: %.0f MB in %d logs loaded and analysed in %.1f s; "
-                "longest event-loop gap %lld ms over %d probe ticks; %d partial views shown while loading\n",
-                static_cast<double>(bytes) / (1 << 20), files + 3, seconds, static_cast<long long>(maxGap), ticks, partials);
+                "longest event-loop gap %lld ms over %d probe ticks; %d partial views shown while "
+                "loading\n",
+                static_cast<double>(bytes) / (1 << 20), files + 3, seconds,
+                static_cast<long long>(maxGap), ticks, partials);
     RecordProperty("max_gap_ms", static_cast<int>(maxGap));
     EXPECT_LT(maxGap, 100);
 }

@@ -103,7 +103,8 @@ TEST(RunPanel, DisablesTopologiesItCannotRunAndSaysWhy) {
     // No hosts: one node only.
     auto* twoNodes = w.form->topologyBox(QStringLiteral("2n8g"));
     EXPECT_FALSE(twoNodes->isEnabled());
-    EXPECT_TRUE(twoNodes->toolTip().contains(QLatin1String("hosts"))) << twoNodes->toolTip().toStdString();
+    EXPECT_TRUE(twoNodes->toolTip().contains(QLatin1String("hosts")))
+        << twoNodes->toolTip().toStdString();
     EXPECT_TRUE(w.form->topologyBox(QStringLiteral("1n1g"))->isEnabled());
     const int cores = QThread::idealThreadCount();
     EXPECT_EQ(w.form->topologyBox(QStringLiteral("1n8g"))->isEnabled(), cores >= 8);
@@ -113,7 +114,8 @@ TEST(RunPanel, DisablesTopologiesItCannotRunAndSaysWhy) {
     w.form->hosts()->setHosts({a, b});
     EXPECT_TRUE(w.form->topologyBox(QStringLiteral("1n4g"))->isEnabled());
     EXPECT_FALSE(w.form->topologyBox(QStringLiteral("1n8g"))->isEnabled());
-    EXPECT_TRUE(w.form->topologyBox(QStringLiteral("1n8g"))->toolTip().contains(QLatin1String("node1")));
+    EXPECT_TRUE(
+        w.form->topologyBox(QStringLiteral("1n8g"))->toolTip().contains(QLatin1String("node1")));
     EXPECT_FALSE(w.form->topologyBox(QStringLiteral("4n8g"))->isEnabled());
     EXPECT_FALSE(w.form->topologyBox(QStringLiteral("4n8g"))->isChecked());
     w.form->customTopologies()->setText(QStringLiteral("2n4g"));
@@ -134,10 +136,11 @@ TEST(RunPanel, DisablesTopologiesItCannotRunAndSaysWhy) {
 }
 
 TEST(RunPanel, ImportsHostsFromAnSshConfig) {
-    const auto hosts = ui::hostsFromSshConfig("Host *\n  User everyone\n"
-                                              "Host gpu1 gpu2\n  HostName=10.0.0.1\n  Port 2222\n  User alice\n"
-                                              "# comment\nHost gpu3\n  hostname gpu3.lab\n",
-                                              8);
+    const auto hosts =
+        ui::hostsFromSshConfig("Host *\n  User everyone\n"
+                               "Host gpu1 gpu2\n  HostName=10.0.0.1\n  Port 2222\n  User alice\n"
+                               "# comment\nHost gpu3\n  hostname gpu3.lab\n",
+                               8);
     ASSERT_EQ(hosts.size(), 3u);
     EXPECT_EQ(hosts[0].name, "gpu1");
     EXPECT_EQ(hosts[0].address, "10.0.0.1");
@@ -150,11 +153,13 @@ TEST(RunPanel, ImportsHostsFromAnSshConfig) {
 
     Window w;
     QTemporaryDir dir;
-    writeFile(dir.filePath(QStringLiteral("ssh_config")).toStdString(), "Host n1\n  Port 2201\nHost n2\n");
+    writeFile(dir.filePath(QStringLiteral("ssh_config")).toStdString(),
+              "Host n1\n  Port 2201\nHost n2\n");
     w.form->importSshConfig(dir.filePath(QStringLiteral("ssh_config")));
     ASSERT_EQ(w.form->hosts()->rowCount(), 2);
     EXPECT_EQ(w.form->campaign().hosts[0].port, 2201);
-    EXPECT_EQ(w.form->campaign().sshConfig, dir.filePath(QStringLiteral("ssh_config")).toStdString());
+    EXPECT_EQ(w.form->campaign().sshConfig,
+              dir.filePath(QStringLiteral("ssh_config")).toStdString());
     EXPECT_TRUE(w.form->topologyBox(QStringLiteral("2n8g"))->isEnabled());
 }
 
@@ -177,7 +182,8 @@ TEST(RunPanel, SavesAndReopensCampaignsAsTheLaunchersJson) {
     EXPECT_EQ(other.form->precision()->currentData().toString(), QStringLiteral("fp16-noamp"));
     EXPECT_FALSE(other.panel->resumeButton()->isEnabled()); // never run: nothing to resume
     // The commands shown are the opened campaign's, not the ones before it.
-    EXPECT_TRUE(waitUntil([&] { return other.panel->commandText().contains(QLatin1String("--iterations 7")); }, 3000))
+    EXPECT_TRUE(waitUntil(
+        [&] { return other.panel->commandText().contains(QLatin1String("--iterations 7")); }, 3000))
         << other.panel->commandText().toStdString();
     EXPECT_EQ(other.panel->recentCampaigns().value(0), file);
 }
@@ -190,7 +196,8 @@ TEST(RunPanel, TinyLocalCampaignRunsAndFillsProgressAndResults) {
     setUpTiny(w.form, out, 8);
 
     std::vector<launcher::RunProgress> progress;
-    QObject::connect(w.panel->controller(), &ui::RunController::progress, [&](const launcher::RunProgress& p) { progress.push_back(p); });
+    QObject::connect(w.panel->controller(), &ui::RunController::progress,
+                     [&](const launcher::RunProgress& p) { progress.push_back(p); });
     bool done = false, cancelled = true;
     int ok = -1;
     QObject::connect(w.panel, &ui::RunPanel::campaignFinished, [&](bool c, int k, int) {
@@ -203,7 +210,8 @@ TEST(RunPanel, TinyLocalCampaignRunsAndFillsProgressAndResults) {
     ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
     EXPECT_FALSE(w.panel->runButton()->isEnabled());
     EXPECT_TRUE(w.panel->cancelButton()->isEnabled());
-    ASSERT_TRUE(waitUntil([&] { return done; }, 110000)) << w.panel->monitor()->currentText().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return done; }, 110000))
+        << w.panel->monitor()->currentText().toStdString();
     EXPECT_FALSE(cancelled);
     EXPECT_EQ(ok, 1) << w.panel->bannerText().toStdString();
 
@@ -218,17 +226,21 @@ TEST(RunPanel, TinyLocalCampaignRunsAndFillsProgressAndResults) {
 
     // The results model of the window holds the campaign: one case, 1 node, 1 GPU.
     const auto* results = w.window.resultsPage()->model();
-    ASSERT_TRUE(waitUntil([&] {
-        auto a = w.window.analysis()->current();
-        return a && a->complete && !w.window.analysis()->isBusy() && results->rowCount() == 1;
-    }, 20000));
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            auto a = w.window.analysis()->current();
+            return a && a->complete && !w.window.analysis()->isBusy() && results->rowCount() == 1;
+        },
+        20000));
     EXPECT_EQ(results->data(results->index(0, ui::CaseTableModel::Nodes)).toInt(), 1);
     EXPECT_EQ(results->data(results->index(0, ui::CaseTableModel::Gpus)).toInt(), 1);
-    EXPECT_GT(results->data(results->index(0, ui::CaseTableModel::Median)).toString().toDouble(), 0.0);
+    EXPECT_GT(results->data(results->index(0, ui::CaseTableModel::Median)).toString().toDouble(),
+              0.0);
     // The same directory cannot be run twice; Resume has nothing left.
     EXPECT_FALSE(w.panel->resumeButton()->isEnabled());
     w.panel->runButton()->click();
-    EXPECT_TRUE(w.panel->bannerText().contains(QLatin1String("New"))) << w.panel->bannerText().toStdString();
+    EXPECT_TRUE(w.panel->bannerText().contains(QLatin1String("New")))
+        << w.panel->bannerText().toStdString();
     EXPECT_TRUE(processesMentioning(out.toStdString()).empty());
 }
 
@@ -262,6 +274,7 @@ TEST(RunPanel, CancelMidRunLeavesNoProcessAndReopenOffersResume) {
     Window again;
     ASSERT_TRUE(again.panel->openCampaign(out));
     EXPECT_TRUE(again.panel->resumeButton()->isEnabled());
-    EXPECT_TRUE(again.panel->bannerText().contains(QLatin1String("Resume"))) << again.panel->bannerText().toStdString();
+    EXPECT_TRUE(again.panel->bannerText().contains(QLatin1String("Resume")))
+        << again.panel->bannerText().toStdString();
     EXPECT_EQ(again.panel->monitor()->runsTable()->item(0, 1)->text(), QStringLiteral("cancelled"));
 }

@@ -23,14 +23,18 @@ struct CampaignSpec {
     // Per-GPU step time in ms; scaling loses 2 % per doubling, repeats differ by 1 %.
     std::int64_t stepMs(int ranks, int repeat) const {
         double eff = 1.0;
-        for (int r = ranks; r > 1; r /= 2) eff *= 0.98;
+        for (int r = ranks; r > 1; r /= 2)
+            eff *= 0.98;
         return static_cast<std::int64_t>(std::llround(500.0 / eff * (1.0 + 0.01 * repeat)));
     }
 };
 
-inline std::filesystem::path logPath(const std::filesystem::path& root, const CampaignSpec& c, int nodes, int gpus, int repeat) {
-    return root / ("bz" + std::to_string(c.batch)) / (std::to_string(nodes) + "n" + std::to_string(gpus) + "g") /
-           ("r50_b" + std::to_string(c.batch) + "_" + c.precision + "_" + std::to_string(repeat) + ".log");
+inline std::filesystem::path logPath(const std::filesystem::path& root, const CampaignSpec& c,
+                                     int nodes, int gpus, int repeat) {
+    return root / ("bz" + std::to_string(c.batch)) /
+           (std::to_string(nodes) + "n" + std::to_string(gpus) + "g") /
+           ("r50_b" + std::to_string(c.batch) + "_" + c.precision + "_" + std::to_string(repeat) +
+            ".log");
 }
 
 inline std::string runText(const CampaignSpec& c, int ranks, int repeat, int iterations = -1) {
@@ -39,24 +43,27 @@ inline std::string runText(const CampaignSpec& c, int ranks, int repeat, int ite
     spec.iterations = iterations < 0 ? c.iterations : iterations;
     spec.stepMs = c.stepMs(ranks, repeat);
     const double rate = 1000.0 * c.batch * ranks / static_cast<double>(spec.stepMs);
-    return makeLog(spec, [rate](int k, int r) { return std::to_string(rate * (k == 0 ? 0.3 : 1.0) + r * 0.01); });
+    return makeLog(spec, [rate](int k, int r) {
+        return std::to_string(rate * (k == 0 ? 0.3 : 1.0) + r * 0.01);
+    });
 }
 
 inline void writeCampaign(const std::filesystem::path& root, const CampaignSpec& c = {}) {
     for (auto [nodes, gpus] : c.topologies)
-        for (int p = 1; p <= c.repeats; ++p) writeFile(logPath(root, c, nodes, gpus, p), runText(c, nodes * gpus, p));
+        for (int p = 1; p <= c.repeats; ++p)
+            writeFile(logPath(root, c, nodes, gpus, p), runText(c, nodes * gpus, p));
 }
 
 // Distinct colours in an image: a blank or one-colour render has 1 or 2.
 inline int distinctColours(const QImage& image) {
     QSet<QRgb> colours;
     for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2) colours.insert(image.pixel(x, y));
+        for (int x = 0; x < image.width(); x += 2)
+            colours.insert(image.pixel(x, y));
     return colours.size();
 }
 
-template <typename Pred>
-bool waitUntil(Pred pred, int ms = 10000) {
+template <typename Pred> bool waitUntil(Pred pred, int ms = 10000) {
     return QTest::qWaitFor(pred, ms);
 }
 
