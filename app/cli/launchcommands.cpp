@@ -6,6 +6,7 @@
 #include "campaign.h"
 #include "environmentcapture.h"
 #include "preflight.h"
+#include "report.h"
 #include "runner.h"
 #include "shellquote.h"
 #include "terminationsignals.h"
@@ -139,7 +140,7 @@ class ConsoleProgress {
                 std::string figures;
                 if (end.timeThroughput)
                     figures +=
-                        ", " + std::to_string(*end.timeThroughput) + " samples/s (time method)";
+                        ", " + formatFixed(*end.timeThroughput, 2) + " samples/s (time method)";
                 std::printf("[%d/%zu] %s: %s%s%s%s\n", index + 1, runner.runs().size(),
                             runner.runs()[static_cast<std::size_t>(index)].id.c_str(),
                             std::string(runStateName(end.state)).c_str(), figures.c_str(),
