@@ -1,6 +1,7 @@
 #include "preflight.h"
 
 #include "commandbatch.h"
+#include "sshdiagnosis.h"
 
 #include <algorithm>
 #include <memory>
@@ -90,11 +91,17 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
             if (c.name != "ssh" && unreachable[static_cast<std::size_t>(c.host)]) continue;
             if (c.name == "ssh") {
                 f.ok = r.exitCode == 0;
+                const SshDiagnosis d =
+                    f.ok ? SshDiagnosis{}
+                         : diagnoseSsh(r.errors, campaign.hosts[static_cast<std::size_t>(c.host)],
+                                       campaign.sshConfig);
                 f.message = f.ok ? "reachable"
-                                 : "SSH failed (" + why +
-                                       "): check that the host is up, that "
-                                       "key login works without a password (BatchMode), and that "
-                                       "its host key is known or new";
+                            : d.failure != SshFailure::Other
+                                ? "SSH failed (" + why + "): " + d.advice
+                                : "SSH failed (" + why +
+                                      "): check that the host is up, that "
+                                      "key login works without a password (BatchMode), and that "
+                                      "its host key is known or new";
                 unreachable[static_cast<std::size_t>(c.host)] = !f.ok;
             } else if (c.name == "container") {
                 f.ok = r.exitCode == 0 && r.output.rfind("true", 0) == 0;

@@ -9,6 +9,7 @@
 #include "report.h"
 #include "runner.h"
 #include "shellquote.h"
+#include "sshdiagnosis.h"
 #include "terminationsignals.h"
 
 #include <QCoreApplication>
@@ -16,6 +17,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -106,9 +108,31 @@ std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
     return c;
 }
 
+// The last bytes of a run's log: where ssh says why it could not reach a host.
+std::string logTail(const std::string& path) {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) return {};
+    const std::streamoff size = in.tellg();
+    const std::streamoff from = std::max<std::streamoff>(0, size - 16384);
+    in.seekg(from);
+    std::string text(static_cast<std::size_t>(size - from), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    return text;
+}
+
+// For a run that failed because ssh could not get onto a host (key refused, host key changed):
+// what to do about it, naming the host; empty otherwise.
+std::string sshAdvice(const Campaign& campaign, const PlannedRun& run, const RunEnd& end) {
+    if (campaign.hosts.empty() || end.state != RunState::Failed || end.host.empty()) return {};
+    Host host{end.host, {}, 0, {}, 1};
+    for (const auto& h : campaign.hosts)
+        if (h.name == end.host) host = h;
+    return diagnoseSsh(logTail(run.logPath) + "\n" + end.reason, host, campaign.sshConfig).advice;
+}
+
 class ConsoleProgress {
   public:
-    explicit ConsoleProgress(Runner& runner) : m_tty(::isatty(1) == 1) {
+    ConsoleProgress(Runner& runner, const Campaign& campaign) : m_tty(::isatty(1) == 1) {
         QObject::connect(&runner, &Runner::runStarted,
                          [this, &runner](int index, const QString& id, const QString&) {
                              m_lastTenth = -1;
@@ -135,16 +159,21 @@ class ConsoleProgress {
             std::fflush(stdout);
         });
         QObject::connect(
-            &runner, &Runner::runFinished, [this, &runner](int index, const RunEnd& end) {
+            &runner, &Runner::runFinished,
+            [this, &runner, &campaign](int index, const RunEnd& end) {
                 if (m_tty) std::printf("\r\033[K");
                 std::string figures;
                 if (end.timeThroughput)
                     figures +=
                         ", " + formatFixed(*end.timeThroughput, 2) + " samples/s (time method)";
+                const PlannedRun& run = runner.runs()[static_cast<std::size_t>(index)];
                 std::printf("[%d/%zu] %s: %s%s%s%s\n", index + 1, runner.runs().size(),
-                            runner.runs()[static_cast<std::size_t>(index)].id.c_str(),
-                            std::string(runStateName(end.state)).c_str(), figures.c_str(),
-                            end.reason.empty() ? "" : " - ", end.reason.c_str());
+                            run.id.c_str(), std::string(runStateName(end.state)).c_str(),
+                            figures.c_str(), end.reason.empty() ? "" : " - ", end.reason.c_str());
+                const std::string advice = sshAdvice(campaign, run, end);
+                if (!advice.empty())
+                    std::printf("[%d/%zu] %s: %s: %s\n", index + 1, runner.runs().size(),
+                                run.id.c_str(), end.host.c_str(), advice.c_str());
                 std::fflush(stdout);
             });
         QObject::connect(&runner, &Runner::message, [this](const QString& text) {
@@ -183,7 +212,7 @@ int execute(Campaign campaign, bool resume) {
         runner.cancel();
     });
 
-    ConsoleProgress console(runner);
+    ConsoleProgress console(runner, campaign);
     bool wasCancelled = false;
     QObject::connect(&runner, &Runner::finished, [&](bool c) {
         wasCancelled = c;

@@ -1,7 +1,9 @@
 #pragma once
 // Two "nodes" for the launcher's tests: two real sshd processes on 127.0.0.1 and 127.0.0.2,
 // own ports, temporary host and user keys, an ssh config naming them node1 and node2 (plus
-// "refused": a closed port, and "blackhole": a socket that accepts and never answers).
+// "refused": a closed port, "blackhole": a socket that accepts and never answers,
+// "passwordonly": a third sshd that takes passwords and no keys, and "changedkey": node1's sshd
+// on a second port, whose known_hosts entry holds another ed25519 key than the one it presents).
 // Needs root (sshd's privilege separation); everything it starts is stopped by its destructor.
 
 #include "launchertest.h"
@@ -40,20 +42,39 @@ class SshNodes {
             {"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", m_dir + "/hostkey"});
         runProcess(
             {"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", m_dir + "/userkey"});
+        // Not the host key: what known_hosts holds for "changedkey".
+        runProcess({"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                    m_dir + "/otherhostkey"});
         std::filesystem::copy_file(m_dir + "/userkey.pub", m_dir + "/authorized_keys");
-        const char* addresses[] = {"127.0.0.1", "127.0.0.2"};
-        for (int i = 0; i < 2; ++i) {
-            m_ports[i] = freePort(addresses[i]);
+        const char* addresses[] = {"127.0.0.1", "127.0.0.2", "127.0.0.1"};
+        // Four listening ports, three on 127.0.0.1: drawn apart.
+        for (int i = 0; i < 3; ++i)
+            do
+                m_ports[i] = freePort(addresses[i]);
+            while (i == 2 && m_ports[2] == m_ports[0]);
+        do
+            m_changedKeyPort = freePort("127.0.0.1");
+        while (m_changedKeyPort == m_ports[0] || m_changedKeyPort == m_ports[2]);
+        for (int i = 0; i < 3; ++i) {
             const std::string cfg = m_dir + "/sshd" + std::to_string(i + 1) + ".conf";
-            std::ofstream(cfg)
-                << "Port " << m_ports[i] << "\nListenAddress " << addresses[i] << "\nHostKey "
-                << m_dir << "/hostkey\nAuthorizedKeysFile " << m_dir << "/authorized_keys\nPidFile "
-                << m_dir << "/sshd" << i + 1
-                << ".pid\nStrictModes no\nUsePAM no\nPermitRootLogin yes\n"
-                << "PasswordAuthentication no\nKbdInteractiveAuthentication no\nMaxStartups 100\n"
+            std::ofstream out(cfg);
+            out << "Port " << m_ports[i] << "\n";
+            if (i == 0) out << "Port " << m_changedKeyPort << "\n";
+            out << "ListenAddress " << addresses[i] << "\nHostKey " << m_dir
+                << "/hostkey\nAuthorizedKeysFile " << m_dir << "/authorized_keys\nPidFile " << m_dir
+                << "/sshd" << i + 1 << ".pid\nStrictModes no\nUsePAM no\nPermitRootLogin yes\n"
+                << (i == 2 ? "PubkeyAuthentication no\nPasswordAuthentication yes\n"
+                           : "PasswordAuthentication no\n")
+                << "KbdInteractiveAuthentication no\nMaxStartups 100\n"
                 << "MaxSessions 100\nLogLevel ERROR\n";
+            out.close();
             m_sshd[i] = spawn({"/usr/sbin/sshd", "-D", "-e", "-f", cfg},
                               m_dir + "/sshd" + std::to_string(i + 1) + ".log");
+        }
+        {
+            const std::string other = readFile(m_dir + "/otherhostkey.pub");
+            std::ofstream(knownHosts()) << "[127.0.0.1]:" << m_changedKeyPort << " "
+                                        << other.substr(0, other.rfind(' ')) << "\n";
         }
         m_refusedPort = freePort("127.0.0.1");
         // Black hole: the kernel completes the TCP handshake (backlog), nobody ever speaks.
@@ -71,10 +92,12 @@ class SshNodes {
             << "\nHost node2\n  HostName 127.0.0.2\n  Port " << m_ports[1]
             << "\nHost refused\n  HostName 127.0.0.1\n  Port " << m_refusedPort
             << "\nHost blackhole\n  HostName 127.0.0.1\n  Port " << m_blackholePort
+            << "\nHost passwordonly\n  HostName 127.0.0.1\n  Port " << m_ports[2]
+            << "\nHost changedkey\n  HostName 127.0.0.1\n  Port " << m_changedKeyPort
             << "\nHost *\n  User root\n  IdentityFile " << m_dir
             << "/userkey\n  IdentitiesOnly yes\n  UserKnownHostsFile " << m_dir
             << "/known_hosts\n  GlobalKnownHostsFile /dev/null\n  LogLevel ERROR\n";
-        // Wait until both answer.
+        // Wait until all answer.
         for (int tries = 0; tries < 50 && !ready(); ++tries)
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
@@ -88,7 +111,7 @@ class SshNodes {
     bool ready() const {
         for (const char* n : {"node1", "node2"})
             if (runProcess(ssh(n, "true")).exitCode != 0) return false;
-        return true;
+        return listening("127.0.0.1", m_ports[2]) && listening("127.0.0.1", m_changedKeyPort);
     }
     std::vector<std::string> ssh(const std::string& host, const std::string& command) const {
         return {"/usr/bin/ssh",
@@ -103,6 +126,8 @@ class SshNodes {
                 command};
     }
     std::string config() const { return m_dir + "/ssh_config"; }
+    std::string knownHosts() const { return m_dir + "/known_hosts"; }
+    int changedKeyPort() const { return m_changedKeyPort; }
     const std::string& dir() const { return m_dir; }
     // Node i (0 or 1) disappears: its sshd and every process below it, KILLed.
     void killNode(int i) {
@@ -127,14 +152,25 @@ class SshNodes {
     }
 
   private:
+    static bool listening(const char* address, int port) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(static_cast<uint16_t>(port));
+        ::inet_pton(AF_INET, address, &a.sin_addr);
+        const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+        ::close(fd);
+        return ok;
+    }
     static void stop(pid_t p) {
         if (p <= 0) return;
         ::kill(p, SIGTERM);
         ::waitpid(p, nullptr, 0);
     }
     std::string m_dir;
-    int m_ports[2] = {0, 0};
-    pid_t m_sshd[2] = {0, 0};
+    int m_ports[3] = {0, 0, 0}; // node1, node2, passwordonly
+    pid_t m_sshd[3] = {0, 0, 0};
+    int m_changedKeyPort = 0; // node1's sshd, second port
     int m_refusedPort = 0;
     int m_blackhole = -1;
     int m_blackholePort = 0;

@@ -1,10 +1,14 @@
 // Two sshd "nodes" on 127.0.0.1 and 127.0.0.2 (needs root): the CPU workload across them over
-// SSH with mpirun, hosts that refuse or black-hole, a rank failing on the remote node, a node
-// vanishing mid-run, and hostile argv through ssh -> remote shell -> mpirun -> ssh -> rank.
+// SSH with mpirun, hosts that refuse or black-hole, a host that takes only passwords, a host
+// whose key changed, a rank failing on the remote node, a node vanishing mid-run, and hostile
+// argv through ssh -> remote shell -> mpirun -> ssh -> rank.
 
 #include "sshnodes.h"
 
+#include "sshdiagnosis.h"
+
 #include <chrono>
+#include <cstdlib>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -25,6 +29,8 @@ class Ssh : public ::testing::Test {
         m_dir = sv::test::tempDir("ssh");
     }
     void TearDown() override {
+        ::unsetenv("SSH_ASKPASS");
+        ::unsetenv("SSH_ASKPASS_REQUIRE");
         if (!m_dir.empty()) {
             EXPECT_TRUE(sv::test::leftoverOf(m_dir + "/out").empty());
             std::filesystem::remove_all(m_dir);
@@ -73,6 +79,36 @@ class Ssh : public ::testing::Test {
         }
         return out;
     }
+    // Should ssh ever ask for a password (BatchMode off), it would run this instead of failing:
+    // the file it touches says so, and its sleeps (one per password prompt) outlast every time
+    // limit below.
+    std::string armAskpass() {
+        const std::string asked = m_dir + "/askpass-was-run";
+        std::ofstream(m_dir + "/askpass") << "#!/bin/sh\ntouch " << asked << "\nsleep 10\nexit 1\n";
+        std::filesystem::permissions(m_dir + "/askpass", std::filesystem::perms::owner_all);
+        ::setenv("SSH_ASKPASS", (m_dir + "/askpass").c_str(), 1);
+        ::setenv("SSH_ASKPASS_REQUIRE", "force", 1);
+        return asked;
+    }
+    // Live processes (ssh clients, askpass) whose command line names the nodes' ssh config or
+    // this test's directory.
+    std::vector<std::string> sshProcesses() const {
+        std::vector<std::string> out;
+        for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+            std::string cmd = sv::test::readFile((e.path() / "cmdline").string());
+            if (cmd.find(m_nodes->config()) == std::string::npos &&
+                cmd.find(m_dir + "/askpass") == std::string::npos)
+                continue;
+            const std::string stat = sv::test::readFile((e.path() / "stat").string());
+            const auto paren = stat.rfind(')');
+            if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z')
+                continue;
+            for (char& c : cmd)
+                if (c == '\0') c = ' ';
+            out.push_back(e.path().filename().string() + " " + cmd);
+        }
+        return out;
+    }
     std::unique_ptr<sv::test::SshNodes> m_nodes;
     std::string m_dir;
 };
@@ -80,6 +116,18 @@ class Ssh : public ::testing::Test {
 double since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+// The line of text that starts with prefix; empty when none does.
+std::string lineStartingWith(const std::string& text, const std::string& prefix) {
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind(prefix, 0) == 0) return line;
+    return {};
+}
+
+// The connect timeout of campaign() above; the bound for a failure that must come fast.
+constexpr double kConnectTimeout = 3.0;
 
 } // namespace
 
@@ -220,4 +268,139 @@ TEST_F(Ssh, HostileArgvArrivesByteIdenticalThroughEveryHop) {
             << "rank " << rank << " (node" << rank + 1 << ")";
     }
     EXPECT_FALSE(std::filesystem::exists("/tmp/sv-pwned"));
+}
+
+TEST_F(Ssh, PasswordOnlyHostFailsFastSayingKeyAuthenticationWasRefused) {
+    const std::string asked = armAskpass();
+    const auto path = write(campaign({"passwordonly"}, "1n1g"));
+    auto t0 = std::chrono::steady_clock::now();
+    const auto pre = runProcess({kCli, "preflight", path});
+    const double preSeconds = since(t0);
+    EXPECT_LT(preSeconds, kConnectTimeout + 3.0);
+    EXPECT_EQ(pre.exitCode, 1) << pre.out << pre.err;
+    const std::string fail = lineStartingWith(pre.out, "FAIL passwordonly: ssh: SSH failed (");
+    ASSERT_FALSE(fail.empty()) << pre.out;
+    EXPECT_NE(fail.find("root@127.0.0.1: Permission denied (password)."), std::string::npos)
+        << fail;
+    EXPECT_NE(fail.find("key authentication was refused by passwordonly"), std::string::npos)
+        << fail;
+    EXPECT_NE(fail.find("PubkeyAuthentication yes"), std::string::npos) << fail;
+    EXPECT_NE(fail.find("ssh-copy-id -F " + m_nodes->config() + " passwordonly"), std::string::npos)
+        << fail;
+    EXPECT_NE(fail.find("User and IdentityFile for passwordonly"), std::string::npos) << fail;
+    EXPECT_TRUE(sshProcesses().empty());
+
+    t0 = std::chrono::steady_clock::now();
+    const auto r = runProcess({kCli, "run", path});
+    const double runSeconds = since(t0);
+    EXPECT_LT(runSeconds, kConnectTimeout + 5.0);
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    const auto e = ends();
+    ASSERT_EQ(e.size(), 1u);
+    EXPECT_EQ(e[0]["state"], "failed");
+    EXPECT_EQ(e[0]["exitCode"], 255);
+    EXPECT_EQ(e[0]["host"], "passwordonly");
+    EXPECT_NE(e[0]["reason"].get<std::string>().find("Permission denied (password)"),
+              std::string::npos)
+        << e[0].dump();
+    EXPECT_TRUE(e[0]["leftover"].empty());
+    const std::string advice =
+        lineStartingWith(r.out, "[1/1] " + e[0]["id"].get<std::string>() + ": passwordonly: ");
+    EXPECT_NE(advice.find("key authentication was refused by passwordonly"), std::string::npos)
+        << r.out;
+    EXPECT_NE(advice.find("ssh-copy-id -F " + m_nodes->config() + " passwordonly"),
+              std::string::npos)
+        << r.out;
+    // Never a prompt: ssh did not ask (the askpass would have said so) and nothing lingers.
+    EXPECT_FALSE(std::filesystem::exists(asked));
+    EXPECT_TRUE(sshProcesses().empty());
+    std::printf("preflight %.1f s, run %.1f s\n%s%s", preSeconds, runSeconds, pre.out.c_str(),
+                r.out.c_str());
+}
+
+TEST_F(Ssh, ChangedHostKeyIsRefusedKnownHostsKeptAndTheAdviceIsToVerifyThenRemove) {
+    const std::string asked = armAskpass();
+    const std::string entry = "[127.0.0.1]:" + std::to_string(m_nodes->changedKeyPort());
+    const std::string before = sv::test::readFile(m_nodes->knownHosts());
+    ASSERT_NE(before.find(entry + " ssh-ed25519 "), std::string::npos) << before;
+    // What the sshd presents, which is not what known_hosts holds for it.
+    const auto print = runProcess({"/usr/bin/ssh-keygen", "-l", "-f", m_nodes->dir() + "/hostkey"});
+    const auto sha = print.out.find("SHA256:");
+    ASSERT_NE(sha, std::string::npos) << print.out;
+    const std::string fingerprint = print.out.substr(sha, print.out.find(' ', sha) - sha);
+    const std::string removeWith =
+        "ssh-keygen -f \"" + m_nodes->knownHosts() + "\" -R \"" + entry + "\"";
+    const auto path = write(campaign({"changedkey"}, "1n1g"));
+
+    auto t0 = std::chrono::steady_clock::now();
+    const auto pre = runProcess({kCli, "preflight", path});
+    const double preSeconds = since(t0);
+    EXPECT_LT(preSeconds, kConnectTimeout + 3.0);
+    EXPECT_EQ(pre.exitCode, 1) << pre.out << pre.err;
+    const std::string fail = lineStartingWith(pre.out, "FAIL changedkey: ssh: SSH failed (");
+    ASSERT_FALSE(fail.empty()) << pre.out;
+    EXPECT_NE(fail.find("Host key verification failed."), std::string::npos) << fail;
+    EXPECT_NE(fail.find("the host key of changedkey changed"), std::string::npos) << fail;
+    EXPECT_NE(fail.find(m_nodes->knownHosts() + ":1"), std::string::npos) << fail;
+    EXPECT_NE(fail.find("Verify the new key"), std::string::npos) << fail;
+    EXPECT_NE(fail.find(fingerprint), std::string::npos) << fail << "\n" << fingerprint;
+    EXPECT_NE(fail.find("remove the old entry with: " + removeWith), std::string::npos) << fail;
+    EXPECT_EQ(sv::test::readFile(m_nodes->knownHosts()), before);
+    EXPECT_TRUE(sshProcesses().empty());
+
+    t0 = std::chrono::steady_clock::now();
+    const auto r = runProcess({kCli, "run", path});
+    const double runSeconds = since(t0);
+    EXPECT_LT(runSeconds, kConnectTimeout + 5.0);
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    const auto e = ends();
+    ASSERT_EQ(e.size(), 1u);
+    EXPECT_EQ(e[0]["state"], "failed");
+    EXPECT_EQ(e[0]["exitCode"], 255);
+    EXPECT_EQ(e[0]["host"], "changedkey");
+    EXPECT_NE(e[0]["reason"].get<std::string>().find("Host key verification failed"),
+              std::string::npos)
+        << e[0].dump();
+    EXPECT_TRUE(e[0]["leftover"].empty());
+    const std::string advice =
+        lineStartingWith(r.out, "[1/1] " + e[0]["id"].get<std::string>() + ": changedkey: ");
+    EXPECT_NE(advice.find("the host key of changedkey changed"), std::string::npos) << r.out;
+    EXPECT_NE(advice.find("remove the old entry with: " + removeWith), std::string::npos) << r.out;
+    // Refused, never accepted: not a byte of known_hosts changed, and checking stays on.
+    EXPECT_EQ(sv::test::readFile(m_nodes->knownHosts()), before);
+    for (const std::string& text : {pre.out, r.out})
+        for (const char* off : {"StrictHostKeyChecking=no", "StrictHostKeyChecking no",
+                                "UserKnownHostsFile=/dev/null", "UserKnownHostsFile /dev/null"})
+            EXPECT_EQ(text.find(off), std::string::npos) << off << " in\n" << text;
+    EXPECT_FALSE(std::filesystem::exists(asked));
+    EXPECT_TRUE(sshProcesses().empty());
+    std::printf("preflight %.1f s, run %.1f s\n%s%s", preSeconds, runSeconds, pre.out.c_str(),
+                r.out.c_str());
+}
+
+// The run's log may be gone or cut: ssh's last line alone still says what to do.
+TEST(SshDiagnosis, LastLineAloneStillNamesTheHostAndTheFix) {
+    const sv::launcher::Host host{"gpu7", {}, 2222, "bench", 8};
+    const auto key = sv::launcher::diagnoseSsh(
+        "bench@10.0.0.7: Permission denied (publickey,password).\n", host, "");
+    EXPECT_EQ(key.failure, sv::launcher::SshFailure::KeyRefused);
+    EXPECT_NE(key.advice.find("key authentication was refused by gpu7 (it accepts "
+                              "publickey,password, but not the key offered)"),
+              std::string::npos)
+        << key.advice;
+    EXPECT_NE(key.advice.find("ssh-copy-id -p 2222 bench@gpu7"), std::string::npos) << key.advice;
+    const auto changed = sv::launcher::diagnoseSsh(
+        "exit code 255 (host gpu7): Host key verification failed.", host, "");
+    EXPECT_EQ(changed.failure, sv::launcher::SshFailure::HostKeyChanged);
+    EXPECT_NE(changed.advice.find("ssh-keygen -R '[gpu7]:2222'"), std::string::npos)
+        << changed.advice;
+    // Not a host key that changed: one never recorded, under StrictHostKeyChecking=yes.
+    EXPECT_EQ(sv::launcher::diagnoseSsh("No ED25519 host key is known for gpu7 and you have "
+                                        "requested strict checking.\nHost key verification "
+                                        "failed.\n",
+                                        host, "")
+                  .failure,
+              sv::launcher::SshFailure::Other);
+    EXPECT_EQ(sv::launcher::diagnoseSsh("sh: 1: ./run: Permission denied\n", host, "").failure,
+              sv::launcher::SshFailure::Other);
 }
