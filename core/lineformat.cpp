@@ -70,6 +70,17 @@ bool matchGloo(std::string_view s, int& rank, std::size_t& length) {
     return true;
 }
 
+// Ranks that label their own lines with the global rank, as PyTorch's distributed warnings do
+// and as ScaleView's CPU workload does under torchrun (which tags nothing itself): "[rank3]:".
+bool matchTorchRank(std::string_view s, int& rank, std::size_t& length) {
+    std::size_t pos = 0;
+    std::int64_t r = 0;
+    if (!expect(s, pos, "[rank") || !readInt(s, pos, r, 9) || !expect(s, pos, "]:")) return false;
+    rank = static_cast<int>(r);
+    length = pos;
+    return true;
+}
+
 // A float in any form Python prints or a human writes: 3007.1, 1e+04, nan, inf, -inf.
 bool readDouble(std::string_view s, std::size_t& pos, double& out) {
     const char* first = s.data() + pos;
@@ -205,9 +216,10 @@ void parseMxnet(std::string_view text, std::size_t markerPos, SpeedSample& sampl
     }
 }
 
-constexpr std::array<TagFormat, 2> kTags = {{
+constexpr std::array<TagFormat, 3> kTags = {{
     {"openmpi", &matchOpenMpi},
     {"horovod-gloo", &matchGloo},
+    {"torch-rank", &matchTorchRank},
 }};
 
 constexpr std::array<MessageFormat, 1> kMessages = {{

@@ -20,8 +20,9 @@ bool isKnownPrecision(const std::string& p) {
 std::vector<std::string> Campaign::validate() const {
     std::vector<std::string> e;
     if (profile.empty()) e.push_back("profile: empty");
-    if (!launcher.empty() && launcher != "mpirun" && launcher != "horovodrun")
-        e.push_back("launcher: '" + launcher + "' is neither mpirun nor horovodrun");
+    if (!launcher.empty() && launcher != "mpirun" && launcher != "horovodrun" &&
+        launcher != "torchrun")
+        e.push_back("launcher: '" + launcher + "' is not mpirun, horovodrun or torchrun");
     for (std::size_t i = 0; i < hosts.size(); ++i) {
         const Host& h = hosts[i];
         const std::string where = "hosts[" + std::to_string(i) + "]";

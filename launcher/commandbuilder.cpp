@@ -43,17 +43,30 @@ std::string CommandBuilder::hostOfRank(const PlannedRun& run, int rank) const {
     return hostName(node);
 }
 
-std::string CommandBuilder::substitute(const std::string& text, const PlannedRun& run) const {
+bool CommandBuilder::perNode() const {
+    auto it = m_profile.launchers.find(m_launcher);
+    return it != m_profile.launchers.end() && it->second.perNode;
+}
+
+std::string CommandBuilder::failureMarker() const {
+    auto it = m_profile.launchers.find(m_launcher);
+    return it == m_profile.launchers.end() ? std::string() : it->second.failureMarker;
+}
+
+std::string CommandBuilder::substitute(const std::string& text, const PlannedRun& run,
+                                       int node) const {
     const Topology& t = run.key.topology;
     auto value = [&](const std::string& name) -> std::optional<std::string> {
         if (name == "ranks") return std::to_string(t.ranks());
         if (name == "nodes") return std::to_string(t.nodes);
+        if (name == "node_rank") return std::to_string(node);
         if (name == "gpus_per_node") return std::to_string(t.gpusPerNode);
         if (name == "batch") return std::to_string(run.key.batchPerDevice);
         if (name == "global_batch") return std::to_string(run.key.batchPerDevice * t.ranks());
         if (name == "iterations") return std::to_string(m_campaign.iterations);
         if (name == "precision") return run.key.precision;
         if (name == "script") return scriptPath();
+        if (name == "workload_dir") return m_workloadDir;
         if (name == "gpu_list") {
             std::string s;
             for (int g = 0; g < t.gpusPerNode; ++g)
@@ -92,7 +105,7 @@ std::string CommandBuilder::substitute(const std::string& text, const PlannedRun
     return out;
 }
 
-void CommandBuilder::expand(const std::vector<std::string>& templ, const PlannedRun& run,
+void CommandBuilder::expand(const std::vector<std::string>& templ, const PlannedRun& run, int node,
                             std::vector<std::string>& out) const {
     for (const auto& word : templ) {
         if (word == "{mpi_env}") {
@@ -113,19 +126,19 @@ void CommandBuilder::expand(const std::vector<std::string>& templ, const Planned
                                            " -o ServerAliveCountMax=" +
                                            std::to_string(m_campaign.aliveCountMax)});
         } else {
-            out.push_back(substitute(word, run));
+            out.push_back(substitute(word, run, node));
         }
     }
 }
 
-std::vector<std::string> CommandBuilder::workloadArgv(const PlannedRun& run) const {
+std::vector<std::string> CommandBuilder::workloadArgv(const PlannedRun& run, int node) const {
     std::vector<std::string> argv;
-    expand(m_profile.launchers.at(m_launcher), run, argv);
-    expand(m_profile.program, run, argv);
+    expand(m_profile.launchers.at(m_launcher).argv, run, node, argv);
+    expand(m_profile.program, run, node, argv);
     if (auto it = m_profile.precisionArgs.find(run.key.precision);
         it != m_profile.precisionArgs.end())
-        expand(it->second, run, argv);
-    expand(m_profile.args, run, argv);
+        expand(it->second, run, node, argv);
+    expand(m_profile.args, run, node, argv);
     return argv;
 }
 
@@ -147,8 +160,8 @@ std::vector<std::string> CommandBuilder::onHost(int index, const std::vector<std
     return executor(index)->wrap(cmd);
 }
 
-std::vector<std::string> CommandBuilder::runArgv(const PlannedRun& run,
-                                                 const std::string& tag) const {
+std::vector<std::string> CommandBuilder::runArgv(const PlannedRun& run, const std::string& tag,
+                                                 int node) const {
     std::vector<std::string> env;
     for (const auto& [name, value] : m_profile.env)
         env.push_back(name + "=" + value);
@@ -163,10 +176,18 @@ std::vector<std::string> CommandBuilder::runArgv(const PlannedRun& run,
         cmd = {"env"};
         cmd.insert(cmd.end(), env.begin(), env.end());
     }
-    const auto workload = workloadArgv(run);
+    const auto workload = workloadArgv(run, node);
     cmd.insert(cmd.end(), workload.begin(), workload.end());
     if (!m_campaign.hosts.empty()) cmd.insert(cmd.begin(), "exec");
-    return executor(0)->wrap(cmd);
+    return executor(node)->wrap(cmd);
+}
+
+std::vector<Launch> CommandBuilder::launches(const PlannedRun& run, const std::string& tag) const {
+    std::vector<Launch> out;
+    const int count = perNode() ? std::max(1, run.key.topology.nodes) : 1;
+    for (int node = 0; node < count; ++node)
+        out.push_back({node, runArgv(run, tag, node)});
+    return out;
 }
 
 std::vector<std::string> CommandBuilder::sweepArgv(int index, const std::string& tag,

@@ -1,8 +1,9 @@
 #pragma once
-// Turns a planned run into the exact argument vector this machine starts: the launcher
-// (horovodrun or mpirun) and the workload, inside `docker exec` when there is a container, on
-// the first host over SSH when there are hosts. Also the per-host commands that signal or list
-// a run's processes by its tag. Pure: no process is started here.
+// Turns a planned run into the exact argument vectors this machine starts: the launcher
+// (horovodrun or mpirun on the first host, which reach the other nodes themselves; or torchrun
+// on every node at once) and the workload, inside `docker exec` when there is a container, over
+// SSH when there are hosts. Also the per-host commands that signal or list a run's processes by
+// its tag. Pure: no process is started here.
 
 #include "campaign.h"
 #include "executor.h"
@@ -17,16 +18,31 @@ namespace sv::launcher {
 
 inline constexpr const char* kRunTagVariable = "SCALEVIEW_RUN_TAG";
 
+// One process this machine starts for a run, and the host it reaches.
+struct Launch {
+    int host = 0;
+    std::vector<std::string> argv;
+};
+
 class CommandBuilder {
   public:
     // workloadDir: where the profile's compiled-in script is written ({script}).
     CommandBuilder(Campaign campaign, WorkloadProfile profile, std::string workloadDir);
 
     const std::string& launcherName() const { return m_launcher; }
-    // The workload as the launch host sees it: launcher + program + arguments.
-    std::vector<std::string> workloadArgv(const PlannedRun& run) const;
-    // The whole chain, as started here.
-    std::vector<std::string> runArgv(const PlannedRun& run, const std::string& tag) const;
+    const Campaign& campaign() const { return m_campaign; }
+    // Whether the launcher runs once per node (torchrun) rather than once for the whole run.
+    bool perNode() const;
+    // What a per-node launcher prints when its node's workers failed; empty: nothing known.
+    std::string failureMarker() const;
+    // The workload as the launch host sees it: launcher + program + arguments; node is the
+    // node's index ({node_rank}) for a per-node launcher.
+    std::vector<std::string> workloadArgv(const PlannedRun& run, int node = 0) const;
+    // The whole chain, as started here, for the launcher on node `node`.
+    std::vector<std::string> runArgv(const PlannedRun& run, const std::string& tag,
+                                     int node = 0) const;
+    // Every process a run starts here: one, or one per node for a per-node launcher.
+    std::vector<Launch> launches(const PlannedRun& run, const std::string& tag) const;
     // Host indices a run uses (none for a local run).
     int hostCount(const PlannedRun& run) const;
     std::string hostName(int index) const;
@@ -42,8 +58,8 @@ class CommandBuilder {
     std::string scriptPath() const;
 
   private:
-    std::string substitute(const std::string& text, const PlannedRun& run) const;
-    void expand(const std::vector<std::string>& templ, const PlannedRun& run,
+    std::string substitute(const std::string& text, const PlannedRun& run, int node) const;
+    void expand(const std::vector<std::string>& templ, const PlannedRun& run, int node,
                 std::vector<std::string>& out) const;
 
     Campaign m_campaign;

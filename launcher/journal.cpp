@@ -35,11 +35,13 @@ bool Journal::append(const std::string& line, std::string* error) {
 }
 
 bool Journal::appendStart(const std::string& id, const std::string& tag,
-                          const std::vector<std::string>& command,
+                          const std::vector<std::vector<std::string>>& commands,
                           const std::vector<std::string>& hosts, const std::string& logPath,
                           std::string* error) {
-    json j{{"event", "start"},   {"id", id},       {"tag", tag},    {"time", now()},
-           {"command", command}, {"hosts", hosts}, {"log", logPath}};
+    json j{{"event", "start"}, {"id", id},       {"tag", tag},
+           {"time", now()},    {"hosts", hosts}, {"log", logPath}};
+    j["command"] = commands.empty() ? json::array() : json(commands.front());
+    if (commands.size() > 1) j["commands"] = commands;
     return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
 }
 
@@ -54,6 +56,7 @@ bool Journal::appendEnd(const std::string& id, const std::string& tag, const std
     j["exitCode"] = end.exitCode ? json(*end.exitCode) : json(nullptr);
     if (!end.host.empty()) j["host"] = end.host;
     if (!end.reason.empty()) j["reason"] = end.reason;
+    if (!end.advice.empty()) j["advice"] = end.advice;
     j["timeThroughput"] = end.timeThroughput ? json(*end.timeThroughput) : json(nullptr);
     j["speedThroughput"] = end.speedThroughput ? json(*end.speedThroughput) : json(nullptr);
     j["leftover"] = end.leftover;
@@ -81,6 +84,7 @@ std::map<std::string, JournalEntry> Journal::read() const {
                 end.exitCode = j["exitCode"].get<int>();
             end.host = j.value("host", "");
             end.reason = j.value("reason", "");
+            end.advice = j.value("advice", "");
             if (j.contains("timeThroughput") && j["timeThroughput"].is_number())
                 end.timeThroughput = j["timeThroughput"].get<double>();
             if (j.contains("speedThroughput") && j["speedThroughput"].is_number())

@@ -17,6 +17,7 @@ struct RunEnd {
     std::optional<int> exitCode;
     std::string host;   // where it failed, when known
     std::string reason; // why it is not ok, in words
+    std::string advice; // what a person has to do about it, when that is known
     std::optional<double> timeThroughput, speedThroughput;
     std::vector<int> leftover; // tagged processes still alive after the sweep (should be none)
 };
@@ -34,9 +35,12 @@ class Journal {
     explicit Journal(std::string path) : m_path(std::move(path)) {}
     const std::string& path() const { return m_path; }
 
+    // commands: what this machine starts for the run, one argv per process (one per node for a
+    // per-node launcher); the first is also recorded as "command".
     bool appendStart(const std::string& id, const std::string& tag,
-                     const std::vector<std::string>& command, const std::vector<std::string>& hosts,
-                     const std::string& logPath, std::string* error);
+                     const std::vector<std::vector<std::string>>& commands,
+                     const std::vector<std::string>& hosts, const std::string& logPath,
+                     std::string* error);
     bool appendEnd(const std::string& id, const std::string& tag, const std::string& logPath,
                    const RunEnd& end, std::string* error);
     // Per run id, its latest state; a torn last line (crash mid-write) is ignored.

@@ -70,8 +70,10 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
                  timeoutMs + 30000});
             checks->push_back({h, "torch"});
         }
-        if (launcher == "mpirun" || launcher == "horovodrun") {
-            cmds.push_back({builder->onHost(h, {launcher, "--version"}, true), {}, timeoutMs});
+        if (launcher == "mpirun" || launcher == "horovodrun" || launcher == "torchrun") {
+            // torchrun has no --version; its --help answers only where it can import torch.
+            const std::string probe = launcher == "torchrun" ? "--help" : "--version";
+            cmds.push_back({builder->onHost(h, {launcher, probe}, true), {}, timeoutMs + 30000});
             checks->push_back({h, "launcher"});
         }
     }
@@ -129,8 +131,9 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
                 f.ok = r.exitCode == 0;
                 f.message = f.ok ? launcher + " found"
                                  : launcher + " not found or failing (" + why + "): install " +
-                                       (launcher == "mpirun" ? std::string("openmpi-bin")
-                                                             : std::string("Horovod"));
+                                       (launcher == "mpirun"     ? std::string("openmpi-bin")
+                                        : launcher == "torchrun" ? std::string("python3-torch")
+                                                                 : std::string("Horovod"));
             }
             out.push_back(f);
         }

@@ -1,6 +1,7 @@
 #include "runner.h"
 
 #include "processtree.h"
+#include "runverdict.h"
 #include "shellquote.h"
 
 #include <QRandomGenerator>
@@ -8,7 +9,6 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <unistd.h>
 
 namespace sv::launcher {
@@ -194,9 +194,17 @@ void Runner::launch(int index) {
     m_terminating = false;
     m_forcedState.reset();
     m_forcedReason.clear();
+    m_firstFailure = -1;
+    m_failureReason.clear();
+    m_failureMarker = m_builder.failureMarker();
     m_lastIteration = -1;
-    m_pgid = 0;
-    const auto argv = m_builder.runArgv(run, m_tag);
+    m_launches = m_builder.launches(run, m_tag);
+    std::vector<std::vector<std::string>> argvs;
+    QStringList commandLines;
+    for (const Launch& l : m_launches) {
+        argvs.push_back(l.argv);
+        commandLines << QString::fromStdString(shellCommand(l.argv));
+    }
     std::vector<std::string> hosts;
     for (int h = 0; h < std::max(1, m_builder.hostCount(run)); ++h)
         hosts.push_back(m_builder.hostName(h));
@@ -207,14 +215,14 @@ void Runner::launch(int index) {
         end.reason = failure;
         m_states[static_cast<std::size_t>(index)] = RunState::Failed;
         std::string error;
-        m_journal.appendStart(run.id, m_tag, argv, hosts, run.logPath, &error);
+        m_journal.appendStart(run.id, m_tag, argvs, hosts, run.logPath, &error);
         m_journal.appendEnd(run.id, m_tag, run.logPath, end, &error);
         emit runFinished(index, end);
         QTimer::singleShot(0, this, &Runner::startNext);
         return;
     }
     std::string error;
-    if (!m_journal.appendStart(run.id, m_tag, argv, hosts, run.logPath, &error)) {
+    if (!m_journal.appendStart(run.id, m_tag, argvs, hosts, run.logPath, &error)) {
         emit message(QString::fromStdString(
             error + "; stopping: a run without a journal record could be lost"));
         m_log.reset();
@@ -233,35 +241,18 @@ void Runner::launch(int index) {
                                       MeasureOptions{m_campaign.warmup, m_campaign.iterations});
     m_sinceFirstSample.invalidate();
 
-    m_process = new QProcess(this);
-    m_process->setProcessChannelMode(QProcess::MergedChannels);
-    // Its own session and process group: cancel signals the group, and a terminal's ^C
-    // reaches ScaleView, which then cancels in order, rather than the payload directly.
-    m_process->setChildProcessModifier([] { ::setsid(); });
-    QStringList args;
-    for (std::size_t k = 1; k < argv.size(); ++k)
-        args << QString::fromStdString(argv[k]);
-    connect(m_process, &QProcess::readyReadStandardOutput, this, &Runner::onOutput);
-    connect(m_process, &QProcess::started, this, [this] { m_pgid = m_process->processId(); });
-    connect(m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
-        onExited(status == QProcess::NormalExit ? std::optional<int>(code) : std::nullopt, {});
-    });
-    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart)
-            onExited(std::nullopt, m_process->errorString().toStdString());
-    });
+    m_group = new LaunchGroup(this);
+    connect(m_group, &LaunchGroup::output, this, &Runner::onOutput);
+    connect(m_group, &LaunchGroup::memberExited, this, &Runner::onMemberExited);
+    connect(m_group, &LaunchGroup::finished, this, &Runner::onExited);
     m_runClock.start();
     m_startTimer.start(m_campaign.startTimeoutSeconds * 1000);
     m_wallTimer.start(m_campaign.wallTimeoutSeconds * 1000);
-    emit runStarted(index, QString::fromStdString(run.id),
-                    QString::fromStdString(shellCommand(argv)));
-    m_process->start(QString::fromStdString(argv[0]), args);
-    m_process->closeWriteChannel();
+    emit runStarted(index, QString::fromStdString(run.id), commandLines.join(QLatin1Char('\n')));
+    m_group->start(argvs);
 }
 
-void Runner::onOutput() {
-    const QByteArray chunk = m_process->readAllStandardOutput();
-    if (chunk.isEmpty()) return;
+void Runner::onOutput(int member, const QByteArray& chunk) {
     if (m_log) {
         m_log->write(chunk);
         m_log->flush();
@@ -269,10 +260,46 @@ void Runner::onOutput() {
     m_tail.append(chunk.constData(), static_cast<std::size_t>(chunk.size()));
     if (m_tail.size() > kTailBytes) m_tail.erase(0, m_tail.size() - kTailBytes);
     m_parser->feed(std::string_view(chunk.constData(), static_cast<std::size_t>(chunk.size())));
+    emit output(m_current, chunk);
     if (m_analyzer->iterationsDone() != m_lastIteration) {
         m_lastIteration = m_analyzer->iterationsDone();
         emitProgress();
     }
+    // Chunks of a group hold whole lines, so a marker is never split between two.
+    if (!m_failureMarker.empty() && m_group && m_group->size() > 1 && !m_terminating) {
+        const QByteArray marker = QByteArray::fromStdString(m_failureMarker);
+        const qsizetype at = chunk.indexOf(marker);
+        if (at >= 0) {
+            const qsizetype from = chunk.lastIndexOf('\n', at) + 1;
+            qsizetype to = chunk.indexOf('\n', at);
+            if (to < 0) to = chunk.size();
+            nodeFailed(member, chunk.mid(from, to - from).trimmed().toStdString());
+        }
+    }
+}
+
+void Runner::onMemberExited(int member) {
+    // One node's launcher failed while others run: they would wait on it until the collective's
+    // own timeout (gloo's is 30 min), so they are stopped now; the run fails naming that node.
+    const LaunchExit& e = m_group->exit(member);
+    const bool failed = !e.startError.empty() || !e.exitCode || *e.exitCode != 0;
+    if (!failed || m_terminating || m_group->running() == 0) return;
+    if (m_firstFailure < 0) m_firstFailure = member;
+    const std::string host =
+        m_builder.hostName(m_launches.at(static_cast<std::size_t>(member)).host);
+    terminate(std::nullopt, "the launcher on " + host +
+                                (e.exitCode ? " exited with code " + std::to_string(*e.exitCode)
+                                            : std::string(" did not run to its end")) +
+                                "; stopping the other nodes");
+}
+
+void Runner::nodeFailed(int member, const std::string& what) {
+    if (m_firstFailure >= 0) return;
+    m_firstFailure = member;
+    const std::string host =
+        m_builder.hostName(m_launches.at(static_cast<std::size_t>(member)).host);
+    m_failureReason = "workers failed on " + host + ": " + what;
+    terminate(std::nullopt, m_failureReason + "; stopping every node");
 }
 
 void Runner::emitProgress() {
@@ -304,7 +331,7 @@ void Runner::cancel() {
     const bool first = !m_cancelRequested;
     m_cancelRequested = true;
     if (!first || !m_running) return;
-    if (m_process) {
+    if (m_group) {
         terminate(RunState::Cancelled, "cancelled");
     } else if (m_cooldownTimer.isActive()) {
         m_cooldownTimer.stop();
@@ -324,121 +351,64 @@ std::vector<BatchCommand> Runner::sweepCommands(const std::string& signal) const
     return cmds;
 }
 
-void Runner::terminate(RunState why, const std::string& reason) {
-    if (m_terminating || !m_process) return;
+void Runner::terminate(std::optional<RunState> why, const std::string& reason) {
+    if (m_terminating || !m_group) return;
     m_terminating = true;
     m_forcedState = why;
     m_forcedReason = reason;
     m_startTimer.stop();
     m_wallTimer.stop();
     emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id + ": " +
-                                        reason + "; stopping it (TERM)"));
-    ProcessTree(m_tag).signal(SIGTERM, static_cast<int>(m_pgid));
+                                        reason + (why ? "; stopping it (TERM)" : " (TERM)")));
+    signalLocal(SIGTERM);
     CommandBatch::run(sweepCommands("TERM"), this, [](std::vector<BatchResult>) {});
     m_graceTimer.start(m_campaign.graceSeconds * 1000);
 }
 
 void Runner::escalate() {
-    if (!m_process) return;
+    if (!m_group) return;
     emit message(QString::fromStdString(
         m_runs[static_cast<std::size_t>(m_current)].id + ": still running after " +
         std::to_string(m_campaign.graceSeconds) + " s grace; KILL"));
-    ProcessTree(m_tag).signal(SIGKILL, static_cast<int>(m_pgid));
+    signalLocal(SIGKILL);
     CommandBatch::run(sweepCommands("KILL"), this, [](std::vector<BatchResult>) {});
-    m_process->kill();
+    m_group->kill();
 }
 
-void Runner::onExited(std::optional<int> exitCode, const std::string& startError) {
-    if (!m_process) return;
-    // Output still buffered in the pipe belongs to the log.
-    if (m_process->bytesAvailable() > 0) onOutput();
+void Runner::signalLocal(int sig) {
+    // Every tagged process here, and each launch's process group (which holds the ssh clients
+    // and mpirun even before the tag reaches a payload).
+    const auto groups = m_group ? m_group->processGroups() : std::vector<qint64>{};
+    ProcessTree(m_tag).signal(sig, groups.empty() ? 0 : static_cast<int>(groups.front()));
+    for (std::size_t i = 1; i < groups.size(); ++i)
+        ::kill(-static_cast<pid_t>(groups[i]), sig);
+}
+
+void Runner::onExited() {
+    if (!m_group) return;
     m_startTimer.stop();
     m_wallTimer.stop();
     m_graceTimer.stop();
-    m_process->disconnect(this);
-    m_process->deleteLater();
-    m_process = nullptr;
+    RunOutcome o;
+    o.forced = m_forcedState;
+    o.forcedReason = m_forcedReason;
+    o.launches = m_launches;
+    for (int i = 0; i < m_group->size(); ++i)
+        o.exits.push_back(m_group->exit(i));
+    o.firstFailure = m_firstFailure;
+    o.failureReason = m_failureReason;
+    o.tail = m_tail;
+    m_analyzer->finish(o.result, m_parser->counters(), m_parser->pendingBytes() > 0);
     if (m_log) m_log->close();
-    settle(judge(exitCode, startError));
-}
-
-RunEnd Runner::judge(std::optional<int> exitCode, const std::string& startError) const {
-    RunEnd end;
-    end.exitCode = exitCode;
-    RunResult result;
-    m_analyzer->finish(result, m_parser->counters(), m_parser->pendingBytes() > 0);
-    end.timeThroughput = result.timeThroughput;
-    end.speedThroughput = result.speedThroughput;
-    if (m_forcedState) {
-        end.state = *m_forcedState;
-        end.reason = m_forcedReason;
-        if (end.state == RunState::Timeout) end.host = m_builder.hostName(0);
-    } else if (!startError.empty()) {
-        end.state = RunState::Failed;
-        end.host = m_builder.hostName(0);
-        end.reason = "could not start: " + startError;
-    } else if (!exitCode) {
-        end.state = RunState::Failed;
-        end.host = m_builder.hostName(0);
-        end.reason = "the launcher was killed by a signal";
-    } else if (*exitCode != 0) {
-        end.state = RunState::Failed;
-        end.host = failingHost();
-        std::string last;
-        std::size_t e = m_tail.size();
-        // The last non-empty line that is not a speed line says most.
-        while (e > 0) {
-            auto b = m_tail.rfind('\n', e - 1);
-            const std::size_t s = b == std::string::npos ? 0 : b + 1;
-            std::string line = m_tail.substr(s, e - s);
-            while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
-                line.pop_back();
-            if (!line.empty() && line.find("Speed:") == std::string::npos &&
-                line.find_first_not_of("-=* ") != std::string::npos) {
-                last = line;
-                break;
-            }
-            if (b == std::string::npos) break;
-            e = b;
-        }
-        end.reason = "exit code " + std::to_string(*exitCode) + " (host " + end.host + ")" +
-                     (last.empty() ? "" : ": " + last);
-    } else if (result.usable()) {
-        end.state = RunState::Ok;
-    } else {
-        end.state = RunState::Incomplete;
-        end.reason = "exit code 0 but no usable throughput: " + result.reason;
-    }
-    return end;
-}
-
-std::string Runner::failingHost() const {
-    const PlannedRun& run = m_runs[static_cast<std::size_t>(m_current)];
-    // Open MPI names the first rank that failed: "Process name: [[1234,1],3]".
-    static const std::regex rankLine(R"(Process name:\s*\[\[\d+,\d+\],(\d+)\])");
-    std::smatch m;
-    std::string rankHost;
-    for (auto it = std::sregex_iterator(m_tail.begin(), m_tail.end(), rankLine);
-         it != std::sregex_iterator(); ++it)
-        rankHost = m_builder.hostOfRank(run, std::stoi((*it)[1].str()));
-    if (!rankHost.empty()) return rankHost;
-    // ssh and mpirun name the host they could not reach.
-    std::string named;
-    std::size_t namedAt = 0;
-    for (int h = 0; h < m_builder.hostCount(run); ++h) {
-        const std::string name = m_builder.hostName(h);
-        const auto at = m_tail.rfind(name);
-        if (at != std::string::npos && (named.empty() || at >= namedAt)) {
-            named = name;
-            namedAt = at;
-        }
-    }
-    return named.empty() ? m_builder.hostName(0) : named;
+    settle(judgeRun(m_builder, m_runs[static_cast<std::size_t>(m_current)], o));
 }
 
 void Runner::settle(RunEnd end) {
     // Whatever the ending, nothing tagged may outlive the run: KILL the rest, then look again.
-    ProcessTree(m_tag).signal(SIGKILL, static_cast<int>(m_pgid));
+    signalLocal(SIGKILL);
+    m_group->disconnect(this);
+    m_group->deleteLater();
+    m_group = nullptr;
     CommandBatch::run(sweepCommands("KILL"), this, [this, end](std::vector<BatchResult>) {
         QTimer::singleShot(300, this, [this, end] {
             std::vector<int> leftover = ProcessTree(m_tag).find();

@@ -7,6 +7,7 @@
 #include "commandbatch.h"
 #include "commandbuilder.h"
 #include "journal.h"
+#include "launchgroup.h"
 #include "plannedrun.h"
 #include "runprogress.h"
 #include "workloadprofile.h"
@@ -17,7 +18,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QObject>
-#include <QProcess>
 #include <QTimer>
 #include <memory>
 
@@ -41,7 +41,11 @@ class Runner : public QObject {
     const std::string& journalPath() const { return m_journal.path(); }
 
   signals:
+    // command: what this machine starts, one line per process (one per node for torchrun).
     void runStarted(int index, const QString& id, const QString& command);
+    // The run's output as it arrives (whole lines when several processes write), after it is
+    // in the log.
+    void output(int index, const QByteArray& bytes);
     void progress(const sv::launcher::RunProgress& progress);
     void runFinished(int index, const sv::launcher::RunEnd& end);
     void message(const QString& text);
@@ -50,15 +54,19 @@ class Runner : public QObject {
   private:
     void startNext();
     void launch(int index);
-    void onOutput();
-    void onExited(std::optional<int> exitCode, const std::string& startError);
-    void terminate(RunState why, const std::string& reason);
+    void onOutput(int member, const QByteArray& chunk);
+    void onMemberExited(int member);
+    // Node `member` failed while others may still run: they are stopped, the run fails.
+    void nodeFailed(int member, const std::string& what);
+    void onExited();
+    // TERM now, KILL after the grace period; why: the state the run ends in whatever the exit
+    // (none: judged by how its processes exited).
+    void terminate(std::optional<RunState> why, const std::string& reason);
     void escalate();
+    void signalLocal(int sig);
     void settle(RunEnd end);
     void finalize(RunEnd end, std::vector<int> leftover);
     std::vector<BatchCommand> sweepCommands(const std::string& signal) const;
-    RunEnd judge(std::optional<int> exitCode, const std::string& startError) const;
-    std::string failingHost() const;
     void emitProgress();
     bool prepareLog(int index, std::string* failure);
 
@@ -75,8 +83,11 @@ class Runner : public QObject {
     // The current run.
     int m_current = -1;
     std::string m_tag;
-    QProcess* m_process = nullptr;
-    qint64 m_pgid = 0;
+    std::vector<Launch> m_launches;
+    LaunchGroup* m_group = nullptr;
+    int m_firstFailure = -1;
+    std::string m_failureReason;
+    std::string m_failureMarker;
     std::unique_ptr<QFile> m_log;
     std::unique_ptr<LogParser> m_parser;
     std::unique_ptr<RunAnalyzer> m_analyzer;

@@ -27,7 +27,18 @@ std::optional<WorkloadProfile> profileFromJson(const std::string& text, std::str
         p.model = j.value("model", "r50");
         p.logRoot = j.value("logRoot", "logs");
         p.needs = j.value("requires", "");
-        p.launchers = j.at("launchers").get<decltype(p.launchers)>();
+        // A launcher is its argument list, or {"argv": [...], "perNode": true}.
+        for (const auto& [name, l] : j.at("launchers").items()) {
+            LauncherTemplate t;
+            if (l.is_array()) {
+                t.argv = l.get<std::vector<std::string>>();
+            } else {
+                t.argv = l.at("argv").get<std::vector<std::string>>();
+                t.perNode = l.value("perNode", false);
+                t.failureMarker = l.value("failureMarker", "");
+            }
+            p.launchers[name] = std::move(t);
+        }
         p.defaultLauncher =
             j.value("defaultLauncher", p.launchers.empty() ? "" : p.launchers.begin()->first);
         for (const auto& kv : j.value("env", json::array()))

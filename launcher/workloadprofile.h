@@ -11,6 +11,17 @@
 
 namespace sv::launcher {
 
+// How a run's processes are started: one launcher command that reaches every node itself
+// (mpirun, horovodrun), or one per node, started at once on each (torchrun).
+struct LauncherTemplate {
+    std::vector<std::string> argv;
+    bool perNode = false; // {node_rank} is then the node's index
+    // Per-node: a line with this, from one node's launcher, says that node's workers failed.
+    // The run then ends at once, naming that node, rather than when the launcher's own exit
+    // barrier gives up on the other nodes (torchrun waits 300 s).
+    std::string failureMarker;
+};
+
 struct WorkloadProfile {
     std::string name;
     std::string label;   // what is measured, in words shown to the user
@@ -18,7 +29,7 @@ struct WorkloadProfile {
     std::string logRoot; // under the output directory: "logs/ngc/mxnet/resnet50"
     std::string needs;   // "gpu" (nvidia-smi) or "torch" (python3 + torch) for preflight
     std::string defaultLauncher;
-    std::map<std::string, std::vector<std::string>> launchers;
+    std::map<std::string, LauncherTemplate> launchers;
     std::vector<std::pair<std::string, std::string>> env; // in order
     std::vector<std::string> program;
     std::map<std::string, std::vector<std::string>> precisionArgs;

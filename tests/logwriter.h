@@ -11,7 +11,7 @@
 
 namespace sv::test {
 
-enum class TagStyle { OpenMpi, Gloo, None };
+enum class TagStyle { OpenMpi, Gloo, TorchRank, None };
 
 inline std::string tagPrefix(TagStyle style, int rank) {
     switch (style) {
@@ -19,6 +19,8 @@ inline std::string tagPrefix(TagStyle style, int rank) {
         return "[1," + std::to_string(rank) + "]<stderr>:";
     case TagStyle::Gloo:
         return "Tue Sep  1 10:00:00 2020[" + std::to_string(rank) + "]<stderr>:";
+    case TagStyle::TorchRank:
+        return "[rank" + std::to_string(rank) + "]:";
     case TagStyle::None:
         return "";
     }

@@ -79,6 +79,20 @@ TEST(LogParser, HorovodGlooTaggedLine) {
     EXPECT_TRUE(p.samples[0].hasTime);
 }
 
+TEST(LogParser, TorchRankTaggedLine) {
+    auto p = parseWhole(speedLine(TagStyle::TorchRank, 12, 1500, 4, "812.5"));
+    ASSERT_EQ(p.samples.size(), 1u);
+    EXPECT_EQ(p.samples[0].rank, 12);
+    EXPECT_EQ(p.samples[0].speed, 812.5);
+    EXPECT_TRUE(p.samples[0].hasTime);
+    // Only the exact form: "[rank]:" or "[rank x]:" is no tag, and the line keeps no rank.
+    for (const char* almost : {"[rank]:", "[rank 3]:", "[rank3]", "[Rank3]:"}) {
+        auto q = parseWhole(almost + speedLine(TagStyle::None, 0, 1500, 4, "812.5"));
+        ASSERT_EQ(q.samples.size(), 1u) << almost;
+        EXPECT_EQ(q.samples[0].rank, -1) << almost;
+    }
+}
+
 TEST(LogParser, UntaggedLineHasNoRank) {
     auto p = parseWhole(speedLine(TagStyle::None, 0, 1500, 4, "812.5"));
     ASSERT_EQ(p.samples.size(), 1u);

@@ -36,7 +36,7 @@ std::string smallRun(TagStyle style, int iterations = 6) {
 } // namespace
 
 TEST(RunAnalyzer, BothMethodsMatchHandComputedFigures) {
-    for (auto style : {TagStyle::OpenMpi, TagStyle::Gloo, TagStyle::None}) {
+    for (auto style : {TagStyle::OpenMpi, TagStyle::Gloo, TagStyle::TorchRank, TagStyle::None}) {
         const auto r = analyze(smallRun(style), {1, 2}, 128, kSmall);
         ASSERT_EQ(r.status, RunStatus::Complete) << r.reason;
         // time: lines 4 (1000 ms) and 12 (3000 ms): 2 s for 4 iterations of 256 images.

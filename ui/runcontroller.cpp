@@ -1,7 +1,7 @@
 #include "runcontroller.h"
 
 #include "environmentcapture.h"
-#include "logtail.h"
+#include "consolefeed.h"
 #include "processtree.h"
 #include "runner.h"
 #include "shellquote.h"
@@ -45,8 +45,8 @@ QString advice(launcher::RunState state) {
 
 } // namespace
 
-RunController::RunController(QObject* parent) : QObject(parent), m_tail(new LogTail(this)) {
-    connect(m_tail, &LogTail::text, this, &RunController::logText);
+RunController::RunController(QObject* parent) : QObject(parent), m_console(new ConsoleFeed(this)) {
+    connect(m_console, &ConsoleFeed::text, this, &RunController::logText);
 }
 
 RunController::~RunController() {
@@ -84,8 +84,9 @@ QStringList RunController::commandLines(const launcher::Campaign& campaign, QStr
     launcher::Runner dry(campaign, *profile);
     QStringList lines;
     for (std::size_t i = 0; i < dry.runs().size(); ++i)
-        lines << QString::fromStdString(launcher::shellCommand(
-            dry.commands().runArgv(dry.runs()[i], "svDRYRUN" + std::to_string(i + 1))));
+        for (const auto& l :
+             dry.commands().launches(dry.runs()[i], "svDRYRUN" + std::to_string(i + 1)))
+            lines << QString::fromStdString(launcher::shellCommand(l.argv));
     return lines;
 }
 
@@ -122,15 +123,15 @@ bool RunController::start(const launcher::Campaign& campaign, bool resume, QStri
     const int total = static_cast<int>(m_runner->runs().size());
     connect(m_runner, &launcher::Runner::runStarted, this,
             [this, total](int index, const QString& id, const QString& command) {
-                m_tail->follow(QString::fromStdString(
-                    m_runner->runs()[static_cast<std::size_t>(index)].logPath));
                 emit runStarted(index, total, id, command);
             });
+    connect(m_runner, &launcher::Runner::output, m_console,
+            [this](int, const QByteArray& bytes) { m_console->append(bytes); });
     connect(m_runner, &launcher::Runner::progress, this, &RunController::progress);
     connect(
         m_runner, &launcher::Runner::runFinished, this,
         [this](int index, const launcher::RunEnd& end) {
-            m_tail->stop();
+            m_console->flush();
             const auto& run = m_runner->runs()[static_cast<std::size_t>(index)];
             const QString id = QString::fromStdString(run.id);
             if (end.state != launcher::RunState::Ok && end.state != launcher::RunState::Cancelled) {
@@ -141,8 +142,10 @@ bool RunController::start(const launcher::Campaign& campaign, bool resume, QStri
                 if (end.exitCode) text += tr(" (exit code %1)").arg(*end.exitCode);
                 if (!end.reason.empty())
                     text += QStringLiteral(": ") + QString::fromStdString(end.reason);
-                text += QStringLiteral(". ") + advice(end.state) +
-                        tr(" Log: %1").arg(QString::fromStdString(run.logPath));
+                text +=
+                    QStringLiteral(". ") +
+                    (end.advice.empty() ? advice(end.state) : QString::fromStdString(end.advice)) +
+                    tr(" Log: %1").arg(QString::fromStdString(run.logPath));
                 emit problem(text);
             }
             if (!end.leftover.empty())
@@ -179,7 +182,7 @@ void RunController::cancel() {
 }
 
 void RunController::onFinished(bool cancelled) {
-    m_tail->stop();
+    m_console->flush();
     int ok = 0;
     const int total = static_cast<int>(m_runner->runs().size());
     for (int i = 0; i < total; ++i)

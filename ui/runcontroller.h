@@ -23,7 +23,7 @@ class Runner;
 
 namespace sv::ui {
 
-class LogTail;
+class ConsoleFeed;
 
 class RunController : public QObject {
     Q_OBJECT
@@ -40,7 +40,8 @@ class RunController : public QObject {
     const launcher::Runner* runner() const { return m_runner; }
     // Where the campaign's logs go (output directory + the profile's log root).
     static QString logRoot(const launcher::Campaign& campaign);
-    // The exact command lines the campaign will run, one per run (tags drawn at start).
+    // The exact command lines the campaign will run: one per run, or one per node of a run
+    // for a per-node launcher (tags drawn at start).
     static QStringList commandLines(const launcher::Campaign& campaign, QString* error);
     // The states a campaign directory's journal records, by run id; empty without a journal.
     static std::map<std::string, launcher::JournalEntry> journalOf(const QString& outputDir);
@@ -63,7 +64,7 @@ class RunController : public QObject {
 
     launcher::Runner* m_runner = nullptr;
     launcher::Campaign m_campaign;
-    LogTail* m_tail;
+    ConsoleFeed* m_console;
     bool m_cancelling = false;
     bool m_preflighting = false;
 };

@@ -9,7 +9,6 @@
 #include "report.h"
 #include "runner.h"
 #include "shellquote.h"
-#include "sshdiagnosis.h"
 #include "terminationsignals.h"
 
 #include <QCoreApplication>
@@ -17,7 +16,6 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -108,31 +106,9 @@ std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
     return c;
 }
 
-// The last bytes of a run's log: where ssh says why it could not reach a host.
-std::string logTail(const std::string& path) {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) return {};
-    const std::streamoff size = in.tellg();
-    const std::streamoff from = std::max<std::streamoff>(0, size - 16384);
-    in.seekg(from);
-    std::string text(static_cast<std::size_t>(size - from), '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    return text;
-}
-
-// For a run that failed because ssh could not get onto a host (key refused, host key changed):
-// what to do about it, naming the host; empty otherwise.
-std::string sshAdvice(const Campaign& campaign, const PlannedRun& run, const RunEnd& end) {
-    if (campaign.hosts.empty() || end.state != RunState::Failed || end.host.empty()) return {};
-    Host host{end.host, {}, 0, {}, 1};
-    for (const auto& h : campaign.hosts)
-        if (h.name == end.host) host = h;
-    return diagnoseSsh(logTail(run.logPath) + "\n" + end.reason, host, campaign.sshConfig).advice;
-}
-
 class ConsoleProgress {
   public:
-    ConsoleProgress(Runner& runner, const Campaign& campaign) : m_tty(::isatty(1) == 1) {
+    explicit ConsoleProgress(Runner& runner) : m_tty(::isatty(1) == 1) {
         QObject::connect(&runner, &Runner::runStarted,
                          [this, &runner](int index, const QString& id, const QString&) {
                              m_lastTenth = -1;
@@ -159,8 +135,7 @@ class ConsoleProgress {
             std::fflush(stdout);
         });
         QObject::connect(
-            &runner, &Runner::runFinished,
-            [this, &runner, &campaign](int index, const RunEnd& end) {
+            &runner, &Runner::runFinished, [this, &runner](int index, const RunEnd& end) {
                 if (m_tty) std::printf("\r\033[K");
                 std::string figures;
                 if (end.timeThroughput)
@@ -170,10 +145,9 @@ class ConsoleProgress {
                 std::printf("[%d/%zu] %s: %s%s%s%s\n", index + 1, runner.runs().size(),
                             run.id.c_str(), std::string(runStateName(end.state)).c_str(),
                             figures.c_str(), end.reason.empty() ? "" : " - ", end.reason.c_str());
-                const std::string advice = sshAdvice(campaign, run, end);
-                if (!advice.empty())
+                if (!end.advice.empty())
                     std::printf("[%d/%zu] %s: %s: %s\n", index + 1, runner.runs().size(),
-                                run.id.c_str(), end.host.c_str(), advice.c_str());
+                                run.id.c_str(), end.host.c_str(), end.advice.c_str());
                 std::fflush(stdout);
             });
         QObject::connect(&runner, &Runner::message, [this](const QString& text) {
@@ -212,7 +186,7 @@ int execute(Campaign campaign, bool resume) {
         runner.cancel();
     });
 
-    ConsoleProgress console(runner, campaign);
+    ConsoleProgress console(runner);
     bool wasCancelled = false;
     QObject::connect(&runner, &Runner::finished, [&](bool c) {
         wasCancelled = c;
@@ -262,12 +236,12 @@ int runCommand(const std::vector<std::string>& args) {
         auto profile = loadProfile(campaign->profile, &error);
         if (!profile) return usage("run", error);
         Runner runner(*campaign, *profile);
-        // The tag is drawn per run when it starts; everything else is exactly what runs.
+        // The tag is drawn per run when it starts; everything else is exactly what runs. A
+        // per-node launcher (torchrun) starts one process per node at once: one line each.
         for (std::size_t i = 0; i < runner.runs().size(); ++i)
-            std::printf("%s\n",
-                        shellCommand(runner.commands().runArgv(runner.runs()[i],
-                                                               "svDRYRUN" + std::to_string(i + 1)))
-                            .c_str());
+            for (const Launch& l :
+                 runner.commands().launches(runner.runs()[i], "svDRYRUN" + std::to_string(i + 1)))
+                std::printf("%s\n", shellCommand(l.argv).c_str());
         return 0;
     }
     return execute(*campaign, false);

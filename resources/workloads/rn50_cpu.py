@@ -2,9 +2,11 @@
 """ScaleView's local workload: ResNet-50 v1.5, PyTorch, CPU, synthetic data.
 
 A real torchvision resnet50 training loop on random images, one process per "GPU" (launched by
-mpirun, rank and world size from Open MPI's environment), gradients averaged with
+mpirun, rank and world size from Open MPI's environment, or by torchrun), gradients averaged with
 torch.distributed (gloo on CPU, nccl with --device cuda). Every rank logs the NGC MXNet
-speedometer line (methodology section 3), so ScaleView's parser reads it like an NGC log.
+speedometer line (methodology section 3), so ScaleView's parser reads it like an NGC log. Open
+MPI's --tag-output puts each line's rank before it; torchrun tags nothing, so under torchrun
+every line carries "[rank{R}]:" (the global rank, as PyTorch's own distributed warnings do).
 """
 import argparse
 import logging
@@ -39,7 +41,9 @@ def main():
     local_rank = env_int(["OMPI_COMM_WORLD_LOCAL_RANK", "LOCAL_RANK"], 0)
 
     # The same format as MXNet's fit.py, so the same parser reads both.
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s:%(levelname)s: %(message)s",
+    under_torchrun = "TORCHELASTIC_RUN_ID" in os.environ and "OMPI_COMM_WORLD_RANK" not in os.environ
+    tag = "[rank%d]:" % rank if under_torchrun else ""
+    logging.basicConfig(level=logging.INFO, format=tag + "%(asctime)s:%(levelname)s: %(message)s",
                         stream=sys.stderr)
     log = logging.getLogger()
 
@@ -54,8 +58,9 @@ def main():
     if a.device == "cuda":
         torch.cuda.set_device(device)
     if world > 1:
-        os.environ["MASTER_ADDR"] = a.master_addr
-        os.environ["MASTER_PORT"] = str(a.master_port)
+        # torchrun sets these (and its agent's store serves the rendezvous); mpirun does not.
+        os.environ.setdefault("MASTER_ADDR", a.master_addr)
+        os.environ.setdefault("MASTER_PORT", str(a.master_port))
         dist.init_process_group("nccl" if a.device == "cuda" else "gloo", rank=rank,
                                 world_size=world)
     log.info("ResNet-50 v1.5, PyTorch %s, %s, synthetic data %dx%d, batch %d per rank, rank %d of %d, "

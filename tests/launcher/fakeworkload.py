@@ -4,7 +4,8 @@ speedometer lines at a set pace, and misbehaves on request (a rank exits non-zer
 ignored by the process and a forked child that leaves the process group, argv is dumped)."""
 import argparse, json, logging, os, signal, sys, time
 
-rank = int(os.environ.get("OMPI_COMM_WORLD_RANK", "0"))
+# Open MPI's rank, else torchrun's.
+rank = int(os.environ.get("OMPI_COMM_WORLD_RANK", os.environ.get("RANK", "0")))
 # "--argv-dump FILE ARGS...": write ARGS (hex, byte-exact) to FILE.<rank>, before any parsing.
 if len(sys.argv) > 2 and sys.argv[1] == "--argv-dump":
     with open(f"{sys.argv[2]}.{rank}", "w") as f:
@@ -21,7 +22,7 @@ p.add_argument("--ignore-term-fork", action="store_true")
 p.add_argument("--hang", action="store_true", help="after the iterations, sleep forever")
 a, rest = p.parse_known_args()
 
-world = int(os.environ.get("OMPI_COMM_WORLD_SIZE", "1"))
+world = int(os.environ.get("OMPI_COMM_WORLD_SIZE", os.environ.get("WORLD_SIZE", "1")))
 logging.basicConfig(level=logging.INFO, format="%(asctime)s:%(levelname)s: %(message)s", stream=sys.stderr)
 if a.ignore_term_fork:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)

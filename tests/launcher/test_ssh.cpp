@@ -311,6 +311,8 @@ TEST_F(Ssh, PasswordOnlyHostFailsFastSayingKeyAuthenticationWasRefused) {
     EXPECT_NE(advice.find("ssh-copy-id -F " + m_nodes->config() + " passwordonly"),
               std::string::npos)
         << r.out;
+    // The journal holds the same advice, for the window and for whoever reads it later.
+    EXPECT_EQ(e[0].value("advice", ""), advice.substr(advice.find(": passwordonly: ") + 16));
     // Never a prompt: ssh did not ask (the askpass would have said so) and nothing lingers.
     EXPECT_FALSE(std::filesystem::exists(asked));
     EXPECT_TRUE(sshProcesses().empty());
@@ -366,6 +368,7 @@ TEST_F(Ssh, ChangedHostKeyIsRefusedKnownHostsKeptAndTheAdviceIsToVerifyThenRemov
         lineStartingWith(r.out, "[1/1] " + e[0]["id"].get<std::string>() + ": changedkey: ");
     EXPECT_NE(advice.find("the host key of changedkey changed"), std::string::npos) << r.out;
     EXPECT_NE(advice.find("remove the old entry with: " + removeWith), std::string::npos) << r.out;
+    EXPECT_EQ(e[0].value("advice", ""), advice.substr(advice.find(": changedkey: ") + 14));
     // Refused, never accepted: not a byte of known_hosts changed, and checking stays on.
     EXPECT_EQ(sv::test::readFile(m_nodes->knownHosts()), before);
     for (const std::string& text : {pre.out, r.out})

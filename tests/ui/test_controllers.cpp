@@ -4,6 +4,7 @@
 #include "uifixture.h"
 
 #include "analysiscontroller.h"
+#include "consolefeed.h"
 #include "livecontroller.h"
 #include "loadcontroller.h"
 
@@ -177,4 +178,36 @@ TEST(LiveController, NewAndGrowingLogsUpdateTheAnalysis) {
         5000))
         << "runs: " << l.analysis.current()->summary.runs.size();
     EXPECT_EQ(l.analysis.current()->summary.cases.back().values.size(), 2u);
+}
+
+TEST(ConsoleFeed, ShowsWholeLinesAndOnlyATailOfAFlood) {
+    ui::ConsoleFeed feed;
+    QStringList shown;
+    QObject::connect(&feed, &ui::ConsoleFeed::text, [&](const QString& t) { shown << t; });
+    // A line split across chunks, a multi-byte character split too, then nothing until the
+    // line ends: the console never shows half a line.
+    feed.append("first li");
+    feed.append("ne\nsecond \xe2\x82");
+    ASSERT_TRUE(waitUntil([&] { return !shown.isEmpty(); }, 2000));
+    EXPECT_EQ(shown, QStringList{QStringLiteral("first line")});
+    feed.append("\xac\n");
+    ASSERT_TRUE(waitUntil([&] { return shown.size() == 2; }, 2000));
+    EXPECT_EQ(shown[1], QStringLiteral("second €"));
+
+    // 2 MB at once: one update with a note, the newest lines, bounded.
+    shown.clear();
+    QByteArray flood;
+    for (int i = 0; i < 40000; ++i)
+        flood += "line " + QByteArray::number(i) + " of a chatty run, padded to fifty bytes\n";
+    feed.append(flood);
+    feed.flush();
+    ASSERT_EQ(shown.size(), 1);
+    EXPECT_TRUE(shown[0].startsWith(QStringLiteral("[… earlier output skipped")));
+    EXPECT_TRUE(
+        shown[0].endsWith(QStringLiteral("line 39999 of a chatty run, padded to fifty bytes")));
+    EXPECT_LT(shown[0].size(), 70 * 1024);
+    // flush() also shows an unfinished last line.
+    feed.append("no newline yet");
+    feed.flush();
+    EXPECT_EQ(shown.back(), QStringLiteral("no newline yet"));
 }
