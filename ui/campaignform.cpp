@@ -72,13 +72,13 @@ QString CampaignForm::freshOutputDir() {
 
 CampaignForm::CampaignForm(QWidget* parent)
     : QWidget(parent), m_profile(new QComboBox(this)), m_profileLabel(new QLabel(this)),
-      m_hosts(new HostTableModel(this)), m_hostView(new QTableView(this)),
-      m_sshConfig(new QLineEdit(this)), m_container(new QLineEdit(this)),
-      m_custom(new QLineEdit(this)), m_customWhy(new QLabel(this)), m_batch(spin(1, 4096, this)),
-      m_precision(new QComboBox(this)), m_repeats(spin(1, 100, this)),
-      m_iterations(spin(2, 100000, this)), m_warmup(spin(0, 100000, this)),
-      m_cooldown(spin(0, 3600, this, tr(" s"))), m_imageSize(spin(16, 512, this, tr(" px"))),
-      m_outputDir(new QLineEdit(this)) {
+      m_launcher(new QComboBox(this)), m_hosts(new HostTableModel(this)),
+      m_hostView(new QTableView(this)), m_sshConfig(new QLineEdit(this)),
+      m_container(new QLineEdit(this)), m_custom(new QLineEdit(this)),
+      m_customWhy(new QLabel(this)), m_batch(spin(1, 4096, this)), m_precision(new QComboBox(this)),
+      m_repeats(spin(1, 100, this)), m_iterations(spin(2, 100000, this)),
+      m_warmup(spin(0, 100000, this)), m_cooldown(spin(0, 3600, this, tr(" s"))),
+      m_imageSize(spin(16, 512, this, tr(" px"))), m_outputDir(new QLineEdit(this)) {
     for (const auto& name : launcher::builtinProfileNames())
         m_profile->addItem(QString::fromStdString(name));
     m_profileLabel->setWordWrap(true);
@@ -94,6 +94,7 @@ CampaignForm::CampaignForm(QWidget* parent)
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Workload"), m_profile);
     form->addRow(QString(), m_profileLabel);
+    form->addRow(tr("Launcher"), m_launcher);
     form->addRow(tr("Hosts"), buildHosts());
     form->addRow(tr("Container"), m_container);
     form->addRow(tr("Topologies"), buildTopologies());
@@ -112,14 +113,7 @@ CampaignForm::CampaignForm(QWidget* parent)
     setLayout(form);
 
     connect(browse, &QPushButton::clicked, this, &CampaignForm::chooseOutputDir);
-    connect(m_profile, &QComboBox::currentTextChanged, this, [this] {
-        std::string error;
-        auto p = launcher::loadProfile(m_profile->currentText().toStdString(), &error);
-        m_profileLabel->setText(p ? QString::fromStdString(p->label)
-                                  : QString::fromStdString(error));
-        m_imageSize->setEnabled(p && p->variables.count("image_size"));
-        updateAvailability();
-    });
+    connect(m_profile, &QComboBox::currentTextChanged, this, [this] { showProfile({}); });
     connect(m_hosts, &HostTableModel::hostsEdited, this, &CampaignForm::updateAvailability);
     connect(m_custom, &QLineEdit::textChanged, this, &CampaignForm::updateAvailability);
     for (auto* s : {m_batch, m_repeats, m_iterations, m_warmup, m_cooldown, m_imageSize})
@@ -127,6 +121,7 @@ CampaignForm::CampaignForm(QWidget* parent)
     for (auto* e : {m_container, m_outputDir, m_sshConfig})
         connect(e, &QLineEdit::textChanged, this, &CampaignForm::edited);
     connect(m_precision, &QComboBox::currentIndexChanged, this, &CampaignForm::edited);
+    connect(m_launcher, &QComboBox::currentIndexChanged, this, &CampaignForm::edited);
     setCampaign(defaultCampaign());
 }
 
@@ -220,9 +215,39 @@ QStringList CampaignForm::problems() const {
     return out;
 }
 
+void CampaignForm::showProfile(const std::string& launcher) {
+    std::string error;
+    auto p = launcher::loadProfile(m_profile->currentText().toStdString(), &error);
+    // What is measured, in words, right under the choice.
+    m_profileLabel->setText(p ? QString::fromStdString(p->label) : QString::fromStdString(error));
+    fillLaunchers(p ? &*p : nullptr, launcher);
+    m_imageSize->setEnabled(p && p->variables.count("image_size"));
+    updateAvailability();
+}
+
+void CampaignForm::fillLaunchers(const launcher::WorkloadProfile* profile,
+                                 const std::string& wanted) {
+    QSignalBlocker block(m_launcher);
+    m_launcher->clear();
+    if (!profile) return;
+    for (const auto& [name, launcher] : profile->launchers) {
+        QString text = QString::fromStdString(name);
+        if (name == profile->defaultLauncher) text += tr(" (default)");
+        if (launcher.perNode) text += tr(": one per node, no MPI needed");
+        m_launcher->addItem(text, QString::fromStdString(name));
+    }
+    m_defaultLauncher = profile->defaultLauncher;
+    const int at = m_launcher->findData(QString::fromStdString(wanted));
+    m_launcher->setCurrentIndex(
+        at >= 0 ? at : m_launcher->findData(QString::fromStdString(m_defaultLauncher)));
+}
+
 launcher::Campaign CampaignForm::campaign() const {
     launcher::Campaign c = m_base;
     c.profile = m_profile->currentText().toStdString();
+    // The profile's default is left unnamed in the campaign, as the command line does.
+    c.launcher = m_launcher->currentData().toString().toStdString();
+    if (c.launcher == m_defaultLauncher) c.launcher.clear();
     c.hosts = m_hosts->hosts();
     c.sshConfig = m_sshConfig->text().trimmed().toStdString();
     const QString container = m_container->text().trimmed();
@@ -255,6 +280,8 @@ void CampaignForm::setCampaign(const launcher::Campaign& c) {
     m_base = c;
     QSignalBlocker block(this);
     m_profile->setCurrentText(QString::fromStdString(c.profile));
+    // Also when the profile is the one already shown (no change signal then).
+    showProfile(c.launcher);
     m_hosts->setHosts(c.hosts);
     m_sshConfig->setText(QString::fromStdString(c.sshConfig));
     m_container->setText(c.container.runtime == "docker" ? QString::fromStdString(c.container.name)

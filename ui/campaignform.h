@@ -6,6 +6,7 @@
 // moc trips over the C++20 standard headers behind the launcher types; it needs only names.
 #ifndef Q_MOC_RUN
 #include "campaign.h"
+#include "workloadprofile.h"
 #endif
 
 #include <QWidget>
@@ -48,6 +49,7 @@ class CampaignForm : public QWidget {
     QSpinBox* cooldown() const { return m_cooldown; }
     QSpinBox* imageSize() const { return m_imageSize; }
     QComboBox* precision() const { return m_precision; }
+    QComboBox* launcherChoice() const { return m_launcher; }
     QLineEdit* outputDir() const { return m_outputDir; }
     HostTableModel* hosts() const { return m_hosts; }
 
@@ -56,6 +58,10 @@ class CampaignForm : public QWidget {
 
   private:
     QWidget* buildHosts();
+    // The chosen profile's label, launchers (`launcher` chosen, else its default) and options.
+    void showProfile(const std::string& launcher);
+    // The profile's launchers, `wanted` chosen (else the profile's default).
+    void fillLaunchers(const launcher::WorkloadProfile* profile, const std::string& wanted);
     QWidget* buildTopologies();
     void updateAvailability();
     void chooseSshConfig();
@@ -63,6 +69,8 @@ class CampaignForm : public QWidget {
 
     QComboBox* m_profile;
     QLabel* m_profileLabel;
+    QComboBox* m_launcher;
+    std::string m_defaultLauncher;
     HostTableModel* m_hosts;
     QTableView* m_hostView;
     QLineEdit* m_sshConfig;

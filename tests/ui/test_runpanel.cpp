@@ -20,6 +20,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -87,6 +88,12 @@ TEST(RunPanel, FreshStartOffersTheSmallLocalCampaign) {
     EXPECT_EQ(c.repeats, 3);
     EXPECT_EQ(c.iterations, 40);
     EXPECT_TRUE(c.validate().empty());
+    // What is measured is said in words under the workload, from the first moment.
+    bool labelled = false;
+    for (const QLabel* label : w.form->findChildren<QLabel*>())
+        labelled = labelled || label->text() == QLatin1String("ResNet-50 v1.5, PyTorch, CPU, "
+                                                              "synthetic data");
+    EXPECT_TRUE(labelled);
     // The exact commands shown before anything runs: one per run, mpirun with the workload.
     ASSERT_TRUE(waitUntil([&] { return !w.panel->commandText().isEmpty(); }, 3000));
     const QStringList lines = w.panel->commandText().split(QLatin1Char('\n'));
@@ -168,6 +175,15 @@ TEST(RunPanel, SavesAndReopensCampaignsAsTheLaunchersJson) {
     QTemporaryDir dir;
     setUpTiny(w.form, dir.filePath(QStringLiteral("out")), 7);
     w.form->precision()->setCurrentIndex(2);
+    // The local profile offers mpirun (its default) and torchrun.
+    QStringList launchers;
+    for (int i = 0; i < w.form->launcherChoice()->count(); ++i)
+        launchers << w.form->launcherChoice()->itemData(i).toString();
+    EXPECT_EQ(launchers, (QStringList{QStringLiteral("mpirun"), QStringLiteral("torchrun")}));
+    EXPECT_EQ(w.form->launcherChoice()->currentData().toString(), QStringLiteral("mpirun"));
+    EXPECT_TRUE(w.form->campaign().launcher.empty()); // the default stays unnamed
+    w.form->launcherChoice()->setCurrentIndex(
+        w.form->launcherChoice()->findData(QStringLiteral("torchrun")));
     const QString file = dir.filePath(QStringLiteral("mine.json"));
     ASSERT_TRUE(w.panel->saveCampaign(file));
     std::string error;
@@ -175,15 +191,21 @@ TEST(RunPanel, SavesAndReopensCampaignsAsTheLaunchersJson) {
     ASSERT_TRUE(saved) << error;
     EXPECT_EQ(saved->iterations, 7);
     EXPECT_EQ(saved->precisions, std::vector<std::string>{"fp16-noamp"});
+    EXPECT_EQ(saved->launcher, "torchrun");
 
     Window other;
     ASSERT_TRUE(other.panel->openCampaign(file));
     EXPECT_EQ(other.form->iterations()->value(), 7);
     EXPECT_EQ(other.form->precision()->currentData().toString(), QStringLiteral("fp16-noamp"));
+    EXPECT_EQ(other.form->launcherChoice()->currentData().toString(), QStringLiteral("torchrun"));
     EXPECT_FALSE(other.panel->resumeButton()->isEnabled()); // never run: nothing to resume
     // The commands shown are the opened campaign's, not the ones before it.
     EXPECT_TRUE(waitUntil(
-        [&] { return other.panel->commandText().contains(QLatin1String("--iterations 7")); }, 3000))
+        [&] {
+            return other.panel->commandText().contains(QLatin1String("--iterations 7")) &&
+                   other.panel->commandText().contains(QLatin1String("torchrun --nnodes 1"));
+        },
+        3000))
         << other.panel->commandText().toStdString();
     EXPECT_EQ(other.panel->recentCampaigns().value(0), file);
 }
