@@ -1,5 +1,6 @@
 #include "runner.h"
 
+#include "campaigndirectory.h"
 #include "processtree.h"
 #include "runverdict.h"
 #include "shellquote.h"
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <unistd.h>
 
 namespace sv::launcher {
@@ -23,10 +23,6 @@ std::string newTag() {
     char buf[32];
     std::snprintf(buf, sizeof buf, "sv%016llx", static_cast<unsigned long long>(r));
     return buf;
-}
-
-std::string workloadDirOf(const Campaign& c) {
-    return fs::absolute(c.outputDir).lexically_normal().string() + "/workload";
 }
 
 std::vector<int> parsePids(const std::string& text) {
@@ -71,47 +67,15 @@ bool Runner::prepare(bool resume, std::string* error) {
             "profile " + m_profile.name + " has no launcher '" + m_builder.launcherName() + "'";
         return false;
     }
-    std::error_code ec;
-    fs::create_directories(m_campaign.outputDir, ec);
-    if (ec) {
-        *error = "cannot create " + m_campaign.outputDir + ": " + ec.message();
+    if (!prepareCampaignDirectory(m_campaign, m_profile, m_builder.scriptPath(), m_journal.path(),
+                                  resume, error))
         return false;
-    }
-    if (fs::exists(m_journal.path()) && !resume) {
-        *error = m_campaign.outputDir +
-                 " already holds a campaign (journal.jsonl); use 'resume' or another directory";
-        return false;
-    }
     m_previous = m_journal.read();
     for (std::size_t i = 0; i < m_runs.size(); ++i) {
         auto it = m_previous.find(m_runs[i].id);
         if (it != m_previous.end()) m_states[i] = it->second.state();
     }
-    // A start without an end: the runner died during that run. Say so in the journal now.
-    for (auto& [id, entry] : m_previous) {
-        if (entry.end) continue;
-        RunEnd end;
-        end.state = RunState::Interrupted;
-        end.reason = "the runner stopped during this run (crash, kill -9 or power loss)";
-        std::string logPath;
-        for (const auto& r : m_runs)
-            if (r.id == id) logPath = r.logPath;
-        if (!m_journal.appendEnd(id, entry.tag, logPath, end, error)) return false;
-        entry.end = end;
-    }
-    if (!m_profile.scriptText.empty()) {
-        fs::create_directories(workloadDirOf(m_campaign), ec);
-        std::ofstream out(m_builder.scriptPath(), std::ios::binary | std::ios::trunc);
-        out << m_profile.scriptText;
-        if (!out.flush()) {
-            *error = "cannot write " + m_builder.scriptPath();
-            return false;
-        }
-    }
-    const std::string campaignFile =
-        (fs::absolute(m_campaign.outputDir) / "campaign.json").string();
-    if (!resume && !saveCampaign(m_campaign, campaignFile, error)) return false;
-    return true;
+    return closeInterruptedRuns(m_journal, m_previous, m_runs, error);
 }
 
 void Runner::start() {
@@ -154,38 +118,6 @@ void Runner::startNext() {
     emit finished(false);
 }
 
-bool Runner::prepareLog(int index, std::string* failure) {
-    const PlannedRun& run = m_runs[static_cast<std::size_t>(index)];
-    std::error_code ec;
-    fs::create_directories(fs::path(run.logPath).parent_path(), ec);
-    if (fs::exists(run.logPath)) {
-        // The log of a run that did not finish is kept beside, never overwritten.
-        const RunState before = m_states[static_cast<std::size_t>(index)];
-        if (before != RunState::Interrupted && before != RunState::Cancelled) {
-            *failure = "a log is already there and is never overwritten: " + run.logPath;
-            return false;
-        }
-        int n = 1;
-        std::string aside;
-        do
-            aside =
-                run.logPath + "." + std::string(runStateName(before)) + "-" + std::to_string(n++);
-        while (fs::exists(aside));
-        fs::rename(run.logPath, aside, ec);
-        if (ec) {
-            *failure = "cannot move the old log aside: " + ec.message();
-            return false;
-        }
-    }
-    m_log = std::make_unique<QFile>(QString::fromStdString(run.logPath));
-    if (!m_log->open(QIODevice::WriteOnly | QIODevice::NewOnly)) {
-        *failure = "cannot create " + run.logPath + ": " + m_log->errorString().toStdString();
-        m_log.reset();
-        return false;
-    }
-    return true;
-}
-
 void Runner::launch(int index) {
     m_current = index;
     const PlannedRun& run = m_runs[static_cast<std::size_t>(index)];
@@ -210,7 +142,8 @@ void Runner::launch(int index) {
         hosts.push_back(m_builder.hostName(h));
 
     std::string failure;
-    if (!prepareLog(index, &failure)) {
+    m_log = createRunLog(run, m_states[static_cast<std::size_t>(index)], &failure);
+    if (!m_log) {
         RunEnd end;
         end.reason = failure;
         m_states[static_cast<std::size_t>(index)] = RunState::Failed;

@@ -68,7 +68,6 @@ class Runner : public QObject {
     void finalize(RunEnd end, std::vector<int> leftover);
     std::vector<BatchCommand> sweepCommands(const std::string& signal) const;
     void emitProgress();
-    bool prepareLog(int index, std::string* failure);
 
     Campaign m_campaign;
     WorkloadProfile m_profile;

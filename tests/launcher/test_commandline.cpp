@@ -1,6 +1,7 @@
 // Quoting, name checks, campaign files and the exact command lines of the seed's runner.
 
 #include "campaign.h"
+#include "campaigndirectory.h"
 #include "commandbuilder.h"
 #include "identifiers.h"
 #include "launchertest.h"
@@ -226,4 +227,32 @@ TEST(NgcProfile, GoldenCommandLines) {
         "--no-metrics "
         "--disp-batches 1 --save-frequency 0 --num-epochs 1'\n";
     EXPECT_NE(actual.find(expected), std::string::npos);
+}
+
+TEST(CampaignDirectory, AnExistingLogIsNeverOverwrittenAndAnUnfinishedOneIsMovedAside) {
+    const std::string dir = sv::test::tempDir("logs");
+    PlannedRun run;
+    run.id = "bz2/1n1g/r50_b2_fp32_1";
+    run.logPath = dir + "/logs/bz2/1n1g/r50_b2_fp32_1.log";
+    std::string failure;
+    // A fresh log, in a directory made for it.
+    auto log = createRunLog(run, RunState::Pending, &failure);
+    ASSERT_TRUE(log) << failure;
+    log->write("first run\n");
+    log.reset();
+    // Someone's finished (or foreign) log: refused, byte for byte untouched.
+    for (RunState before : {RunState::Pending, RunState::Ok, RunState::Failed}) {
+        EXPECT_FALSE(createRunLog(run, before, &failure));
+        EXPECT_NE(failure.find("never overwritten"), std::string::npos) << failure;
+        EXPECT_EQ(sv::test::readFile(run.logPath), "first run\n");
+    }
+    // An interrupted run's log goes aside, numbered, and the rerun starts an empty log.
+    ASSERT_TRUE(createRunLog(run, RunState::Interrupted, &failure)) << failure;
+    EXPECT_EQ(sv::test::readFile(run.logPath + ".interrupted-1"), "first run\n");
+    std::ofstream(run.logPath) << "second run\n";
+    ASSERT_TRUE(createRunLog(run, RunState::Cancelled, &failure)) << failure;
+    EXPECT_EQ(sv::test::readFile(run.logPath + ".cancelled-1"), "second run\n");
+    EXPECT_EQ(sv::test::readFile(run.logPath + ".interrupted-1"), "first run\n");
+    EXPECT_EQ(std::filesystem::file_size(run.logPath), 0u);
+    std::filesystem::remove_all(dir);
 }
