@@ -12,6 +12,23 @@ if len(sys.argv) > 2 and sys.argv[1] == "--argv-dump":
         json.dump([os.fsencode(x).hex() for x in sys.argv[3:]], f)
     sys.exit(0)
 
+# "--ids-dump FILE": write this process's pid, process group, session, and the session leader's
+# command and parent command to FILE.<rank>, then go on as usual.
+def stat(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        text = f.read()
+    comm = text[text.index("(") + 1:text.rindex(")")]
+    fields = text[text.rindex(")") + 2:].split()
+    return comm, int(fields[1])  # command, parent pid
+
+if len(sys.argv) > 2 and sys.argv[1] == "--ids-dump":
+    leader = os.getsid(0)
+    leader_comm, leader_parent = stat(leader)
+    with open(f"{sys.argv[2]}.{rank}", "w") as f:
+        json.dump({"pid": os.getpid(), "pgid": os.getpgid(0), "sid": leader,
+                   "leader": leader_comm, "leaderParent": stat(leader_parent)[0]}, f)
+    del sys.argv[1:3]
+
 p = argparse.ArgumentParser()
 p.add_argument("--iterations", type=int, default=20)
 p.add_argument("--batch", type=int, default=2)

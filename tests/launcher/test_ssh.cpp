@@ -1,7 +1,7 @@
 // Two sshd "nodes" on 127.0.0.1 and 127.0.0.2 (needs root): the CPU workload across them over
 // SSH with mpirun, hosts that refuse or black-hole, a host that takes only passwords, a host
 // whose key changed, a rank failing on the remote node, a node vanishing mid-run, and hostile
-// argv through ssh -> remote shell -> mpirun -> ssh -> rank.
+// argv through ssh -> remote shell -> mpirun -> ssh -> rank; and the session each host gives a run.
 
 #include "sshnodes.h"
 
@@ -406,4 +406,35 @@ TEST(SshDiagnosis, LastLineAloneStillNamesTheHostAndTheFix) {
               sv::launcher::SshFailure::Other);
     EXPECT_EQ(sv::launcher::diagnoseSsh("sh: 1: ./run: Permission denied\n", host, "").failure,
               sv::launcher::SshFailure::Other);
+}
+
+TEST_F(Ssh, EachHostRunsTheRunInASessionOfItsOwn) {
+    // Each rank says which session and process group it is in. On every host the run's
+    // processes must be in a session made for this run: its leader (mpirun, or the orted that
+    // mpirun starts over ssh) a child of sshd's connection, not sshd's own session and not this
+    // test's; and each rank in a process group of its own or of that session.
+    json profile{
+        {"name", "ids"}, {"model", "r50"}, {"logRoot", "logs/ids"}, {"defaultLauncher", "mpirun"}};
+    profile["launchers"]["mpirun"] = {
+        "mpirun",  "--tag-output", "--allow-run-as-root", "--oversubscribe", "-np",
+        "{ranks}", "-H",           "{host_slots}",        "{mpi_env}",       "{mpi_ssh_agent}"};
+    profile["program"] = {"/usr/bin/python3", sv::test::kFake, "--ids-dump", m_dir + "/ids"};
+    profile["args"] = {"--iterations", "{iterations}", "--batch", "{batch}"};
+    std::ofstream(m_dir + "/ids.json") << profile.dump();
+    const auto r =
+        runProcess({kCli, "run", write(campaign({"node1", "node2"}, "2n1g", m_dir + "/ids.json"))});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    std::vector<int> sessions;
+    for (int rank = 0; rank < 2; ++rank) {
+        const auto ids = json::parse(sv::test::readFile(m_dir + "/ids." + std::to_string(rank)));
+        const std::string leader = ids["leader"];
+        EXPECT_TRUE(leader == "orted" || leader == "mpirun")
+            << "rank " << rank << ": " << ids.dump();
+        EXPECT_EQ(ids["leaderParent"], "sshd") << "rank " << rank << ": " << ids.dump();
+        EXPECT_TRUE(ids["pgid"] == ids["pid"] || ids["pgid"] == ids["sid"]) << ids.dump();
+        EXPECT_NE(ids["sid"].get<int>(), static_cast<int>(::getsid(0)));
+        sessions.push_back(ids["sid"].get<int>());
+    }
+    // One session per host: each node's part of the run came through its own ssh connection.
+    EXPECT_NE(sessions[0], sessions[1]);
 }
