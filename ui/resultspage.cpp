@@ -28,6 +28,10 @@ ResultsPage::ResultsPage(QWidget* parent)
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->verticalHeader()->setVisible(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
+    // Model, precision and batch are the same on every row of a group, and the caption names
+    // them: hidden, the figures fit the window. A copy still carries them.
+    for (int c : {CaseTableModel::Model, CaseTableModel::Precision, CaseTableModel::Batch})
+        m_view->setColumnHidden(c, true);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     auto* copy = new QAction(tr("Copy"), m_view);
     copy->setShortcut(QKeySequence::Copy);
@@ -72,6 +76,12 @@ QString ResultsPage::selectionText() const {
         cells[i.row()][i.column()] = i.data().toString();
         columns[i.column()] = true;
     }
+    for (auto& [r, row] : cells)
+        for (int c = 0; c < CaseTableModel::ColumnCount; ++c)
+            if (m_view->isColumnHidden(c)) {
+                row[c] = m_proxy->index(r, c).data().toString();
+                columns[c] = true;
+            }
     QStringList lines, header;
     for (const auto& [c, _] : columns)
         header << m_proxy->headerData(c, Qt::Horizontal).toString();

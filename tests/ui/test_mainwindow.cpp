@@ -180,6 +180,12 @@ TEST(MainWindow, WarmupChangeRecomputesAndResultsCopy) {
     const QString copied = w.window.resultsPage()->selectionText();
     EXPECT_TRUE(copied.startsWith(QStringLiteral("Model\tPrecision")));
     EXPECT_EQ(copied.count(QLatin1Char('\n')), 4);
+    // The group's model, precision and batch are hidden in the window (the caption says them),
+    // yet every copied line carries every column.
+    EXPECT_TRUE(w.window.resultsPage()->view()->isColumnHidden(ui::CaseTableModel::Model));
+    for (const QString& line : copied.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        EXPECT_EQ(line.count(QLatin1Char('\t')), ui::CaseTableModel::ColumnCount - 1)
+            << line.toStdString();
 }
 
 TEST(MainWindow, SettingsPersistSelections) {
