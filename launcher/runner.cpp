@@ -129,7 +129,7 @@ void Runner::launch(int index) {
     m_firstFailure = -1;
     m_failureReason.clear();
     m_failureMarker = m_builder.failureMarker();
-    m_lastIteration = -1;
+    m_lastIteration = 0; // progress from the first iteration on
     m_launches = m_builder.launches(run, m_tag);
     std::vector<std::vector<std::string>> argvs;
     QStringList commandLines;

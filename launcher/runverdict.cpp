@@ -38,6 +38,13 @@ std::string failingHostInOutput(const CommandBuilder& builder, const PlannedRun&
 } // namespace
 
 std::string lastTellingLine(const std::string& tail) {
+    // Open MPI closes with boxes between rules of dashes ("mpirun detected that one or more
+    // processes exited...", "Exit code: 2"): what the failing program said comes before them.
+    auto isRule = [](const std::string& l) {
+        return l.size() >= 10 && l.find_first_not_of('-') == std::string::npos;
+    };
+    std::string boxed; // the last line inside a box, when nothing outside says more
+    bool inBox = false;
     std::size_t e = tail.size();
     while (e > 0) {
         const auto b = tail.rfind('\n', e - 1);
@@ -45,13 +52,17 @@ std::string lastTellingLine(const std::string& tail) {
         std::string line = tail.substr(s, e - s);
         while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
             line.pop_back();
-        if (!line.empty() && line.find("Speed:") == std::string::npos &&
-            line.find_first_not_of("-=* ") != std::string::npos)
-            return line;
+        if (isRule(line)) {
+            inBox = !inBox;
+        } else if (!line.empty() && line.find("Speed:") == std::string::npos &&
+                   line.find_first_not_of("-=* ") != std::string::npos) {
+            if (!inBox) return line;
+            if (boxed.empty()) boxed = line.substr(line.find_first_not_of(' '));
+        }
         if (b == std::string::npos) break;
         e = b;
     }
-    return {};
+    return boxed;
 }
 
 RunEnd judgeRun(const CommandBuilder& builder, const PlannedRun& run, const RunOutcome& o) {

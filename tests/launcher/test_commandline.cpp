@@ -6,6 +6,7 @@
 #include "identifiers.h"
 #include "launchertest.h"
 #include "plannedrun.h"
+#include "runverdict.h"
 #include "shellquote.h"
 #include "workloadprofile.h"
 
@@ -255,4 +256,24 @@ TEST(CampaignDirectory, AnExistingLogIsNeverOverwrittenAndAnUnfinishedOneIsMoved
     EXPECT_EQ(sv::test::readFile(run.logPath + ".interrupted-1"), "first run\n");
     EXPECT_EQ(std::filesystem::file_size(run.logPath), 0u);
     std::filesystem::remove_all(dir);
+}
+
+TEST(RunVerdict, TheReasonIsWhatTheProgramSaidNotOpenMpisClosingBox) {
+    const std::string rule(74, '-');
+    const std::string cannot =
+        "python: can't open file '/workspace/rn50/train.py': [Errno 2] No such file or directory";
+    const std::string tail =
+        "[1,0]<stderr>:2020-09-01 10:00:00,123:INFO: Epoch[0] Batch [1-1]\tSpeed: 3.0 "
+        "samples/sec\n" +
+        cannot + "\n" + rule + "\nPrimary job  terminated normally, but 1 process returned\n" +
+        rule + "\n" + rule +
+        "\nmpirun detected that one or more processes exited with non-zero status, thus "
+        "causing\nthe job to be terminated. The first process to do so was:\n\n  Process name: "
+        "[[11926,1],1]\n  Exit code:    2\n" +
+        rule + "\n";
+    EXPECT_EQ(lastTellingLine(tail), cannot);
+    // Only a box: its last line, rather than nothing.
+    EXPECT_EQ(lastTellingLine(rule + "\n  Exit code:    2\n" + rule + "\n"), "Exit code:    2");
+    // No box: the last line that says something (not a speed line, not blank).
+    EXPECT_EQ(lastTellingLine("boom\n\n"), "boom");
 }
