@@ -73,6 +73,7 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
         return std::tie(a->key.repeat, a->path) < std::tie(b->key.repeat, b->path);
     });
     for (const RunResult* r : sorted) {
+        if (r->inProgress) continue;
         const CaseKey key{r->key.model, r->key.precision, r->key.batchPerDevice, r->key.topology};
         CaseStats& c = cases[orderKey(key)];
         c.key = key;

@@ -51,6 +51,10 @@ struct RunResult {
     int slowestRank = -1;
     std::optional<double> clockOffsetMs; // largest node clock offset against node 0 (estimate)
 
+    // A campaign is writing this log now: short of lines because it is not done, not because
+    // anything went wrong. Neither counted nor excluded, and no warning.
+    bool inProgress = false;
+
     bool usable() const { return status == RunStatus::Complete; }
     std::optional<double> throughput(Method m) const {
         return m == Method::Time ? timeThroughput : speedThroughput;

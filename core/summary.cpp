@@ -37,7 +37,7 @@ void recomputeCases(Summary& s) {
     // Scan warnings stay; run warnings are redone.
     s.warnings.resize(s.skippedFiles);
     for (const auto& r : s.runs)
-        if (!r.usable())
+        if (!r.usable() && !r.inProgress)
             s.warnings.push_back({r.path, 0, std::string(statusName(r.status)) + ": " + r.reason});
     s.cases = computeCases(s.runs, s.options);
 }

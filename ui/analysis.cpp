@@ -55,6 +55,9 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
     s.runs.reserve(snapshot.logs.size());
     for (const auto& log : snapshot.logs) {
         s.runs.push_back(analyzeRunLog(*log, options.measure));
+        const auto path = log->file.path.lexically_normal();
+        for (const auto& p : snapshot.inProgress)
+            s.runs.back().inProgress = s.runs.back().inProgress || p.lexically_normal() == path;
         a.logs.push_back(log);
     }
 

@@ -24,6 +24,12 @@ void AnalysisController::setOptions(const AnalysisOptions& options) {
     request();
 }
 
+void AnalysisController::setLogsInProgress(std::vector<std::filesystem::path> paths) {
+    if (paths == m_inProgress) return;
+    m_inProgress = std::move(paths);
+    if (!m_snapshot.logs.empty()) request();
+}
+
 void AnalysisController::clear() {
     ++m_epoch;
     m_pending = false;
@@ -55,7 +61,9 @@ void AnalysisController::start() {
         }
         if (m_pending) start();
     });
-    m_watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, options = m_options] {
+    LogSnapshot snapshot = m_snapshot;
+    snapshot.inProgress = m_inProgress;
+    m_watcher->setFuture(QtConcurrent::run([snapshot = std::move(snapshot), options = m_options] {
         return AnalysisPtr(std::make_shared<const Analysis>(analyze(snapshot, options)));
     }));
 }

@@ -18,6 +18,8 @@ class AnalysisController : public QObject {
 
     void setSnapshot(const LogSnapshot& snapshot);
     void setOptions(const AnalysisOptions& options);
+    // The logs a campaign is writing now (none: empty): shown as running, not as problems.
+    void setLogsInProgress(std::vector<std::filesystem::path> paths);
     const AnalysisOptions& options() const { return m_options; }
     const LogSnapshot& snapshot() const { return m_snapshot; }
     AnalysisPtr current() const { return m_current; }
@@ -34,6 +36,7 @@ class AnalysisController : public QObject {
 
     LogSnapshot m_snapshot;
     AnalysisOptions m_options;
+    std::vector<std::filesystem::path> m_inProgress;
     AnalysisPtr m_current;
     quint64 m_epoch = 0; // bumped by clear(): results from before are stale
     bool m_pending = false;

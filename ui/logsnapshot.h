@@ -8,6 +8,7 @@
 #include <QMetaType>
 #include <QString>
 
+#include <filesystem>
 #include <memory>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct LogSnapshot {
     std::size_t expected = 0; // logs the scan found; logs.size() while loading
     bool complete = false;    // every log read (or the load was cancelled)
     bool cancelled = false;
+    // Logs a campaign is writing right now (the Run panel's current run), absolute.
+    std::vector<std::filesystem::path> inProgress;
 };
 
 } // namespace sv::ui

@@ -59,6 +59,11 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
                 }
                 openDirectory(root);
             });
+    connect(m_runPanel, &RunPanel::logInProgress, this, [this](const QString& path) {
+        std::vector<std::filesystem::path> paths;
+        if (!path.isEmpty()) paths.emplace_back(path.toStdString());
+        m_analysis->setLogsInProgress(std::move(paths));
+    });
     m_tabs->setDocumentMode(true);
     setCentralWidget(m_tabs);
 

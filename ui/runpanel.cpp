@@ -130,11 +130,15 @@ RunPanel::RunPanel(const QString& settingsFile, QWidget* parent)
     connect(m_controller, &RunController::runStarted, this,
             [this](int index, int, const QString& id, const QString&) {
                 m_monitor->runStarted(index, id);
+                if (const auto* runner = m_controller->runner())
+                    emit logInProgress(QString::fromStdString(
+                        runner->runs()[static_cast<std::size_t>(index)].logPath));
             });
     connect(m_controller, &RunController::progress, m_monitor, &RunMonitor::showProgress);
     connect(m_controller, &RunController::runFinished, this,
             [this](int index, const QString&, const launcher::RunEnd& end) {
                 m_monitor->runFinished(index, end);
+                emit logInProgress({});
             });
     connect(m_controller, &RunController::logText, m_monitor, &RunMonitor::appendLog);
     connect(m_controller, &RunController::resultsChanged, this, [this](const QString& root) {

@@ -55,6 +55,8 @@ class RunPanel : public QWidget {
     // The campaign's log tree has new results; measure them with the campaign's own window.
     void resultsReady(const QString& logRoot, int warmup, int iterations);
     void campaignFinished(bool cancelled, int ok, int total);
+    // The log the current run is writing; empty when no run is going.
+    void logInProgress(const QString& path);
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -66,7 +66,8 @@ QVariant RunTableModel::display(int row, int column) const {
     case Repeat:
         return r.key.repeat;
     case Status:
-        return QString::fromStdString(std::string(statusName(r.status)));
+        return r.inProgress ? tr("running")
+                            : QString::fromStdString(std::string(statusName(r.status)));
     case TimeMethod:
         return fixedCell(r.timeThroughput, 2);
     case SpeedMethod:

@@ -7,6 +7,7 @@
 #include "consolefeed.h"
 #include "livecontroller.h"
 #include "loadcontroller.h"
+#include "runtablemodel.h"
 
 #include <QSignalSpy>
 
@@ -128,6 +129,52 @@ TEST(AnalysisController, RecomputesWithoutReadingTheFilesAgain) {
     EXPECT_EQ(a->summary.load.measure.warmup, 10);
     ASSERT_TRUE(a->summary.cases[0].median);
     EXPECT_NEAR(*a->summary.cases[0].median, before, before * 0.01); // same data, another method
+}
+
+TEST(AnalysisController, ALogACampaignIsWritingIsRunningNotAProblem) {
+    TempDir dir;
+    CampaignSpec spec;
+    spec.topologies = {{1, 1}, {1, 2}};
+    spec.repeats = 2;
+    writeCampaign(dir.path(), spec);
+    // Repeat 2 of 1n2g has 40 of its 120 iterations so far.
+    const auto writing = logPath(dir.path(), spec, 1, 2, 2);
+    const std::string full = runText(spec, 2, 2);
+    std::size_t cut = 0;
+    for (int lines = 0; lines < 80; ++lines)
+        cut = full.find('\n', cut) + 1;
+    writeFile(writing, full.substr(0, cut));
+    Loaded l;
+    l.loader.open(QString::fromStdString(dir.path().string()));
+    ASSERT_TRUE(l.waitComplete());
+    // Without knowing, it is an incomplete run: a warning, and excluded from its case.
+    auto a = l.analysis.current();
+    ASSERT_EQ(a->summary.warnings.size(), 1u);
+    ASSERT_EQ(a->summary.cases.size(), 2u);
+    EXPECT_EQ(a->summary.cases[1].excluded.size(), 1u);
+    // Told that a campaign is writing it: running, neither a warning nor excluded.
+    l.analysis.setLogsInProgress({writing});
+    ASSERT_TRUE(waitUntil([&] {
+        auto c = l.analysis.current();
+        return c && c != a && !l.analysis.isBusy();
+    }));
+    a = l.analysis.current();
+    EXPECT_TRUE(a->summary.warnings.empty());
+    EXPECT_TRUE(a->summary.cases[1].excluded.empty());
+    EXPECT_EQ(a->summary.cases[1].values.size(), 1u);
+    ui::RunTableModel runs;
+    runs.setSummary(a->summary);
+    int running = 0;
+    for (int r = 0; r < runs.rowCount(); ++r)
+        running +=
+            runs.index(r, ui::RunTableModel::Status).data().toString() == QLatin1String("running");
+    EXPECT_EQ(running, 1);
+    // The run ends: an incomplete log is a problem again.
+    l.analysis.setLogsInProgress({});
+    ASSERT_TRUE(waitUntil([&] {
+        auto c = l.analysis.current();
+        return c && c->summary.warnings.size() == 1u && !l.analysis.isBusy();
+    }));
 }
 
 TEST(AnalysisController, RefusesAnEmptyWindow) {
