@@ -8,6 +8,8 @@
 
 #include "launchertest.h"
 
+#include <gtest/gtest.h>
+
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -174,6 +176,29 @@ class SshNodes {
     int m_refusedPort = 0;
     int m_blackhole = -1;
     int m_blackholePort = 0;
+};
+
+// A test with the nodes up and a temporary directory of its own (its campaign's output under
+// out/, which must hold no live tagged process at the end). Skipped unless root.
+class SshNodesTest : public ::testing::Test {
+  protected:
+    explicit SshNodesTest(std::string name) : m_name(std::move(name)) {}
+    void SetUp() override {
+        if (::geteuid() != 0) GTEST_SKIP() << "sshd nodes need root (CI runs as root)";
+        m_nodes = std::make_unique<SshNodes>();
+        ASSERT_TRUE(m_nodes->ready()) << readFile(m_nodes->dir() + "/sshd1.log");
+        m_dir = tempDir(m_name);
+    }
+    void TearDown() override {
+        if (!m_dir.empty()) {
+            EXPECT_TRUE(leftoverOf(m_dir + "/out").empty());
+            std::filesystem::remove_all(m_dir);
+        }
+        m_nodes.reset();
+    }
+    std::string m_name;
+    std::unique_ptr<SshNodes> m_nodes;
+    std::string m_dir;
 };
 
 } // namespace sv::test

@@ -20,22 +20,13 @@ using sv::test::runProcess;
 
 namespace {
 
-class Ssh : public ::testing::Test {
+class Ssh : public sv::test::SshNodesTest {
   protected:
-    void SetUp() override {
-        if (::geteuid() != 0) GTEST_SKIP() << "sshd nodes need root (CI runs as root)";
-        m_nodes = std::make_unique<sv::test::SshNodes>();
-        ASSERT_TRUE(m_nodes->ready()) << sv::test::readFile(m_nodes->dir() + "/sshd1.log");
-        m_dir = sv::test::tempDir("ssh");
-    }
+    Ssh() : SshNodesTest("ssh") {}
     void TearDown() override {
         ::unsetenv("SSH_ASKPASS");
         ::unsetenv("SSH_ASKPASS_REQUIRE");
-        if (!m_dir.empty()) {
-            EXPECT_TRUE(sv::test::leftoverOf(m_dir + "/out").empty());
-            std::filesystem::remove_all(m_dir);
-        }
-        m_nodes.reset();
+        SshNodesTest::TearDown();
     }
     json campaign(std::vector<std::string> hosts, const std::string& topology,
                   const std::string& profile = "local-cpu-rn50") {
@@ -69,6 +60,8 @@ class Ssh : public ::testing::Test {
         std::ofstream(path) << c.dump(2);
         return path;
     }
+
+  public:
     std::vector<json> ends() const {
         std::vector<json> out;
         std::istringstream in(sv::test::readFile(m_dir + "/out/journal.jsonl"));
@@ -79,6 +72,8 @@ class Ssh : public ::testing::Test {
         }
         return out;
     }
+
+  protected:
     // Should ssh ever ask for a password (BatchMode off), it would run this instead of failing:
     // the file it touches says so, and its sleeps (one per password prompt) outlast every time
     // limit below.
@@ -109,8 +104,6 @@ class Ssh : public ::testing::Test {
         }
         return out;
     }
-    std::unique_ptr<sv::test::SshNodes> m_nodes;
-    std::string m_dir;
 };
 
 double since(std::chrono::steady_clock::time_point t0) {
@@ -128,6 +121,42 @@ std::string lineStartingWith(const std::string& text, const std::string& prefix)
 
 // The connect timeout of campaign() above; the bound for a failure that must come fast.
 constexpr double kConnectTimeout = 3.0;
+
+// What `run` of a one-host campaign said when ssh could not get onto that host.
+struct Refusal {
+    std::string out;    // the CLI's output
+    std::string advice; // its advice line for the host, without the "[1/1] id: host: " prefix
+    double seconds = 0;
+};
+
+// Runs the campaign at `path` and checks what every refused host must give: fast, exit code 255
+// from ssh, failed on that host with ssh's words (`sshSays`) as the reason, nothing left, and the
+// same advice in the CLI's output and the journal.
+Refusal runRefusedBy(const Ssh& test, const std::string& path, const std::string& host,
+                     const std::string& sshSays) {
+    Refusal out;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = runProcess({kCli, "run", path});
+    out.seconds = since(t0);
+    out.out = r.out;
+    EXPECT_LT(out.seconds, kConnectTimeout + 5.0);
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    const auto e = test.ends();
+    EXPECT_EQ(e.size(), 1u);
+    if (e.size() != 1) return out;
+    EXPECT_EQ(e[0]["state"], "failed");
+    EXPECT_EQ(e[0]["exitCode"], 255);
+    EXPECT_EQ(e[0]["host"], host);
+    EXPECT_NE(e[0]["reason"].get<std::string>().find(sshSays), std::string::npos) << e[0].dump();
+    EXPECT_TRUE(e[0]["leftover"].empty());
+    const std::string prefix = "[1/1] " + e[0]["id"].get<std::string>() + ": " + host + ": ";
+    const std::string line = lineStartingWith(r.out, prefix);
+    EXPECT_FALSE(line.empty()) << r.out;
+    out.advice = line.empty() ? std::string() : line.substr(prefix.size());
+    // The journal holds the same advice, for the window and for whoever reads it later.
+    EXPECT_EQ(e[0].value("advice", ""), out.advice);
+    return out;
+}
 
 } // namespace
 
@@ -290,33 +319,16 @@ TEST_F(Ssh, PasswordOnlyHostFailsFastSayingKeyAuthenticationWasRefused) {
     EXPECT_NE(fail.find("User and IdentityFile for passwordonly"), std::string::npos) << fail;
     EXPECT_TRUE(sshProcesses().empty());
 
-    t0 = std::chrono::steady_clock::now();
-    const auto r = runProcess({kCli, "run", path});
-    const double runSeconds = since(t0);
-    EXPECT_LT(runSeconds, kConnectTimeout + 5.0);
-    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
-    const auto e = ends();
-    ASSERT_EQ(e.size(), 1u);
-    EXPECT_EQ(e[0]["state"], "failed");
-    EXPECT_EQ(e[0]["exitCode"], 255);
-    EXPECT_EQ(e[0]["host"], "passwordonly");
-    EXPECT_NE(e[0]["reason"].get<std::string>().find("Permission denied (password)"),
-              std::string::npos)
-        << e[0].dump();
-    EXPECT_TRUE(e[0]["leftover"].empty());
-    const std::string advice =
-        lineStartingWith(r.out, "[1/1] " + e[0]["id"].get<std::string>() + ": passwordonly: ");
-    EXPECT_NE(advice.find("key authentication was refused by passwordonly"), std::string::npos)
+    const Refusal r = runRefusedBy(*this, path, "passwordonly", "Permission denied (password)");
+    EXPECT_NE(r.advice.find("key authentication was refused by passwordonly"), std::string::npos)
         << r.out;
-    EXPECT_NE(advice.find("ssh-copy-id -F " + m_nodes->config() + " passwordonly"),
+    EXPECT_NE(r.advice.find("ssh-copy-id -F " + m_nodes->config() + " passwordonly"),
               std::string::npos)
         << r.out;
-    // The journal holds the same advice, for the window and for whoever reads it later.
-    EXPECT_EQ(e[0].value("advice", ""), advice.substr(advice.find(": passwordonly: ") + 16));
     // Never a prompt: ssh did not ask (the askpass would have said so) and nothing lingers.
     EXPECT_FALSE(std::filesystem::exists(asked));
     EXPECT_TRUE(sshProcesses().empty());
-    std::printf("preflight %.1f s, run %.1f s\n%s%s", preSeconds, runSeconds, pre.out.c_str(),
+    std::printf("preflight %.1f s, run %.1f s\n%s%s", preSeconds, r.seconds, pre.out.c_str(),
                 r.out.c_str());
 }
 
@@ -350,25 +362,10 @@ TEST_F(Ssh, ChangedHostKeyIsRefusedKnownHostsKeptAndTheAdviceIsToVerifyThenRemov
     EXPECT_EQ(sv::test::readFile(m_nodes->knownHosts()), before);
     EXPECT_TRUE(sshProcesses().empty());
 
-    t0 = std::chrono::steady_clock::now();
-    const auto r = runProcess({kCli, "run", path});
-    const double runSeconds = since(t0);
-    EXPECT_LT(runSeconds, kConnectTimeout + 5.0);
-    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
-    const auto e = ends();
-    ASSERT_EQ(e.size(), 1u);
-    EXPECT_EQ(e[0]["state"], "failed");
-    EXPECT_EQ(e[0]["exitCode"], 255);
-    EXPECT_EQ(e[0]["host"], "changedkey");
-    EXPECT_NE(e[0]["reason"].get<std::string>().find("Host key verification failed"),
-              std::string::npos)
-        << e[0].dump();
-    EXPECT_TRUE(e[0]["leftover"].empty());
-    const std::string advice =
-        lineStartingWith(r.out, "[1/1] " + e[0]["id"].get<std::string>() + ": changedkey: ");
-    EXPECT_NE(advice.find("the host key of changedkey changed"), std::string::npos) << r.out;
-    EXPECT_NE(advice.find("remove the old entry with: " + removeWith), std::string::npos) << r.out;
-    EXPECT_EQ(e[0].value("advice", ""), advice.substr(advice.find(": changedkey: ") + 14));
+    const Refusal r = runRefusedBy(*this, path, "changedkey", "Host key verification failed");
+    EXPECT_NE(r.advice.find("the host key of changedkey changed"), std::string::npos) << r.out;
+    EXPECT_NE(r.advice.find("remove the old entry with: " + removeWith), std::string::npos)
+        << r.out;
     // Refused, never accepted: not a byte of known_hosts changed, and checking stays on.
     EXPECT_EQ(sv::test::readFile(m_nodes->knownHosts()), before);
     for (const std::string& text : {pre.out, r.out})
@@ -377,7 +374,7 @@ TEST_F(Ssh, ChangedHostKeyIsRefusedKnownHostsKeptAndTheAdviceIsToVerifyThenRemov
             EXPECT_EQ(text.find(off), std::string::npos) << off << " in\n" << text;
     EXPECT_FALSE(std::filesystem::exists(asked));
     EXPECT_TRUE(sshProcesses().empty());
-    std::printf("preflight %.1f s, run %.1f s\n%s%s", preSeconds, runSeconds, pre.out.c_str(),
+    std::printf("preflight %.1f s, run %.1f s\n%s%s", preSeconds, r.seconds, pre.out.c_str(),
                 r.out.c_str());
 }
 

@@ -113,21 +113,9 @@ TEST(Torchrun, RealCpuWorkloadOnOneNodeIsReadBackWithEveryRank) {
 
 namespace {
 
-class TorchrunSsh : public ::testing::Test {
+class TorchrunSsh : public sv::test::SshNodesTest {
   protected:
-    void SetUp() override {
-        if (::geteuid() != 0) GTEST_SKIP() << "sshd nodes need root (CI runs as root)";
-        m_nodes = std::make_unique<sv::test::SshNodes>();
-        ASSERT_TRUE(m_nodes->ready()) << sv::test::readFile(m_nodes->dir() + "/sshd1.log");
-        m_dir = sv::test::tempDir("torchrun-ssh");
-    }
-    void TearDown() override {
-        if (!m_dir.empty()) {
-            EXPECT_TRUE(sv::test::leftoverOf(m_dir + "/out").empty());
-            std::filesystem::remove_all(m_dir);
-        }
-        m_nodes.reset();
-    }
+    TorchrunSsh() : SshNodesTest("torchrun-ssh") {}
     // 2n1g over node1 (127.0.0.1) and node2 (127.0.0.2), launched by torchrun on each.
     std::string campaign(const std::string& profile, int iterations) {
         json c;
@@ -151,8 +139,6 @@ class TorchrunSsh : public ::testing::Test {
         std::ofstream(path) << c.dump(2);
         return path;
     }
-    std::unique_ptr<sv::test::SshNodes> m_nodes;
-    std::string m_dir;
 };
 
 } // namespace
