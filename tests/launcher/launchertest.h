@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <spawn.h>
 #include <fstream>
 #include <sstream>
@@ -97,6 +98,18 @@ inline std::string writeFakeProfile(const std::string& dir,
       "args": ["--iterations", "{iterations}", "--batch", "{batch}")J"
         << args << "]}\n";
     return path;
+}
+
+// The end records of the campaign journal in outDir, in order.
+inline std::vector<nlohmann::json> journalEnds(const std::string& outDir) {
+    std::vector<nlohmann::json> ends;
+    std::istringstream in(readFile(outDir + "/journal.jsonl"));
+    std::string line;
+    while (std::getline(in, line)) {
+        auto j = nlohmann::json::parse(line, nullptr, false);
+        if (!j.is_discarded() && j["event"] == "end") ends.push_back(j);
+    }
+    return ends;
 }
 
 } // namespace sv::test

@@ -9,23 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+using sv::test::journalEnds;
 using sv::test::kCli;
 using sv::test::runProcess;
-
-namespace {
-
-std::vector<nlohmann::json> journalEnds(const std::string& out) {
-    std::vector<nlohmann::json> ends;
-    std::istringstream in(sv::test::readFile(out + "/journal.jsonl"));
-    std::string line;
-    while (std::getline(in, line)) {
-        auto j = nlohmann::json::parse(line, nullptr, false);
-        if (!j.is_discarded() && j["event"] == "end") ends.push_back(j);
-    }
-    return ends;
-}
-
-} // namespace
 
 TEST(Faults, OneRankExitingNonZeroFailsTheRunWithExitCodeAndHost) {
     const std::string dir = sv::test::tempDir("rankfail");

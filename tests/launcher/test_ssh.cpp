@@ -62,16 +62,7 @@ class Ssh : public sv::test::SshNodesTest {
     }
 
   public:
-    std::vector<json> ends() const {
-        std::vector<json> out;
-        std::istringstream in(sv::test::readFile(m_dir + "/out/journal.jsonl"));
-        std::string line;
-        while (std::getline(in, line)) {
-            auto j = json::parse(line, nullptr, false);
-            if (!j.is_discarded() && j["event"] == "end") out.push_back(j);
-        }
-        return out;
-    }
+    std::vector<json> ends() const { return sv::test::journalEnds(m_dir + "/out"); }
 
   protected:
     // Should ssh ever ask for a password (BatchMode off), it would run this instead of failing:

@@ -20,17 +20,6 @@ double since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::vector<json> journalEnds(const std::string& out) {
-    std::vector<json> ends;
-    std::istringstream in(sv::test::readFile(out + "/journal.jsonl"));
-    std::string line;
-    while (std::getline(in, line)) {
-        auto j = json::parse(line, nullptr, false);
-        if (!j.is_discarded() && j["event"] == "end") ends.push_back(j);
-    }
-    return ends;
-}
-
 // summarize --format json of a campaign's output, checked to hold exactly `runs` runs.
 json summarize(const std::string& out, int warmup, int iterations) {
     const auto s = runProcess({kCli, "summarize", out, "--warmup", std::to_string(warmup),
@@ -196,7 +185,7 @@ TEST_F(TorchrunSsh, NodeFailingWhileTheOtherWaitsEndsTheRunAtOnceNamingIt) {
     std::printf("failing node ended the run in %.1f s\n", seconds);
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     EXPECT_LT(seconds, 40.0); // the other node alone would run 60 s, then hang to the 120 s limit
-    const auto e = journalEnds(m_dir + "/out");
+    const auto e = sv::test::journalEnds(m_dir + "/out");
     ASSERT_EQ(e.size(), 1u);
     EXPECT_EQ(e[0]["state"], "failed") << e[0].dump();
     EXPECT_EQ(e[0]["host"], "node2") << e[0].dump();
