@@ -99,3 +99,25 @@ TEST(GpuHost, EnvironmentCaptureKeepsNvidiaSmiQueryAndTopologyBesideTheLogs) {
     EXPECT_TRUE(sv::test::leftoverOf(dir + "/out").empty());
     std::filesystem::remove_all(dir);
 }
+
+TEST(GpuHost, AContainerThatIsNotThereFailsPreflightNamingItAndWhatToDo) {
+    // No docker engine runs here: `docker inspect` cannot say the container runs, and preflight
+    // must say so, naming the container, before any run starts.
+    const std::string dir = sv::test::tempDir("container");
+    nlohmann::json c{{"profile", "ngc-mxnet-rn50"},
+                     {"container", {{"runtime", "docker"}, {"name", "mxnet-20.03"}}},
+                     {"topologies", {"1n1g"}},
+                     {"batchSizes", {128}},
+                     {"outputDir", dir + "/out"}};
+    std::ofstream(dir + "/c.json") << c.dump();
+    const auto r =
+        runProcess({"/usr/bin/env", standIn(dir, 8), kCli, "preflight", dir + "/c.json"});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    const std::string line = lineWith(r.out, ": container: ");
+    EXPECT_EQ(line.rfind("FAIL this machine: container: container mxnet-20.03 is not running (", 0),
+              0u)
+        << r.out;
+    EXPECT_NE(line.find("start it with docker run"), std::string::npos) << line;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/out/journal.jsonl")); // nothing ran
+    std::filesystem::remove_all(dir);
+}
