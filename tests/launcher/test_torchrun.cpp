@@ -65,6 +65,25 @@ TEST(TorchrunCommandLine, OneTorchrunPerNodeExactly) {
               "--redirects 9:1 --tee 9:1 --no_python /usr/bin/python3 /srv/l/workload/rn50_cpu.py "
               "--batch-size 8 --iterations 30 --image-size 64 --precision fp32 --device cpu "
               "--master-addr 127.0.0.1 --master-port 29500\n");
+    // In a container: each node's torchrun through `docker exec`, the tag passed with -e.
+    const auto docker = runProcess({kCli, "run", "--launcher", "torchrun", "--hosts", "node1,node2",
+                                    "--container", "pt", "--topologies", "2n1g", "--batch-size",
+                                    "8", "--repeats", "1", "--out", "/srv/d", "--dry-run"});
+    ASSERT_EQ(docker.exitCode, 0) << docker.err;
+    const std::string plainSsh = "ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o "
+                                 "ConnectTimeout=10 -o ServerAliveInterval=5 -o "
+                                 "ServerAliveCountMax=3 -- ";
+    auto inDocker = [&](const std::string& host, int rank) {
+        return plainSsh + host +
+               " 'exec docker exec -e SCALEVIEW_RUN_TAG=svDRYRUN1 pt torchrun --nnodes 2 "
+               "--node_rank " +
+               std::to_string(rank) +
+               " --nproc_per_node 1 --master_addr node1 --master_port 29500 --log_dir "
+               "/srv/d/workload/torchrun --redirects 9:1 --tee 9:1 --no_python /usr/bin/python3 "
+               "/srv/d/workload/rn50_cpu.py --batch-size 8 --iterations 120 --image-size 64 "
+               "--precision fp32 --device cpu --master-addr node1 --master-port 29500'\n";
+    };
+    EXPECT_EQ(docker.out, inDocker("node1", 0) + inDocker("node2", 1));
     // A launcher the profile does not have is refused before anything runs.
     const auto bad = runProcess({kCli, "run", "--launcher", "srun", "--topologies", "1n1g",
                                  "--batch-size", "8", "--out", "/srv/x", "--dry-run"});
