@@ -2,6 +2,7 @@
 
 #include "campaigndirectory.h"
 #include "processtree.h"
+#include "runsweep.h"
 #include "runverdict.h"
 #include "shellquote.h"
 
@@ -23,20 +24,6 @@ std::string newTag() {
     char buf[32];
     std::snprintf(buf, sizeof buf, "sv%016llx", static_cast<unsigned long long>(r));
     return buf;
-}
-
-std::vector<int> parsePids(const std::string& text) {
-    std::vector<int> pids;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        auto end = text.find('\n', i);
-        if (end == std::string::npos) end = text.size();
-        const std::string line = text.substr(i, end - i);
-        if (!line.empty() && line.find_first_not_of("0123456789") == std::string::npos)
-            pids.push_back(std::stoi(line));
-        i = end + 1;
-    }
-    return pids;
 }
 
 } // namespace
@@ -243,20 +230,16 @@ void Runner::emitProgress() {
     p.iteration = m_analyzer->iterationsDone();
     p.iterations = m_campaign.iterations;
     p.speed = m_analyzer->lastSpeed();
-    double runTotal = -1;
-    if (p.iteration > 0 && m_sinceFirstSample.isValid()) {
-        const double perIteration = static_cast<double>(m_sinceFirstSample.elapsed()) / 1000.0 /
-                                    static_cast<double>(p.iteration);
-        p.runEtaSeconds =
-            std::max(0.0, perIteration * static_cast<double>(p.iterations - p.iteration));
-        runTotal = static_cast<double>(m_runClock.elapsed()) / 1000.0 + p.runEtaSeconds;
-    }
     int remaining = 0;
     for (std::size_t i = static_cast<std::size_t>(m_current) + 1; i < m_runs.size(); ++i)
         if (!isFinal(m_states[i])) ++remaining;
-    const double typical = m_finishedCount > 0 ? m_finishedSeconds / m_finishedCount : runTotal;
-    if (p.runEtaSeconds >= 0 && typical >= 0)
-        p.campaignEtaSeconds = p.runEtaSeconds + remaining * (typical + m_campaign.cooldownSeconds);
+    estimateEtas(p,
+                 m_sinceFirstSample.isValid()
+                     ? static_cast<double>(m_sinceFirstSample.elapsed()) / 1000.0
+                     : -1.0,
+                 static_cast<double>(m_runClock.elapsed()) / 1000.0, remaining,
+                 m_finishedCount > 0 ? m_finishedSeconds / m_finishedCount : -1.0,
+                 m_campaign.cooldownSeconds);
     emit progress(p);
 }
 
@@ -273,15 +256,9 @@ void Runner::cancel() {
     // Otherwise setup or a run's sweep is under way; it goes on to startNext, which stops.
 }
 
-std::vector<BatchCommand> Runner::sweepCommands(const std::string& signal) const {
-    std::vector<BatchCommand> cmds;
-    if (m_current < 0) return cmds;
-    const int hosts = m_builder.hostCount(m_runs[static_cast<std::size_t>(m_current)]);
-    for (int h = 0; h < hosts; ++h)
-        cmds.push_back({m_builder.sweepArgv(h, m_tag, signal),
-                        {},
-                        (m_campaign.connectTimeoutSeconds + 20) * 1000});
-    return cmds;
+RunSweep Runner::sweep() const {
+    return RunSweep(m_builder, m_builder.hostCount(m_runs[static_cast<std::size_t>(m_current)]),
+                    m_tag, (m_campaign.connectTimeoutSeconds + 20) * 1000);
 }
 
 void Runner::terminate(std::optional<RunState> why, const std::string& reason) {
@@ -294,7 +271,7 @@ void Runner::terminate(std::optional<RunState> why, const std::string& reason) {
     emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id + ": " +
                                         reason + (why ? "; stopping it (TERM)" : " (TERM)")));
     signalLocal(SIGTERM);
-    CommandBatch::run(sweepCommands("TERM"), this, [](std::vector<BatchResult>) {});
+    sweep().signal("TERM", this);
     m_graceTimer.start(m_campaign.graceSeconds * 1000);
 }
 
@@ -304,7 +281,7 @@ void Runner::escalate() {
         m_runs[static_cast<std::size_t>(m_current)].id + ": still running after " +
         std::to_string(m_campaign.graceSeconds) + " s grace; KILL"));
     signalLocal(SIGKILL);
-    CommandBatch::run(sweepCommands("KILL"), this, [](std::vector<BatchResult>) {});
+    sweep().signal("KILL", this);
     m_group->kill();
 }
 
@@ -342,22 +319,7 @@ void Runner::settle(RunEnd end) {
     m_group->disconnect(this);
     m_group->deleteLater();
     m_group = nullptr;
-    CommandBatch::run(sweepCommands("KILL"), this, [this, end](std::vector<BatchResult>) {
-        QTimer::singleShot(300, this, [this, end] {
-            std::vector<int> leftover = ProcessTree(m_tag).find();
-            CommandBatch::run(sweepCommands("0"), this,
-                              [this, end, leftover](std::vector<BatchResult> results) mutable {
-                                  for (const auto& r : results) {
-                                      auto pids = parsePids(r.output);
-                                      for (int p : pids)
-                                          if (std::find(leftover.begin(), leftover.end(), p) ==
-                                              leftover.end())
-                                              leftover.push_back(p);
-                                  }
-                                  finalize(end, leftover);
-                              });
-        });
-    });
+    sweep().killAndCheck(this, [this, end](std::vector<int> leftover) { finalize(end, leftover); });
 }
 
 void Runner::finalize(RunEnd end, std::vector<int> leftover) {

@@ -10,6 +10,7 @@
 #include "launchgroup.h"
 #include "plannedrun.h"
 #include "runprogress.h"
+#include "runsweep.h"
 #include "workloadprofile.h"
 
 #include "logparser.h"
@@ -66,7 +67,7 @@ class Runner : public QObject {
     void signalLocal(int sig);
     void settle(RunEnd end);
     void finalize(RunEnd end, std::vector<int> leftover);
-    std::vector<BatchCommand> sweepCommands(const std::string& signal) const;
+    RunSweep sweep() const; // of the current run
     void emitProgress();
 
     Campaign m_campaign;

@@ -17,4 +17,11 @@ struct RunProgress {
     double campaignEtaSeconds = -1;
 };
 
+// Fills the ETAs of p (its iteration and iterations set): the run's from the pace since its first
+// speed line (sinceFirstSample seconds ago; negative: none yet), the campaign's from the run's
+// plus `remaining` runs after it, each as long as `typicalRun` seconds (negative: as long as this
+// one is going to take in all, sinceStart + its ETA) plus the cooldown.
+void estimateEtas(RunProgress& p, double sinceFirstSample, double sinceStart, int remaining,
+                  double typicalRun, int cooldownSeconds);
+
 } // namespace sv::launcher

@@ -6,6 +6,7 @@
 #include "identifiers.h"
 #include "launchertest.h"
 #include "plannedrun.h"
+#include "runprogress.h"
 #include "runverdict.h"
 #include "shellquote.h"
 #include "workloadprofile.h"
@@ -276,4 +277,27 @@ TEST(RunVerdict, TheReasonIsWhatTheProgramSaidNotOpenMpisClosingBox) {
     EXPECT_EQ(lastTellingLine(rule + "\n  Exit code:    2\n" + rule + "\n"), "Exit code:    2");
     // No box: the last line that says something (not a speed line, not blank).
     EXPECT_EQ(lastTellingLine("boom\n\n"), "boom");
+}
+
+TEST(RunProgress, EtasFromThePaceSinceTheFirstSpeedLine) {
+    RunProgress p;
+    p.iteration = 10;
+    p.iterations = 40;
+    // Nothing measured yet: no ETA rather than a wrong one.
+    estimateEtas(p, -1, 5, 3, -1, 2);
+    EXPECT_EQ(p.runEtaSeconds, -1);
+    EXPECT_EQ(p.campaignEtaSeconds, -1);
+    // 10 iterations in 20 s: 30 more take 60 s. The first run: the others are assumed as long
+    // as this one in all (25 s in + 60 s to go), plus the cooldown.
+    estimateEtas(p, 20, 25, 3, -1, 2);
+    EXPECT_DOUBLE_EQ(p.runEtaSeconds, 60);
+    EXPECT_DOUBLE_EQ(p.campaignEtaSeconds, 60 + 3 * (85 + 2));
+    // Once runs have finished, their mean length is used.
+    estimateEtas(p, 20, 25, 3, 100, 2);
+    EXPECT_DOUBLE_EQ(p.campaignEtaSeconds, 60 + 3 * (100 + 2));
+    // Past the planned iterations: zero, never negative.
+    p.iteration = 50;
+    estimateEtas(p, 20, 25, 0, 100, 2);
+    EXPECT_DOUBLE_EQ(p.runEtaSeconds, 0);
+    EXPECT_DOUBLE_EQ(p.campaignEtaSeconds, 0);
 }

@@ -1,0 +1,60 @@
+#include "runsweep.h"
+
+#include "processtree.h"
+
+#include <QTimer>
+#include <algorithm>
+#include <csignal>
+
+namespace sv::launcher {
+namespace {
+
+// The sweep prints one pid per line.
+std::vector<int> parsePids(const std::string& text) {
+    std::vector<int> pids;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        auto end = text.find('\n', i);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(i, end - i);
+        if (!line.empty() && line.size() < 10 &&
+            line.find_first_not_of("0123456789") == std::string::npos)
+            pids.push_back(std::stoi(line));
+        i = end + 1;
+    }
+    return pids;
+}
+
+} // namespace
+
+std::vector<BatchCommand> RunSweep::commands(const std::string& signal) const {
+    std::vector<BatchCommand> cmds;
+    for (int h = 0; h < m_hosts; ++h)
+        cmds.push_back({m_builder.sweepArgv(h, m_tag, signal), {}, m_timeoutMs});
+    return cmds;
+}
+
+void RunSweep::signal(const std::string& signal, QObject* context) const {
+    CommandBatch::run(commands(signal), context, [](std::vector<BatchResult>) {});
+}
+
+void RunSweep::killAndCheck(QObject* context, std::function<void(std::vector<int>)> done) const {
+    ProcessTree(m_tag).signal(SIGKILL);
+    // Copies: the sweep outlives the call.
+    auto list = commands("0");
+    const std::string tag = m_tag;
+    CommandBatch::run(commands("KILL"), context, [=](std::vector<BatchResult>) {
+        // A moment for the KILLed to be reaped, then look again.
+        QTimer::singleShot(300, context, [=] {
+            std::vector<int> left = ProcessTree(tag).find();
+            CommandBatch::run(list, context, [=](std::vector<BatchResult> results) mutable {
+                for (const auto& r : results)
+                    for (int p : parsePids(r.output))
+                        if (std::find(left.begin(), left.end(), p) == left.end()) left.push_back(p);
+                done(left);
+            });
+        });
+    });
+}
+
+} // namespace sv::launcher
