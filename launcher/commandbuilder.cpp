@@ -115,7 +115,10 @@ void CommandBuilder::expand(const std::vector<std::string>& templ, const Planned
             out.insert(out.end(), {"-x", kRunTagVariable});
         } else if (word == "{mpi_ssh_agent}") {
             // mpirun's own ssh hop to the other nodes honours the campaign's ssh config too.
-            if (!m_campaign.sshConfig.empty() && run.key.topology.nodes > 1)
+            // Not inside a container: the file is this machine's, not the container's, and
+            // there the hop is the containers' own sshd (the profile's ssh port, methodology 1).
+            if (!m_campaign.sshConfig.empty() && run.key.topology.nodes > 1 &&
+                m_campaign.container.runtime != "docker")
                 out.insert(out.end(), {"-mca", "plm_rsh_agent",
                                        "ssh -F " + m_campaign.sshConfig +
                                            " -o BatchMode=yes -o StrictHostKeyChecking=accept-new "

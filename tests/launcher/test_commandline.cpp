@@ -231,6 +231,34 @@ TEST(NgcProfile, GoldenCommandLines) {
     EXPECT_NE(actual.find(expected), std::string::npos);
 }
 
+TEST(NgcProfile, TheSshConfigReachesMpirunsOwnHopOnlyOutsideAContainer) {
+    std::string error;
+    auto profile = loadProfile("ngc-mxnet-rn50", &error);
+    ASSERT_TRUE(profile) << error;
+    Campaign c;
+    c.profile = "ngc-mxnet-rn50";
+    c.launcher = "mpirun";
+    c.hosts = {{"gpu1", "", 0, "", 8}, {"gpu2", "", 0, "", 8}};
+    c.topologies = {*sv::parseTopology("2n8g")};
+    c.batchSizes = {128};
+    c.repeats = 1;
+    c.outputDir = "/tmp/golden";
+    c.sshConfig = "/etc/sv/ssh_config";
+    const auto run = planRuns(c, *profile).front();
+    // On the hosts themselves: mpirun's hop to gpu2 uses the same file as ScaleView's to gpu1.
+    const std::string bare = shellCommand(CommandBuilder(c, *profile, "/w").runArgv(run, "t"));
+    // (Quoted once for mpirun's word and once more for the remote shell.)
+    EXPECT_NE(bare.find("-mca plm_rsh_agent '\\''ssh -F /etc/sv/ssh_config -o BatchMode=yes"),
+              std::string::npos)
+        << bare;
+    // In a container the file is not there, and the hop is the containers' own sshd.
+    c.container = {"docker", "mxnet_dlperf"};
+    const std::string inside = shellCommand(CommandBuilder(c, *profile, "/w").runArgv(run, "t"));
+    EXPECT_EQ(inside.find("plm_rsh_agent"), std::string::npos) << inside;
+    EXPECT_NE(inside.find("-F /etc/sv/ssh_config -- gpu1 'exec docker exec"), std::string::npos)
+        << inside;
+}
+
 TEST(CampaignDirectory, AnExistingLogIsNeverOverwrittenAndAnUnfinishedOneIsMovedAside) {
     const std::string dir = sv::test::tempDir("logs");
     PlannedRun run;
