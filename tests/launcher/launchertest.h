@@ -4,6 +4,7 @@
 
 #include "../process.h"
 
+#include <chrono>
 #include <fcntl.h>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -17,6 +18,11 @@ namespace sv::test {
 
 inline const std::string kCli = SCALEVIEW_CLI;
 inline const std::string kFake = SCALEVIEW_FAKE_WORKLOAD;
+
+// Seconds since t0.
+inline double since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 inline std::string tempDir(const std::string& name) {
     std::string tmpl = "/tmp/sv-" + name + "-XXXXXX";

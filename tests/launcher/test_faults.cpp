@@ -55,8 +55,7 @@ TEST(Faults, PayloadIgnoringTermAndForkingIsKilledByTagOnWallTimeout) {
                     "--batch-size", "2",   "--repeats",  "1",         "--iterations",   "10",
                     "--warmup",     "2",   "--cooldown", "0",         "--wall-timeout", "3",
                     "--grace",      "1",   "--out",      dir + "/out"});
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds = sv::test::since(t0);
     EXPECT_LT(seconds, 30.0);
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     const auto ends = journalEnds(dir + "/out");

@@ -20,8 +20,7 @@ TEST(LocalCampaign, TinyRealCpuCampaignIsReadBackBySummarize) {
                                "--iterations", "12",        "--warmup",     "3",
                                "--image-size", "32",        "--cooldown",   "0",
                                "--out",        out});
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds = sv::test::since(t0);
     std::printf("local campaign: 4 runs in %.1f s\n", seconds);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("4 of 4 runs ok"), std::string::npos) << r.out;

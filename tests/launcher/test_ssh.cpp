@@ -17,6 +17,7 @@
 using nlohmann::json;
 using sv::test::kCli;
 using sv::test::runProcess;
+using sv::test::since;
 
 namespace {
 
@@ -96,10 +97,6 @@ class Ssh : public sv::test::SshNodesTest {
         return out;
     }
 };
-
-double since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // The line of text that starts with prefix; empty when none does.
 std::string lineStartingWith(const std::string& text, const std::string& prefix) {

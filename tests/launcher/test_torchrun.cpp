@@ -13,14 +13,11 @@
 using nlohmann::json;
 using sv::test::kCli;
 using sv::test::runProcess;
+using sv::test::since;
 
 namespace {
 
-double since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// summarize --format json of a campaign's output, checked to hold exactly `runs` runs.
+// summarize --format json of a campaign's output (the command must succeed).
 json summarize(const std::string& out, int warmup, int iterations) {
     const auto s = runProcess({kCli, "summarize", out, "--warmup", std::to_string(warmup),
                                "--iterations", std::to_string(iterations), "--format", "json"});

@@ -33,11 +33,7 @@ using namespace sv::test;
 
 namespace {
 
-struct Window {
-    QTemporaryDir config;
-    ui::AppSettings settings{config.filePath(QStringLiteral("scaleview.ini"))};
-    ui::MainWindow window{&settings};
-
+struct Window : AppWindow {
     bool waitFor(std::function<bool(const ui::Analysis&)> pred, int ms = 20000) {
         return waitUntil(
             [&] {

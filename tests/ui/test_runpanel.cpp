@@ -37,10 +37,7 @@ using namespace sv::test;
 
 namespace {
 
-struct Window {
-    QTemporaryDir config;
-    ui::AppSettings settings{config.filePath(QStringLiteral("scaleview.ini"))};
-    ui::MainWindow window{&settings};
+struct Window : AppWindow {
     ui::RunPanel* panel = window.runPanel();
     ui::CampaignForm* form = panel->form();
 };

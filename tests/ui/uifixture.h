@@ -2,10 +2,13 @@
 // Log directories for the UI tests, with throughputs known in advance: repeat p of a topology
 // with R ranks runs at rate(R, p) images/s (iteration k ends at (k + 1) * step).
 
+#include "appsettings.h"
 #include "logwriter.h"
+#include "mainwindow.h"
 
 #include <QImage>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -71,5 +74,12 @@ inline std::string slurpFile(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
+
+// The whole window, its settings in an INI file of its own that goes away with it.
+struct AppWindow {
+    QTemporaryDir config;
+    ui::AppSettings settings{config.filePath(QStringLiteral("scaleview.ini"))};
+    ui::MainWindow window{&settings};
+};
 
 } // namespace sv::test
