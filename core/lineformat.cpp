@@ -103,7 +103,8 @@ constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8
 // The common "ddd.ddd" form, read from its digits: the value, and Python's round(value, 2)
 // decided on the decimal digits, which is exact unless the digits sit within an ulp of a tie
 // (then the caller rounds the double, as Python does). False for any other form (exponent, nan,
-// inf, more than 19 digits): the caller falls back to from_chars.
+// inf, more than 19 digits, or digits beyond 53 bits that need the exact double: near a tie, or
+// too large to round on the digits): the caller falls back to from_chars.
 bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
     std::size_t i = pos;
     const bool negative = i < s.size() && s[i] == '-';
@@ -131,7 +132,6 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
         }
     }
     if (i < s.size() && (s[i] == 'e' || s[i] == 'E' || s[i] == '.')) return false;
-    if (fraction > 22) return false;
     // Exact when m fits the 53-bit mantissa (one correctly rounded division); within an ulp else.
     double value = m < (std::uint64_t{1} << 53)
                        ? static_cast<double>(m) / kPow10[fraction]
@@ -141,8 +141,10 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
     out.hasSpeed = true;
     out.speed = value;
     // Rounding to 2 decimals on the digits.
+    const bool wide = m >= (std::uint64_t{1} << 53); // the value may be an ulp off float(text)
     bool exact = true;
     if (fraction < 2) {
+        if (wide) return false; // x 100 could overflow; from_chars reads it
         for (int k = fraction; k < 2; ++k)
             hundredths *= 10;
     } else if (fraction > 2) {
@@ -156,6 +158,8 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
         else if (t > half)
             ++hundredths;
     }
+    // Near a tie the caller rounds the double, which must then be float(text) to the bit.
+    if (!exact && wide) return false;
     if (exact && hundredths < (std::uint64_t{1} << 53)) {
         out.hasRounded2 = true;
         out.speedRounded2 = (negative ? -1.0 : 1.0) * static_cast<double>(hundredths) / 100.0;

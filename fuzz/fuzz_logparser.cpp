@@ -22,7 +22,8 @@ bool same(const sv::SpeedSample& a, const sv::SpeedSample& b) {
     const bool speedSame = a.speed == b.speed || (std::isnan(a.speed) && std::isnan(b.speed));
     return a.line == b.line && a.rank == b.rank && a.epoch == b.epoch &&
            a.batchFirst == b.batchFirst && a.batchLast == b.batchLast && a.hasTime == b.hasTime &&
-           a.timeUs == b.timeUs && a.hasSpeed == b.hasSpeed && speedSame;
+           a.timeUs == b.timeUs && a.hasSpeed == b.hasSpeed && speedSame &&
+           a.hasRounded2 == b.hasRounded2 && a.speedRounded2 == b.speedRounded2;
 }
 
 } // namespace

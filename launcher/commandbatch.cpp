@@ -1,5 +1,7 @@
 #include "commandbatch.h"
 
+#include <unistd.h>
+
 #include <QPointer>
 #include <QTimer>
 #include <memory>
@@ -22,6 +24,9 @@ void CommandBatch::start(std::vector<BatchCommand> commands, Done done) {
     }
     for (std::size_t i = 0; i < commands.size(); ++i) {
         auto* p = new QProcess(this);
+        // Its own session, as a run's processes have: a terminal's ^C reaches ScaleView, which
+        // cancels in order, and never the sweeps that do the cancelling.
+        p->setChildProcessModifier([] { ::setsid(); });
         const auto& argv = commands[i].argv;
         QStringList args;
         for (std::size_t k = 1; k < argv.size(); ++k)

@@ -31,6 +31,16 @@ int CommandBuilder::hostCount(const PlannedRun& run) const {
     return m_campaign.hosts.empty() ? 0 : run.key.topology.nodes;
 }
 
+int CommandBuilder::sweepHostCount(const PlannedRun& run) const {
+    const bool docker = m_campaign.container.runtime == "docker";
+    return std::max(hostCount(run), docker ? 1 : 0);
+}
+
+int CommandBuilder::sweepHostCount() const {
+    const bool docker = m_campaign.container.runtime == "docker";
+    return std::max(static_cast<int>(m_campaign.hosts.size()), docker ? 1 : 0);
+}
+
 std::string CommandBuilder::hostName(int index) const {
     return m_campaign.hosts.empty() ? std::string("this machine")
                                     : m_campaign.hosts.at(static_cast<std::size_t>(index)).name;

@@ -45,6 +45,11 @@ class CommandBuilder {
     std::vector<Launch> launches(const PlannedRun& run, const std::string& tag) const;
     // Host indices a run uses (none for a local run).
     int hostCount(const PlannedRun& run) const;
+    // Hosts whose processes only a sweep there can reach: the run's hosts, or, for a local run
+    // in a container, this machine (through docker exec, as the container's processes are out
+    // of sight here).
+    int sweepHostCount(const PlannedRun& run) const;
+    int sweepHostCount() const; // of any run of the campaign
     std::string hostName(int index) const;
     std::string hostOfRank(const PlannedRun& run, int rank) const;
     // Signals (or, with "0", lists) the processes tagged `tag` on host `index`, printing their

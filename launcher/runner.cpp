@@ -74,11 +74,12 @@ void Runner::start() {
     for (const auto& [id, entry] : m_previous) {
         if (entry.state() != RunState::Interrupted || entry.tag.empty()) continue;
         ProcessTree(entry.tag).signal(SIGKILL);
-        for (int h = 0; h < hostCount; ++h)
+        for (int h = 0; h < m_builder.sweepHostCount(); ++h)
             setup.push_back({m_builder.sweepArgv(h, entry.tag, "KILL"),
                              {},
                              (m_campaign.connectTimeoutSeconds + 20) * 1000});
     }
+    const std::size_t staging = setup.size(); // the script copies follow the sweeps
     if (!m_profile.scriptText.empty())
         for (int h = 0; h < hostCount; ++h)
             setup.push_back(
@@ -87,7 +88,16 @@ void Runner::start() {
                                    workloadDirOf(m_campaign), m_profile.scriptName},
                                   false),
                  m_profile.scriptText, (m_campaign.connectTimeoutSeconds + 20) * 1000});
-    CommandBatch::run(std::move(setup), this, [this](std::vector<BatchResult>) { startNext(); });
+    CommandBatch::run(std::move(setup), this, [this, staging](std::vector<BatchResult> results) {
+        for (std::size_t i = staging; i < results.size(); ++i)
+            if (results[i].exitCode != 0)
+                emit message(QString::fromStdString(
+                    "could not copy the workload script to " +
+                    m_builder.hostName(static_cast<int>(i - staging)) + " (" +
+                    (results[i].timedOut ? std::string("no answer") : results[i].errors) +
+                    "); its runs will fail"));
+        startNext();
+    });
 }
 
 void Runner::startNext() {
@@ -128,26 +138,25 @@ void Runner::launch(int index) {
     for (int h = 0; h < std::max(1, m_builder.hostCount(run)); ++h)
         hosts.push_back(m_builder.hostName(h));
 
+    // The start record comes first: a crash right after it leaves an interrupted run, whose
+    // log (if any) resume moves aside, rather than a log no record explains.
+    std::string error;
+    if (!m_journal.appendStart(run.id, m_tag, argvs, hosts, run.logPath, &error)) {
+        emit message(QString::fromStdString(
+            error + "; stopping: a run without a journal record could be lost"));
+        m_running = false;
+        emit finished(true);
+        return;
+    }
     std::string failure;
     m_log = createRunLog(run, m_states[static_cast<std::size_t>(index)], &failure);
     if (!m_log) {
         RunEnd end;
         end.reason = failure;
         m_states[static_cast<std::size_t>(index)] = RunState::Failed;
-        std::string error;
-        m_journal.appendStart(run.id, m_tag, argvs, hosts, run.logPath, &error);
         m_journal.appendEnd(run.id, m_tag, run.logPath, end, &error);
         emit runFinished(index, end);
         QTimer::singleShot(0, this, &Runner::startNext);
-        return;
-    }
-    std::string error;
-    if (!m_journal.appendStart(run.id, m_tag, argvs, hosts, run.logPath, &error)) {
-        emit message(QString::fromStdString(
-            error + "; stopping: a run without a journal record could be lost"));
-        m_log.reset();
-        m_running = false;
-        emit finished(true);
         return;
     }
     m_states[static_cast<std::size_t>(index)] = RunState::Running;
@@ -257,8 +266,9 @@ void Runner::cancel() {
 }
 
 RunSweep Runner::sweep() const {
-    return RunSweep(m_builder, m_builder.hostCount(m_runs[static_cast<std::size_t>(m_current)]),
-                    m_tag, (m_campaign.connectTimeoutSeconds + 20) * 1000);
+    return RunSweep(m_builder,
+                    m_builder.sweepHostCount(m_runs[static_cast<std::size_t>(m_current)]), m_tag,
+                    (m_campaign.connectTimeoutSeconds + 20) * 1000);
 }
 
 void Runner::terminate(std::optional<RunState> why, const std::string& reason) {
@@ -319,7 +329,13 @@ void Runner::settle(RunEnd end) {
     m_group->disconnect(this);
     m_group->deleteLater();
     m_group = nullptr;
-    sweep().killAndCheck(this, [this, end](std::vector<int> leftover) { finalize(end, leftover); });
+    sweep().killAndCheck(
+        this, [this, end](std::vector<int> leftover, std::vector<std::string> unchecked) mutable {
+            for (const auto& host : unchecked)
+                end.reason += (end.reason.empty() ? "" : "; ") +
+                              ("could not look for leftover processes on " + host);
+            finalize(end, leftover);
+        });
 }
 
 void Runner::finalize(RunEnd end, std::vector<int> leftover) {

@@ -38,20 +38,27 @@ void RunSweep::signal(const std::string& signal, QObject* context) const {
     CommandBatch::run(commands(signal), context, [](std::vector<BatchResult>) {});
 }
 
-void RunSweep::killAndCheck(QObject* context, std::function<void(std::vector<int>)> done) const {
+void RunSweep::killAndCheck(QObject* context, Checked done) const {
     ProcessTree(m_tag).signal(SIGKILL);
     // Copies: the sweep outlives the call.
     auto list = commands("0");
     const std::string tag = m_tag;
+    std::vector<std::string> names;
+    for (int h = 0; h < m_hosts; ++h)
+        names.push_back(m_builder.hostName(h));
     CommandBatch::run(commands("KILL"), context, [=](std::vector<BatchResult>) {
         // A moment for the KILLed to be reaped, then look again.
         QTimer::singleShot(300, context, [=] {
             std::vector<int> left = ProcessTree(tag).find();
             CommandBatch::run(list, context, [=](std::vector<BatchResult> results) mutable {
-                for (const auto& r : results)
-                    for (int p : parsePids(r.output))
+                // The sweep always exits 0: anything else is ssh or docker failing to get there.
+                std::vector<std::string> unchecked;
+                for (std::size_t h = 0; h < results.size(); ++h) {
+                    if (results[h].exitCode != 0) unchecked.push_back(names[h]);
+                    for (int p : parsePids(results[h].output))
                         if (std::find(left.begin(), left.end(), p) == left.end()) left.push_back(p);
-                done(left);
+                }
+                done(left, unchecked);
             });
         });
     });

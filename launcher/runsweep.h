@@ -15,15 +15,16 @@ namespace sv::launcher {
 
 class RunSweep {
   public:
-    // hosts: how many of the campaign's hosts the run used (0 for a run on this machine).
+    // hosts: how many to sweep (CommandBuilder::sweepHostCount).
     RunSweep(const CommandBuilder& builder, int hosts, std::string tag, int timeoutMs)
         : m_builder(builder), m_hosts(hosts), m_tag(std::move(tag)), m_timeoutMs(timeoutMs) {}
 
     // Sends `signal` ("TERM", "KILL") to the tagged processes on every host; nothing waits.
     void signal(const std::string& signal, QObject* context) const;
     // KILLs what is tagged on every host, then lists what is still alive here and there:
-    // done(pids), none when all is gone.
-    void killAndCheck(QObject* context, std::function<void(std::vector<int>)> done) const;
+    // done(pids, hosts that could not be looked at), both empty when all is known gone.
+    using Checked = std::function<void(std::vector<int>, std::vector<std::string>)>;
+    void killAndCheck(QObject* context, Checked done) const;
 
   private:
     std::vector<BatchCommand> commands(const std::string& signal) const;

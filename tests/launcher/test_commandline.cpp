@@ -329,3 +329,28 @@ TEST(RunProgress, EtasFromThePaceSinceTheFirstSpeedLine) {
     EXPECT_DOUBLE_EQ(p.runEtaSeconds, 0);
     EXPECT_DOUBLE_EQ(p.campaignEtaSeconds, 0);
 }
+
+TEST(RunSweepHosts, ALocalRunInAContainerIsSweptThroughDockerExec) {
+    // The container's processes are out of sight of this machine's /proc scan (and of signals to
+    // the docker exec client): a local docker run must still be swept, inside the container.
+    std::string error;
+    auto profile = loadProfile("local-cpu-rn50", &error);
+    ASSERT_TRUE(profile) << error;
+    Campaign c;
+    c.topologies = {*sv::parseTopology("1n2g")};
+    c.batchSizes = {8};
+    c.repeats = 1;
+    c.outputDir = "/tmp/sweep";
+    const auto run = planRuns(c, *profile).front();
+    EXPECT_EQ(CommandBuilder(c, *profile, "/w").sweepHostCount(run), 0); // the /proc scan does it
+    c.container = {"docker", "pt"};
+    const CommandBuilder builder(c, *profile, "/w");
+    ASSERT_EQ(builder.sweepHostCount(run), 1);
+    EXPECT_EQ(builder.sweepHostCount(), 1);
+    const auto sweep = builder.sweepArgv(0, "svTAG", "TERM");
+    ASSERT_GE(sweep.size(), 5u);
+    EXPECT_EQ(std::vector<std::string>(sweep.begin(), sweep.begin() + 5),
+              (std::vector<std::string>{"docker", "exec", "pt", "sh", "-c"}));
+    EXPECT_EQ(std::vector<std::string>(sweep.end() - 3, sweep.end()),
+              (std::vector<std::string>{"sh", "svTAG", "TERM"}));
+}
