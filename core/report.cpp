@@ -178,6 +178,7 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
                    {"gpus_per_node", r.key.topology.gpusPerNode},
                    {"repeat", r.key.repeat},
                    {"status", std::string(statusName(r.status))},
+                   {"in_progress", r.inProgress}, // being written: short, not broken
                    {"reason", r.reason.empty() ? json(nullptr) : json(r.reason)},
                    {"notes", r.notes},
                    {"speed_lines", r.counters.markerLines},

@@ -116,7 +116,7 @@ void AppSettings::setAnalysisOptions(const AnalysisOptions& o) {
 }
 
 int AppSettings::page() const {
-    return integer("window/page", 0, 0, 3);
+    return integer("window/page", 0, 0, 4); // Results ... Run (MainWindow::Page)
 }
 void AppSettings::setPage(int page) {
     m_settings->setValue(QStringLiteral("window/page"), page);

@@ -262,8 +262,13 @@ launcher::Campaign CampaignForm::campaign() const {
         if (auto t = parseTopology(word.toStdString());
             t && std::find(c.topologies.begin(), c.topologies.end(), *t) == c.topologies.end())
             c.topologies.push_back(*t);
-    c.batchSizes = {m_batch->value()};
-    c.precisions = {m_precision->currentData().toString().toStdString()};
+    // The form shows one batch size and one precision; a campaign file may list several, which
+    // stay as long as the one shown is left as it was.
+    const std::string precision = m_precision->currentData().toString().toStdString();
+    if (m_base.batchSizes.empty() || m_base.batchSizes.front() != m_batch->value())
+        c.batchSizes = {m_batch->value()};
+    if (m_base.precisions.empty() || m_base.precisions.front() != precision)
+        c.precisions = {precision};
     c.repeats = m_repeats->value();
     c.iterations = m_iterations->value();
     c.warmup = m_warmup->value();
@@ -279,6 +284,9 @@ launcher::Campaign CampaignForm::campaign() const {
 void CampaignForm::setCampaign(const launcher::Campaign& c) {
     m_base = c;
     QSignalBlocker block(this);
+    // A profile given as a file is offered beside the built-in ones.
+    if (m_profile->findText(QString::fromStdString(c.profile)) < 0)
+        m_profile->addItem(QString::fromStdString(c.profile));
     m_profile->setCurrentText(QString::fromStdString(c.profile));
     // Also when the profile is the one already shown (no change signal then).
     showProfile(c.launcher);

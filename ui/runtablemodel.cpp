@@ -136,7 +136,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
                                     : Qt::AlignRight | Qt::AlignVCenter);
     case Qt::BackgroundRole:
         // A run that does not count must stand out, not hide in a log.
-        if (!r.usable()) return QBrush(QColor(0xfb, 0xe3, 0xe3));
+        if (!r.usable() && !r.inProgress) return QBrush(QColor(0xfb, 0xe3, 0xe3));
         if (m_outlier[static_cast<std::size_t>(row)] || r.methodsDisagree)
             return QBrush(QColor(0xfd, 0xf3, 0xd8));
         return {};

@@ -220,8 +220,6 @@ int runCommand(const std::vector<std::string>& args) {
         campaign = loadCampaign(a.positional()[0], &error);
     } else if (a.positional().empty()) {
         campaign = campaignFromOptions(a, &error);
-        if (campaign && campaign->cooldownSeconds == 20 && !a.value("cooldown"))
-            campaign->cooldownSeconds = 20;
     } else {
         return usage("run", "give one CAMPAIGN.json, or options");
     }

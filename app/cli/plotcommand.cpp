@@ -90,14 +90,15 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
         std::fprintf(stderr, "scaleview-cli plot: %s\n", summary.error->c_str());
         return 2;
     }
+    // Why runs do not count comes first, above all when none does.
+    if (!opts.flag("quiet"))
+        for (const auto& w : summary.warnings)
+            std::fprintf(stderr, "warning: %s\n", w.text().c_str());
     if (summary.cases.empty()) {
         std::fprintf(stderr, "scaleview-cli plot: no usable runs in %s\n",
                      opts.positional().front().c_str());
         return 2;
     }
-    if (!opts.flag("quiet"))
-        for (const auto& w : summary.warnings)
-            std::fprintf(stderr, "warning: %s\n", w.text().c_str());
     // The first case group (model, precision, batch), as the GUI shows it first.
     const auto& first = summary.cases.front().key;
     const ui::CaseGroup group{first.model, first.precision, first.batchPerDevice};

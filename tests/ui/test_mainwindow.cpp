@@ -22,6 +22,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -247,4 +248,8 @@ TEST(MainWindow, UnreadableSettingsFileIsSetAside) {
     ui::AppSettings settings(ini);
     ui::MainWindow window(&settings);
     EXPECT_EQ(settings.analysisOptions().measure.warmup, 20);
+    // Said, and moved out of the way so the next start writes a good one.
+    EXPECT_TRUE(settings.wasBroken());
+    EXPECT_TRUE(QFileInfo(ini + QStringLiteral(".broken")).isDir());
+    EXPECT_FALSE(QFileInfo::exists(ini) && QFileInfo(ini).isDir());
 }

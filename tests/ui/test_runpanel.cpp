@@ -20,6 +20,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -205,6 +206,37 @@ TEST(RunPanel, SavesAndReopensCampaignsAsTheLaunchersJson) {
         3000))
         << other.panel->commandText().toStdString();
     EXPECT_EQ(other.panel->recentCampaigns().value(0), file);
+}
+
+TEST(RunPanel, OpeningACampaignKeepsWhatTheFormCannotShow) {
+    // A campaign file with a profile file, two batch sizes and two precisions: Resume must run
+    // that plan, not the one the form's single fields would make.
+    Window w;
+    QTemporaryDir dir;
+    launcher::Campaign c = ui::CampaignForm::defaultCampaign();
+    const QString profile = dir.filePath(QStringLiteral("mine-profile.json"));
+    {
+        QFile f(profile);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(
+            std::string(R"({"name": "mine", "launchers": {"mpirun": ["mpirun", "-np", "{ranks}"]},)"
+                        R"( "program": ["true"]})")));
+    }
+    c.profile = profile.toStdString();
+    c.batchSizes = {8, 16};
+    c.precisions = {"fp32", "fp16"};
+    c.outputDir = dir.filePath(QStringLiteral("out")).toStdString();
+    const QString file = dir.filePath(QStringLiteral("c.json"));
+    std::string error;
+    ASSERT_TRUE(launcher::saveCampaign(c, file.toStdString(), &error)) << error;
+    ASSERT_TRUE(w.panel->openCampaign(file));
+    auto shown = w.form->campaign();
+    EXPECT_EQ(shown.profile, c.profile);
+    EXPECT_EQ(shown.batchSizes, (std::vector<int>{8, 16}));
+    EXPECT_EQ(shown.precisions, (std::vector<std::string>{"fp32", "fp16"}));
+    // Changing the batch shown means that batch alone.
+    w.form->batchSize()->setValue(32);
+    EXPECT_EQ(w.form->campaign().batchSizes, std::vector<int>{32});
 }
 
 TEST(RunPanel, TinyLocalCampaignRunsAndFillsProgressAndResults) {
