@@ -33,7 +33,9 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
     std::vector<std::string> args, references;
     for (std::size_t i = 0; i < rawArgs.size(); ++i) {
         const std::string& a = rawArgs[i];
-        if (a == "--reference" && i + 1 < rawArgs.size())
+        if (a == "--reference" && i + 1 == rawArgs.size())
+            return usageError("--reference needs a value (a table id, or ID:SERIES)");
+        if (a == "--reference")
             references.push_back(rawArgs[++i]);
         else if (a.rfind("--reference=", 0) == 0)
             references.push_back(a.substr(12));

@@ -67,5 +67,8 @@ TEST(PlotCli, UsageErrorsExitTwo) {
               2);
     EXPECT_EQ(plot({SCALEVIEW_SAMPLES, "--output", png, "--size", "big"}).exitCode, 2);
     EXPECT_EQ(plot({"/nonexistent", "--output", png}).exitCode, 2);
+    const auto noValue = plot({SCALEVIEW_SAMPLES, "--output", png, "--reference"});
+    EXPECT_EQ(noValue.exitCode, 2);
+    EXPECT_NE(noValue.err.find("--reference needs a value"), std::string::npos) << noValue.err;
     EXPECT_FALSE(std::filesystem::exists(png));
 }
