@@ -135,17 +135,17 @@ TEST(RunPanel, DisablesTopologiesItCannotRunAndSaysWhy) {
     EXPECT_FALSE(w.panel->controller()->isRunning());
 
     // The rule itself.
-    const ui::RunCapacity local({}, 2, QStringLiteral("CPU cores"));
+    const launcher::RunCapacity local({}, 2, QStringLiteral("CPU cores"));
     EXPECT_TRUE(local.canRun({1, 2}));
     EXPECT_TRUE(local.whyNot({1, 4}).contains(QLatin1String("2 CPU cores")));
 }
 
 TEST(RunPanel, ImportsHostsFromAnSshConfig) {
-    const auto hosts =
-        ui::hostsFromSshConfig("Host *\n  User everyone\n"
-                               "Host gpu1 gpu2\n  HostName=10.0.0.1\n  Port 2222\n  User alice\n"
-                               "# comment\nHost gpu3\n  hostname gpu3.lab\n",
-                               8);
+    const auto hosts = launcher::hostsFromSshConfig(
+        "Host *\n  User everyone\n"
+        "Host gpu1 gpu2\n  HostName=10.0.0.1\n  Port 2222\n  User alice\n"
+        "# comment\nHost gpu3\n  hostname gpu3.lab\n",
+        8);
     ASSERT_EQ(hosts.size(), 3u);
     EXPECT_EQ(hosts[0].name, "gpu1");
     EXPECT_EQ(hosts[0].address, "10.0.0.1");

@@ -1,10 +1,11 @@
 #include "runcapacity.h"
 
+#include <QObject>
 #include <QThread>
 
-namespace sv::ui {
+namespace sv::launcher {
 
-RunCapacity::RunCapacity(std::vector<launcher::Host> hosts, int localSlots, QString localUnit)
+RunCapacity::RunCapacity(std::vector<Host> hosts, int localSlots, QString localUnit)
     : m_hosts(std::move(hosts)), m_localSlots(localSlots), m_localUnit(std::move(localUnit)) {}
 
 QString RunCapacity::whyNot(const Topology& t) const {
@@ -27,7 +28,7 @@ QString RunCapacity::whyNot(const Topology& t) const {
         return {};
     }
     // The launcher's own rule, so the panel and the campaign check never disagree.
-    launcher::Campaign probe;
+    Campaign probe;
     probe.hosts = m_hosts;
     probe.topologies = {t};
     for (const std::string& problem : probe.validate())
@@ -48,4 +49,4 @@ int RunCapacity::localSlotsFor(const std::string& profileNeeds) {
     return qMax(1, QThread::idealThreadCount());
 }
 
-} // namespace sv::ui
+} // namespace sv::launcher

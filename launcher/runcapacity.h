@@ -8,13 +8,13 @@
 
 #include <vector>
 
-namespace sv::ui {
+namespace sv::launcher {
 
 class RunCapacity {
   public:
     // localSlots: ranks one local node takes (CPU cores for the CPU workload) when there are
     // no hosts; localUnit names them in messages ("CPU cores", "GPUs").
-    RunCapacity(std::vector<launcher::Host> hosts, int localSlots, QString localUnit);
+    RunCapacity(std::vector<Host> hosts, int localSlots, QString localUnit);
 
     // Empty when the topology can run; otherwise what is missing and what to do.
     QString whyNot(const Topology& topology) const;
@@ -26,9 +26,9 @@ class RunCapacity {
     static int localSlotsFor(const std::string& profileNeeds);
 
   private:
-    std::vector<launcher::Host> m_hosts;
+    std::vector<Host> m_hosts;
     int m_localSlots;
     QString m_localUnit;
 };
 
-} // namespace sv::ui
+} // namespace sv::launcher

@@ -161,7 +161,7 @@ QWidget* CampaignForm::buildTopologies() {
     auto* grid = new QGridLayout(box);
     grid->setContentsMargins(0, 0, 0, 0);
     int i = 0;
-    for (const Topology& t : RunCapacity::standardTopologies()) {
+    for (const Topology& t : launcher::RunCapacity::standardTopologies()) {
         const QString name = QString::fromStdString(t.name());
         auto* check = new QCheckBox(name, box);
         check->setObjectName(QStringLiteral("topology-") + name);
@@ -181,8 +181,9 @@ QWidget* CampaignForm::buildTopologies() {
 
 void CampaignForm::updateAvailability() {
     const std::string needs = profileNeeds(m_profile->currentText().toStdString());
-    const RunCapacity capacity(m_hosts->hosts(), RunCapacity::localSlotsFor(needs),
-                               needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
+    const launcher::RunCapacity capacity(m_hosts->hosts(),
+                                         launcher::RunCapacity::localSlotsFor(needs),
+                                         needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
     for (auto& [name, check] : m_topologies) {
         const Topology t = *parseTopology(name.toStdString());
         const QString why = capacity.whyNot(t);
@@ -201,8 +202,9 @@ void CampaignForm::updateAvailability() {
 
 QStringList CampaignForm::problems() const {
     const std::string needs = profileNeeds(m_profile->currentText().toStdString());
-    const RunCapacity capacity(m_hosts->hosts(), RunCapacity::localSlotsFor(needs),
-                               needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
+    const launcher::RunCapacity capacity(m_hosts->hosts(),
+                                         launcher::RunCapacity::localSlotsFor(needs),
+                                         needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
     QStringList out;
     for (const QString& word : m_custom->text().split(QRegularExpression(QStringLiteral("[,\\s]+")),
                                                       Qt::SkipEmptyParts)) {
@@ -254,7 +256,7 @@ launcher::Campaign CampaignForm::campaign() const {
     c.container = container.isEmpty() ? launcher::Container{}
                                       : launcher::Container{"docker", container.toStdString()};
     c.topologies.clear();
-    for (const Topology& t : RunCapacity::standardTopologies())
+    for (const Topology& t : launcher::RunCapacity::standardTopologies())
         if (m_topologies.at(QString::fromStdString(t.name()))->isChecked())
             c.topologies.push_back(t);
     for (const QString& word :
@@ -335,7 +337,7 @@ void CampaignForm::importSshConfig(const QString& file) {
     QFile in(file);
     if (!in.open(QIODevice::ReadOnly)) return;
     // A small text file the user picked; read at once like any dialog's file.
-    auto hosts = hostsFromSshConfig(in.readAll().toStdString(), 8);
+    auto hosts = launcher::hostsFromSshConfig(in.readAll().toStdString(), 8);
     for (const auto& h : hosts)
         m_hosts->addHost(h);
     const QString defaultConfig = QDir::home().filePath(QStringLiteral(".ssh/config"));

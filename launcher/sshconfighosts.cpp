@@ -4,7 +4,7 @@
 #include <cctype>
 #include <sstream>
 
-namespace sv::ui {
+namespace sv::launcher {
 namespace {
 
 std::string lower(std::string s) {
@@ -32,8 +32,8 @@ bool splitLine(const std::string& line, std::string& key, std::string& value) {
 
 } // namespace
 
-std::vector<launcher::Host> hostsFromSshConfig(const std::string& text, int gpus) {
-    std::vector<launcher::Host> hosts;
+std::vector<Host> hostsFromSshConfig(const std::string& text, int gpus) {
+    std::vector<Host> hosts;
     std::vector<std::size_t> current; // the hosts the lines below apply to
     std::istringstream in(text);
     std::string line, key, value;
@@ -49,7 +49,7 @@ std::vector<launcher::Host> hostsFromSshConfig(const std::string& text, int gpus
                 const bool known = std::any_of(hosts.begin(), hosts.end(),
                                                [&](const auto& h) { return h.name == name; });
                 if (known) continue;
-                launcher::Host h;
+                Host h;
                 h.name = name;
                 h.gpus = gpus;
                 current.push_back(hosts.size());
@@ -58,7 +58,7 @@ std::vector<launcher::Host> hostsFromSshConfig(const std::string& text, int gpus
         } else {
             // ssh takes the first value it meets for a key; so do we.
             for (std::size_t i : current) {
-                launcher::Host& h = hosts[i];
+                Host& h = hosts[i];
                 if (key == "hostname" && h.address.empty())
                     h.address = value;
                 else if (key == "user" && h.user.empty())
@@ -71,4 +71,4 @@ std::vector<launcher::Host> hostsFromSshConfig(const std::string& text, int gpus
     return hosts;
 }
 
-} // namespace sv::ui
+} // namespace sv::launcher

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace sv::ui {
+namespace sv::launcher {
 
 // gpus: what each imported host is assumed to have until the user says otherwise.
-std::vector<launcher::Host> hostsFromSshConfig(const std::string& text, int gpus);
+std::vector<Host> hostsFromSshConfig(const std::string& text, int gpus);
 
-} // namespace sv::ui
+} // namespace sv::launcher
