@@ -1,5 +1,6 @@
 #include "casestats.h"
 
+#include "casewarnings.h"
 #include "numerics.h"
 
 #include <algorithm>
@@ -35,6 +36,12 @@ std::vector<std::size_t> outliers(const std::vector<double>& v) {
     return out;
 }
 
+// Each case draws its own bootstrap resamples, the same wherever and whenever it is computed.
+std::string caseSeedText(const CaseKey& k) {
+    return k.model + "/" + k.precision + "/" + std::to_string(k.batchPerDevice) + "/" +
+           k.topology.name();
+}
+
 void fillStatistics(CaseStats& c, Method method) {
     const auto& v = c.values;
     if (v.empty()) return;
@@ -64,7 +71,11 @@ void fillStatistics(CaseStats& c, Method method) {
 std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
                                     const SummaryOptions& options,
                                     const ReferenceCatalog& references) {
-    std::map<decltype(orderKey(CaseKey{})), CaseStats> cases;
+    struct Building {
+        CaseStats stats;
+        std::vector<const RunResult*> used;
+    };
+    std::map<decltype(orderKey(CaseKey{})), Building> cases;
     std::vector<const RunResult*> sorted;
     for (const auto& r : runs)
         sorted.push_back(&r);
@@ -75,13 +86,15 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
     for (const RunResult* r : sorted) {
         if (r->inProgress) continue;
         const CaseKey key{r->key.model, r->key.precision, r->key.batchPerDevice, r->key.topology};
-        CaseStats& c = cases[orderKey(key)];
+        Building& b = cases[orderKey(key)];
+        CaseStats& c = b.stats;
         c.key = key;
         const auto value = r->throughput(options.method);
         if (r->usable() && value) {
             c.repeats.push_back(r->key.repeat);
             c.values.push_back(*value);
             c.paths.push_back(r->path);
+            b.used.push_back(r);
         } else {
             c.excluded.push_back(
                 {r->path, r->key.repeat,
@@ -90,9 +103,12 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
     }
 
     std::vector<CaseStats> out;
-    for (auto& [k, c] : cases) {
-        fillStatistics(c, options.method);
-        out.push_back(std::move(c));
+    std::vector<std::vector<const RunResult*>> used;
+    for (auto& [k, b] : cases) {
+        fillStatistics(b.stats, options.method);
+        b.stats.medianCi95 = bootstrapMedianCi(b.stats.values, seedFor(caseSeedText(b.stats.key)));
+        out.push_back(std::move(b.stats));
+        used.push_back(std::move(b.used));
     }
     for (auto& c : out) {
         const std::string topo = c.key.topology.name();
@@ -109,6 +125,15 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
                 const double ratio = *c.median / *base->median;
                 c.speedup = roundNumpy2(ratio);
                 c.efficiency = ratio / c.gpus();
+                if (&*base == &c) {
+                    c.speedupCi95 = c.efficiencyCi95 = Interval{1.0, 1.0}; // itself, exactly
+                } else if (c.medianCi95 && base->medianCi95 && base->medianCi95->lo > 0.0) {
+                    // The ratio's extremes over both intervals: wide, never falsely narrow.
+                    c.speedupCi95 = Interval{c.medianCi95->lo / base->medianCi95->hi,
+                                             c.medianCi95->hi / base->medianCi95->lo};
+                    c.efficiencyCi95 =
+                        Interval{c.speedupCi95->lo / c.gpus(), c.speedupCi95->hi / c.gpus()};
+                }
             }
         }
         c.reference = options.reference.empty()
@@ -117,6 +142,8 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
         if (c.reference && c.median && c.reference->throughput != 0.0)
             c.deltaPct = (*c.median - c.reference->throughput) / c.reference->throughput * 100.0;
     }
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i].warnings = caseWarnings(out[i], used[i], options.trust);
     return out;
 }
 

@@ -3,6 +3,7 @@
 // computes them, and more: spread, outliers, speedup against 1n1g, scaling efficiency, and the
 // published reference.
 
+#include "confidence.h"
 #include "referencecatalog.h"
 #include "runresult.h"
 
@@ -20,6 +21,24 @@ struct CaseKey {
     bool sameGroup(const CaseKey& o) const {
         return model == o.model && precision == o.precision && batchPerDevice == o.batchPerDevice;
     }
+};
+
+// Something about a case's figure a reader must know before trusting it, in words. kind is one
+// of high-cv, superlinear, methods-disagree, slow-rank, drift, few-repeats, disturbed.
+struct CaseWarning {
+    std::string kind;
+    std::string message;
+    bool operator==(const CaseWarning&) const = default;
+};
+
+// The thresholds beyond which a case is warned about (percentages).
+struct TrustOptions {
+    double cvPct = 5.0;          // coefficient of variation of the repeats
+    double superlinearPct = 2.0; // speedup above the GPU count by more than this
+    double methodsPct = 2.0;     // time and speed methods apart (RunResult::methodsDisagree)
+    double slowRankPct = 5.0;    // slowest rank's mean speed below the fastest's
+    double driftPct = 5.0;       // the window's last third slower than its first
+    int minRepeats = 3;
 };
 
 struct ExcludedRun {
@@ -46,6 +65,11 @@ struct CaseStats {
     std::optional<double> efficiency; // speedup / GPUs, from the unrounded ratio
     std::string speedupNote;          // why speedup is absent
 
+    // 95 % bootstrap interval of the median (two or more repeats); the speedup's and the
+    // efficiency's from the two cases' intervals (the ratio's extremes).
+    std::optional<Interval> medianCi95, speedupCi95, efficiencyCi95;
+    std::vector<CaseWarning> warnings;
+
     std::optional<ReferenceValue> reference;
     std::optional<double> deltaPct; // (median - reference) / reference
 
@@ -56,6 +80,7 @@ struct SummaryOptions {
     Method method = Method::Time;
     // "TABLE_ID" or "TABLE_ID:SERIES" to compare against; empty: the table matching each case.
     std::string reference;
+    TrustOptions trust;
 };
 
 // Cases ordered by model, precision, batch, then topology (GPUs, nodes).

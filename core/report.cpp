@@ -32,6 +32,14 @@ nlohmann::json optJson(const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+nlohmann::json intervalJson(const std::optional<Interval>& v) {
+    return v ? nlohmann::json::array({v->lo, v->hi}) : nlohmann::json(nullptr);
+}
+
+std::string intervalText(const std::optional<Interval>& v, int decimals, const char* none = "-") {
+    return v ? formatFixed(v->lo, decimals) + "-" + formatFixed(v->hi, decimals) : none;
+}
+
 } // namespace
 
 std::string formatFixed(double v, int decimals) {
@@ -43,10 +51,10 @@ std::string formatFixed(double v, int decimals) {
 std::string formatTable(const Summary& s) {
     std::string out;
     const CaseStats* group = nullptr;
-    const std::vector<std::string> head = {"nodes",      "GPUs",      "runs",   "median",
-                                           "mean",       "stdev",     "CV %",   "speedup",
-                                           "efficiency", "reference", "delta %"};
-    const std::vector<std::size_t> width = {5, 4, 6, 10, 10, 8, 5, 7, 10, 10, 7};
+    const std::vector<std::string> head = {"nodes",   "GPUs",       "runs",      "median",
+                                           "95 % CI", "mean",       "stdev",     "CV %",
+                                           "speedup", "efficiency", "reference", "delta %"};
+    const std::vector<std::size_t> width = {5, 4, 6, 10, 19, 10, 8, 5, 7, 10, 10, 7};
     auto row = [&](const std::vector<std::string>& cells) {
         std::string line;
         for (std::size_t i = 0; i < cells.size(); ++i)
@@ -65,12 +73,13 @@ std::string formatTable(const Summary& s) {
         std::string runs = std::to_string(c.values.size());
         if (!c.excluded.empty()) runs += "+" + std::to_string(c.excluded.size()) + "x";
         row({std::to_string(c.key.topology.nodes), std::to_string(c.key.topology.gpusPerNode), runs,
-             opt(c.median, 2), opt(c.mean, 2), opt(c.stdev, 2), opt(c.cvPct, 1), opt(c.speedup, 2),
+             opt(c.median, 2), intervalText(c.medianCi95, 2), opt(c.mean, 2), opt(c.stdev, 2),
+             opt(c.cvPct, 1), opt(c.speedup, 2),
              c.efficiency ? formatFixed(*c.efficiency * 100.0, 1) + " %" : "-",
              c.reference ? formatFixed(c.reference->throughput, 2) : "-", opt(c.deltaPct, 1)});
     }
     // What the reader must know to trust the table.
-    std::vector<std::string> notes;
+    std::vector<std::string> notes, cautions;
     for (const auto& c : s.cases) {
         const std::string where = c.key.model + " " + c.key.precision + " b" +
                                   std::to_string(c.key.batchPerDevice) + " " +
@@ -81,6 +90,8 @@ std::string formatTable(const Summary& s) {
                 reps += (reps.empty() ? "" : ", ") + std::to_string(r);
             notes.push_back(where + ": outlier repeat(s) " + reps + " (kept in the statistics)");
         }
+        for (const auto& w : c.warnings)
+            cautions.push_back(where + ": " + w.message + " [" + w.kind + "]");
         for (const auto& e : c.excluded)
             notes.push_back(where + ": excluded " + e.path + ": " + e.reason);
     }
@@ -92,9 +103,11 @@ std::string formatTable(const Summary& s) {
     std::set<std::string> refs;
     for (const auto& c : s.cases)
         if (c.reference) refs.insert(c.reference->label() + " (" + c.reference->table->title + ")");
-    if (!notes.empty() || !refs.empty()) out += "\n";
+    if (!notes.empty() || !refs.empty() || !cautions.empty()) out += "\n";
     for (const auto& r : refs)
         out += "reference: " + r + "\n";
+    for (const auto& c : cautions)
+        out += "warning: " + c + "\n";
     for (const auto& n : notes)
         out += "note: " + n + "\n";
     return out;
@@ -103,12 +116,19 @@ std::string formatTable(const Summary& s) {
 std::string formatCsv(const Summary& s) {
     std::string out =
         "model,precision,batch_size_per_device,nodes,gpus_per_node,gpus,method,runs_used,"
-        "runs_excluded,mean,median,min,max,stdev,cv_pct,speedup,efficiency,outlier_repeats,"
-        "reference_id,reference,delta_pct\n";
+        "runs_excluded,mean,median,median_ci95_lo,median_ci95_hi,min,max,stdev,cv_pct,speedup,"
+        "speedup_ci95_lo,speedup_ci95_hi,efficiency,outlier_repeats,reference_id,reference,"
+        "delta_pct,warnings\n";
     for (const auto& c : s.cases) {
         std::string outl;
         for (int r : c.outlierRepeats)
             outl += (outl.empty() ? "" : " ") + std::to_string(r);
+        std::string kinds;
+        for (const auto& w : c.warnings)
+            kinds += (kinds.empty() ? "" : " ") + w.kind;
+        auto end = [](const std::optional<Interval>& v, bool hi, int decimals) {
+            return v ? formatFixed(hi ? v->hi : v->lo, decimals) : std::string();
+        };
         std::vector<std::string> f = {csvField(c.key.model),
                                       csvField(c.key.precision),
                                       std::to_string(c.key.batchPerDevice),
@@ -120,16 +140,21 @@ std::string formatCsv(const Summary& s) {
                                       std::to_string(c.excluded.size()),
                                       opt(c.mean, 2, ""),
                                       opt(c.median, 2, ""),
+                                      end(c.medianCi95, false, 2),
+                                      end(c.medianCi95, true, 2),
                                       opt(c.min, 2, ""),
                                       opt(c.max, 2, ""),
                                       opt(c.stdev, 2, ""),
                                       opt(c.cvPct, 2, ""),
                                       opt(c.speedup, 2, ""),
+                                      end(c.speedupCi95, false, 4),
+                                      end(c.speedupCi95, true, 4),
                                       opt(c.efficiency, 4, ""),
                                       outl,
                                       c.reference ? csvField(c.reference->label()) : "",
                                       c.reference ? formatFixed(c.reference->throughput, 2) : "",
-                                      opt(c.deltaPct, 2, "")};
+                                      opt(c.deltaPct, 2, ""),
+                                      kinds};
         std::string line;
         for (std::size_t i = 0; i < f.size(); ++i)
             line += (i ? "," : "") + f[i];
@@ -166,6 +191,7 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
         {"warmup", s.load.measure.warmup},
         {"iterations", s.load.measure.iterations},
         {"reference", s.options.reference.empty() ? json(nullptr) : json(s.options.reference)},
+        {"cv_threshold_pct", s.options.trust.cvPct},
         {"max_line_bytes", s.load.parse.maxLineBytes}};
     json runs = json::array();
     for (const auto& r : s.runs) {
@@ -192,7 +218,8 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
                    {"ranks_tagged", r.ranksTagged},
                    {"rank_spread_pct", optJson(r.rankSpreadPct)},
                    {"slowest_rank", r.slowestRank >= 0 ? json(r.slowestRank) : json(nullptr)},
-                   {"clock_offset_ms", optJson(r.clockOffsetMs)}};
+                   {"clock_offset_ms", optJson(r.clockOffsetMs)},
+                   {"drift_pct", optJson(r.driftPct)}};
         runs.push_back(std::move(jr));
     }
     j["runs"] = std::move(runs);
@@ -201,6 +228,9 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
         json excluded = json::array();
         for (const auto& e : c.excluded)
             excluded.push_back({{"path", e.path}, {"repeat", e.repeat}, {"reason", e.reason}});
+        json caseWarnings = json::array();
+        for (const auto& w : c.warnings)
+            caseWarnings.push_back({{"kind", w.kind}, {"message", w.message}});
         json ref = nullptr;
         if (c.reference)
             ref = {{"id", c.reference->table->id},
@@ -222,13 +252,17 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
              {"excluded", excluded},
              {"average_speed", optJson(c.mean)},
              {"median_speed", optJson(c.median)},
+             {"median_ci95", intervalJson(c.medianCi95)},
              {"min", optJson(c.min)},
              {"max", optJson(c.max)},
              {"stdev", optJson(c.stdev)},
              {"cv_pct", optJson(c.cvPct)},
              {"outlier_repeats", c.outlierRepeats},
              {"speedup", optJson(c.speedup)},
+             {"speedup_ci95", intervalJson(c.speedupCi95)},
              {"efficiency", optJson(c.efficiency)},
+             {"efficiency_ci95", intervalJson(c.efficiencyCi95)},
+             {"warnings", caseWarnings},
              {"speedup_note", c.speedupNote.empty() ? json(nullptr) : json(c.speedupNote)},
              {"reference", ref},
              {"delta_pct", optJson(c.deltaPct)}});

@@ -50,6 +50,8 @@ struct RunResult {
         rankSpreadPct; // (slowest - fastest rank mean speed) / mean, measured window
     int slowestRank = -1;
     std::optional<double> clockOffsetMs; // largest node clock offset against node 0 (estimate)
+    // How much slower the measured window's last third ran than its first (positive: slower).
+    std::optional<double> driftPct;
 
     // A campaign is writing this log now: short of lines because it is not done, not because
     // anything went wrong. Neither counted nor excluded, and no warning.

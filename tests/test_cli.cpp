@@ -173,3 +173,26 @@ TEST(Cli, BundledSamplesSummarize) {
     // The sample holds one truncated run on purpose, to show how it is reported.
     EXPECT_NE(r.err.find("bz128/2n8g/r50_b128_fp32_3.log: incomplete"), std::string::npos) << r.err;
 }
+
+TEST(Cli, CasesSayHowSureTheyAre) {
+    TempDir dir;
+    writeCampaign(dir.path());
+    // 1n1g: 80, 78.05, 81.01 images/s (CV 1.9 %): quiet under the default 5 % threshold.
+    auto r = cli({"summarize", dir.path().string(), "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("\"median_ci95\": [\n        78.05,\n        81.01\n"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("\"cv_threshold_pct\": 5.0"), std::string::npos);
+    EXPECT_EQ(r.out.find("\"kind\""), std::string::npos) << "a clean set got a warning";
+
+    r = cli({"summarize", dir.path().string(), "--cv-threshold", "1.5"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("warning: r50 fp32 b64 1n1g: CV 1.9 % is above 1.5 %"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("78.05-81.01"), std::string::npos) << r.out; // the 95 % CI column
+    EXPECT_EQ(r.out.find("warning: r50 fp32 b64 1n2g"), std::string::npos) << r.out;
+
+    r = cli({"summarize", dir.path().string(), "--cv-threshold", "0"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("--cv-threshold must be a percentage"), std::string::npos) << r.err;
+}

@@ -34,6 +34,7 @@ each run's throughput and each case's statistics, and compare them with the publ
   --model M, --precision P, --batch-size N
                           only the runs of that model / precision / batch size per device
   --threads N             parallel readers (default: one per core, at least 2)
+  --cv-threshold PCT      warn about a case whose repeats' CV is above PCT (default 5)
   --strict                exit 1 when any log was skipped, incomplete or unusable
   --quiet                 no warnings on standard error
 

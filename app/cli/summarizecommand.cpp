@@ -6,6 +6,7 @@
 #include "summary.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -71,7 +72,7 @@ std::string versionString() {
 int summarizeCommand(const std::vector<std::string>& argv) {
     Arguments args(argv,
                    {"method", "warmup", "iterations", "format", "output", "reference", "model",
-                    "precision", "batch-size", "threads"},
+                    "precision", "batch-size", "threads", "cv-threshold"},
                    {"strict", "quiet"});
     LoadOptions load;
     SummaryOptions options;
@@ -87,6 +88,15 @@ int summarizeCommand(const std::vector<std::string>& argv) {
     if (auto i = args.integer("iterations", 2, 100000000)) load.measure.iterations = *i;
     if (auto t = args.integer("threads", 1, 256)) load.threads = *t;
     if (auto b = args.integer("batch-size", 1, 1 << 24)) filter.batchPerDevice = *b;
+    if (auto cv = args.value("cv-threshold")) {
+        char* end = nullptr;
+        const double v = std::strtod(cv->c_str(), &end);
+        if (cv->empty() || *end != '\0' || !(v > 0.0 && v <= 100.0))
+            args.fail("--cv-threshold must be a percentage above 0 and at most 100, not '" + *cv +
+                      "'");
+        else
+            options.trust.cvPct = v;
+    }
     filter.model = args.value("model");
     filter.precision = args.value("precision");
     const std::string format = args.value("format").value_or("table");

@@ -217,3 +217,36 @@ TEST(Analysis, EqualsTheCoreSummaryForEveryMethodAndWindow) {
             EXPECT_EQ(a.summary.warnings.size(), core.warnings.size());
         }
 }
+
+TEST(CaseTableModel, WarnedCaseCarriesIconReasonAndInterval) {
+    // Three repeats of 1n1g and 1n2g with 1n2g more than twice as fast: superlinear.
+    CaseStats one, two;
+    one.key = CaseKey{"r50", "fp32", 8, Topology{1, 1}};
+    two.key = CaseKey{"r50", "fp32", 8, Topology{1, 2}};
+    std::vector<RunResult> runs;
+    for (int p = 1; p <= 3; ++p)
+        for (auto [t, v] : {std::pair{Topology{1, 1}, 10.0 + p * 0.1},
+                            std::pair{Topology{1, 2}, 30.0 + p * 0.1}}) {
+            RunResult r;
+            r.key = RunKey{"r50", "fp32", 8, t, p};
+            r.path = t.name() + std::to_string(p);
+            r.status = RunStatus::Complete;
+            r.timeThroughput = r.speedThroughput = v;
+            runs.push_back(r);
+        }
+    ui::CaseTableModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setCases(computeCases(runs, {}));
+    ASSERT_EQ(model.rowCount(), 2);
+    // The quiet baseline: no icon, no amber.
+    EXPECT_TRUE(model.data(model.index(0, ui::CaseTableModel::Nodes), Qt::DecorationRole).isNull());
+    EXPECT_FALSE(
+        model.data(model.index(1, ui::CaseTableModel::Nodes), Qt::DecorationRole).isNull());
+    const QString tip = cell(model, 1, ui::CaseTableModel::Median, Qt::ToolTipRole);
+    EXPECT_TRUE(tip.contains(QStringLiteral("more than linear"))) << tip.toStdString();
+    const QBrush amber =
+        model.data(model.index(1, ui::CaseTableModel::Efficiency), Qt::ForegroundRole)
+            .value<QBrush>();
+    EXPECT_EQ(amber.color(), QColor(0xb0, 0x6a, 0x00));
+    EXPECT_EQ(cell(model, 1, ui::CaseTableModel::MedianCi), QStringLiteral("30.10 – 30.30"));
+}

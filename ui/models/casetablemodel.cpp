@@ -4,8 +4,10 @@
 
 #include "report.h"
 
+#include <QApplication>
 #include <QBrush>
 #include <QColor>
+#include <QStyle>
 
 #include <cmath>
 
@@ -30,12 +32,16 @@ int CaseTableModel::columnCount(const QModelIndex& parent) const {
 QVariant CaseTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
     static const char* const names[ColumnCount] = {
-        "Model", "Precision", "Batch", "Nodes",   "GPUs",       "Runs",      "Excluded", "Median",
-        "Mean",  "Stdev",     "CV %",  "Speedup", "Efficiency", "Reference", "Δ vs ref."};
+        "Model",    "Precision",  "Batch",     "Nodes",    "GPUs",  "Runs",
+        "Excluded", "Median",     "95 % CI",   "Mean",     "Stdev", "CV %",
+        "Speedup",  "Efficiency", "Reference", "Δ vs ref."};
     if (section < 0 || section >= ColumnCount) return {};
     if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
     if (role == Qt::ToolTipRole && section == Median)
         return QStringLiteral("DLPerf's median_speed over the repeats used (images/s)");
+    if (role == Qt::ToolTipRole && section == MedianCi)
+        return QStringLiteral("95 % bootstrap interval of the median (10 000 resamples of the "
+                              "repeats, seeded: the same runs give the same interval)");
     if (role == Qt::ToolTipRole && section == Reference)
         return QStringLiteral("The published figure (images/s); hover a cell for its source");
     if (role == Qt::ToolTipRole && section == Batch) return QStringLiteral("Batch size per GPU");
@@ -62,6 +68,10 @@ QVariant CaseTableModel::display(const CaseStats& c, int column) const {
         return static_cast<int>(c.excluded.size());
     case Median:
         return fixedCell(c.median, 2);
+    case MedianCi:
+        if (!c.medianCi95) return QStringLiteral("–");
+        return QString::fromStdString(formatFixed(c.medianCi95->lo, 2) + " – " +
+                                      formatFixed(c.medianCi95->hi, 2));
     case Mean:
         return fixedCell(c.mean, 2);
     case Stdev:
@@ -88,6 +98,8 @@ QVariant CaseTableModel::sortValue(const CaseStats& c, int column) const {
     switch (column) {
     case Median:
         return numberCell(c.median);
+    case MedianCi: // the narrower interval first
+        return c.medianCi95 ? QVariant(c.medianCi95->hi - c.medianCi95->lo) : QVariant();
     case Mean:
         return numberCell(c.mean);
     case Stdev:
@@ -107,7 +119,19 @@ QVariant CaseTableModel::sortValue(const CaseStats& c, int column) const {
     }
 }
 
+QString CaseTableModel::warningsText(const CaseStats& c) {
+    QStringList lines;
+    for (const auto& w : c.warnings)
+        lines << QStringLiteral("⚠ %1").arg(QString::fromStdString(w.message));
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString CaseTableModel::toolTip(const CaseStats& c, int column) const {
+    if ((column == Nodes || column == Median) && !c.warnings.empty()) return warningsText(c);
+    if (column == Speedup && c.speedupCi95)
+        return QStringLiteral("95 % interval: %1 – %2 (from both cases' median intervals)")
+            .arg(QString::fromStdString(formatFixed(c.speedupCi95->lo, 2)),
+                 QString::fromStdString(formatFixed(c.speedupCi95->hi, 2)));
     if ((column == Reference || column == Delta) && c.reference && c.reference->table) {
         const auto& t = *c.reference->table;
         return QStringLiteral("%1\n%2\nSource: %3\nHardware: %4")
@@ -146,6 +170,10 @@ QVariant CaseTableModel::data(const QModelIndex& index, int role) const {
         const QString t = toolTip(c, col);
         return t.isEmpty() ? QVariant() : QVariant(t);
     }
+    case Qt::DecorationRole:
+        if (col == Nodes && !c.warnings.empty())
+            return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
+        return {};
     case Qt::TextAlignmentRole:
         return static_cast<int>(col <= Precision ? Qt::AlignLeft | Qt::AlignVCenter
                                                  : Qt::AlignRight | Qt::AlignVCenter);
@@ -158,6 +186,11 @@ QVariant CaseTableModel::data(const QModelIndex& index, int role) const {
             return QBrush(QColor(0xc0, 0x1c, 0x1c));
         }
         if (col == RunsExcluded && !c.excluded.empty()) return QBrush(QColor(0xc0, 0x1c, 0x1c));
+        // A figure a warning is about: amber, so it is not read as plainly true.
+        for (const auto& w : c.warnings)
+            if ((col == Cv && w.kind == "high-cv") ||
+                ((col == Efficiency || col == Speedup) && w.kind == "superlinear"))
+                return QBrush(QColor(0xb0, 0x6a, 0x00));
         return {};
     }
     return {};

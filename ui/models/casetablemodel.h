@@ -1,6 +1,8 @@
 #pragma once
 // The Results table: one row per case of the group shown, the columns of DLPerf's tables plus
-// spread, efficiency and the published reference. Swapped whole on every new Analysis.
+// spread, the median's 95 % interval, efficiency and the published reference; a case with a
+// warning (high CV, superlinear, ...) carries an icon and says why on hover. Swapped whole on every
+// new Analysis.
 
 #include "casestats.h"
 
@@ -22,6 +24,7 @@ class CaseTableModel : public QAbstractTableModel {
         RunsUsed,
         RunsExcluded,
         Median,
+        MedianCi,
         Mean,
         Stdev,
         Cv,
@@ -47,6 +50,7 @@ class CaseTableModel : public QAbstractTableModel {
     QVariant display(const CaseStats& c, int column) const;
     QVariant sortValue(const CaseStats& c, int column) const;
     QString toolTip(const CaseStats& c, int column) const;
+    static QString warningsText(const CaseStats& c);
 
     std::vector<CaseStats> m_cases;
 };

@@ -1,0 +1,18 @@
+#pragma once
+// What a reader must know before trusting a case's figure, in words: repeats that disagree, a
+// speedup beyond what the hardware can give, methods that disagree, a slow rank, a drifting run,
+// too few repeats. A clean set of repeats gets none.
+
+#include "casestats.h"
+#include "runresult.h"
+
+#include <vector>
+
+namespace sv {
+
+// used: the runs behind c.values, in the same order. Needs c's statistics, speedup and
+// efficiency already computed.
+std::vector<CaseWarning> caseWarnings(const CaseStats& c, const std::vector<const RunResult*>& used,
+                                      const TrustOptions& trust);
+
+} // namespace sv
