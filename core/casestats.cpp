@@ -66,6 +66,19 @@ void fillStatistics(CaseStats& c, Method method) {
         c.outlierRepeats.push_back(c.repeats[i]);
 }
 
+std::optional<std::string> referenceMismatch(const ReferenceValue& ref, const CaseKey& key) {
+    const std::optional<std::string>& precision =
+        ref.series && ref.series->precision ? ref.series->precision : ref.table->precision;
+    const std::optional<int>& batch = ref.series && ref.series->batchPerDevice
+                                          ? ref.series->batchPerDevice
+                                          : ref.table->batchPerDevice;
+    if ((!precision || *precision == key.precision) && (!batch || *batch == key.batchPerDevice))
+        return std::nullopt;
+    return "no delta: " + ref.label() + " is " + precision.value_or("?") + " batch " +
+           (batch ? std::to_string(*batch) : std::string("?")) + " per GPU, this case " +
+           key.precision + " batch " + std::to_string(key.batchPerDevice);
+}
+
 } // namespace
 
 std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
@@ -139,8 +152,15 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
         c.reference = options.reference.empty()
                           ? references.lookup(c.key.precision, c.key.batchPerDevice, topo)
                           : references.lookup(options.reference, topo);
-        if (c.reference && c.median && c.reference->throughput != 0.0)
-            c.deltaPct = (*c.median - c.reference->throughput) / c.reference->throughput * 100.0;
+        if (c.reference && c.median && c.reference->throughput != 0.0) {
+            // A table of another precision or batch size measures something else: a delta
+            // against it would read as a finding.
+            if (auto why = referenceMismatch(*c.reference, c.key))
+                c.deltaNote = *why;
+            else
+                c.deltaPct =
+                    (*c.median - c.reference->throughput) / c.reference->throughput * 100.0;
+        }
     }
     for (std::size_t i = 0; i < out.size(); ++i)
         out[i].warnings = caseWarnings(out[i], used[i], options.trust);

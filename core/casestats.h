@@ -71,7 +71,8 @@ struct CaseStats {
     std::vector<CaseWarning> warnings;
 
     std::optional<ReferenceValue> reference;
-    std::optional<double> deltaPct; // (median - reference) / reference
+    std::optional<double> deltaPct; // (median - reference) / reference, matching references only
+    std::string deltaNote;          // why there is a reference but no delta
 
     int gpus() const { return key.topology.ranks(); }
 };

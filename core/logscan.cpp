@@ -38,9 +38,10 @@ struct Walker {
             return;
         }
         std::error_code ec;
-        fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+        // No skip_permission_denied: a folder the user may not read would vanish without a word.
+        fs::directory_iterator it(dir, ec);
         if (ec) {
-            warn(dir, "cannot be read (" + ec.message() + "); skipped");
+            warn(dir, "cannot be read (" + ec.message() + "); the logs in it are not counted");
             return;
         }
         std::vector<fs::directory_entry> entries;

@@ -94,6 +94,7 @@ std::string formatTable(const Summary& s) {
             cautions.push_back(where + ": " + w.message + " [" + w.kind + "]");
         for (const auto& e : c.excluded)
             notes.push_back(where + ": excluded " + e.path + ": " + e.reason);
+        if (!c.deltaNote.empty()) notes.push_back(where + ": " + c.deltaNote);
     }
     std::set<std::string> missingBaseline;
     for (const auto& c : s.cases)
@@ -265,7 +266,8 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
              {"warnings", caseWarnings},
              {"speedup_note", c.speedupNote.empty() ? json(nullptr) : json(c.speedupNote)},
              {"reference", ref},
-             {"delta_pct", optJson(c.deltaPct)}});
+             {"delta_pct", optJson(c.deltaPct)},
+             {"delta_note", c.deltaNote.empty() ? json(nullptr) : json(c.deltaNote)}});
     }
     j["cases"] = std::move(cases);
     json warnings = json::array();

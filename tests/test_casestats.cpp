@@ -152,3 +152,28 @@ TEST(ReferenceCatalog, MalformedJsonIsAnError) {
     EXPECT_FALSE(ReferenceCatalog::fromJson("{\"tables\": 3", &error));
     EXPECT_FALSE(error.empty());
 }
+
+TEST(CaseStats, NoDeltaAgainstATableOfAnotherBatchOrPrecision) {
+    // A CPU campaign at batch 8 compared with the V100 batch-128 table: a delta of -90 % would
+    // read as a finding. The reference stays visible; the delta says why it is absent.
+    std::vector<RunResult> runs;
+    for (int p = 1; p <= 3; ++p)
+        runs.push_back(run({1, 1}, p, 37.0 + p, "fp32", 8));
+    SummaryOptions o;
+    o.reference = "dlperf-ngc-mxnet-fp32-bs128";
+    const auto cases = computeCases(runs, o);
+    ASSERT_EQ(cases.size(), 1u);
+    ASSERT_TRUE(cases[0].reference);
+    EXPECT_EQ(cases[0].reference->throughput, 392.24);
+    EXPECT_FALSE(cases[0].deltaPct);
+    EXPECT_EQ(cases[0].deltaNote,
+              "no delta: dlperf-ngc-mxnet-fp32-bs128 is fp32 batch 128 per GPU, "
+              "this case fp32 batch 8");
+    // Another precision at the same batch is no match either.
+    runs.clear();
+    for (int p = 1; p <= 3; ++p)
+        runs.push_back(run({1, 1}, p, 800.0 + p, "fp16", 128));
+    const auto amp = computeCases(runs, o);
+    EXPECT_FALSE(amp[0].deltaPct);
+    EXPECT_NE(amp[0].deltaNote.find("this case fp16 batch 128"), std::string::npos);
+}

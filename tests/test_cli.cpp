@@ -196,3 +196,13 @@ TEST(Cli, CasesSayHowSureTheyAre) {
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("--cv-threshold must be a percentage"), std::string::npos) << r.err;
 }
+
+TEST(Cli, NothingUsableIsExitTwoNotASummary) {
+    TempDir dir;
+    writeCampaign(dir.path());
+    // Every log has 120 iterations; a window to 500 leaves none complete.
+    const auto r = cli({"summarize", dir.path().string(), "--iterations", "500"});
+    EXPECT_EQ(r.exitCode, 2) << r.out;
+    EXPECT_NE(r.err.find("no usable run in"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("6 logs, none counts"), std::string::npos) << r.err;
+}

@@ -6,6 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <grp.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace sv;
 using namespace sv::test;
@@ -208,4 +212,64 @@ TEST(RunLog, IncrementalReadFollowsAGrowingLog) {
     writeFile(path, text.substr(0, text.size() / 4));
     EXPECT_TRUE(live.update());
     EXPECT_LT(live.log().samples.size(), firstHalf);
+}
+
+namespace {
+
+// Runs fn as the unprivileged user 'nobody' when the tests run as root (root reads any folder,
+// so a permission test must not run as root), and returns what fn returned.
+std::string asUnprivileged(const std::function<std::string()>& fn) {
+    if (::geteuid() != 0) return fn();
+    int fds[2];
+    if (::pipe(fds) != 0) return "pipe failed";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(fds[0]);
+        std::string out = "could not become nobody";
+        if (::setgroups(0, nullptr) == 0 && ::setgid(65534) == 0 && ::setuid(65534) == 0)
+            out = fn();
+        const ssize_t n = ::write(fds[1], out.data(), out.size());
+        ::_exit(n == static_cast<ssize_t>(out.size()) ? 0 : 1);
+    }
+    ::close(fds[1]);
+    std::string out;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
+        out.append(buf, static_cast<std::size_t>(n));
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return out;
+}
+
+} // namespace
+
+TEST(LogScan, UnreadableFolderIsWarnedNeverSilentlyMissing) {
+    TempDir dir;
+    fs::permissions(dir.path(), fs::perms::owner_all | fs::perms::group_read |
+                                    fs::perms::group_exec | fs::perms::others_read |
+                                    fs::perms::others_exec);
+    RunSpec spec;
+    spec.ranks = 1;
+    writeFile(dir / "bz128/1n1g/r50_b128_fp32_1.log",
+              makeLog(spec, [](int, int) { return std::string("100.0"); }));
+    writeFile(dir / "bz128/4n8g/r50_b128_fp32_1.log",
+              makeLog(spec, [](int, int) { return std::string("100.0"); }));
+    for (const auto& e : fs::recursive_directory_iterator(dir.path()))
+        fs::permissions(e.path(), fs::perms::others_read | fs::perms::others_exec,
+                        fs::perm_options::add);
+    const fs::path hidden = dir / "bz128/4n8g";
+    fs::permissions(hidden, fs::perms::none);
+    const std::string seen = asUnprivileged([&] {
+        const ScanResult r = scanLogDirectory(dir.path());
+        std::string out = "logs=" + std::to_string(r.logs.size());
+        for (const auto& w : r.warnings)
+            out += "\n" + w.file + ": " + w.message;
+        return out;
+    });
+    EXPECT_EQ(seen.substr(0, 6), "logs=1") << seen;
+    EXPECT_NE(
+        seen.find("bz128/4n8g: cannot be read (Permission denied); the logs in it are not counted"),
+        std::string::npos)
+        << seen;
 }

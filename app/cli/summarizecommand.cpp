@@ -5,6 +5,7 @@
 #include "report.h"
 #include "summary.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -152,6 +153,16 @@ int summarizeCommand(const std::vector<std::string>& argv) {
         }
     } else {
         std::fwrite(text.data(), 1, text.size(), stdout);
+    }
+    const bool anyUsable = std::any_of(summary.cases.begin(), summary.cases.end(),
+                                       [](const CaseStats& c) { return c.median.has_value(); });
+    if (!anyUsable) {
+        // A table of dashes is no summary: say so, and let scripts see it.
+        std::fprintf(stderr,
+                     "scaleview-cli summarize: no usable run in %s (%zu logs, none counts: see "
+                     "the warnings; a campaign's logs need its --warmup and --iterations)\n",
+                     summary.root.c_str(), summary.runs.size());
+        return 2;
     }
     if (args.flag("strict") && !summary.warnings.empty()) return 1;
     return 0;

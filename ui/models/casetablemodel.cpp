@@ -134,9 +134,13 @@ QString CaseTableModel::toolTip(const CaseStats& c, int column) const {
                  QString::fromStdString(formatFixed(c.speedupCi95->hi, 2)));
     if ((column == Reference || column == Delta) && c.reference && c.reference->table) {
         const auto& t = *c.reference->table;
-        return QStringLiteral("%1\n%2\nSource: %3\nHardware: %4")
-            .arg(QString::fromStdString(c.reference->label()), QString::fromStdString(t.title),
-                 QString::fromStdString(t.source), QString::fromStdString(t.hardware));
+        QString tip =
+            QStringLiteral("%1\n%2\nSource: %3\nHardware: %4")
+                .arg(QString::fromStdString(c.reference->label()), QString::fromStdString(t.title),
+                     QString::fromStdString(t.source), QString::fromStdString(t.hardware));
+        if (!c.deltaNote.empty())
+            tip = QString::fromStdString(c.deltaNote) + QStringLiteral("\n\n") + tip;
+        return tip;
     }
     if (column == RunsExcluded && !c.excluded.empty()) {
         QStringList lines;
