@@ -199,6 +199,14 @@ void RunAnalyzer::finish(RunResult& out, const ParseCounters& counters,
                                          m_rowMedians.size() -
                                              static_cast<std::size_t>(m_opt.warmup));
     out.speedThroughput = roundNumpy2(numpyMean(window));
+    // Drift: the window's last third against its first, by the rows' median speeds. A run that
+    // throttles or gains a neighbour half way slows down inside the window.
+    if (window.size() >= 6) {
+        const std::size_t third = window.size() / 3;
+        const double first = numpyMean(window.first(third));
+        const double last = numpyMean(window.last(third));
+        if (first > 0.0) out.driftPct = (first - last) / first * 100.0;
+    }
 
     out.methodDifferencePct =
         std::fabs(*out.speedThroughput - *out.timeThroughput) / *out.timeThroughput * 100.0;

@@ -2,14 +2,18 @@
 // and each case warning raised by exactly the disturbance it names.
 #include "casestats.h"
 #include "confidence.h"
+#include "logwriter.h"
 #include "numerics.h"
+#include "summary.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 using namespace sv;
+using namespace sv::test;
 
 namespace {
 
@@ -196,4 +200,85 @@ TEST(CaseWarnings, FewRepeats) {
         EXPECT_EQ(kinds(c), (std::set<std::string>{"few-repeats"}));
         EXPECT_NE(c.warnings[0].message.find("only 2 usable repeats"), std::string::npos);
     }
+}
+
+namespace {
+
+// A log where iteration k takes stepMs(k) for every rank (they leave it together, as after an
+// all-reduce) and rank r reports the global speed (methodology section 3) times factor(r).
+template <class Step, class Factor>
+std::string pacedLog(int ranks, int batch, Step stepMs, Factor factor) {
+    std::string out = "begin time: 2020-09-01 10:00:00\n";
+    std::int64_t t = 0;
+    for (int k = 0; k < 120; ++k) {
+        const double step = stepMs(k);
+        t += static_cast<std::int64_t>(step);
+        for (int r = 0; r < ranks; ++r)
+            out += speedLine(TagStyle::OpenMpi, r, t, k,
+                             std::to_string(batch * ranks * 1000.0 / step * factor(r)));
+    }
+    return out;
+}
+
+void writeRun(const TempDir& dir, int batch, Topology t, int repeat, const std::string& text) {
+    writeFile(dir / ("bz" + std::to_string(batch) + "/" + t.name() + "/r50_b" +
+                     std::to_string(batch) + "_fp32_" + std::to_string(repeat) + ".log"),
+              text);
+}
+
+} // namespace
+
+TEST(CaseWarnings, GeneratedLogsWithKnownNoiseGetExactlyTheirWarnings) {
+    TempDir dir;
+    auto plain = [](int) { return 1.0; };
+    for (int p = 1; p <= 5; ++p) {
+        const double jitter = 1.0 + 0.002 * p; // quiet repeats differ by tenths of a percent
+        // Batch 64: 1n1g and 1n2g at 95 % efficiency, with one disturbance each.
+        writeRun(dir, 64, {1, 1}, p,
+                 pacedLog(
+                     1, 64, [&](int) { return (p == 3 ? 2000.0 : 1000.0) * jitter; }, plain));
+        if (p == 2) // throttled from the middle of the window on: 15 % slower
+            writeRun(dir, 64, {1, 2}, p,
+                     pacedLog(
+                         2, 64, [&](int k) { return (k < 70 ? 1000.0 : 1150.0) / 0.95 * jitter; },
+                         plain));
+        else if (p == 4) // rank 1 reports 15 % less than rank 0; the pair's pace is unchanged
+            writeRun(dir, 64, {1, 2}, p,
+                     pacedLog(
+                         2, 64, [&](int) { return 1000.0 / 0.95 * jitter; },
+                         [](int r) { return r == 0 ? 1.075 : 0.925; }));
+        else
+            writeRun(dir, 64, {1, 2}, p,
+                     pacedLog(
+                         2, 64, [&](int) { return 1000.0 / 0.95 * jitter; }, plain));
+        // Batch 16: a superlinear pair, 110 % of linear.
+        writeRun(dir, 16, {1, 1}, p,
+                 pacedLog(
+                     1, 16, [&](int) { return 1000.0 * jitter; }, plain));
+        writeRun(dir, 16, {1, 2}, p,
+                 pacedLog(
+                     2, 16, [&](int) { return 1000.0 / 1.10 * jitter; }, plain));
+    }
+    const Summary s = summarizeDirectory(dir.path(), {}, {});
+    ASSERT_FALSE(s.error);
+    ASSERT_EQ(s.cases.size(), 4u);
+    std::map<std::string, std::set<std::string>> got;
+    for (const auto& c : s.cases)
+        got["b" + std::to_string(c.key.batchPerDevice) + " " + c.key.topology.name()] = kinds(c);
+    const std::map<std::string, std::set<std::string>> expected = {
+        {"b16 1n1g", {}},
+        {"b16 1n2g", {"superlinear"}},
+        {"b64 1n1g", {"high-cv"}},
+        {"b64 1n2g", {"drift", "slow-rank"}},
+    };
+    EXPECT_EQ(got, expected);
+    for (const auto& c : s.cases)
+        for (const auto& w : c.warnings) {
+            if (w.kind == "drift") {
+                EXPECT_NE(w.message.find("repeat 2:"), std::string::npos);
+            }
+            if (w.kind == "slow-rank") {
+                EXPECT_NE(w.message.find("repeat 4:"), std::string::npos);
+            }
+        }
 }
