@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -164,6 +165,21 @@ TEST(Cli, VersionAndHelp) {
     const auto h = cli({"--help"});
     EXPECT_EQ(h.exitCode, 0);
     EXPECT_NE(h.out.find("--format table|csv|json|dlperf"), std::string::npos);
+    // A command's own help: that command only, on standard output, exit 0.
+    for (const char* command : {"summarize", "plot", "run", "resume", "preflight", "references"}) {
+        const auto c = cli({command, "--help"});
+        EXPECT_EQ(c.exitCode, 0) << command << ": " << c.err;
+        EXPECT_EQ(c.out.rfind(std::string(command) + ":", 0), 0u) << c.out;
+        EXPECT_LT(c.out.size(), h.out.size() / 2) << command;
+    }
+    EXPECT_EQ(cli({"help", "plot"}).out, cli({"plot", "--help"}).out);
+    // A usage error is short: what is wrong and where to read more, not the whole manual.
+    const auto none = cli({});
+    EXPECT_EQ(none.exitCode, 2);
+    EXPECT_LT(std::count(none.err.begin(), none.err.end(), '\n'), 14) << none.err;
+    const auto unknown = cli({"summarise"});
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_EQ(std::count(unknown.err.begin(), unknown.err.end(), '\n'), 1) << unknown.err;
 }
 
 TEST(Cli, BundledSamplesSummarize) {

@@ -3,13 +3,15 @@
 #include "commands.h"
 #include "version.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 namespace {
 
-const char* kUsage = R"(Usage:
+// The overview, then each command's own help (`scaleview-cli COMMAND --help` prints one).
+const char* kOverview = R"(Usage:
   scaleview-cli summarize LOG_DIR [options]
   scaleview-cli plot LOG_DIR --chart throughput|speedup|efficiency --output FILE.png|FILE.svg [options]
   scaleview-cli run CAMPAIGN.json | run --topologies 1n1g,1n2g --batch-size B --out DIR [options]
@@ -18,7 +20,15 @@ const char* kUsage = R"(Usage:
   scaleview-cli references
   scaleview-cli --version | --help
 
-summarize: read a DLPerf-layout log directory (logs/.../bz128/4n8g/r50_b128_fp32_3.log), compute
+)";
+
+struct CommandHelp {
+    const char* name;
+    const char* text;
+};
+const CommandHelp kCommands[] = {
+    {"summarize",
+     R"(summarize: read a DLPerf-layout log directory (logs/.../bz128/4n8g/r50_b128_fp32_3.log), compute
 each run's throughput and each case's statistics, and compare them with the published tables.
   --method time|speed     DLPerf method: time (default; timestamps of lines W*R and I*R) or
                           speed (median of each iteration's Speed values, mean over W..I-1)
@@ -37,8 +47,9 @@ each run's throughput and each case's statistics, and compare them with the publ
   --cv-threshold PCT      warn about a case whose repeats' CV is above PCT (default 5)
   --strict                exit 1 when any log was skipped, incomplete or unusable
   --quiet                 no warnings on standard error
-
-plot: draw the desktop app's chart for the first case group (model, precision, batch size) of
+)"},
+    {"plot",
+     R"(plot: draw the desktop app's chart for the first case group (model, precision, batch size) of
 LOG_DIR, without a display.
   --chart throughput|speedup|efficiency
                           grouped bars with min-max whiskers (default), speedup against
@@ -50,8 +61,9 @@ LOG_DIR, without a display.
   --scale S               PNG pixel ratio, 0.5 to 4 (default 1; 2 is crisp on HiDPI)
   --method, --warmup, --iterations, --model, --precision, --batch-size, --threads
                           as for summarize
-
-run: run a benchmark campaign (a CAMPAIGN.json, or these options), one run after another, each
+)"},
+    {"run",
+     R"(run: run a benchmark campaign (a CAMPAIGN.json, or these options), one run after another, each
 log written as it arrives into DIR/logs/.../bz{B}/{N}n{G}g/r50_b{B}_{precision}_{repeat}.log,
 with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel cleanly.
   --profile P             local-cpu-rn50 (default: ResNet-50 v1.5, PyTorch, CPU, synthetic
@@ -65,34 +77,62 @@ with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel c
   --start-timeout S (600)  --wall-timeout S (3600)  --grace S (5)  --connect-timeout S (10)
   --image-size PIXELS     the local profile's synthetic images (default 64)
   --dry-run               print every command exactly as it would run, one per line
-resume: rerun what a campaign in DIR has not finished (interrupted, cancelled, not started).
-preflight: check hosts (ssh, container, GPUs or python3 + torch, launcher) in parallel.
+)"},
+    {"resume",
+     R"(resume: rerun what a campaign in DIR has not finished (interrupted, cancelled, not started).
+)"},
+    {"preflight",
+     R"(preflight: check hosts (ssh, container, GPUs or python3 + torch, launcher) in parallel.
+)"},
+    {"references", R"(references: list the published tables ScaleView compares against.
+)"}};
 
-references: list the published tables ScaleView compares against.
-
-Exit status: summarize and plot: 0 summary or chart produced (warnings go to standard error,
+const char* kExitStatus =
+    R"(Exit status: summarize and plot: 0 summary or chart produced (warnings go to standard error,
 naming file and reason); 1 with --strict when anything was skipped or excluded; 2 usage error,
 missing or unreadable directory, or nothing to summarize. run and resume: 0 every run ok, 1 some
 run not ok, 2 usage or campaign error, 130 cancelled. preflight: 0 all checks passed, 1 some
 failed, 2 usage error.
 )";
 
+const char* helpOf(const std::string& command) {
+    for (const auto& c : kCommands)
+        if (command == c.name) return c.text;
+    return nullptr;
+}
+
+void printFullHelp(std::FILE* to) {
+    std::fputs(kOverview, to);
+    for (const auto& c : kCommands)
+        std::fprintf(to, "\n%s", c.text);
+    std::fprintf(to, "\n%s", kExitStatus);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
-        std::fputs(kUsage, stderr);
+        std::fprintf(stderr, "%s\nscaleview-cli --help says more.\n", kOverview);
         return 2;
     }
     const std::string command = args.front();
     args.erase(args.begin());
     if (command == "--help" || command == "-h" || command == "help") {
-        std::fputs(kUsage, stdout);
+        if (!args.empty() && helpOf(args.front())) { // help COMMAND
+            std::fputs(helpOf(args.front()), stdout);
+            return 0;
+        }
+        printFullHelp(stdout);
         return 0;
     }
     if (command == "--version") {
         std::printf("%s\n", sv::cli::versionString().c_str());
+        return 0;
+    }
+    if (helpOf(command) && (std::find(args.begin(), args.end(), "--help") != args.end() ||
+                            std::find(args.begin(), args.end(), "-h") != args.end())) {
+        std::fputs(helpOf(command), stdout);
         return 0;
     }
     if (command == "summarize") return sv::cli::summarizeCommand(args);
@@ -101,6 +141,9 @@ int main(int argc, char** argv) {
     if (command == "run") return sv::cli::runCommand(args);
     if (command == "resume") return sv::cli::resumeCommand(args);
     if (command == "preflight") return sv::cli::preflightCommand(args);
-    std::fprintf(stderr, "scaleview-cli: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+    std::fprintf(stderr,
+                 "scaleview-cli: unknown command '%s' (commands: summarize, plot, run, resume, "
+                 "preflight, references; scaleview-cli --help says more)\n",
+                 command.c_str());
     return 2;
 }
