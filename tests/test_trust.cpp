@@ -4,11 +4,13 @@
 #include "confidence.h"
 #include "logwriter.h"
 #include "numerics.h"
+#include "slowiterations.h"
 #include "summary.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -281,4 +283,16 @@ TEST(CaseWarnings, GeneratedLogsWithKnownNoiseGetExactlyTheirWarnings) {
                 EXPECT_NE(w.message.find("repeat 4:"), std::string::npos);
             }
         }
+}
+
+TEST(SlowIterations, OnlyTheWindowsDipsBeyondTenPercent) {
+    std::vector<double> v(40, 100.0);
+    v[2] = 10.0;  // warmup: not measured, not marked
+    v[15] = 85.0; // 15 % below: marked
+    v[16] = 92.0; // 8 % below: within the margin
+    v[30] = std::nan("");
+    v[35] = 50.0; // beyond the window's end (iterations 30)
+    EXPECT_EQ(slowIterations(v, MeasureOptions{5, 30}), (std::vector<int>{15}));
+    EXPECT_EQ(slowIterations(v, MeasureOptions{5, 30}, 5.0), (std::vector<int>{15, 16}));
+    EXPECT_TRUE(slowIterations(std::vector<double>(40, 100.0), MeasureOptions{5, 30}).empty());
 }

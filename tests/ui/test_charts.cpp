@@ -14,6 +14,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -126,6 +127,28 @@ TEST(TraceChart, ShadesWarmupAndWindowAndBandsTheRanks) {
     auto lines = seriesOf<QLineSeries>(chart.get());
     ASSERT_EQ(lines.size(), 1u);
     EXPECT_EQ(lines[0]->count(), 120);
+    // A steady run has no slow iterations to mark.
+    EXPECT_TRUE(seriesOf<QScatterSeries>(chart.get()).empty());
+}
+
+TEST(TraceChart, MarksTheIterationsThatCostTheRunItsFigure) {
+    IterationTrace trace;
+    trace.ranks = 1;
+    for (int k = 0; k < 60; ++k) {
+        const double v = (k == 33 || k == 47) ? 60.0 : 100.0; // two stalls in the window
+        trace.median.push_back(k == 3 ? 20.0 : v);            // and one in the warmup
+        trace.min.push_back(trace.median.back());
+        trace.max.push_back(trace.median.back());
+    }
+    std::unique_ptr<QChart> chart(
+        ui::TraceChart::build(trace, MeasureOptions{10, 60}, QStringLiteral("run")));
+    auto marks = seriesOf<QScatterSeries>(chart.get());
+    ASSERT_EQ(marks.size(), 1u);
+    ASSERT_EQ(marks[0]->count(), 2);
+    EXPECT_EQ(marks[0]->at(0), QPointF(33, 60.0));
+    EXPECT_EQ(marks[0]->at(1), QPointF(47, 60.0));
+    EXPECT_TRUE(marks[0]->name().startsWith(QStringLiteral("2 slow iterations")))
+        << marks[0]->name().toStdString();
 }
 
 TEST(ChartExport, PngAtTwiceTheScaleIsTwiceThePixelsAndNotBlank) {

@@ -23,6 +23,10 @@ QColor ChartStyle::windowShade() {
     return QColor(0x6c, 0xc0, 0x6c, 45);
 }
 
+QColor ChartStyle::problem() {
+    return QColor(0xc0, 0x1c, 0x1c);
+}
+
 QColor ChartStyle::reference(int index) {
     // Warm and neutral tones, so no reference is mistaken for the measured (blue) series.
     static const QColor palette[] = {QColor(0xe0, 0x8a, 0x1e), QColor(0x9a, 0x4d, 0xa8),

@@ -21,6 +21,7 @@ class ChartStyle {
     static QColor ideal();
     static QColor warmupShade();
     static QColor windowShade();
+    static QColor problem(); // what a warning is about (slow iterations)
 
     // Title, fonts, margins, legend at the bottom, antialiasing-friendly background.
     static void apply(QChart* chart, const QString& title);

@@ -1,10 +1,12 @@
 #include "tracechart.h"
 
 #include "chartstyle.h"
+#include "slowiterations.h"
 
 #include <QAreaSeries>
 #include <QChart>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -84,6 +86,20 @@ QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& win
         series.push_back(band);
     }
     series.push_back(median);
+    // The iterations that cost the run its figure, so a disturbed or drifting run shows where.
+    const std::vector<int> slow = slowIterations(trace.median, window);
+    if (!slow.empty()) {
+        auto* marks = new QScatterSeries(chart);
+        marks->setName(QStringLiteral("%1 slow iteration%2 (over 10 % below the window's median)")
+                           .arg(slow.size())
+                           .arg(slow.size() == 1 ? QString() : QStringLiteral("s")));
+        marks->setColor(ChartStyle::problem());
+        marks->setBorderColor(ChartStyle::problem());
+        marks->setMarkerSize(7.0);
+        for (int k : slow)
+            marks->append(k, trace.median[static_cast<std::size_t>(k)]);
+        series.push_back(marks);
+    }
 
     auto* axisX = new QValueAxis(chart);
     axisX->setRange(-0.5, xEnd - 0.5);
