@@ -58,18 +58,13 @@ std::string_view statusName(RunStatus s) {
 RunAnalyzer::RunAnalyzer(Topology topology, int batchPerDevice, MeasureOptions options)
     : m_topology(topology), m_ranks(std::max(1, topology.ranks())), m_batch(batchPerDevice),
       m_opt(options), m_expected(static_cast<std::int64_t>(options.iterations) * m_ranks) {
+    // Per-iteration state (row medians, node timestamps) grows with the iterations seen, never
+    // with the iterations asked for: a mistyped --iterations costs nothing on a short log.
     m_row.reserve(static_cast<std::size_t>(m_ranks));
-    m_rowMedians.reserve(static_cast<std::size_t>(std::max(0, options.iterations)));
     const auto r = static_cast<std::size_t>(std::min(m_ranks, kMaxTrackedRank));
     m_rankLines.assign(r, 0);
     m_rankWindowSum.assign(r, 0.0);
     m_rankWindowCount.assign(r, 0);
-    if (topology.nodes > 1) {
-        const auto cells = static_cast<std::size_t>(std::max(0, options.iterations)) *
-                           static_cast<std::size_t>(topology.nodes);
-        m_nodeTimeSum.assign(cells, 0.0);
-        m_nodeTimeCount.assign(cells, 0);
-    }
 }
 
 void RunAnalyzer::add(const SpeedSample& s) {
@@ -108,10 +103,15 @@ void RunAnalyzer::add(const SpeedSample& s) {
         m_rankWindowSum[r] += s.speed;
         ++m_rankWindowCount[r];
     }
-    if (!m_nodeTimeSum.empty() && s.hasTime && iteration < m_opt.iterations) {
-        const auto cell =
-            static_cast<std::size_t>(iteration) * static_cast<std::size_t>(m_topology.nodes) +
-            r / static_cast<std::size_t>(m_topology.gpusPerNode);
+    if (m_topology.nodes > 1 && s.hasTime && iteration < m_opt.iterations) {
+        const auto nodes = static_cast<std::size_t>(m_topology.nodes);
+        const auto cell = static_cast<std::size_t>(iteration) * nodes +
+                          r / static_cast<std::size_t>(m_topology.gpusPerNode);
+        if (cell >= m_nodeTimeSum.size()) {
+            // One iteration's row at a time; the vector's own doubling keeps this amortised.
+            m_nodeTimeSum.resize((static_cast<std::size_t>(iteration) + 1) * nodes, 0.0);
+            m_nodeTimeCount.resize(m_nodeTimeSum.size(), 0);
+        }
         if (m_timeBaseUs < 0) m_timeBaseUs = s.timeUs;
         m_nodeTimeSum[cell] += static_cast<double>(s.timeUs - m_timeBaseUs) / 1e6;
         ++m_nodeTimeCount[cell];

@@ -16,42 +16,64 @@ std::optional<std::string> validateMeasureOptions(const MeasureOptions& o) {
     if (o.warmup < 1)
         return "warmup must be at least 1 iteration (the time method needs a start line)";
     if (o.iterations <= o.warmup) return "iterations must be greater than warmup";
-    if (o.iterations > 100000000) return "iterations is implausibly large";
+    if (o.iterations > kMaxMeasureIterations)
+        return "iterations must be at most " + std::to_string(kMaxMeasureIterations);
     return std::nullopt;
 }
 
-bool readLogFile(const std::filesystem::path& path, LogParser& parser, std::string* error) {
+LogRead readLogFile(const std::filesystem::path& path, LogParser& parser, LogPosition from,
+                    const LogRestart& restart) {
+    LogRead out;
+    out.position = from;
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        if (error) *error = std::strerror(errno);
-        return false;
+        out.error = std::strerror(errno);
+        return out;
     }
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        if (error) *error = "not a regular file";
+    if (::fstat(fd, &st) != 0) {
+        out.error = std::strerror(errno);
         ::close(fd);
-        return false;
+        return out;
     }
-    ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    if (!S_ISREG(st.st_mode)) {
+        out.error = "not a regular file";
+        ::close(fd);
+        return out;
+    }
+    const auto inode = static_cast<std::uint64_t>(st.st_ino);
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    LogParser* target = &parser;
+    if (from.offset > 0 && (inode != from.inode || size < from.offset)) {
+        target = &restart();
+        out.restarted = true;
+        out.position.offset = 0;
+    }
+    out.position.inode = inode;
+    if (out.position.offset == 0) ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    if (out.position.offset > 0 &&
+        ::lseek(fd, static_cast<off_t>(out.position.offset), SEEK_SET) < 0) {
+        out.error = std::strerror(errno);
+        ::close(fd);
+        return out;
+    }
     constexpr std::size_t kChunk = std::size_t{1} << 20;
     auto buffer = std::make_unique<char[]>(kChunk);
-    auto remaining = static_cast<std::uint64_t>(st.st_size);
-    bool ok = true;
-    while (remaining > 0) {
-        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(remaining, kChunk));
+    while (out.position.offset < size) {
+        const auto want =
+            static_cast<std::size_t>(std::min<std::uint64_t>(size - out.position.offset, kChunk));
         const ssize_t n = ::read(fd, buffer.get(), want);
         if (n < 0) {
             if (errno == EINTR) continue;
-            if (error) *error = std::strerror(errno);
-            ok = false;
+            out.error = std::strerror(errno);
             break;
         }
         if (n == 0) break; // shrank while being read: what was there is parsed
-        parser.feed(std::string_view(buffer.get(), static_cast<std::size_t>(n)));
-        remaining -= static_cast<std::uint64_t>(n);
+        target->feed(std::string_view(buffer.get(), static_cast<std::size_t>(n)));
+        out.position.offset += static_cast<std::uint64_t>(n);
     }
     ::close(fd);
-    return ok;
+    return out;
 }
 
 RunResult loadRun(const LogFile& log, const LoadOptions& options) {
@@ -60,10 +82,9 @@ RunResult loadRun(const LogFile& log, const LoadOptions& options) {
     result.key = log.key;
     RunAnalyzer analyzer(log.key.topology, log.key.batchPerDevice, options.measure);
     LogParser parser(options.parse, [&](const SpeedSample& s) { analyzer.add(s); });
-    std::string error;
-    if (!readLogFile(log.path, parser, &error)) {
+    if (const LogRead read = readLogFile(log.path, parser); read.error) {
         result.status = RunStatus::Unreadable;
-        result.reason = "cannot be read: " + error;
+        result.reason = "cannot be read: " + *read.error;
         result.counters = parser.counters();
         return result;
     }

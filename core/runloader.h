@@ -18,12 +18,34 @@ struct LoadOptions {
     int threads = 0; // 0: one per core, at least 2
 };
 
+// The one bound on warmup and iterations, for every command and the window: far beyond any real
+// run, and harmless anyway since RunAnalyzer keeps per-iteration state only for what it has seen.
+inline constexpr int kMaxMeasureIterations = 1000000;
+
 // Says what is wrong with the options, if anything (warmup below 1, window empty...).
 std::optional<std::string> validateMeasureOptions(const MeasureOptions& options);
 
-// Reads a file to its size at open (a growing log cannot keep the reader forever) and feeds the
-// parser; sink gets each chunk's samples. False, with the reason, when the file cannot be read.
-bool readLogFile(const std::filesystem::path& path, LogParser& parser, std::string* error);
+// Where a reader of a log stopped: the file it read and the offset after the last byte fed.
+struct LogPosition {
+    std::uint64_t inode = 0;
+    std::uint64_t offset = 0;
+    bool operator==(const LogPosition&) const = default;
+};
+
+struct LogRead {
+    LogPosition position;   // how far the parser has been fed, also after an error
+    bool restarted = false; // the file was another or shorter: read again from the start
+    std::optional<std::string> error;
+};
+
+// The one read loop, for a whole log and for a growing one: feeds the parser the bytes after
+// `from` up to the file's size at open (a growing log cannot keep the reader forever). When the
+// file is not the one read before (another inode) or is shorter than from.offset, reading starts
+// again at 0 with the parser `restart` gives (required when from.offset > 0). An error (cannot
+// open, not a regular file, a failed read) says why; what was fed before it stays fed.
+using LogRestart = std::function<LogParser&()>;
+LogRead readLogFile(const std::filesystem::path& path, LogParser& parser, LogPosition from = {},
+                    const LogRestart& restart = {});
 
 RunResult loadRun(const LogFile& log, const LoadOptions& options);
 

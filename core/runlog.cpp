@@ -5,13 +5,8 @@
 #include "runloader.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fcntl.h>
 #include <memory>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace sv {
 
@@ -19,8 +14,9 @@ RunLog readRunLog(const LogFile& file, const ParseOptions& options) {
     RunLog log;
     log.file = file;
     LogParser parser(options, [&](const SpeedSample& s) { log.samples.push_back(s); });
-    std::string error;
-    if (!readLogFile(file.path, parser, &error)) log.readError = error;
+    const LogRead read = readLogFile(file.path, parser);
+    log.readError = read.error;
+    log.position = read.position;
     log.counters = parser.counters();
     log.unterminatedTail = parser.pendingBytes() > 0;
     return log;
@@ -83,50 +79,28 @@ IncrementalRunLog::IncrementalRunLog(LogFile file, ParseOptions options)
     restart();
 }
 
-void IncrementalRunLog::restart() {
+LogParser& IncrementalRunLog::restart() {
     m_log.samples.clear();
     m_log.counters = {};
     m_log.unterminatedTail = false;
-    m_log.readError.reset();
-    m_offset = 0;
+    m_log.position = {};
     m_parser = std::make_unique<LogParser>(
         m_options, [this](const SpeedSample& s) { m_log.samples.push_back(s); });
+    return *m_parser;
 }
 
 bool IncrementalRunLog::update() {
-    const int fd = ::open(m_log.file.path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        const bool changed = !m_log.readError;
-        m_log.readError = std::strerror(errno);
-        return changed;
-    }
-    struct stat st {};
-    ::fstat(fd, &st);
-    const auto size = static_cast<std::uint64_t>(st.st_size);
-    bool changed = false;
-    if (m_log.readError || size < m_offset || static_cast<std::uint64_t>(st.st_ino) != m_inode) {
-        if (m_offset != 0 || m_log.readError) changed = true;
-        restart();
-        m_inode = static_cast<std::uint64_t>(st.st_ino);
-    }
-    if (size > m_offset) {
-        ::lseek(fd, static_cast<off_t>(m_offset), SEEK_SET);
-        std::vector<char> buffer(std::size_t{1} << 20);
-        while (m_offset < size) {
-            const auto want =
-                static_cast<std::size_t>(std::min<std::uint64_t>(size - m_offset, buffer.size()));
-            const ssize_t n = ::read(fd, buffer.data(), want);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
-            m_parser->feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
-            m_offset += static_cast<std::uint64_t>(n);
-            changed = true;
-        }
-    }
-    ::close(fd);
+    const bool hadError = m_log.readError.has_value();
+    // After an error nothing read before can be trusted to be the same file: start again.
+    if (hadError) restart();
+    const LogPosition before = m_log.position;
+    const LogRead read = readLogFile(m_log.file.path, *m_parser, m_log.position,
+                                     [this]() -> LogParser& { return restart(); });
+    m_log.position = read.position;
+    m_log.readError = read.error;
     m_log.counters = m_parser->counters();
     m_log.unterminatedTail = m_parser->pendingBytes() > 0;
-    return changed;
+    return read.restarted || m_log.position != before || hadError != read.error.has_value();
 }
 
 } // namespace sv

@@ -4,6 +4,7 @@
 // streams through RunAnalyzer instead and keeps nothing.
 
 #include "logscan.h"
+#include "runloader.h"
 #include "runresult.h"
 #include "sample.h"
 
@@ -19,6 +20,9 @@ struct RunLog {
     ParseCounters counters;
     bool unterminatedTail = false;
     std::optional<std::string> readError;
+    // The file read and how far: a live view compares it with the file now to read what was
+    // appended after the load.
+    LogPosition position;
 };
 
 RunLog readRunLog(const LogFile& file, const ParseOptions& options = {});
@@ -44,13 +48,11 @@ class IncrementalRunLog {
     const RunLog& log() const { return m_log; }
 
   private:
-    void restart();
+    LogParser& restart();
 
     ParseOptions m_options;
     RunLog m_log;
     std::unique_ptr<LogParser> m_parser;
-    std::uint64_t m_offset = 0;
-    std::uint64_t m_inode = 0;
 };
 
 } // namespace sv

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -16,6 +17,7 @@ namespace sv::test {
 struct ProcessResult {
     int exitCode = -1;
     std::string out, err;
+    long peakRssKiB = 0; // the child's peak resident memory (getrusage's ru_maxrss)
 };
 
 inline std::string slurp(int fd) {
@@ -43,7 +45,9 @@ inline ProcessResult runProcess(const std::vector<std::string>& argv) {
     pid_t pid = 0;
     if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) == 0) {
         int status = 0;
-        ::waitpid(pid, &status, 0);
+        struct rusage usage {};
+        ::wait4(pid, &status, 0, &usage);
+        r.peakRssKiB = usage.ru_maxrss;
         r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     }
     posix_spawn_file_actions_destroy(&actions);

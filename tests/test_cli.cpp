@@ -123,6 +123,41 @@ TEST(Cli, UsageErrorsExitTwo) {
     EXPECT_NE(missing.err.find("/nonexistent/logs: no such directory"), std::string::npos);
 }
 
+// A typo in --iterations must neither ask for gigabytes nor fail oddly: one bound for every
+// command, and the analyzer keeps per-iteration state only for the iterations a log holds.
+TEST(Cli, HugeIterationsCostNothingOnASmallLog) {
+    TempDir dir;
+    RunSpec spec;
+    spec.ranks = 16; // 16n1g: per-iteration state is kept per node
+    spec.iterations = 5;
+    writeFile(dir / "16n1g/r50_b64_fp32_1.log",
+              makeLog(spec, [](int, int) { return std::string("100.0"); }));
+    const std::string root = dir.path().string();
+    for (const char* command : {"summarize", "plot"}) {
+        const auto tooMany = cli(
+            {command, root, "--output", (dir / "x.png").string(), "--iterations", "2000000000"});
+        EXPECT_EQ(tooMany.exitCode, 2) << command;
+        EXPECT_NE(tooMany.err.find(
+                      "--iterations must be a whole number from 2 to 1000000, not '2000000000'"),
+                  std::string::npos)
+            << command << ": " << tooMany.err;
+        const auto warmup =
+            cli({command, root, "--output", (dir / "x.png").string(), "--warmup", "5000000"});
+        EXPECT_EQ(warmup.exitCode, 2) << command;
+        EXPECT_NE(
+            warmup.err.find("--warmup must be a whole number from 1 to 999999, not '5000000'"),
+            std::string::npos)
+            << command << ": " << warmup.err;
+    }
+    // The largest window allowed, on a 5-iteration log: an incomplete run, read in a few MiB
+    // (and no usable run: exit 2, the JSON still says why).
+    const auto r =
+        cli({"summarize", root, "--iterations", "1000000", "--format", "json", "--threads", "1"});
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_NE(r.out.find("found 80 of 16000000 speed lines"), std::string::npos) << r.out;
+    EXPECT_LT(r.peakRssKiB, 64 * 1024) << "peak RSS " << r.peakRssKiB << " KiB";
+}
+
 TEST(Cli, NothingToSummarizeExitsTwo) {
     TempDir dir;
     writeFile(dir / "notes.txt", "hello\n");

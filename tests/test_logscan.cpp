@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <grp.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -272,4 +273,45 @@ TEST(LogScan, UnreadableFolderIsWarnedNeverSilentlyMissing) {
         seen.find("bz128/4n8g: cannot be read (Permission denied); the logs in it are not counted"),
         std::string::npos)
         << seen;
+}
+
+// The whole-file read and the incremental one are one loop: same bytes, same result, and the
+// same errors (the incremental reader used to stop silently on a failed read).
+TEST(RunLog, WholeAndIncrementalReadsShareOneLoopAndItsErrors) {
+    TempDir dir;
+    RunSpec spec;
+    spec.ranks = 2;
+    const std::string text = makeLog(spec, [](int, int) { return std::string("100.0"); });
+    const auto path = dir / "1n2g/r50_b64_fp32_1.log";
+    writeFile(path, text.substr(0, text.size() - 7)); // a last line still being written
+    LogFile file{path, "1n2g/r50_b64_fp32_1.log", RunKey{"r50", "fp32", 64, {1, 2}, 1}};
+    const RunLog whole = readRunLog(file);
+    IncrementalRunLog live(file);
+    EXPECT_TRUE(live.update());
+    EXPECT_EQ(live.log().samples.size(), whole.samples.size());
+    EXPECT_EQ(live.log().position, whole.position);
+    EXPECT_EQ(whole.position.offset, text.size() - 7); // what a live view compares with
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(whole.position.inode, static_cast<std::uint64_t>(st.st_ino));
+    EXPECT_TRUE(whole.unterminatedTail);
+    EXPECT_TRUE(live.log().unterminatedTail);
+
+    // A directory where the log was: both say so, the same way.
+    fs::remove(path);
+    fs::create_directories(path);
+    const RunLog gone = readRunLog(file);
+    ASSERT_TRUE(gone.readError);
+    EXPECT_EQ(*gone.readError, "not a regular file");
+    EXPECT_TRUE(live.update());
+    ASSERT_TRUE(live.log().readError);
+    EXPECT_EQ(*live.log().readError, "not a regular file");
+    EXPECT_FALSE(live.update()); // still the same error: nothing new
+
+    // The log comes back: read again from the start.
+    fs::remove(path);
+    writeFile(path, text);
+    EXPECT_TRUE(live.update());
+    EXPECT_FALSE(live.log().readError);
+    EXPECT_EQ(live.log().samples.size(), 240u);
 }

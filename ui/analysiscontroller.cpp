@@ -37,6 +37,17 @@ void AnalysisController::clear() {
     m_current.reset();
 }
 
+void AnalysisController::showEmpty(const QString& root, const QString& error) {
+    clear();
+    m_snapshot.root = root;
+    m_snapshot.complete = true;
+    // No logs: nothing to compute, so no worker.
+    Analysis empty = analyze(m_snapshot, m_options);
+    empty.summary.error = error.toStdString();
+    m_current = std::make_shared<const Analysis>(std::move(empty));
+    emit analysisReady(m_current);
+}
+
 void AnalysisController::request() {
     if (m_watcher) {
         m_pending = true; // one job at a time; the latest inputs run next

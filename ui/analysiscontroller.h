@@ -25,6 +25,9 @@ class AnalysisController : public QObject {
     AnalysisPtr current() const { return m_current; }
     bool isBusy() const { return m_watcher != nullptr || m_pending; }
     void clear();
+    // The directory at root could not be opened: an analysis with nothing in it but the reason,
+    // at once, so no page and no export shows what was open before.
+    void showEmpty(const QString& root, const QString& error);
 
   signals:
     void analysisReady(sv::ui::AnalysisPtr analysis);

@@ -133,6 +133,12 @@ bool AppSettings::live() const {
 void AppSettings::setLive(bool on) {
     m_settings->setValue(QStringLiteral("live"), on);
 }
+bool AppSettings::livePolling() const {
+    return m_settings->value(QStringLiteral("livePoll"), false).toBool();
+}
+void AppSettings::setLivePolling(bool on) {
+    m_settings->setValue(QStringLiteral("livePoll"), on);
+}
 
 QSize AppSettings::exportSize() const {
     return QSize(integer("export/width", 1200, 100, 10000),

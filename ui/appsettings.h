@@ -40,6 +40,9 @@ class AppSettings {
     void setEfficiency(bool on);
     bool live() const;
     void setLive(bool on);
+    // Poll the open directory even where inotify should see its changes (network mounts always).
+    bool livePolling() const;
+    void setLivePolling(bool on);
     QSize exportSize() const;
     double exportScale() const;
     void setExport(QSize size, double scale);

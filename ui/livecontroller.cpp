@@ -1,5 +1,7 @@
 #include "livecontroller.h"
 
+#include "remotefilesystem.h"
+
 #include <QSet>
 #include <QtConcurrent>
 
@@ -15,7 +17,17 @@ LiveController::FileState stateOf(const std::filesystem::path& p) {
     struct stat st {};
     if (::stat(p.c_str(), &st) != 0) return {};
     return {static_cast<std::int64_t>(st.st_size),
-            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+            static_cast<std::uint64_t>(st.st_ino)};
+}
+
+// Whether a log is as it was when last read: against its last look, or, the first time,
+// against what the load read (a campaign may have appended since).
+bool unchanged(const RunLog& log, const LiveController::FileState* last,
+               const LiveController::FileState& now) {
+    if (last) return *last == now;
+    return !log.readError && log.position.inode == now.inode &&
+           static_cast<std::int64_t>(log.position.offset) == now.size;
 }
 
 // On a worker: what the directory holds now, reusing every log that has not changed.
@@ -31,6 +43,7 @@ LiveController::Refresh rescan(LogSnapshot current,
     out.snapshot.root = current.root;
     out.snapshot.scanWarnings = std::move(scan.warnings);
     out.snapshot.complete = true;
+    out.remote = QString::fromStdString(remoteFileSystem(root));
     out.watchPaths << current.root;
     std::set<QString> dirs;
     for (const auto& file : scan.logs) {
@@ -42,9 +55,9 @@ LiveController::Refresh rescan(LogSnapshot current,
             dirs.insert(QString::fromStdString(d.string()));
         out.watchPaths << QString::fromStdString(path);
         const auto k = known.find(path);
-        auto s = states.find(path);
-        // Known and unchanged since the last look (or since the load, the first time): keep it.
-        if (k != known.end() && (s == states.end() || s->second == state)) {
+        const auto s = states.find(path);
+        if (k != known.end() &&
+            unchanged(*k->second, s == states.end() ? nullptr : &s->second, state)) {
             out.snapshot.logs.push_back(k->second);
             continue;
         }
@@ -71,6 +84,9 @@ LiveController::LiveController(QObject* parent)
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(500);
     connect(&m_debounce, &QTimer::timeout, this, &LiveController::refresh);
+    // Every few seconds: a re-scan stats every log, and reads only those that changed.
+    m_poll.setInterval(3000);
+    connect(&m_poll, &QTimer::timeout, this, &LiveController::refresh);
 }
 
 LiveController::~LiveController() {
@@ -84,15 +100,48 @@ void LiveController::start(const LogSnapshot& snapshot) {
     m_watcher = new QFileSystemWatcher(this);
     connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, &LiveController::schedule);
     connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &LiveController::schedule);
-    // The first refresh records every file's size and time, and sets up the watches.
+    // The first refresh reads what was appended since the load, records every file's size and
+    // time, sets up the watches, and finds out whether the mount needs polling.
     refresh();
+    updatePolling();
+}
+
+void LiveController::refreshNow(const LogSnapshot& snapshot) {
+    if (m_active && !m_once && m_snapshot.root == snapshot.root) {
+        m_debounce.stop();
+        refresh();
+        return;
+    }
+    stop();
+    m_active = true;
+    m_once = true;
+    m_snapshot = snapshot;
+    refresh();
+}
+
+void LiveController::setPolling(Polling polling) {
+    m_polling = polling;
+    updatePolling();
+}
+
+void LiveController::updatePolling() {
+    const bool poll = m_active && !m_once && (m_polling == Polling::Always || !m_remote.isEmpty());
+    if (poll == m_poll.isActive()) return;
+    if (poll)
+        m_poll.start();
+    else
+        m_poll.stop();
+    emit pollingChanged(poll);
 }
 
 void LiveController::stop() {
     ++m_generation;
     m_active = false;
+    m_once = false;
     m_pending = false;
+    m_remote.clear();
     m_debounce.stop();
+    updatePolling();
     delete m_watcher;
     m_watcher = nullptr;
     m_states.clear();
@@ -106,7 +155,7 @@ void LiveController::stop() {
 }
 
 void LiveController::schedule() {
-    if (m_active) m_debounce.start();
+    if (m_active && m_events) m_debounce.start();
 }
 
 void LiveController::refresh() {
@@ -122,10 +171,13 @@ void LiveController::refresh() {
         m_job->deleteLater();
         m_job = nullptr;
         if (generation != m_generation) return;
-        const bool first = m_states.empty();
         m_states = std::move(r.states);
         watch(r.watchPaths);
-        if (r.changed > 0 || (!first && r.snapshot.logs.size() != m_snapshot.logs.size())) {
+        if (r.remote != m_remote) {
+            m_remote = r.remote;
+            updatePolling();
+        }
+        if (r.changed > 0 || r.snapshot.logs.size() != m_snapshot.logs.size()) {
             m_snapshot = r.snapshot;
             emit snapshotReady(m_snapshot);
             emit updated(r.changed);
@@ -133,7 +185,10 @@ void LiveController::refresh() {
         if (m_pending) {
             m_pending = false;
             refresh();
+        } else if (m_once) {
+            stop();
         }
+        emit refreshed();
     });
     m_job->setFuture(QtConcurrent::run(rescan, m_snapshot, m_states, m_readers));
 }

@@ -9,6 +9,7 @@
 #include "loadcontroller.h"
 #include "loadstatus.h"
 #include "resultspage.h"
+#include "runcontroller.h"
 #include "runpanel.h"
 #include "runspage.h"
 #include "speeduppage.h"
@@ -29,6 +30,8 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include <utility>
+
 namespace sv::ui {
 
 MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
@@ -46,19 +49,16 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     m_tabs->addTab(m_throughput, tr("Throughput"));
     m_tabs->addTab(m_speedup, tr("Speedup"));
     m_tabs->addTab(m_runs, tr("Runs"));
-    // The Run page launches campaigns; each run that ends reloads its log tree into every page.
+    // The Run page launches campaigns; each run that ends updates the open view (see
+    // showRunResults), and opening a campaign shows its results.
     m_runPanel = new RunPanel(m_settings->fileName(), this);
     m_tabs->addTab(m_runPanel, tr("Run"));
-    connect(m_runPanel, &RunPanel::resultsReady, this,
-            [this](const QString& root, int warmup, int iterations) {
-                AnalysisOptions options = m_analysis->options();
-                if (options.measure.warmup != warmup || options.measure.iterations != iterations) {
-                    options.measure = MeasureOptions{warmup, iterations};
-                    m_controls->setOptions(options);
-                    m_analysis->setOptions(options);
-                }
-                openDirectory(root);
-            });
+    connect(m_runPanel->controller(), &RunController::started, this, [this] {
+        m_generationAtCampaignStart = m_loader->generation();
+        m_measureEditedSinceCampaignStart = false;
+    });
+    connect(m_runPanel, &RunPanel::resultsReady, this, &MainWindow::showRunResults);
+    connect(m_runPanel, &RunPanel::campaignOpened, this, &MainWindow::showCampaignResults);
     connect(m_runPanel, &RunPanel::logInProgress, this, [this](const QString& path) {
         std::vector<std::filesystem::path> paths;
         if (!path.isEmpty()) paths.emplace_back(path.toStdString());
@@ -96,19 +96,33 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
         m_loadStatus->showIdle();
         m_settings->addRecent(root);
         rebuildRecentMenu();
-        if (!cancelled && m_liveAction->isChecked()) m_live->start(m_loader->snapshot());
+        const bool runEnded = std::exchange(m_runEndedWhileLoading, false);
+        if (cancelled) return;
+        // Live's first look reads what was written during the load; without Live, a run that
+        // ended meanwhile is read by one look.
+        if (m_liveAction->isChecked())
+            m_live->start(m_loader->snapshot());
+        else if (runEnded)
+            m_live->refreshNow(m_loader->snapshot());
     });
-    connect(
-        m_loader, &LoadController::failed, this, [this](const QString& root, const QString& error) {
-            m_loadStatus->showIdle();
-            m_status->setText(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(root), error));
-        });
+    connect(m_loader, &LoadController::failed, this,
+            [this](const QString& root, const QString& error) {
+                m_loadStatus->showIdle();
+                // Nothing of the directory open before stays on the pages or in Export.
+                m_analysis->showEmpty(root, error);
+                setWindowTitle(QStringLiteral("ScaleView"));
+            });
     connect(m_live, &LiveController::snapshotReady, m_analysis, &AnalysisController::setSnapshot);
 
     // Options: the control panel edits, the analysis recomputes, every page follows.
     m_controls->setOptions(m_settings->analysisOptions());
     m_analysis->setOptions(m_settings->analysisOptions());
-    connect(m_controls, &ControlPanel::optionsEdited, m_analysis, &AnalysisController::setOptions);
+    connect(m_controls, &ControlPanel::optionsEdited, this, [this](const AnalysisOptions& o) {
+        const MeasureOptions& now = m_analysis->options().measure;
+        if (o.measure.warmup != now.warmup || o.measure.iterations != now.iterations)
+            m_measureEditedSinceCampaignStart = true;
+        m_analysis->setOptions(o);
+    });
     connect(m_analysis, &AnalysisController::invalidOptions, this,
             [this](const QString& why) { m_status->setText(tr("Not recomputed: %1").arg(why)); });
     connect(m_analysis, &AnalysisController::analysisReady, this, &MainWindow::present);
@@ -131,6 +145,52 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::openDirectory(const QString& directory) {
     m_loader->open(QFileInfo(directory).absoluteFilePath());
+}
+
+void MainWindow::showRunResults(const QString& logRoot, int warmup, int iterations) {
+    const QString root = QFileInfo(logRoot).absoluteFilePath();
+    if (root == m_loader->root()) {
+        // The campaign's directory is open: read what is new, as Live does, keeping the user's
+        // warmup and window. A load under way reads it when it ends.
+        if (m_loader->isLoading()) {
+            m_runEndedWhileLoading = true;
+            return;
+        }
+        LogSnapshot shown = m_analysis->snapshot();
+        m_live->refreshNow(shown.root == root ? shown : m_loader->snapshot());
+        return;
+    }
+    // The user opened another directory since the campaign started: theirs stays.
+    if (m_loader->generation() != m_generationAtCampaignStart) {
+        m_status->setText(tr("A run ended; its results are in %1 (not the directory shown).")
+                              .arg(QDir::toNativeSeparators(root)));
+        return;
+    }
+    // The first results of the campaign: show its directory, measured with the campaign's own
+    // warmup and window unless the user chose others meanwhile.
+    if (!m_measureEditedSinceCampaignStart) applyMeasure(MeasureOptions{warmup, iterations});
+    openDirectory(root);
+}
+
+void MainWindow::showCampaignResults(const QString& logRoot, int warmup, int iterations) {
+    // The user opened a campaign: its results, measured as it was run.
+    applyMeasure(MeasureOptions{warmup, iterations});
+    const QString root = QFileInfo(logRoot).absoluteFilePath();
+    if (root == m_loader->root() && !m_loader->isLoading())
+        m_live->refreshNow(m_analysis->snapshot().root == root ? m_analysis->snapshot()
+                                                               : m_loader->snapshot());
+    else
+        openDirectory(root);
+}
+
+void MainWindow::applyMeasure(const MeasureOptions& measure) {
+    AnalysisOptions options = m_analysis->options();
+    if (options.measure.warmup == measure.warmup &&
+        options.measure.iterations == measure.iterations)
+        return;
+    options.measure = measure;
+    m_controls->setOptions(options);
+    m_analysis->setOptions(options);
 }
 
 void MainWindow::showPage(Page page) {
@@ -165,6 +225,10 @@ void MainWindow::present(const AnalysisPtr& a) {
 QString MainWindow::statusText() const {
     const AnalysisPtr a = m_analysis->current();
     if (!a) return m_status->text();
+    if (a->summary.error)
+        return tr("Cannot open %1: %2")
+            .arg(QDir::toNativeSeparators(QString::fromStdString(a->summary.root)),
+                 QString::fromStdString(*a->summary.error));
     std::size_t used = 0;
     for (const auto& r : a->summary.runs)
         used += r.usable() ? 1 : 0;
@@ -216,6 +280,17 @@ void MainWindow::buildMenus() {
             m_live->stop();
         else if (!m_loader->isLoading() && !m_loader->root().isEmpty())
             m_live->start(m_loader->snapshot());
+    });
+    // Where inotify sees nothing (another host writes the directory) only polling finds changes;
+    // network and cluster mounts are polled anyway, this polls everywhere.
+    QAction* poll = view->addAction(tr("Live: also &poll every few seconds"));
+    poll->setCheckable(true);
+    poll->setChecked(m_settings->livePolling());
+    m_live->setPolling(poll->isChecked() ? LiveController::Polling::Always
+                                         : LiveController::Polling::Auto);
+    connect(poll, &QAction::toggled, this, [this](bool on) {
+        m_settings->setLivePolling(on);
+        m_live->setPolling(on ? LiveController::Polling::Always : LiveController::Polling::Auto);
     });
     view->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>())

@@ -67,6 +67,11 @@ class MainWindow : public QMainWindow {
     void buildMenus();
     void rebuildRecentMenu();
     void present(const AnalysisPtr& analysis);
+    // A run of a campaign ended: update the open view, never replace what the user opened.
+    void showRunResults(const QString& logRoot, int warmup, int iterations);
+    // The user opened a campaign: show its directory, measured as it was run.
+    void showCampaignResults(const QString& logRoot, int warmup, int iterations);
+    void applyMeasure(const MeasureOptions& measure);
     void chooseDirectory();
     void exportChartInteractive(const QString& suffix);
     void exportTableInteractive(TableFormat format);
@@ -91,6 +96,11 @@ class MainWindow : public QMainWindow {
     QAction* m_liveAction = nullptr;
     RunPanel* m_runPanel = nullptr;
     bool m_restoredDocks = false;
+    // How run ends reach the view: the open directory when the campaign started, whether the
+    // user chose another warmup or window since, and a run end during a load.
+    quint64 m_generationAtCampaignStart = 0;
+    bool m_measureEditedSinceCampaignStart = false;
+    bool m_runEndedWhileLoading = false;
 };
 
 } // namespace sv::ui

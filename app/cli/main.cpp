@@ -33,7 +33,8 @@ each run's throughput and each case's statistics, and compare them with the publ
   --method time|speed     DLPerf method: time (default; timestamps of lines W*R and I*R) or
                           speed (median of each iteration's Speed values, mean over W..I-1)
   --warmup N              iterations left out at the start (default 20)
-  --iterations N          end of the measured window (default 120)
+  --iterations N          end of the measured window (default 120; at most 1000000, also
+                          for plot)
   --format table|csv|json|dlperf
                           table (default): readable, per case; csv: a row per case;
                           json: runs, cases, references and options; dlperf: exactly the JSON

@@ -3,6 +3,7 @@
 
 #include "arguments.h"
 #include "commands.h"
+#include "runloader.h"
 
 #include "analysis.h"
 #include "chartexport.h"
@@ -46,8 +47,8 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
                    {"chart", "output", "size", "method", "warmup", "iterations", "model",
                     "precision", "batch-size", "threads", "scale"},
                    {"quiet"});
-    const auto warmup = opts.integer("warmup", 1, 1000000);
-    const auto iterations = opts.integer("iterations", 2, 1000000);
+    const auto warmup = opts.integer("warmup", 1, kMaxMeasureIterations - 1);
+    const auto iterations = opts.integer("iterations", 2, kMaxMeasureIterations);
     const auto batch = opts.integer("batch-size", 1, 1000000);
     const auto threads = opts.integer("threads", 1, 1024);
     if (opts.error()) return usageError(*opts.error());

@@ -1,5 +1,6 @@
 #include "arguments.h"
 #include "commands.h"
+#include "runloader.h"
 #include "version.h"
 
 #include "report.h"
@@ -85,8 +86,8 @@ int summarizeCommand(const std::vector<std::string>& argv) {
         else
             options.method = *method;
     }
-    if (auto w = args.integer("warmup", 1, 100000000)) load.measure.warmup = *w;
-    if (auto i = args.integer("iterations", 2, 100000000)) load.measure.iterations = *i;
+    if (auto w = args.integer("warmup", 1, kMaxMeasureIterations - 1)) load.measure.warmup = *w;
+    if (auto i = args.integer("iterations", 2, kMaxMeasureIterations)) load.measure.iterations = *i;
     if (auto t = args.integer("threads", 1, 256)) load.threads = *t;
     if (auto b = args.integer("batch-size", 1, 1 << 24)) filter.batchPerDevice = *b;
     if (auto cv = args.value("cv-threshold")) {

@@ -114,15 +114,19 @@ TEST(Faults, KillNineOfTheRunnerThenResumeRerunsOnlyWhatDidNotFinish) {
                                        "--batch-size", "2", "--repeats", "3", "--iterations", "20",
                                        "--warmup", "2", "--cooldown", "0", "--out", out},
                                       dir + "/cli.log");
-    // Wait for the second run to be under way, then kill -9 the runner.
-    for (int i = 0; i < 300; ++i) {
+    // Kill -9 the runner once the second run is under way: its start is in the journal and its
+    // log has output (so there is a partial log to keep beside).
+    const std::string secondLog = out + "/logs/fake/bz2/1n1g/r50_b2_fp32_2.log";
+    const auto secondRunWriting = [&] {
         const std::string j = sv::test::readFile(out + "/journal.jsonl");
-        if (j.find("r50_b2_fp32_2\",\"log\"") != std::string::npos ||
-            j.find("\"id\":\"bz2/1n1g/r50_b2_fp32_2\"") != std::string::npos)
-            break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        return j.find("\"id\":\"bz2/1n1g/r50_b2_fp32_2\"") != std::string::npos &&
+               sv::test::readFile(secondLog).find("Speed: ") != std::string::npos;
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    while (!secondRunWriting() && sv::test::since(t0) < 30.0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_TRUE(secondRunWriting())
+        << sv::test::readFile(out + "/journal.jsonl") << sv::test::readFile(dir + "/cli.log");
     ::kill(cli, SIGKILL);
     ::waitpid(cli, nullptr, 0);
     ASSERT_EQ(journalEnds(out).size(), 1u) << sv::test::readFile(out + "/journal.jsonl");

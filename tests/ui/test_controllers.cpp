@@ -7,8 +7,10 @@
 #include "consolefeed.h"
 #include "livecontroller.h"
 #include "loadcontroller.h"
+#include "remotefilesystem.h"
 #include "runtablemodel.h"
 
+#include <QFutureWatcher>
 #include <QSignalSpy>
 
 #include <gtest/gtest.h>
@@ -71,7 +73,11 @@ TEST(LoadController, ANewDirectoryDropsTheStaleLoad) {
     l.analysis.clear();
     l.loader.open(QString::fromStdString(b.path().string()));
     ASSERT_TRUE(l.waitComplete());
-    QTest::qWait(300); // anything A still had in flight would arrive now
+    // Everything A had in flight has arrived once its dropped watchers are gone (each is
+    // deleted when its future ends) and no analysis is computing.
+    ASSERT_TRUE(waitUntil([&] {
+        return l.loader.findChildren<QFutureWatcherBase*>().isEmpty() && !l.analysis.isBusy();
+    }));
     for (const auto& args : shown) {
         const auto an = args.at(0).value<ui::AnalysisPtr>();
         EXPECT_EQ(an->summary.root, b.path().string());
@@ -208,8 +214,11 @@ TEST(LiveController, NewAndGrowingLogsUpdateTheAnalysis) {
     ASSERT_TRUE(l.waitComplete());
     ASSERT_EQ(l.analysis.current()->summary.runs.size(), 4u);
     EXPECT_EQ(l.analysis.current()->summary.runs[3].status, RunStatus::Incomplete);
+    QSignalSpy looked(&live, &ui::LiveController::refreshed);
     live.start(l.loader.snapshot());
-    QTest::qWait(300); // the first refresh sets up the watches
+    ASSERT_TRUE(looked.wait(5000)); // the first look sets up the watches
+    EXPECT_FALSE(live.isPolling()); // a local directory: inotify sees its changes
+    EXPECT_TRUE(live.remoteFileSystem().isEmpty());
 
     // The run finishes, and a new repeat appears.
     {
@@ -225,6 +234,113 @@ TEST(LiveController, NewAndGrowingLogsUpdateTheAnalysis) {
         5000))
         << "runs: " << l.analysis.current()->summary.runs.size();
     EXPECT_EQ(l.analysis.current()->summary.cases.back().values.size(), 2u);
+}
+
+namespace {
+
+// A directory loaded while one of its runs was 40 iterations in; returns the growing log's path
+// and the text it is missing.
+struct GrowingRun {
+    TempDir dir;
+    CampaignSpec spec;
+    std::filesystem::path growing;
+    std::string rest;
+    GrowingRun() {
+        spec.topologies = {{1, 1}};
+        spec.repeats = 1;
+        writeCampaign(dir.path(), spec);
+        const std::string full = runText(spec, 2, 1);
+        growing = logPath(dir.path(), spec, 1, 2, 1);
+        const std::size_t lineStart = full.rfind('\n', full.find("Batch [40-40]")) + 1;
+        writeFile(growing, full.substr(0, lineStart));
+        rest = full.substr(lineStart);
+    }
+    void finish() const {
+        std::ofstream out(growing, std::ios::app | std::ios::binary);
+        out << rest;
+    }
+    bool complete(const ui::AnalysisController& analysis) const {
+        auto a = analysis.current();
+        return a && a->summary.runs.size() == 2u &&
+               a->summary.runs[1].status == RunStatus::Complete;
+    }
+};
+
+} // namespace
+
+TEST(LiveController, BytesAppendedBetweenTheLoadAndTheFirstLookAreRead) {
+    GrowingRun run;
+    Loaded l;
+    l.loader.open(QString::fromStdString(run.dir.path().string()));
+    ASSERT_TRUE(l.waitComplete());
+    ASSERT_EQ(l.analysis.current()->summary.runs[1].status, RunStatus::Incomplete);
+    // The run ends after the load read it, before Live looks: no file event will ever say so.
+    run.finish();
+    ui::LiveController live;
+    live.setFileSystemEvents(false);
+    QObject::connect(&live, &ui::LiveController::snapshotReady, &l.analysis,
+                     &ui::AnalysisController::setSnapshot);
+    QSignalSpy looked(&live, &ui::LiveController::refreshed);
+    live.start(l.loader.snapshot());
+    ASSERT_TRUE(looked.wait(5000));
+    ASSERT_TRUE(waitUntil([&] { return run.complete(l.analysis) && !l.analysis.isBusy(); }, 5000))
+        << l.analysis.current()->summary.runs[1].reason;
+}
+
+TEST(LiveController, PollingFindsWhatNoFileEventReports) {
+    GrowingRun run;
+    Loaded l;
+    l.loader.open(QString::fromStdString(run.dir.path().string()));
+    ASSERT_TRUE(l.waitComplete());
+    ui::LiveController live;
+    // As on NFS or Lustre written by another host: inotify reports nothing.
+    live.setFileSystemEvents(false);
+    live.setPolling(ui::LiveController::Polling::Always);
+    live.setPollInterval(100);
+    QObject::connect(&live, &ui::LiveController::snapshotReady, &l.analysis,
+                     &ui::AnalysisController::setSnapshot);
+    QSignalSpy looked(&live, &ui::LiveController::refreshed);
+    live.start(l.loader.snapshot());
+    ASSERT_TRUE(looked.wait(5000));
+    EXPECT_TRUE(live.isPolling());
+    run.finish();
+    writeFile(logPath(run.dir.path(), run.spec, 1, 2, 2), runText(run.spec, 2, 2));
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            auto a = l.analysis.current();
+            return a->summary.runs.size() == 3u && a->summary.runs[1].status == RunStatus::Complete;
+        },
+        5000))
+        << "runs: " << l.analysis.current()->summary.runs.size();
+    live.stop();
+    EXPECT_FALSE(live.isPolling());
+}
+
+TEST(LiveController, RefreshNowLooksOnceWithoutFollowing) {
+    GrowingRun run;
+    Loaded l;
+    l.loader.open(QString::fromStdString(run.dir.path().string()));
+    ASSERT_TRUE(l.waitComplete());
+    ui::LiveController live;
+    QObject::connect(&live, &ui::LiveController::snapshotReady, &l.analysis,
+                     &ui::AnalysisController::setSnapshot);
+    run.finish();
+    QSignalSpy looked(&live, &ui::LiveController::refreshed);
+    live.refreshNow(l.loader.snapshot());
+    ASSERT_TRUE(looked.wait(5000));
+    EXPECT_FALSE(live.isActive()); // one look, no watches left behind
+    ASSERT_TRUE(waitUntil([&] { return run.complete(l.analysis) && !l.analysis.isBusy(); }, 5000));
+}
+
+TEST(RemoteFileSystem, NetworkAndClusterMountsAreToldApart) {
+    EXPECT_EQ(ui::remoteFileSystemName(0x6969), "nfs");
+    EXPECT_EQ(ui::remoteFileSystemName(0x0BD00BD0), "lustre");
+    EXPECT_EQ(ui::remoteFileSystemName(0xFF534D42), "cifs");
+    EXPECT_EQ(ui::remoteFileSystemName(0x65735546), "fuse");
+    EXPECT_EQ(ui::remoteFileSystemName(0xEF53), "");     // ext4
+    EXPECT_EQ(ui::remoteFileSystemName(0x01021994), ""); // tmpfs
+    TempDir local;
+    EXPECT_EQ(ui::remoteFileSystem(local.path()), "");
 }
 
 TEST(ConsoleFeed, ShowsWholeLinesAndOnlyATailOfAFlood) {

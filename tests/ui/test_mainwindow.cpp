@@ -8,21 +8,27 @@
 #include "casetablemodel.h"
 #include "chartpage.h"
 #include "controlpanel.h"
+#include "livecontroller.h"
+#include "loadcontroller.h"
 #include "mainwindow.h"
 #include "referencelistmodel.h"
 #include "report.h"
 #include "resultspage.h"
+#include "runcontroller.h"
+#include "runpanel.h"
 #include "runspage.h"
 #include "runtablemodel.h"
 #include "speeduppage.h"
 #include "warninglistmodel.h"
 
+#include <QAction>
 #include <QAreaSeries>
 #include <QBarSeries>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QFileInfo>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -62,7 +68,123 @@ struct Campaign {
     QString root() const { return QString::fromStdString(dir.path().string()); }
 };
 
+QAction* liveAction(ui::MainWindow& window) {
+    for (auto* a : window.findChildren<QAction*>())
+        if (a->text().contains(QLatin1String("follow new and growing logs"))) return a;
+    return nullptr;
+}
+
+MeasureOptions measureShown(ui::MainWindow& window) {
+    return {window.controls()->warmupBox()->value(), window.controls()->iterationsBox()->value()};
+}
+
 } // namespace
+
+// Pages and Export after a failed open: an empty analysis, never the directory open before.
+TEST(MainWindow, AFailedOpenLeavesNothingStaleOnThePagesOrInExport) {
+    Campaign c;
+    TempDir notLogs;
+    writeFile(notLogs / "notes.txt", "hello\n");
+    Window w;
+    w.window.show();
+    QSignalSpy failed(w.window.loader(), &ui::LoadController::failed);
+    for (const QString& bad : {QStringLiteral("/nonexistent/scaleview"),
+                               QString::fromStdString(notLogs.path().string())}) {
+        w.window.openDirectory(c.root());
+        ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
+        ASSERT_EQ(w.window.resultsPage()->model()->rowCount(), 3);
+        const int failures = failed.count();
+        w.window.openDirectory(bad);
+        ASSERT_TRUE(waitUntil([&] { return failed.count() > failures; }));
+        const auto a = w.window.analysis()->current();
+        ASSERT_TRUE(a) << bad.toStdString();
+        EXPECT_TRUE(a->summary.runs.empty());
+        EXPECT_EQ(a->summary.root, bad.toStdString());
+        EXPECT_EQ(w.window.resultsPage()->model()->rowCount(), 0);
+        EXPECT_EQ(w.window.runsPage()->model()->rowCount(), 0);
+        EXPECT_EQ(w.window.warnings()->rowCount(), 0);
+        EXPECT_FALSE(w.window.throughputPage()->view()->isVisible());
+        QString error;
+        EXPECT_FALSE(w.window.exporter()->tableText(ui::TableFormat::Csv, &error));
+        EXPECT_EQ(error, QStringLiteral("nothing loaded"));
+        QTemporaryDir out;
+        EXPECT_FALSE(w.window.exporter()->exportChart(ui::ChartKind::Throughput,
+                                                      out.filePath(QStringLiteral("t.png")),
+                                                      QSize(600, 400), 1.0, &error));
+        EXPECT_TRUE(w.window.statusText().startsWith(QStringLiteral("Cannot open")))
+            << w.window.statusText().toStdString();
+    }
+}
+
+// A run of a campaign ends while its directory is open: what is new is read (one look by the
+// live controller), the directory is not loaded again.
+TEST(MainWindow, ARunEndReadsWhatIsNewWithoutReopening) {
+    Campaign c;
+    Window w;
+    liveAction(w.window)->setChecked(false); // so no file event can be what updates the view
+    w.window.openDirectory(c.root());
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
+    emit w.window.runPanel()->controller()->started(1);
+    QSignalSpy reloads(w.window.loader(), &ui::LoadController::started);
+    writeFile(logPath(c.dir.path(), c.spec, 1, 2, 4), runText(c.spec, 2, 4));
+    emit w.window.runPanel()->resultsReady(c.root(), 20, 120);
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 10u; }));
+    EXPECT_EQ(reloads.count(), 0);
+    EXPECT_FALSE(w.window.live()->isActive()); // one look; Live stays off as the user set it
+}
+
+// The user chose another warmup and window while the campaign ran: run ends keep them, also
+// when the first one brings the campaign's directory into view.
+TEST(MainWindow, ARunEndNeverOverwritesTheUsersWarmupAndWindow) {
+    Campaign c;
+    Window w;
+    emit w.window.runPanel()->controller()->started(1);
+    w.window.controls()->warmupBox()->setValue(10);
+    w.window.controls()->iterationsBox()->setValue(30);
+    emit w.window.runPanel()->resultsReady(c.root(), 2, 8);
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
+    EXPECT_EQ(w.window.loader()->root(), c.root());
+    EXPECT_EQ(w.window.analysis()->current()->summary.load.measure.warmup, 10);
+    EXPECT_EQ(w.window.analysis()->current()->summary.load.measure.iterations, 30);
+    writeFile(logPath(c.dir.path(), c.spec, 1, 2, 4), runText(c.spec, 2, 4));
+    emit w.window.runPanel()->resultsReady(c.root(), 2, 8);
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 10u; }));
+    EXPECT_EQ(w.window.analysis()->current()->summary.load.measure.warmup, 10);
+    EXPECT_EQ(w.window.analysis()->current()->summary.load.measure.iterations, 30);
+    EXPECT_EQ(measureShown(w.window).warmup, 10);
+    EXPECT_EQ(measureShown(w.window).iterations, 30);
+}
+
+// Untouched, the campaign's own warmup and window measure its results when they come into view.
+TEST(MainWindow, ARunEndShowsTheCampaignMeasuredAsItWasRun) {
+    Campaign c;
+    Window w;
+    emit w.window.runPanel()->controller()->started(1);
+    emit w.window.runPanel()->resultsReady(c.root(), 5, 25);
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
+    EXPECT_EQ(w.window.analysis()->current()->summary.load.measure.warmup, 5);
+    EXPECT_EQ(w.window.analysis()->current()->summary.load.measure.iterations, 25);
+    EXPECT_EQ(measureShown(w.window).iterations, 25);
+}
+
+// The user opened another directory since the campaign started: a run end leaves it be.
+TEST(MainWindow, ARunEndNeverReplacesADirectoryOpenedSinceTheCampaignStarted) {
+    Campaign campaign, theirs;
+    Window w;
+    w.window.openDirectory(campaign.root());
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
+    emit w.window.runPanel()->controller()->started(1);
+    w.window.openDirectory(theirs.root());
+    ASSERT_TRUE(w.waitFor(
+        [&](const ui::Analysis& a) { return a.summary.root == theirs.dir.path().string(); }));
+    QSignalSpy reloads(w.window.loader(), &ui::LoadController::started);
+    // The window acts on the signal at once (a load would start within this call).
+    emit w.window.runPanel()->resultsReady(campaign.root(), 2, 8);
+    EXPECT_EQ(reloads.count(), 0);
+    EXPECT_EQ(w.window.loader()->root(), theirs.root());
+    EXPECT_EQ(measureShown(w.window).warmup, 20);
+    EXPECT_EQ(measureShown(w.window).iterations, 120);
+}
 
 TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
     Campaign c;

@@ -280,7 +280,7 @@ bool RunPanel::openCampaign(const QString& fileOrDir) {
                               .arg(QDir::toNativeSeparators(file))
                               .arg(total),
                    false);
-        emit resultsReady(RunController::logRoot(*c), c->warmup, c->iterations);
+        emit campaignOpened(RunController::logRoot(*c), c->warmup, c->iterations);
     }
     m_recent->add(file);
     rebuildRecentMenu();

@@ -1,8 +1,8 @@
 #pragma once
 // The Run page: set up a campaign (CampaignForm), see the exact commands, Preflight, Run,
 // Cancel and Resume, and watch it (RunMonitor). Campaigns save and load as the launcher's JSON;
-// reopening one shows its results and offers Resume. The window reloads the campaign's log tree
-// when resultsReady says a run has ended, so the usual tabs fill as the campaign goes.
+// reopening one shows its results and offers Resume. The window reads what is new in the
+// campaign's log tree when resultsReady says a run has ended, so the usual tabs fill as it goes.
 
 #ifndef Q_MOC_RUN
 #include "campaign.h"
@@ -54,6 +54,8 @@ class RunPanel : public QWidget {
   signals:
     // The campaign's log tree has new results; measure them with the campaign's own window.
     void resultsReady(const QString& logRoot, int warmup, int iterations);
+    // The user opened a campaign that has results: show them, measured as it was run.
+    void campaignOpened(const QString& logRoot, int warmup, int iterations);
     void campaignFinished(bool cancelled, int ok, int total);
     // The log the current run is writing; empty when no run is going.
     void logInProgress(const QString& path);
