@@ -1,6 +1,6 @@
-// Two sshd "nodes" on 127.0.0.1 and 127.0.0.2 (needs root): the CPU workload across them over
-// SSH with mpirun, hosts that refuse or black-hole, a host that takes only passwords, a host
-// whose key changed, a rank failing on the remote node, a node vanishing mid-run, and hostile
+// Two sshd "nodes" on 127.0.0.1 and 127.0.0.2 (as root or a normal user): the CPU workload across
+// them over SSH with mpirun, hosts that refuse or black-hole, a host that takes only passwords, a
+// host whose key changed, a rank failing on the remote node, a node vanishing mid-run, and hostile
 // argv through ssh -> remote shell -> mpirun -> ssh -> rank; and the session each host gives a run.
 
 #include "sshnodes.h"
@@ -299,7 +299,8 @@ TEST_F(Ssh, PasswordOnlyHostFailsFastSayingKeyAuthenticationWasRefused) {
     EXPECT_EQ(pre.exitCode, 1) << pre.out << pre.err;
     const std::string fail = lineStartingWith(pre.out, "FAIL passwordonly: ssh: SSH failed (");
     ASSERT_FALSE(fail.empty()) << pre.out;
-    EXPECT_NE(fail.find("root@127.0.0.1: Permission denied (password)."), std::string::npos)
+    EXPECT_NE(fail.find(sv::test::currentUser() + "@127.0.0.1: Permission denied (password)."),
+              std::string::npos)
         << fail;
     EXPECT_NE(fail.find("key authentication was refused by passwordonly"), std::string::npos)
         << fail;
