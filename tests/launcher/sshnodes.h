@@ -145,7 +145,17 @@ class SshNodes {
         std::string why;
         for (const char* n : {"node1", "node2"}) {
             const auto r = runProcess(ssh(n, "true"));
-            if (r.exitCode != 0) why += std::string("ssh ") + n + ": " + r.err;
+            if (r.exitCode != 0)
+                why += std::string("ssh ") + n + " true: exit code " + std::to_string(r.exitCode) +
+                       ", " + r.out + r.err + "\n";
+        }
+        if (const passwd* pw = ::getpwuid(::geteuid())) {
+            const std::string shell = pw->pw_shell;
+            if (shell.ends_with("nologin") || shell.ends_with("false"))
+                why += "the login shell of " + std::string(pw->pw_name) + " is " + shell +
+                       ": sshd runs every command through it, so nothing can run (usermod -s "
+                       "/bin/sh " +
+                       pw->pw_name + ")\n";
         }
         for (int i = 1; i <= 3; ++i)
             why += "sshd" + std::to_string(i) +
