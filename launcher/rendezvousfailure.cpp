@@ -52,7 +52,11 @@ std::optional<std::string> rendezvousFailure(std::string_view chunk) {
     constexpr std::string_view kUnresolved = "network addresses of (";
     if (const auto at = chunk.find(kUnresolved); at != std::string_view::npos) {
         const auto line = lineAround(chunk, at);
-        if (line.find("cannot be retrieved") != std::string_view::npos)
+        // Only "no such name" (EAI_NONAME, EAI_FAIL): an address of the other family missing
+        // (-9, an IPv6 literal looked up as IPv4) or a resolver hiccup (-3) is not the end.
+        const bool noSuchName = line.find("gai error: -2 ") != std::string_view::npos ||
+                                line.find("gai error: -4 ") != std::string_view::npos;
+        if (line.find("cannot be retrieved") != std::string_view::npos && noSuchName)
             return "a rank cannot resolve the rendezvous address '" +
                    addressAfter(line, kUnresolved) + "' (" + trimmed(line) + ")" + kAdvice;
     }

@@ -137,6 +137,24 @@ TEST(RendezvousFailure, UnresolvableMasterAddressNamesItAndWhatToDo) {
     EXPECT_EQ(why->find("WARNING: Logging"), std::string::npos) << *why; // that line only
 }
 
+TEST(RendezvousFailure, AddressWithNoRouteEndsTheRun) {
+    // As PyTorch 1.13 wrote it, rank 1 given MASTER_ADDR=2001:db8::1 on a host without IPv6
+    // routes; the next line is the IPv4 lookup of that literal, which is no verdict by itself.
+    const std::string chunk =
+        "W20261130 19:22:21.772724 10437 socket.cpp:601] [c10d] The client socket has failed to "
+        "connect to [2001:db8::1]:29779 (errno: 113 - No route to host).\n"
+        "W20261130 19:22:21.772761 10437 socket.cpp:601] [c10d] The IPv4 network addresses of "
+        "(2001:db8::1, 29779) cannot be retrieved (gai error: -9 - Address family for hostname "
+        "not supported).\n";
+    const auto why = rendezvousFailure(chunk);
+    ASSERT_TRUE(why);
+    EXPECT_NE(why->find("cannot reach the rendezvous address '2001:db8::1'"), std::string::npos)
+        << *why;
+    EXPECT_NE(why->find("No route to host"), std::string::npos) << *why;
+    EXPECT_FALSE(rendezvousFailure(chunk.substr(chunk.find('\n') + 1)));
+}
+
+// The same shape as the line above, for the other errno values of an address nothing answers.
 TEST(RendezvousFailure, AddressWithNoRouteOrNoAnswerEndsTheRun) {
     for (const char* errno_ : {"(errno: 113 - No route to host)",
                                "(errno: 101 - Network is "
@@ -164,4 +182,8 @@ TEST(RendezvousFailure, RefusedConnectionsAndOrdinaryOutputAreNotFatal) {
     EXPECT_FALSE(rendezvousFailure("The local network addresses cannot be retrieved (gai error: "
                                    "-3 - Temporary failure in name resolution).\n"));
     EXPECT_FALSE(rendezvousFailure("Connection timed out\n")); // names no address
+    // A resolver hiccup is retried by c10d and may pass.
+    EXPECT_FALSE(rendezvousFailure("[c10d] The IPv6 network addresses of (node1, 29500) cannot be "
+                                   "retrieved (gai error: -3 - Temporary failure in name "
+                                   "resolution).\n"));
 }
