@@ -27,6 +27,15 @@ std::string CommandBuilder::scriptPath() const {
                                         : m_workloadDir + "/" + m_profile.scriptName;
 }
 
+void CommandBuilder::setRendezvousAddresses(std::vector<std::string> addresses) {
+    if (addresses.size() == m_campaign.hosts.size()) m_rendezvous = std::move(addresses);
+}
+
+std::string CommandBuilder::rendezvous(int index) const {
+    const auto i = static_cast<std::size_t>(index);
+    return i < m_rendezvous.size() ? m_rendezvous[i] : m_campaign.hosts.at(i).rendezvous();
+}
+
 int CommandBuilder::hostCount(const PlannedRun& run) const {
     return m_campaign.hosts.empty() ? 0 : run.key.topology.nodes;
 }
@@ -85,15 +94,21 @@ std::string CommandBuilder::substitute(const std::string& text, const PlannedRun
         }
         if (name == "host_slots") {
             if (t.nodes == 1) return "localhost:" + std::to_string(t.gpusPerNode);
+            // Outside a container the launcher's own ssh hop reads the same ssh config, so the
+            // names stay (their User, Port, keys); inside one, that hop is the containers' sshd,
+            // which knows no alias of this machine's config: the resolved addresses.
+            const bool docker = m_campaign.container.runtime == "docker";
             std::string s;
             for (int n = 0; n < t.nodes; ++n)
-                s += (n ? "," : "") + m_campaign.hosts.at(static_cast<std::size_t>(n)).name + ":" +
-                     std::to_string(t.gpusPerNode);
+                s += (n ? "," : "") +
+                     (docker ? rendezvous(n)
+                             : m_campaign.hosts.at(static_cast<std::size_t>(n)).name) +
+                     ":" + std::to_string(t.gpusPerNode);
             return s;
         }
         if (name == "master_addr")
             return t.nodes == 1 || m_campaign.hosts.empty() ? std::string("127.0.0.1")
-                                                            : m_campaign.hosts.front().rendezvous();
+                                                            : rendezvous(0);
         if (auto it = m_campaign.variables.find(name); it != m_campaign.variables.end())
             return it->second;
         if (auto it = m_profile.variables.find(name); it != m_profile.variables.end())

@@ -31,6 +31,11 @@ class CommandBuilder {
 
     const std::string& launcherName() const { return m_launcher; }
     const Campaign& campaign() const { return m_campaign; }
+    // Where host `index`'s ranks meet, as resolved before the campaign starts
+    // (resolveHostAddresses); until then the host's address, or its name.
+    void setRendezvousAddresses(std::vector<std::string> addresses);
+    bool hasRendezvousAddresses() const { return !m_rendezvous.empty(); }
+    std::string rendezvous(int index) const;
     // Whether the launcher runs once per node (torchrun) rather than once for the whole run.
     bool perNode() const;
     // What a per-node launcher prints when its node's workers failed; empty: nothing known.
@@ -71,6 +76,7 @@ class CommandBuilder {
     WorkloadProfile m_profile;
     std::string m_workloadDir;
     std::string m_launcher;
+    std::vector<std::string> m_rendezvous; // per host; empty: not resolved
 };
 
 } // namespace sv::launcher

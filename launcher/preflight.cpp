@@ -1,10 +1,12 @@
 #include "preflight.h"
 
 #include "commandbatch.h"
+#include "hostaddresses.h"
 #include "sshdiagnosis.h"
 
 #include <algorithm>
 #include <memory>
+#include <sstream>
 
 namespace sv::launcher {
 namespace {
@@ -20,6 +22,111 @@ struct Check {
     int host;
     std::string name;
 };
+
+// Run on each host (in the container, where the ranks run) with the addresses as arguments:
+// each must resolve there (getaddrinfo, as the ranks' resolver) and have a route from there
+// (connecting a UDP socket picks a route and sends nothing: no listener, ICMP or tool needed).
+const char* kRendezvousProbe =
+    "import socket, sys\n"
+    "for a in sys.argv[1:]:\n"
+    "    try:\n"
+    "        ai = socket.getaddrinfo(a, 9, type=socket.SOCK_DGRAM)\n"
+    "    except OSError as e:\n"
+    "        print('unresolved', a, e); continue\n"
+    "    try:\n"
+    "        s = socket.socket(ai[0][0], socket.SOCK_DGRAM); s.connect(ai[0][4])\n"
+    "        print('ok', a, ai[0][4][0], 'from', s.getsockname()[0]); s.close()\n"
+    "    except OSError as e:\n"
+    "        print('unroutable', a, ai[0][4][0], e)\n";
+
+// Every rendezvous address the campaign's multi-node runs put on a command line, checked from
+// every host that runs ranks. Hosts in `skip` (SSH failed) are left out.
+void checkRendezvous(const Campaign& campaign, const WorkloadProfile& profile,
+                     const std::vector<bool>& skip, QObject* context,
+                     std::function<void(std::vector<PreflightFinding>)> done) {
+    int nodes = 0;
+    for (const auto& t : campaign.topologies)
+        nodes = std::max(nodes, t.nodes);
+    if (campaign.hosts.empty() || nodes < 2) {
+        done({});
+        return;
+    }
+    resolveHostAddresses(campaign, context, [=](HostAddresses resolved) {
+        auto builder = std::make_shared<CommandBuilder>(campaign, profile, std::string());
+        builder->setRendezvousAddresses(resolved.addresses);
+        // torch's MASTER_ADDR is the first host's; in a container the -H list is all of them.
+        std::vector<std::string> addresses{builder->rendezvous(0)};
+        if (campaign.container.runtime == "docker")
+            for (int n = 1; n < std::min(nodes, static_cast<int>(campaign.hosts.size())); ++n)
+                addresses.push_back(builder->rendezvous(n));
+        std::string python = "python3";
+        if (auto it = profile.variables.find("python"); it != profile.variables.end())
+            python = it->second;
+        if (auto it = campaign.variables.find("python"); it != campaign.variables.end())
+            python = it->second;
+        std::vector<BatchCommand> cmds;
+        auto hosts = std::make_shared<std::vector<int>>();
+        const int ranksHosts = std::min(nodes, static_cast<int>(campaign.hosts.size()));
+        for (int h = 0; h < ranksHosts; ++h) {
+            if (h < static_cast<int>(skip.size()) && skip[static_cast<std::size_t>(h)]) continue;
+            std::vector<std::string> argv{python, "-c", kRendezvousProbe};
+            argv.insert(argv.end(), addresses.begin(), addresses.end());
+            cmds.push_back(
+                {builder->onHost(h, argv, true), {}, (campaign.connectTimeoutSeconds + 15) * 1000});
+            hosts->push_back(h);
+        }
+        CommandBatch::run(std::move(cmds), context, [=](std::vector<BatchResult> results) {
+            std::vector<PreflightFinding> out;
+            for (const auto& p : resolved.problems)
+                out.push_back({builder->hostName(0), "rendezvous", false, p});
+            for (std::size_t i = 0; i < results.size(); ++i) {
+                const BatchResult& r = results[i];
+                PreflightFinding f;
+                f.host = builder->hostName((*hosts)[i]);
+                f.check = "rendezvous";
+                if (r.exitCode != 0) {
+                    f.message = "could not check the rendezvous address(es) from here (" +
+                                (r.timedOut ? std::string("no answer within the time limit")
+                                            : lastLine(r.errors + r.startError)) +
+                                ")";
+                    out.push_back(f);
+                    continue;
+                }
+                std::istringstream lines(r.output);
+                std::string line;
+                std::vector<std::string> bad, good;
+                while (std::getline(lines, line)) {
+                    std::istringstream words(line);
+                    std::string verdict, address;
+                    words >> verdict >> address;
+                    std::string rest;
+                    std::getline(words, rest);
+                    if (!rest.empty() && rest.front() == ' ') rest.erase(0, 1);
+                    if (verdict == "ok")
+                        good.push_back(address + " (" + rest + ")");
+                    else if (verdict == "unresolved")
+                        bad.push_back("'" + address + "' does not resolve here (" + rest + ")");
+                    else if (verdict == "unroutable")
+                        bad.push_back("'" + address + "' has no route from here (" + rest + ")");
+                }
+                f.ok = bad.empty() && !good.empty();
+                std::string text;
+                for (const auto& b : (f.ok ? good : bad))
+                    text += (text.empty() ? "" : "; ") + b;
+                f.message = f.ok ? "rendezvous reachable: " + text
+                            : bad.empty()
+                                ? "the rendezvous check printed nothing"
+                                : "ranks here cannot reach the rendezvous: " + text +
+                                      "; give the host's address its ranks can reach as "
+                                      "NAME=ADDRESS (--hosts, or the host's address in the "
+                                      "campaign), or make the name resolve on every host (DNS "
+                                      "or /etc/hosts)";
+                out.push_back(f);
+            }
+            done(std::move(out));
+        });
+    });
+}
 
 } // namespace
 
@@ -137,7 +244,11 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
             }
             out.push_back(f);
         }
-        done(std::move(out));
+        checkRendezvous(campaign, profile, unreachable, context,
+                        [out, done](std::vector<PreflightFinding> more) mutable {
+                            out.insert(out.end(), more.begin(), more.end());
+                            done(std::move(out));
+                        });
     });
 }
 

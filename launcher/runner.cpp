@@ -1,7 +1,9 @@
 #include "runner.h"
 
 #include "campaigndirectory.h"
+#include "hostaddresses.h"
 #include "processtree.h"
+#include "rendezvousfailure.h"
 #include "runsweep.h"
 #include "runverdict.h"
 #include "shellquote.h"
@@ -67,6 +69,16 @@ bool Runner::prepare(bool resume, std::string* error) {
 
 void Runner::start() {
     m_running = true;
+    // Ranks meet at real addresses: an ssh_config alias is resolved first, as ssh does.
+    if (!m_campaign.hosts.empty() && !m_builder.hasRendezvousAddresses()) {
+        resolveHostAddresses(m_campaign, this, [this](HostAddresses a) {
+            for (const auto& p : a.problems)
+                emit message(QString::fromStdString(p));
+            m_builder.setRendezvousAddresses(std::move(a.addresses));
+            start();
+        });
+        return;
+    }
     // Before the first run: leftovers of interrupted runs are killed, and the workload script
     // reaches every remote host at the same absolute path.
     std::vector<BatchCommand> setup;
@@ -190,6 +202,8 @@ void Runner::onOutput(int member, const QByteArray& chunk) {
     if (m_tail.size() > kTailBytes) m_tail.erase(0, m_tail.size() - kTailBytes);
     m_parser->feed(std::string_view(chunk.constData(), static_cast<std::size_t>(chunk.size())));
     emit output(m_current, chunk);
+    if (auto why = rendezvousFailure({chunk.constData(), static_cast<std::size_t>(chunk.size())}))
+        terminate(RunState::Failed, *why);
     if (m_analyzer->iterationsDone() != m_lastIteration) {
         m_lastIteration = m_analyzer->iterationsDone();
         emitProgress();

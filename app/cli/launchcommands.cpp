@@ -5,6 +5,7 @@
 
 #include "campaign.h"
 #include "environmentcapture.h"
+#include "hostaddresses.h"
 #include "preflight.h"
 #include "report.h"
 #include "runner.h"
@@ -234,11 +235,26 @@ int runCommand(const std::vector<std::string>& args) {
         auto profile = loadProfile(campaign->profile, &error);
         if (!profile) return usage("run", error);
         Runner runner(*campaign, *profile);
+        // Rendezvous addresses as the run resolves them (an ssh_config alias's HostName).
+        CommandBuilder commands = runner.commands();
+        if (!campaign->hosts.empty()) {
+            int argc = 1;
+            char name[] = "scaleview-cli";
+            char* argv[] = {name, nullptr};
+            QCoreApplication app(argc, argv);
+            resolveHostAddresses(*campaign, &app, [&](HostAddresses resolved) {
+                for (const auto& p : resolved.problems)
+                    std::fprintf(stderr, "scaleview-cli run: %s\n", p.c_str());
+                commands.setRendezvousAddresses(std::move(resolved.addresses));
+                app.quit();
+            });
+            app.exec();
+        }
         // The tag is drawn per run when it starts; everything else is exactly what runs. A
         // per-node launcher (torchrun) starts one process per node at once: one line each.
         for (std::size_t i = 0; i < runner.runs().size(); ++i)
             for (const Launch& l :
-                 runner.commands().launches(runner.runs()[i], "svDRYRUN" + std::to_string(i + 1)))
+                 commands.launches(runner.runs()[i], "svDRYRUN" + std::to_string(i + 1)))
                 std::printf("%s\n", shellCommand(l.argv).c_str());
         return 0;
     }

@@ -3,8 +3,11 @@
 // own ports, temporary host and user keys, an ssh config naming them node1 and node2 (plus
 // "refused": a closed port, "blackhole": a socket that accepts and never answers,
 // "passwordonly": a third sshd that takes passwords and no keys, and "changedkey": node1's sshd
-// on a second port, whose known_hosts entry holds another ed25519 key than the one it presents).
-// Needs root (sshd's privilege separation); everything it starts is stopped by its destructor.
+// on a second port, whose known_hosts entry holds another ed25519 key than the one it presents;
+// "ghost": an alias whose HostName resolves nowhere, reached through node1 by ProxyCommand, as a
+// node behind a bastion is). Runs as root or as a normal user: sshd then runs as that user
+// (no privilege separation, UsePAM no, ports above 1024) and only that user logs in. Everything
+// it starts is stopped by its destructor.
 
 #include "launchertest.h"
 
@@ -14,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <netinet/in.h>
+#include <pwd.h>
 #include <arpa/inet.h>
 #include <string>
 #include <sys/socket.h>
@@ -21,6 +25,12 @@
 #include <vector>
 
 namespace sv::test {
+
+// The user the tests run as: the only one a non-root sshd can log in.
+inline std::string currentUser() {
+    const passwd* pw = ::getpwuid(::geteuid());
+    return pw ? pw->pw_name : "root";
+}
 
 inline int freePort(const char* address) {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -39,7 +49,8 @@ class SshNodes {
     SshNodes() {
         char tmpl[] = "/tmp/sv-sshnodes-XXXXXX";
         m_dir = ::mkdtemp(tmpl);
-        std::filesystem::create_directories("/run/sshd");
+        // Root's sshd chroots its privilege-separated child there; a user's sshd has none.
+        if (::geteuid() == 0) std::filesystem::create_directories("/run/sshd");
         runProcess(
             {"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", m_dir + "/hostkey"});
         runProcess(
@@ -96,7 +107,9 @@ class SshNodes {
             << "\nHost blackhole\n  HostName 127.0.0.1\n  Port " << m_blackholePort
             << "\nHost passwordonly\n  HostName 127.0.0.1\n  Port " << m_ports[2]
             << "\nHost changedkey\n  HostName 127.0.0.1\n  Port " << m_changedKeyPort
-            << "\nHost *\n  User root\n  IdentityFile " << m_dir
+            << "\nHost ghost\n  HostName ghost.invalid\n  ProxyCommand /usr/bin/ssh -F " << config()
+            << " -W 127.0.0.1:" << m_ports[0] << " node1"
+            << "\nHost *\n  User " << currentUser() << "\n  IdentityFile " << m_dir
             << "/userkey\n  IdentitiesOnly yes\n  UserKnownHostsFile " << m_dir
             << "/known_hosts\n  GlobalKnownHostsFile /dev/null\n  LogLevel ERROR\n";
         // Wait until all answer.
@@ -126,6 +139,28 @@ class SshNodes {
                 "--",
                 host,
                 command};
+    }
+    // Why a node does not answer: ssh's words and each sshd's log.
+    std::string whyNotReady() const {
+        std::string why;
+        for (const char* n : {"node1", "node2"}) {
+            const auto r = runProcess(ssh(n, "true"));
+            if (r.exitCode != 0)
+                why += std::string("ssh ") + n + " true: exit code " + std::to_string(r.exitCode) +
+                       ", " + r.out + r.err + "\n";
+        }
+        if (const passwd* pw = ::getpwuid(::geteuid())) {
+            const std::string shell = pw->pw_shell;
+            if (shell.ends_with("nologin") || shell.ends_with("false"))
+                why += "the login shell of " + std::string(pw->pw_name) + " is " + shell +
+                       ": sshd runs every command through it, so nothing can run (usermod -s "
+                       "/bin/sh " +
+                       pw->pw_name + ")\n";
+        }
+        for (int i = 1; i <= 3; ++i)
+            why += "sshd" + std::to_string(i) +
+                   ".log: " + readFile(m_dir + "/sshd" + std::to_string(i) + ".log");
+        return why;
     }
     std::string config() const { return m_dir + "/ssh_config"; }
     std::string knownHosts() const { return m_dir + "/known_hosts"; }
@@ -179,15 +214,29 @@ class SshNodes {
 };
 
 // A test with the nodes up and a temporary directory of its own (its campaign's output under
-// out/, which must hold no live tagged process at the end). Skipped unless root.
+// out/, which must hold no live tagged process at the end). As root, or as a normal user whose
+// own sshd lets it log in; skipped, saying why, when that user cannot.
 class SshNodesTest : public ::testing::Test {
   protected:
     explicit SshNodesTest(std::string name) : m_name(std::move(name)) {}
     void SetUp() override {
-        if (::geteuid() != 0) GTEST_SKIP() << "sshd nodes need root (CI runs as root)";
+        if (!std::filesystem::exists("/usr/sbin/sshd") || !std::filesystem::exists("/usr/bin/ssh"))
+            GTEST_SKIP() << "needs /usr/sbin/sshd and /usr/bin/ssh (apt-get install "
+                            "openssh-server openssh-client)";
         m_nodes = std::make_unique<SshNodes>();
-        ASSERT_TRUE(m_nodes->ready()) << readFile(m_nodes->dir() + "/sshd1.log");
-        m_dir = tempDir(m_name);
+        if (m_nodes->ready()) {
+            m_dir = tempDir(m_name);
+            return;
+        }
+        const std::string why = m_nodes->whyNotReady();
+        // Root's sshd has nothing in its way: a failure there is a failure.
+        ASSERT_NE(::geteuid(), 0u) << why;
+        // A user's sshd can be refused by what only root can change (a locked account, a
+        // login shell that is nologin, a host that forbids unprivileged listeners).
+        GTEST_SKIP() << "sshd run as user " << currentUser()
+                     << " (not root) does not let that user log in, so the ssh nodes cannot "
+                        "start; run as root, or fix what sshd and ssh said:\n"
+                     << why;
     }
     void TearDown() override {
         if (!m_dir.empty()) {
