@@ -91,6 +91,7 @@ class MainWindow : public QMainWindow {
     QAction* m_liveAction = nullptr;
     RunPanel* m_runPanel = nullptr;
     bool m_restoredDocks = false;
+    bool m_closeWhenIdle = false; // a close waits for the campaign's cancel to end
 };
 
 } // namespace sv::ui
