@@ -332,8 +332,13 @@ void RunPanel::describeOpened(const launcher::CampaignDirectory& opened) {
     const int left = static_cast<int>(opened.runsLeft().size());
     QStringList text;
     bool problem = false;
+    // The plan is kept as saved; what this machine (or these hosts) cannot run is said, not
+    // dropped.
+    const QStringList cannot = m_form->problems();
     if (!opened.hasJournal())
-        text << tr("Opened %1: not run yet. Press Run.").arg(where);
+        text << (cannot.isEmpty() ? tr("Opened %1: not run yet. Press Run.")
+                                  : tr("Opened %1: not run yet."))
+                    .arg(where);
     else if (left)
         text << tr("Opened %1: %2 of %3 runs finished; Resume runs the other %4.")
                     .arg(where)
@@ -357,13 +362,12 @@ void RunPanel::describeOpened(const launcher::CampaignDirectory& opened) {
                     .arg(QString::fromStdString(opened.journalError()));
         problem = true;
     }
-    // The plan is kept as saved; what this machine (or these hosts) cannot run is said, not
-    // dropped.
-    const QStringList cannot = m_form->problems();
     if (!cannot.isEmpty()) {
-        text << tr("This campaign cannot run here as saved: %1 Its plan is kept as it is; to run "
-                   "it here, add hosts or untick what cannot run, and run it as a new campaign.")
-                    .arg(cannot.join(QLatin1Char(' ')));
+        text << tr("This campaign cannot run here as saved; its plan is kept as it is (ticked "
+                   "in red):")
+             << QStringLiteral("  • ") + cannot.join(QStringLiteral("\n  • "))
+             << tr("To run it here, add hosts or untick what cannot run, and run it as a new "
+                   "campaign.");
         problem = true;
     }
     showBanner(text.join(QLatin1Char('\n')), problem);
