@@ -517,3 +517,60 @@ TEST(RunPanel, ClosingTheWindowMidCampaignCancelsItFirst) {
     EXPECT_FALSE(w.panel->controller()->isRunning());
     EXPECT_TRUE(processesMentioning("/bin/sleep 600").empty());
 }
+
+TEST(RunPanel, RecentCampaignsAreOneOfTheSettingsRecentLists) {
+    QTemporaryDir dir;
+    const QString ini = dir.filePath(QStringLiteral("settings.ini"));
+    const QString gone = dir.filePath(QStringLiteral("gone"));
+    std::vector<QString> dirs;
+    {
+        ui::AppSettings settings(ini);
+        for (int i = 0; i < 12; ++i) {
+            dirs.push_back(dir.filePath(QStringLiteral("c%1").arg(i)));
+            QDir().mkpath(dirs.back());
+            settings.addRecentCampaign(dirs.back());
+        }
+        settings.addRecentCampaign(gone);    // never created: left out when read
+        settings.addRecentCampaign(dirs[5]); // again: moves to the front, once
+        settings.addRecent(dir.path());      // the log directories' list is another list
+        settings.sync();
+    }
+    ui::AppSettings settings(ini);
+    const QStringList recent = settings.recentCampaigns();
+    ASSERT_EQ(recent.size(), 9); // ten kept, one of them gone
+    EXPECT_EQ(recent[0], dirs[5]);
+    EXPECT_EQ(recent[1], dirs[11]);
+    EXPECT_EQ(recent.count(dirs[5]), 1);
+    EXPECT_FALSE(recent.contains(gone));
+    EXPECT_FALSE(recent.contains(dir.path()));
+    EXPECT_EQ(settings.recent(), QStringList{dir.path()});
+    // The Run panel of a window on those settings offers the same list.
+    Window w;
+    QTemporaryDir other;
+    const QString out = other.filePath(QStringLiteral("campaign"));
+    cancelledCampaign(other, out);
+    ASSERT_TRUE(w.panel->openCampaign(out + QStringLiteral("/campaign.json")));
+    EXPECT_EQ(w.panel->recentCampaigns(), QStringList{out});
+}
+
+TEST(RunPanel, AMovedCampaignDirectoryRunsWhereItIsNowAndSaysSo) {
+    QTemporaryDir dir;
+    const QString first = dir.filePath(QStringLiteral("first"));
+    const QString moved = dir.filePath(QStringLiteral("moved"));
+    cancelledCampaign(dir, first);
+    ASSERT_TRUE(QDir().rename(first, moved));
+    Window w;
+    ASSERT_TRUE(w.panel->openCampaign(moved + QStringLiteral("/campaign.json")));
+    EXPECT_EQ(w.form->outputDir()->text(), moved);
+    EXPECT_TRUE(w.panel->bannerText().contains(QLatin1String("has moved")))
+        << w.panel->bannerText().toStdString();
+    EXPECT_TRUE(w.panel->bannerText().contains(first)) << w.panel->bannerText().toStdString();
+    // Resume takes the directory as it is now: nothing differs, nothing goes to the old place.
+    bool done = false;
+    QObject::connect(w.panel, &ui::RunPanel::campaignFinished, [&] { done = true; });
+    w.panel->resumeButton()->click();
+    ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return done; }, 60000));
+    EXPECT_FALSE(QFileInfo::exists(first));
+    EXPECT_TRUE(QFileInfo::exists(moved + QStringLiteral("/logs/bz8/1n1g/r50_b8_fp32_2.log")));
+}

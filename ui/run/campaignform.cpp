@@ -48,12 +48,6 @@ void showKept(QSpinBox* s, int v) {
     s->setValue(v);
 }
 
-std::string profileNeeds(const std::string& name) {
-    std::string error;
-    auto p = launcher::loadProfile(name, &error);
-    return p ? p->needs : std::string();
-}
-
 } // namespace
 
 launcher::Campaign CampaignForm::defaultCampaign() {
@@ -192,7 +186,7 @@ QWidget* CampaignForm::buildTopologies() {
 }
 
 void CampaignForm::updateAvailability() {
-    const std::string needs = profileNeeds(m_profile->currentText().toStdString());
+    const std::string needs = m_needs;
     const launcher::RunCapacity capacity(m_hosts->hosts(),
                                          launcher::RunCapacity::localSlotsFor(needs),
                                          needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
@@ -217,7 +211,7 @@ void CampaignForm::updateAvailability() {
 }
 
 QStringList CampaignForm::problems() const {
-    const std::string needs = profileNeeds(m_profile->currentText().toStdString());
+    const std::string needs = m_needs;
     const launcher::RunCapacity capacity(m_hosts->hosts(),
                                          launcher::RunCapacity::localSlotsFor(needs),
                                          needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
@@ -239,8 +233,10 @@ QStringList CampaignForm::problems() const {
 }
 
 void CampaignForm::showProfile(const std::string& launcher) {
+    // Loaded once per choice (a profile may be a file): every later edit reads what it needs.
     std::string error;
     auto p = launcher::loadProfile(m_profile->currentText().toStdString(), &error);
+    m_needs = p ? p->needs : std::string();
     // What is measured, in words, right under the choice.
     m_profileLabel->setText(p ? QString::fromStdString(p->label) : QString::fromStdString(error));
     fillLaunchers(p ? &*p : nullptr, launcher);

@@ -73,6 +73,7 @@ class CampaignForm : public QWidget {
     QLabel* m_profileLabel;
     QComboBox* m_launcher;
     std::string m_defaultLauncher;
+    std::string m_needs; // the chosen profile's: what one local node's slots are
     HostTableModel* m_hosts;
     QTableView* m_hostView;
     QLineEdit* m_sshConfig;

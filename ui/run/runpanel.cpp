@@ -316,9 +316,12 @@ bool RunPanel::openCampaign(const QString& fileOrDir) {
     m_monitor->setPlan(toQt(opened.plannedIds()), opened.journal(), opened.campaign().iterations);
     m_canResume = opened.hasJournal() && !opened.runsLeft().empty();
     describeOpened(opened);
-    if (!opened.journal().empty())
-        emit resultsReady(RunController::logRoot(opened.campaign()), opened.campaign().warmup,
-                          opened.campaign().iterations);
+    if (!opened.journal().empty() && opened.profile())
+        emit resultsReady(QString::fromStdString((std::filesystem::path(opened.directory()) /
+                                                  opened.profile()->logRoot)
+                                                     .lexically_normal()
+                                                     .string()),
+                          opened.campaign().warmup, opened.campaign().iterations);
     m_settings->addRecentCampaign(
         QString::fromStdString(opened.isOwnDirectory() ? opened.directory() : opened.file()));
     rebuildRecentMenu();
