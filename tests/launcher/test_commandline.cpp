@@ -403,6 +403,14 @@ TEST(CampaignDirectory, OpeningDirOrItsCampaignJsonMeansDirEvenAfterAMove) {
         ASSERT_EQ(d.runsLeft().size(), 2u);
         EXPECT_EQ(d.runsLeft()[0].id, "bz8/1n1g/r50_b8_fp32_2");
     }
+    // A journal line of another type (a hand edit, a future version): opening never throws.
+    std::ofstream(root + "/moved/journal.jsonl", std::ios::app)
+        << R"({"event":"end","id":5,"state":7})"
+        << "\n";
+    EXPECT_NO_THROW({
+        const auto odd = CampaignDirectory::open(root + "/moved");
+        EXPECT_TRUE(odd.ok()) << odd.error();
+    });
     // A campaign file saved elsewhere keeps its outputDir; a relative one is beside the file.
     c.outputDir = "out";
     ASSERT_TRUE(saveCampaign(c, root + "/spec.json", &error)) << error;
