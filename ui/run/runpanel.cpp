@@ -9,6 +9,7 @@
 #include "runner.h"
 
 #include <QDir>
+#include <QFutureWatcher>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -21,6 +22,7 @@
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 #include <filesystem>
 
@@ -185,9 +187,21 @@ void RunPanel::cancelBeforeClosing() {
 
 void RunPanel::onFinished(bool cancelled, int ok, int total) {
     m_monitor->campaignFinished(cancelled, ok, total);
-    // What is left is what the directory says now, read as Resume will read it.
-    m_opened = launcher::CampaignDirectory::open(m_running.outputDir);
-    m_canResume = m_opened->ok() && !m_opened->runsLeft().empty();
+    // What is left is what the directory says now, read as Resume will read it: on a worker
+    // thread, as the journal may be long and the disk slow.
+    auto* watcher = new QFutureWatcher<launcher::CampaignDirectory>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [=, this] {
+        watcher->deleteLater();
+        showFinished(watcher->result(), cancelled, ok, total);
+    });
+    watcher->setFuture(QtConcurrent::run(
+        [dir = m_running.outputDir] { return launcher::CampaignDirectory::open(dir); }));
+}
+
+void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool cancelled, int ok,
+                            int total) {
+    m_opened = opened;
+    m_canResume = opened.ok() && !opened.runsLeft().empty();
     if (cancelled)
         showBanner(tr("Cancelled: %1 of %2 runs ok; nothing of the campaign is left "
                       "running. Resume runs the rest.")

@@ -77,6 +77,8 @@ class RunPanel : public QWidget {
     // The opened campaign in words: where it stands, whether it moved, what cannot run here.
     void describeOpened(const launcher::CampaignDirectory& opened);
     void onFinished(bool cancelled, int ok, int total);
+    // Once the finished campaign's directory is read again: where it stands, Resume or not.
+    void showFinished(const launcher::CampaignDirectory& opened, bool cancelled, int ok, int total);
     void showBanner(const QString& text, bool problem);
     void updateCommand();
     void updateButtons();
