@@ -493,6 +493,14 @@ TEST(RunPanel, ARelativeOutputDirIsTheCampaignsOwnDirectory) {
     EXPECT_EQ(w.form->outputDir()->text(), out);
     EXPECT_TRUE(w.panel->resumeButton()->isEnabled());
     EXPECT_EQ(w.panel->recentCampaigns().value(0), out);
+    // The form's own relative directory is saved absolute (from the app's working directory).
+    w.form->outputDir()->setText(QStringLiteral("typed/here"));
+    const QString spec = dir.filePath(QStringLiteral("spec.json"));
+    ASSERT_TRUE(w.panel->saveCampaign(spec));
+    const auto saved = launcher::loadCampaign(spec.toStdString(), &error);
+    ASSERT_TRUE(saved) << error;
+    EXPECT_EQ(saved->outputDir,
+              QDir::current().filePath(QStringLiteral("typed/here")).toStdString());
 }
 
 TEST(RunPanel, ClosingTheWindowMidCampaignCancelsItFirst) {

@@ -392,7 +392,10 @@ void RunPanel::describeOpened(const launcher::CampaignDirectory& opened) {
 
 bool RunPanel::saveCampaign(const QString& file) {
     std::string why;
-    if (!launcher::saveCampaign(m_form->campaign(), file.toStdString(), &why)) {
+    // Absolute, like campaign.json: opened later, from anywhere, it names the same directory.
+    launcher::Campaign c = m_form->campaign();
+    c.outputDir = launcher::absoluteOutputDir(c.outputDir);
+    if (!launcher::saveCampaign(c, file.toStdString(), &why)) {
         showBanner(tr("Cannot save %1: %2")
                        .arg(QDir::toNativeSeparators(file), QString::fromStdString(why)),
                    true);
