@@ -2,6 +2,7 @@
 
 #include "identifiers.h"
 #include "runloader.h"
+#include "topologyfit.h"
 
 #include <QSaveFile>
 #include <fstream>
@@ -40,19 +41,9 @@ std::vector<std::string> Campaign::validate() const {
     if (container.runtime == "docker" && !isValidContainerName(container.name))
         e.push_back("container.name: '" + container.name + "' is not a container name");
     if (topologies.empty()) e.push_back("topologies: none given");
-    for (const Topology& t : topologies) {
-        if (hosts.empty() && t.nodes > 1)
-            e.push_back("topologies: " + t.name() + " needs " + std::to_string(t.nodes) +
-                        " hosts; none given (local runs are 1 node)");
-        if (!hosts.empty() && t.nodes > static_cast<int>(hosts.size()))
-            e.push_back("topologies: " + t.name() + " needs " + std::to_string(t.nodes) +
-                        " hosts, " + std::to_string(hosts.size()) + " given");
-        for (int n = 0; n < t.nodes && n < static_cast<int>(hosts.size()); ++n)
-            if (t.gpusPerNode > hosts[n].gpus)
-                e.push_back("topologies: " + t.name() + " needs " + std::to_string(t.gpusPerNode) +
-                            " GPUs on " + hosts[n].name + ", which has " +
-                            std::to_string(hosts[n].gpus));
-    }
+    for (const Topology& t : topologies)
+        if (const TopologyFit fit = fitTopology(hosts, t); !fit.fits())
+            e.push_back("topologies: " + fit.message(t));
     if (batchSizes.empty()) e.push_back("batchSizes: none given");
     for (int b : batchSizes)
         if (b < 1) e.push_back("batchSizes: " + std::to_string(b) + " is not a batch size");

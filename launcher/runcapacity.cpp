@@ -1,5 +1,7 @@
 #include "runcapacity.h"
 
+#include "topologyfit.h"
+
 #include <QObject>
 #include <QThread>
 
@@ -9,32 +11,41 @@ RunCapacity::RunCapacity(std::vector<Host> hosts, int localSlots, QString localU
     : m_hosts(std::move(hosts)), m_localSlots(localSlots), m_localUnit(std::move(localUnit)) {}
 
 QString RunCapacity::whyNot(const Topology& t) const {
-    if (t.nodes < 1 || t.gpusPerNode < 1)
-        return QObject::tr("%1 is not a topology").arg(QString::fromStdString(t.name()));
-    if (m_hosts.empty()) {
-        if (t.nodes > 1)
-            return QObject::tr(
-                       "%1 needs %2 hosts; without hosts, runs stay on this machine (1 node). "
-                       "Add hosts above (or import them from an SSH config).")
-                .arg(QString::fromStdString(t.name()))
-                .arg(t.nodes);
-        if (t.gpusPerNode > m_localSlots)
-            return QObject::tr("%1 needs %2 ranks on this machine, which has %3 %4. Pick a smaller "
-                               "topology or add hosts.")
-                .arg(QString::fromStdString(t.name()))
-                .arg(t.gpusPerNode)
-                .arg(m_localSlots)
-                .arg(m_localUnit);
-        return {};
+    const QString name = QString::fromStdString(t.name());
+    // The launcher's own rule (Campaign::validate words the same value), so the panel and the
+    // campaign check never disagree.
+    const TopologyFit fit = fitTopology(m_hosts, t);
+    switch (fit.shortfall) {
+    case TopologyFit::Shortfall::NotATopology:
+        return QObject::tr("%1 is not a topology").arg(name);
+    case TopologyFit::Shortfall::NoHosts:
+        return QObject::tr("%1 needs %2 hosts; without hosts, runs stay on this machine (1 node). "
+                           "Add hosts above (or import them from an SSH config).")
+            .arg(name)
+            .arg(fit.needed);
+    case TopologyFit::Shortfall::TooFewHosts:
+        return QObject::tr("%1 needs %2 hosts, %3 given. Add hosts, or pick a smaller topology.")
+            .arg(name)
+            .arg(fit.needed)
+            .arg(fit.available);
+    case TopologyFit::Shortfall::TooFewGpus:
+        return QObject::tr("%1 needs %2 GPUs on %3, which has %4. Add GPUs to that host, or pick a "
+                           "smaller topology.")
+            .arg(name)
+            .arg(fit.needed)
+            .arg(QString::fromStdString(fit.host))
+            .arg(fit.available);
+    case TopologyFit::Shortfall::None:
+        break;
     }
-    // The launcher's own rule, so the panel and the campaign check never disagree.
-    Campaign probe;
-    probe.hosts = m_hosts;
-    probe.topologies = {t};
-    for (const std::string& problem : probe.validate())
-        if (problem.rfind("topologies:", 0) == 0)
-            return QString::fromStdString(problem.substr(12)) +
-                   QObject::tr(". Add hosts or GPUs, or pick a smaller topology.");
+    // Without hosts this machine is the one node: its cores (or GPUs) bound the ranks.
+    if (m_hosts.empty() && t.gpusPerNode > m_localSlots)
+        return QObject::tr("%1 needs %2 ranks on this machine, which has %3 %4. Pick a smaller "
+                           "topology or add hosts.")
+            .arg(name)
+            .arg(t.gpusPerNode)
+            .arg(m_localSlots)
+            .arg(m_localUnit);
     return {};
 }
 

@@ -1,13 +1,16 @@
 #include "appsettings.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QStandardPaths>
 
 namespace sv::ui {
 
 namespace {
 constexpr int kRecentMax = 8;
-}
+constexpr int kRecentCampaignsMax = 10;
+const QString kRecentCampaigns = QStringLiteral("run/recentCampaigns");
+} // namespace
 
 AppSettings::AppSettings() {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation);
@@ -39,20 +42,28 @@ QString AppSettings::lastDirectory() const {
     return m_settings->value(QStringLiteral("lastDirectory")).toString();
 }
 
-QStringList AppSettings::recent() const {
+QStringList AppSettings::recentList(const QString& key, int max) const {
     QStringList out;
-    for (const auto& v : m_settings->value(QStringLiteral("recent")).toStringList())
-        if (!v.isEmpty() && !out.contains(v) && out.size() < kRecentMax) out << v;
+    for (const auto& v : m_settings->value(key).toStringList())
+        if (!v.isEmpty() && !out.contains(v) && out.size() < max) out << v;
     return out;
 }
 
-void AppSettings::addRecent(const QString& directory) {
-    QStringList r = recent();
-    r.removeAll(directory);
-    r.prepend(directory);
-    while (r.size() > kRecentMax)
+void AppSettings::addToRecentList(const QString& key, const QString& entry, int max) {
+    QStringList r = recentList(key, max);
+    r.removeAll(entry);
+    r.prepend(entry);
+    while (r.size() > max)
         r.removeLast();
-    m_settings->setValue(QStringLiteral("recent"), r);
+    m_settings->setValue(key, r);
+}
+
+QStringList AppSettings::recent() const {
+    return recentList(QStringLiteral("recent"), kRecentMax);
+}
+
+void AppSettings::addRecent(const QString& directory) {
+    addToRecentList(QStringLiteral("recent"), directory, kRecentMax);
     m_settings->setValue(QStringLiteral("lastDirectory"), directory);
 }
 
@@ -60,6 +71,19 @@ void AppSettings::removeRecent(const QString& directory) {
     QStringList r = recent();
     r.removeAll(directory);
     m_settings->setValue(QStringLiteral("recent"), r);
+}
+
+QStringList AppSettings::recentCampaigns() const {
+    QStringList out;
+    // Written by us, but the file is the user's: what is no longer on disk is left out.
+    for (const QString& f : recentList(kRecentCampaigns, kRecentCampaignsMax))
+        if (QFileInfo::exists(f)) out << f;
+    return out;
+}
+
+void AppSettings::addRecentCampaign(const QString& directoryOrFile) {
+    addToRecentList(kRecentCampaigns, QFileInfo(directoryOrFile).absoluteFilePath(),
+                    kRecentCampaignsMax);
 }
 
 QByteArray AppSettings::geometry() const {

@@ -27,6 +27,10 @@ class AppSettings {
     QStringList recent() const;
     void addRecent(const QString& directory); // also the last directory
     void removeRecent(const QString& directory);
+    // Campaigns run or opened (their directories, or campaign files saved elsewhere), newest
+    // first; only those still on disk.
+    QStringList recentCampaigns() const;
+    void addRecentCampaign(const QString& directoryOrFile);
 
     QByteArray geometry() const;
     QByteArray windowState() const;
@@ -52,6 +56,9 @@ class AppSettings {
   private:
     void open(const QString& iniFile);
     int integer(const char* key, int fallback, int min, int max) const;
+    // One mechanism for every recent list: newest first, no duplicates, at most `max`.
+    QStringList recentList(const QString& key, int max) const;
+    void addToRecentList(const QString& key, const QString& entry, int max);
 
     std::unique_ptr<QSettings> m_settings;
     bool m_broken = false;

@@ -51,7 +51,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     m_tabs->addTab(m_runs, tr("Runs"));
     // The Run page launches campaigns; each run that ends updates the open view (see
     // showRunResults), and opening a campaign shows its results.
-    m_runPanel = new RunPanel(m_settings->fileName(), this);
+    m_runPanel = new RunPanel(m_settings, this);
     m_tabs->addTab(m_runPanel, tr("Run"));
     connect(m_runPanel->controller(), &RunController::started, this, [this] {
         m_generationAtCampaignStart = m_loader->generation();
@@ -59,6 +59,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     });
     connect(m_runPanel, &RunPanel::resultsReady, this, &MainWindow::showRunResults);
     connect(m_runPanel, &RunPanel::campaignOpened, this, &MainWindow::showCampaignResults);
+    // Closing mid-campaign cancelled it first (closeEvent); now the window may go.
+    connect(m_runPanel, &RunPanel::campaignFinished, this, [this] {
+        if (m_closeWhenIdle) close();
+    });
     connect(m_runPanel, &RunPanel::logInProgress, this, [this](const QString& path) {
         std::vector<std::filesystem::path> paths;
         if (!path.isEmpty()) paths.emplace_back(path.toStdString());
@@ -379,6 +383,16 @@ void MainWindow::showEvent(QShowEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    // A running campaign is cancelled before the window goes, or mpirun's children would
+    // outlive the app; the window closes once the Run panel says the campaign has ended.
+    if (!m_runPanel->mayClose()) {
+        event->ignore();
+        if (!m_closeWhenIdle) {
+            m_closeWhenIdle = true;
+            m_runPanel->cancelBeforeClosing();
+        }
+        return;
+    }
     m_settings->setWindow(saveGeometry(), saveState());
     m_settings->sync();
     QMainWindow::closeEvent(event);

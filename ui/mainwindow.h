@@ -101,6 +101,7 @@ class MainWindow : public QMainWindow {
     quint64 m_generationAtCampaignStart = 0;
     bool m_measureEditedSinceCampaignStart = false;
     bool m_runEndedWhileLoading = false;
+    bool m_closeWhenIdle = false; // a close waits for the campaign's cancel to end
 };
 
 } // namespace sv::ui

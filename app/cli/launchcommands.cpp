@@ -4,6 +4,8 @@
 #include "commands.h"
 
 #include "campaign.h"
+#include "campaigndirectory.h"
+#include "dryrun.h"
 #include "environmentcapture.h"
 #include "hostaddresses.h"
 #include "preflight.h"
@@ -84,7 +86,8 @@ std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
     if (auto v = a.integer("grace", 0, 3600)) c.graceSeconds = *v;
     if (auto v = a.integer("connect-timeout", 1, 3600)) c.connectTimeoutSeconds = *v;
     if (auto v = a.value("image-size")) c.variables["image_size"] = *v;
-    if (auto v = a.value("out")) c.outputDir = *v;
+    // Absolute from the start: campaign.json then names this directory for whoever opens it.
+    if (auto v = a.value("out")) c.outputDir = absoluteOutputDir(*v);
     if (auto v = a.value("ssh-config"))
         c.sshConfig = std::filesystem::absolute(*v).lexically_normal().string();
     if (auto v = a.value("container")) c.container = Container{"docker", *v};
@@ -218,7 +221,12 @@ int runCommand(const std::vector<std::string>& args) {
     std::string error;
     std::optional<Campaign> campaign;
     if (a.positional().size() == 1) {
-        campaign = loadCampaign(a.positional()[0], &error);
+        // A campaign file's relative outputDir is beside the file, as when the GUI opens it.
+        const auto opened = CampaignDirectory::open(a.positional()[0]);
+        if (opened.ok())
+            campaign = opened.campaign();
+        else
+            error = opened.error();
     } else if (a.positional().empty()) {
         campaign = campaignFromOptions(a, &error);
     } else {
@@ -232,11 +240,8 @@ int runCommand(const std::vector<std::string>& args) {
         return 2;
     }
     if (a.flag("dry-run")) {
-        auto profile = loadProfile(campaign->profile, &error);
-        if (!profile) return usage("run", error);
-        Runner runner(*campaign, *profile);
         // Rendezvous addresses as the run resolves them (an ssh_config alias's HostName).
-        CommandBuilder commands = runner.commands();
+        std::vector<std::string> rendezvous;
         if (!campaign->hosts.empty()) {
             int argc = 1;
             char name[] = "scaleview-cli";
@@ -245,17 +250,16 @@ int runCommand(const std::vector<std::string>& args) {
             resolveHostAddresses(*campaign, &app, [&](HostAddresses resolved) {
                 for (const auto& p : resolved.problems)
                     std::fprintf(stderr, "scaleview-cli run: %s\n", p.c_str());
-                commands.setRendezvousAddresses(std::move(resolved.addresses));
+                rendezvous = std::move(resolved.addresses);
                 app.quit();
             });
             app.exec();
         }
-        // The tag is drawn per run when it starts; everything else is exactly what runs. A
-        // per-node launcher (torchrun) starts one process per node at once: one line each.
-        for (std::size_t i = 0; i < runner.runs().size(); ++i)
-            for (const Launch& l :
-                 commands.launches(runner.runs()[i], "svDRYRUN" + std::to_string(i + 1)))
-                std::printf("%s\n", shellCommand(l.argv).c_str());
+        // The tag is drawn per run when it starts; everything else is exactly what runs.
+        const auto lines = dryRunLines(*campaign, &error, std::move(rendezvous));
+        if (lines.empty()) return usage("run", error);
+        for (const auto& line : lines)
+            std::printf("%s\n", line.c_str());
         return 0;
     }
     return execute(*campaign, false);
@@ -264,13 +268,19 @@ int runCommand(const std::vector<std::string>& args) {
 int resumeCommand(const std::vector<std::string>& args) {
     Arguments a(args, {}, {});
     if (a.error()) return usage("resume", *a.error());
-    if (a.positional().size() != 1) return usage("resume", "give the campaign's output directory");
-    const std::string dir = a.positional()[0];
-    std::string error;
-    auto campaign = loadCampaign((std::filesystem::path(dir) / "campaign.json").string(), &error);
-    if (!campaign) return usage("resume", error);
-    campaign->outputDir = dir; // the directory may have moved since
-    return execute(*campaign, true);
+    if (a.positional().size() != 1)
+        return usage("resume", "give the campaign's output directory (or its campaign.json)");
+    // DIR or DIR/campaign.json: the campaign is that directory, even if it has moved since.
+    const auto opened = CampaignDirectory::open(a.positional()[0]);
+    if (!opened.ok()) return usage("resume", opened.error());
+    if (!opened.isOwnDirectory())
+        return usage("resume", opened.file() + " is not the campaign.json of a campaign directory");
+    if (!opened.movedFrom().empty())
+        std::fprintf(stderr,
+                     "scaleview-cli resume: campaign.json names %s; the campaign is now %s, and "
+                     "runs there\n",
+                     opened.movedFrom().c_str(), opened.directory().c_str());
+    return execute(opened.campaign(), true);
 }
 
 int preflightCommand(const std::vector<std::string>& args) {
@@ -278,8 +288,9 @@ int preflightCommand(const std::vector<std::string>& args) {
     if (a.error()) return usage("preflight", *a.error());
     if (a.positional().size() != 1) return usage("preflight", "give one CAMPAIGN.json");
     std::string error;
-    auto campaign = loadCampaign(a.positional()[0], &error);
-    if (!campaign) return usage("preflight", error);
+    const auto opened = CampaignDirectory::open(a.positional()[0]);
+    if (!opened.ok()) return usage("preflight", opened.error());
+    const std::optional<Campaign> campaign = opened.campaign();
     const auto problems = campaign->validate();
     if (!problems.empty()) {
         for (const auto& p : problems)

@@ -2,8 +2,8 @@
 // Hidden options for documentation and tests: --screenshot FILE --page
 // results|throughput|speedup|runs
 // [--run N] [--efficiency] [--settings INI] grabs the window once the directory is loaded, and
-// exits. With --page run: [--campaign FILE] [--start] [--after SECONDS] grabs the Run panel (idle,
-// after SECONDS while running, or once the started campaign has finished).
+// exits. With --page run: [--campaign DIR|FILE] [--start] [--after SECONDS] grabs the Run panel
+// (idle, after SECONDS while running, or once the started campaign has finished).
 
 #include "appsettings.h"
 #include "mainwindow.h"
@@ -30,8 +30,10 @@ int main(int argc, char** argv) {
     // --help and --version print and exit: they need no display, even on a headless machine.
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
-        const bool printsOnly = a == "--help" || a == "-h" || a == "--help-all" || a == "--version" || a == "-v";
-        if (printsOnly && !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
+        const bool printsOnly =
+            a == "--help" || a == "-h" || a == "--help-all" || a == "--version" || a == "-v";
+        if (printsOnly && !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") &&
+            !std::getenv("QT_QPA_PLATFORM"))
             ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
     }
     QApplication app(argc, argv);
@@ -62,8 +64,9 @@ int main(int argc, char** argv) {
                                     QStringLiteral("Use this INI file for settings."),
                                     QStringLiteral("INI"));
     QCommandLineOption campaign(QStringLiteral("campaign"),
-                                QStringLiteral("Open this campaign in the Run panel."),
-                                QStringLiteral("FILE"));
+                                QStringLiteral("Open this campaign (its directory, or a "
+                                               "campaign file) in the Run panel."),
+                                QStringLiteral("DIR|FILE"));
     QCommandLineOption start(QStringLiteral("start"),
                              QStringLiteral("Press Run (with --page run)."));
     QCommandLineOption after(QStringLiteral("after"),

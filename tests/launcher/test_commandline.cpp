@@ -1,14 +1,18 @@
 // Quoting, name checks, campaign files and the exact command lines of the seed's runner.
 
 #include "campaign.h"
+#include "campaigndiff.h"
 #include "campaigndirectory.h"
 #include "commandbuilder.h"
+#include "dryrun.h"
 #include "identifiers.h"
 #include "launchertest.h"
 #include "plannedrun.h"
+#include "runcapacity.h"
 #include "runprogress.h"
 #include "runverdict.h"
 #include "shellquote.h"
+#include "topologyfit.h"
 #include "workloadprofile.h"
 
 #include <gtest/gtest.h>
@@ -353,4 +357,177 @@ TEST(RunSweepHosts, ALocalRunInAContainerIsSweptThroughDockerExec) {
               (std::vector<std::string>{"docker", "exec", "pt", "sh", "-c"}));
     EXPECT_EQ(std::vector<std::string>(sweep.end() - 3, sweep.end()),
               (std::vector<std::string>{"sh", "svTAG", "TERM"}));
+}
+
+namespace {
+
+// A workload that exits at once: a campaign of it ends in a blink (each run incomplete).
+std::string quickProfile(const std::string& dir) {
+    const std::string path = dir + "/quick-profile.json";
+    std::ofstream(path) << R"({"name": "quick", "launchers": {"env": ["/usr/bin/env"]},)"
+                        << R"( "program": ["/bin/true"], "args": ["{iterations}"]})";
+    return path;
+}
+
+} // namespace
+
+TEST(CampaignDirectory, OpeningDirOrItsCampaignJsonMeansDirEvenAfterAMove) {
+    const std::string root = sv::test::tempDir("opendir");
+    Campaign c;
+    c.profile = quickProfile(root);
+    c.topologies = {{1, 1}};
+    c.batchSizes = {8};
+    c.repeats = 3;
+    c.outputDir = root + "/first";
+    std::filesystem::create_directories(c.outputDir);
+    std::string error;
+    ASSERT_TRUE(saveCampaign(c, c.outputDir + "/campaign.json", &error)) << error;
+    Journal journal(c.outputDir + "/journal.jsonl");
+    RunEnd ok;
+    ok.state = RunState::Ok;
+    ASSERT_TRUE(journal.appendStart("bz8/1n1g/r50_b8_fp32_1", "t", {{"x"}}, {}, "l", &error));
+    ASSERT_TRUE(journal.appendEnd("bz8/1n1g/r50_b8_fp32_1", "t", "l", ok, &error));
+    std::filesystem::rename(c.outputDir, root + "/moved");
+
+    for (const std::string& given :
+         {root + "/moved", root + "/moved/", root + "/moved/campaign.json"}) {
+        const auto d = CampaignDirectory::open(given);
+        ASSERT_TRUE(d.ok()) << d.error();
+        EXPECT_TRUE(d.isOwnDirectory());
+        EXPECT_EQ(d.directory(), root + "/moved") << given;
+        EXPECT_EQ(d.campaign().outputDir, root + "/moved");
+        EXPECT_EQ(d.movedFrom(), root + "/first");
+        EXPECT_TRUE(d.hasJournal());
+        ASSERT_EQ(d.plan().size(), 3u);
+        EXPECT_EQ(d.plan()[0].logPath.rfind(root + "/moved/", 0), 0u) << d.plan()[0].logPath;
+        ASSERT_EQ(d.runsLeft().size(), 2u);
+        EXPECT_EQ(d.runsLeft()[0].id, "bz8/1n1g/r50_b8_fp32_2");
+    }
+    // A journal line of another type (a hand edit, a future version): opening never throws.
+    std::ofstream(root + "/moved/journal.jsonl", std::ios::app)
+        << R"({"event":"end","id":5,"state":7})"
+        << "\n";
+    EXPECT_NO_THROW({
+        const auto odd = CampaignDirectory::open(root + "/moved");
+        EXPECT_TRUE(odd.ok()) << odd.error();
+    });
+    // A campaign file saved elsewhere keeps its outputDir; a relative one is beside the file.
+    c.outputDir = "out";
+    ASSERT_TRUE(saveCampaign(c, root + "/spec.json", &error)) << error;
+    const auto spec = CampaignDirectory::open(root + "/spec.json");
+    ASSERT_TRUE(spec.ok()) << spec.error();
+    EXPECT_FALSE(spec.isOwnDirectory());
+    EXPECT_EQ(spec.directory(), root + "/out");
+    EXPECT_FALSE(spec.hasJournal());
+    EXPECT_EQ(spec.runsLeft().size(), 3u);
+    // Errors are values naming the file.
+    const auto missing = CampaignDirectory::open(root + "/nowhere");
+    EXPECT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error(), root + "/nowhere: no such campaign directory or campaign file");
+    std::filesystem::create_directories(root + "/empty");
+    const auto empty = CampaignDirectory::open(root + "/empty");
+    EXPECT_FALSE(empty.ok());
+    EXPECT_NE(empty.error().find(root + "/empty/campaign.json"), std::string::npos)
+        << empty.error();
+    std::filesystem::remove_all(root);
+}
+
+TEST(Cli, ARelativeOutIsStoredAbsoluteAndTheCampaignOpensFromAnotherDirectory) {
+    const std::string root = sv::test::tempDir("relout");
+    std::filesystem::create_directories(root + "/work");
+    std::filesystem::create_directories(root + "/elsewhere");
+    const auto r =
+        runProcess({"/usr/bin/env", "-C", root + "/work", sv::test::kCli, "run", "--profile",
+                    quickProfile(root), "--topologies", "1n1g", "--batch-size", "2", "--repeats",
+                    "1", "--cooldown", "0", "--out", "runs"});
+    ASSERT_TRUE(std::filesystem::exists(root + "/work/runs/journal.jsonl")) << r.out << r.err;
+    std::string error;
+    const auto stored = loadCampaign(root + "/work/runs/campaign.json", &error);
+    ASSERT_TRUE(stored) << error;
+    EXPECT_EQ(stored->outputDir, root + "/work/runs");
+
+    // From another working directory: the campaign is still work/runs, all of it run.
+    const auto here = std::filesystem::current_path();
+    std::filesystem::current_path(root + "/elsewhere");
+    const auto d = CampaignDirectory::open("../work/runs/campaign.json");
+    std::filesystem::current_path(here);
+    ASSERT_TRUE(d.ok()) << d.error();
+    EXPECT_EQ(d.directory(), root + "/work/runs");
+    EXPECT_TRUE(d.movedFrom().empty());
+    EXPECT_TRUE(d.runsLeft().empty());
+    const auto again = runProcess(
+        {"/usr/bin/env", "-C", root + "/elsewhere", sv::test::kCli, "resume", "../work/runs"});
+    EXPECT_NE(again.out.find("into " + root + "/work/runs"), std::string::npos)
+        << again.out << again.err;
+    EXPECT_FALSE(std::filesystem::exists(root + "/elsewhere/runs"));
+    std::filesystem::remove_all(root);
+}
+
+TEST(DryRun, TheCliListsWhatTheLauncherFunctionDoes) {
+    Campaign c;
+    c.topologies = {{1, 1}, {1, 2}};
+    c.batchSizes = {4};
+    c.repeats = 2;
+    c.outputDir = "/tmp/sv-dryrun-never-created";
+    std::string error;
+    const auto lines = dryRunLines(c, &error);
+    ASSERT_EQ(lines.size(), 4u) << error;
+    EXPECT_NE(lines[3].find("svDRYRUN4"), std::string::npos) << lines[3];
+    const auto r = runProcess({sv::test::kCli, "run", "--dry-run", "--topologies", "1n1g,1n2g",
+                               "--batch-size", "4", "--repeats", "2", "--out", c.outputDir});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::string expected;
+    for (const auto& l : lines)
+        expected += l + "\n";
+    EXPECT_EQ(r.out, expected);
+    EXPECT_FALSE(std::filesystem::exists(c.outputDir));
+    // A campaign that cannot run says why, every problem.
+    c.topologies = {{2, 8}};
+    c.batchSizes = {};
+    EXPECT_TRUE(dryRunLines(c, &error).empty());
+    EXPECT_NE(error.find("2n8g needs 2 hosts"), std::string::npos) << error;
+    EXPECT_NE(error.find("batchSizes"), std::string::npos) << error;
+}
+
+TEST(TopologyFit, TheCampaignCheckAndThePanelReadOneRule) {
+    const std::vector<Host> hosts{{"node1", {}, 0, {}, 4}, {"node2", {}, 0, {}, 8}};
+    EXPECT_TRUE(fitTopology(hosts, {2, 4}).fits());
+    const auto gpus = fitTopology(hosts, {2, 8});
+    EXPECT_EQ(gpus.shortfall, TopologyFit::Shortfall::TooFewGpus);
+    EXPECT_EQ(gpus.host, "node1");
+    EXPECT_EQ(gpus.available, 4);
+    const auto few = fitTopology(hosts, {4, 8});
+    EXPECT_EQ(few.shortfall, TopologyFit::Shortfall::TooFewHosts);
+    EXPECT_EQ(few.needed, 4);
+    EXPECT_EQ(fitTopology({}, {2, 1}).shortfall, TopologyFit::Shortfall::NoHosts);
+    // The words the campaign check gives are the value's, and RunCapacity reads the value.
+    Campaign c;
+    c.hosts = hosts;
+    c.topologies = {{2, 8}};
+    const auto problems = c.validate();
+    EXPECT_NE(std::find(problems.begin(), problems.end(),
+                        "topologies: 2n8g needs 8 GPUs on node1, which has 4"),
+              problems.end());
+    const RunCapacity capacity(hosts, 2, QStringLiteral("CPU cores"));
+    EXPECT_TRUE(capacity.whyNot({2, 8}).startsWith(QStringLiteral("2n8g needs 8 GPUs on node1")))
+        << capacity.whyNot({2, 8}).toStdString();
+}
+
+TEST(CampaignDiff, SaysWhatDiffersInWords) {
+    Campaign a;
+    a.topologies = {{1, 1}, {1, 2}};
+    a.batchSizes = {16};
+    a.outputDir = "/tmp/a";
+    Campaign b = a;
+    b.topologies = {{1, 2}, {1, 1}}; // the same set
+    b.outputDir = "/tmp/a/";
+    EXPECT_TRUE(campaignDifferences(a, b).empty());
+    b.iterations = 7;
+    b.outputDir = "/tmp/b";
+    b.topologies = {{1, 1}};
+    const auto d = campaignDifferences(a, b);
+    ASSERT_EQ(d.size(), 3u);
+    EXPECT_EQ(d[0], "output directory: /tmp/a → /tmp/b");
+    EXPECT_EQ(d[1], "topologies: 1n1g, 1n2g → 1n1g");
+    EXPECT_EQ(d[2], "iterations: 120 → 7");
 }

@@ -6,9 +6,11 @@
 
 #include "analysiscontroller.h"
 #include "appsettings.h"
+#include "campaigndiff.h"
 #include "campaignform.h"
 #include "casetablemodel.h"
 #include "hosttablemodel.h"
+#include "journal.h"
 #include "mainwindow.h"
 #include "resultspage.h"
 #include "runcapacity.h"
@@ -20,6 +22,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QFileInfo>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -328,4 +331,254 @@ TEST(RunPanel, CancelMidRunLeavesNoProcessAndReopenOffersResume) {
     EXPECT_TRUE(again.panel->bannerText().contains(QLatin1String("Resume")))
         << again.panel->bannerText().toStdString();
     EXPECT_EQ(again.panel->monitor()->runsTable()->item(0, 1)->text(), QStringLiteral("cancelled"));
+}
+
+namespace {
+
+// A workload that ends at once (no throughput: the run ends incomplete) or, with `seconds`,
+// sleeps that long: runs in a blink, with the campaign's iterations on its command line.
+QString quickProfile(const QTemporaryDir& dir, int seconds = 0) {
+    const QString path = dir.filePath(QStringLiteral("quick-profile.json"));
+    const std::string program =
+        seconds ? R"(["/bin/sleep", ")" + std::to_string(seconds) + R"("], "args": [])"
+                : R"(["/bin/true"], "args": ["--iterations", "{iterations}"])";
+    writeFile(path.toStdString(),
+              R"({"name": "quick", "launchers": {"env": ["/usr/bin/env"]}, "program": )" + program +
+                  "}");
+    return path;
+}
+
+// A campaign directory as a run left it: campaign.json and a journal where the first of its
+// two runs was cancelled (so both are left to run).
+launcher::Campaign cancelledCampaign(const QTemporaryDir& dir, const QString& out) {
+    launcher::Campaign c = ui::CampaignForm::defaultCampaign();
+    c.profile = quickProfile(dir).toStdString();
+    c.topologies = {{1, 1}};
+    c.batchSizes = {8};
+    c.repeats = 2;
+    c.iterations = 40;
+    c.cooldownSeconds = 0;
+    c.outputDir = out.toStdString();
+    std::filesystem::create_directories(c.outputDir);
+    std::string error;
+    EXPECT_TRUE(launcher::saveCampaign(c, c.outputDir + "/campaign.json", &error)) << error;
+    launcher::Journal journal(c.outputDir + "/journal.jsonl");
+    const std::string id = "bz8/1n1g/r50_b8_fp32_1";
+    EXPECT_TRUE(journal.appendStart(id, "svTEST", {{"true"}}, {}, "/dev/null", &error)) << error;
+    launcher::RunEnd end;
+    end.state = launcher::RunState::Cancelled;
+    EXPECT_TRUE(journal.appendEnd(id, "svTEST", "/dev/null", end, &error)) << error;
+    return c;
+}
+
+} // namespace
+
+TEST(RunPanel, ResumeRunsTheSavedCampaignNotTheEditedForm) {
+    Window w;
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("campaign"));
+    cancelledCampaign(dir, out);
+    ASSERT_TRUE(w.panel->openCampaign(out));
+    ASSERT_TRUE(w.panel->resumeButton()->isEnabled());
+
+    // Edited iterations: Resume says what differs and runs nothing.
+    w.form->iterations()->setValue(7);
+    w.panel->resumeButton()->click();
+    EXPECT_FALSE(w.panel->controller()->isRunning());
+    EXPECT_TRUE(w.panel->bannerText().contains(QStringLiteral("iterations: 40 → 7")))
+        << w.panel->bannerText().toStdString();
+    EXPECT_TRUE(w.panel->runAsNewButton()->isVisibleTo(w.panel));
+    EXPECT_TRUE(w.panel->revertButton()->isVisibleTo(w.panel));
+
+    // An edited output directory: nothing is resumed into it, nothing is created there.
+    const QString elsewhere = dir.filePath(QStringLiteral("elsewhere"));
+    w.form->outputDir()->setText(elsewhere);
+    w.panel->resumeButton()->click();
+    EXPECT_FALSE(w.panel->controller()->isRunning());
+    EXPECT_TRUE(w.panel->bannerText().contains(QLatin1String("output directory")))
+        << w.panel->bannerText().toStdString();
+    EXPECT_FALSE(QFileInfo::exists(elsewhere));
+
+    // Revert: the saved campaign again, and Resume runs exactly it.
+    w.panel->revertButton()->click();
+    EXPECT_FALSE(w.panel->revertButton()->isVisibleTo(w.panel));
+    EXPECT_EQ(w.form->iterations()->value(), 40);
+    EXPECT_EQ(w.form->outputDir()->text(), out);
+    EXPECT_TRUE(w.panel->bannerText().contains(QLatin1String("Resume runs the other 2")))
+        << w.panel->bannerText().toStdString();
+    bool done = false;
+    QObject::connect(w.panel, &ui::RunPanel::campaignFinished, [&] { done = true; });
+    w.panel->resumeButton()->click();
+    ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return done; }, 60000));
+    const std::string journal = slurpFile(out.toStdString() + "/journal.jsonl");
+    EXPECT_NE(journal.find(R"("--iterations","40")"), std::string::npos) << journal;
+    EXPECT_EQ(journal.find(R"("--iterations","7")"), std::string::npos) << journal;
+    for (const auto& [id, entry] : launcher::Journal(out.toStdString() + "/journal.jsonl").read())
+        EXPECT_TRUE(entry.end) << id; // both runs ran, in the saved directory
+    EXPECT_FALSE(QFileInfo::exists(elsewhere));
+}
+
+TEST(RunPanel, RunAsANewCampaignLeavesTheOpenedDirectoryAlone) {
+    Window w;
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("campaign"));
+    cancelledCampaign(dir, out);
+    const std::string before = slurpFile(out.toStdString() + "/journal.jsonl");
+    ASSERT_TRUE(w.panel->openCampaign(out));
+    w.form->iterations()->setValue(17);
+    w.panel->resumeButton()->click();
+    ASSERT_TRUE(w.panel->runAsNewButton()->isVisibleTo(w.panel));
+    bool done = false;
+    QObject::connect(w.panel, &ui::RunPanel::campaignFinished, [&] { done = true; });
+    w.panel->runAsNewButton()->click();
+    ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return done; }, 60000));
+    // The new campaign went beside the old one, with the form's settings.
+    const std::string fresh = out.toStdString() + "-2";
+    std::string error;
+    const auto saved = launcher::loadCampaign(fresh + "/campaign.json", &error);
+    ASSERT_TRUE(saved) << error;
+    EXPECT_EQ(saved->iterations, 17);
+    EXPECT_EQ(saved->outputDir, fresh);
+    EXPECT_EQ(slurpFile(out.toStdString() + "/journal.jsonl"), before);
+}
+
+TEST(RunPanel, AnOpenedCampaignKeepsWhatCannotRunHereAndSaysWhy) {
+    Window w;
+    QTemporaryDir dir;
+    launcher::Campaign c = ui::CampaignForm::defaultCampaign();
+    c.topologies = {{1, 1}, {2, 8}, {4, 8}};
+    c.batchSizes = {8192}; // beyond the form's 4096
+    c.iterations = 200000; // beyond 100000
+    c.repeats = 500;       // beyond 100
+    c.outputDir = dir.filePath(QStringLiteral("big")).toStdString();
+    const QString file = dir.filePath(QStringLiteral("big.json"));
+    std::string error;
+    ASSERT_TRUE(launcher::saveCampaign(c, file.toStdString(), &error)) << error;
+    ASSERT_TRUE(w.panel->openCampaign(file));
+
+    const auto shown = w.form->campaign();
+    EXPECT_EQ(shown.topologies, c.topologies);
+    EXPECT_EQ(shown.batchSizes, c.batchSizes);
+    EXPECT_EQ(shown.iterations, 200000);
+    EXPECT_EQ(shown.repeats, 500);
+    EXPECT_TRUE(launcher::campaignDifferences(c, shown).empty());
+    auto* twoNodes = w.form->topologyBox(QStringLiteral("2n8g"));
+    EXPECT_TRUE(twoNodes->isChecked());
+    EXPECT_TRUE(twoNodes->toolTip().contains(QLatin1String("needs 2 hosts")));
+    const QString banner = w.panel->bannerText();
+    EXPECT_TRUE(banner.contains(QLatin1String("cannot run here"))) << banner.toStdString();
+    EXPECT_TRUE(banner.contains(QLatin1String("2n8g needs 2 hosts"))) << banner.toStdString();
+    EXPECT_TRUE(banner.contains(QLatin1String("4n8g needs 4 hosts"))) << banner.toStdString();
+    // Run refuses with the reason and starts nothing; unticking what cannot run is the user's.
+    w.panel->runButton()->click();
+    EXPECT_FALSE(w.panel->controller()->isRunning());
+    twoNodes->setChecked(false);
+    EXPECT_FALSE(twoNodes->isEnabled()); // now greyed out like any box that cannot run
+    EXPECT_EQ(w.form->campaign().topologies, (std::vector<Topology>{{1, 1}, {4, 8}}));
+}
+
+TEST(RunPanel, ARelativeOutputDirIsTheCampaignsOwnDirectory) {
+    // An older CLI stored `--out runs` as typed. Opened from any working directory, the
+    // campaign is the directory its campaign.json is in, never $CWD/runs.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("runs"));
+    launcher::Campaign c = cancelledCampaign(dir, out);
+    c.outputDir = "runs";
+    std::string error;
+    ASSERT_TRUE(launcher::saveCampaign(c, out.toStdString() + "/campaign.json", &error)) << error;
+    Window w;
+    ASSERT_TRUE(w.panel->openCampaign(out + QStringLiteral("/campaign.json")));
+    EXPECT_EQ(w.form->outputDir()->text(), out);
+    EXPECT_TRUE(w.panel->resumeButton()->isEnabled());
+    EXPECT_EQ(w.panel->recentCampaigns().value(0), out);
+    // The form's own relative directory is saved absolute (from the app's working directory).
+    w.form->outputDir()->setText(QStringLiteral("typed/here"));
+    const QString spec = dir.filePath(QStringLiteral("spec.json"));
+    ASSERT_TRUE(w.panel->saveCampaign(spec));
+    const auto saved = launcher::loadCampaign(spec.toStdString(), &error);
+    ASSERT_TRUE(saved) << error;
+    EXPECT_EQ(saved->outputDir,
+              QDir::current().filePath(QStringLiteral("typed/here")).toStdString());
+}
+
+TEST(RunPanel, ClosingTheWindowMidCampaignCancelsItFirst) {
+    Window w;
+    w.window.show();
+    QTemporaryDir dir;
+    launcher::Campaign c = ui::CampaignForm::defaultCampaign();
+    c.profile = quickProfile(dir, 600).toStdString();
+    c.topologies = {{1, 1}};
+    c.repeats = 1;
+    c.outputDir = dir.filePath(QStringLiteral("closing")).toStdString();
+    w.form->setCampaign(c);
+    ASSERT_TRUE(waitUntil([&] { return w.panel->runButton()->isEnabled(); }, 3000));
+    w.panel->runButton()->click();
+    ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return !processesMentioning("/bin/sleep 600").empty(); }, 30000));
+    EXPECT_FALSE(w.window.close()); // refused: the campaign is cancelled first
+    EXPECT_TRUE(w.window.isVisible());
+    EXPECT_TRUE(w.panel->bannerText().contains(QLatin1String("Cancelling")))
+        << w.panel->bannerText().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return !w.window.isVisible(); }, 30000));
+    EXPECT_FALSE(w.panel->controller()->isRunning());
+    EXPECT_TRUE(processesMentioning("/bin/sleep 600").empty());
+}
+
+TEST(RunPanel, RecentCampaignsAreOneOfTheSettingsRecentLists) {
+    QTemporaryDir dir;
+    const QString ini = dir.filePath(QStringLiteral("settings.ini"));
+    const QString gone = dir.filePath(QStringLiteral("gone"));
+    std::vector<QString> dirs;
+    {
+        ui::AppSettings settings(ini);
+        for (int i = 0; i < 12; ++i) {
+            dirs.push_back(dir.filePath(QStringLiteral("c%1").arg(i)));
+            QDir().mkpath(dirs.back());
+            settings.addRecentCampaign(dirs.back());
+        }
+        settings.addRecentCampaign(gone);    // never created: left out when read
+        settings.addRecentCampaign(dirs[5]); // again: moves to the front, once
+        settings.addRecent(dir.path());      // the log directories' list is another list
+        settings.sync();
+    }
+    ui::AppSettings settings(ini);
+    const QStringList recent = settings.recentCampaigns();
+    ASSERT_EQ(recent.size(), 9); // ten kept, one of them gone
+    EXPECT_EQ(recent[0], dirs[5]);
+    EXPECT_EQ(recent[1], dirs[11]);
+    EXPECT_EQ(recent.count(dirs[5]), 1);
+    EXPECT_FALSE(recent.contains(gone));
+    EXPECT_FALSE(recent.contains(dir.path()));
+    EXPECT_EQ(settings.recent(), QStringList{dir.path()});
+    // The Run panel of a window on those settings offers the same list.
+    Window w;
+    QTemporaryDir other;
+    const QString out = other.filePath(QStringLiteral("campaign"));
+    cancelledCampaign(other, out);
+    ASSERT_TRUE(w.panel->openCampaign(out + QStringLiteral("/campaign.json")));
+    EXPECT_EQ(w.panel->recentCampaigns(), QStringList{out});
+}
+
+TEST(RunPanel, AMovedCampaignDirectoryRunsWhereItIsNowAndSaysSo) {
+    QTemporaryDir dir;
+    const QString first = dir.filePath(QStringLiteral("first"));
+    const QString moved = dir.filePath(QStringLiteral("moved"));
+    cancelledCampaign(dir, first);
+    ASSERT_TRUE(QDir().rename(first, moved));
+    Window w;
+    ASSERT_TRUE(w.panel->openCampaign(moved + QStringLiteral("/campaign.json")));
+    EXPECT_EQ(w.form->outputDir()->text(), moved);
+    EXPECT_TRUE(w.panel->bannerText().contains(QLatin1String("has moved")))
+        << w.panel->bannerText().toStdString();
+    EXPECT_TRUE(w.panel->bannerText().contains(first)) << w.panel->bannerText().toStdString();
+    // Resume takes the directory as it is now: nothing differs, nothing goes to the old place.
+    bool done = false;
+    QObject::connect(w.panel, &ui::RunPanel::campaignFinished, [&] { done = true; });
+    w.panel->resumeButton()->click();
+    ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return done; }, 60000));
+    EXPECT_FALSE(QFileInfo::exists(first));
+    EXPECT_TRUE(QFileInfo::exists(moved + QStringLiteral("/logs/bz8/1n1g/r50_b8_fp32_2.log")));
 }

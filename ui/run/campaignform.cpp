@@ -34,13 +34,18 @@ QSpinBox* spin(int min, int max, QWidget* parent, const QString& suffix = {}) {
     auto* s = new QSpinBox(parent);
     s->setRange(min, max);
     s->setSuffix(suffix);
+    // The form's own range: a campaign opened with a value beyond it widens the box instead.
+    s->setProperty("svMin", min);
+    s->setProperty("svMax", max);
     return s;
 }
 
-std::string profileNeeds(const std::string& name) {
-    std::string error;
-    auto p = launcher::loadProfile(name, &error);
-    return p ? p->needs : std::string();
+// Shows v as it is: a spin box would clamp a value beyond its range, silently changing the plan
+// of an opened campaign.
+void showKept(QSpinBox* s, int v) {
+    s->setRange(std::min(s->property("svMin").toInt(), v),
+                std::max(s->property("svMax").toInt(), v));
+    s->setValue(v);
 }
 
 } // namespace
@@ -167,7 +172,8 @@ QWidget* CampaignForm::buildTopologies() {
         check->setObjectName(QStringLiteral("topology-") + name);
         m_topologies[name] = check;
         grid->addWidget(check, i / 3, i % 3);
-        connect(check, &QCheckBox::toggled, this, &CampaignForm::edited);
+        // Unticking a box that cannot run greys it out (updateAvailability), which edits.
+        connect(check, &QCheckBox::toggled, this, &CampaignForm::updateAvailability);
         ++i;
     }
     m_custom->setPlaceholderText(tr("more, e.g. 2n4g, 16n8g"));
@@ -180,16 +186,20 @@ QWidget* CampaignForm::buildTopologies() {
 }
 
 void CampaignForm::updateAvailability() {
-    const std::string needs = profileNeeds(m_profile->currentText().toStdString());
+    const std::string needs = m_needs;
     const launcher::RunCapacity capacity(m_hosts->hosts(),
                                          launcher::RunCapacity::localSlotsFor(needs),
                                          needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
     for (auto& [name, check] : m_topologies) {
         const Topology t = *parseTopology(name.toStdString());
         const QString why = capacity.whyNot(t);
-        // A box that cannot run is unchecked too: a greyed-out tick would still be sent.
-        if (!why.isEmpty()) check->setChecked(false);
-        check->setEnabled(why.isEmpty());
+        // A box that cannot run is greyed out, unless ticked: an opened campaign's plan is
+        // never silently changed; the tick stays, in red with the reason, and can be removed.
+        const QSignalBlocker quiet(check);
+        check->setEnabled(why.isEmpty() || check->isChecked());
+        check->setStyleSheet(why.isEmpty() || !check->isChecked()
+                                 ? QString()
+                                 : QStringLiteral("QCheckBox { color: #b02020; }"));
         check->setToolTip(why.isEmpty()
                               ? tr("%1 node(s) × %2 rank(s) each").arg(t.nodes).arg(t.gpusPerNode)
                               : why);
@@ -201,11 +211,16 @@ void CampaignForm::updateAvailability() {
 }
 
 QStringList CampaignForm::problems() const {
-    const std::string needs = profileNeeds(m_profile->currentText().toStdString());
+    const std::string needs = m_needs;
     const launcher::RunCapacity capacity(m_hosts->hosts(),
                                          launcher::RunCapacity::localSlotsFor(needs),
                                          needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
     QStringList out;
+    for (const auto& [name, check] : m_topologies)
+        if (check->isChecked())
+            if (const QString why = capacity.whyNot(*parseTopology(name.toStdString()));
+                !why.isEmpty())
+                out << why;
     for (const QString& word : m_custom->text().split(QRegularExpression(QStringLiteral("[,\\s]+")),
                                                       Qt::SkipEmptyParts)) {
         const auto t = parseTopology(word.toStdString());
@@ -218,12 +233,17 @@ QStringList CampaignForm::problems() const {
 }
 
 void CampaignForm::showProfile(const std::string& launcher) {
+    // Loaded once per choice (a profile may be a file): every later edit reads what it needs.
     std::string error;
     auto p = launcher::loadProfile(m_profile->currentText().toStdString(), &error);
+    m_needs = p ? p->needs : std::string();
     // What is measured, in words, right under the choice.
     m_profileLabel->setText(p ? QString::fromStdString(p->label) : QString::fromStdString(error));
     fillLaunchers(p ? &*p : nullptr, launcher);
     m_imageSize->setEnabled(p && p->variables.count("image_size"));
+    m_defaultImageSize = p && p->variables.count("image_size")
+                             ? QString::fromStdString(p->variables.at("image_size"))
+                             : QString();
     updateAvailability();
 }
 
@@ -249,7 +269,7 @@ launcher::Campaign CampaignForm::campaign() const {
     c.profile = m_profile->currentText().toStdString();
     // The profile's default is left unnamed in the campaign, as the command line does.
     c.launcher = m_launcher->currentData().toString().toStdString();
-    if (c.launcher == m_defaultLauncher) c.launcher.clear();
+    if (c.launcher == m_defaultLauncher && m_base.launcher != c.launcher) c.launcher.clear();
     c.hosts = m_hosts->hosts();
     c.sshConfig = m_sshConfig->text().trimmed().toStdString();
     const QString container = m_container->text().trimmed();
@@ -275,10 +295,15 @@ launcher::Campaign CampaignForm::campaign() const {
     c.iterations = m_iterations->value();
     c.warmup = m_warmup->value();
     c.cooldownSeconds = m_cooldown->value();
-    if (m_imageSize->isEnabled())
-        c.variables["image_size"] = std::to_string(m_imageSize->value());
-    else
-        c.variables.erase("image_size");
+    // The image size as the campaign had it (its text, or unset for the profile's default)
+    // while the box still shows what was set. A profile without one leaves the campaign's as it
+    // was (unused, but not dropped).
+    if (m_imageSize->isEnabled()) {
+        const bool had = m_base.variables.count("image_size") > 0;
+        const bool changed = m_imageSize->value() != m_setImageSize;
+        if (changed || (!had && QString::number(m_imageSize->value()) != m_defaultImageSize))
+            c.variables["image_size"] = std::to_string(m_imageSize->value());
+    }
     c.outputDir = m_outputDir->text().trimmed().toStdString();
     return c;
 }
@@ -307,16 +332,19 @@ void CampaignForm::setCampaign(const launcher::Campaign& c) {
             custom << QString::fromStdString(t.name());
     }
     m_custom->setText(custom.join(QStringLiteral(", ")));
-    if (!c.batchSizes.empty()) m_batch->setValue(c.batchSizes.front());
+    if (!c.batchSizes.empty()) showKept(m_batch, c.batchSizes.front());
     if (!c.precisions.empty())
         m_precision->setCurrentIndex(
             qMax(0, m_precision->findData(QString::fromStdString(c.precisions.front()))));
-    m_repeats->setValue(c.repeats);
-    m_iterations->setValue(c.iterations);
-    m_warmup->setValue(c.warmup);
-    m_cooldown->setValue(c.cooldownSeconds);
+    showKept(m_repeats, c.repeats);
+    showKept(m_iterations, c.iterations);
+    showKept(m_warmup, c.warmup);
+    showKept(m_cooldown, c.cooldownSeconds);
     auto size = c.variables.find("image_size");
-    m_imageSize->setValue(size != c.variables.end() ? std::atoi(size->second.c_str()) : 64);
+    showKept(m_imageSize, size != c.variables.end()        ? std::atoi(size->second.c_str())
+                          : m_defaultImageSize.toInt() > 0 ? m_defaultImageSize.toInt()
+                                                           : 64);
+    m_setImageSize = m_imageSize->value();
     m_outputDir->setText(QString::fromStdString(c.outputDir));
     updateAvailability();
     // One notice for the whole change (the command preview follows it), not one per field.

@@ -1,7 +1,8 @@
 #pragma once
 // The Run panel's left column: every field of a launcher Campaign as a widget — profile, hosts
 // (with import from an SSH config), container, topologies (greyed out with the reason when the
-// hosts cannot run them), batch size, precision, repeats, iterations, warmup, cooldown, output.
+// hosts cannot run them; an opened campaign's stay ticked), batch size, precision, repeats,
+// iterations, warmup, cooldown, output.
 
 // moc trips over the C++20 standard headers behind the launcher types; it needs only names.
 #ifndef Q_MOC_RUN
@@ -35,7 +36,8 @@ class CampaignForm : public QWidget {
 
     launcher::Campaign campaign() const;
     void setCampaign(const launcher::Campaign& campaign);
-    // Problems the form already knows of (a custom topology that is not NnGg or cannot run).
+    // Problems the form already knows of: a custom topology that is not NnGg, a ticked one the
+    // hosts cannot run (an opened campaign keeps those, ticked in red, with the reason).
     QStringList problems() const;
 
     void importSshConfig(const QString& file);
@@ -71,6 +73,7 @@ class CampaignForm : public QWidget {
     QLabel* m_profileLabel;
     QComboBox* m_launcher;
     std::string m_defaultLauncher;
+    std::string m_needs; // the chosen profile's: what one local node's slots are
     HostTableModel* m_hosts;
     QTableView* m_hostView;
     QLineEdit* m_sshConfig;
@@ -86,7 +89,9 @@ class CampaignForm : public QWidget {
     QSpinBox* m_cooldown;
     QSpinBox* m_imageSize;
     QLineEdit* m_outputDir;
-    launcher::Campaign m_base; // keeps what the form has no widget for (timeouts, launcher)
+    launcher::Campaign m_base;  // keeps what the form has no widget for (timeouts, launcher)
+    QString m_defaultImageSize; // the profile's, as text; empty when it has none
+    int m_setImageSize = 0;     // what setCampaign showed: unchanged keeps the campaign's text
 };
 
 } // namespace sv::ui

@@ -68,28 +68,6 @@ QString RunController::logRoot(const launcher::Campaign& campaign) {
                : out;
 }
 
-QStringList RunController::commandLines(const launcher::Campaign& campaign, QString* error) {
-    const auto problems = campaign.validate();
-    if (!problems.empty()) {
-        *error = joined(problems);
-        return {};
-    }
-    std::string why;
-    const auto profile = launcher::loadProfile(campaign.profile, &why);
-    if (!profile) {
-        *error = QString::fromStdString(why);
-        return {};
-    }
-    // A Runner that never starts: the very builder and plan the real run uses.
-    launcher::Runner dry(campaign, *profile);
-    QStringList lines;
-    for (std::size_t i = 0; i < dry.runs().size(); ++i)
-        for (const auto& l :
-             dry.commands().launches(dry.runs()[i], "svDRYRUN" + std::to_string(i + 1)))
-            lines << QString::fromStdString(launcher::shellCommand(l.argv));
-    return lines;
-}
-
 std::map<std::string, launcher::JournalEntry> RunController::journalOf(const QString& outputDir) {
     const QString path = QDir(outputDir).filePath(QStringLiteral("journal.jsonl"));
     if (!QFileInfo::exists(path)) return {};

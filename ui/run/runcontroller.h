@@ -40,9 +40,6 @@ class RunController : public QObject {
     const launcher::Runner* runner() const { return m_runner; }
     // Where the campaign's logs go (output directory + the profile's log root).
     static QString logRoot(const launcher::Campaign& campaign);
-    // The exact command lines the campaign will run: one per run, or one per node of a run
-    // for a per-node launcher (tags drawn at start).
-    static QStringList commandLines(const launcher::Campaign& campaign, QString* error);
     // The states a campaign directory's journal records, by run id; empty without a journal.
     static std::map<std::string, launcher::JournalEntry> journalOf(const QString& outputDir);
 

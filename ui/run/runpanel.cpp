@@ -1,15 +1,15 @@
 #include "runpanel.h"
 
+#include "appsettings.h"
+#include "campaigndiff.h"
 #include "campaignform.h"
-#include "plannedrun.h"
-#include "recentcampaigns.h"
+#include "dryrun.h"
 #include "runcontroller.h"
 #include "runmonitor.h"
 #include "runner.h"
-#include "workloadprofile.h"
 
-#include <QCloseEvent>
 #include <QDir>
+#include <QFutureWatcher>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -22,40 +22,40 @@
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <filesystem>
 
 namespace sv::ui {
 namespace {
 
-// Runs not yet final in a journal: what Resume would run.
-int leftToRun(const launcher::Campaign& c,
-              const std::map<std::string, launcher::JournalEntry>& journal) {
-    std::string why;
-    const auto profile = launcher::loadProfile(c.profile, &why);
-    if (!profile) return 0;
-    int left = 0;
-    for (const auto& run : launcher::planRuns(c, *profile)) {
-        auto it = journal.find(run.id);
-        left += it == journal.end() || !launcher::isFinal(it->second.state()) ? 1 : 0;
-    }
-    return left;
+QStringList toQt(const std::vector<std::string>& lines) {
+    QStringList out;
+    for (const auto& l : lines)
+        out << QString::fromStdString(l);
+    return out;
 }
 
-QStringList plannedIds(const launcher::Campaign& c) {
-    std::string why;
-    const auto profile = launcher::loadProfile(c.profile, &why);
-    QStringList ids;
-    if (profile)
-        for (const auto& run : launcher::planRuns(c, *profile))
-            ids << QString::fromStdString(run.id);
-    return ids;
+QString native(const std::string& path) {
+    return QDir::toNativeSeparators(QString::fromStdString(path));
+}
+
+// A new campaign beside `dir`: DIR-2, DIR-3, ... whichever does not exist yet.
+QString siblingOf(const QString& dir) {
+    const QString base = QDir::cleanPath(dir);
+    for (int n = 2;; ++n)
+        if (const QString next = base + QStringLiteral("-%1").arg(n); !QFileInfo::exists(next))
+            return next;
 }
 
 } // namespace
 
-RunPanel::RunPanel(const QString& settingsFile, QWidget* parent)
-    : QWidget(parent), m_settingsFile(settingsFile), m_form(new CampaignForm(this)),
+RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
+    : QWidget(parent), m_settings(settings), m_form(new CampaignForm(this)),
       m_monitor(new RunMonitor(this)), m_controller(new RunController(this)),
-      m_recent(new RecentCampaigns(settingsFile)), m_banner(new QLabel(this)),
+      m_banner(new QLabel(this)), m_choice(new QWidget(this)),
+      m_runAsNew(new QPushButton(tr("Run as a new campaign"), m_choice)),
+      m_revert(new QPushButton(tr("Revert the form"), m_choice)),
       m_command(new QPlainTextEdit(this)), m_commandCaption(new QLabel(this)),
       m_preflight(new QPushButton(tr("Preflight"), this)),
       m_run(new QPushButton(tr("▶  Run"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
@@ -67,7 +67,17 @@ RunPanel::RunPanel(const QString& settingsFile, QWidget* parent)
         tr("Check the hosts, the container, the launcher and the workload before running"));
     m_cancel->setToolTip(
         tr("Stop the current run (TERM, then KILL after the grace period) and run nothing more"));
-    m_resume->setToolTip(tr("Run what this campaign's journal says is not finished"));
+    m_resume->setToolTip(tr("Run what this campaign's journal says is not finished, with the "
+                            "settings of its campaign.json"));
+    m_runAsNew->setToolTip(tr("Run the form's settings as a campaign of its own, in a new "
+                              "directory unless the form names one"));
+    m_revert->setToolTip(tr("Show the opened campaign's settings again"));
+    auto* choiceLayout = new QHBoxLayout(m_choice);
+    choiceLayout->setContentsMargins(0, 0, 0, 0);
+    choiceLayout->addWidget(m_runAsNew);
+    choiceLayout->addWidget(m_revert);
+    choiceLayout->addStretch(1);
+    m_choice->hide();
     auto* newButton = new QPushButton(tr("New"), this);
     newButton->setToolTip(tr("Keep these settings, with a fresh output directory"));
     auto* open = new QPushButton(tr("Open…"), this);
@@ -108,6 +118,7 @@ RunPanel::RunPanel(const QString& settingsFile, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
     layout->addWidget(m_banner);
+    layout->addWidget(m_choice);
     layout->addWidget(split, 1);
 
     m_commandTimer->setSingleShot(true);
@@ -118,10 +129,14 @@ RunPanel::RunPanel(const QString& settingsFile, QWidget* parent)
     connect(m_run, &QPushButton::clicked, this, &RunPanel::run);
     connect(m_cancel, &QPushButton::clicked, this, &RunPanel::cancel);
     connect(m_resume, &QPushButton::clicked, this, &RunPanel::resume);
+    connect(m_runAsNew, &QPushButton::clicked, this, &RunPanel::runAsNewCampaign);
+    connect(m_revert, &QPushButton::clicked, this, &RunPanel::revertForm);
     connect(newButton, &QPushButton::clicked, this, [this] {
         m_form->setOutputDir(CampaignForm::freshOutputDir());
+        m_opened.reset();
         m_canResume = false;
         m_banner->hide();
+        m_choice->hide();
         updateButtons();
     });
     connect(open, &QPushButton::clicked, this, &RunPanel::chooseOpen);
@@ -142,8 +157,7 @@ RunPanel::RunPanel(const QString& settingsFile, QWidget* parent)
             });
     connect(m_controller, &RunController::logText, m_monitor, &RunMonitor::appendLog);
     connect(m_controller, &RunController::resultsChanged, this, [this](const QString& root) {
-        const launcher::Campaign c = m_form->campaign();
-        emit resultsReady(root, c.warmup, c.iterations);
+        emit resultsReady(root, m_running.warmup, m_running.iterations);
     });
     connect(m_controller, &RunController::problem, this, [this](const QString& text) {
         showBanner(text, true);
@@ -152,69 +166,123 @@ RunPanel::RunPanel(const QString& settingsFile, QWidget* parent)
     connect(m_controller, &RunController::note, this,
             [this](const QString& text) { m_monitor->appendNote(text, false); });
     connect(m_controller, &RunController::preflightDone, this, &RunPanel::showPreflight);
-    connect(m_controller, &RunController::finished, this,
-            [this](bool cancelled, int ok, int total) {
-                m_monitor->campaignFinished(cancelled, ok, total);
-                const launcher::Campaign c = m_form->campaign();
-                m_canResume =
-                    leftToRun(c, RunController::journalOf(QString::fromStdString(c.outputDir))) > 0;
-                if (cancelled)
-                    showBanner(tr("Cancelled: %1 of %2 runs ok; nothing of the campaign is left "
-                                  "running. Resume runs the rest.")
-                                   .arg(ok)
-                                   .arg(total),
-                               false);
-                else if (ok < total)
-                    showBanner(tr("Finished with problems: %1 of %2 runs ok. The console and the "
-                                  "Runs tab say why.")
-                                   .arg(ok)
-                                   .arg(total),
-                               true);
-                else
-                    showBanner(tr("Finished: all %1 runs ok. Results, Throughput and Speedup show "
-                                  "the campaign.")
-                                   .arg(total),
-                               false);
-                updateButtons();
-                emit campaignFinished(cancelled, ok, total);
-                if (m_closeWhenDone) window()->close();
-            });
+    connect(m_controller, &RunController::finished, this, &RunPanel::onFinished);
     rebuildRecentMenu();
     updateButtons();
     updateCommand();
 }
 
-RunPanel::~RunPanel() {
-    delete m_recent;
+RunPanel::~RunPanel() = default;
+
+bool RunPanel::mayClose() const {
+    return !m_controller->isRunning();
 }
 
-void RunPanel::showEvent(QShowEvent* event) {
-    // The window is known only once the panel is placed in it: closing it mid-campaign must
-    // cancel the runs first, or mpirun's children would outlive the app.
-    if (!m_filterInstalled && window() != this) {
-        window()->installEventFilter(this);
-        m_filterInstalled = true;
-    }
-    QWidget::showEvent(event);
+void RunPanel::cancelBeforeClosing() {
+    m_controller->cancel();
+    // After the cancel's own notes: this is what the user waits for.
+    showBanner(tr("Cancelling the campaign before closing…"), false);
+    updateButtons();
 }
 
-bool RunPanel::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == window() && event->type() == QEvent::Close && m_controller->isRunning()) {
-        event->ignore();
-        m_closeWhenDone = true;
-        showBanner(tr("Cancelling the campaign before closing…"), false);
-        m_controller->cancel();
-        return true;
-    }
-    return QWidget::eventFilter(watched, event);
+void RunPanel::onFinished(bool cancelled, int ok, int total) {
+    m_monitor->campaignFinished(cancelled, ok, total);
+    // What is left is what the directory says now, read as Resume will read it: on a worker
+    // thread, as the journal may be long and the disk slow.
+    auto* watcher = new QFutureWatcher<launcher::CampaignDirectory>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [=, this] {
+        watcher->deleteLater();
+        showFinished(watcher->result(), cancelled, ok, total);
+    });
+    watcher->setFuture(QtConcurrent::run(
+        [dir = m_running.outputDir] { return launcher::CampaignDirectory::open(dir); }));
+}
+
+void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool cancelled, int ok,
+                            int total) {
+    m_opened = opened;
+    m_canResume = opened.ok() && !opened.runsLeft().empty();
+    if (cancelled)
+        showBanner(tr("Cancelled: %1 of %2 runs ok; nothing of the campaign is left "
+                      "running. Resume runs the rest.")
+                       .arg(ok)
+                       .arg(total),
+                   false);
+    else if (ok < total)
+        showBanner(tr("Finished with problems: %1 of %2 runs ok. The console and the "
+                      "Runs tab say why.")
+                       .arg(ok)
+                       .arg(total),
+                   true);
+    else
+        showBanner(tr("Finished: all %1 runs ok. Results, Throughput and Speedup show "
+                      "the campaign.")
+                       .arg(total),
+                   false);
+    updateButtons();
+    emit campaignFinished(cancelled, ok, total);
 }
 
 void RunPanel::run() {
-    start(false);
+    const QStringList problems = m_form->problems();
+    if (!problems.isEmpty()) {
+        showBanner(problems.join(QLatin1Char('\n')), true);
+        return;
+    }
+    launcher::Campaign c = m_form->campaign();
+    c.outputDir = launcher::absoluteOutputDir(c.outputDir);
+    if (start(c, false)) m_opened.reset();
 }
+
 void RunPanel::resume() {
-    start(true);
+    if (!m_opened || !m_canResume) return;
+    // campaign.json and the journal as they are now, not as they were when opened.
+    const auto opened = launcher::CampaignDirectory::open(m_opened->directory());
+    if (!opened.ok()) {
+        showBanner(tr("Cannot resume: %1").arg(QString::fromStdString(opened.error())), true);
+        return;
+    }
+    const QStringList differences =
+        toQt(launcher::campaignDifferences(opened.campaign(), m_form->campaign()));
+    if (!differences.isEmpty()) {
+        showBanner(tr("Resume runs %1 as saved, and the form differs from it:\n  %2\nRun the "
+                      "form as a new campaign, or revert the form to the saved campaign.")
+                       .arg(QDir::toNativeSeparators(QString::fromStdString(opened.file())),
+                            differences.join(QStringLiteral("\n  "))),
+                   true);
+        m_choice->show();
+        return;
+    }
+    m_opened = opened;
+    start(opened.campaign(), true);
 }
+
+void RunPanel::runAsNewCampaign() {
+    m_choice->hide();
+    // The opened directory holds its own campaign: a new one never goes into it.
+    const launcher::Campaign c = m_form->campaign();
+    if (m_opened &&
+        std::filesystem::exists(std::filesystem::path(launcher::absoluteOutputDir(c.outputDir)) /
+                                "journal.jsonl"))
+        m_form->setOutputDir(siblingOf(QString::fromStdString(m_opened->directory())));
+    run();
+}
+
+void RunPanel::revertForm() {
+    m_choice->hide();
+    if (!m_opened) return;
+    const auto opened = launcher::CampaignDirectory::open(m_opened->directory());
+    if (!opened.ok()) {
+        showBanner(
+            tr("Cannot read the campaign again: %1").arg(QString::fromStdString(opened.error())),
+            true);
+        return;
+    }
+    m_opened = opened;
+    m_form->setCampaign(opened.campaign());
+    describeOpened(opened);
+}
+
 void RunPanel::cancel() {
     m_controller->cancel();
     updateButtons();
@@ -224,85 +292,122 @@ void RunPanel::preflight() {
     m_controller->preflight(m_form->campaign());
 }
 
-void RunPanel::start(bool resume) {
-    const QStringList problems = m_form->problems();
-    if (!problems.isEmpty()) {
-        showBanner(problems.join(QLatin1Char('\n')), true);
-        return;
-    }
-    const launcher::Campaign c = m_form->campaign();
-    const auto journal = resume ? RunController::journalOf(QString::fromStdString(c.outputDir))
-                                : std::map<std::string, launcher::JournalEntry>{};
+bool RunPanel::start(const launcher::Campaign& c, bool resume) {
     QString error;
     if (!m_controller->start(c, resume, &error)) {
         if (error.contains(QLatin1String("journal.jsonl")))
             error +=
                 tr("\nPress Resume to finish that campaign, or New for a fresh output directory.");
         showBanner(error, true);
-        return;
-    }
-    m_monitor->setPlan(plannedIds(c), journal, c.iterations);
-    m_banner->hide();
-    m_recent->add(
-        QDir(QString::fromStdString(c.outputDir)).filePath(QStringLiteral("campaign.json")));
-    rebuildRecentMenu();
-    updateButtons();
-}
-
-bool RunPanel::openCampaign(const QString& fileOrDir) {
-    const QFileInfo info(fileOrDir);
-    const QString file =
-        info.isDir() ? QDir(fileOrDir).filePath(QStringLiteral("campaign.json")) : fileOrDir;
-    std::string why;
-    const auto c = launcher::loadCampaign(file.toStdString(), &why);
-    if (!c) {
-        showBanner(tr("Cannot open the campaign %1: %2")
-                       .arg(QDir::toNativeSeparators(file), QString::fromStdString(why)),
-                   true);
         return false;
     }
-    m_form->setCampaign(*c);
-    const auto journal = RunController::journalOf(QString::fromStdString(c->outputDir));
-    m_monitor->setPlan(plannedIds(*c), journal, c->iterations);
-    m_canResume = !journal.empty() && leftToRun(*c, journal) > 0;
-    if (journal.empty()) {
-        showBanner(tr("Opened %1: not run yet. Press Run.").arg(QDir::toNativeSeparators(file)),
-                   false);
-    } else {
-        const int left = leftToRun(*c, journal);
-        const int total = static_cast<int>(plannedIds(*c).size());
-        showBanner(left ? tr("Opened %1: %2 of %3 runs finished; Resume runs the other %4.")
-                              .arg(QDir::toNativeSeparators(file))
-                              .arg(total - left)
-                              .arg(total)
-                              .arg(left)
-                        : tr("Opened %1: all %2 runs finished; its results are in the other tabs.")
-                              .arg(QDir::toNativeSeparators(file))
-                              .arg(total),
-                   false);
-        emit campaignOpened(RunController::logRoot(*c), c->warmup, c->iterations);
-    }
-    m_recent->add(file);
+    m_running = c;
+    QStringList ids;
+    for (const auto& run : m_controller->runner()->runs())
+        ids << QString::fromStdString(run.id);
+    m_monitor->setPlan(ids,
+                       resume && m_opened ? m_opened->journal()
+                                          : std::map<std::string, launcher::JournalEntry>{},
+                       c.iterations);
+    m_banner->hide();
+    m_choice->hide();
+    m_settings->addRecentCampaign(QString::fromStdString(c.outputDir));
     rebuildRecentMenu();
     updateButtons();
     return true;
 }
 
+bool RunPanel::openCampaign(const QString& fileOrDir) {
+    const auto opened = launcher::CampaignDirectory::open(fileOrDir.toStdString());
+    if (!opened.ok()) {
+        showBanner(tr("Cannot open the campaign: %1").arg(QString::fromStdString(opened.error())),
+                   true);
+        return false;
+    }
+    m_opened = opened;
+    m_choice->hide();
+    m_form->setCampaign(opened.campaign());
+    m_monitor->setPlan(toQt(opened.plannedIds()), opened.journal(), opened.campaign().iterations);
+    m_canResume = opened.hasJournal() && !opened.runsLeft().empty();
+    describeOpened(opened);
+    if (!opened.journal().empty() && opened.profile())
+        emit campaignOpened(QString::fromStdString((std::filesystem::path(opened.directory()) /
+                                                    opened.profile()->logRoot)
+                                                       .lexically_normal()
+                                                       .string()),
+                            opened.campaign().warmup, opened.campaign().iterations);
+    m_settings->addRecentCampaign(
+        QString::fromStdString(opened.isOwnDirectory() ? opened.directory() : opened.file()));
+    rebuildRecentMenu();
+    updateButtons();
+    return true;
+}
+
+void RunPanel::describeOpened(const launcher::CampaignDirectory& opened) {
+    const QString where = native(opened.isOwnDirectory() ? opened.directory() : opened.file());
+    const int total = static_cast<int>(opened.plan().size());
+    const int left = static_cast<int>(opened.runsLeft().size());
+    QStringList text;
+    bool problem = false;
+    // The plan is kept as saved; what this machine (or these hosts) cannot run is said, not
+    // dropped.
+    const QStringList cannot = m_form->problems();
+    if (!opened.hasJournal())
+        text << (cannot.isEmpty() ? tr("Opened %1: not run yet. Press Run.")
+                                  : tr("Opened %1: not run yet."))
+                    .arg(where);
+    else if (left)
+        text << tr("Opened %1: %2 of %3 runs finished; Resume runs the other %4.")
+                    .arg(where)
+                    .arg(total - left)
+                    .arg(total)
+                    .arg(left);
+    else
+        text << tr("Opened %1: all %2 runs finished; its results are in the other tabs.")
+                    .arg(where)
+                    .arg(total);
+    if (!opened.movedFrom().empty())
+        text << tr("It was written in %1 and has moved: it runs here, in %2.")
+                    .arg(native(opened.movedFrom()), native(opened.directory()));
+    if (!opened.profileError().empty()) {
+        text << tr("Its workload cannot be loaded: %1")
+                    .arg(QString::fromStdString(opened.profileError()));
+        problem = true;
+    }
+    if (!opened.journalError().empty()) {
+        text << tr("Its journal cannot be read: %1")
+                    .arg(QString::fromStdString(opened.journalError()));
+        problem = true;
+    }
+    if (!cannot.isEmpty()) {
+        text << tr("This campaign cannot run here as saved; its plan is kept as it is (ticked "
+                   "in red):")
+             << QStringLiteral("  • ") + cannot.join(QStringLiteral("\n  • "))
+             << tr("To run it here, add hosts or untick what cannot run, and run it as a new "
+                   "campaign.");
+        problem = true;
+    }
+    showBanner(text.join(QLatin1Char('\n')), problem);
+}
+
 bool RunPanel::saveCampaign(const QString& file) {
     std::string why;
-    if (!launcher::saveCampaign(m_form->campaign(), file.toStdString(), &why)) {
+    // Absolute, like campaign.json: opened later, from anywhere, it names the same directory.
+    launcher::Campaign c = m_form->campaign();
+    c.outputDir = launcher::absoluteOutputDir(c.outputDir);
+    if (!launcher::saveCampaign(c, file.toStdString(), &why)) {
         showBanner(tr("Cannot save %1: %2")
                        .arg(QDir::toNativeSeparators(file), QString::fromStdString(why)),
                    true);
         return false;
     }
-    m_recent->add(file);
+    m_settings->addRecentCampaign(file);
     rebuildRecentMenu();
     return true;
 }
 
 QStringList RunPanel::recentCampaigns() const {
-    return m_recent->list();
+    return m_settings->recentCampaigns();
 }
 
 void RunPanel::showBanner(const QString& text, bool problem) {
@@ -323,13 +428,12 @@ QString RunPanel::commandText() const {
 }
 
 void RunPanel::updateCommand() {
-    QString error;
-    const launcher::Campaign c = m_form->campaign();
-    const QStringList lines = RunController::commandLines(c, &error);
+    std::string error;
+    const QStringList lines = toQt(launcher::dryRunLines(m_form->campaign(), &error));
     if (lines.isEmpty()) {
-        m_commandCaption->setText(
-            tr("<b>Cannot run yet:</b> %1")
-                .arg(error.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+        m_commandCaption->setText(tr("<b>Cannot run yet:</b> %1")
+                                      .arg(QString::fromStdString(error).toHtmlEscaped().replace(
+                                          QLatin1Char('\n'), QStringLiteral("<br>"))));
         m_command->clear();
     } else {
         m_commandCaption->setText(
@@ -368,7 +472,7 @@ void RunPanel::showPreflight(const std::vector<launcher::PreflightFinding>& find
 
 void RunPanel::rebuildRecentMenu() {
     m_recentMenu->clear();
-    for (const QString& f : m_recent->list())
+    for (const QString& f : m_settings->recentCampaigns())
         m_recentMenu->addAction(QDir::toNativeSeparators(f), this, [this, f] { openCampaign(f); });
     if (m_recentMenu->isEmpty())
         m_recentMenu->addAction(tr("No recent campaigns"))->setEnabled(false);

@@ -1,11 +1,13 @@
 #pragma once
 // The Run page: set up a campaign (CampaignForm), see the exact commands, Preflight, Run,
 // Cancel and Resume, and watch it (RunMonitor). Campaigns save and load as the launcher's JSON;
-// reopening one shows its results and offers Resume. The window reads what is new in the
-// campaign's log tree when resultsReady says a run has ended, so the usual tabs fill as it goes.
+// a campaign is its directory (launcher::CampaignDirectory): reopening one shows its plan and
+// results, and Resume runs that directory's campaign.json, never the form's edits. The window
+// reads what is new in the campaign's log tree when resultsReady says a run has ended.
 
 #ifndef Q_MOC_RUN
 #include "campaign.h"
+#include "campaigndirectory.h"
 #include "preflight.h"
 #endif
 
@@ -19,27 +21,37 @@ class QTimer;
 
 namespace sv::ui {
 
+class AppSettings;
 class CampaignForm;
-class RecentCampaigns;
 class RunController;
 class RunMonitor;
 
 class RunPanel : public QWidget {
     Q_OBJECT
   public:
-    // settingsFile: where recent campaigns are remembered (the app's settings file).
-    explicit RunPanel(const QString& settingsFile, QWidget* parent = nullptr);
+    // settings: where recent campaigns are remembered (the window's settings).
+    explicit RunPanel(AppSettings* settings, QWidget* parent = nullptr);
     ~RunPanel() override;
 
-    // Loads a campaign.json (or a campaign directory holding one): its settings, its journal's
-    // states, its results; Resume is offered when something is left to run.
+    // Opens a campaign directory (or its campaign.json, or a campaign file saved elsewhere):
+    // its settings and plan as saved (what cannot run here stays, with a banner saying why),
+    // its journal's states, its results; Resume is offered when something is left to run.
     bool openCampaign(const QString& fileOrDir);
     bool saveCampaign(const QString& file);
     void run();
+    // Runs what the opened directory's journal has not finished, with its campaign.json. When
+    // the form differs from that file, says what differs and offers Run as a new campaign or
+    // Revert the form instead.
     void resume();
+    void runAsNewCampaign();
+    void revertForm();
     void cancel();
     void preflight();
     QStringList recentCampaigns() const;
+    // The window asks before closing: true when no campaign runs. Otherwise it calls
+    // cancelBeforeClosing and closes on campaignFinished.
+    bool mayClose() const;
+    void cancelBeforeClosing();
 
     CampaignForm* form() const { return m_form; }
     RunMonitor* monitor() const { return m_monitor; }
@@ -48,6 +60,8 @@ class RunPanel : public QWidget {
     QPushButton* cancelButton() const { return m_cancel; }
     QPushButton* resumeButton() const { return m_resume; }
     QPushButton* preflightButton() const { return m_preflight; }
+    QPushButton* runAsNewButton() const { return m_runAsNew; }
+    QPushButton* revertButton() const { return m_revert; }
     QString commandText() const;
     QString bannerText() const;
 
@@ -60,12 +74,13 @@ class RunPanel : public QWidget {
     // The log the current run is writing; empty when no run is going.
     void logInProgress(const QString& path);
 
-  protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-    void showEvent(QShowEvent* event) override;
-
   private:
-    void start(bool resume);
+    bool start(const launcher::Campaign& campaign, bool resume);
+    // The opened campaign in words: where it stands, whether it moved, what cannot run here.
+    void describeOpened(const launcher::CampaignDirectory& opened);
+    void onFinished(bool cancelled, int ok, int total);
+    // Once the finished campaign's directory is read again: where it stands, Resume or not.
+    void showFinished(const launcher::CampaignDirectory& opened, bool cancelled, int ok, int total);
     void showBanner(const QString& text, bool problem);
     void updateCommand();
     void updateButtons();
@@ -74,12 +89,14 @@ class RunPanel : public QWidget {
     void chooseOpen();
     void chooseSave();
 
-    QString m_settingsFile;
+    AppSettings* m_settings;
     CampaignForm* m_form;
     RunMonitor* m_monitor;
     RunController* m_controller;
-    RecentCampaigns* m_recent;
     QLabel* m_banner;
+    QWidget* m_choice; // Run as a new campaign / Revert the form, under the banner
+    QPushButton* m_runAsNew;
+    QPushButton* m_revert;
     QPlainTextEdit* m_command;
     QLabel* m_commandCaption;
     QPushButton* m_preflight;
@@ -88,9 +105,10 @@ class RunPanel : public QWidget {
     QPushButton* m_resume;
     QMenu* m_recentMenu;
     QTimer* m_commandTimer;
+    // The campaign directory the form came from (opened, or the last one run): what Resume runs.
+    std::optional<launcher::CampaignDirectory> m_opened;
+    launcher::Campaign m_running; // of the campaign running now
     bool m_canResume = false;
-    bool m_closeWhenDone = false;
-    bool m_filterInstalled = false;
 };
 
 } // namespace sv::ui
