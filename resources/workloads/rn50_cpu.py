@@ -32,6 +32,9 @@ def main():
     p.add_argument("--master-addr", default="127.0.0.1")
     p.add_argument("--master-port", type=int, default=29500)
     p.add_argument("--lr", type=float, default=0.256)
+    p.add_argument("--threads-per-rank", type=int, default=1,
+                   help="CPU threads each rank computes with: a CPU 'GPU' is this many cores, the "
+                        "same in every topology, so 1n2g has twice the compute of 1n1g")
     a = p.parse_args()
 
     # mpirun (Open MPI) or torchrun set these; a lone process is rank 0 of 1.
@@ -51,8 +54,9 @@ def main():
     import torch.distributed as dist
     import torchvision
 
-    # Ranks on one node share its cores rather than fight over them.
-    threads = max(1, (os.cpu_count() or 1) // max(1, local_size))
+    # A CPU "GPU" is a fixed share of the machine, the same in every topology. Giving each rank
+    # cores / ranks threads instead would let 1n1g use every core, and 1n2g could never be faster.
+    threads = max(1, a.threads_per_rank)
     torch.set_num_threads(threads)
     device = torch.device("cuda", local_rank) if a.device == "cuda" else torch.device("cpu")
     if a.device == "cuda":
@@ -66,6 +70,11 @@ def main():
     log.info("ResNet-50 v1.5, PyTorch %s, %s, synthetic data %dx%d, batch %d per rank, rank %d of %d, "
              "%d threads", torch.__version__, a.device.upper(), a.image_size, a.image_size,
              a.batch_size, rank, world, threads)
+    if a.device == "cpu" and threads == 1 and a.batch_size < 16:
+        # PyTorch 1.13 sends 1x1 convolutions (most of ResNet-50's) to oneDNN only from batch 16
+        # or with more than one thread; below that they run on the reference BLAS, 4-8x slower.
+        log.warning("batch %d below 16 on one thread: PyTorch runs ResNet-50's 1x1 convolutions "
+                    "on its slow path; use a batch of 16 or more", a.batch_size)
 
     torch.manual_seed(1234 + rank)
     model = torchvision.models.resnet50(num_classes=1000).to(device)

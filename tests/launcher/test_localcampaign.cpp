@@ -49,6 +49,14 @@ TEST(LocalCampaign, TinyRealCpuCampaignIsReadBackBySummarize) {
     EXPECT_EQ(j["cases"][0]["topology"], "1n1g");
     EXPECT_EQ(j["cases"][1]["topology"], "1n2g");
     EXPECT_EQ(j["cases"][1]["values"].size(), 2u);
+    // A CPU "GPU" is one core in every topology (not cores / ranks), and a batch below 16 on one
+    // thread is called out: PyTorch's slow path for 1x1 convolutions.
+    for (const char* topo : {"1n1g", "1n2g"}) {
+        const std::string log = sv::test::readFile(out + "/logs/local/pytorch-cpu/resnet50/bz2/" +
+                                                   topo + "/r50_b2_fp32_1.log");
+        EXPECT_NE(log.find(", 1 threads"), std::string::npos) << topo << "\n" << log.substr(0, 600);
+        EXPECT_NE(log.find("batch 2 below 16 on one thread"), std::string::npos) << topo;
+    }
 
     // Journal: a start and an end per run, all ok; environment captured beside the logs.
     const std::string journal = sv::test::readFile(out + "/journal.jsonl");

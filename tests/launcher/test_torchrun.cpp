@@ -43,7 +43,8 @@ TEST(TorchrunCommandLine, OneTorchrunPerNodeExactly) {
                " --nproc_per_node " + std::to_string(perNode) + " --master_addr " + master +
                " --master_port 29500 --log_dir /srv/sv/workload/torchrun --redirects 9:1 --tee "
                "9:1 --no_python /usr/bin/python3 /srv/sv/workload/rn50_cpu.py --batch-size 16 "
-               "--iterations 120 --image-size 64 --precision fp32 --device cpu --master-addr " +
+               "--iterations 120 --image-size 64 --precision fp32 --device cpu --threads-per-rank "
+               "1 --master-addr " +
                master + " --master-port 29500'\n";
     };
     // 1n2g: one process on the first host; 2n1g: one per node, node ranks 0 and 1, both meeting
@@ -61,7 +62,7 @@ TEST(TorchrunCommandLine, OneTorchrunPerNodeExactly) {
               "2 --master_addr 127.0.0.1 --master_port 29500 --log_dir /srv/l/workload/torchrun "
               "--redirects 9:1 --tee 9:1 --no_python /usr/bin/python3 /srv/l/workload/rn50_cpu.py "
               "--batch-size 8 --iterations 30 --image-size 64 --precision fp32 --device cpu "
-              "--master-addr 127.0.0.1 --master-port 29500\n");
+              "--threads-per-rank 1 --master-addr 127.0.0.1 --master-port 29500\n");
     // In a container: each node's torchrun through `docker exec`, the tag passed with -e.
     const auto docker = runProcess({kCli, "run", "--launcher", "torchrun", "--hosts", "node1,node2",
                                     "--container", "pt", "--topologies", "2n1g", "--batch-size",
@@ -78,7 +79,8 @@ TEST(TorchrunCommandLine, OneTorchrunPerNodeExactly) {
                " --nproc_per_node 1 --master_addr node1 --master_port 29500 --log_dir "
                "/srv/d/workload/torchrun --redirects 9:1 --tee 9:1 --no_python /usr/bin/python3 "
                "/srv/d/workload/rn50_cpu.py --batch-size 8 --iterations 120 --image-size 64 "
-               "--precision fp32 --device cpu --master-addr node1 --master-port 29500'\n";
+               "--precision fp32 --device cpu --threads-per-rank 1 --master-addr node1 "
+               "--master-port 29500'\n";
     };
     EXPECT_EQ(docker.out, inDocker("node1", 0) + inDocker("node2", 1));
     // A launcher the profile does not have is refused before anything runs.
