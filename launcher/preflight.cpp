@@ -1,6 +1,8 @@
 #include "preflight.h"
 
+#include "backgroundtask.h"
 #include "commandbatch.h"
+#include "outputspace.h"
 #include "sshdiagnosis.h"
 
 #include <algorithm>
@@ -20,6 +22,18 @@ struct Check {
     int host;
     std::string name;
 };
+
+// The output directory (this machine's file system, so on a worker thread: a hung network
+// mount must not hold the caller), then done with every finding.
+void checkOutput(const Campaign& campaign, const WorkloadProfile& profile, QObject* context,
+                 std::vector<PreflightFinding> findings, const Preflight::Done& done) {
+    runInBackground(
+        context, [campaign, profile] { return checkOutputSpace(campaign, profile); },
+        [findings = std::move(findings), done](OutputSpace space) mutable {
+            findings.push_back({"this machine", "output", space.ok(), space.message()});
+            done(std::move(findings));
+        });
+}
 
 } // namespace
 
@@ -137,7 +151,7 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
             }
             out.push_back(f);
         }
-        done(std::move(out));
+        checkOutput(campaign, profile, context, std::move(out), done);
     });
 }
 

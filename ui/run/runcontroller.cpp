@@ -2,15 +2,12 @@
 
 #include "environmentcapture.h"
 #include "consolefeed.h"
-#include "processtree.h"
 #include "runner.h"
 #include "shellquote.h"
 #include "workloadprofile.h"
 
 #include <QDir>
 #include <QFileInfo>
-
-#include <csignal>
 
 namespace sv::ui {
 namespace {
@@ -52,11 +49,8 @@ RunController::RunController(QObject* parent) : QObject(parent), m_console(new C
 RunController::~RunController() {
     // The app is going away with a campaign running (the panel normally holds the window open
     // until a cancel ends): the Runner's QProcess would only KILL mpirun, leaving its ranks.
-    // The journal names the running run's tag; every local process carrying it goes now.
-    if (!m_runner) return;
-    m_runner->cancel();
-    for (const auto& [id, entry] : journalOf(QString::fromStdString(m_campaign.outputDir)))
-        if (!entry.end && !entry.tag.empty()) launcher::ProcessTree(entry.tag).signal(SIGKILL);
+    // The Runner KILLs its run's groups and sweeps its tag here and on every host.
+    if (m_runner) m_runner->abandon();
 }
 
 QString RunController::logRoot(const launcher::Campaign& campaign) {
@@ -158,17 +152,28 @@ bool RunController::start(const launcher::Campaign& campaign, bool resume, QStri
         });
     connect(m_runner, &launcher::Runner::message, this, &RunController::problem);
     connect(m_runner, &launcher::Runner::finished, this, &RunController::onFinished);
+
     emit started(total);
     emit note(tr("%1 runs of %2 into %3")
                   .arg(total)
                   .arg(QString::fromStdString(profile->label),
                        QString::fromStdString(campaign.outputDir)));
-    // The machines' description goes beside the logs first, as the command line does.
+    // The machines' description goes beside the logs first, as the command line does. It can
+    // take a while (nvidia-smi, importing torch): said, and bounded by its own timeout.
+    emit note(
+        tr("Capturing environment… (hosts, GPUs, versions; at most %1 s)")
+            .arg(std::chrono::duration_cast<std::chrono::seconds>(m_environmentTimeout).count()));
     QPointer<launcher::Runner> guard(m_runner);
     launcher::EnvironmentCapture::run(
-        campaign, *profile, SCALEVIEW_UI_VERSION, m_runner, [guard](int) {
-            if (guard) guard->start(); // after a cancel, start() ends at once with finished(true)
-        });
+        campaign, *profile, SCALEVIEW_UI_VERSION, m_runner,
+        [this, guard](const launcher::EnvironmentCapture::Result& captured) {
+            if (!guard) return;
+            for (const auto& p : captured.problems)
+                emit problem(QString::fromStdString(p));
+            emit note(tr("Environment captured (%1 files in environment/).").arg(captured.files));
+            guard->start(); // after a cancel, start() ends at once, cancelled
+        },
+        m_environmentTimeout);
     return true;
 }
 
@@ -181,7 +186,7 @@ void RunController::cancel() {
     m_runner->cancel();
 }
 
-void RunController::onFinished(bool cancelled) {
+void RunController::onFinished(const launcher::CampaignEnd& end) {
     m_console->flush();
     int ok = 0;
     const int total = static_cast<int>(m_runner->runs().size());
@@ -190,7 +195,7 @@ void RunController::onFinished(bool cancelled) {
     m_runner->deleteLater();
     m_runner = nullptr;
     m_cancelling = false;
-    emit finished(cancelled, ok, total);
+    emit finished(end.cancelled(), ok, total, QString::fromStdString(end.reason));
 }
 
 void RunController::preflight(const launcher::Campaign& campaign) {

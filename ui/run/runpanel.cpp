@@ -153,12 +153,21 @@ RunPanel::RunPanel(const QString& settingsFile, QWidget* parent)
             [this](const QString& text) { m_monitor->appendNote(text, false); });
     connect(m_controller, &RunController::preflightDone, this, &RunPanel::showPreflight);
     connect(m_controller, &RunController::finished, this,
-            [this](bool cancelled, int ok, int total) {
+            [this](bool cancelled, int ok, int total, const QString& failure) {
                 m_monitor->campaignFinished(cancelled, ok, total);
                 const launcher::Campaign c = m_form->campaign();
+                // A campaign that failed could not write its directory: no Resume into it.
                 m_canResume =
+                    failure.isEmpty() &&
                     leftToRun(c, RunController::journalOf(QString::fromStdString(c.outputDir))) > 0;
-                if (cancelled)
+                if (!failure.isEmpty())
+                    showBanner(tr("The campaign failed: %1. %2 of %3 runs ok. Free space in (or "
+                                  "choose another) output directory, then run again.")
+                                   .arg(failure)
+                                   .arg(ok)
+                                   .arg(total),
+                               true);
+                else if (cancelled)
                     showBanner(tr("Cancelled: %1 of %2 runs ok; nothing of the campaign is left "
                                   "running. Resume runs the rest.")
                                    .arg(ok)
