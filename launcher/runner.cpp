@@ -103,24 +103,6 @@ void Runner::enter(Phase next) {
     emit phaseChanged(next);
 }
 
-bool Runner::prepare(bool resume, std::string* error) {
-    if (!m_profile.launchers.count(m_builder.launcherName())) {
-        *error =
-            "profile " + m_profile.name + " has no launcher '" + m_builder.launcherName() + "'";
-        return false;
-    }
-    if (!prepareCampaignDirectory(m_campaign, m_profile, m_builder.scriptPath(), m_journal.path(),
-                                  resume, error))
-        return false;
-    m_journalWarnings.clear();
-    m_previous = m_journal.read(&m_journalWarnings);
-    for (std::size_t i = 0; i < m_runs.size(); ++i) {
-        auto it = m_previous.find(m_runs[i].id);
-        if (it != m_previous.end()) m_states[i] = it->second.state();
-    }
-    return closeInterruptedRuns(m_journal, m_previous, m_runs, error);
-}
-
 void Runner::start() {
     enter(Phase::Setup);
     for (const auto& w : m_journalWarnings)

@@ -21,7 +21,9 @@
 #include <QFile>
 #include <QObject>
 #include <QTimer>
+#include <functional>
 #include <memory>
+#include <optional>
 
 namespace sv::launcher {
 
@@ -45,6 +47,12 @@ class Runner : public QObject {
     // Creates the output directory, writes the workload script and campaign.json, reads the
     // journal. A directory that already holds a journal needs resume = true.
     bool prepare(bool resume, std::string* error);
+    // The same in two steps, for a caller whose thread must not wait on a disk: what refuses the
+    // campaign at once (no such launcher, a journal there without resume), then the writes and
+    // the journal's reading on a worker thread; done(error, empty when prepared) in the event
+    // loop.
+    std::optional<std::string> refusal(bool resume) const;
+    void prepareInBackground(bool resume, std::function<void(std::string error)> done);
     void start();
     // TERM, grace, KILL, sweep; the current run ends cancelled and no further run starts.
     void cancel();
@@ -74,6 +82,16 @@ class Runner : public QObject {
     void finished(const sv::launcher::CampaignEnd& end);
 
   private:
+    struct Prepared {
+        std::string error; // empty: prepared
+        std::map<std::string, JournalEntry> previous;
+        std::vector<std::string> warnings;
+    };
+    // The blocking part of preparing, on copies (so safe on a worker thread).
+    static Prepared prepareDirectory(Campaign campaign, WorkloadProfile profile,
+                                     std::string scriptPath, Journal journal,
+                                     std::vector<PlannedRun> runs, bool resume);
+    void adopt(Prepared prepared);
     // The one place the phase changes; checks the change is one the machine makes.
     void enter(Phase next);
     void startNext();

@@ -57,9 +57,10 @@ void RunRecorder::close(Journal journal, PlannedRun run, std::string tag,
                 if (::fdatasync(fd) != 0 && why.empty()) why = std::strerror(errno);
                 ::close(fd);
             }
-            if (!why.empty() && end.state != RunState::Failed) {
-                // Its end may still be in the page cache only: never ok.
-                end.state = RunState::Failed;
+            if (!why.empty()) {
+                // Its end may be in the page cache only: never ok. A run that ended otherwise
+                // keeps its state (a cancelled one still runs again on resume).
+                if (end.state == RunState::Ok) end.state = RunState::Failed;
                 end.reason += (end.reason.empty() ? "" : "; ") +
                               std::string("cannot write the log ") + run.logPath +
                               " to disk: " + why;

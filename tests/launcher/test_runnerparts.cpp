@@ -165,6 +165,29 @@ TEST(RunnerPhases, CancelDuringTheCooldownEndsTheCampaignAtOnce) {
     std::filesystem::remove_all(dir);
 }
 
+TEST(RunnerAbandon, TheOwnerGoingAwayMidRunLeavesNoTaggedProcess) {
+    sv::test::EventLoop loop;
+    const std::string dir = sv::test::tempDir("abandon");
+    std::string error;
+    // The payload ignores TERM and forks a child that leaves the run's process group: only a
+    // sweep by its tag finds that one.
+    auto profile =
+        loadProfile(sv::test::writeFakeProfile(dir, {"--ignore-term-fork", "--hang"}), &error);
+    ASSERT_TRUE(profile) << error;
+    const std::string out = dir + "/out";
+    auto runner =
+        std::make_unique<Runner>(fakeCampaign(dir + "/fake-profile.json", out, 1), *profile);
+    ASSERT_TRUE(runner->prepare(false, &error)) << error;
+    runner->start();
+    ASSERT_TRUE(waitFor([&] { return sv::test::leftoverOf(out).size() >= 2; }, 30000));
+    ASSERT_EQ(runner->phase(), Runner::Phase::Running);
+    runner->abandon();
+    runner.reset(); // as ~RunController does when the app quits
+    EXPECT_TRUE(waitFor([&] { return sv::test::leftoverOf(out).empty(); }, 30000))
+        << sv::test::leftoverOf(out).front();
+    std::filesystem::remove_all(dir);
+}
+
 TEST(OutputSpace, TheEstimateScalesWithRunsIterationsAndRanks) {
     Campaign c;
     c.topologies = {*sv::parseTopology("1n1g"), *sv::parseTopology("1n8g")};

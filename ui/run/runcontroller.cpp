@@ -107,8 +107,8 @@ bool RunController::start(const launcher::Campaign& campaign, bool resume, QStri
         return false;
     }
     auto runner = std::make_unique<launcher::Runner>(campaign, *profile, this);
-    if (!runner->prepare(resume, &why)) {
-        *error = QString::fromStdString(why);
+    if (const auto refused = runner->refusal(resume)) {
+        *error = QString::fromStdString(*refused);
         return false;
     }
     m_runner = runner.release();
@@ -122,59 +122,65 @@ bool RunController::start(const launcher::Campaign& campaign, bool resume, QStri
     connect(m_runner, &launcher::Runner::output, m_console,
             [this](int, const QByteArray& bytes) { m_console->append(bytes); });
     connect(m_runner, &launcher::Runner::progress, this, &RunController::progress);
-    connect(
-        m_runner, &launcher::Runner::runFinished, this,
-        [this](int index, const launcher::RunEnd& end) {
-            m_console->flush();
-            const auto& run = m_runner->runs()[static_cast<std::size_t>(index)];
-            const QString id = QString::fromStdString(run.id);
-            if (end.state != launcher::RunState::Ok && end.state != launcher::RunState::Cancelled) {
-                QString text = tr("Run %1 ended %2")
-                                   .arg(id, QString::fromStdString(
-                                                std::string(launcher::runStateName(end.state))));
-                if (!end.host.empty()) text += tr(" on %1").arg(QString::fromStdString(end.host));
-                if (end.exitCode) text += tr(" (exit code %1)").arg(*end.exitCode);
-                if (!end.reason.empty())
-                    text += QStringLiteral(": ") + QString::fromStdString(end.reason);
-                text +=
-                    QStringLiteral(". ") +
-                    (end.advice.empty() ? advice(end.state) : QString::fromStdString(end.advice)) +
-                    tr(" Log: %1").arg(QString::fromStdString(run.logPath));
-                emit problem(text);
-            }
-            if (!end.leftover.empty())
-                emit problem(tr("%1 process(es) of run %2 survived KILL (pids on the host); end "
-                                "them by hand.")
-                                 .arg(end.leftover.size())
-                                 .arg(id));
-            emit runFinished(index, id, end);
-            emit resultsChanged(logRoot(m_campaign));
-        });
+    connect(m_runner, &launcher::Runner::runFinished, this, &RunController::onRunFinished);
     connect(m_runner, &launcher::Runner::message, this, &RunController::problem);
     connect(m_runner, &launcher::Runner::finished, this, &RunController::onFinished);
-
     emit started(total);
     emit note(tr("%1 runs of %2 into %3")
                   .arg(total)
                   .arg(QString::fromStdString(profile->label),
                        QString::fromStdString(campaign.outputDir)));
-    // The machines' description goes beside the logs first, as the command line does. It can
-    // take a while (nvidia-smi, importing torch): said, and bounded by its own timeout.
-    emit note(
-        tr("Capturing environment… (hosts, GPUs, versions; at most %1 s)")
-            .arg(std::chrono::duration_cast<std::chrono::seconds>(m_environmentTimeout).count()));
-    QPointer<launcher::Runner> guard(m_runner);
-    launcher::EnvironmentCapture::run(
-        campaign, *profile, SCALEVIEW_UI_VERSION, m_runner,
-        [this, guard](const launcher::EnvironmentCapture::Result& captured) {
-            if (!guard) return;
-            for (const auto& p : captured.problems)
-                emit problem(QString::fromStdString(p));
-            emit note(tr("Environment captured (%1 files in environment/).").arg(captured.files));
-            guard->start(); // after a cancel, start() ends at once, cancelled
-        },
-        m_environmentTimeout);
+    // The directory's writes and the journal's reading happen on a worker thread; then the
+    // machines' description goes beside the logs, as the command line does. That can take a
+    // while (nvidia-smi, importing torch): said, and bounded by its own timeout.
+    m_runner->prepareInBackground(resume, [this, profile = *profile](std::string why) {
+        if (!why.empty()) {
+            emit problem(QString::fromStdString(why));
+            onFinished({launcher::CampaignEnd::Outcome::Failed, why});
+            return;
+        }
+        emit note(tr("Capturing environment… (hosts, GPUs, versions; at most %1 s)")
+                      .arg(std::chrono::duration_cast<std::chrono::seconds>(m_environmentTimeout)
+                               .count()));
+        QPointer<launcher::Runner> guard(m_runner);
+        launcher::EnvironmentCapture::run(
+            m_campaign, profile, SCALEVIEW_UI_VERSION, m_runner,
+            [this, guard](const launcher::EnvironmentCapture::Result& captured) {
+                if (!guard) return;
+                for (const auto& p : captured.problems)
+                    emit problem(QString::fromStdString(p));
+                emit note(
+                    tr("Environment captured (%1 files in environment/).").arg(captured.files));
+                guard->start(); // after a cancel, start() ends at once, cancelled
+            },
+            m_environmentTimeout);
+    });
     return true;
+}
+
+void RunController::onRunFinished(int index, const launcher::RunEnd& end) {
+    m_console->flush();
+    const auto& run = m_runner->runs()[static_cast<std::size_t>(index)];
+    const QString id = QString::fromStdString(run.id);
+    if (end.state != launcher::RunState::Ok && end.state != launcher::RunState::Cancelled) {
+        QString text =
+            tr("Run %1 ended %2")
+                .arg(id, QString::fromStdString(std::string(launcher::runStateName(end.state))));
+        if (!end.host.empty()) text += tr(" on %1").arg(QString::fromStdString(end.host));
+        if (end.exitCode) text += tr(" (exit code %1)").arg(*end.exitCode);
+        if (!end.reason.empty()) text += QStringLiteral(": ") + QString::fromStdString(end.reason);
+        text += QStringLiteral(". ") +
+                (end.advice.empty() ? advice(end.state) : QString::fromStdString(end.advice)) +
+                tr(" Log: %1").arg(QString::fromStdString(run.logPath));
+        emit problem(text);
+    }
+    if (!end.leftover.empty())
+        emit problem(
+            tr("%1 process(es) of run %2 survived KILL (pids on the host); end them by hand.")
+                .arg(end.leftover.size())
+                .arg(id));
+    emit runFinished(index, id, end);
+    emit resultsChanged(logRoot(m_campaign));
 }
 
 void RunController::cancel() {

@@ -69,6 +69,7 @@ class RunController : public QObject {
     void note(const QString& text);
 
   private:
+    void onRunFinished(int index, const launcher::RunEnd& end);
     void onFinished(const launcher::CampaignEnd& end);
 
     launcher::Runner* m_runner = nullptr;
