@@ -86,9 +86,13 @@ void Runner::abandon() {
     for (int h = 0; h < m_builder.sweepHostCount(run); ++h)
         sweeps.push_back(m_builder.sweepArgv(h, m_tag, "KILL"));
     const auto limit = m_campaign.connectTimeout() + std::chrono::seconds(20);
+    // Each sweep runs twice, the second time a moment later: a payload forking while the
+    // first looked (its parent then killed) is caught by the second.
     for (const auto& argv : sweeps) {
-        QStringList args{QStringLiteral("-s"), QStringLiteral("KILL"),
-                         QString::number(limit.count())};
+        QStringList args{
+            QStringLiteral("-s"), QStringLiteral("KILL"), QString::number(limit.count()),
+            QStringLiteral("sh"), QStringLiteral("-c"),   QStringLiteral("\"$@\"; sleep 2; \"$@\""),
+            QStringLiteral("sh")};
         for (const auto& a : argv)
             args << QString::fromStdString(a);
         QProcess::startDetached(QStringLiteral("timeout"), args);
