@@ -3,6 +3,7 @@
 // on screen (models, tables and charts rebuilt as partial results arrive). SCALEVIEW_PROBE_MB
 // sets the directory size (default 40; docs/benchmarks.md records a 300 MB run).
 
+#include "fakecampaign.h"
 #include "uifixture.h"
 
 #include "analysiscontroller.h"
@@ -123,41 +124,6 @@ class GapProbe {
     qint64 m_max = 0;
     int m_ticks = 0;
 };
-
-// A campaign of the fake workload (launcher tests' fakeworkload.py) under mpirun: real
-// processes, logs, journal and sweeps, in seconds and without loading the CPU.
-launcher::Campaign fakeCampaign(const std::string& dir, const std::vector<std::string>& topologies,
-                                int repeats) {
-    const std::string profile = dir + "/fake-profile.json";
-    std::ofstream(profile)
-        << R"J({"name": "fake", "label": "fake workload (tests)", "model": "r50", "logRoot": "logs/fake",
-      "defaultLauncher": "mpirun",
-      "launchers": {"mpirun": ["mpirun", "--tag-output", "--allow-run-as-root", "--oversubscribe",
-                               "-np", "{ranks}", "-H", "{host_slots}", "{mpi_env}"]},
-      "program": ["/usr/bin/python3", ")J"
-        << SCALEVIEW_FAKE_WORKLOAD << R"J("],
-      "args": ["--iterations", "{iterations}", "--batch", "{batch}", "--interval", "0.01"]})J";
-    launcher::Campaign c;
-    c.profile = profile;
-    for (const auto& t : topologies)
-        c.topologies.push_back(*parseTopology(t));
-    c.batchSizes = {2};
-    c.repeats = repeats;
-    c.iterations = 20;
-    c.warmup = 2;
-    c.cooldownSeconds = 0;
-    c.outputDir = dir + "/out";
-    return c;
-}
-
-QStringList plannedIds(const launcher::Campaign& c) {
-    std::string error;
-    const auto profile = launcher::loadProfile(c.profile, &error);
-    QStringList ids;
-    for (const auto& r : launcher::planRuns(c, *profile))
-        ids << QString::fromStdString(r.id);
-    return ids;
-}
 
 } // namespace
 
