@@ -5,6 +5,9 @@
 #include "topologyfit.h"
 
 #include <QSaveFile>
+#include <climits>
+#include <cstdint>
+#include <type_traits>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -54,16 +57,24 @@ std::vector<std::string> Campaign::validate() const {
     if (repeats < 1) e.push_back("repeats: must be at least 1");
     if (auto why = validateMeasureOptions(MeasureOptions{warmup, iterations}))
         e.push_back("iterations/warmup: " + *why);
-    if (cooldownSeconds < 0) e.push_back("cooldownSeconds: negative");
-    if (startTimeoutSeconds < 1 || wallTimeoutSeconds < 1)
-        e.push_back("timeouts: must be at least 1 s");
-    if (graceSeconds < 0) e.push_back("graceSeconds: negative");
+    auto range = [&e](const char* field, int value, int low, int high) {
+        if (value < low || value > high)
+            e.push_back(std::string(field) + ": " + std::to_string(value) + " is out of range (" +
+                        std::to_string(low) + " to " + std::to_string(high) + " s)");
+    };
+    range("cooldownSeconds", cooldownSeconds, 0, kMaxCooldownSeconds);
+    range("startTimeoutSeconds", startTimeoutSeconds, 1, kMaxTimeoutSeconds);
+    range("wallTimeoutSeconds", wallTimeoutSeconds, 1, kMaxTimeoutSeconds);
+    range("graceSeconds", graceSeconds, 0, kMaxGraceSeconds);
     if (outputDir.empty()) e.push_back("outputDir: empty");
     if (!sshConfig.empty() && !isValidPlainPath(sshConfig))
         e.push_back("sshConfig: '" + sshConfig +
                     "' must be an absolute path without spaces or quotes (mpirun splits it)");
-    if (connectTimeoutSeconds < 1 || aliveIntervalSeconds < 1 || aliveCountMax < 1)
-        e.push_back("ssh timeouts: must be at least 1");
+    range("connectTimeoutSeconds", connectTimeoutSeconds, 1, kMaxSshSeconds);
+    range("aliveIntervalSeconds", aliveIntervalSeconds, 1, kMaxSshSeconds);
+    if (aliveCountMax < 1 || aliveCountMax > 1000)
+        e.push_back("aliveCountMax: " + std::to_string(aliveCountMax) +
+                    " is out of range (1 to 1000)");
     return e;
 }
 
@@ -72,6 +83,17 @@ namespace {
 template <typename T> void take(json& j, const char* key, T& out) {
     auto it = j.find(key);
     if (it == j.end()) return;
+    if constexpr (std::is_same_v<T, int>) {
+        // json's get<int> wraps a number beyond int (4000000000 would become negative).
+        if (!it->is_number_integer())
+            throw std::runtime_error(std::string(key) + ": " + it->dump() + " is not an integer");
+        const bool fits =
+            it->is_number_unsigned()
+                ? it->get<std::uint64_t>() <= std::uint64_t(INT_MAX)
+                : it->get<std::int64_t>() >= INT_MIN && it->get<std::int64_t>() <= INT_MAX;
+        if (!fits)
+            throw std::runtime_error(std::string(key) + ": " + it->dump() + " is out of range");
+    }
     out = it->get<T>();
     j.erase(it);
 }

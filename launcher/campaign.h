@@ -5,6 +5,7 @@
 
 #include "runkey.h"
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -48,9 +49,26 @@ struct Campaign {
     int aliveCountMax = 3;
     std::map<std::string, std::string> variables; // overrides of the profile's {placeholders}
 
-    // Every problem, each naming the field; empty when the campaign can run.
+    // Every problem, each naming the field; empty when the campaign can run. Timer values
+    // beyond their caps (kMax*Seconds) are refused: no timer overflows counting milliseconds.
     std::vector<std::string> validate() const;
+
+    // The timer values as durations, for timers (valid only once validate() is empty).
+    std::chrono::seconds startTimeout() const { return std::chrono::seconds(startTimeoutSeconds); }
+    std::chrono::seconds wallTimeout() const { return std::chrono::seconds(wallTimeoutSeconds); }
+    std::chrono::seconds grace() const { return std::chrono::seconds(graceSeconds); }
+    std::chrono::seconds cooldown() const { return std::chrono::seconds(cooldownSeconds); }
+    std::chrono::seconds connectTimeout() const {
+        return std::chrono::seconds(connectTimeoutSeconds);
+    }
 };
+
+// Caps on the timer values: far beyond any real run, and far below what QTimer's int
+// milliseconds hold (24.8 days).
+inline constexpr int kMaxTimeoutSeconds = 10 * 86400; // start and wall-clock timeouts
+inline constexpr int kMaxCooldownSeconds = 86400;
+inline constexpr int kMaxGraceSeconds = 3600;
+inline constexpr int kMaxSshSeconds = 3600; // connect timeout, keep-alive interval
 
 // Parses JSON text; nullopt with the reason in *error. Unknown keys are errors (typos).
 std::optional<Campaign> campaignFromJson(const std::string& text, std::string* error);

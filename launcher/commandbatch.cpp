@@ -1,5 +1,6 @@
 #include "commandbatch.h"
 
+#include <csignal>
 #include <unistd.h>
 
 #include <QPointer>
@@ -35,6 +36,8 @@ void CommandBatch::start(std::vector<BatchCommand> commands, Done done) {
         timer->setSingleShot(true);
         connect(timer, &QTimer::timeout, p, [this, p, i] {
             m_results[i].timedOut = true;
+            // The whole session: what the command started (a hung nvidia-smi under sh) too.
+            if (p->processId() > 0) ::kill(-static_cast<pid_t>(p->processId()), SIGKILL);
             p->kill();
         });
         connect(p, &QProcess::finished, this,

@@ -1,5 +1,6 @@
 #include "environmentcapture.h"
 
+#include "backgroundtask.h"
 #include "commandbatch.h"
 
 #include <QDateTime>
@@ -28,15 +29,21 @@ bool write(const std::string& path, const std::string& text) {
            f.commit();
 }
 
+// The section a probe that timed out was in: the last "== " header it printed.
+std::string lastSection(const std::string& output) {
+    const auto at = output.rfind("== ");
+    if (at == std::string::npos || (at > 0 && output[at - 1] != '\n')) return {};
+    const auto end = output.find('\n', at);
+    return output.substr(at + 3, end == std::string::npos ? std::string::npos : end - at - 3);
+}
+
 } // namespace
 
 void EnvironmentCapture::run(const Campaign& campaign, const WorkloadProfile& profile,
                              const std::string& version, QObject* context,
-                             std::function<void(int)> done) {
+                             std::function<void(Result)> done, std::chrono::milliseconds timeout) {
     auto builder = std::make_shared<CommandBuilder>(campaign, profile, std::string());
     const auto dir = std::filesystem::absolute(campaign.outputDir) / "environment";
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
     const std::string stamp =
         QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString();
     std::string python =
@@ -45,23 +52,27 @@ void EnvironmentCapture::run(const Campaign& campaign, const WorkloadProfile& pr
     if (profile.needs != "torch")
         python.clear(); // importing torch takes seconds: only where it is used
     const int hosts = std::max<int>(1, static_cast<int>(campaign.hosts.size()));
+    const int limit = static_cast<int>(timeout.count());
     std::vector<BatchCommand> cmds;
     for (int h = 0; h < hosts; ++h) {
-        cmds.push_back({builder->onHost(h, {"sh", "-c", kProbe, "sh", python}, true), {}, 60000});
+        cmds.push_back({builder->onHost(h, {"sh", "-c", kProbe, "sh", python}, true), {}, limit});
         if (campaign.container.runtime == "docker")
             cmds.push_back(
                 {builder->onHost(
                      h, {"docker", "inspect", "--format", "{{.Image}}", campaign.container.name},
                      false),
                  {},
-                 30000});
+                 limit});
     }
     const bool docker = campaign.container.runtime == "docker";
-    int files =
-        write((dir / (stamp + "-campaign.json")).string(), campaignToJson(campaign)) ? 1 : 0;
-    CommandBatch::run(std::move(cmds), context, [=](std::vector<BatchResult> results) mutable {
+    const std::string campaignText = campaignToJson(campaign);
+    CommandBatch::run(std::move(cmds), context, [=](std::vector<BatchResult> results) {
+        std::vector<std::pair<std::string, std::string>> files{
+            {(dir / (stamp + "-campaign.json")).string(), campaignText}};
+        Result result;
         std::size_t i = 0;
         for (int h = 0; h < hosts; ++h) {
+            std::string host = builder->hostName(h);
             std::string text =
                 "ScaleView " + version + "\nprofile " + profile.name + ": " + profile.label + "\n";
             const BatchResult& probe = results[i++];
@@ -69,17 +80,38 @@ void EnvironmentCapture::run(const Campaign& campaign, const WorkloadProfile& pr
             if (probe.exitCode != 0)
                 text += "(probe failed: exit " + std::to_string(probe.exitCode) +
                         (probe.timedOut ? ", timed out" : "") + ")\n";
+            if (probe.timedOut) {
+                const std::string section = lastSection(probe.output);
+                result.problems.push_back(
+                    "capturing the environment of " + host + ": no answer within " +
+                    std::to_string(limit / 1000) + " s" +
+                    (section.empty() ? std::string() : " (stuck in '" + section + "')") +
+                    "; the campaign goes on without it");
+            }
             if (docker) {
                 const BatchResult& image = results[i++];
                 text += "== container " + campaign.container.name + " image\n" + image.output +
                         image.errors;
             }
-            std::string host = builder->hostName(h);
             for (char& c : host)
                 if (c == ' ') c = '-';
-            files += write((dir / (stamp + "-" + host + ".txt")).string(), text) ? 1 : 0;
+            files.emplace_back((dir / (stamp + "-" + host + ".txt")).string(), text);
         }
-        done(files);
+        // Directory and QSaveFile commits (an fsync each) on a worker thread.
+        runInBackground(
+            context,
+            [dir, files, result]() mutable {
+                std::error_code ec;
+                std::filesystem::create_directories(dir, ec);
+                for (const auto& [path, text] : files) {
+                    if (write(path, text))
+                        ++result.files;
+                    else
+                        result.problems.push_back("cannot write " + path);
+                }
+                return result;
+            },
+            done);
     });
 }
 

@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
@@ -26,10 +27,24 @@ bool Journal::append(const std::string& line, std::string* error) {
         return false;
     }
     const std::string record = line + "\n";
-    const bool ok =
-        ::write(fd, record.data(), record.size()) == static_cast<ssize_t>(record.size()) &&
-        ::fsync(fd) == 0;
-    if (!ok && error) *error = "cannot write journal " + m_path + ": " + std::strerror(errno);
+    // A short write (the disk filled mid-record) is retried for the rest, which then fails with
+    // the reason (ENOSPC, EFBIG) in errno.
+    std::size_t done = 0;
+    bool ok = true;
+    while (ok && done < record.size()) {
+        const ssize_t n = ::write(fd, record.data() + done, record.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        ok = n > 0;
+        if (n == 0) errno = ENOSPC;
+        done += ok ? static_cast<std::size_t>(n) : 0;
+    }
+    const char* step = "write";
+    if (ok && ::fsync(fd) != 0) {
+        ok = false;
+        step = "fsync";
+    }
+    if (!ok && error)
+        *error = std::string("cannot ") + step + " journal " + m_path + ": " + std::strerror(errno);
     ::close(fd);
     return ok;
 }
@@ -63,34 +78,101 @@ bool Journal::appendEnd(const std::string& id, const std::string& tag, const std
     return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
 }
 
-std::map<std::string, JournalEntry> Journal::read() const {
+namespace {
+
+// The string at key, or why not. Absent is fine for optional fields (nullopt, no error).
+std::optional<std::string> text(const json& j, const char* key, bool required, std::string* why) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) {
+        if (required) *why = std::string("no \"") + key + "\"";
+        return std::nullopt;
+    }
+    if (!it->is_string()) {
+        *why = std::string("\"") + key + "\" is " + it->type_name() + ", not a string";
+        return std::nullopt;
+    }
+    return it->get<std::string>();
+}
+
+std::optional<double> number(const json& j, const char* key) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_number() ? std::optional<double>(it->get<double>())
+                                            : std::nullopt;
+}
+
+// One record, or why it cannot be one.
+bool apply(const json& j, std::map<std::string, JournalEntry>& out, std::string* why) {
+    if (!j.is_object()) {
+        *why = "not a JSON object";
+        return false;
+    }
+    const auto id = text(j, "id", true, why);
+    const auto event = text(j, "event", true, why);
+    if (!id || !event) return false;
+    if (*event == "start") {
+        const auto tag = text(j, "tag", false, why);
+        if (!why->empty()) return false;
+        JournalEntry& e = out[*id];
+        e.id = *id;
+        ++e.starts;
+        e.tag = tag.value_or("");
+        e.end.reset();
+        return true;
+    }
+    if (*event != "end") {
+        *why = "unknown event '" + *event + "'";
+        return false;
+    }
+    RunEnd end;
+    const auto state = text(j, "state", true, why);
+    if (!state) return false;
+    const auto parsed = parseRunState(*state);
+    if (!parsed) {
+        *why = "unknown state '" + *state + "'";
+        return false;
+    }
+    end.state = *parsed;
+    if (auto it = j.find("exitCode"); it != j.end() && it->is_number_integer()) {
+        const auto code = it->get<std::int64_t>();
+        if (code >= INT_MIN && code <= INT_MAX) end.exitCode = static_cast<int>(code);
+    }
+    // Optional words: a wrong type there loses the words, not the record.
+    std::string ignored;
+    end.host = text(j, "host", false, &ignored).value_or("");
+    end.reason = text(j, "reason", false, &ignored).value_or("");
+    end.advice = text(j, "advice", false, &ignored).value_or("");
+    end.timeThroughput = number(j, "timeThroughput");
+    end.speedThroughput = number(j, "speedThroughput");
+    JournalEntry& e = out[*id];
+    e.id = *id;
+    e.end = end;
+    return true;
+}
+
+} // namespace
+
+std::map<std::string, JournalEntry> Journal::read(std::vector<std::string>* warnings) const {
     std::map<std::string, JournalEntry> out;
     std::ifstream in(m_path, std::ios::binary);
     std::string line;
-    while (std::getline(in, line)) {
+    for (int number = 1; std::getline(in, line); ++number) {
+        const bool last = in.peek() == std::char_traits<char>::eof();
+        if (line.empty()) continue;
         json j = json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object() || !j.contains("id")) continue;
-        JournalEntry& e = out[j["id"].get<std::string>()];
-        e.id = j["id"].get<std::string>();
-        const std::string event = j.value("event", "");
-        if (event == "start") {
-            ++e.starts;
-            e.tag = j.value("tag", "");
-            e.end.reset();
-        } else if (event == "end") {
-            RunEnd end;
-            end.state = parseRunState(j.value("state", "")).value_or(RunState::Failed);
-            if (j.contains("exitCode") && j["exitCode"].is_number_integer())
-                end.exitCode = j["exitCode"].get<int>();
-            end.host = j.value("host", "");
-            end.reason = j.value("reason", "");
-            end.advice = j.value("advice", "");
-            if (j.contains("timeThroughput") && j["timeThroughput"].is_number())
-                end.timeThroughput = j["timeThroughput"].get<double>();
-            if (j.contains("speedThroughput") && j["speedThroughput"].is_number())
-                end.speedThroughput = j["speedThroughput"].get<double>();
-            e.end = end;
+        std::string why;
+        if (j.is_discarded()) {
+            // A torn last line is what a crash mid-write leaves: expected, not worth a warning.
+            if (last) continue;
+            why = "not JSON";
         }
+        try {
+            if (why.empty() && apply(j, out, &why)) continue;
+        } catch (const std::exception& ex) { // defence in depth: a record never throws out
+            why = ex.what();
+        }
+        if (warnings)
+            warnings->push_back(m_path + " line " + std::to_string(number) + ": " + why +
+                                "; record skipped");
     }
     return out;
 }

@@ -43,8 +43,10 @@ class Journal {
                      std::string* error);
     bool appendEnd(const std::string& id, const std::string& tag, const std::string& logPath,
                    const RunEnd& end, std::string* error);
-    // Per run id, its latest state; a torn last line (crash mid-write) is ignored.
-    std::map<std::string, JournalEntry> read() const;
+    // Per run id, its latest state. A torn last line (crash mid-write) is ignored; a line that
+    // is not a record this version understands (wrong types, a mistyped id) is skipped, and said
+    // so in *warnings ("journal.jsonl line N: why"). Never throws.
+    std::map<std::string, JournalEntry> read(std::vector<std::string>* warnings = nullptr) const;
 
   private:
     bool append(const std::string& line, std::string* error);

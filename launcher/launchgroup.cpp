@@ -87,7 +87,7 @@ void LaunchGroup::kill() {
 std::vector<qint64> LaunchGroup::processGroups() const {
     std::vector<qint64> groups;
     for (const Member& m : m_members)
-        if (m.pid > 0) groups.push_back(m.pid);
+        if (m.pid > 0 && !m.done) groups.push_back(m.pid);
     return groups;
 }
 

@@ -28,7 +28,9 @@ class LaunchGroup : public QObject {
     void start(const std::vector<std::vector<std::string>>& argvs);
     // KILLs the processes still running (their children are the caller's to sweep).
     void kill();
-    // The process group of each started process (its pid, as each is a session leader).
+    // The process group of each started process not yet reaped (its pid, as each is a session
+    // leader). A reaped leader's id is forgotten: once its group empties, the kernel may give
+    // the id to an unrelated process, which a signal to it would hit.
     std::vector<qint64> processGroups() const;
     int size() const { return static_cast<int>(m_members.size()); }
     int running() const { return m_running; }

@@ -1,7 +1,9 @@
 #include "preflight.h"
 
+#include "backgroundtask.h"
 #include "commandbatch.h"
 #include "hostaddresses.h"
+#include "outputspace.h"
 #include "sshdiagnosis.h"
 
 #include <algorithm>
@@ -128,6 +130,18 @@ void checkRendezvous(const Campaign& campaign, const WorkloadProfile& profile,
     });
 }
 
+// The output directory (this machine's file system, so on a worker thread: a hung network
+// mount must not hold the caller), then done with every finding.
+void checkOutput(const Campaign& campaign, const WorkloadProfile& profile, QObject* context,
+                 std::vector<PreflightFinding> findings, const Preflight::Done& done) {
+    runInBackground(
+        context, [campaign, profile] { return checkOutputSpace(campaign, profile); },
+        [findings = std::move(findings), done](OutputSpace space) mutable {
+            findings.push_back({"this machine", "output", space.ok(), space.message()});
+            done(std::move(findings));
+        });
+}
+
 } // namespace
 
 void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QObject* context,
@@ -244,11 +258,12 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
             }
             out.push_back(f);
         }
-        checkRendezvous(campaign, profile, unreachable, context,
-                        [out, done](std::vector<PreflightFinding> more) mutable {
-                            out.insert(out.end(), more.begin(), more.end());
-                            done(std::move(out));
-                        });
+        checkRendezvous(
+            campaign, profile, unreachable, context,
+            [out, done, campaign, profile, context](std::vector<PreflightFinding> more) mutable {
+                out.insert(out.end(), more.begin(), more.end());
+                checkOutput(campaign, profile, context, std::move(out), done);
+            });
     });
 }
 

@@ -14,7 +14,7 @@ namespace sv::launcher {
 
 struct PreflightFinding {
     std::string host;
-    std::string check; // "ssh", "container", "gpus", "torch", "launcher"
+    std::string check; // "ssh", "container", "gpus", "torch", "launcher", "output"
     bool ok = false;
     std::string message;
 };

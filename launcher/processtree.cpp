@@ -1,6 +1,10 @@
 #include "processtree.h"
 
+#include "backgroundtask.h"
 #include "commandbuilder.h"
+
+#include <QTimer>
+#include <utility>
 
 #include <csignal>
 #include <filesystem>
@@ -50,6 +54,27 @@ std::vector<int> ProcessTree::signal(int sig, int pgid) const {
     for (int pid : pids)
         ::kill(pid, sig);
     return pids;
+}
+
+void ProcessTree::inBackground(int sig, int pgid, QObject* context,
+                               std::chrono::milliseconds deadline,
+                               std::function<void(Scan)> done) const {
+    // Whichever comes first, the scan or the deadline, answers; both run on context's thread.
+    auto answered = std::make_shared<bool>(false);
+    auto answer = std::make_shared<std::function<void(Scan)>>(std::move(done));
+    QTimer::singleShot(deadline, context, [answered, answer] {
+        if (std::exchange(*answered, true)) return;
+        (*answer)(Scan{{}, false});
+    });
+    runInBackground(
+        context,
+        [tree = *this, sig, pgid] {
+            return Scan{sig != 0 ? tree.signal(sig, pgid) : tree.find(), true};
+        },
+        [answered, answer](Scan scan) {
+            if (std::exchange(*answered, true)) return;
+            (*answer)(std::move(scan));
+        });
 }
 
 } // namespace sv::launcher

@@ -2,8 +2,12 @@
 // The processes of a run on this machine, found by the tag in their environment: a payload
 // that forks, or even leaves its process group with setsid, keeps the tag and so is found.
 
+#include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
+
+class QObject;
 
 namespace sv::launcher {
 
@@ -14,6 +18,16 @@ class ProcessTree {
     std::vector<int> find() const;
     // Signals each of them and the process group pgid (when > 0); returns the pids signalled.
     std::vector<int> signal(int sig, int pgid = 0) const;
+
+    struct Scan {
+        std::vector<int> pids; // found (and signalled)
+        bool finished = true;  // false: the deadline passed first; pids is then empty
+    };
+    // signal(sig, pgid) (or find(), for sig 0) on a worker thread, since reading another
+    // process's environ can block without bound (a process in D state); done(scan) in context's
+    // event loop, or at the deadline with finished = false when the scan is still stuck.
+    void inBackground(int sig, int pgid, QObject* context, std::chrono::milliseconds deadline,
+                      std::function<void(Scan)> done) const;
 
   private:
     std::string m_tag;

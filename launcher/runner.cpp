@@ -1,10 +1,11 @@
 #include "runner.h"
 
 #include "campaigndirectory.h"
+#include "campaignstaging.h"
 #include "hostaddresses.h"
 #include "processtree.h"
 #include "rendezvousfailure.h"
-#include "runsweep.h"
+#include "runrecorder.h"
 #include "runverdict.h"
 #include "shellquote.h"
 
@@ -20,12 +21,32 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kTailBytes = 16384;
-
 std::string newTag() {
     const quint64 r = QRandomGenerator::global()->generate64();
     char buf[32];
     std::snprintf(buf, sizeof buf, "sv%016llx", static_cast<unsigned long long>(r));
     return buf;
+}
+
+bool allowed(Runner::Phase from, Runner::Phase to) {
+    using P = Runner::Phase;
+    switch (from) {
+    case P::Idle:
+        return to == P::Setup;
+    case P::Setup: // a run starts, its log cannot be created, or the campaign ends
+        return to == P::Running || to == P::Settling || to == P::Done;
+    case P::Running:
+        return to == P::Terminating || to == P::Settling;
+    case P::Terminating:
+        return to == P::Settling;
+    case P::Settling:
+        return to == P::Cooldown || to == P::Setup;
+    case P::Cooldown:
+        return to == P::Setup;
+    case P::Done:
+        return false;
+    }
+    return false;
 }
 
 } // namespace
@@ -50,81 +71,78 @@ Runner::Runner(Campaign campaign, WorkloadProfile profile, QObject* parent)
     connect(&m_cooldownTimer, &QTimer::timeout, this, &Runner::startNext);
 }
 
-bool Runner::prepare(bool resume, std::string* error) {
-    if (!m_profile.launchers.count(m_builder.launcherName())) {
-        *error =
-            "profile " + m_profile.name + " has no launcher '" + m_builder.launcherName() + "'";
-        return false;
+Runner::~Runner() = default;
+
+void Runner::enter(Phase next) {
+    if (!allowed(m_phase, next)) {
+        qWarning("Runner: no transition from phase %d to %d", static_cast<int>(m_phase),
+                 static_cast<int>(next));
+        Q_ASSERT(false);
+        return;
     }
-    if (!prepareCampaignDirectory(m_campaign, m_profile, m_builder.scriptPath(), m_journal.path(),
-                                  resume, error))
-        return false;
-    m_previous = m_journal.read();
-    for (std::size_t i = 0; i < m_runs.size(); ++i) {
-        auto it = m_previous.find(m_runs[i].id);
-        if (it != m_previous.end()) m_states[i] = it->second.state();
+    m_phase = next;
+    // The timers belong to phases: each starts on entering its phase and stops on leaving it.
+    if (next != Phase::Running) {
+        m_startTimer.stop();
+        m_wallTimer.stop();
     }
-    return closeInterruptedRuns(m_journal, m_previous, m_runs, error);
+    if (next != Phase::Terminating) m_graceTimer.stop();
+    if (next != Phase::Cooldown) m_cooldownTimer.stop();
+    switch (next) {
+    case Phase::Running:
+        m_startTimer.start(m_campaign.startTimeout());
+        m_wallTimer.start(m_campaign.wallTimeout());
+        break;
+    case Phase::Terminating:
+        m_graceTimer.start(m_campaign.grace());
+        break;
+    case Phase::Cooldown:
+        m_cooldownTimer.start(m_campaign.cooldown());
+        break;
+    default:
+        break;
+    }
+    emit phaseChanged(next);
 }
 
 void Runner::start() {
-    m_running = true;
+    enter(Phase::Setup);
+    for (const auto& w : m_journalWarnings)
+        emit message(QString::fromStdString(w));
     // Ranks meet at real addresses: an ssh_config alias is resolved first, as ssh does.
     if (!m_campaign.hosts.empty() && !m_builder.hasRendezvousAddresses()) {
         resolveHostAddresses(m_campaign, this, [this](HostAddresses a) {
             for (const auto& p : a.problems)
                 emit message(QString::fromStdString(p));
             m_builder.setRendezvousAddresses(std::move(a.addresses));
-            start();
+            stage();
         });
         return;
     }
-    // Before the first run: leftovers of interrupted runs are killed, and the workload script
-    // reaches every remote host at the same absolute path.
-    std::vector<BatchCommand> setup;
-    const int hostCount = static_cast<int>(m_campaign.hosts.size());
-    for (const auto& [id, entry] : m_previous) {
-        if (entry.state() != RunState::Interrupted || entry.tag.empty()) continue;
-        ProcessTree(entry.tag).signal(SIGKILL);
-        for (int h = 0; h < m_builder.sweepHostCount(); ++h)
-            setup.push_back({m_builder.sweepArgv(h, entry.tag, "KILL"),
-                             {},
-                             (m_campaign.connectTimeoutSeconds + 20) * 1000});
-    }
-    const std::size_t staging = setup.size(); // the script copies follow the sweeps
-    if (!m_profile.scriptText.empty())
-        for (int h = 0; h < hostCount; ++h)
-            setup.push_back(
-                {m_builder.onHost(h,
-                                  {"sh", "-c", "mkdir -p \"$1\" && cat > \"$1/$2\"", "sh",
-                                   workloadDirOf(m_campaign), m_profile.scriptName},
-                                  false),
-                 m_profile.scriptText, (m_campaign.connectTimeoutSeconds + 20) * 1000});
-    CommandBatch::run(std::move(setup), this, [this, staging](std::vector<BatchResult> results) {
-        for (std::size_t i = staging; i < results.size(); ++i)
-            if (results[i].exitCode != 0)
-                emit message(QString::fromStdString(
-                    "could not copy the workload script to " +
-                    m_builder.hostName(static_cast<int>(i - staging)) + " (" +
-                    (results[i].timedOut ? std::string("no answer") : results[i].errors) +
-                    "); its runs will fail"));
-        startNext();
-    });
+    stage();
+}
+
+void Runner::stage() {
+    CampaignStaging::run(m_builder, m_profile, m_previous, this,
+                         [this](std::vector<std::string> problems) {
+                             for (const auto& p : problems)
+                                 emit message(QString::fromStdString(p));
+                             startNext();
+                         });
 }
 
 void Runner::startNext() {
-    if (m_cancelRequested) {
-        m_running = false;
-        emit finished(true);
-        return;
-    }
-    for (std::size_t i = 0; i < m_runs.size(); ++i) {
-        if (isFinal(m_states[i])) continue;
-        launch(static_cast<int>(i));
-        return;
-    }
-    m_running = false;
-    emit finished(false);
+    if (m_phase != Phase::Setup) enter(Phase::Setup);
+    if (!m_campaignFailure.empty()) return finish(CampaignEnd::Outcome::Failed, m_campaignFailure);
+    if (m_cancelRequested) return finish(CampaignEnd::Outcome::Cancelled);
+    for (std::size_t i = 0; i < m_runs.size(); ++i)
+        if (!isFinal(m_states[i])) return launch(static_cast<int>(i));
+    finish(CampaignEnd::Outcome::Done);
+}
+
+void Runner::finish(CampaignEnd::Outcome outcome, std::string reason) {
+    enter(Phase::Done);
+    emit finished(CampaignEnd{outcome, std::move(reason)});
 }
 
 void Runner::launch(int index) {
@@ -132,11 +150,11 @@ void Runner::launch(int index) {
     const PlannedRun& run = m_runs[static_cast<std::size_t>(index)];
     m_tag = newTag();
     m_tail.clear();
-    m_terminating = false;
     m_forcedState.reset();
     m_forcedReason.clear();
     m_firstFailure = -1;
     m_failureReason.clear();
+    m_logError.clear();
     m_failureMarker = m_builder.failureMarker();
     m_lastIteration = 0; // progress from the first iteration on
     m_launches = m_builder.launches(run, m_tag);
@@ -150,53 +168,62 @@ void Runner::launch(int index) {
     for (int h = 0; h < std::max(1, m_builder.hostCount(run)); ++h)
         hosts.push_back(m_builder.hostName(h));
 
-    // The start record comes first: a crash right after it leaves an interrupted run, whose
-    // log (if any) resume moves aside, rather than a log no record explains.
-    std::string error;
-    if (!m_journal.appendStart(run.id, m_tag, argvs, hosts, run.logPath, &error)) {
-        emit message(QString::fromStdString(
-            error + "; stopping: a run without a journal record could be lost"));
-        m_running = false;
-        emit finished(true);
-        return;
-    }
-    std::string failure;
-    m_log = createRunLog(run, m_states[static_cast<std::size_t>(index)], &failure);
-    if (!m_log) {
-        RunEnd end;
-        end.reason = failure;
-        m_states[static_cast<std::size_t>(index)] = RunState::Failed;
-        m_journal.appendEnd(run.id, m_tag, run.logPath, end, &error);
-        emit runFinished(index, end);
-        QTimer::singleShot(0, this, &Runner::startNext);
-        return;
-    }
-    m_states[static_cast<std::size_t>(index)] = RunState::Running;
-    m_parser = std::make_unique<LogParser>(ParseOptions{}, [this](const SpeedSample& s) {
-        if (!m_sinceFirstSample.isValid()) m_sinceFirstSample.start();
-        m_startTimer.stop();
-        m_analyzer->add(s);
-    });
-    m_analyzer =
-        std::make_unique<RunAnalyzer>(run.key.topology, run.key.batchPerDevice,
-                                      MeasureOptions{m_campaign.warmup, m_campaign.iterations});
-    m_sinceFirstSample.invalidate();
-
-    m_group = new LaunchGroup(this);
-    connect(m_group, &LaunchGroup::output, this, &Runner::onOutput);
-    connect(m_group, &LaunchGroup::memberExited, this, &Runner::onMemberExited);
-    connect(m_group, &LaunchGroup::finished, this, &Runner::onExited);
-    m_runClock.start();
-    m_startTimer.start(m_campaign.startTimeoutSeconds * 1000);
-    m_wallTimer.start(m_campaign.wallTimeoutSeconds * 1000);
-    emit runStarted(index, QString::fromStdString(run.id), commandLines.join(QLatin1Char('\n')));
-    m_group->start(argvs);
+    RunRecorder::open(
+        m_journal, run, m_tag, argvs, hosts, m_states[static_cast<std::size_t>(index)], this,
+        [this, index, argvs,
+         command = commandLines.join(QLatin1Char('\n'))](RunRecorder::Opened opened) {
+            const PlannedRun& planned = m_runs[static_cast<std::size_t>(index)];
+            if (!opened.journalError.empty())
+                return finish(CampaignEnd::Outcome::Failed,
+                              opened.journalError +
+                                  "; stopping: a run without a journal record could be lost");
+            if (!opened.log) { // its end record (failed) is written already
+                RunEnd end;
+                end.reason = opened.logFailure;
+                m_states[static_cast<std::size_t>(index)] = RunState::Failed;
+                emit runFinished(index, end);
+                QTimer::singleShot(0, this, &Runner::startNext);
+                return;
+            }
+            m_log = std::move(opened.log);
+            m_runClock.start();
+            if (m_cancelRequested) { // while the records were being written
+                enter(Phase::Settling);
+                RunEnd end;
+                end.state = RunState::Cancelled;
+                end.reason = "cancelled before it started";
+                return record(end);
+            }
+            m_states[static_cast<std::size_t>(index)] = RunState::Running;
+            m_parser = std::make_unique<LogParser>(ParseOptions{}, [this](const SpeedSample& s) {
+                if (!m_sinceFirstSample.isValid()) m_sinceFirstSample.start();
+                m_startTimer.stop();
+                m_analyzer->add(s);
+            });
+            m_analyzer = std::make_unique<RunAnalyzer>(
+                planned.key.topology, planned.key.batchPerDevice,
+                MeasureOptions{m_campaign.warmup, m_campaign.iterations});
+            m_sinceFirstSample.invalidate();
+            m_group = new LaunchGroup(this);
+            connect(m_group, &LaunchGroup::output, this, &Runner::onOutput);
+            connect(m_group, &LaunchGroup::memberExited, this, &Runner::onMemberExited);
+            connect(m_group, &LaunchGroup::finished, this, &Runner::onExited);
+            enter(Phase::Running);
+            emit runStarted(index, QString::fromStdString(planned.id), command);
+            m_group->start(argvs);
+        });
 }
 
 void Runner::onOutput(int member, const QByteArray& chunk) {
-    if (m_log) {
-        m_log->write(chunk);
-        m_log->flush();
+    if (m_log && m_logError.empty()) {
+        if (!RunRecorder::append(*m_log, chunk, &m_logError)) {
+            // The disk is full, a quota or file size limit is reached: the run cannot be
+            // measured, and the runs after it could not be either.
+            m_campaignFailure = "cannot write the log " +
+                                m_runs[static_cast<std::size_t>(m_current)].logPath + ": " +
+                                m_logError;
+            terminate(RunState::Failed, m_campaignFailure);
+        }
     }
     m_tail.append(chunk.constData(), static_cast<std::size_t>(chunk.size()));
     if (m_tail.size() > kTailBytes) m_tail.erase(0, m_tail.size() - kTailBytes);
@@ -208,17 +235,20 @@ void Runner::onOutput(int member, const QByteArray& chunk) {
         m_lastIteration = m_analyzer->iterationsDone();
         emitProgress();
     }
+    watchForFailure(member, chunk);
+}
+
+void Runner::watchForFailure(int member, const QByteArray& chunk) {
     // Chunks of a group hold whole lines, so a marker is never split between two.
-    if (!m_failureMarker.empty() && m_group && m_group->size() > 1 && !m_terminating) {
-        const QByteArray marker = QByteArray::fromStdString(m_failureMarker);
-        const qsizetype at = chunk.indexOf(marker);
-        if (at >= 0) {
-            const qsizetype from = chunk.lastIndexOf('\n', at) + 1;
-            qsizetype to = chunk.indexOf('\n', at);
-            if (to < 0) to = chunk.size();
-            nodeFailed(member, chunk.mid(from, to - from).trimmed().toStdString());
-        }
-    }
+    if (m_failureMarker.empty() || !m_group || m_group->size() < 2 || m_phase != Phase::Running)
+        return;
+    const QByteArray marker = QByteArray::fromStdString(m_failureMarker);
+    const qsizetype at = chunk.indexOf(marker);
+    if (at < 0) return;
+    const qsizetype from = chunk.lastIndexOf('\n', at) + 1;
+    qsizetype to = chunk.indexOf('\n', at);
+    if (to < 0) to = chunk.size();
+    nodeFailed(member, chunk.mid(from, to - from).trimmed().toStdString());
 }
 
 void Runner::onMemberExited(int member) {
@@ -226,7 +256,7 @@ void Runner::onMemberExited(int member) {
     // own timeout (gloo's is 30 min), so they are stopped now; the run fails naming that node.
     const LaunchExit& e = m_group->exit(member);
     const bool failed = !e.startError.empty() || !e.exitCode || *e.exitCode != 0;
-    if (!failed || m_terminating || m_group->running() == 0) return;
+    if (!failed || m_phase != Phase::Running || m_group->running() == 0) return;
     if (m_firstFailure < 0) m_firstFailure = member;
     const std::string host =
         m_builder.hostName(m_launches.at(static_cast<std::size_t>(member)).host);
@@ -266,63 +296,9 @@ void Runner::emitProgress() {
     emit progress(p);
 }
 
-void Runner::cancel() {
-    const bool first = !m_cancelRequested;
-    m_cancelRequested = true;
-    if (!first || !m_running) return;
-    if (m_group) {
-        terminate(RunState::Cancelled, "cancelled");
-    } else if (m_cooldownTimer.isActive()) {
-        m_cooldownTimer.stop();
-        QTimer::singleShot(0, this, &Runner::startNext);
-    }
-    // Otherwise setup or a run's sweep is under way; it goes on to startNext, which stops.
-}
-
-RunSweep Runner::sweep() const {
-    return RunSweep(m_builder,
-                    m_builder.sweepHostCount(m_runs[static_cast<std::size_t>(m_current)]), m_tag,
-                    (m_campaign.connectTimeoutSeconds + 20) * 1000);
-}
-
-void Runner::terminate(std::optional<RunState> why, const std::string& reason) {
-    if (m_terminating || !m_group) return;
-    m_terminating = true;
-    m_forcedState = why;
-    m_forcedReason = reason;
-    m_startTimer.stop();
-    m_wallTimer.stop();
-    emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id + ": " +
-                                        reason + (why ? "; stopping it (TERM)" : " (TERM)")));
-    signalLocal(SIGTERM);
-    sweep().signal("TERM", this);
-    m_graceTimer.start(m_campaign.graceSeconds * 1000);
-}
-
-void Runner::escalate() {
-    if (!m_group) return;
-    emit message(QString::fromStdString(
-        m_runs[static_cast<std::size_t>(m_current)].id + ": still running after " +
-        std::to_string(m_campaign.graceSeconds) + " s grace; KILL"));
-    signalLocal(SIGKILL);
-    sweep().signal("KILL", this);
-    m_group->kill();
-}
-
-void Runner::signalLocal(int sig) {
-    // Every tagged process here, and each launch's process group (which holds the ssh clients
-    // and mpirun even before the tag reaches a payload).
-    const auto groups = m_group ? m_group->processGroups() : std::vector<qint64>{};
-    ProcessTree(m_tag).signal(sig, groups.empty() ? 0 : static_cast<int>(groups.front()));
-    for (std::size_t i = 1; i < groups.size(); ++i)
-        ::kill(-static_cast<pid_t>(groups[i]), sig);
-}
-
 void Runner::onExited() {
-    if (!m_group) return;
-    m_startTimer.stop();
-    m_wallTimer.stop();
-    m_graceTimer.stop();
+    if (m_phase != Phase::Running && m_phase != Phase::Terminating) return;
+    enter(Phase::Settling);
     RunOutcome o;
     o.forced = m_forcedState;
     o.forcedReason = m_forcedReason;
@@ -333,7 +309,6 @@ void Runner::onExited() {
     o.failureReason = m_failureReason;
     o.tail = m_tail;
     m_analyzer->finish(o.result, m_parser->counters(), m_parser->pendingBytes() > 0);
-    if (m_log) m_log->close();
     settle(judgeRun(m_builder, m_runs[static_cast<std::size_t>(m_current)], o));
 }
 
@@ -348,31 +323,34 @@ void Runner::settle(RunEnd end) {
             for (const auto& host : unchecked)
                 end.reason += (end.reason.empty() ? "" : "; ") +
                               ("could not look for leftover processes on " + host);
-            finalize(end, leftover);
+            end.leftover = leftover;
+            if (!leftover.empty())
+                end.reason += (end.reason.empty() ? "" : "; ") + std::to_string(leftover.size()) +
+                              " tagged process(es) survived KILL";
+            record(end);
         });
 }
 
-void Runner::finalize(RunEnd end, std::vector<int> leftover) {
-    const PlannedRun& run = m_runs[static_cast<std::size_t>(m_current)];
-    end.leftover = leftover;
-    if (!leftover.empty())
-        end.reason += (end.reason.empty() ? "" : "; ") + std::to_string(leftover.size()) +
-                      " tagged process(es) survived KILL";
+void Runner::record(RunEnd end) {
+    RunRecorder::close(m_journal, m_runs[static_cast<std::size_t>(m_current)], m_tag,
+                       std::move(m_log), std::move(end), this, [this](RunRecorder::Closed closed) {
+                           recorded(closed.end, closed.journalError);
+                       });
+}
+
+void Runner::recorded(RunEnd end, const std::string& journalError) {
     m_states[static_cast<std::size_t>(m_current)] = end.state;
-    std::string error;
-    if (!m_journal.appendEnd(run.id, m_tag, run.logPath, end, &error))
-        emit message(QString::fromStdString(error));
+    if (!journalError.empty() && m_campaignFailure.empty())
+        m_campaignFailure = journalError + "; the campaign stops: its journal cannot be written";
     m_finishedSeconds += static_cast<double>(m_runClock.elapsed()) / 1000.0;
     ++m_finishedCount;
-    m_log.reset();
     emit runFinished(m_current, end);
-    bool more = false;
-    for (std::size_t i = 0; i < m_runs.size(); ++i)
-        more = more || !isFinal(m_states[i]);
-    if (m_cancelRequested || !more || m_campaign.cooldownSeconds == 0)
+    const bool more =
+        std::any_of(m_states.begin(), m_states.end(), [](RunState s) { return !isFinal(s); });
+    if (m_cancelRequested || !more || !m_campaignFailure.empty() || m_campaign.cooldownSeconds == 0)
         QTimer::singleShot(0, this, &Runner::startNext);
     else
-        m_cooldownTimer.start(m_campaign.cooldownSeconds * 1000);
+        enter(Phase::Cooldown);
 }
 
 } // namespace sv::launcher

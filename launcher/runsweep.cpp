@@ -39,26 +39,35 @@ void RunSweep::signal(const std::string& signal, QObject* context) const {
 }
 
 void RunSweep::killAndCheck(QObject* context, Checked done) const {
-    ProcessTree(m_tag).signal(SIGKILL);
-    // Copies: the sweep outlives the call.
+    // Copies: the sweep outlives the call. The local scans run on a worker thread (a process in
+    // D state can block the read of its environ), each with a deadline.
     auto list = commands("0");
+    auto kill = commands("KILL");
     const std::string tag = m_tag;
     std::vector<std::string> names;
     for (int h = 0; h < m_hosts; ++h)
         names.push_back(m_builder.hostName(h));
-    CommandBatch::run(commands("KILL"), context, [=](std::vector<BatchResult>) {
-        // A moment for the KILLed to be reaped, then look again.
-        QTimer::singleShot(300, context, [=] {
-            std::vector<int> left = ProcessTree(tag).find();
-            CommandBatch::run(list, context, [=](std::vector<BatchResult> results) mutable {
-                // The sweep always exits 0: anything else is ssh or docker failing to get there.
-                std::vector<std::string> unchecked;
-                for (std::size_t h = 0; h < results.size(); ++h) {
-                    if (results[h].exitCode != 0) unchecked.push_back(names[h]);
-                    for (int p : parsePids(results[h].output))
-                        if (std::find(left.begin(), left.end(), p) == left.end()) left.push_back(p);
-                }
-                done(left, unchecked);
+    const auto deadline = std::chrono::milliseconds(m_timeoutMs);
+    ProcessTree(tag).inBackground(SIGKILL, 0, context, deadline, [=](ProcessTree::Scan) {
+        CommandBatch::run(kill, context, [=](std::vector<BatchResult>) {
+            // A moment for the KILLed to be reaped, then look again.
+            QTimer::singleShot(300, context, [=] {
+                ProcessTree(tag).inBackground(0, 0, context, deadline, [=](ProcessTree::Scan scan) {
+                    std::vector<int> left = scan.pids;
+                    CommandBatch::run(list, context, [=](std::vector<BatchResult> results) mutable {
+                        // The sweep always exits 0: anything else is ssh or docker failing to
+                        // get there.
+                        std::vector<std::string> unchecked;
+                        if (!scan.finished) unchecked.push_back("this machine (the scan hung)");
+                        for (std::size_t h = 0; h < results.size(); ++h) {
+                            if (results[h].exitCode != 0) unchecked.push_back(names[h]);
+                            for (int p : parsePids(results[h].output))
+                                if (std::find(left.begin(), left.end(), p) == left.end())
+                                    left.push_back(p);
+                        }
+                        done(left, unchecked);
+                    });
+                });
             });
         });
     });

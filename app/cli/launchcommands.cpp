@@ -191,13 +191,19 @@ int execute(Campaign campaign, bool resume) {
     });
 
     ConsoleProgress console(runner);
-    bool wasCancelled = false;
-    QObject::connect(&runner, &Runner::finished, [&](bool c) {
-        wasCancelled = c;
+    CampaignEnd end;
+    QObject::connect(&runner, &Runner::finished, [&](const CampaignEnd& e) {
+        end = e;
         app.quit();
     });
+    std::printf("capturing the environment (hosts, GPUs, versions)...\n");
+    std::fflush(stdout);
     EnvironmentCapture::run(campaign, *profile, versionString(), &runner,
-                            [&](int) { runner.start(); });
+                            [&](const EnvironmentCapture::Result& captured) {
+                                for (const auto& p : captured.problems)
+                                    std::fprintf(stderr, "%s\n", p.c_str());
+                                runner.start();
+                            });
     app.exec();
 
     int ok = 0, notOk = 0;
@@ -205,7 +211,12 @@ int execute(Campaign campaign, bool resume) {
         (runner.state(static_cast<int>(i)) == RunState::Ok ? ok : notOk)++;
     std::printf("%d of %zu runs ok; logs under %s; 'scaleview-cli summarize %s' reads them\n", ok,
                 runner.runs().size(), campaign.outputDir.c_str(), campaign.outputDir.c_str());
-    if (wasCancelled) return 130;
+    if (end.failed()) {
+        std::fprintf(stderr, "scaleview-cli %s: the campaign failed: %s\n",
+                     resume ? "resume" : "run", end.reason.c_str());
+        return 1;
+    }
+    if (end.cancelled()) return 130;
     return notOk ? 1 : 0;
 }
 

@@ -4,6 +4,7 @@
 #include "version.h"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -92,7 +93,8 @@ const char* kExitStatus =
     R"(Exit status: summarize and plot: 0 summary or chart produced (warnings go to standard error,
 naming file and reason); 1 with --strict when anything was skipped or excluded; 2 usage error,
 missing or unreadable directory, or nothing to summarize. run and resume: 0 every run ok, 1 some
-run not ok, 2 usage or campaign error, 130 cancelled. preflight: 0 all checks passed, 1 some
+run not ok or the campaign failed (its journal or a log could not be written: the reason is
+printed), 2 usage or campaign error, 130 cancelled. preflight: 0 all checks passed, 1 some
 failed, 2 usage error.
 )";
 
@@ -112,6 +114,9 @@ void printFullHelp(std::FILE* to) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // A file size limit (ulimit -f) reached must be a write error (EFBIG) that the run reports
+    // and records, not a signal that kills the CLI with its runs still going.
+    std::signal(SIGXFSZ, SIG_IGN);
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
         std::fprintf(stderr, "%s\nscaleview-cli --help says more.\n", kOverview);

@@ -19,6 +19,7 @@
 #include <QStyleFactory>
 #include <QTimer>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -27,6 +28,9 @@
 using sv::ui::MainWindow;
 
 int main(int argc, char** argv) {
+    // A file size limit (ulimit -f) reached is a write error (EFBIG) the run reports and
+    // records, not a signal that kills the app with its runs still going.
+    std::signal(SIGXFSZ, SIG_IGN);
     // --help and --version print and exit: they need no display, even on a headless machine.
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];

@@ -2,15 +2,12 @@
 
 #include "environmentcapture.h"
 #include "consolefeed.h"
-#include "processtree.h"
 #include "runner.h"
 #include "shellquote.h"
 #include "workloadprofile.h"
 
 #include <QDir>
 #include <QFileInfo>
-
-#include <csignal>
 
 namespace sv::ui {
 namespace {
@@ -52,11 +49,8 @@ RunController::RunController(QObject* parent) : QObject(parent), m_console(new C
 RunController::~RunController() {
     // The app is going away with a campaign running (the panel normally holds the window open
     // until a cancel ends): the Runner's QProcess would only KILL mpirun, leaving its ranks.
-    // The journal names the running run's tag; every local process carrying it goes now.
-    if (!m_runner) return;
-    m_runner->cancel();
-    for (const auto& [id, entry] : journalOf(QString::fromStdString(m_campaign.outputDir)))
-        if (!entry.end && !entry.tag.empty()) launcher::ProcessTree(entry.tag).signal(SIGKILL);
+    // The Runner KILLs its run's groups and sweeps its tag here and on every host.
+    if (m_runner) m_runner->abandon();
 }
 
 QString RunController::logRoot(const launcher::Campaign& campaign) {
@@ -91,8 +85,8 @@ bool RunController::start(const launcher::Campaign& campaign, bool resume, QStri
         return false;
     }
     auto runner = std::make_unique<launcher::Runner>(campaign, *profile, this);
-    if (!runner->prepare(resume, &why)) {
-        *error = QString::fromStdString(why);
+    if (const auto refused = runner->refusal(resume)) {
+        *error = QString::fromStdString(*refused);
         return false;
     }
     m_runner = runner.release();
@@ -106,34 +100,7 @@ bool RunController::start(const launcher::Campaign& campaign, bool resume, QStri
     connect(m_runner, &launcher::Runner::output, m_console,
             [this](int, const QByteArray& bytes) { m_console->append(bytes); });
     connect(m_runner, &launcher::Runner::progress, this, &RunController::progress);
-    connect(
-        m_runner, &launcher::Runner::runFinished, this,
-        [this](int index, const launcher::RunEnd& end) {
-            m_console->flush();
-            const auto& run = m_runner->runs()[static_cast<std::size_t>(index)];
-            const QString id = QString::fromStdString(run.id);
-            if (end.state != launcher::RunState::Ok && end.state != launcher::RunState::Cancelled) {
-                QString text = tr("Run %1 ended %2")
-                                   .arg(id, QString::fromStdString(
-                                                std::string(launcher::runStateName(end.state))));
-                if (!end.host.empty()) text += tr(" on %1").arg(QString::fromStdString(end.host));
-                if (end.exitCode) text += tr(" (exit code %1)").arg(*end.exitCode);
-                if (!end.reason.empty())
-                    text += QStringLiteral(": ") + QString::fromStdString(end.reason);
-                text +=
-                    QStringLiteral(". ") +
-                    (end.advice.empty() ? advice(end.state) : QString::fromStdString(end.advice)) +
-                    tr(" Log: %1").arg(QString::fromStdString(run.logPath));
-                emit problem(text);
-            }
-            if (!end.leftover.empty())
-                emit problem(tr("%1 process(es) of run %2 survived KILL (pids on the host); end "
-                                "them by hand.")
-                                 .arg(end.leftover.size())
-                                 .arg(id));
-            emit runFinished(index, id, end);
-            emit resultsChanged(logRoot(m_campaign));
-        });
+    connect(m_runner, &launcher::Runner::runFinished, this, &RunController::onRunFinished);
     connect(m_runner, &launcher::Runner::message, this, &RunController::problem);
     connect(m_runner, &launcher::Runner::finished, this, &RunController::onFinished);
     emit started(total);
@@ -141,13 +108,57 @@ bool RunController::start(const launcher::Campaign& campaign, bool resume, QStri
                   .arg(total)
                   .arg(QString::fromStdString(profile->label),
                        QString::fromStdString(campaign.outputDir)));
-    // The machines' description goes beside the logs first, as the command line does.
-    QPointer<launcher::Runner> guard(m_runner);
-    launcher::EnvironmentCapture::run(
-        campaign, *profile, SCALEVIEW_UI_VERSION, m_runner, [guard](int) {
-            if (guard) guard->start(); // after a cancel, start() ends at once with finished(true)
-        });
+    // The directory's writes and the journal's reading happen on a worker thread; then the
+    // machines' description goes beside the logs, as the command line does. That can take a
+    // while (nvidia-smi, importing torch): said, and bounded by its own timeout.
+    m_runner->prepareInBackground(resume, [this, profile = *profile](std::string why) {
+        if (!why.empty()) {
+            emit problem(QString::fromStdString(why));
+            onFinished({launcher::CampaignEnd::Outcome::Failed, why});
+            return;
+        }
+        emit note(tr("Capturing environment… (hosts, GPUs, versions; at most %1 s)")
+                      .arg(std::chrono::duration_cast<std::chrono::seconds>(m_environmentTimeout)
+                               .count()));
+        QPointer<launcher::Runner> guard(m_runner);
+        launcher::EnvironmentCapture::run(
+            m_campaign, profile, SCALEVIEW_UI_VERSION, m_runner,
+            [this, guard](const launcher::EnvironmentCapture::Result& captured) {
+                if (!guard) return;
+                for (const auto& p : captured.problems)
+                    emit problem(QString::fromStdString(p));
+                emit note(
+                    tr("Environment captured (%1 files in environment/).").arg(captured.files));
+                guard->start(); // after a cancel, start() ends at once, cancelled
+            },
+            m_environmentTimeout);
+    });
     return true;
+}
+
+void RunController::onRunFinished(int index, const launcher::RunEnd& end) {
+    m_console->flush();
+    const auto& run = m_runner->runs()[static_cast<std::size_t>(index)];
+    const QString id = QString::fromStdString(run.id);
+    if (end.state != launcher::RunState::Ok && end.state != launcher::RunState::Cancelled) {
+        QString text =
+            tr("Run %1 ended %2")
+                .arg(id, QString::fromStdString(std::string(launcher::runStateName(end.state))));
+        if (!end.host.empty()) text += tr(" on %1").arg(QString::fromStdString(end.host));
+        if (end.exitCode) text += tr(" (exit code %1)").arg(*end.exitCode);
+        if (!end.reason.empty()) text += QStringLiteral(": ") + QString::fromStdString(end.reason);
+        text += QStringLiteral(". ") +
+                (end.advice.empty() ? advice(end.state) : QString::fromStdString(end.advice)) +
+                tr(" Log: %1").arg(QString::fromStdString(run.logPath));
+        emit problem(text);
+    }
+    if (!end.leftover.empty())
+        emit problem(
+            tr("%1 process(es) of run %2 survived KILL (pids on the host); end them by hand.")
+                .arg(end.leftover.size())
+                .arg(id));
+    emit runFinished(index, id, end);
+    emit resultsChanged(logRoot(m_campaign));
 }
 
 void RunController::cancel() {
@@ -159,7 +170,7 @@ void RunController::cancel() {
     m_runner->cancel();
 }
 
-void RunController::onFinished(bool cancelled) {
+void RunController::onFinished(const launcher::CampaignEnd& end) {
     m_console->flush();
     int ok = 0;
     const int total = static_cast<int>(m_runner->runs().size());
@@ -168,7 +179,7 @@ void RunController::onFinished(bool cancelled) {
     m_runner->deleteLater();
     m_runner = nullptr;
     m_cancelling = false;
-    emit finished(cancelled, ok, total);
+    emit finished(end.cancelled(), ok, total, QString::fromStdString(end.reason));
 }
 
 void RunController::preflight(const launcher::Campaign& campaign) {

@@ -7,6 +7,8 @@
 // moc trips over the C++20 standard headers behind the launcher types; it needs only names.
 #ifndef Q_MOC_RUN
 #include "campaign.h"
+#include "campaignend.h"
+#include "environmentcapture.h"
 #include "journal.h"
 #include "preflight.h"
 #include "runprogress.h"
@@ -15,6 +17,7 @@
 #include <QObject>
 #include <QPointer>
 
+#include <chrono>
 #include <memory>
 
 namespace sv::launcher {
@@ -42,6 +45,10 @@ class RunController : public QObject {
     static QString logRoot(const launcher::Campaign& campaign);
     // The states a campaign directory's journal records, by run id; empty without a journal.
     static std::map<std::string, launcher::JournalEntry> journalOf(const QString& outputDir);
+    // How long the environment capture may take before the campaign goes on without it.
+    void setEnvironmentTimeout(std::chrono::milliseconds timeout) {
+        m_environmentTimeout = timeout;
+    }
 
   signals:
     void started(int runs);
@@ -50,20 +57,24 @@ class RunController : public QObject {
     void runFinished(int index, const QString& id, const sv::launcher::RunEnd& end);
     void logText(const QString& text);
     void resultsChanged(const QString& logRoot);
-    void finished(bool cancelled, int ok, int total);
+    // failure: why the campaign could not go on (its journal or a log could not be written);
+    // empty when it ran to its end or was cancelled.
+    void finished(bool cancelled, int ok, int total, const QString& failure);
     void preflightDone(const std::vector<sv::launcher::PreflightFinding>& findings);
     // For the user, in words: what went wrong, where, and what to do.
     void problem(const QString& text);
     void note(const QString& text);
 
   private:
-    void onFinished(bool cancelled);
+    void onRunFinished(int index, const launcher::RunEnd& end);
+    void onFinished(const launcher::CampaignEnd& end);
 
     launcher::Runner* m_runner = nullptr;
     launcher::Campaign m_campaign;
     ConsoleFeed* m_console;
     bool m_cancelling = false;
     bool m_preflighting = false;
+    std::chrono::milliseconds m_environmentTimeout = launcher::EnvironmentCapture::kDefaultTimeout;
 };
 
 } // namespace sv::ui

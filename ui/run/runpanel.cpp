@@ -185,8 +185,21 @@ void RunPanel::cancelBeforeClosing() {
     updateButtons();
 }
 
-void RunPanel::onFinished(bool cancelled, int ok, int total) {
+void RunPanel::onFinished(bool cancelled, int ok, int total, const QString& failure) {
     m_monitor->campaignFinished(cancelled, ok, total);
+    if (!failure.isEmpty()) {
+        // The campaign could not write its directory: no Resume into it.
+        m_canResume = false;
+        showBanner(tr("The campaign failed: %1. %2 of %3 runs ok. Free space in (or choose "
+                      "another) output directory, then run again.")
+                       .arg(failure)
+                       .arg(ok)
+                       .arg(total),
+                   true);
+        updateButtons();
+        emit campaignFinished(cancelled, ok, total);
+        return;
+    }
     // What is left is what the directory says now, read as Resume will read it: on a worker
     // thread, as the journal may be long and the disk slow.
     auto* watcher = new QFutureWatcher<launcher::CampaignDirectory>(this);

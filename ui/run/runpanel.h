@@ -78,7 +78,8 @@ class RunPanel : public QWidget {
     bool start(const launcher::Campaign& campaign, bool resume);
     // The opened campaign in words: where it stands, whether it moved, what cannot run here.
     void describeOpened(const launcher::CampaignDirectory& opened);
-    void onFinished(bool cancelled, int ok, int total);
+    // failure: why the campaign itself failed (its directory could not be written); empty else.
+    void onFinished(bool cancelled, int ok, int total, const QString& failure);
     // Once the finished campaign's directory is read again: where it stands, Resume or not.
     void showFinished(const launcher::CampaignDirectory& opened, bool cancelled, int ok, int total);
     void showBanner(const QString& text, bool problem);

@@ -1,0 +1,16 @@
+#include "backgroundtask.h"
+
+namespace sv::launcher {
+
+QThreadPool* backgroundPool() {
+    // Intentionally leaked (see the header); threads beyond the cores because most of this work
+    // waits on a disk or the kernel rather than computing.
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setMaxThreadCount(8);
+        return p;
+    }();
+    return pool;
+}
+
+} // namespace sv::launcher

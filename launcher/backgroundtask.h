@@ -1,0 +1,37 @@
+#pragma once
+// Work that may block (fsync, /proc scans, file commits) done on a worker thread, its result
+// handed back to an object's thread through the event loop: the GUI thread never waits on a
+// disk or a process. The launcher links QtCore only, so this is QThreadPool + a queued call.
+
+#include <QCoreApplication>
+#include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+
+#include <functional>
+#include <memory>
+#include <utility>
+
+namespace sv::launcher {
+
+// The pool the launcher's blocking work runs in. Never destroyed: a read stuck in the kernel
+// (a process in D state, a hung NFS server) must not hold the process's exit.
+QThreadPool* backgroundPool();
+
+// Runs work() on a worker thread, then done(result) in the main thread's event loop, unless
+// context (an object of the main thread) is gone by then.
+template <typename Work, typename Done>
+void runInBackground(QObject* context, Work work, Done done) {
+    QPointer<QObject> guard(context);
+    backgroundPool()->start([guard, work = std::move(work), done = std::move(done)]() mutable {
+        auto result = std::make_shared<decltype(work())>(work());
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [guard, done = std::move(done), result]() mutable {
+                if (guard) done(std::move(*result));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+} // namespace sv::launcher

@@ -1,0 +1,70 @@
+// How a Runner prepares its campaign's directory: at once for the command line, or with the
+// writes (workload script, campaign.json, the journal's interrupted records) and the journal's
+// reading on a worker thread for the app, whose GUI thread must not wait on a disk.
+
+#include "runner.h"
+
+#include "backgroundtask.h"
+#include "campaigndirectory.h"
+
+#include <filesystem>
+
+namespace sv::launcher {
+namespace fs = std::filesystem;
+
+std::optional<std::string> Runner::refusal(bool resume) const {
+    if (!m_profile.launchers.count(m_builder.launcherName()))
+        return "profile " + m_profile.name + " has no launcher '" + m_builder.launcherName() + "'";
+    std::error_code ec;
+    if (!resume && fs::exists(m_journal.path(), ec))
+        return m_campaign.outputDir +
+               " already holds a campaign (journal.jsonl); use 'resume' or another directory";
+    return std::nullopt;
+}
+
+Runner::Prepared Runner::prepareDirectory(Campaign campaign, WorkloadProfile profile,
+                                          std::string scriptPath, Journal journal,
+                                          std::vector<PlannedRun> runs, bool resume) {
+    Prepared p;
+    if (!prepareCampaignDirectory(campaign, profile, scriptPath, journal.path(), resume, &p.error))
+        return p;
+    p.previous = journal.read(&p.warnings);
+    closeInterruptedRuns(journal, p.previous, runs, &p.error);
+    return p;
+}
+
+void Runner::adopt(Prepared prepared) {
+    m_previous = std::move(prepared.previous);
+    m_journalWarnings = std::move(prepared.warnings);
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        auto it = m_previous.find(m_runs[i].id);
+        if (it != m_previous.end()) m_states[i] = it->second.state();
+    }
+}
+
+bool Runner::prepare(bool resume, std::string* error) {
+    if (auto why = refusal(resume)) {
+        *error = *why;
+        return false;
+    }
+    Prepared p =
+        prepareDirectory(m_campaign, m_profile, m_builder.scriptPath(), m_journal, m_runs, resume);
+    *error = p.error;
+    adopt(std::move(p));
+    return error->empty();
+}
+
+void Runner::prepareInBackground(bool resume, std::function<void(std::string error)> done) {
+    runInBackground(
+        this,
+        [campaign = m_campaign, profile = m_profile, script = m_builder.scriptPath(),
+         journal = m_journal, runs = m_runs,
+         resume] { return prepareDirectory(campaign, profile, script, journal, runs, resume); },
+        [this, done = std::move(done)](Prepared p) {
+            std::string error = p.error;
+            adopt(std::move(p));
+            done(error);
+        });
+}
+
+} // namespace sv::launcher

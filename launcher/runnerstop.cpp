@@ -1,0 +1,102 @@
+// How a Runner stops a run: cancel, TERM with a grace period then KILL, signals to the run's
+// process groups and tagged processes here and on every host, and abandon when the app quits.
+
+#include "runner.h"
+
+#include "processtree.h"
+
+#include <QProcess>
+#include <csignal>
+#include <utility>
+
+namespace sv::launcher {
+namespace {
+// A scan of /proc here that takes longer is stuck on a process in D state: said, not waited on.
+constexpr std::chrono::seconds kScanDeadline{10};
+} // namespace
+
+void Runner::cancel() {
+    if (std::exchange(m_cancelRequested, true)) return;
+    if (m_phase == Phase::Running) {
+        terminate(RunState::Cancelled, "cancelled");
+    } else if (m_phase == Phase::Cooldown) {
+        QTimer::singleShot(0, this, &Runner::startNext);
+    }
+    // Idle: start() ends at once. Setup and Settling go on to startNext, which stops.
+    // Terminating: the run is being stopped already.
+}
+
+RunSweep Runner::sweep() const {
+    return RunSweep(m_builder,
+                    m_builder.sweepHostCount(m_runs[static_cast<std::size_t>(m_current)]), m_tag,
+                    static_cast<int>(std::chrono::milliseconds(m_campaign.connectTimeout() +
+                                                               std::chrono::seconds(20))
+                                         .count()));
+}
+
+void Runner::terminate(std::optional<RunState> why, const std::string& reason) {
+    if (m_phase != Phase::Running) return;
+    enter(Phase::Terminating);
+    m_forcedState = why;
+    m_forcedReason = reason;
+    emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id + ": " +
+                                        reason + (why ? "; stopping it (TERM)" : " (TERM)")));
+    signalLocal(SIGTERM);
+    sweep().signal("TERM", this);
+}
+
+void Runner::escalate() {
+    if (m_phase != Phase::Terminating) return;
+    emit message(QString::fromStdString(
+        m_runs[static_cast<std::size_t>(m_current)].id + ": still running after " +
+        std::to_string(m_campaign.graceSeconds) + " s grace; KILL"));
+    signalLocal(SIGKILL);
+    sweep().signal("KILL", this);
+    m_group->kill();
+}
+
+void Runner::signalLocal(int sig) {
+    // Each launch's process group (the ssh clients and mpirun, even before the tag reaches a
+    // payload) at once; every tagged process here from a worker thread.
+    if (m_group)
+        for (qint64 group : m_group->processGroups())
+            ::kill(-static_cast<pid_t>(group), sig);
+    ProcessTree(m_tag).inBackground(sig, 0, this, kScanDeadline, [this](ProcessTree::Scan scan) {
+        if (!scan.finished)
+            emit message(tr("The scan of this machine's processes did not finish within %1 s (a "
+                            "process stuck in the kernel?); the sweep goes on without it.")
+                             .arg(kScanDeadline.count()));
+    });
+}
+
+void Runner::abandon() {
+    if (m_phase != Phase::Running && m_phase != Phase::Terminating && m_phase != Phase::Settling)
+        return;
+    m_cancelRequested = true;
+    if (m_group)
+        for (qint64 group : m_group->processGroups())
+            ::kill(-static_cast<pid_t>(group), SIGKILL);
+    // Detached sweeps, each bounded by timeout(1): this process may be gone before they end.
+    Campaign here = m_campaign;
+    here.hosts.clear();
+    here.container = {};
+    std::vector<std::vector<std::string>> sweeps{
+        CommandBuilder(here, m_profile, {}).sweepArgv(0, m_tag, "KILL")};
+    const PlannedRun& run = m_runs[static_cast<std::size_t>(m_current)];
+    for (int h = 0; h < m_builder.sweepHostCount(run); ++h)
+        sweeps.push_back(m_builder.sweepArgv(h, m_tag, "KILL"));
+    const auto limit = m_campaign.connectTimeout() + std::chrono::seconds(20);
+    // Each sweep runs twice, the second time a moment later: a payload forking while the
+    // first looked (its parent then killed) is caught by the second.
+    for (const auto& argv : sweeps) {
+        QStringList args{
+            QStringLiteral("-s"), QStringLiteral("KILL"), QString::number(limit.count()),
+            QStringLiteral("sh"), QStringLiteral("-c"),   QStringLiteral("\"$@\"; sleep 2; \"$@\""),
+            QStringLiteral("sh")};
+        for (const auto& a : argv)
+            args << QString::fromStdString(a);
+        QProcess::startDetached(QStringLiteral("timeout"), args);
+    }
+}
+
+} // namespace sv::launcher

@@ -1,0 +1,246 @@
+// The Runner's parts in this process: its phases, the journal read back from lines a future
+// version or a typo wrote, timer caps, process groups forgotten once reaped, the output check
+// of preflight, and an environment capture that a hung nvidia-smi cannot hold.
+
+#include "launchertest.h"
+#include "qtloop.h"
+
+#include "campaign.h"
+#include "environmentcapture.h"
+#include "journal.h"
+#include "launchgroup.h"
+#include "outputspace.h"
+#include "runner.h"
+#include "workloadprofile.h"
+
+#include <QSignalSpy>
+#include <gtest/gtest.h>
+#include <csignal>
+#include <sys/stat.h>
+
+using namespace sv::launcher;
+using sv::test::waitFor;
+
+namespace {
+
+Campaign fakeCampaign(const std::string& profile, const std::string& out, int repeats) {
+    Campaign c;
+    c.profile = profile;
+    c.topologies = {*sv::parseTopology("1n1g")};
+    c.batchSizes = {2};
+    c.repeats = repeats;
+    c.iterations = 5;
+    c.warmup = 1;
+    c.cooldownSeconds = 1;
+    c.outputDir = out;
+    return c;
+}
+
+} // namespace
+
+TEST(Journal, AMistypedOrFutureRecordIsSkippedWithAWarningNeverThrown) {
+    const std::string dir = sv::test::tempDir("journal");
+    const std::string path = dir + "/journal.jsonl";
+    std::ofstream(path) << R"({"event":"start","id":"a","tag":"sv1"})"
+                           "\n"
+                        << R"({"event":"end","id":"a","tag":"sv1","state":"ok","future":{"x":[1]}})"
+                           "\n"
+                        << R"({"event":"end","id":5,"state":7})"
+                           "\n"
+                        << R"({"event":"end","id":"b","state":7})"
+                           "\n"
+                        << R"({"event":"end","id":"c","state":"ok","exitCode":"zero","reason":3})"
+                           "\n"
+                        << R"([1,2])"
+                           "\n"
+                        << R"({"event":"start","id":"d","tag":"sv2"})"
+                           "\n"
+                        << R"({"event":"end","id":"d","tag)"; // torn by a crash: no warning
+    std::vector<std::string> warnings;
+    std::map<std::string, JournalEntry> entries;
+    ASSERT_NO_THROW(entries = Journal(path).read(&warnings));
+    ASSERT_EQ(entries.size(), 3u);
+    EXPECT_EQ(entries["a"].state(), RunState::Ok);
+    // Optional fields of the wrong type lose their value, not the record.
+    EXPECT_EQ(entries["c"].state(), RunState::Ok);
+    EXPECT_FALSE(entries["c"].end->exitCode);
+    EXPECT_EQ(entries["d"].state(), RunState::Interrupted);
+    ASSERT_EQ(warnings.size(), 3u);
+    EXPECT_NE(warnings[0].find("journal.jsonl line 3: \"id\" is number, not a string"),
+              std::string::npos)
+        << warnings[0];
+    EXPECT_NE(warnings[1].find("line 4: \"state\" is number"), std::string::npos) << warnings[1];
+    EXPECT_NE(warnings[2].find("line 6: not a JSON object"), std::string::npos) << warnings[2];
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Campaign, TimerValuesBeyondTheirCapsAreRefusedNeverOverflow) {
+    std::string error;
+    // Beyond int: refused when read, not wrapped to a negative number.
+    auto c = campaignFromJson(
+        R"({"topologies":["1n1g"],"batchSizes":[2],"outputDir":"o","wallTimeoutSeconds":4000000000})",
+        &error);
+    EXPECT_FALSE(c);
+    EXPECT_EQ(error, "wallTimeoutSeconds: 4000000000 is out of range");
+    // Within int, but * 1000 would overflow: refused by validate, naming the cap.
+    c = campaignFromJson(
+        R"({"topologies":["1n1g"],"batchSizes":[2],"outputDir":"o","startTimeoutSeconds":2147483,
+            "graceSeconds":86400,"cooldownSeconds":-1})",
+        &error);
+    ASSERT_TRUE(c) << error;
+    const auto problems = c->validate();
+    ASSERT_EQ(problems.size(), 3u);
+    EXPECT_EQ(problems[0], "cooldownSeconds: -1 is out of range (0 to 86400 s)");
+    EXPECT_EQ(problems[1], "startTimeoutSeconds: 2147483 is out of range (1 to 864000 s)");
+    EXPECT_EQ(problems[2], "graceSeconds: 86400 is out of range (0 to 3600 s)");
+    c->startTimeoutSeconds = kMaxTimeoutSeconds;
+    c->graceSeconds = 5;
+    c->cooldownSeconds = 0;
+    EXPECT_TRUE(c->validate().empty());
+    EXPECT_EQ(std::chrono::milliseconds(c->startTimeout()).count(), 864000000);
+}
+
+TEST(LaunchGroup, AReapedLeadersGroupIsForgotten) {
+    sv::test::EventLoop loop;
+    LaunchGroup group;
+    QSignalSpy exited(&group, &LaunchGroup::memberExited);
+    group.start({{"/bin/sleep", "30"}, {"/bin/sleep", "31"}});
+    ASSERT_TRUE(waitFor([&] { return group.processGroups().size() == 2; }, 10000));
+    const auto both = group.processGroups();
+    // The first leader dies and is reaped.
+    ::kill(static_cast<pid_t>(both[0]), SIGKILL);
+    ASSERT_TRUE(waitFor([&] { return exited.size() == 1; }, 10000));
+    EXPECT_EQ(exited.at(0).at(0).toInt(), 0);
+    // Only the live one's group is left to signal: the dead one's id may belong to anyone now.
+    EXPECT_EQ(group.processGroups(), std::vector<qint64>{both[1]});
+    group.kill();
+    ASSERT_TRUE(waitFor([&] { return group.running() == 0; }, 10000));
+    EXPECT_TRUE(group.processGroups().empty());
+}
+
+TEST(RunnerPhases, EachRunGoesSetupRunningSettlingAndCooldownSitsBetween) {
+    sv::test::EventLoop loop;
+    const std::string dir = sv::test::tempDir("phases");
+    std::string error;
+    auto profile = loadProfile(sv::test::writeFakeProfile(dir, {"--interval", "0.01"}), &error);
+    ASSERT_TRUE(profile) << error;
+    Runner runner(fakeCampaign(dir + "/fake-profile.json", dir + "/out", 2), *profile);
+    ASSERT_TRUE(runner.prepare(false, &error)) << error;
+    std::vector<Runner::Phase> phases;
+    QObject::connect(&runner, &Runner::phaseChanged, [&](Runner::Phase p) { phases.push_back(p); });
+    std::optional<CampaignEnd> end;
+    QObject::connect(&runner, &Runner::finished, [&](const CampaignEnd& e) { end = e; });
+    runner.start();
+    ASSERT_TRUE(waitFor([&] { return end.has_value(); }, 60000));
+    EXPECT_EQ(end->outcome, CampaignEnd::Outcome::Done);
+    using P = Runner::Phase;
+    EXPECT_EQ(phases, (std::vector<P>{P::Setup, P::Running, P::Settling, P::Cooldown, P::Setup,
+                                      P::Running, P::Settling, P::Setup, P::Done}));
+    EXPECT_EQ(runner.state(0), RunState::Ok);
+    EXPECT_EQ(runner.state(1), RunState::Ok);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(RunnerPhases, CancelDuringTheCooldownEndsTheCampaignAtOnce) {
+    sv::test::EventLoop loop;
+    const std::string dir = sv::test::tempDir("cooldown");
+    std::string error;
+    auto profile = loadProfile(sv::test::writeFakeProfile(dir, {"--interval", "0.01"}), &error);
+    ASSERT_TRUE(profile) << error;
+    Campaign c = fakeCampaign(dir + "/fake-profile.json", dir + "/out", 2);
+    c.cooldownSeconds = 600;
+    Runner runner(c, *profile);
+    ASSERT_TRUE(runner.prepare(false, &error)) << error;
+    std::optional<CampaignEnd> end;
+    QObject::connect(&runner, &Runner::finished, [&](const CampaignEnd& e) { end = e; });
+    runner.start();
+    ASSERT_TRUE(waitFor([&] { return runner.phase() == Runner::Phase::Cooldown; }, 60000));
+    const auto t0 = std::chrono::steady_clock::now();
+    runner.cancel();
+    ASSERT_TRUE(waitFor([&] { return end.has_value(); }, 10000));
+    EXPECT_LT(sv::test::since(t0), 5.0);
+    EXPECT_EQ(end->outcome, CampaignEnd::Outcome::Cancelled);
+    EXPECT_EQ(runner.state(0), RunState::Ok);
+    EXPECT_EQ(runner.state(1), RunState::Pending);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(RunnerAbandon, TheOwnerGoingAwayMidRunLeavesNoTaggedProcess) {
+    sv::test::EventLoop loop;
+    const std::string dir = sv::test::tempDir("abandon");
+    std::string error;
+    // The payload ignores TERM and forks a child that leaves the run's process group: only a
+    // sweep by its tag finds that one.
+    auto profile =
+        loadProfile(sv::test::writeFakeProfile(dir, {"--ignore-term-fork", "--hang"}), &error);
+    ASSERT_TRUE(profile) << error;
+    const std::string out = dir + "/out";
+    auto runner =
+        std::make_unique<Runner>(fakeCampaign(dir + "/fake-profile.json", out, 1), *profile);
+    ASSERT_TRUE(runner->prepare(false, &error)) << error;
+    runner->start();
+    // mpirun, the payload and its escaped child, all carrying the run's tag.
+    ASSERT_TRUE(waitFor([&] { return sv::test::leftoverOf(out).size() >= 3; }, 30000))
+        << static_cast<int>(runner->phase()) << sv::test::readFile(out + "/journal.jsonl");
+    ASSERT_EQ(runner->phase(), Runner::Phase::Running);
+    runner->abandon();
+    runner.reset(); // as ~RunController does when the app quits
+    EXPECT_TRUE(waitFor([&] { return sv::test::leftoverOf(out).empty(); }, 30000))
+        << sv::test::leftoverOf(out).front();
+    std::filesystem::remove_all(dir);
+}
+
+TEST(OutputSpace, TheEstimateScalesWithRunsIterationsAndRanks) {
+    Campaign c;
+    c.topologies = {*sv::parseTopology("1n1g"), *sv::parseTopology("1n8g")};
+    c.batchSizes = {2};
+    c.repeats = 3;
+    c.iterations = 1000;
+    c.outputDir = "/tmp";
+    WorkloadProfile p;
+    p.name = "x";
+    p.model = "r50";
+    // 3 x 1000 x (1 + 8) lines of 160 bytes, doubled, and 64 KiB per run.
+    EXPECT_EQ(expectedLogBytes(c, p), 3ull * 1000 * 9 * 160 * 2 + 6ull * 64 * 1024);
+    const OutputSpace s = checkOutputSpace(c, p);
+    EXPECT_TRUE(s.writable) << s.writeError;
+    EXPECT_GT(s.available, 0u);
+}
+
+TEST(EnvironmentCapture, AHungNvidiaSmiEndsAtTheTimeoutNamingWhereItHung) {
+    sv::test::EventLoop loop;
+    const std::string dir = sv::test::tempDir("hungsmi");
+    std::filesystem::create_directories(dir + "/bin");
+    std::ofstream(dir + "/bin/nvidia-smi") << "#!/bin/sh\nsleep 30\n";
+    ::chmod((dir + "/bin/nvidia-smi").c_str(), 0755);
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", QByteArray::fromStdString(dir + "/bin:") + path);
+    Campaign c = fakeCampaign("local-cpu-rn50", dir + "/out", 1);
+    std::string error;
+    auto profile = loadProfile("local-cpu-rn50", &error);
+    ASSERT_TRUE(profile) << error;
+    std::optional<EnvironmentCapture::Result> result;
+    const auto t0 = std::chrono::steady_clock::now();
+    EnvironmentCapture::run(
+        c, *profile, "test", &loop.app, [&](const EnvironmentCapture::Result& r) { result = r; },
+        std::chrono::seconds(1));
+    qputenv("PATH", path);
+    ASSERT_TRUE(waitFor([&] { return result.has_value(); }, 20000));
+    EXPECT_LT(sv::test::since(t0), 10.0);
+    ASSERT_EQ(result->problems.size(), 1u);
+    EXPECT_EQ(result->problems[0],
+              "capturing the environment of this machine: no answer within 1 s "
+              "(stuck in 'nvidia-smi -q'); the campaign goes on without it");
+    EXPECT_EQ(result->files, 2); // the campaign file and this machine's, with what it said
+    // The stand-in (and the sleep under it) went with the probe's session.
+    EXPECT_TRUE(waitFor(
+        [&] {
+            for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+                std::string cmd = sv::test::readFile((e.path() / "cmdline").string());
+                if (cmd.find(dir + "/bin/nvidia-smi") != std::string::npos) return false;
+            }
+            return true;
+        },
+        5000));
+    std::filesystem::remove_all(dir);
+}
