@@ -3,6 +3,7 @@
 #include "charthover.h"
 #include "speedupchart.h"
 
+#include <QBarLegendMarker>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
@@ -12,6 +13,8 @@
 #include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QXYSeries>
@@ -85,6 +88,19 @@ void ChartPage::rebuild() {
 }
 
 void ChartPage::connectHover(QChart* chart, bool efficiency) {
+    // Legend labels are short: hovering one names the reference in full.
+    for (QLegendMarker* m : chart->legend()->markers()) {
+        int reference = -1;
+        if (auto* bar = qobject_cast<QBarLegendMarker*>(m))
+            reference = static_cast<int>(bar->series()->barSets().indexOf(bar->barset())) - 1;
+        else if (const QVariant curve = m->series()->property(SpeedupChart::kCurveProperty);
+                 curve.isValid())
+            reference = curve.toInt();
+        const QString text = ChartHover::legendText(m_data, reference);
+        if (!text.isEmpty())
+            connect(m, &QLegendMarker::hovered, this,
+                    [this, text](bool on) { hover(on ? text : QString()); });
+    }
     for (auto* s : chart->series()) {
         if (auto* bars = qobject_cast<QBarSeries*>(s))
             connect(

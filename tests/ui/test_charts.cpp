@@ -17,6 +17,7 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QHelpEvent>
 #include <QLegend>
 #include <QLegendMarker>
@@ -101,24 +102,24 @@ TEST(SpeedupChart, MeasuredReferenceAndDashedIdeal) {
               std::vector<std::string>{"dlperf-ngc-mxnet-fp32-bs128"}); // matched by default
     std::unique_ptr<QChart> chart(ui::SpeedupChart::build(a.scaling(), false));
     auto lines = seriesOf<QLineSeries>(chart.get());
-    ASSERT_EQ(lines.size(), 3u); // ideal, reference, measured
+    ASSERT_EQ(lines.size(), 3u); // ideal, measured, reference (drawn over it)
     EXPECT_EQ(lines[0]->pen().style(), Qt::DashLine);
     EXPECT_EQ(lines[0]->points().back(), QPointF(3, 8)); // log2(8) GPUs, speedup 8
     const auto cases = a.groupCases();
-    ASSERT_EQ(lines[2]->count(), 4);
+    ASSERT_EQ(lines[1]->count(), 4);
     for (int i = 0; i < 4; ++i) {
-        EXPECT_DOUBLE_EQ(lines[2]->at(i).x(),
+        EXPECT_DOUBLE_EQ(lines[1]->at(i).x(),
                          std::log2(cases[static_cast<std::size_t>(i)]->gpus()));
-        EXPECT_DOUBLE_EQ(lines[2]->at(i).y(), *cases[static_cast<std::size_t>(i)]->speedup);
+        EXPECT_DOUBLE_EQ(lines[1]->at(i).y(), *cases[static_cast<std::size_t>(i)]->speedup);
     }
-    EXPECT_NEAR(lines[1]->at(3).y(), 3006.98 / 392.24, 1e-9);
+    EXPECT_NEAR(lines[2]->at(3).y(), 3006.98 / 392.24, 1e-9);
 
     std::unique_ptr<QChart> eff(ui::SpeedupChart::build(a.scaling(), true));
     auto effLines = seriesOf<QLineSeries>(eff.get());
     ASSERT_EQ(effLines.size(), 3u);
     EXPECT_DOUBLE_EQ(effLines[0]->at(0).y(), 100.0);
-    EXPECT_NEAR(effLines[2]->at(3).y(), 100.0 * *cases[3]->efficiency, 1e-9);
-    EXPECT_LT(effLines[2]->at(3).y(), 100.0);
+    EXPECT_NEAR(effLines[1]->at(3).y(), 100.0 * *cases[3]->efficiency, 1e-9);
+    EXPECT_LT(effLines[1]->at(3).y(), 100.0);
 }
 
 TEST(SpeedupChart, GpuAxisIsLog2WithTicksAtTheMeasuredCounts) {
@@ -141,7 +142,7 @@ TEST(SpeedupChart, GpuAxisIsLog2WithTicksAtTheMeasuredCounts) {
         EXPECT_GT(x->max(), std::log2(24));
         // The measured points sit on their ticks.
         auto lines = seriesOf<QLineSeries>(chart.get());
-        const QLineSeries* measured = lines.back();
+        const QLineSeries* measured = lines[1]; // ideal, measured, reference
         ASSERT_EQ(measured->count(), 4);
         EXPECT_DOUBLE_EQ(measured->at(3).x(), std::log2(24));
         EXPECT_EQ(ui::SpeedupChart::gpusAt(measured->at(3).x()), 24);
@@ -183,25 +184,25 @@ TEST(SpeedupChart, ReferencesAreDashedWithTheirOwnMarkers) {
     auto marks = seriesOf<QScatterSeries>(chart.get());
     ASSERT_EQ(marks.size(), 2u);
     auto lines = seriesOf<QLineSeries>(chart.get());
-    ASSERT_EQ(lines.size(), 4u); // ideal, two references, measured
+    ASSERT_EQ(lines.size(), 4u); // ideal, measured, two references drawn over it
     for (int r = 0; r < 2; ++r) {
-        const QLineSeries* line = lines[static_cast<std::size_t>(r) + 1];
+        const QLineSeries* line = lines[static_cast<std::size_t>(r) + 2];
         const QScatterSeries* mark = marks[static_cast<std::size_t>(r)];
         EXPECT_EQ(line->pen().style(), Qt::DashLine);
         EXPECT_EQ(line->pen().color(), ui::ChartStyle::reference(r));
         EXPECT_EQ(mark->color(), ui::ChartStyle::reference(r));
         EXPECT_EQ(mark->markerShape(), ui::ChartStyle::referenceMarker(r));
         EXPECT_EQ(mark->points(), line->points()); // a marker at every published figure
-        EXPECT_EQ(mark->count(), 4);
+        EXPECT_GE(mark->count(), 2);
         EXPECT_EQ(mark->name().toStdString(), d.references[static_cast<std::size_t>(r)].label);
-        // One legend entry per reference: its marker.
-        EXPECT_TRUE(
-            chart->legend()->markers(const_cast<QScatterSeries*>(mark)).front()->isVisible());
+        // One legend entry per reference, its marker: the line's entry is hidden.
         EXPECT_FALSE(chart->legend()->markers(const_cast<QLineSeries*>(line)).front()->isVisible());
     }
     EXPECT_NE(marks[0]->markerShape(), marks[1]->markerShape());
-    EXPECT_EQ(lines.back()->pen().style(), Qt::SolidLine);
-    EXPECT_TRUE(lines.back()->pointsVisible());
+    EXPECT_EQ(lines[1]->pen().style(), Qt::SolidLine);
+    EXPECT_TRUE(lines[1]->pointsVisible());
+    EXPECT_EQ(lines[1]->property(ui::SpeedupChart::kCurveProperty).toInt(),
+              ui::SpeedupChart::kMeasured);
 }
 
 TEST(ChartStyle, TwelveReferenceColoursAndFiveShapesTellSixtyApart) {
@@ -232,8 +233,7 @@ TEST(ScalingData, LegendLabelsCarryPrecisionAndBatchAndNeverRepeat) {
     EXPECT_EQ(d.references[0].label, "DLPerf NGC MXNet 20.03 (FP32, bs 128)");
     EXPECT_EQ(d.references[1].label, "DLPerf NGC MXNet 20.03 (FP16 AMP, bs 256)");
     EXPECT_EQ(d.references[2].label, "DLPerf NGC MXNet 20.03 (FP16 no AMP, bs 256)");
-    EXPECT_EQ(d.references[3].label,
-              "OneFlow 0.2.0 — DLPerf report v1.0 (Oct 2020) (FP32, bs 128)");
+    EXPECT_EQ(d.references[3].label, "OneFlow 0.2.0 — DLPerf report v1.0 (FP32, bs 128)");
     EXPECT_NE(d.references[4].label.find("FP32, bs 96"), std::string::npos);
     std::set<std::string> labels;
     for (const auto& r : d.references) {
@@ -342,12 +342,24 @@ TEST(ChartPage, BarHoverTextStaysWhenTheMouseRests) {
     const QPoint at = viewport->rect().center();
     QHelpEvent rest(QEvent::ToolTip, at, viewport->mapToGlobal(at));
     QCoreApplication::sendEvent(viewport, &rest);
-    EXPECT_TRUE(QToolTip::isVisible());
+    // Qt hides a tooltip after a short delay: it must still be up a second later.
+    EXPECT_FALSE(QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 1000))
+        << "the hover text vanished while the mouse rested on the bar";
     EXPECT_EQ(QToolTip::text(), expected);
     // Leaving the bar ends it.
     emit bars[0]->hovered(false, 2, bars[0]->barSets()[0]);
     EXPECT_TRUE(page.hoverText().isEmpty());
-    EXPECT_FALSE(QToolTip::isVisible());
+    EXPECT_TRUE(QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 2000));
+    // A legend entry names its reference in full.
+    for (QLegendMarker* m : page.view()->chart()->legend()->markers())
+        if (m->label().startsWith(QStringLiteral("DLPerf NGC MXNet 20.03 (FP32"))) {
+            emit m->hovered(true);
+            EXPECT_TRUE(page.hoverText().startsWith(
+                QStringLiteral("DLPerf NGC MXNet 20.03, FP32, batch 128 per GPU\nHardware: ")))
+                << page.hoverText().toStdString();
+            emit m->hovered(false);
+        }
+    EXPECT_TRUE(page.hoverText().isEmpty());
     // The whisker choice rebuilds the chart with the interval and says so.
     page.whiskerBox()->setCurrentIndex(1);
     EXPECT_EQ(page.whisker(), ui::Whisker::Ci95);

@@ -78,6 +78,17 @@ QString ChartHover::barText(const ScalingData& d, int set, int index, Whisker wh
     return lines.join(QLatin1Char('\n'));
 }
 
+QString ChartHover::legendText(const ScalingData& d, int reference) {
+    if (reference < 0 || static_cast<std::size_t>(reference) >= d.references.size()) return {};
+    const ReferenceCurve& ref = d.references[static_cast<std::size_t>(reference)];
+    QString text = QString::fromStdString(ref.fullName);
+    if (!ref.hardware.empty())
+        text += QStringLiteral("\nHardware: ") + QString::fromStdString(ref.hardware);
+    if (!ref.source.empty())
+        text += QStringLiteral("\nSource: ") + QString::fromStdString(ref.source);
+    return text;
+}
+
 QString ChartHover::pointText(const ScalingData& d, int curve, int gpus, bool efficiency) {
     const ScalingPoint* point = nullptr;
     for (const auto& p : d.points)

@@ -16,6 +16,8 @@ class ChartHover {
     static QString barText(const ScalingData& data, int set, int index, Whisker whisker);
     // A point of the speedup or efficiency chart: curve is SpeedupChart's kCurveProperty.
     static QString pointText(const ScalingData& data, int curve, int gpus, bool efficiency);
+    // A reference's legend entry: the short label's full name, hardware and source.
+    static QString legendText(const ScalingData& data, int reference);
 };
 
 } // namespace sv::ui

@@ -22,10 +22,12 @@ void describe(ReferenceCurve& curve, const ReferenceCatalog& catalog) {
         curve.label = curve.fullName = curve.id;
         return;
     }
-    // Legends must stay short: the title up to its first comma ("DLPerf NGC MXNet 20.03"), the
+    // Legends must stay short: the title up to a comma or bracket ("DLPerf NGC MXNet 20.03"), the
     // series' name first for a comparison table, then always precision and batch, so that two
     // tables of one source never read the same.
-    const std::string shortTitle = table->title.substr(0, table->title.find(','));
+    std::string shortTitle = table->title.substr(0, table->title.find_first_of(",("));
+    while (!shortTitle.empty() && shortTitle.back() == ' ')
+        shortTitle.pop_back();
     curve.label = table->series.size() <= 1 ? shortTitle : series->name + " — " + shortTitle;
     const std::string pb = precisionBatchLabel(series->precision, series->batchPerDevice);
     if (!pb.empty()) curve.label += " (" + pb + ")";

@@ -93,6 +93,23 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
         lo = std::min(lo, v);
         hi = std::max(hi, v);
     };
+    auto* measured = line(chart,
+                          efficiency ? QStringLiteral("Measured efficiency")
+                                     : QStringLiteral("Measured speedup"),
+                          ChartStyle::measured(), 3.0, Qt::SolidLine, kMeasured);
+    measured->setPointsVisible(true);
+    measured->setMarkerSize(12);
+    for (const auto& p : d.points)
+        if (p.speedup) {
+            // Efficiency from the unrounded ratio, as the core computes it.
+            const double v =
+                efficiency ? 100.0 * p.efficiency.value_or(*p.speedup / p.gpus) : *p.speedup;
+            measured->append(gpuX(p.gpus), v);
+            seen(v);
+        }
+    // Before the references: a reference that coincides with the measured curve (the samples
+    // are DLPerf's own logs) still shows its dashes and marker on top of it.
+    series.push_back(measured);
     for (std::size_t r = 0; r < d.references.size(); ++r) {
         const auto& ref = d.references[r];
         const int index = static_cast<int>(r);
@@ -103,7 +120,7 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
         marks->setName(s->name());
         marks->setProperty(kCurveProperty, index);
         marks->setMarkerShape(ChartStyle::referenceMarker(index));
-        marks->setMarkerSize(10);
+        marks->setMarkerSize(8);
         marks->setColor(colour);
         marks->setBorderColor(Qt::white);
         for (const auto& p : d.points)
@@ -117,21 +134,6 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
         series.push_back(marks);
         unlisted.push_back(s); // the legend shows the marker, whose shape tells references apart
     }
-    auto* measured = line(chart,
-                          efficiency ? QStringLiteral("Measured efficiency")
-                                     : QStringLiteral("Measured speedup"),
-                          ChartStyle::measured(), 3.0, Qt::SolidLine, kMeasured);
-    measured->setPointsVisible(true);
-    measured->setMarkerSize(8);
-    for (const auto& p : d.points)
-        if (p.speedup) {
-            // Efficiency from the unrounded ratio, as the core computes it.
-            const double v =
-                efficiency ? 100.0 * p.efficiency.value_or(*p.speedup / p.gpus) : *p.speedup;
-            measured->append(gpuX(p.gpus), v);
-            seen(v);
-        }
-    series.push_back(measured); // last, so it is drawn over the references
 
     QAbstractAxis* axisY = nullptr;
     if (efficiency) {
