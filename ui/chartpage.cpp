@@ -33,8 +33,8 @@ ChartPage::ChartPage(ChartKind kind, QWidget* parent)
     m_header->addStretch();
     if (kind == ChartKind::Throughput) {
         m_whiskerBox = new QComboBox(this);
-        m_whiskerBox->addItem(tr("Whisker: min–max of repeats"));
-        m_whiskerBox->addItem(tr("Whisker: 95 % interval of the median"));
+        m_whiskerBox->addItem(tr("Min–max of the repeats"));
+        m_whiskerBox->addItem(tr("95 % interval of the median"));
         m_whiskerBox->setToolTip(
             tr("Min–max: the spread of the repeats.\n95 % interval: where the median itself "
                "lies (bootstrap; two or more repeats)"));

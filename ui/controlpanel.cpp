@@ -31,7 +31,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_group->setToolTip(tr("Which model, precision and batch size the tables and charts show"));
     m_referenceView->setModel(m_references);
     m_referenceView->setHeaderHidden(true);
-    m_referenceView->setWordWrap(true);
+    m_referenceView->setTextElideMode(Qt::ElideMiddle); // a narrow dock keeps both ends
     m_referenceView->setUniformRowHeights(false);
     m_referenceView->setToolTip(
         tr("Published figures to overlay, by table; the tables in bold match the case's "

@@ -69,7 +69,6 @@ void ChartStyle::apply(QChart* chart, const QString& title) {
     QLegend* legend = chart->legend();
     legend->setVisible(true);
     legend->setAlignment(Qt::AlignBottom);
-    legend->setMarkerShape(QLegend::MarkerShapeFromSeries); // a reference's marker, as plotted
     QFont legendFont = legend->font();
     legendFont.setPointSizeF(9.5);
     legend->setFont(legendFont);

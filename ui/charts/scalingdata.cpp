@@ -22,13 +22,15 @@ void describe(ReferenceCurve& curve, const ReferenceCatalog& catalog) {
         curve.label = curve.fullName = curve.id;
         return;
     }
-    // Legends must stay short: the title up to a comma or bracket ("DLPerf NGC MXNet 20.03"), the
-    // series' name first for a comparison table, then always precision and batch, so that two
-    // tables of one source never read the same.
+    // Legends must stay short (Qt cuts what does not fit in one row): a comparison table's series
+    // by its name ("OneFlow 0.2.0"), any other by the table's title up to a comma or bracket
+    // ("DLPerf NGC MXNet 20.03"); then always precision and batch, so that two tables of one
+    // source never read the same. The full name is the legend's hover text.
     std::string shortTitle = table->title.substr(0, table->title.find_first_of(",("));
     while (!shortTitle.empty() && shortTitle.back() == ' ')
         shortTitle.pop_back();
-    curve.label = table->series.size() <= 1 ? shortTitle : series->name + " — " + shortTitle;
+    // A series named after its precision and batch (NVIDIA's) says nothing the suffix does not.
+    curve.label = table->series.size() > 1 && table->precision ? series->name : shortTitle;
     const std::string pb = precisionBatchLabel(series->precision, series->batchPerDevice);
     if (!pb.empty()) curve.label += " (" + pb + ")";
     curve.fullName = table->series.size() <= 1 ? table->title : series->name + " — " + table->title;

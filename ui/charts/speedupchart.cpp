@@ -77,6 +77,7 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
     auto value = [&](double speedup, int gpus) {
         return efficiency ? 100.0 * speedup / gpus : speedup;
     };
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // each reference's marker
     auto* axisX = gpuAxis(chart, d);
     const int maxGpus = d.maxGpus();
 

@@ -22,7 +22,15 @@ ReferenceListModel::ReferenceListModel(const ReferenceCatalog& catalog, QObject*
         const ReferenceTable& t = tables[i];
         Table table;
         table.catalogIndex = i;
-        table.row.label = QString::fromStdString(t.title);
+        // Short enough for the dock, and what tells tables apart kept: precision and batch, or
+        // the hardware where the series carry those. The full title is in the tooltip.
+        std::string label = t.title.substr(0, t.title.find_first_of(",("));
+        while (!label.empty() && label.back() == ' ')
+            label.pop_back();
+        const std::string pb = precisionBatchLabel(t.precision, t.batchPerDevice);
+        const std::string which = pb.empty() ? t.hardware.substr(0, t.hardware.find(',')) : pb;
+        if (!which.empty()) label += " (" + which + ")";
+        table.row.label = QString::fromStdString(label);
         table.row.toolTip =
             QStringLiteral("%1\n%2\nSource: %3\nHardware: %4")
                 .arg(QString::fromStdString(t.id), QString::fromStdString(t.title),
