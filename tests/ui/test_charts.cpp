@@ -7,6 +7,7 @@
 #include "charthover.h"
 #include "chartpage.h"
 #include "chartstyle.h"
+#include "speeduppage.h"
 #include "speedupchart.h"
 #include "throughputchart.h"
 #include "tracechart.h"
@@ -369,6 +370,25 @@ TEST(ChartPage, BarHoverTextStaysWhenTheMouseRests) {
     auto whiskers = seriesOf<QLineSeries>(page.view()->chart());
     ASSERT_FALSE(whiskers.empty());
     EXPECT_EQ(whiskers[0]->name(), QStringLiteral("95 % CI of median"));
+}
+
+TEST(ChartPage, PointHoverNamesTheNearestMeasuredTopology) {
+    Campaign128 c;
+    auto a = std::make_shared<ui::Analysis>(analysisOf(c.dir.path()));
+    ui::SpeedupPage page;
+    page.setAnalysis(a);
+    QLineSeries* measured = nullptr;
+    for (auto* s : seriesOf<QLineSeries>(page.view()->chart()))
+        if (s->property(ui::SpeedupChart::kCurveProperty).toInt() == ui::SpeedupChart::kMeasured)
+            measured = s;
+    ASSERT_NE(measured, nullptr);
+    // The mouse on the line a little left of 8 GPUs (x = 3): the 1n8g point is named.
+    emit measured->hovered(QPointF(2.9, 7.4), true);
+    EXPECT_EQ(page.hoverText(),
+              ui::ChartHover::pointText(a->scaling(), ui::SpeedupChart::kMeasured, 8, false));
+    EXPECT_TRUE(page.hoverText().startsWith(QStringLiteral("1n8g — 8 GPUs")));
+    emit measured->hovered(QPointF(2.9, 7.4), false);
+    EXPECT_TRUE(page.hoverText().isEmpty());
 }
 
 TEST(TraceChart, ShadesWarmupAndWindowAndBandsTheRanks) {
