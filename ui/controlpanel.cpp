@@ -5,9 +5,9 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
-#include <QListView>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace sv::ui {
@@ -16,7 +16,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     : QWidget(parent), m_method(new QComboBox(this)), m_warmup(new QSpinBox(this)),
       m_iterations(new QSpinBox(this)), m_group(new QComboBox(this)),
       m_references(new ReferenceListModel(ReferenceCatalog::builtin(), this)),
-      m_referenceView(new QListView(this)) {
+      m_referenceView(new QTreeView(this)) {
     m_method->addItem(tr("time (DLPerf default)"), QStringLiteral("time"));
     m_method->addItem(tr("speed"), QStringLiteral("speed"));
     m_method->setToolTip(
@@ -30,10 +30,19 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_iterations->setToolTip(tr("End of the measured window (I): throughput is over W…I−1"));
     m_group->setToolTip(tr("Which model, precision and batch size the tables and charts show"));
     m_referenceView->setModel(m_references);
-    m_referenceView->setWordWrap(true);
-    m_referenceView->setUniformItemSizes(false);
+    m_referenceView->setHeaderHidden(true);
+    m_referenceView->setTextElideMode(Qt::ElideMiddle); // a narrow dock keeps both ends
+    m_referenceView->setUniformRowHeights(false);
     m_referenceView->setToolTip(
-        tr("Published figures to overlay; the first checked is the Results table's reference"));
+        tr("Published figures to overlay, by table; the tables in bold match the case's "
+           "precision and batch.\nThe first checked is the Results table's reference"));
+    // A new match reorders the tables: open the matching ones, the rest stay closed.
+    connect(m_references, &QAbstractItemModel::modelReset, this, [this] {
+        const auto matching = m_references->matchingTables();
+        for (const QModelIndex& i : matching)
+            m_referenceView->expand(i);
+        if (!matching.empty()) m_referenceView->scrollTo(matching.front());
+    });
 
     auto* form = new QFormLayout;
     form->addRow(tr("Method"), m_method);
@@ -81,6 +90,8 @@ void ControlPanel::setAnalysis(const AnalysisPtr& analysis) {
         for (std::size_t i = 0; i < m_groups.size(); ++i)
             if (m_groups[i] == *analysis->group) m_group->setCurrentIndex(static_cast<int>(i));
     m_group->setEnabled(m_groups.size() > 1);
+    if (analysis->group)
+        m_references->setMatch(analysis->group->precision, analysis->group->batchPerDevice);
     m_references->setChecked(analysis->references);
     m_updating = false;
 }

@@ -7,7 +7,7 @@
 #include <QWidget>
 
 class QComboBox;
-class QListView;
+class QTreeView;
 class QSpinBox;
 
 namespace sv::ui {
@@ -28,6 +28,7 @@ class ControlPanel : public QWidget {
     QSpinBox* warmupBox() const { return m_warmup; }
     QSpinBox* iterationsBox() const { return m_iterations; }
     ReferenceListModel* references() const { return m_references; }
+    QTreeView* referenceView() const { return m_referenceView; }
 
   signals:
     void optionsEdited(const sv::ui::AnalysisOptions& options);
@@ -43,7 +44,7 @@ class ControlPanel : public QWidget {
     QSpinBox* m_iterations;
     QComboBox* m_group;
     ReferenceListModel* m_references;
-    QListView* m_referenceView;
+    QTreeView* m_referenceView;
 };
 
 } // namespace sv::ui

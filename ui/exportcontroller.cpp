@@ -14,10 +14,10 @@ namespace sv::ui {
 
 ExportController::ExportController(QObject* parent) : QObject(parent) {}
 
-QChart* ExportController::buildChart(const Analysis& a, ChartKind kind, int run) {
+QChart* ExportController::buildChart(const Analysis& a, ChartKind kind, int run, Whisker whisker) {
     switch (kind) {
     case ChartKind::Throughput:
-        return a.group ? ThroughputChart::build(a.scaling()) : nullptr;
+        return a.group ? ThroughputChart::build(a.scaling(), whisker) : nullptr;
     case ChartKind::Speedup:
         return a.group ? SpeedupChart::build(a.scaling(), false) : nullptr;
     case ChartKind::Efficiency:
@@ -33,7 +33,7 @@ QChart* ExportController::buildChart(const Analysis& a, ChartKind kind, int run)
 
 bool ExportController::exportChart(ChartKind kind, const QString& path, QSize size, qreal scale,
                                    QString* error) {
-    QChart* chart = m_analysis ? buildChart(*m_analysis, kind, m_run) : nullptr;
+    QChart* chart = m_analysis ? buildChart(*m_analysis, kind, m_run, m_whisker) : nullptr;
     if (!chart) {
         if (error)
             *error = kind == ChartKind::Trace ? QStringLiteral("select a run first")

@@ -4,6 +4,7 @@
 // are rebuilt for the export at the asked size, so the on-screen one is never disturbed.
 
 #include "analysis.h"
+#include "throughputchart.h"
 
 #include <QObject>
 #include <QSize>
@@ -23,9 +24,12 @@ class ExportController : public QObject {
     void setAnalysis(AnalysisPtr analysis) { m_analysis = std::move(analysis); }
     // The run whose trace a Trace export draws (index into summary.runs).
     void setSelectedRun(int run) { m_run = run; }
+    // The throughput chart's whisker, as its page shows it.
+    void setWhisker(Whisker whisker) { m_whisker = whisker; }
 
     // A new chart for the analysis; nullptr when there is nothing to draw. The caller owns it.
-    static QChart* buildChart(const Analysis& analysis, ChartKind kind, int run = -1);
+    static QChart* buildChart(const Analysis& analysis, ChartKind kind, int run = -1,
+                              Whisker whisker = Whisker::MinMax);
 
     // The format follows the file name: .png or .svg.
     bool exportChart(ChartKind kind, const QString& path, QSize size, qreal scale, QString* error);
@@ -39,6 +43,7 @@ class ExportController : public QObject {
   private:
     AnalysisPtr m_analysis;
     int m_run = -1;
+    Whisker m_whisker = Whisker::MinMax;
 };
 
 } // namespace sv::ui

@@ -131,6 +131,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
             [this](const QString& why) { m_status->setText(tr("Not recomputed: %1").arg(why)); });
     connect(m_analysis, &AnalysisController::analysisReady, this, &MainWindow::present);
     connect(m_runs, &RunsPage::runSelected, m_export, &ExportController::setSelectedRun);
+    connect(m_throughput, &ChartPage::whiskerChanged, m_export, &ExportController::setWhisker);
     connect(m_speedup, &SpeedupPage::efficiencyToggled, this,
             [this](bool on) { m_settings->setEfficiency(on); });
     connect(m_tabs, &QTabWidget::currentChanged, this,

@@ -55,7 +55,9 @@ each run's throughput and each case's statistics, and compare them with the publ
 LOG_DIR, without a display.
   --chart throughput|speedup|efficiency
                           grouped bars with min-max whiskers (default), speedup against
-                          GPUs with the ideal line, or scaling efficiency
+                          GPUs with the ideal line, or scaling efficiency (GPUs on log2)
+  --whisker minmax|ci95   the throughput bars' whisker: min-max of the repeats (default) or
+                          the 95 % interval of the median
   --reference ID[:SERIES] overlay this published table; repeatable (default: the table
                           matching the group's precision and batch size)
   --output FILE           .png or .svg

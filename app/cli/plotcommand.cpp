@@ -45,7 +45,7 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
     }
     Arguments opts(args,
                    {"chart", "output", "size", "method", "warmup", "iterations", "model",
-                    "precision", "batch-size", "threads", "scale"},
+                    "precision", "batch-size", "threads", "scale", "whisker"},
                    {"quiet"});
     const auto warmup = opts.integer("warmup", 1, kMaxMeasureIterations - 1);
     const auto iterations = opts.integer("iterations", 2, kMaxMeasureIterations);
@@ -57,6 +57,9 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
     if (chartName != "throughput" && chartName != "speedup" && chartName != "efficiency")
         return usageError("--chart must be throughput, speedup or efficiency, not '" + chartName +
                           "'");
+    const std::string whiskerName = opts.value("whisker").value_or("minmax");
+    const auto whisker = ui::ThroughputChart::parseWhisker(whiskerName);
+    if (!whisker) return usageError("--whisker must be minmax or ci95, not '" + whiskerName + "'");
     const auto output = opts.value("output");
     if (!output) return usageError("needs --output FILE.png or FILE.svg");
     const QString outPath = QString::fromStdString(*output);
@@ -121,7 +124,7 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
     char* argv[] = {name, nullptr};
     QApplication app(argc, argv);
     QChart* chart = chartName == "throughput"
-                        ? ui::ThroughputChart::build(data)
+                        ? ui::ThroughputChart::build(data, *whisker)
                         : ui::SpeedupChart::build(data, chartName == "efficiency");
     QString error;
     const bool ok = suffix == QLatin1String("svg")

@@ -4,7 +4,10 @@
 #include "uifixture.h"
 
 #include "chartexport.h"
+#include "charthover.h"
+#include "chartpage.h"
 #include "chartstyle.h"
+#include "speeduppage.h"
 #include "speedupchart.h"
 #include "throughputchart.h"
 #include "tracechart.h"
@@ -12,10 +15,22 @@
 #include <QAreaSeries>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHelpEvent>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QToolTip>
+#include <QValueAxis>
+
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -88,23 +103,292 @@ TEST(SpeedupChart, MeasuredReferenceAndDashedIdeal) {
               std::vector<std::string>{"dlperf-ngc-mxnet-fp32-bs128"}); // matched by default
     std::unique_ptr<QChart> chart(ui::SpeedupChart::build(a.scaling(), false));
     auto lines = seriesOf<QLineSeries>(chart.get());
-    ASSERT_EQ(lines.size(), 3u); // ideal, reference, measured
+    ASSERT_EQ(lines.size(), 3u); // ideal, measured, reference (drawn over it)
     EXPECT_EQ(lines[0]->pen().style(), Qt::DashLine);
-    EXPECT_EQ(lines[0]->points().back(), QPointF(8, 8));
+    EXPECT_EQ(lines[0]->points().back(), QPointF(3, 8)); // log2(8) GPUs, speedup 8
     const auto cases = a.groupCases();
-    ASSERT_EQ(lines[2]->count(), 4);
+    ASSERT_EQ(lines[1]->count(), 4);
     for (int i = 0; i < 4; ++i) {
-        EXPECT_DOUBLE_EQ(lines[2]->at(i).x(), cases[static_cast<std::size_t>(i)]->gpus());
-        EXPECT_DOUBLE_EQ(lines[2]->at(i).y(), *cases[static_cast<std::size_t>(i)]->speedup);
+        EXPECT_DOUBLE_EQ(lines[1]->at(i).x(),
+                         std::log2(cases[static_cast<std::size_t>(i)]->gpus()));
+        EXPECT_DOUBLE_EQ(lines[1]->at(i).y(), *cases[static_cast<std::size_t>(i)]->speedup);
     }
-    EXPECT_NEAR(lines[1]->at(3).y(), 3006.98 / 392.24, 1e-9);
+    EXPECT_NEAR(lines[2]->at(3).y(), 3006.98 / 392.24, 1e-9);
 
     std::unique_ptr<QChart> eff(ui::SpeedupChart::build(a.scaling(), true));
     auto effLines = seriesOf<QLineSeries>(eff.get());
     ASSERT_EQ(effLines.size(), 3u);
     EXPECT_DOUBLE_EQ(effLines[0]->at(0).y(), 100.0);
-    EXPECT_NEAR(effLines[2]->at(3).y(), 100.0 * *cases[3]->efficiency, 1e-9);
-    EXPECT_LT(effLines[2]->at(3).y(), 100.0);
+    EXPECT_NEAR(effLines[1]->at(3).y(), 100.0 * *cases[3]->efficiency, 1e-9);
+    EXPECT_LT(effLines[1]->at(3).y(), 100.0);
+}
+
+TEST(SpeedupChart, GpuAxisIsLog2WithTicksAtTheMeasuredCounts) {
+    TempDir dir;
+    CampaignSpec spec;
+    spec.batch = 128;
+    spec.topologies = {{1, 1}, {1, 2}, {1, 8}, {3, 8}}; // 24 GPUs: not a power of two
+    writeCampaign(dir.path(), spec);
+    const ui::Analysis a = analysisOf(dir.path());
+    for (bool efficiency : {false, true}) {
+        std::unique_ptr<QChart> chart(ui::SpeedupChart::build(a.scaling(), efficiency));
+        auto* x = qobject_cast<QCategoryAxis*>(chart->axes(Qt::Horizontal).front());
+        ASSERT_NE(x, nullptr);
+        EXPECT_EQ(x->categoriesLabels(), (QStringList{QStringLiteral("1"), QStringLiteral("2"),
+                                                      QStringLiteral("8"), QStringLiteral("24")}));
+        EXPECT_EQ(x->labelsPosition(), QCategoryAxis::AxisLabelsPositionOnValue);
+        for (int g : {1, 2, 8, 24})
+            EXPECT_DOUBLE_EQ(x->endValue(QString::number(g)), std::log2(g));
+        EXPECT_LT(x->min(), 0.0);
+        EXPECT_GT(x->max(), std::log2(24));
+        // The measured points sit on their ticks.
+        auto lines = seriesOf<QLineSeries>(chart.get());
+        const QLineSeries* measured = lines[1]; // ideal, measured, reference
+        ASSERT_EQ(measured->count(), 4);
+        EXPECT_DOUBLE_EQ(measured->at(3).x(), std::log2(24));
+        EXPECT_EQ(ui::SpeedupChart::gpusAt(measured->at(3).x()), 24);
+    }
+    // Speedup on log2 too, so the ideal is the diagonal.
+    std::unique_ptr<QChart> chart(ui::SpeedupChart::build(a.scaling(), false));
+    auto* y = qobject_cast<QLogValueAxis*>(chart->axes(Qt::Vertical).front());
+    ASSERT_NE(y, nullptr);
+    EXPECT_DOUBLE_EQ(y->base(), 2.0);
+    EXPECT_LE(y->min(), 1.0);
+    EXPECT_GE(y->max(), 24.0);
+}
+
+TEST(SpeedupChart, EfficiencyIsRangedAroundTheDataNotZeroToHundred) {
+    Campaign128 c;
+    const ui::Analysis a = analysisOf(c.dir.path());
+    std::unique_ptr<QChart> chart(ui::SpeedupChart::build(a.scaling(), true));
+    auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).front());
+    ASSERT_NE(y, nullptr);
+    double lo = 100, hi = 100;
+    for (auto* s : seriesOf<QLineSeries>(chart.get()))
+        for (const QPointF& p : s->points())
+            lo = std::min(lo, p.y()), hi = std::max(hi, p.y());
+    // The fixture loses 2 % per doubling: 1n8g is at about 94 %.
+    EXPECT_LT(lo, 95.0);
+    EXPECT_GT(lo, 85.0);
+    EXPECT_LT(y->min(), lo);
+    EXPECT_GT(y->max(), hi);
+    EXPECT_GT(y->min(), 50.0) << "a 0-100 % axis squeezes the differences that matter";
+    EXPECT_LT(y->max(), 120.0);
+}
+
+TEST(SpeedupChart, ReferencesAreDashedWithTheirOwnMarkers) {
+    Campaign128 c;
+    const ui::Analysis a = analysisOf(
+        c.dir.path(), {"dlperf-ngc-mxnet-fp32-bs128", "dlperf-report-v1-fp32-bs128:OneFlow 0.2.0"});
+    const ui::ScalingData d = a.scaling();
+    std::unique_ptr<QChart> chart(ui::SpeedupChart::build(d, false));
+    auto marks = seriesOf<QScatterSeries>(chart.get());
+    ASSERT_EQ(marks.size(), 2u);
+    auto lines = seriesOf<QLineSeries>(chart.get());
+    ASSERT_EQ(lines.size(), 4u); // ideal, measured, two references drawn over it
+    for (int r = 0; r < 2; ++r) {
+        const QLineSeries* line = lines[static_cast<std::size_t>(r) + 2];
+        const QScatterSeries* mark = marks[static_cast<std::size_t>(r)];
+        EXPECT_EQ(line->pen().style(), Qt::DashLine);
+        EXPECT_EQ(line->pen().color(), ui::ChartStyle::reference(r));
+        EXPECT_EQ(mark->color(), ui::ChartStyle::reference(r));
+        EXPECT_EQ(mark->markerShape(), ui::ChartStyle::referenceMarker(r));
+        EXPECT_EQ(mark->points(), line->points()); // a marker at every published figure
+        EXPECT_GE(mark->count(), 2);
+        EXPECT_EQ(mark->name().toStdString(), d.references[static_cast<std::size_t>(r)].label);
+        // One legend entry per reference, its marker: the line's entry is hidden.
+        EXPECT_FALSE(chart->legend()->markers(const_cast<QLineSeries*>(line)).front()->isVisible());
+    }
+    EXPECT_NE(marks[0]->markerShape(), marks[1]->markerShape());
+    EXPECT_EQ(lines[1]->pen().style(), Qt::SolidLine);
+    EXPECT_TRUE(lines[1]->pointsVisible());
+    EXPECT_EQ(lines[1]->property(ui::SpeedupChart::kCurveProperty).toInt(),
+              ui::SpeedupChart::kMeasured);
+}
+
+TEST(ChartStyle, TwelveReferenceColoursAndFiveShapesTellSixtyApart) {
+    ASSERT_GE(ui::ChartStyle::referenceColours(), 12);
+    std::set<QRgb> colours;
+    for (int i = 0; i < 12; ++i) {
+        colours.insert(ui::ChartStyle::reference(i).rgb());
+        EXPECT_NE(ui::ChartStyle::reference(i), ui::ChartStyle::measured());
+        EXPECT_NE(ui::ChartStyle::reference(i), ui::ChartStyle::ideal());
+    }
+    EXPECT_EQ(colours.size(), 12u);
+    std::set<std::pair<QRgb, int>> looks;
+    for (int i = 0; i < 60; ++i)
+        looks.insert({ui::ChartStyle::reference(i).rgb(), ui::ChartStyle::referenceMarker(i)});
+    EXPECT_EQ(looks.size(), 60u);
+}
+
+TEST(ScalingData, LegendLabelsCarryPrecisionAndBatchAndNeverRepeat) {
+    Campaign128 c;
+    const std::vector<std::string> ids = {"dlperf-ngc-mxnet-fp32-bs128",
+                                          "dlperf-ngc-mxnet-fp16-amp-bs256",
+                                          "dlperf-ngc-mxnet-fp16-noamp-bs256",
+                                          "dlperf-report-v1-fp32-bs128:OneFlow 0.2.0",
+                                          "nvidia-dle-mxnet-dgx1-19.07:FP32, batch 96",
+                                          "nvidia-dle-mxnet-dgx2-19.07:FP32, batch 128"};
+    const ui::ScalingData d = analysisOf(c.dir.path(), ids).scaling();
+    ASSERT_EQ(d.references.size(), ids.size());
+    EXPECT_EQ(d.references[0].label, "DLPerf NGC MXNet 20.03 (FP32, bs 128)");
+    EXPECT_EQ(d.references[1].label, "DLPerf NGC MXNet 20.03 (FP16 AMP, bs 256)");
+    EXPECT_EQ(d.references[2].label, "DLPerf NGC MXNet 20.03 (FP16 no AMP, bs 256)");
+    EXPECT_EQ(d.references[3].label, "OneFlow 0.2.0 (FP32, bs 128)");
+    EXPECT_EQ(d.references[4].label, "NVIDIA DeepLearningExamples MXNet RN50 v1.5 (FP32, bs 96)");
+    EXPECT_EQ(d.references[3].fullName,
+              "OneFlow 0.2.0 — DLPerf report v1.0 (Oct 2020), all frameworks, FP32, batch 128 per "
+              "GPU");
+    std::set<std::string> labels;
+    for (const auto& r : d.references) {
+        labels.insert(r.label);
+        EXPECT_NE(r.fullName.find(r.label.substr(0, 8)), std::string::npos) << r.fullName;
+    }
+    EXPECT_EQ(labels.size(), ids.size());
+    // The full title is the hover text.
+    EXPECT_EQ(d.references[0].fullName, "DLPerf NGC MXNet 20.03, FP32, batch 128 per GPU");
+    // The case is fp32 batch 128: only the first, the fourth and the last match it.
+    EXPECT_TRUE(d.references[0].mismatch.empty());
+    EXPECT_EQ(d.references[1].mismatch, "it is FP16 AMP, bs 256, the case FP32, bs 128");
+    EXPECT_TRUE(d.references[3].mismatch.empty());
+    EXPECT_FALSE(d.references[4].mismatch.empty());
+    EXPECT_TRUE(d.references[5].mismatch.empty());
+    // The legend shows the labels.
+    std::unique_ptr<QChart> chart(ui::ThroughputChart::build(d));
+    auto bars = seriesOf<QBarSeries>(chart.get());
+    EXPECT_EQ(bars[0]->barSets()[2]->label().toStdString(), d.references[1].label);
+}
+
+TEST(ThroughputChart, Ci95WhiskerSpansTheMediansInterval) {
+    Campaign128 c;
+    const ui::Analysis a = analysisOf(c.dir.path());
+    const auto cases = a.groupCases();
+    std::unique_ptr<QChart> chart(ui::ThroughputChart::build(a.scaling(), ui::Whisker::Ci95));
+    auto whiskers = seriesOf<QLineSeries>(chart.get());
+    ASSERT_EQ(whiskers.size(), 4u);
+    for (std::size_t i = 0; i < 4; ++i) {
+        ASSERT_TRUE(cases[i]->medianCi95);
+        double lo = 1e9, hi = 0;
+        for (const auto& p : whiskers[i]->points())
+            lo = std::min(lo, p.y()), hi = std::max(hi, p.y());
+        EXPECT_DOUBLE_EQ(lo, cases[i]->medianCi95->lo);
+        EXPECT_DOUBLE_EQ(hi, cases[i]->medianCi95->hi);
+    }
+    EXPECT_EQ(whiskers[0]->name(), QStringLiteral("95 % CI of median"));
+    EXPECT_TRUE(ui::ThroughputChart::parseWhisker("ci95") == ui::Whisker::Ci95);
+    EXPECT_TRUE(ui::ThroughputChart::parseWhisker("minmax") == ui::Whisker::MinMax);
+    EXPECT_FALSE(ui::ThroughputChart::parseWhisker("stdev"));
+}
+
+TEST(ChartHover, NamesTopologyValueAndDelta) {
+    Campaign128 c;
+    const ui::Analysis a = analysisOf(
+        c.dir.path(), {"dlperf-ngc-mxnet-fp32-bs128", "dlperf-ngc-mxnet-fp16-amp-bs256"});
+    const ui::ScalingData d = a.scaling();
+    const auto cases = a.groupCases();
+    const CaseStats& c8 = *cases[3]; // 1n8g
+    ASSERT_TRUE(c8.deltaPct);
+    const QString delta = QString::number(std::abs(*c8.deltaPct), 'f', 1) + QStringLiteral(" %");
+    const QString measured = ui::ChartHover::barText(d, 0, 3, ui::Whisker::MinMax);
+    EXPECT_TRUE(measured.startsWith(QStringLiteral("1n8g — 8 GPUs\n"))) << measured.toStdString();
+    EXPECT_TRUE(measured.contains(
+        QStringLiteral("Measured median: %1 images/s (3 repeats)").arg(*c8.median, 0, 'f', 2)))
+        << measured.toStdString();
+    EXPECT_TRUE(measured.contains(QStringLiteral("Whisker, Min–max of repeats: %1 – %2")
+                                      .arg(*c8.min, 0, 'f', 2)
+                                      .arg(*c8.max, 0, 'f', 2)))
+        << measured.toStdString();
+    EXPECT_TRUE(measured.contains(QStringLiteral("Δ vs DLPerf NGC MXNet 20.03 (FP32, bs 128): ") +
+                                  (*c8.deltaPct < 0 ? QStringLiteral("−") : QStringLiteral("+")) +
+                                  delta))
+        << measured.toStdString();
+    // The CI whisker says so.
+    EXPECT_TRUE(ui::ChartHover::barText(d, 0, 3, ui::Whisker::Ci95)
+                    .contains(QStringLiteral("Whisker, 95 % CI of median: %1 – %2")
+                                  .arg(c8.medianCi95->lo, 0, 'f', 2)
+                                  .arg(c8.medianCi95->hi, 0, 'f', 2)));
+    // A reference's bar: its full name, figure, and Δ only where it matches.
+    const QString ref = ui::ChartHover::barText(d, 1, 3, ui::Whisker::MinMax);
+    EXPECT_TRUE(ref.contains(
+        QStringLiteral("DLPerf NGC MXNet 20.03, FP32, batch 128 per GPU: 3006.98 images/s")))
+        << ref.toStdString();
+    EXPECT_TRUE(ref.contains(delta)) << ref.toStdString();
+    const QString other = ui::ChartHover::barText(d, 2, 3, ui::Whisker::MinMax);
+    EXPECT_TRUE(other.contains(QStringLiteral(
+        "Δ vs DLPerf NGC MXNet 20.03 (FP16 AMP, bs 256): – (it is FP16 AMP, bs 256, the case "
+        "FP32, bs 128)")))
+        << other.toStdString();
+    // A point of the speedup chart.
+    const QString point = ui::ChartHover::pointText(d, ui::SpeedupChart::kMeasured, 8, false);
+    EXPECT_TRUE(point.contains(QStringLiteral("Measured: %1× speedup").arg(*c8.speedup, 0, 'f', 2)))
+        << point.toStdString();
+    const QString eff = ui::ChartHover::pointText(d, 0, 8, true);
+    EXPECT_TRUE(eff.contains(QStringLiteral("% efficiency"))) << eff.toStdString();
+    EXPECT_TRUE(eff.startsWith(QStringLiteral("1n8g — 8 GPUs"))) << eff.toStdString();
+}
+
+TEST(ChartPage, BarHoverTextStaysWhenTheMouseRests) {
+    Campaign128 c;
+    auto a = std::make_shared<ui::Analysis>(analysisOf(c.dir.path()));
+    ui::ChartPage page(ui::ChartKind::Throughput);
+    page.resize(900, 600);
+    page.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+    page.setAnalysis(a);
+    auto bars = seriesOf<QBarSeries>(page.view()->chart());
+    ASSERT_EQ(bars.size(), 1u);
+    emit bars[0]->hovered(true, 2, bars[0]->barSets()[0]);
+    const QString expected = ui::ChartHover::barText(a->scaling(), 0, 2, ui::Whisker::MinMax);
+    ASSERT_EQ(page.hoverText(), expected);
+    // The mouse rests: Qt sends the view a tooltip event, which the scene answered by hiding
+    // every tooltip (no chart item has one of its own).
+    QWidget* viewport = page.view()->viewport();
+    const QPoint at = viewport->rect().center();
+    QHelpEvent rest(QEvent::ToolTip, at, viewport->mapToGlobal(at));
+    QCoreApplication::sendEvent(viewport, &rest);
+    // Qt hides a tooltip after a short delay: it must still be up a second later.
+    EXPECT_FALSE(QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 1000))
+        << "the hover text vanished while the mouse rested on the bar";
+    EXPECT_EQ(QToolTip::text(), expected);
+    // Leaving the bar ends it.
+    emit bars[0]->hovered(false, 2, bars[0]->barSets()[0]);
+    EXPECT_TRUE(page.hoverText().isEmpty());
+    EXPECT_TRUE(QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 2000));
+    // A legend entry names its reference in full.
+    for (QLegendMarker* m : page.view()->chart()->legend()->markers())
+        if (m->label().startsWith(QStringLiteral("DLPerf NGC MXNet 20.03 (FP32"))) {
+            emit m->hovered(true);
+            EXPECT_TRUE(page.hoverText().startsWith(
+                QStringLiteral("DLPerf NGC MXNet 20.03, FP32, batch 128 per GPU\nHardware: ")))
+                << page.hoverText().toStdString();
+            emit m->hovered(false);
+        }
+    EXPECT_TRUE(page.hoverText().isEmpty());
+    // The whisker choice rebuilds the chart with the interval and says so.
+    page.whiskerBox()->setCurrentIndex(1);
+    EXPECT_EQ(page.whisker(), ui::Whisker::Ci95);
+    auto whiskers = seriesOf<QLineSeries>(page.view()->chart());
+    ASSERT_FALSE(whiskers.empty());
+    EXPECT_EQ(whiskers[0]->name(), QStringLiteral("95 % CI of median"));
+}
+
+TEST(ChartPage, PointHoverNamesTheNearestMeasuredTopology) {
+    Campaign128 c;
+    auto a = std::make_shared<ui::Analysis>(analysisOf(c.dir.path()));
+    ui::SpeedupPage page;
+    page.setAnalysis(a);
+    QLineSeries* measured = nullptr;
+    for (auto* s : seriesOf<QLineSeries>(page.view()->chart()))
+        if (s->property(ui::SpeedupChart::kCurveProperty).toInt() == ui::SpeedupChart::kMeasured)
+            measured = s;
+    ASSERT_NE(measured, nullptr);
+    // The mouse on the line a little left of 8 GPUs (x = 3): the 1n8g point is named.
+    emit measured->hovered(QPointF(2.9, 7.4), true);
+    EXPECT_EQ(page.hoverText(),
+              ui::ChartHover::pointText(a->scaling(), ui::SpeedupChart::kMeasured, 8, false));
+    EXPECT_TRUE(page.hoverText().startsWith(QStringLiteral("1n8g — 8 GPUs")));
+    emit measured->hovered(QPointF(2.9, 7.4), false);
+    EXPECT_TRUE(page.hoverText().isEmpty());
 }
 
 TEST(TraceChart, ShadesWarmupAndWindowAndBandsTheRanks) {
@@ -187,9 +471,24 @@ TEST(ChartExport, SvgHoldsTitleAxesAndLegend) {
     const std::string svg = slurpFile(path.toStdString());
     EXPECT_NE(svg.find("<svg"), std::string::npos);
     EXPECT_NE(svg.find("Speedup — r50 fp32, batch 128"), std::string::npos);
-    EXPECT_NE(svg.find(">GPUs<"), std::string::npos);
+    EXPECT_NE(svg.find(">GPUs (log"), std::string::npos);
     EXPECT_NE(svg.find("Ideal (linear)"), std::string::npos);
     EXPECT_NE(svg.find("DLPerf NGC MXNet 20.03"), std::string::npos);
+}
+
+TEST(ChartExport, ThroughputExportDrawsThePagesWhisker) {
+    Campaign128 c;
+    ui::ExportController exporter;
+    exporter.setAnalysis(std::make_shared<ui::Analysis>(analysisOf(c.dir.path())));
+    exporter.setWhisker(ui::Whisker::Ci95);
+    QTemporaryDir out;
+    const QString path = out.filePath(QStringLiteral("w.svg"));
+    QString error;
+    ASSERT_TRUE(exporter.exportChart(ui::ChartKind::Throughput, path, QSize(800, 500), 1.0, &error))
+        << error.toStdString();
+    const std::string svg = slurpFile(path.toStdString());
+    EXPECT_NE(svg.find("95 % CI of median"), std::string::npos);
+    EXPECT_EQ(svg.find("Min–max of repeats"), std::string::npos);
 }
 
 TEST(ChartExport, ParsesSizes) {

@@ -216,9 +216,9 @@ TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
     // Toggle a second reference: the throughput chart gets its bars.
     EXPECT_EQ(w.barSets(), 2);
     auto* refs = w.window.controls()->references();
-    const int row = refs->rowOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0");
-    ASSERT_GE(row, 0);
-    refs->setData(refs->index(row), Qt::Checked, Qt::CheckStateRole);
+    const QModelIndex oneflow = refs->indexOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0");
+    ASSERT_TRUE(oneflow.isValid());
+    refs->setData(oneflow, Qt::Checked, Qt::CheckStateRole);
     ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.references.size() == 2; }));
     EXPECT_EQ(w.barSets(), 3);
 

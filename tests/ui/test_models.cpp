@@ -4,6 +4,7 @@
 #include "uifixture.h"
 
 #include "casetablemodel.h"
+#include "controlpanel.h"
 #include "referencelistmodel.h"
 #include "report.h"
 #include "runtablemodel.h"
@@ -13,6 +14,7 @@
 #include <QBrush>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTreeView>
 
 #include <gtest/gtest.h>
 
@@ -178,25 +180,126 @@ TEST(WarningListModel, ShowsEveryWarningText) {
     EXPECT_EQ(model.data(model.index(0)).toString().toStdString(), core.warnings[0].text());
 }
 
-TEST(ReferenceListModel, ListsEverySeriesAndReportsUserToggles) {
+TEST(ReferenceListModel, IsATreeByTableAsTheCliListsIt) {
     ui::ReferenceListModel model;
     QAbstractItemModelTester tester(&model, kFatal);
+    const auto& tables = ReferenceCatalog::builtin().tables();
+    ASSERT_EQ(model.rowCount(), static_cast<int>(tables.size()));
+    int checkable = 0;
+    for (int t = 0; t < model.rowCount(); ++t) {
+        const QModelIndex table = model.index(t, 0);
+        const ReferenceTable& rt = tables[static_cast<std::size_t>(t)]; // no match: catalog order
+        // Short, with what tells it apart; the full title on hover.
+        const QString label = model.data(table).toString();
+        EXPECT_TRUE(QString::fromStdString(rt.title).startsWith(label.left(18)))
+            << label.toStdString();
+        EXPECT_TRUE(model.data(table, Qt::ToolTipRole)
+                        .toString()
+                        .contains(QString::fromStdString(rt.title)));
+        if (rt.series.size() <= 1) {
+            // A one-series table is itself the reference.
+            EXPECT_EQ(model.rowCount(table), 0);
+            EXPECT_EQ(model.data(table, ui::ReferenceListModel::IdRole).toString().toStdString(),
+                      rt.id);
+            EXPECT_TRUE(model.flags(table) & Qt::ItemIsUserCheckable);
+            ++checkable;
+            continue;
+        }
+        EXPECT_FALSE(model.flags(table) & Qt::ItemIsUserCheckable);
+        ASSERT_EQ(model.rowCount(table), static_cast<int>(rt.series.size()));
+        for (int s = 0; s < model.rowCount(table); ++s) {
+            const QModelIndex series = model.index(s, 0, table);
+            EXPECT_EQ(model.data(series).toString().toStdString(),
+                      rt.series[static_cast<std::size_t>(s)].name);
+            EXPECT_TRUE(ReferenceCatalog::builtin().knows(
+                model.data(series, ui::ReferenceListModel::IdRole).toString().toStdString()));
+            EXPECT_EQ(model.parent(series), table);
+            ++checkable;
+        }
+    }
     int series = 0;
-    for (const auto& t : ReferenceCatalog::builtin().tables())
+    for (const auto& t : tables)
         series += static_cast<int>(t.series.size());
-    ASSERT_EQ(model.rowCount(), series);
-    for (int r = 0; r < model.rowCount(); ++r)
-        EXPECT_TRUE(ReferenceCatalog::builtin().knows(
-            model.data(model.index(r), ui::ReferenceListModel::IdRole).toString().toStdString()));
+    EXPECT_EQ(checkable, series);
+
     QSignalSpy spy(&model, &ui::ReferenceListModel::checkedChanged);
     model.setChecked({"dlperf-ngc-mxnet-fp32-bs128"}); // from an Analysis: no echo
     EXPECT_EQ(spy.count(), 0);
     EXPECT_EQ(model.checked(), std::vector<std::string>{"dlperf-ngc-mxnet-fp32-bs128"});
-    const int row = model.rowOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0");
-    ASSERT_GE(row, 0);
-    EXPECT_TRUE(model.setData(model.index(row), Qt::Checked, Qt::CheckStateRole));
+    const QModelIndex oneflow = model.indexOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0");
+    ASSERT_TRUE(oneflow.isValid());
+    EXPECT_TRUE(oneflow.parent().isValid());
+    EXPECT_TRUE(model.setData(oneflow, Qt::Checked, Qt::CheckStateRole));
     EXPECT_EQ(spy.count(), 1);
     EXPECT_EQ(model.checked().size(), 2u);
+    // A comparison table's own row is no reference.
+    EXPECT_FALSE(model.setData(oneflow.parent(), Qt::Checked, Qt::CheckStateRole));
+}
+
+TEST(ReferenceListModel, TablesMatchingTheCaseComeFirstMarked) {
+    ui::ReferenceListModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setChecked({"dlperf-ngc-mxnet-fp16-amp-bs256", "dlperf-ngc-mxnet-fp32-bs128"});
+    model.setMatch("fp32", 128);
+    std::vector<std::string> ids;
+    for (const QModelIndex& i : model.matchingTables())
+        ids.push_back(model.data(i, Qt::DisplayRole).toString().toStdString());
+    // The NGC MXNet fp32 table, the report's fp32 comparison, and DGX-2's FP32 batch 128 series.
+    EXPECT_EQ(ids, (std::vector<std::string>{
+                       "DLPerf NGC MXNet 20.03 (FP32, bs 128)", "DLPerf report v1.0 (FP32, bs 128)",
+                       "NVIDIA DeepLearningExamples MXNet RN50 v1.5 (DGX-2)"}));
+    ASSERT_EQ(model.matchingTables().size(), 3u);
+    for (int t = 0; t < 3; ++t)
+        EXPECT_TRUE(model.data(model.index(t, 0), ui::ReferenceListModel::MatchesRole).toBool());
+    for (int t = 3; t < model.rowCount(); ++t)
+        EXPECT_FALSE(model.data(model.index(t, 0), ui::ReferenceListModel::MatchesRole).toBool());
+    EXPECT_EQ(model.indexOf("dlperf-ngc-mxnet-fp32-bs128").row(), 0);
+    EXPECT_EQ(model.indexOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0").parent().row(), 1);
+    const QModelIndex dgx2 = model.indexOf("nvidia-dle-mxnet-dgx2-19.07:FP32, batch 128");
+    EXPECT_EQ(dgx2.parent().row(), 2);
+    EXPECT_TRUE(model.data(dgx2, ui::ReferenceListModel::MatchesRole).toBool());
+    EXPECT_FALSE(model
+                     .data(model.indexOf("nvidia-dle-mxnet-dgx2-19.07:Mixed precision, batch 256"),
+                           ui::ReferenceListModel::MatchesRole)
+                     .toBool());
+    EXPECT_TRUE(model.data(model.index(0, 0), Qt::FontRole).value<QFont>().bold());
+    // Checks survive the reorder and keep catalog order (the first is the Results reference).
+    EXPECT_EQ(model.checked(), (std::vector<std::string>{"dlperf-ngc-mxnet-fp32-bs128",
+                                                         "dlperf-ngc-mxnet-fp16-amp-bs256"}));
+    // Another batch: other tables first.
+    model.setMatch("fp16", 256);
+    EXPECT_EQ(model.indexOf("dlperf-ngc-mxnet-fp16-amp-bs256").row(), 0);
+    EXPECT_FALSE(
+        model
+            .data(model.indexOf("dlperf-ngc-mxnet-fp32-bs128"), ui::ReferenceListModel::MatchesRole)
+            .toBool());
+}
+
+TEST(ControlPanel, ReferenceTreeOpensTheTableMatchingTheCase) {
+    TempDir dir;
+    CampaignSpec spec;
+    spec.batch = 128;
+    writeCampaign(dir.path(), spec);
+    ui::ControlPanel panel;
+    panel.resize(300, 700);
+    panel.show();
+    panel.setAnalysis(std::make_shared<ui::Analysis>(ui::analyze(readSnapshot(dir.path()), {})));
+    ui::ReferenceListModel* refs = panel.references();
+    QTreeView* view = panel.referenceView();
+    const QModelIndex report = refs->indexOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0").parent();
+    EXPECT_EQ(report.row(), 1);
+    EXPECT_TRUE(view->isExpanded(report));
+    EXPECT_FALSE(
+        view->isExpanded(refs->indexOf("dlperf-report-v1-amp-bs256:OneFlow 0.2.0").parent()));
+    EXPECT_EQ(refs->data(refs->indexOf("dlperf-ngc-mxnet-fp32-bs128"), Qt::CheckStateRole).toInt(),
+              Qt::Checked);
+    // Checking a series in the tree is an edit of the options.
+    int edited = 0;
+    QObject::connect(&panel, &ui::ControlPanel::optionsEdited, &panel, [&] { ++edited; });
+    refs->setData(refs->indexOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0"), Qt::Checked,
+                  Qt::CheckStateRole);
+    ASSERT_EQ(edited, 1);
+    EXPECT_EQ(panel.options().references.size(), 2u);
 }
 
 TEST(Analysis, EqualsTheCoreSummaryForEveryMethodAndWindow) {

@@ -58,6 +58,26 @@ TEST(PlotCli, SvgWithReferencesAndScale) {
     EXPECT_EQ(QImage(QString::fromStdString(png)).size(), QSize(1200, 800));
 }
 
+TEST(PlotCli, DrawsWhatTheGuiDrawsLog2SpeedupLabelledReferencesAndTheCiWhisker) {
+    TempDir out;
+    const auto speedup = (out.path() / "s.svg").string();
+    auto r = plot({SCALEVIEW_SAMPLES, "--chart", "speedup", "--reference",
+                   "dlperf-ngc-mxnet-fp32-bs128", "--output", speedup, "--quiet"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::string text = slurpFile(speedup);
+    EXPECT_NE(text.find("GPUs (log"), std::string::npos);
+    EXPECT_NE(text.find("DLPerf NGC MXNet 20.03 (FP32, bs 128)"), std::string::npos);
+    const auto ci = (out.path() / "c.svg").string();
+    r = plot({SCALEVIEW_SAMPLES, "--whisker", "ci95", "--output", ci, "--quiet"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    text = slurpFile(ci);
+    EXPECT_NE(text.find("95 % CI of median"), std::string::npos);
+    EXPECT_EQ(text.find("Min–max of repeats"), std::string::npos);
+    r = plot({SCALEVIEW_SAMPLES, "--whisker", "stdev", "--output", ci});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("--whisker must be minmax or ci95"), std::string::npos) << r.err;
+}
+
 TEST(PlotCli, UsageErrorsExitTwo) {
     TempDir out;
     const auto png = (out.path() / "x.png").string();

@@ -27,12 +27,33 @@ QColor ChartStyle::problem() {
     return QColor(0xc0, 0x1c, 0x1c);
 }
 
+namespace {
+// Warm, green and neutral tones, so no reference is mistaken for the measured (blue) series;
+// ordered so that neighbours differ in hue and lightness.
+const QColor kReferencePalette[] = {
+    QColor(0xe0, 0x8a, 0x1e), QColor(0x9a, 0x4d, 0xa8), QColor(0x2e, 0x9e, 0x6b),
+    QColor(0xc9, 0x3c, 0x3c), QColor(0x8c, 0x6d, 0x46), QColor(0xd4, 0x5f, 0xa8),
+    QColor(0x7a, 0x8a, 0x1a), QColor(0x17, 0x9c, 0xb0), QColor(0x6b, 0x5f, 0xd4),
+    QColor(0xb8, 0x86, 0x0b), QColor(0x2f, 0x5f, 0x4f), QColor(0x99, 0x99, 0x99)};
+constexpr int kReferenceColours = sizeof kReferencePalette / sizeof kReferencePalette[0];
+// The circle is the measured series' marker.
+const QScatterSeries::MarkerShape kReferenceMarkers[] = {
+    QScatterSeries::MarkerShapeRectangle, QScatterSeries::MarkerShapeTriangle,
+    QScatterSeries::MarkerShapeRotatedRectangle, QScatterSeries::MarkerShapeStar,
+    QScatterSeries::MarkerShapePentagon};
+constexpr int kReferenceShapes = sizeof kReferenceMarkers / sizeof kReferenceMarkers[0];
+} // namespace
+
 QColor ChartStyle::reference(int index) {
-    // Warm and neutral tones, so no reference is mistaken for the measured (blue) series.
-    static const QColor palette[] = {QColor(0xe0, 0x8a, 0x1e), QColor(0x9a, 0x4d, 0xa8),
-                                     QColor(0x2e, 0x9e, 0x6b), QColor(0xc9, 0x3c, 0x3c),
-                                     QColor(0x8c, 0x6d, 0x46), QColor(0x5a, 0xa7, 0xc8)};
-    return palette[static_cast<unsigned>(index) % (sizeof palette / sizeof palette[0])];
+    return kReferencePalette[static_cast<unsigned>(index) % kReferenceColours];
+}
+
+int ChartStyle::referenceColours() {
+    return kReferenceColours;
+}
+
+QScatterSeries::MarkerShape ChartStyle::referenceMarker(int index) {
+    return kReferenceMarkers[static_cast<unsigned>(index) % kReferenceShapes];
 }
 
 void ChartStyle::apply(QChart* chart, const QString& title) {

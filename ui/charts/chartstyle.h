@@ -1,9 +1,11 @@
 #pragma once
 // The look every chart shares, on screen and exported: measured data in one strong colour,
-// references in muted distinct ones, readable fonts, legend below the plot (never over data).
+// references in twelve distinct ones, dashed, each with its own marker shape, readable fonts,
+// legend below the plot (never over data).
 
 #include <QColor>
 #include <QFont>
+#include <QScatterSeries>
 
 #include <vector>
 
@@ -18,6 +20,9 @@ class ChartStyle {
     static QColor measured();
     static QColor spread();             // whiskers and the per-rank band's edge
     static QColor reference(int index); // the index-th selected reference
+    static int referenceColours();      // how many before colours repeat
+    // The index-th reference's marker; with the colour it repeats only after 12 × 5 references.
+    static QScatterSeries::MarkerShape referenceMarker(int index);
     static QColor ideal();
     static QColor warmupShade();
     static QColor windowShade();

@@ -1,8 +1,63 @@
 #include "scalingdata.h"
 
+#include "analysis.h"
+
 #include <algorithm>
 
 namespace sv::ui {
+
+namespace {
+
+// Fills the legend label, the full name, source and hardware of a "TABLE_ID[:SERIES]" reference.
+void describe(ReferenceCurve& curve, const ReferenceCatalog& catalog) {
+    const auto colon = curve.id.find(':');
+    const ReferenceTable* table = catalog.find(curve.id.substr(0, colon));
+    const ReferenceSeries* series = nullptr;
+    if (table)
+        for (const auto& s : table->series)
+            if (colon == std::string::npos ? &s == table->primary()
+                                           : s.name == curve.id.substr(colon + 1))
+                series = &s;
+    if (!table || !series) {
+        curve.label = curve.fullName = curve.id;
+        return;
+    }
+    // Legends must stay short (Qt cuts what does not fit in one row): a comparison table's series
+    // by its name ("OneFlow 0.2.0"), any other by the table's title up to a comma or bracket
+    // ("DLPerf NGC MXNet 20.03"); then always precision and batch, so that two tables of one
+    // source never read the same. The full name is the legend's hover text.
+    std::string shortTitle = table->title.substr(0, table->title.find_first_of(",("));
+    while (!shortTitle.empty() && shortTitle.back() == ' ')
+        shortTitle.pop_back();
+    // A series named after its precision and batch (NVIDIA's) says nothing the suffix does not.
+    curve.label = table->series.size() > 1 && table->precision ? series->name : shortTitle;
+    const std::string pb = precisionBatchLabel(series->precision, series->batchPerDevice);
+    if (!pb.empty()) curve.label += " (" + pb + ")";
+    curve.fullName = table->series.size() <= 1 ? table->title : series->name + " — " + table->title;
+    curve.source = table->source;
+    curve.hardware = table->hardware;
+    curve.precision = series->precision ? series->precision : table->precision;
+    curve.batchPerDevice = series->batchPerDevice ? series->batchPerDevice : table->batchPerDevice;
+}
+
+} // namespace
+
+std::string precisionBatchLabel(const std::optional<std::string>& precision,
+                                std::optional<int> batch) {
+    std::string out;
+    if (precision) {
+        if (*precision == "fp32")
+            out = "FP32";
+        else if (*precision == "fp16")
+            out = "FP16 AMP";
+        else if (*precision == "fp16-noamp")
+            out = "FP16 no AMP";
+        else
+            out = *precision;
+    }
+    if (batch) out += (out.empty() ? "bs " : ", bs ") + std::to_string(*batch);
+    return out;
+}
 
 std::optional<double> ReferenceCurve::speedupAt(const Topology& t) const {
     auto it = throughput.find(t.name());
@@ -36,9 +91,21 @@ ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGr
         p.median = c->median;
         p.min = c->min;
         p.max = c->max;
+        if (c->medianCi95) {
+            p.ciLow = c->medianCi95->lo;
+            p.ciHigh = c->medianCi95->hi;
+        }
         p.repeats = static_cast<int>(c->values.size());
         p.speedup = c->speedup;
         p.efficiency = c->efficiency;
+        p.deltaPct = c->deltaPct;
+        p.deltaNote = c->deltaNote;
+        if (c->reference && c->reference->table && c->reference->series) {
+            ReferenceCurve against;
+            against.id = referenceId(*c->reference->table, *c->reference->series);
+            describe(against, catalog);
+            p.deltaAgainst = against.label;
+        }
         d.points.push_back(p);
     }
     std::sort(d.points.begin(), d.points.end(), [](const ScalingPoint& a, const ScalingPoint& b) {
@@ -47,23 +114,25 @@ ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGr
     for (const auto& id : references) {
         ReferenceCurve curve;
         curve.id = id;
+        describe(curve, catalog);
+        if ((curve.precision && *curve.precision != group.precision) ||
+            (curve.batchPerDevice && *curve.batchPerDevice != group.batchPerDevice))
+            curve.mismatch = "it is " + precisionBatchLabel(curve.precision, curve.batchPerDevice) +
+                             ", the case " +
+                             precisionBatchLabel(group.precision, group.batchPerDevice);
         for (const auto& p : d.points)
-            if (auto v = catalog.lookup(id, p.topology.name())) {
+            if (auto v = catalog.lookup(id, p.topology.name()))
                 curve.throughput[p.topology.name()] = v->throughput;
-                if (curve.label.empty() && v->table && v->series) {
-                    // Legends must stay short: a one-series table by its title up to the first
-                    // comma ("DLPerf NGC MXNet 20.03"), a series by its name and table id.
-                    const std::string& title = v->table->title;
-                    curve.label = v->table->series.size() <= 1
-                                      ? title.substr(0, title.find(','))
-                                      : v->series->name + " · " + v->table->id;
-                    curve.source = v->table->source;
-                    curve.hardware = v->table->hardware;
-                }
-            }
         if (auto base = catalog.lookup(id, "1n1g")) curve.baseline = base->throughput;
-        if (curve.label.empty()) curve.label = id; // no figure at any measured topology
         d.references.push_back(std::move(curve));
+    }
+    // Two tables can share a short name (the DGX-1 and DGX-2 series of NVIDIA's examples): a
+    // legend must still tell them apart.
+    for (auto& c : d.references) {
+        const auto same =
+            std::count_if(d.references.begin(), d.references.end(),
+                          [&](const ReferenceCurve& o) { return o.label == c.label; });
+        if (same > 1) c.label += " [" + c.id.substr(0, c.id.find(':')) + "]";
     }
     return d;
 }

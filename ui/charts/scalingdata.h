@@ -18,14 +18,23 @@ struct ScalingPoint {
     Topology topology;
     int gpus = 0;
     std::optional<double> median, min, max; // images/s, over the repeats used
+    std::optional<double> ciLow, ciHigh;    // 95 % interval of the median (two or more repeats)
     int repeats = 0;
     std::optional<double> speedup, efficiency;
+    // The Results table's Δ: against the first overlay (or the matching table), or why none.
+    std::optional<double> deltaPct;
+    std::string deltaAgainst, deltaNote;
 };
 
 struct ReferenceCurve {
-    std::string id;    // "TABLE_ID" or "TABLE_ID:SERIES"
-    std::string label; // for legends: the series or table name
+    std::string id;       // "TABLE_ID" or "TABLE_ID:SERIES"
+    std::string label;    // for legends: short, with precision and batch ("… (FP32, bs 128)")
+    std::string fullName; // the table's whole title (and series): the legend's hover text
     std::string source, hardware;
+    std::optional<std::string> precision; // the series' (or its table's)
+    std::optional<int> batchPerDevice;
+    // Why no Δ against it is meaningful (another precision or batch size); empty when it matches.
+    std::string mismatch;
     std::map<std::string, double> throughput; // by topology name, only the measured topologies
     std::optional<double> baseline;           // the 1n1g figure, for speedup
     std::optional<double> speedupAt(const Topology& t) const;
@@ -39,6 +48,10 @@ struct ScalingData {
     int maxGpus() const;
     bool hasSpeedup() const;
 };
+
+// "FP32, bs 128": how a reference's precision and batch read in legends ("" when unknown).
+std::string precisionBatchLabel(const std::optional<std::string>& precision,
+                                std::optional<int> batch);
 
 ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGroup& group,
                         Method method, const std::vector<std::string>& references,

@@ -26,7 +26,29 @@ QString ThroughputChart::categoryLabel(const Topology& t) {
     return QStringLiteral("%1 (%2)").arg(t.ranks()).arg(QString::fromStdString(t.name()));
 }
 
-QChart* ThroughputChart::build(const ScalingData& d) {
+std::optional<std::pair<double, double>> ThroughputChart::whiskerSpan(const ScalingPoint& p,
+                                                                      Whisker whisker) {
+    if (p.repeats < 2) return std::nullopt;
+    if (whisker == Whisker::Ci95) {
+        if (!p.ciLow || !p.ciHigh) return std::nullopt;
+        return std::make_pair(*p.ciLow, *p.ciHigh);
+    }
+    if (!p.min || !p.max) return std::nullopt;
+    return std::make_pair(*p.min, *p.max);
+}
+
+QString ThroughputChart::whiskerName(Whisker whisker) {
+    return whisker == Whisker::Ci95 ? QStringLiteral("95 % CI of median")
+                                    : QStringLiteral("Min–max of repeats");
+}
+
+std::optional<Whisker> ThroughputChart::parseWhisker(const std::string& name) {
+    if (name == "minmax") return Whisker::MinMax;
+    if (name == "ci95") return Whisker::Ci95;
+    return std::nullopt;
+}
+
+QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
     auto* chart = new QChart;
     ChartStyle::apply(
         chart, QStringLiteral("Throughput — %1").arg(QString::fromStdString(d.group.label())));
@@ -41,7 +63,8 @@ QChart* ThroughputChart::build(const ScalingData& d) {
     for (const auto& p : d.points) {
         categories << categoryLabel(p.topology);
         *measured << p.median.value_or(0.0);
-        top = std::max(top, p.max.value_or(p.median.value_or(0.0)));
+        top = std::max(top, p.median.value_or(0.0));
+        if (auto w = whiskerSpan(p, whisker)) top = std::max(top, w->second);
     }
     bars->append(measured);
     for (std::size_t r = 0; r < d.references.size(); ++r) {
@@ -83,17 +106,19 @@ QChart* ThroughputChart::build(const ScalingData& d) {
     bool first = true;
     for (std::size_t i = 0; i < d.points.size(); ++i) {
         const auto& p = d.points[i];
-        if (!p.min || !p.max || p.repeats < 2) continue;
+        const auto span = whiskerSpan(p, whisker);
+        if (!span) continue;
+        const auto [low, high] = *span;
         const double x = static_cast<double>(i) - kGroupWidth / 2 + barWidth / 2;
         const double cap = barWidth * 0.25;
         auto* w = new QLineSeries(chart);
-        w->setName(QStringLiteral("Min–max of repeats"));
-        w->append({{x - cap, *p.min},
-                   {x + cap, *p.min},
-                   {x, *p.min},
-                   {x, *p.max},
-                   {x - cap, *p.max},
-                   {x + cap, *p.max}});
+        w->setName(whiskerName(whisker));
+        w->append({{x - cap, low},
+                   {x + cap, low},
+                   {x, low},
+                   {x, high},
+                   {x - cap, high},
+                   {x + cap, high}});
         QPen pen(ChartStyle::spread());
         pen.setWidthF(1.6);
         w->setPen(pen);

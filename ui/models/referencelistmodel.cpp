@@ -1,86 +1,218 @@
 #include "referencelistmodel.h"
 
 #include "analysis.h"
+#include "scalingdata.h"
+
+#include <QFont>
 
 #include <algorithm>
+#include <utility>
 
 namespace sv::ui {
 
+namespace {
+// A child's internal id is its table's row + 1; a table row's is 0.
+constexpr quintptr kTableRow = 0;
+} // namespace
+
 ReferenceListModel::ReferenceListModel(const ReferenceCatalog& catalog, QObject* parent)
-    : QAbstractListModel(parent) {
-    for (const auto& t : catalog.tables())
+    : QAbstractItemModel(parent) {
+    const auto& tables = catalog.tables();
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+        const ReferenceTable& t = tables[i];
+        Table table;
+        table.catalogIndex = i;
+        // Short enough for the dock, and what tells tables apart kept: precision and batch, or
+        // the hardware where the series carry those. The full title is in the tooltip.
+        std::string label = t.title.substr(0, t.title.find_first_of(",("));
+        while (!label.empty() && label.back() == ' ')
+            label.pop_back();
+        const std::string pb = precisionBatchLabel(t.precision, t.batchPerDevice);
+        const std::string which = pb.empty() ? t.hardware.substr(0, t.hardware.find(',')) : pb;
+        if (!which.empty()) label += " (" + which + ")";
+        table.row.label = QString::fromStdString(label);
+        table.row.toolTip =
+            QStringLiteral("%1\n%2\nSource: %3\nHardware: %4")
+                .arg(QString::fromStdString(t.id), QString::fromStdString(t.title),
+                     QString::fromStdString(t.source), QString::fromStdString(t.hardware));
         for (const auto& s : t.series) {
             Entry e;
             e.id = referenceId(t, s);
-            // The full title is in the tooltip; the list shows what tells entries apart.
-            const std::string shortTitle = t.title.substr(0, t.title.find(','));
-            e.label = t.series.size() <= 1 ? QString::fromStdString(t.title)
-                                           : QString::fromStdString(s.name + " — " + shortTitle);
-            e.toolTip =
-                QStringLiteral("%1\n%2\nSource: %3\nHardware: %4")
-                    .arg(QString::fromStdString(e.id), QString::fromStdString(t.title),
-                         QString::fromStdString(t.source), QString::fromStdString(t.hardware));
-            m_entries.push_back(std::move(e));
+            e.precision = s.precision ? s.precision : t.precision;
+            e.batch = s.batchPerDevice ? s.batchPerDevice : t.batchPerDevice;
+            if (t.series.size() <= 1) {
+                table.row.id = e.id;
+                table.row.precision = e.precision;
+                table.row.batch = e.batch;
+                continue;
+            }
+            e.label = QString::fromStdString(s.name);
+            e.toolTip = QStringLiteral("%1\n%2 — %3\nSource: %4")
+                            .arg(QString::fromStdString(e.id), QString::fromStdString(s.name),
+                                 QString::fromStdString(precisionBatchLabel(e.precision, e.batch)),
+                                 QString::fromStdString(t.source));
+            table.series.push_back(std::move(e));
         }
+        m_tables.push_back(std::move(table));
+    }
+}
+
+ReferenceListModel::Entry* ReferenceListModel::entry(const QModelIndex& index) {
+    return const_cast<Entry*>(std::as_const(*this).entry(index));
+}
+
+const ReferenceListModel::Entry* ReferenceListModel::entry(const QModelIndex& index) const {
+    if (!index.isValid() || index.model() != this) return nullptr;
+    const auto row = static_cast<std::size_t>(index.row());
+    if (index.internalId() == kTableRow)
+        return row < m_tables.size() ? &m_tables[row].row : nullptr;
+    const Table& t = m_tables[index.internalId() - 1];
+    return row < t.series.size() ? &t.series[row] : nullptr;
 }
 
 void ReferenceListModel::setChecked(const std::vector<std::string>& ids) {
-    for (std::size_t i = 0; i < m_entries.size(); ++i) {
-        const bool on = std::find(ids.begin(), ids.end(), m_entries[i].id) != ids.end();
-        if (on == m_entries[i].checked) continue;
-        m_entries[i].checked = on;
-        const QModelIndex idx = index(static_cast<int>(i));
-        emit dataChanged(idx, idx, {Qt::CheckStateRole});
+    for (std::size_t ti = 0; ti < m_tables.size(); ++ti) {
+        auto update = [&](Entry& e, const QModelIndex& idx) {
+            if (e.id.empty()) return;
+            const bool on = std::find(ids.begin(), ids.end(), e.id) != ids.end();
+            if (on == e.checked) return;
+            e.checked = on;
+            emit dataChanged(idx, idx, {Qt::CheckStateRole});
+        };
+        const QModelIndex tableIndex = index(static_cast<int>(ti), 0);
+        update(m_tables[ti].row, tableIndex);
+        for (std::size_t si = 0; si < m_tables[ti].series.size(); ++si)
+            update(m_tables[ti].series[si], index(static_cast<int>(si), 0, tableIndex));
     }
 }
 
 std::vector<std::string> ReferenceListModel::checked() const {
+    std::vector<const Table*> byCatalog;
+    for (const auto& t : m_tables)
+        byCatalog.push_back(&t);
+    std::sort(byCatalog.begin(), byCatalog.end(),
+              [](const Table* a, const Table* b) { return a->catalogIndex < b->catalogIndex; });
     std::vector<std::string> out;
-    for (const auto& e : m_entries)
-        if (e.checked) out.push_back(e.id);
+    for (const Table* t : byCatalog) {
+        if (t->row.checked) out.push_back(t->row.id);
+        for (const auto& s : t->series)
+            if (s.checked) out.push_back(s.id);
+    }
     return out;
 }
 
-int ReferenceListModel::rowOf(const std::string& id) const {
-    for (std::size_t i = 0; i < m_entries.size(); ++i)
-        if (m_entries[i].id == id) return static_cast<int>(i);
-    return -1;
+QModelIndex ReferenceListModel::indexOf(const std::string& id) const {
+    for (std::size_t ti = 0; ti < m_tables.size(); ++ti) {
+        const QModelIndex tableIndex = index(static_cast<int>(ti), 0);
+        if (m_tables[ti].row.id == id) return tableIndex;
+        for (std::size_t si = 0; si < m_tables[ti].series.size(); ++si)
+            if (m_tables[ti].series[si].id == id) return index(static_cast<int>(si), 0, tableIndex);
+    }
+    return {};
+}
+
+void ReferenceListModel::setMatch(const std::string& precision, int batchPerDevice) {
+    if (m_match && m_match->first == precision && m_match->second == batchPerDevice) return;
+    m_match = std::make_pair(precision, batchPerDevice);
+    auto matches = [&](const Entry& e) {
+        return e.precision == precision && e.batch == batchPerDevice;
+    };
+    std::vector<Table> next = m_tables;
+    for (auto& t : next) {
+        t.row.matches = !t.row.id.empty() && matches(t.row);
+        for (auto& s : t.series) {
+            s.matches = matches(s);
+            t.row.matches = t.row.matches || s.matches;
+        }
+    }
+    // Matching tables first, each part in catalog order.
+    std::stable_sort(next.begin(), next.end(), [](const Table& a, const Table& b) {
+        if (a.row.matches != b.row.matches) return a.row.matches;
+        return a.catalogIndex < b.catalogIndex;
+    });
+    beginResetModel();
+    m_tables = std::move(next);
+    endResetModel();
+}
+
+std::vector<QModelIndex> ReferenceListModel::matchingTables() const {
+    std::vector<QModelIndex> out;
+    for (std::size_t ti = 0; ti < m_tables.size(); ++ti)
+        if (m_tables[ti].row.matches) out.push_back(index(static_cast<int>(ti), 0));
+    return out;
+}
+
+QModelIndex ReferenceListModel::index(int row, int column, const QModelIndex& parent) const {
+    if (row < 0 || column != 0) return {};
+    if (!parent.isValid())
+        return static_cast<std::size_t>(row) < m_tables.size() ? createIndex(row, 0, kTableRow)
+                                                               : QModelIndex();
+    if (parent.internalId() != kTableRow || parent.row() < 0 ||
+        static_cast<std::size_t>(parent.row()) >= m_tables.size())
+        return {};
+    const Table& t = m_tables[static_cast<std::size_t>(parent.row())];
+    if (static_cast<std::size_t>(row) >= t.series.size()) return {};
+    return createIndex(row, 0, static_cast<quintptr>(parent.row()) + 1);
+}
+
+QModelIndex ReferenceListModel::parent(const QModelIndex& child) const {
+    if (!child.isValid() || child.internalId() == kTableRow) return {};
+    return createIndex(static_cast<int>(child.internalId() - 1), 0, kTableRow);
 }
 
 int ReferenceListModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(m_entries.size());
+    if (!parent.isValid()) return static_cast<int>(m_tables.size());
+    if (parent.column() != 0 || parent.internalId() != kTableRow) return 0;
+    return static_cast<int>(m_tables[static_cast<std::size_t>(parent.row())].series.size());
+}
+
+int ReferenceListModel::columnCount(const QModelIndex&) const {
+    return 1;
 }
 
 QVariant ReferenceListModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount()) return {};
-    const Entry& e = m_entries[static_cast<std::size_t>(index.row())];
+    const Entry* e = entry(index);
+    if (!e) return {};
     switch (role) {
     case Qt::DisplayRole:
-        return e.label;
+        return e->label;
     case Qt::ToolTipRole:
-        return e.toolTip;
+        return e->matches ? e->toolTip + QStringLiteral("\nMatches the case shown") : e->toolTip;
     case Qt::CheckStateRole:
-        return e.checked ? Qt::Checked : Qt::Unchecked;
+        if (e->id.empty()) return {};
+        return e->checked ? Qt::Checked : Qt::Unchecked;
+    case Qt::FontRole:
+        if (e->matches) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
     case IdRole:
-        return QString::fromStdString(e.id);
+        return e->id.empty() ? QVariant() : QVariant(QString::fromStdString(e->id));
+    case MatchesRole:
+        return e->matches;
     }
     return {};
 }
 
 bool ReferenceListModel::setData(const QModelIndex& index, const QVariant& value, int role) {
-    if (!index.isValid() || index.row() >= rowCount() || role != Qt::CheckStateRole) return false;
-    Entry& e = m_entries[static_cast<std::size_t>(index.row())];
+    Entry* e = entry(index);
+    if (!e || e->id.empty() || role != Qt::CheckStateRole) return false;
     const bool on = value.toInt() == Qt::Checked;
-    if (on == e.checked) return true;
-    e.checked = on;
+    if (on == e->checked) return true;
+    e->checked = on;
     emit dataChanged(index, index, {Qt::CheckStateRole});
     emit checkedChanged();
     return true;
 }
 
 Qt::ItemFlags ReferenceListModel::flags(const QModelIndex& index) const {
-    if (!index.isValid()) return Qt::NoItemFlags;
-    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable;
+    const Entry* e = entry(index);
+    if (!e) return Qt::NoItemFlags;
+    if (e->id.empty()) return Qt::ItemIsEnabled;
+    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable |
+           Qt::ItemNeverHasChildren;
 }
 
 } // namespace sv::ui

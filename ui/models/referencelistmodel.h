@@ -1,30 +1,40 @@
 #pragma once
-// The published figures a user can overlay: one checkable row per table (or per series of a
-// comparison table), with its source and hardware as tooltip.
+// The published figures a user can overlay, as a tree by table (as `scaleview-cli references`
+// prints them): a one-series table is itself a checkable row, a comparison table holds a
+// checkable row per series. Tables matching the shown case's precision and batch come first.
 
 #include "referencecatalog.h"
 
-#include <QAbstractListModel>
+#include <QAbstractItemModel>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace sv::ui {
 
-class ReferenceListModel : public QAbstractListModel {
+class ReferenceListModel : public QAbstractItemModel {
     Q_OBJECT
   public:
-    static constexpr int IdRole = Qt::UserRole;
+    static constexpr int IdRole = Qt::UserRole;          // "TABLE_ID[:SERIES]" of a checkable row
+    static constexpr int MatchesRole = Qt::UserRole + 1; // precision and batch match the case
 
     explicit ReferenceListModel(const ReferenceCatalog& catalog = ReferenceCatalog::builtin(),
                                 QObject* parent = nullptr);
 
     // Sets the checks without emitting checkedChanged (it reflects an Analysis, not the user).
     void setChecked(const std::vector<std::string>& ids);
-    std::vector<std::string> checked() const; // in list order
-    int rowOf(const std::string& id) const;
+    std::vector<std::string> checked() const; // in catalog order, whatever the rows' order
+    QModelIndex indexOf(const std::string& id) const;
+    // The case shown: tables with a series of this precision and batch move first, marked
+    // (a model reset, only when the match changes: views keep what the user expanded).
+    void setMatch(const std::string& precision, int batchPerDevice);
+    std::vector<QModelIndex> matchingTables() const;
 
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
     int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
@@ -34,11 +44,22 @@ class ReferenceListModel : public QAbstractListModel {
 
   private:
     struct Entry {
-        std::string id;
+        std::string id; // empty for a comparison table's own row
         QString label, toolTip;
-        bool checked = false;
+        std::optional<std::string> precision;
+        std::optional<int> batch;
+        bool checked = false, matches = false;
     };
-    std::vector<Entry> m_entries;
+    struct Table {
+        Entry row;                 // checkable when the table has one series
+        std::vector<Entry> series; // a comparison table's series
+        std::size_t catalogIndex = 0;
+    };
+    Entry* entry(const QModelIndex& index);
+    const Entry* entry(const QModelIndex& index) const;
+
+    std::vector<Table> m_tables; // in display order
+    std::optional<std::pair<std::string, int>> m_match;
 };
 
 } // namespace sv::ui
