@@ -29,6 +29,7 @@ StartPage::StartPage(QWidget* parent)
         this);
     what->setWordWrap(true);
     what->setOpenExternalLinks(true);
+    what->setMinimumWidth(440);
     what->setMaximumWidth(560);
     const QString samples = samplesDirectory();
     m_samples->setEnabled(!samples.isEmpty());

@@ -38,6 +38,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QPalette>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -374,6 +375,35 @@ TEST(Wording, PluralsAndNoNegativeZero) {
     ui::CaseTableModel model;
     model.setCases({c});
     EXPECT_EQ(model.index(0, ui::CaseTableModel::Delta).data().toString(), QStringLiteral("0.0 %"));
+}
+
+// A dark theme: the Δ colours and row tints come from the palette, so text stays readable (light
+// red on dark, dark red on light; tints dark under dark text's opposite).
+TEST(Colours, FollowThePaletteSoADarkThemeStaysReadable) {
+    const QPalette light = QApplication::palette();
+    CaseStats c;
+    c.key = {"r50", "fp32", 128, Topology{1, 1}};
+    c.deltaPct = -12.0;
+    ui::CaseTableModel model;
+    model.setCases({c});
+    auto deltaColour = [&] {
+        return model.index(0, ui::CaseTableModel::Delta)
+            .data(Qt::ForegroundRole)
+            .value<QBrush>()
+            .color();
+    };
+    const QColor onLight = deltaColour();
+    QPalette dark;
+    dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+    dark.setColor(QPalette::Text, QColor(0xf0, 0xf0, 0xf0));
+    QApplication::setPalette(dark);
+    const QColor onDark = deltaColour();
+    const QColor tint = ui::tintedBase(QColor(0xe0, 0x30, 0x30));
+    QApplication::setPalette(light);
+    EXPECT_GT(onDark.lightness(), onLight.lightness());
+    EXPECT_GT(onDark.lightness(), 120) << onDark.name().toStdString();
+    // A row tint on a dark base stays dark, so the light text on it reads.
+    EXPECT_LT(tint.lightness(), 90) << tint.name().toStdString();
 }
 
 TEST(Wording, TheStatusLineCountsInWords) {
