@@ -59,6 +59,12 @@ screenshots: build
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD)/app/scaleview --settings $(BUILD)/screenshot.ini \
 	  --screenshot docs/screenshots/efficiency.png --page speedup --efficiency $(SAMPLES)
 	rm -f $(BUILD)/screenshot.ini
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD)/app/scaleview --settings $(BUILD)/screenshot.ini \
+	  --screenshot docs/screenshots/results-1024x700.png --page results --size 1024x700 $(SAMPLES)
+	rm -f $(BUILD)/screenshot.ini
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD)/app/scaleview --settings $(BUILD)/screenshot.ini \
+	  --screenshot docs/screenshots/first-start.png --size 1024x700
+	rm -f $(BUILD)/screenshot.ini
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300

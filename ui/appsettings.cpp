@@ -157,6 +157,18 @@ bool AppSettings::live() const {
 void AppSettings::setLive(bool on) {
     m_settings->setValue(QStringLiteral("live"), on);
 }
+bool AppSettings::reopenLast() const {
+    return m_settings->value(QStringLiteral("reopenLast"), true).toBool();
+}
+void AppSettings::setReopenLast(bool on) {
+    m_settings->setValue(QStringLiteral("reopenLast"), on);
+}
+QString AppSettings::lastExportDirectory() const {
+    return m_settings->value(QStringLiteral("lastExportDirectory")).toString();
+}
+void AppSettings::setLastExportDirectory(const QString& directory) {
+    m_settings->setValue(QStringLiteral("lastExportDirectory"), directory);
+}
 bool AppSettings::livePolling() const {
     return m_settings->value(QStringLiteral("livePoll"), false).toBool();
 }

@@ -47,6 +47,12 @@ class AppSettings {
     // Poll the open directory even where inotify should see its changes (network mounts always).
     bool livePolling() const;
     void setLivePolling(bool on);
+    // Open the last directory again when the app starts without one.
+    bool reopenLast() const;
+    void setReopenLast(bool on);
+    // Where the last export went: the next one is suggested there.
+    QString lastExportDirectory() const;
+    void setLastExportDirectory(const QString& directory);
     QSize exportSize() const;
     double exportScale() const;
     void setExport(QSize size, double scale);

@@ -8,6 +8,7 @@
 
 #include <QChart>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSaveFile>
 
 namespace sv::ui {
@@ -29,6 +30,59 @@ QChart* ExportController::buildChart(const Analysis& a, ChartKind kind, int run,
             QString::fromStdString(a.summary.runs[static_cast<std::size_t>(run)].path));
     }
     return nullptr;
+}
+
+QString ExportController::chartName(ChartKind kind) {
+    switch (kind) {
+    case ChartKind::Throughput:
+        return tr("Throughput");
+    case ChartKind::Speedup:
+        return tr("Speedup");
+    case ChartKind::Efficiency:
+        return tr("Efficiency");
+    case ChartKind::Trace:
+        return tr("Run Trace");
+    }
+    return {};
+}
+
+QString ExportController::extension(TableFormat format) {
+    return format == TableFormat::Csv        ? QStringLiteral("csv")
+           : format == TableFormat::Markdown ? QStringLiteral("md")
+                                             : QStringLiteral("json");
+}
+
+QString ExportController::fileStem() const {
+    if (!m_analysis || !m_analysis->group) return QStringLiteral("scaleview");
+    const CaseGroup& g = *m_analysis->group;
+    // DLPerf's own short name for ResNet-50, as in its log names (r50_b128_fp32_1.log).
+    QString model = QString::fromStdString(g.model).toLower();
+    if (model == QLatin1String("resnet50") || model == QLatin1String("resnet-50"))
+        model = QStringLiteral("r50");
+    QString stem = QStringLiteral("%1_%2_bs%3")
+                       .arg(model, QString::fromStdString(g.precision))
+                       .arg(g.batchPerDevice);
+    // Only characters every file system takes.
+    stem.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+    return stem;
+}
+
+QString ExportController::suggestedFileName(ChartKind kind, const QString& suffix) const {
+    static const char* const names[] = {"throughput", "speedup", "efficiency", "trace"};
+    QString name = fileStem() + QLatin1Char('_') + QLatin1String(names[static_cast<int>(kind)]);
+    if (kind == ChartKind::Trace && m_analysis && m_run >= 0 &&
+        static_cast<std::size_t>(m_run) < m_analysis->summary.runs.size()) {
+        const RunKey& k = m_analysis->summary.runs[static_cast<std::size_t>(m_run)].key;
+        name +=
+            QStringLiteral("_%1_r%2").arg(QString::fromStdString(k.topology.name())).arg(k.repeat);
+    }
+    return name + QLatin1Char('.') + suffix;
+}
+
+QString ExportController::suggestedFileName(TableFormat format) const {
+    static const char* const names[] = {"results", "results", "results", "dlperf"};
+    return fileStem() + QLatin1Char('_') + QLatin1String(names[static_cast<int>(format)]) +
+           QLatin1Char('.') + extension(format);
 }
 
 bool ExportController::exportChart(ChartKind kind, const QString& path, QSize size, qreal scale,

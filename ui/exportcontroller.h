@@ -34,6 +34,14 @@ class ExportController : public QObject {
     // The format follows the file name: .png or .svg.
     bool exportChart(ChartKind kind, const QString& path, QSize size, qreal scale, QString* error);
     bool exportTable(TableFormat format, const QString& path, QString* error);
+    // What a file of this export is called by default: model, precision, batch and what it
+    // holds, "r50_fp32_bs128_speedup.png" (the trace adds topology and repeat).
+    QString suggestedFileName(ChartKind kind, const QString& suffix) const;
+    QString suggestedFileName(TableFormat format) const;
+    // "Speedup", "Efficiency", …: how menus name a chart.
+    static QString chartName(ChartKind kind);
+    static QString extension(TableFormat format);
+
     // The text exportTable writes.
     std::optional<std::string> tableText(TableFormat format, QString* error) const;
 
@@ -41,6 +49,8 @@ class ExportController : public QObject {
     void exported(const QString& path);
 
   private:
+    QString fileStem() const;
+
     AnalysisPtr m_analysis;
     int m_run = -1;
     Whisker m_whisker = Whisker::MinMax;

@@ -24,7 +24,13 @@ LoadStatus::LoadStatus(QWidget* parent)
 
 void LoadStatus::showProgress(int done, int total, double etaSeconds) {
     setVisible(true);
-    m_bar->setRange(0, std::max(total, 1));
+    if (total <= 0) {
+        // Still scanning: how many logs there are is not known, so no "0 / 0 logs".
+        m_bar->setRange(0, 0);
+        m_eta->setText(tr("Scanning…"));
+        return;
+    }
+    m_bar->setRange(0, total);
     m_bar->setValue(done);
     if (etaSeconds < 0)
         m_eta->setText(tr("Loading…"));

@@ -8,11 +8,15 @@
 #include "livecontroller.h"
 #include "loadcontroller.h"
 #include "loadstatus.h"
+#include "logactions.h"
+#include "methodologydialog.h"
+#include "plural.h"
 #include "resultspage.h"
 #include "runcontroller.h"
 #include "runpanel.h"
 #include "runspage.h"
 #include "speeduppage.h"
+#include "startpage.h"
 #include "warninglistmodel.h"
 
 #include <QApplication>
@@ -21,11 +25,14 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QIcon>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -37,13 +44,14 @@ namespace sv::ui {
 MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     : QMainWindow(parent), m_settings(settings), m_loader(new LoadController(this)),
       m_analysis(new AnalysisController(this)), m_live(new LiveController(this)),
-      m_export(new ExportController(this)), m_tabs(new QTabWidget(this)),
-      m_results(new ResultsPage(this)), m_throughput(new ChartPage(ChartKind::Throughput, this)),
-      m_speedup(new SpeedupPage(this)), m_runs(new RunsPage(this)),
-      m_controls(new ControlPanel(this)), m_warnings(new WarningListModel(this)),
-      m_warningsDock(new QDockWidget(tr("Warnings"), this)), m_loadStatus(new LoadStatus(this)),
-      m_status(new QLabel(this)) {
+      m_export(new ExportController(this)), m_stack(new QStackedWidget(this)),
+      m_start(new StartPage(this)), m_tabs(new QTabWidget(this)), m_results(new ResultsPage(this)),
+      m_throughput(new ChartPage(ChartKind::Throughput, this)), m_speedup(new SpeedupPage(this)),
+      m_runs(new RunsPage(this)), m_controls(new ControlPanel(this)),
+      m_warnings(new WarningListModel(this)), m_warningsDock(new QDockWidget(tr("Warnings"), this)),
+      m_loadStatus(new LoadStatus(this)), m_status(new QLabel(this)) {
     setWindowTitle(QStringLiteral("ScaleView"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/scaleview.svg")));
     setAcceptDrops(true);
     m_tabs->addTab(m_results, tr("Results"));
     m_tabs->addTab(m_throughput, tr("Throughput"));
@@ -69,24 +77,44 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
         m_analysis->setLogsInProgress(std::move(paths));
     });
     m_tabs->setDocumentMode(true);
-    setCentralWidget(m_tabs);
+    m_stack->addWidget(m_start);
+    m_stack->addWidget(m_tabs);
+    m_stack->setCurrentWidget(m_tabs);
+    setCentralWidget(m_stack);
+    connect(m_start, &StartPage::openRequested, this, &MainWindow::chooseDirectory);
+    connect(m_start, &StartPage::samplesRequested, this, &MainWindow::openDirectory);
+    connect(m_start, &StartPage::runRequested, this, [this] { showPage(Run); });
 
     m_controlsDock = new QDockWidget(tr("Controls"), this);
     m_controlsDock->setObjectName(QStringLiteral("controls"));
     m_controlsDock->setWidget(m_controls);
     addDockWidget(Qt::LeftDockWidgetArea, m_controlsDock);
-    auto* warningView = new QListView(m_warningsDock);
-    warningView->setModel(m_warnings);
-    warningView->setWordWrap(true);
+    m_warningView = new QListView(m_warningsDock);
+    m_warningView->setModel(m_warnings);
+    m_warningView->setWordWrap(true);
+    // Without warnings the panel may shrink to a line or two; the pages get the room.
+    m_warningView->setMinimumHeight(fontMetrics().lineSpacing() * 2);
+    connect(m_warningView, &QListView::activated, this, &MainWindow::openWarning);
+    new LogActions(m_warningView, [this](const QModelIndex& index) {
+        const auto& w = m_warnings->warnings()[static_cast<std::size_t>(index.row())];
+        const AnalysisPtr a = m_analysis->current();
+        const QString file = QString::fromStdString(w.file);
+        return LogActions::Target{
+            QString::fromStdString(w.text()),
+            file.isEmpty() || !a ? QString()
+                                 : QDir(QString::fromStdString(a->summary.root)).filePath(file)};
+    });
     m_warningsDock->setObjectName(QStringLiteral("warnings"));
-    m_warningsDock->setWidget(warningView);
+    m_warningsDock->setWidget(m_warningView);
     addDockWidget(Qt::BottomDockWidgetArea, m_warningsDock);
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_loadStatus);
-    m_status->setText(tr("Open a DLPerf log directory: File › Open (Ctrl+O), or drop it here."));
+    m_status->setText(openHint());
 
     // Loading: progress in the status bar; snapshots (partial, then complete) to the analysis.
     connect(m_loader, &LoadController::started, this, [this](const QString& root) {
+        if (isStartPageShown()) m_stack->setCurrentWidget(m_tabs);
+        updateDocks();
         m_live->stop();
         m_analysis->clear();
         setWindowTitle(QStringLiteral("ScaleView — %1").arg(QDir::toNativeSeparators(root)));
@@ -134,8 +162,14 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     connect(m_throughput, &ChartPage::whiskerChanged, m_export, &ExportController::setWhisker);
     connect(m_speedup, &SpeedupPage::efficiencyToggled, this,
             [this](bool on) { m_settings->setEfficiency(on); });
-    connect(m_tabs, &QTabWidget::currentChanged, this,
-            [this](int page) { m_settings->setPage(page); });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int page) {
+        m_settings->setPage(page);
+        updateDocks();
+        updateExportActions();
+    });
+    connect(m_speedup, &SpeedupPage::efficiencyToggled, this, &MainWindow::updateExportActions);
+    connect(m_controlsDock->toggleViewAction(), &QAction::triggered, this,
+            [this](bool on) { m_controlsWanted = on; });
 
     buildMenus();
     m_speedup->setEfficiency(m_settings->efficiency());
@@ -144,6 +178,9 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     if (!restoreGeometry(m_settings->geometry())) resize(1400, 900);
     // The warnings panel is a strip, the controls a column: the pages get the room.
     m_restoredDocks = restoreState(m_settings->windowState());
+    m_controlsWanted = !m_controlsDock->isHidden();
+    updateExportActions();
+    updateDocks();
 }
 
 MainWindow::~MainWindow() = default;
@@ -198,8 +235,67 @@ void MainWindow::applyMeasure(const MeasureOptions& measure) {
     m_analysis->setOptions(options);
 }
 
+void MainWindow::reload() {
+    if (!m_loader->root().isEmpty() && !m_loader->isLoading()) openDirectory(m_loader->root());
+}
+
 void MainWindow::showPage(Page page) {
+    m_stack->setCurrentWidget(m_tabs);
     m_tabs->setCurrentIndex(page);
+    updateDocks();
+}
+
+QString MainWindow::openHint() {
+    return tr("Open a DLPerf log directory: File › Open (Ctrl+O), or drop it here.");
+}
+
+MainWindow::Page MainWindow::currentPage() const {
+    return static_cast<Page>(m_tabs->currentIndex());
+}
+
+QString MainWindow::directoryToReopen() const {
+    const QStringList recent = m_settings->recent();
+    if (!m_settings->reopenLast() || recent.isEmpty() || !QFileInfo(recent.first()).isDir())
+        return {};
+    return recent.first();
+}
+
+void MainWindow::showStartPage() {
+    m_stack->setCurrentWidget(m_start);
+    updateDocks();
+}
+
+bool MainWindow::isStartPageShown() const {
+    return m_stack->currentWidget() == m_start;
+}
+
+void MainWindow::updateDocks() {
+    const bool analysisPage = !isStartPageShown() && m_tabs->currentIndex() != Run;
+    m_controlsDock->setVisible(analysisPage && m_controlsWanted);
+    // An empty warnings strip under the start page says nothing; it comes back with the pages.
+    if (isStartPageShown() && !m_warningsDock->isHidden()) {
+        m_warningsDock->hide();
+        m_warningsHiddenByStart = true;
+    } else if (!isStartPageShown() && m_warningsHiddenByStart) {
+        m_warningsDock->show();
+        m_warningsHiddenByStart = false;
+    }
+}
+
+void MainWindow::openWarning(const QModelIndex& index) {
+    const AnalysisPtr a = m_analysis->current();
+    if (!a || !index.isValid()) return;
+    const std::string& file = m_warnings->warnings()[static_cast<std::size_t>(index.row())].file;
+    for (std::size_t i = 0; i < a->summary.runs.size(); ++i)
+        if (!file.empty() && a->summary.runs[i].path == file) {
+            showPage(Runs);
+            m_runs->selectRun(static_cast<int>(i));
+            return;
+        }
+    // A file the scan skipped has no run: say so rather than do nothing.
+    m_status->setText(file.empty() ? tr("This warning is about no single log.")
+                                   : tr("%1 was not read as a run; use Open Log to see it.")
+                                         .arg(QString::fromStdString(file)));
 }
 
 ChartKind MainWindow::currentChartKind() const {
@@ -222,6 +318,8 @@ void MainWindow::present(const AnalysisPtr& a) {
     m_runs->setAnalysis(a);
     m_warnings->setWarnings(a->summary.warnings);
     m_warningsDock->setWindowTitle(tr("Warnings (%1)").arg(a->summary.warnings.size()));
+    if (a->summary.warnings.empty()) resizeDocks({m_warningsDock}, {1}, Qt::Vertical);
+    updateExportActions();
     m_settings->setAnalysisOptions(m_analysis->options());
     m_status->setText(statusText());
     emit analysisShown(a);
@@ -230,6 +328,8 @@ void MainWindow::present(const AnalysisPtr& a) {
 QString MainWindow::statusText() const {
     const AnalysisPtr a = m_analysis->current();
     if (!a) return m_status->text();
+    // Nothing opened yet: say how to open, not "0 runs".
+    if (a->summary.root.empty() && a->summary.runs.empty()) return openHint();
     if (a->summary.error)
         return tr("Cannot open %1: %2")
             .arg(QDir::toNativeSeparators(QString::fromStdString(a->summary.root)),
@@ -239,12 +339,13 @@ QString MainWindow::statusText() const {
         used += r.usable() ? 1 : 0;
     QString text = QDir::toNativeSeparators(QString::fromStdString(a->summary.root));
     if (a->group) text += QStringLiteral(" — ") + QString::fromStdString(a->group->label());
-    text += tr(" · %1 runs, %2 used · %3 method · %4 warnings")
-                .arg(a->summary.runs.size())
+    text += tr(" · %1, %2 used · %3 method · %4")
+                .arg(countOf(qsizetype(a->summary.runs.size()), tr("run"), tr("runs")))
                 .arg(used)
                 .arg(QString::fromStdString(std::string(methodName(a->summary.options.method))))
-                .arg(a->summary.warnings.size());
-    if (!a->complete)
+                .arg(countOf(qsizetype(a->summary.warnings.size()), tr("warning"), tr("warnings")));
+    // "loading (0 of 0)" would say nothing: a scan that found no logs is not loading any.
+    if (!a->complete && a->expected > 0)
         text += tr(" · loading (%1 of %2 logs read)").arg(a->summary.runs.size()).arg(a->expected);
     else if (a->summary.cancelled)
         text += tr(" · load cancelled: partial");
@@ -252,30 +353,67 @@ QString MainWindow::statusText() const {
 }
 
 void MainWindow::buildMenus() {
+    // Actions are named (objectName) so that tests and shortcuts find the same ones.
+    auto named = [](QAction* action, const char* name) {
+        action->setObjectName(QLatin1String(name));
+        return action;
+    };
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open Log Directory…"), QKeySequence::Open, this,
                     &MainWindow::chooseDirectory);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    named(file->addAction(tr("Re&load"), QKeySequence(Qt::Key_F5), this, &MainWindow::reload),
+          "reload");
+    QAction* reopen =
+        named(file->addAction(tr("Reopen the Last Directory at &Start")), "reopenLast");
+    reopen->setCheckable(true);
+    reopen->setChecked(m_settings->reopenLast());
+    connect(reopen, &QAction::toggled, this, [this](bool on) { m_settings->setReopenLast(on); });
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
-    exportMenu->addAction(tr("Chart as &PNG…"), this,
-                          [this] { exportChartInteractive(QStringLiteral("png")); });
-    exportMenu->addAction(tr("Chart as &SVG…"), this,
-                          [this] { exportChartInteractive(QStringLiteral("svg")); });
+    m_exportPng =
+        named(exportMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                                    [this] { exportChartInteractive(QStringLiteral("png")); }),
+              "exportPng");
+    m_exportSvg =
+        named(exportMenu->addAction(QString(), this,
+                                    [this] { exportChartInteractive(QStringLiteral("svg")); }),
+              "exportSvg");
     exportMenu->addSeparator();
-    exportMenu->addAction(tr("Table as &CSV…"), this,
-                          [this] { exportTableInteractive(TableFormat::Csv); });
-    exportMenu->addAction(tr("Table as &Markdown…"), this,
-                          [this] { exportTableInteractive(TableFormat::Markdown); });
-    exportMenu->addAction(tr("Results as &JSON…"), this,
-                          [this] { exportTableInteractive(TableFormat::Json); });
-    exportMenu->addAction(tr("Results as &DLPerf JSON…"), this,
-                          [this] { exportTableInteractive(TableFormat::DlperfJson); });
+    QAction* csv =
+        named(exportMenu->addAction(tr("Results Table as &CSV…"),
+                                    QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
+                                    [this] { exportTableInteractive(TableFormat::Csv); }),
+              "exportCsv");
+    QAction* md = exportMenu->addAction(tr("Results Table as &Markdown…"), this,
+                                        [this] { exportTableInteractive(TableFormat::Markdown); });
+    QAction* json = exportMenu->addAction(tr("Results as &JSON…"), this,
+                                          [this] { exportTableInteractive(TableFormat::Json); });
+    QAction* dlperf = exportMenu->addAction(tr("Results as &DLPerf JSON…"), this, [this] {
+        exportTableInteractive(TableFormat::DlperfJson);
+    });
+    m_exportActions = {m_exportPng, m_exportSvg, csv, md, json, dlperf};
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    // Ctrl+1…5 go to a page, Ctrl+PgDn/PgUp to the next or previous one (window-wide).
+    const QStringList pages{tr("&Results"), tr("&Throughput"), tr("&Speedup"), tr("R&uns"),
+                            tr("Ru&n")};
+    for (int i = 0; i < pages.size(); ++i)
+        named(view->addAction(pages[i],
+                              QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)), this,
+                              [this, i] { showPage(static_cast<Page>(i)); }),
+              "page");
+    view->addAction(tr("&Next Page"), QKeySequence(Qt::CTRL | Qt::Key_PageDown), this, [this] {
+        showPage(static_cast<Page>((m_tabs->currentIndex() + 1) % m_tabs->count()));
+    });
+    view->addAction(tr("&Previous Page"), QKeySequence(Qt::CTRL | Qt::Key_PageUp), this, [this] {
+        showPage(
+            static_cast<Page>((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count()));
+    });
+    view->addSeparator();
     m_liveAction = view->addAction(tr("&Live: follow new and growing logs"));
     m_liveAction->setCheckable(true);
     m_liveAction->setChecked(m_settings->live());
@@ -302,25 +440,66 @@ void MainWindow::buildMenus() {
         view->addAction(dock->toggleViewAction());
 
     QMenu* campaign = menuBar()->addMenu(tr("&Campaign"));
-    campaign->addAction(tr("&Run Panel"), this, [this] { showPage(Run); });
+    campaign->addAction(tr("Run &Panel"), this, [this] { showPage(Run); });
+    // The Run panel's buttons know when each step is possible; the shortcuts press them.
+    auto press = [this](QPushButton* (RunPanel::*button)() const) {
+        return [this, button] {
+            showPage(Run);
+            QPushButton* b = (m_runPanel->*button)();
+            if (b->isEnabled()) b->click();
+        };
+    };
+    named(campaign->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
+                              press(&RunPanel::runButton)),
+          "run");
+    named(campaign->addAction(tr("&Cancel"), QKeySequence(Qt::CTRL | Qt::Key_Period), this,
+                              press(&RunPanel::cancelButton)),
+          "cancel");
+    named(campaign->addAction(tr("Pre&flight"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
+                              this, press(&RunPanel::preflightButton)),
+          "preflight");
+    campaign->addSeparator();
     campaign->addAction(tr("&Open Campaign…"), this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("Open campaign"), QString(),
                                                        tr("Campaign (*.json)"));
         if (!f.isEmpty() && m_runPanel->openCampaign(f)) showPage(Run);
     });
-    campaign->addAction(tr("&Save Campaign…"), this, [this] {
-        const QString f = QFileDialog::getSaveFileName(
-            this, tr("Save campaign"), QStringLiteral("campaign.json"), tr("Campaign (*.json)"));
-        if (!f.isEmpty()) m_runPanel->saveCampaign(f);
-    });
+    named(campaign->addAction(tr("&Save Campaign…"), QKeySequence::Save, this,
+                              [this] {
+                                  const QString f = QFileDialog::getSaveFileName(
+                                      this, tr("Save campaign"), QStringLiteral("campaign.json"),
+                                      tr("Campaign (*.json)"));
+                                  if (!f.isEmpty()) m_runPanel->saveCampaign(f);
+                              }),
+          "saveCampaign");
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About ScaleView"), this, [this] {
-        QMessageBox::about(this, tr("About ScaleView"),
-                           tr("ScaleView %1\nDLPerf-style distributed training throughput, against "
-                              "the published tables.")
-                               .arg(QApplication::applicationVersion()));
-    });
+    named(help->addAction(tr("&Methodology"), QKeySequence::HelpContents, this,
+                          [this] {
+                              auto* dialog = new MethodologyDialog(this);
+                              dialog->setAttribute(Qt::WA_DeleteOnClose);
+                              dialog->show();
+                          }),
+          "methodology");
+    help->addSeparator();
+    help->addAction(tr("&About ScaleView"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::showAbout() {
+    QMessageBox box(this);
+    box.setWindowTitle(tr("About ScaleView"));
+    box.setIconPixmap(windowIcon().pixmap(64, 64));
+    box.setTextFormat(Qt::RichText);
+    box.setText(
+        tr("<h3>ScaleView %1</h3>"
+           "<p>Distributed deep-learning training throughput, measured as "
+           "<a href=\"https://github.com/Oneflow-Inc/DLPerf\">DLPerf</a> does and compared with "
+           "the published tables.</p>"
+           "<p>MIT licence. Built with Qt %2 (running on Qt %3).</p>")
+            .arg(QApplication::applicationVersion().toHtmlEscaped(), QStringLiteral(QT_VERSION_STR),
+                 QString::fromLatin1(qVersion())));
+    box.exec();
 }
 
 void MainWindow::rebuildRecentMenu() {
@@ -337,7 +516,27 @@ void MainWindow::chooseDirectory() {
     if (!dir.isEmpty()) openDirectory(dir);
 }
 
+QString MainWindow::exportPath(const QString& fileName) const {
+    QString folder = m_settings->lastExportDirectory();
+    if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = m_loader->root();
+    return folder.isEmpty() ? fileName : QDir(folder).filePath(fileName);
+}
+
+void MainWindow::updateExportActions() {
+    if (!m_exportPng) return; // before the menus exist
+    const AnalysisPtr a = m_analysis->current();
+    const bool shown = a && a->group.has_value();
+    for (QAction* action : std::as_const(m_exportActions))
+        action->setEnabled(shown);
+    // The chart actions name the chart they write: the one on the page shown.
+    const QString chart = ExportController::chartName(currentChartKind());
+    m_exportPng->setText(tr("%1 Chart as &PNG…").arg(chart));
+    m_exportSvg->setText(tr("%1 Chart as &SVG…").arg(chart));
+}
+
 void MainWindow::exportChartInteractive(const QString& suffix) {
+    const AnalysisPtr a = m_analysis->current();
+    if (!a || !a->group) return; // the shortcut, while nothing is loaded
     QSize size = m_settings->exportSize();
     double scale = m_settings->exportScale();
     if (suffix == QLatin1String("png")) {
@@ -347,30 +546,43 @@ void MainWindow::exportChartInteractive(const QString& suffix) {
         scale = dialog.scale();
         m_settings->setExport(size, scale);
     }
+    const ChartKind kind = currentChartKind();
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), QString(),
+        this, tr("Export %1 chart").arg(ExportController::chartName(kind)),
+        exportPath(m_export->suggestedFileName(kind, suffix)),
         suffix == QLatin1String("png") ? tr("PNG image (*.png)") : tr("SVG image (*.svg)"));
     if (path.isEmpty()) return;
     QString error;
     const QString target =
         QFileInfo(path).suffix().isEmpty() ? path + QLatin1Char('.') + suffix : path;
-    if (!m_export->exportChart(currentChartKind(), target, size, scale, &error))
+    if (!m_export->exportChart(kind, target, size, scale, &error)) {
         QMessageBox::warning(this, tr("Export"), error);
-    else
-        m_status->setText(tr("Exported %1").arg(QDir::toNativeSeparators(target)));
+        return;
+    }
+    m_settings->setLastExportDirectory(QFileInfo(target).absolutePath());
+    m_status->setText(tr("Exported %1").arg(QDir::toNativeSeparators(target)));
 }
 
 void MainWindow::exportTableInteractive(TableFormat format) {
+    const AnalysisPtr a = m_analysis->current();
+    if (!a || !a->group) return;
     static const char* const filters[] = {"CSV (*.csv)", "Markdown (*.md)", "JSON (*.json)",
                                           "DLPerf JSON (*.json)"};
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export"), QString(), QString::fromLatin1(filters[static_cast<int>(format)]));
+        this, tr("Export"), exportPath(m_export->suggestedFileName(format)),
+        QString::fromLatin1(filters[static_cast<int>(format)]));
     if (path.isEmpty()) return;
+    // A name typed without an extension gets the format's.
+    const QString target = QFileInfo(path).suffix().isEmpty()
+                               ? path + QLatin1Char('.') + ExportController::extension(format)
+                               : path;
     QString error;
-    if (!m_export->exportTable(format, path, &error))
+    if (!m_export->exportTable(format, target, &error)) {
         QMessageBox::warning(this, tr("Export"), error);
-    else
-        m_status->setText(tr("Exported %1").arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    m_settings->setLastExportDirectory(QFileInfo(target).absolutePath());
+    m_status->setText(tr("Exported %1").arg(QDir::toNativeSeparators(target)));
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -379,8 +591,9 @@ void MainWindow::showEvent(QShowEvent* event) {
     // controls a column, the pages the rest.
     if (m_restoredDocks) return;
     m_restoredDocks = true;
-    resizeDocks({m_warningsDock}, {100}, Qt::Vertical);
-    resizeDocks({m_controlsDock}, {300}, Qt::Horizontal);
+    // On a small screen (1024×700) the Results table needs the width more than the controls do.
+    resizeDocks({m_warningsDock}, {qMin(100, height() / 8)}, Qt::Vertical);
+    resizeDocks({m_controlsDock}, {qBound(220, width() / 5, 300)}, Qt::Horizontal);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -388,15 +601,37 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     // outlive the app; the window closes once the Run panel says the campaign has ended.
     if (!m_runPanel->mayClose()) {
         event->ignore();
-        if (!m_closeWhenIdle) {
-            m_closeWhenIdle = true;
-            m_runPanel->cancelBeforeClosing();
-        }
+        if (m_closeWhenIdle) return; // already cancelling
+        // The user may have closed by mistake: the campaign keeps running unless they say so.
+        if (!m_closeWithoutAsking && !askCancelAndQuit()) return;
+        m_closeWhenIdle = true;
+        m_runPanel->cancelBeforeClosing();
         return;
     }
+    // The docks as the user left them, not as the page shown at exit has them.
+    m_controlsDock->setVisible(m_controlsWanted);
+    if (m_warningsHiddenByStart) m_warningsDock->show();
     m_settings->setWindow(saveGeometry(), saveState());
     m_settings->sync();
     QMainWindow::closeEvent(event);
+}
+
+void MainWindow::closeWithoutAsking() {
+    m_closeWithoutAsking = true;
+    close();
+}
+
+bool MainWindow::askCancelAndQuit() {
+    if (m_closeQuestion) return m_closeQuestion();
+    QMessageBox box(QMessageBox::Question, tr("A campaign is running"),
+                    tr("A benchmark campaign is running. Cancel it and quit?"),
+                    QMessageBox::NoButton, this);
+    box.setInformativeText(tr("Cancelling stops every rank; the logs written so far are kept."));
+    QPushButton* quit = box.addButton(tr("Cancel It and &Quit"), QMessageBox::DestructiveRole);
+    QPushButton* keep = box.addButton(tr("&Keep Running"), QMessageBox::RejectRole);
+    box.setDefaultButton(keep);
+    box.exec();
+    return box.clickedButton() == quit;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -7,9 +7,12 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 class QLabel;
 class QListView;
 class QMenu;
+class QStackedWidget;
 class QTabWidget;
 
 namespace sv::ui {
@@ -25,6 +28,7 @@ class ResultsPage;
 class RunPanel;
 class RunsPage;
 class SpeedupPage;
+class StartPage;
 class WarningListModel;
 
 class MainWindow : public QMainWindow {
@@ -35,8 +39,24 @@ class MainWindow : public QMainWindow {
     explicit MainWindow(AppSettings* settings, QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    // Asked when the window closes during a campaign: true cancels it and quits, false keeps it
+    // running. The default asks in a message box; tests answer it themselves.
+    using CloseQuestion = std::function<bool()>;
+
     void openDirectory(const QString& directory);
+    // Reads the directory shown again (F5).
+    void reload();
     void showPage(Page page);
+    Page currentPage() const;
+    // The directory to open at start when none is given: the last one, unless File › Reopen
+    // the Last Directory at Start is off or it is gone; empty for the start page.
+    QString directoryToReopen() const;
+    // The first-start page, until a directory, campaign or page is opened.
+    void showStartPage();
+    bool isStartPageShown() const;
+    void setCloseQuestion(CloseQuestion question) { m_closeQuestion = std::move(question); }
+    // Closes as SIGTERM asks: a running campaign is cancelled without a question.
+    void closeWithoutAsking();
     // The chart of the page shown (the trace on the Runs page).
     ChartKind currentChartKind() const;
 
@@ -50,6 +70,10 @@ class MainWindow : public QMainWindow {
     SpeedupPage* speedupPage() const { return m_speedup; }
     RunsPage* runsPage() const { return m_runs; }
     RunPanel* runPanel() const { return m_runPanel; }
+    StartPage* startPage() const { return m_start; }
+    QListView* warningView() const { return m_warningView; }
+    QDockWidget* controlsDock() const { return m_controlsDock; }
+    QDockWidget* warningsDock() const { return m_warningsDock; }
     WarningListModel* warnings() const { return m_warnings; }
     QString statusText() const;
 
@@ -75,12 +99,24 @@ class MainWindow : public QMainWindow {
     void chooseDirectory();
     void exportChartInteractive(const QString& suffix);
     void exportTableInteractive(TableFormat format);
+    // Where an export is suggested: the last export's folder, else the directory shown.
+    QString exportPath(const QString& fileName) const;
+    void updateExportActions();
+    // The Controls dock belongs to the analysis pages: hidden on the Run tab (its form has its
+    // own warmup and iterations) and on the start page, back as the user left it elsewhere.
+    void updateDocks();
+    bool askCancelAndQuit();
+    static QString openHint();
+    void openWarning(const QModelIndex& index);
+    void showAbout();
 
     AppSettings* m_settings;
     LoadController* m_loader;
     AnalysisController* m_analysis;
     LiveController* m_live;
     ExportController* m_export;
+    QStackedWidget* m_stack;
+    StartPage* m_start;
     QTabWidget* m_tabs;
     ResultsPage* m_results;
     ChartPage* m_throughput;
@@ -90,6 +126,14 @@ class MainWindow : public QMainWindow {
     WarningListModel* m_warnings;
     QDockWidget* m_warningsDock;
     QDockWidget* m_controlsDock = nullptr;
+    QListView* m_warningView = nullptr;
+    bool m_controlsWanted = true; // the user's choice for the Controls dock on analysis pages
+    bool m_warningsHiddenByStart = false;
+    QList<QAction*> m_exportActions;
+    QAction* m_exportPng = nullptr;
+    QAction* m_exportSvg = nullptr;
+    CloseQuestion m_closeQuestion;
+    bool m_closeWithoutAsking = false;
     LoadStatus* m_loadStatus;
     QLabel* m_status;
     QMenu* m_recentMenu = nullptr;

@@ -24,6 +24,8 @@ ResultsPage::ResultsPage(QWidget* parent)
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(-1, Qt::AscendingOrder); // the core's order until the user sorts
     m_view->setAlternatingRowColors(true);
+    // Tab moves on to the next control; arrows move within the table.
+    m_view->setTabKeyNavigation(false);
     m_view->setSelectionBehavior(QAbstractItemView::SelectItems);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->verticalHeader()->setVisible(false);
@@ -32,6 +34,13 @@ ResultsPage::ResultsPage(QWidget* parent)
     // them: hidden, the figures fit the window. A copy still carries them.
     for (int c : {CaseTableModel::Model, CaseTableModel::Precision, CaseTableModel::Batch})
         m_view->setColumnHidden(c, true);
+    // The comparison with the published figure sits next to the median, so that a narrow window
+    // (1024 px) shows it without scrolling; the model's order (exports, copies) is unchanged.
+    QHeaderView* header = m_view->horizontalHeader();
+    header->moveSection(header->visualIndex(CaseTableModel::Reference),
+                        header->visualIndex(CaseTableModel::Median) + 1);
+    header->moveSection(header->visualIndex(CaseTableModel::Delta),
+                        header->visualIndex(CaseTableModel::Reference) + 1);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     auto* copy = new QAction(tr("Copy"), m_view);
     copy->setShortcut(QKeySequence::Copy);

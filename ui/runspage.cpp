@@ -1,14 +1,19 @@
 #include "runspage.h"
 
+#include "logactions.h"
+#include "plural.h"
+#include "runfilterproxy.h"
 #include "runtablemodel.h"
 #include "tracechart.h"
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
+#include <QDir>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -16,13 +21,15 @@
 namespace sv::ui {
 
 RunsPage::RunsPage(QWidget* parent)
-    : QWidget(parent), m_model(new RunTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_view(new QTableView(this)), m_trace(new QChartView(this)), m_hint(new QLabel(this)) {
+    : QWidget(parent), m_model(new RunTableModel(this)), m_proxy(new RunFilterProxy(this)),
+      m_view(new QTableView(this)), m_problemsOnly(new QCheckBox(tr("&Problems only"), this)),
+      m_count(new QLabel(this)), m_trace(new QChartView(this)), m_hint(new QLabel(this)) {
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(RunTableModel::SortRole);
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
-    m_view->sortByColumn(-1, Qt::AscendingOrder);
+    m_view->sortByColumn(RunTableModel::Topology, Qt::AscendingOrder); // then repeat, as numbers
+    // Tab moves on to the next control; arrows move within the table.
+    m_view->setTabKeyNavigation(false);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->setVisible(false);
@@ -31,13 +38,35 @@ RunsPage::RunsPage(QWidget* parent)
     m_trace->setVisible(false);
     m_hint->setText(tr("Select a run to see its throughput iteration by iteration."));
     m_hint->setAlignment(Qt::AlignCenter);
+    m_problemsOnly->setToolTip(
+        tr("Show only runs left out of the results, outliers and runs whose methods disagree"));
+    connect(m_problemsOnly, &QCheckBox::toggled, this, [this](bool on) {
+        m_proxy->setProblemsOnly(on);
+        updateCount();
+    });
+    m_actions = new LogActions(m_view, [this](const QModelIndex& index) {
+        const int run = index.data(RunTableModel::RunIndexRole).toInt();
+        if (!m_analysis || run < 0 || run >= m_model->rowCount()) return LogActions::Target{};
+        const QString path = QString::fromStdString(m_model->run(run).path);
+        return LogActions::Target{
+            path, QDir(QString::fromStdString(m_analysis->summary.root)).filePath(path)};
+    });
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_problemsOnly);
+    bar->addStretch(1);
+    bar->addWidget(m_count);
+    auto* upper = new QWidget(this);
+    auto* upperLayout = new QVBoxLayout(upper);
+    upperLayout->setContentsMargins(0, 0, 0, 0);
+    upperLayout->addLayout(bar);
+    upperLayout->addWidget(m_view, 1);
     auto* lower = new QWidget(this);
     auto* lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
     lowerLayout->addWidget(m_hint);
     lowerLayout->addWidget(m_trace, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_view);
+    split->addWidget(upper);
     split->addWidget(lower);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -56,6 +85,7 @@ void RunsPage::setAnalysis(const AnalysisPtr& analysis) {
     m_analysis = analysis;
     m_model->setSummary(analysis ? analysis->summary : Summary{});
     m_view->resizeColumnsToContents();
+    updateCount();
     // The same log stays selected after a recompute or a live update.
     int keep = -1;
     if (analysis)
@@ -64,7 +94,17 @@ void RunsPage::setAnalysis(const AnalysisPtr& analysis) {
     selectRun(keep);
 }
 
+void RunsPage::updateCount() {
+    const int all = m_model->rowCount(), shown = m_proxy->rowCount();
+    const QString runs = countOf(all, tr("run"), tr("runs"));
+    m_count->setText(shown == all ? runs : tr("%1 of %2").arg(shown).arg(runs));
+}
+
 void RunsPage::selectRun(int index) {
+    // A run hidden by "problems only" is shown when asked for (a warning about it, --run).
+    if (index >= 0 && index < m_model->rowCount() &&
+        !m_proxy->mapFromSource(m_model->index(index, 0)).isValid())
+        m_problemsOnly->setChecked(false);
     if (index < 0 || index >= m_model->rowCount()) {
         m_view->selectionModel()->clearSelection();
         showTrace(-1);

@@ -7,12 +7,14 @@
 #include <QWidget>
 
 class QChartView;
+class QCheckBox;
 class QLabel;
-class QSortFilterProxyModel;
 class QTableView;
 
 namespace sv::ui {
 
+class LogActions;
+class RunFilterProxy;
 class RunTableModel;
 
 class RunsPage : public QWidget {
@@ -24,6 +26,9 @@ class RunsPage : public QWidget {
     RunTableModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
     QChartView* traceView() const { return m_trace; }
+    RunFilterProxy* proxy() const { return m_proxy; }
+    QCheckBox* problemsOnlyBox() const { return m_problemsOnly; }
+    LogActions* logActions() const { return m_actions; }
     // Selects the run at summary.runs[index]; -1 clears.
     void selectRun(int index);
     int selectedRun() const { return m_selected; }
@@ -33,11 +38,15 @@ class RunsPage : public QWidget {
 
   private:
     void showTrace(int index);
+    void updateCount();
 
     AnalysisPtr m_analysis;
     RunTableModel* m_model;
-    QSortFilterProxyModel* m_proxy;
+    RunFilterProxy* m_proxy;
     QTableView* m_view;
+    QCheckBox* m_problemsOnly;
+    QLabel* m_count;
+    LogActions* m_actions;
     QChartView* m_trace;
     QLabel* m_hint;
     int m_selected = -1;

@@ -1,9 +1,10 @@
 // scaleview: the desktop app. `scaleview [LOG_DIR]` opens the window (on LOG_DIR if given).
 // Hidden options for documentation and tests: --screenshot FILE --page
 // results|throughput|speedup|runs
-// [--run N] [--efficiency] [--settings INI] grabs the window once the directory is loaded, and
-// exits. With --page run: [--campaign DIR|FILE] [--start] [--after SECONDS] grabs the Run panel
-// (idle, after SECONDS while running, or once the started campaign has finished).
+// [--run N] [--efficiency] [--settings INI] [--size WxH] grabs the window once the directory is
+// loaded, and exits; without a LOG_DIR (and --page start) it grabs the start page. With --page run:
+// [--campaign DIR|FILE] [--start] [--after SECONDS] grabs the Run panel (idle, after SECONDS while
+// running, or once the started campaign has finished).
 
 #include "appsettings.h"
 #include "mainwindow.h"
@@ -15,6 +16,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QPixmap>
 #include <QStyleFactory>
 #include <QTimer>
@@ -53,7 +55,9 @@ int main(int argc, char** argv) {
     cli.addHelpOption();
     cli.addVersionOption();
     cli.addPositionalArgument(QStringLiteral("LOG_DIR"),
-                              QStringLiteral("A DLPerf log directory to open."));
+                              QStringLiteral("A DLPerf log directory to open (default: the last "
+                                             "one opened, or the start page)."),
+                              QStringLiteral("[LOG_DIR]"));
     QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                   QStringLiteral("Save the window to FILE once loaded, then exit."),
                                   QStringLiteral("FILE"));
@@ -76,12 +80,17 @@ int main(int argc, char** argv) {
     QCommandLineOption after(QStringLiteral("after"),
                              QStringLiteral("Grab after SECONDS (with --page run)."),
                              QStringLiteral("SECONDS"));
-    for (auto* o :
-         {&screenshot, &page, &run, &efficiency, &settingsFile, &campaign, &start, &after}) {
+    QCommandLineOption windowSize(QStringLiteral("size"),
+                                  QStringLiteral("Window size for --screenshot, e.g. 1024x700."),
+                                  QStringLiteral("WxH"));
+    for (auto* o : {&screenshot, &page, &run, &efficiency, &settingsFile, &campaign, &start, &after,
+                    &windowSize}) {
         if (o != &settingsFile) o->setFlags(QCommandLineOption::HiddenFromHelp);
         cli.addOption(*o);
     }
     cli.process(app);
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/scaleview.svg")));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.scaleview.ScaleView"));
 
     auto settings = cli.isSet(settingsFile)
                         ? std::make_unique<sv::ui::AppSettings>(cli.value(settingsFile))
@@ -96,11 +105,23 @@ int main(int argc, char** argv) {
     // first (TERM, grace, KILL; journal flushed), then the app quits.
     sv::launcher::TerminationSignals termination;
     QObject::connect(&termination, &sv::launcher::TerminationSignals::received, &window,
-                     [&window] { window.close(); });
+                     [&window] { window.closeWithoutAsking(); });
+    if (cli.isSet(windowSize)) {
+        const QStringList wh = cli.value(windowSize).split(QLatin1Char('x'));
+        const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
+        if (wh.size() != 2 || w < 200 || h < 150) {
+            std::fprintf(stderr, "scaleview: --size wants WIDTHxHEIGHT, e.g. 1024x700\n");
+            return 2;
+        }
+        window.resize(w, h);
+    }
 
-    // A fresh start has nothing to show but the Run panel: "open the app and click Run".
-    if (cli.positionalArguments().isEmpty() && settings->recent().isEmpty())
-        window.showPage(MainWindow::Run);
+    // Without a directory: the last one again (File › Reopen the Last Directory at Start), or the
+    // start page, which says what the app is for and offers the ways in.
+    QString directory = cli.positionalArguments().value(0);
+    if (directory.isEmpty() && !cli.isSet(campaign) && !cli.isSet(screenshot))
+        directory = window.directoryToReopen();
+    if (directory.isEmpty() && !cli.isSet(campaign)) window.showStartPage();
     if (cli.isSet(campaign)) window.runPanel()->openCampaign(cli.value(campaign));
     if (cli.isSet(screenshot) && cli.value(page) == QLatin1String("run")) {
         window.showPage(MainWindow::Run);
@@ -119,6 +140,15 @@ int main(int argc, char** argv) {
                              [&window, grab] { QTimer::singleShot(4000, &window, grab); });
         else
             QTimer::singleShot(1500, &window, grab);
+    } else if (cli.isSet(screenshot) && directory.isEmpty()) {
+        // The start page (or --page run without a campaign): nothing to load, grab once shown.
+        const QString file = cli.value(screenshot);
+        QTimer::singleShot(800, &window, [&window, file] {
+            const bool ok = window.grab().save(file);
+            std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write",
+                         qPrintable(file));
+            QApplication::exit(ok ? 0 : 1);
+        });
     } else if (cli.isSet(screenshot)) {
         static const QStringList pages{QStringLiteral("results"), QStringLiteral("throughput"),
                                        QStringLiteral("speedup"), QStringLiteral("runs")};
@@ -146,7 +176,6 @@ int main(int argc, char** argv) {
         });
     }
     window.show();
-    if (!cli.positionalArguments().isEmpty())
-        window.openDirectory(cli.positionalArguments().first());
+    if (!directory.isEmpty()) window.openDirectory(directory);
     return app.exec();
 }

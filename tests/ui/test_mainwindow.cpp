@@ -200,7 +200,8 @@ TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
     EXPECT_EQ(results->data(results->index(2, ui::CaseTableModel::Median)).toString().toStdString(),
               formatFixed(*time.cases[2].median, 2));
     EXPECT_EQ(w.window.warnings()->rowCount(), 1);
-    EXPECT_TRUE(w.window.statusText().contains(QStringLiteral("1 warnings")));
+    EXPECT_TRUE(w.window.statusText().contains(QStringLiteral("1 warning")));
+    EXPECT_FALSE(w.window.statusText().contains(QStringLiteral("1 warnings")));
     EXPECT_TRUE(w.window.statusText().contains(QStringLiteral("9 runs, 8 used")));
 
     // Switch method in the control panel.

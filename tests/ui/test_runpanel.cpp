@@ -503,9 +503,17 @@ TEST(RunPanel, ARelativeOutputDirIsTheCampaignsOwnDirectory) {
               QDir::current().filePath(QStringLiteral("typed/here")).toStdString());
 }
 
-TEST(RunPanel, ClosingTheWindowMidCampaignCancelsItFirst) {
+// Closing mid-campaign asks first: "Keep running" keeps it (nothing cancelled, the window
+// stays); "Cancel it and quit" cancels, waits for the cancel, then closes.
+TEST(RunPanel, ClosingTheWindowMidCampaignAsksThenCancelsItFirst) {
     Window w;
     w.window.show();
+    int asked = 0;
+    bool answer = false;
+    w.window.setCloseQuestion([&] {
+        ++asked;
+        return answer;
+    });
     QTemporaryDir dir;
     launcher::Campaign c = ui::CampaignForm::defaultCampaign();
     c.profile = quickProfile(dir, 600).toStdString();
@@ -517,13 +525,47 @@ TEST(RunPanel, ClosingTheWindowMidCampaignCancelsItFirst) {
     w.panel->runButton()->click();
     ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
     ASSERT_TRUE(waitUntil([&] { return !processesMentioning("/bin/sleep 600").empty(); }, 30000));
+    EXPECT_FALSE(w.window.close()); // "Keep running"
+    EXPECT_EQ(asked, 1);
+    EXPECT_TRUE(w.window.isVisible());
+    EXPECT_TRUE(w.panel->controller()->isRunning());
+    EXPECT_FALSE(w.panel->bannerText().contains(QLatin1String("Cancelling")));
+    EXPECT_FALSE(processesMentioning("/bin/sleep 600").empty());
+    answer = true;
     EXPECT_FALSE(w.window.close()); // refused: the campaign is cancelled first
+    EXPECT_EQ(asked, 2);
     EXPECT_TRUE(w.window.isVisible());
     EXPECT_TRUE(w.panel->bannerText().contains(QLatin1String("Cancelling")))
         << w.panel->bannerText().toStdString();
     ASSERT_TRUE(waitUntil([&] { return !w.window.isVisible(); }, 30000));
     EXPECT_FALSE(w.panel->controller()->isRunning());
     EXPECT_TRUE(processesMentioning("/bin/sleep 600").empty());
+}
+
+// SIGTERM's close (closeWithoutAsking) asks nothing: the campaign is cancelled, then the window
+// closes (tests/ui/test_guisignals.cpp sends the real signal to the real app).
+TEST(RunPanel, ClosingWithoutAskingCancelsTheCampaignAndCloses) {
+    Window w;
+    w.window.show();
+    w.window.setCloseQuestion([] {
+        ADD_FAILURE() << "a signal's close must not ask";
+        return false;
+    });
+    QTemporaryDir dir;
+    launcher::Campaign c = ui::CampaignForm::defaultCampaign();
+    c.profile = quickProfile(dir, 599).toStdString();
+    c.topologies = {{1, 1}};
+    c.repeats = 1;
+    c.outputDir = dir.filePath(QStringLiteral("signalled")).toStdString();
+    w.form->setCampaign(c);
+    ASSERT_TRUE(waitUntil([&] { return w.panel->runButton()->isEnabled(); }, 3000));
+    w.panel->runButton()->click();
+    ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return !processesMentioning("/bin/sleep 599").empty(); }, 30000));
+    w.window.closeWithoutAsking();
+    ASSERT_TRUE(waitUntil([&] { return !w.window.isVisible(); }, 30000));
+    EXPECT_FALSE(w.panel->controller()->isRunning());
+    EXPECT_TRUE(processesMentioning("/bin/sleep 599").empty());
 }
 
 TEST(RunPanel, RecentCampaignsAreOneOfTheSettingsRecentLists) {

@@ -35,18 +35,28 @@ QVariant CaseTableModel::headerData(int section, Qt::Orientation orientation, in
         "Model",    "Precision",  "Batch",     "Nodes",    "GPUs",  "Runs",
         "Excluded", "Median",     "95 % CI",   "Mean",     "Stdev", "CV %",
         "Speedup",  "Efficiency", "Reference", "Δ vs ref."};
+    static const char* const tips[ColumnCount] = {
+        "The network the logs ran",
+        "Arithmetic precision (fp32, amp, fp16)",
+        "Batch size per GPU",
+        "Nodes in the run",
+        "GPUs per node",
+        "Repeats counted for this topology",
+        "Repeats left out (incomplete, failed); hover a cell for which and why",
+        "DLPerf's median_speed over the repeats used (images/s)",
+        "95 % bootstrap interval of the median (10 000 resamples of the repeats, seeded: the "
+        "same runs give the same interval)",
+        "Mean throughput over the repeats used (images/s)",
+        "Standard deviation over the repeats used (images/s)",
+        "Coefficient of variation: stdev / mean; amber when the repeats disagree",
+        "Median / median of 1n1g, rounded as DLPerf does",
+        "Speedup / GPU count: 100 % is perfect linear scaling",
+        "The published figure (images/s); hover a cell for its source",
+        "Median vs the published figure: green within 2 %, amber 2–5 % below, red more than 5 % "
+        "below"};
     if (section < 0 || section >= ColumnCount) return {};
     if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
-    if (role == Qt::ToolTipRole && section == Median)
-        return QStringLiteral("DLPerf's median_speed over the repeats used (images/s)");
-    if (role == Qt::ToolTipRole && section == MedianCi)
-        return QStringLiteral("95 % bootstrap interval of the median (10 000 resamples of the "
-                              "repeats, seeded: the same runs give the same interval)");
-    if (role == Qt::ToolTipRole && section == Reference)
-        return QStringLiteral("The published figure (images/s); hover a cell for its source");
-    if (role == Qt::ToolTipRole && section == Batch) return QStringLiteral("Batch size per GPU");
-    if (role == Qt::ToolTipRole && section == Speedup)
-        return QStringLiteral("Median / median of 1n1g, rounded as DLPerf does");
+    if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
     return {};
 }
 
@@ -88,8 +98,7 @@ QVariant CaseTableModel::display(const CaseStats& c, int column) const {
         return c.reference ? fixedCell(c.reference->throughput, 2) : QVariant(QStringLiteral("–"));
     case Delta:
         if (!c.deltaPct) return QStringLiteral("–");
-        return QString::fromStdString((*c.deltaPct >= 0 ? "+" : "") + formatFixed(*c.deltaPct, 1)) +
-               QStringLiteral(" %");
+        return signedPercent(*c.deltaPct, 1);
     }
     return {};
 }
@@ -185,16 +194,17 @@ QVariant CaseTableModel::data(const QModelIndex& index, int role) const {
         // Within 2 % of the published figure is a match; 2–5 % below is worth a look; more is a
         // finding.
         if (col == Delta && c.deltaPct) {
-            if (*c.deltaPct >= -2.0) return QBrush(QColor(0x1b, 0x7a, 0x2e));
-            if (*c.deltaPct >= -5.0) return QBrush(QColor(0xb0, 0x6a, 0x00));
-            return QBrush(QColor(0xc0, 0x1c, 0x1c));
+            if (*c.deltaPct >= -2.0) return QBrush(tintedText(QColor(0x20, 0xa0, 0x3a)));
+            if (*c.deltaPct >= -5.0) return QBrush(tintedText(QColor(0xd0, 0x85, 0x00)));
+            return QBrush(tintedText(QColor(0xe0, 0x25, 0x25)));
         }
-        if (col == RunsExcluded && !c.excluded.empty()) return QBrush(QColor(0xc0, 0x1c, 0x1c));
+        if (col == RunsExcluded && !c.excluded.empty())
+            return QBrush(tintedText(QColor(0xe0, 0x25, 0x25)));
         // A figure a warning is about: amber, so it is not read as plainly true.
         for (const auto& w : c.warnings)
             if ((col == Cv && w.kind == "high-cv") ||
                 ((col == Efficiency || col == Speedup) && w.kind == "superlinear"))
-                return QBrush(QColor(0xb0, 0x6a, 0x00));
+                return QBrush(tintedText(QColor(0xd0, 0x85, 0x00)));
         return {};
     }
     return {};

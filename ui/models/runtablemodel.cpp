@@ -43,16 +43,27 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
                                                    "Topology",
                                                    "Repeat",
                                                    "Status",
+                                                   "Reason / notes",
                                                    "Time method (images/s)",
                                                    "Speed method (images/s)",
                                                    "Methods Δ %",
                                                    "Outlier",
                                                    "Rank spread %",
-                                                   "Clock offset (ms)",
-                                                   "Reason / notes"};
+                                                   "Clock offset (ms)"};
+    static const char* const tips[ColumnCount] = {
+        "The log file, relative to the directory opened",
+        "Nodes × GPUs per node (n: nodes, g: GPUs per node)",
+        "Which repeat of its topology this log is",
+        "complete: counts; otherwise the run is left out of the results (red rows)",
+        "Why a run is left out, and notes on runs that count",
+        "DLPerf's time method: images over the wall time of the measured window",
+        "DLPerf's speed method: the mean of the per-iteration speeds in the window",
+        "|speed − time| / time; flagged (⚠) above 2 %",
+        "A repeat far from its topology's median (yellow rows); still counted",
+        "How far the slowest rank's speed is below the fastest's",
+        "Clock difference between this run's nodes, as seen in the log"};
     if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
-    if (role == Qt::ToolTipRole && section == MethodDifference)
-        return QStringLiteral("|speed − time| / time; flagged above 2 %");
+    if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
     return {};
 }
 
@@ -125,6 +136,9 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
         return sortValue(row, col);
     case RunIndexRole:
         return row;
+    case ProblemRole:
+        return (!r.usable() && !r.inProgress) || m_outlier[static_cast<std::size_t>(row)] ||
+               r.methodsDisagree;
     case Qt::ToolTipRole: {
         const QString t = display(row, Reason).toString();
         return t.isEmpty() ? QVariant()
@@ -136,9 +150,9 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
                                     : Qt::AlignRight | Qt::AlignVCenter);
     case Qt::BackgroundRole:
         // A run that does not count must stand out, not hide in a log.
-        if (!r.usable() && !r.inProgress) return QBrush(QColor(0xfb, 0xe3, 0xe3));
+        if (!r.usable() && !r.inProgress) return QBrush(tintedBase(QColor(0xe0, 0x30, 0x30)));
         if (m_outlier[static_cast<std::size_t>(row)] || r.methodsDisagree)
-            return QBrush(QColor(0xfd, 0xf3, 0xd8));
+            return QBrush(tintedBase(QColor(0xf0, 0xb0, 0x20)));
         return {};
     }
     return {};

@@ -18,18 +18,20 @@ class RunTableModel : public QAbstractTableModel {
         Topology,
         Repeat,
         Status,
+        Reason, // next to the status: why a run does not count is read with it
         TimeMethod,
         SpeedMethod,
         MethodDifference,
         Outlier,
         RankSpread,
         ClockOffset,
-        Reason,
         ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole;
     static constexpr int RunIndexRole =
         Qt::UserRole + 1; // index into summary.runs, through any proxy
+    // True for a run that needs a look: not counted, an outlier, or its two methods disagree.
+    static constexpr int ProblemRole = Qt::UserRole + 2;
 
     explicit RunTableModel(QObject* parent = nullptr);
     void setSummary(const Summary& summary);

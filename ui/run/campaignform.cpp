@@ -1,5 +1,7 @@
 #include "campaignform.h"
 
+#include "cellvalues.h"
+
 #include "hosttablemodel.h"
 #include "runcapacity.h"
 #include "sshconfighosts.h"
@@ -26,6 +28,7 @@
 #include <QTableView>
 
 #include <algorithm>
+#include <map>
 
 namespace sv::ui {
 namespace {
@@ -80,10 +83,11 @@ CampaignForm::CampaignForm(QWidget* parent)
       m_launcher(new QComboBox(this)), m_hosts(new HostTableModel(this)),
       m_hostView(new QTableView(this)), m_sshConfig(new QLineEdit(this)),
       m_container(new QLineEdit(this)), m_custom(new QLineEdit(this)),
-      m_customWhy(new QLabel(this)), m_batch(spin(1, 4096, this)), m_precision(new QComboBox(this)),
-      m_repeats(spin(1, 100, this)), m_iterations(spin(2, 100000, this)),
-      m_warmup(spin(0, 100000, this)), m_cooldown(spin(0, 3600, this, tr(" s"))),
-      m_imageSize(spin(16, 512, this, tr(" px"))), m_outputDir(new QLineEdit(this)) {
+      m_customWhy(new QLabel(this)), m_importNote(new QLabel(this)), m_batch(spin(1, 4096, this)),
+      m_precision(new QComboBox(this)), m_repeats(spin(1, 100, this)),
+      m_iterations(spin(2, 100000, this)), m_warmup(spin(0, 100000, this)),
+      m_cooldown(spin(0, 3600, this, tr(" s"))), m_imageSize(spin(16, 512, this, tr(" px"))),
+      m_outputDir(new QLineEdit(this)) {
     for (const auto& name : launcher::builtinProfileNames())
         m_profile->addItem(QString::fromStdString(name));
     m_profileLabel->setWordWrap(true);
@@ -97,22 +101,22 @@ CampaignForm::CampaignForm(QWidget* parent)
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("Workload"), m_profile);
+    form->addRow(tr("&Workload"), m_profile);
     form->addRow(QString(), m_profileLabel);
-    form->addRow(tr("Launcher"), m_launcher);
+    form->addRow(tr("&Launcher"), m_launcher);
     form->addRow(tr("Hosts"), buildHosts());
-    form->addRow(tr("Container"), m_container);
+    form->addRow(tr("Con&tainer"), m_container);
     form->addRow(tr("Topologies"), buildTopologies());
-    form->addRow(tr("Batch size per device"), m_batch);
-    form->addRow(tr("Precision"), m_precision);
-    form->addRow(tr("Repeats"), m_repeats);
-    form->addRow(tr("Iterations"), m_iterations);
-    form->addRow(tr("Warmup iterations"), m_warmup);
-    form->addRow(tr("Cooldown between runs"), m_cooldown);
-    form->addRow(tr("Image size"), m_imageSize);
+    form->addRow(tr("&Batch size per device"), m_batch);
+    form->addRow(tr("Precisio&n"), m_precision);
+    form->addRow(tr("Re&peats"), m_repeats);
+    form->addRow(tr("&Iterations"), m_iterations);
+    form->addRow(tr("Warm&up iterations"), m_warmup);
+    form->addRow(tr("C&ooldown between runs"), m_cooldown);
+    form->addRow(tr("Image si&ze"), m_imageSize);
     auto* out = new QHBoxLayout;
     out->addWidget(m_outputDir, 1);
-    auto* browse = new QPushButton(tr("Browse…"), this);
+    auto* browse = new QPushButton(tr("B&rowse…"), this);
     out->addWidget(browse);
     form->addRow(tr("Output directory"), out);
     setLayout(form);
@@ -137,18 +141,22 @@ QWidget* CampaignForm::buildHosts() {
     m_hostView->setModel(m_hosts);
     m_hostView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_hostView->verticalHeader()->hide();
+    m_hostView->setTabKeyNavigation(false); // Tab moves on through the form
     m_hostView->setMinimumHeight(70);
     m_hostView->setMaximumHeight(110);
     m_hostView->setToolTip(tr("No hosts: everything runs on this machine, without SSH"));
-    auto* add = new QPushButton(tr("Add"), box);
-    auto* remove = new QPushButton(tr("Remove"), box);
-    auto* import = new QPushButton(tr("Import SSH config…"), box);
+    auto* add = new QPushButton(tr("&Add Host"), box);
+    auto* remove = new QPushButton(tr("Re&move"), box);
+    auto* import = new QPushButton(tr("Import &SSH config…"), box);
     m_sshConfig->setPlaceholderText(tr("SSH config file (optional, passed as -F)"));
     grid->addWidget(m_hostView, 0, 0, 1, 3);
     grid->addWidget(add, 1, 0);
     grid->addWidget(remove, 1, 1);
     grid->addWidget(import, 1, 2);
     grid->addWidget(m_sshConfig, 2, 0, 1, 3);
+    m_importNote->setWordWrap(true);
+    m_importNote->hide();
+    grid->addWidget(m_importNote, 3, 0, 1, 3);
     connect(add, &QPushButton::clicked, this, [this] {
         launcher::Host h;
         h.name = "node" + std::to_string(m_hosts->rowCount() + 1);
@@ -178,7 +186,8 @@ QWidget* CampaignForm::buildTopologies() {
     }
     m_custom->setPlaceholderText(tr("more, e.g. 2n4g, 16n8g"));
     m_customWhy->setWordWrap(true);
-    m_customWhy->setStyleSheet(QStringLiteral("color: #b02020;"));
+    m_customWhy->setStyleSheet(
+        QStringLiteral("color: %1;").arg(tintedText(QColor(0xe0, 0x25, 0x25)).name()));
     m_customWhy->hide();
     grid->addWidget(m_custom, 2, 0, 1, 3);
     grid->addWidget(m_customWhy, 3, 0, 1, 3);
@@ -199,7 +208,8 @@ void CampaignForm::updateAvailability() {
         check->setEnabled(why.isEmpty() || check->isChecked());
         check->setStyleSheet(why.isEmpty() || !check->isChecked()
                                  ? QString()
-                                 : QStringLiteral("QCheckBox { color: #b02020; }"));
+                                 : QStringLiteral("QCheckBox { color: %1; }")
+                                       .arg(tintedText(QColor(0xe0, 0x25, 0x25)).name()));
         check->setToolTip(why.isEmpty()
                               ? tr("%1 node(s) × %2 rank(s) each").arg(t.nodes).arg(t.gpusPerNode)
                               : why);
@@ -229,6 +239,9 @@ QStringList CampaignForm::problems() const {
         else if (!capacity.canRun(*t))
             out << capacity.whyNot(*t);
     }
+    // A host row the campaign check rejects, named as the table shows it ("Host 2"), before Run.
+    for (const std::string& p : campaign().validate())
+        if (p.rfind("hosts[", 0) == 0) out << hostMessage(p);
     return out;
 }
 
@@ -362,15 +375,57 @@ QCheckBox* CampaignForm::topologyBox(const QString& name) const {
 }
 
 void CampaignForm::importSshConfig(const QString& file) {
+    const QString shown = QDir::toNativeSeparators(file);
+    m_importNote->show();
     QFile in(file);
-    if (!in.open(QIODevice::ReadOnly)) return;
+    if (!in.open(QIODevice::ReadOnly)) {
+        m_importNote->setText(
+            tr("Nothing imported: cannot read %1 (%2).").arg(shown, in.errorString()));
+        return;
+    }
     // A small text file the user picked; read at once like any dialog's file.
-    auto hosts = launcher::hostsFromSshConfig(in.readAll().toStdString(), 8);
-    for (const auto& h : hosts)
+    constexpr int kDefaultGpus = 8; // an SSH config says nothing of GPUs
+    auto hosts = launcher::hostsFromSshConfig(in.readAll().toStdString(), kDefaultGpus);
+    if (hosts.empty()) {
+        m_importNote->setText(tr("Nothing imported: %1 has no Host entries with a plain name "
+                                 "(patterns such as * are skipped).")
+                                  .arg(shown));
+        return;
+    }
+    QStringList names;
+    for (const auto& h : hosts) {
         m_hosts->addHost(h);
+        names << QString::fromStdString(h.name);
+    }
+    m_importNote->setText(
+        tr("Imported %1 from %2: %3. Each has %4 GPUs until you change its GPUs "
+           "cell.")
+            .arg(hosts.size() == 1 ? tr("1 host") : tr("%1 hosts").arg(hosts.size()), shown,
+                 names.join(QStringLiteral(", ")))
+            .arg(kDefaultGpus));
     const QString defaultConfig = QDir::home().filePath(QStringLiteral(".ssh/config"));
     if (QFileInfo(file).absoluteFilePath() != defaultConfig)
         m_sshConfig->setText(QFileInfo(file).absoluteFilePath());
+}
+
+QString CampaignForm::importNote() const {
+    return m_importNote->text();
+}
+
+QString CampaignForm::hostMessage(const std::string& problem) {
+    static const QRegularExpression where(QStringLiteral("^hosts\\[(\\d+)\\]\\.(\\w+): (.*)$"));
+    const QString text = QString::fromStdString(problem);
+    const auto m = where.match(text);
+    if (!m.hasMatch()) return text;
+    static const std::map<QString, QString> fields{{QStringLiteral("name"), tr("name")},
+                                                   {QStringLiteral("address"), tr("address")},
+                                                   {QStringLiteral("user"), tr("user")},
+                                                   {QStringLiteral("port"), tr("port")},
+                                                   {QStringLiteral("gpus"), tr("GPUs")}};
+    const auto field = fields.find(m.captured(2));
+    return tr("Host %1 %2: %3")
+        .arg(m.captured(1).toInt() + 1)
+        .arg(field == fields.end() ? m.captured(2) : field->second, m.captured(3));
 }
 
 void CampaignForm::chooseSshConfig() {

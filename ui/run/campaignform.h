@@ -40,7 +40,11 @@ class CampaignForm : public QWidget {
     // hosts cannot run (an opened campaign keeps those, ticked in red, with the reason).
     QStringList problems() const;
 
+    // Adds the config's Host entries; importNote() then says what was imported (or why not).
     void importSshConfig(const QString& file);
+    QString importNote() const;
+    // "Host 2 address: …" for the campaign check's "hosts[1].address: …"; other text unchanged.
+    static QString hostMessage(const std::string& problem);
     void setOutputDir(const QString& dir);
     QCheckBox* topologyBox(const QString& name) const;
     QLineEdit* customTopologies() const { return m_custom; }
@@ -81,6 +85,7 @@ class CampaignForm : public QWidget {
     std::map<QString, QCheckBox*> m_topologies; // by name, "1n1g"
     QLineEdit* m_custom;
     QLabel* m_customWhy;
+    QLabel* m_importNote;
     QSpinBox* m_batch;
     QComboBox* m_precision;
     QSpinBox* m_repeats;

@@ -1,5 +1,7 @@
 #include "runmonitor.h"
 
+#include "cellvalues.h"
+
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
@@ -124,7 +126,7 @@ void RunMonitor::setState(int row, launcher::RunState state) {
     if (row < 0 || row >= m_runs->rowCount()) return;
     QTableWidgetItem* item = m_runs->item(row, 1);
     item->setText(QString::fromStdString(std::string(launcher::runStateName(state))));
-    item->setForeground(stateColour(state));
+    item->setForeground(tintedText(stateColour(state)));
 }
 
 void RunMonitor::runStarted(int index, const QString& id) {
@@ -136,7 +138,7 @@ void RunMonitor::runStarted(int index, const QString& id) {
     m_runBar->setValue(0);
     m_runBar->setFormat(tr("Run: starting (loading PyTorch, meeting the ranks)"));
     m_speed->clear();
-    writeLine(QStringLiteral("──── %1 ────").arg(id), QColor(0x1f, 0x5f, 0xbf), true);
+    writeLine(QStringLiteral("──── %1 ────").arg(id), tintedText(QColor(0x2a, 0x70, 0xe0)), true);
 }
 
 void RunMonitor::showProgress(const launcher::RunProgress& p) {
@@ -146,7 +148,8 @@ void RunMonitor::showProgress(const launcher::RunProgress& p) {
     m_runBar->setFormat(tr("Run: iteration %v of %m · %1").arg(duration(p.runEtaSeconds)));
     m_current->setText(
         tr("Run %1 of %2: %3").arg(p.index + 1).arg(p.total).arg(QString::fromStdString(p.id)));
-    m_speed->setText(tr("%1 images/s").arg(p.speed, 0, 'f', 2));
+    // While running, the figure is one iteration's pace, and says so.
+    m_speed->setText(tr("%1 images/s (current iteration)").arg(p.speed, 0, 'f', 2));
     updateCampaignBar(p.campaignEtaSeconds);
 }
 
@@ -158,6 +161,16 @@ void RunMonitor::runFinished(int index, const launcher::RunEnd& end) {
         if (end.speedThroughput)
             m_runs->item(index, 3)->setText(QString::number(*end.speedThroughput, 'f', 2));
         m_runs->item(index, 1)->setToolTip(QString::fromStdString(end.reason));
+        // One number for a finished run: its time-method result, as Results counts it, not the
+        // last iteration's pace.
+        const QString id = m_runs->item(index, 0)->text();
+        m_speed->setText(end.timeThroughput
+                             ? tr("%1: %2 images/s (time method, whole window)")
+                                   .arg(id)
+                                   .arg(*end.timeThroughput, 0, 'f', 2)
+                             : tr("%1: no result (%2)")
+                                   .arg(id, QString::fromStdString(
+                                                std::string(launcher::runStateName(end.state)))));
     }
     ++m_done;
     m_iteration = 0;
@@ -195,15 +208,16 @@ void RunMonitor::appendLog(const QString& text) {
         if (!alarm.match(line).hasMatch())
             writeLine(line, palette().color(QPalette::Text), false);
         else if (line.contains(QLatin1String("warn"), Qt::CaseInsensitive))
-            writeLine(line, QColor(0xb0, 0x6a, 0x00), true);
+            writeLine(line, tintedText(QColor(0xd0, 0x85, 0x00)), true);
         else
-            writeLine(line, QColor(0xc0, 0x20, 0x20), true);
+            writeLine(line, tintedText(QColor(0xe0, 0x25, 0x25)), true);
     }
 }
 
 void RunMonitor::appendNote(const QString& text, bool problem) {
     writeLine(QStringLiteral("▶ ") + text,
-              problem ? QColor(0xc0, 0x20, 0x20) : QColor(0x1f, 0x5f, 0xbf), problem);
+              problem ? tintedText(QColor(0xe0, 0x25, 0x25)) : tintedText(QColor(0x2a, 0x70, 0xe0)),
+              problem);
 }
 
 void RunMonitor::writeLine(const QString& line, const QColor& colour, bool bold) {
@@ -218,6 +232,10 @@ void RunMonitor::writeLine(const QString& line, const QColor& colour, bool bold)
     cursor.insertText(line, format);
     // Only follow the tail when the user has not scrolled up to read something.
     if (following) bar->setValue(bar->maximum());
+}
+
+QString RunMonitor::speedText() const {
+    return m_speed->text();
 }
 
 QString RunMonitor::currentText() const {

@@ -42,6 +42,9 @@ class RunMonitor : public QWidget {
     QTableWidget* runsTable() const { return m_runs; }
     QPlainTextEdit* console() const { return m_console; }
     QString currentText() const;
+    // The headline figure: the current iteration's pace while running, the run's time-method
+    // result once it ended.
+    QString speedText() const;
 
   private:
     void setState(int row, launcher::RunState state);

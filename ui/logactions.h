@@ -1,0 +1,44 @@
+#pragma once
+// Copy, Open Log and Show in File Manager on the current row of a view (the Runs table, the
+// warnings list): a context menu and shortcuts, opened through QDesktopServices.
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+class QAbstractItemView;
+class QAction;
+class QModelIndex;
+
+namespace sv::ui {
+
+class LogActions : public QObject {
+    Q_OBJECT
+  public:
+    // What a row stands for: the text Copy puts on the clipboard and the log's absolute path
+    // (empty when the row is about no file).
+    struct Target {
+        QString text;
+        QString path;
+    };
+    using Resolver = std::function<Target(const QModelIndex&)>;
+
+    LogActions(QAbstractItemView* view, Resolver resolve);
+
+    QAction* copyAction() const { return m_copy; }
+    QAction* openLogAction() const { return m_open; }
+    QAction* showInFolderAction() const { return m_show; }
+
+  private:
+    Target current() const;
+    void updateEnabled();
+
+    QAbstractItemView* m_view;
+    Resolver m_resolve;
+    QAction* m_copy;
+    QAction* m_open;
+    QAction* m_show;
+};
+
+} // namespace sv::ui
