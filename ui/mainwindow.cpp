@@ -8,6 +8,7 @@
 #include "livecontroller.h"
 #include "loadcontroller.h"
 #include "loadstatus.h"
+#include "pagebanner.h"
 #include "resultspage.h"
 #include "runcontroller.h"
 #include "runpanel.h"
@@ -27,8 +28,10 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QStatusBar>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTimer>
+#include <QVBoxLayout>
 
 #include <utility>
 
@@ -42,7 +45,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
       m_speedup(new SpeedupPage(this)), m_runs(new RunsPage(this)),
       m_controls(new ControlPanel(this)), m_warnings(new WarningListModel(this)),
       m_warningsDock(new QDockWidget(tr("Warnings"), this)), m_loadStatus(new LoadStatus(this)),
-      m_status(new QLabel(this)) {
+      m_status(new QLabel(this)), m_openBanner(new PageBanner(this)),
+      m_windowBanner(new PageBanner(this)) {
     setWindowTitle(QStringLiteral("ScaleView"));
     setAcceptDrops(true);
     m_tabs->addTab(m_results, tr("Results"));
@@ -69,7 +73,18 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
         m_analysis->setLogsInProgress(std::move(paths));
     });
     m_tabs->setDocumentMode(true);
-    setCentralWidget(m_tabs);
+    // The banners sit above the tabs, so every page shows them.
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_openBanner);
+    centralLayout->addWidget(m_windowBanner);
+    centralLayout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+    m_openBanner->setObjectName(QStringLiteral("openBanner"));
+    m_windowBanner->setObjectName(QStringLiteral("windowBanner"));
+    connect(m_openBanner, &PageBanner::actionTriggered, this, &MainWindow::chooseDirectory);
 
     m_controlsDock = new QDockWidget(tr("Controls"), this);
     m_controlsDock->setObjectName(QStringLiteral("controls"));
@@ -86,19 +101,27 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     m_status->setText(tr("Open a DLPerf log directory: File › Open (Ctrl+O), or drop it here."));
 
     // Loading: progress in the status bar; snapshots (partial, then complete) to the analysis.
+    // What is shown stays, titled and followed as it is, until the new directory turns out to
+    // hold logs: a failed open changes nothing but the banner.
     connect(m_loader, &LoadController::started, this, [this](const QString& root) {
-        m_live->stop();
-        m_analysis->clear();
-        setWindowTitle(QStringLiteral("ScaleView — %1").arg(QDir::toNativeSeparators(root)));
         m_status->setText(tr("Scanning %1…").arg(QDir::toNativeSeparators(root)));
         m_loadStatus->showProgress(0, 0, -1);
+    });
+    connect(m_loader, &LoadController::scanned, this, [this](const QString& root) {
+        m_live->stop();
+        m_openBanner->hide();
+        m_windowBanner->hide();
+        // The window first: a recompute it starts for what was shown is dropped by clear().
+        chooseWindow(root);
+        m_analysis->clear();
+        setWindowTitle(QStringLiteral("ScaleView — %1").arg(QDir::toNativeSeparators(root)));
     });
     connect(m_loader, &LoadController::progress, m_loadStatus, &LoadStatus::showProgress);
     connect(m_loadStatus, &LoadStatus::cancelRequested, m_loader, &LoadController::cancel);
     connect(m_loader, &LoadController::snapshotReady, m_analysis, &AnalysisController::setSnapshot);
     connect(m_loader, &LoadController::finished, this, [this](const QString& root, bool cancelled) {
         m_loadStatus->showIdle();
-        m_settings->addRecent(root);
+        if (!root.isEmpty()) m_settings->addRecent(root);
         rebuildRecentMenu();
         const bool runEnded = std::exchange(m_runEndedWhileLoading, false);
         if (cancelled) return;
@@ -110,12 +133,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
             m_live->refreshNow(m_loader->snapshot());
     });
     connect(m_loader, &LoadController::failed, this,
-            [this](const QString& root, const QString& error) {
-                m_loadStatus->showIdle();
-                // Nothing of the directory open before stays on the pages or in Export.
-                m_analysis->showEmpty(root, error);
-                setWindowTitle(QStringLiteral("ScaleView"));
-            });
+            [this](const QString& root, const QString& error) { showOpenFailure(root, error); });
     connect(m_live, &LiveController::snapshotReady, m_analysis, &AnalysisController::setSnapshot);
 
     // Options: the control panel edits, the analysis recomputes, every page follows.
@@ -123,9 +141,11 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     m_analysis->setOptions(m_settings->analysisOptions());
     connect(m_controls, &ControlPanel::optionsEdited, this, [this](const AnalysisOptions& o) {
         const MeasureOptions& now = m_analysis->options().measure;
-        if (o.measure.warmup != now.warmup || o.measure.iterations != now.iterations)
-            m_measureEditedSinceCampaignStart = true;
+        const bool windowEdited =
+            o.measure.warmup != now.warmup || o.measure.iterations != now.iterations;
+        if (windowEdited) m_measureEditedSinceCampaignStart = true;
         m_analysis->setOptions(o);
+        if (windowEdited && !validateMeasureOptions(o.measure)) rememberWindow(o.measure);
     });
     connect(m_analysis, &AnalysisController::invalidOptions, this,
             [this](const QString& why) { m_status->setText(tr("Not recomputed: %1").arg(why)); });
@@ -172,19 +192,28 @@ void MainWindow::showRunResults(const QString& logRoot, int warmup, int iteratio
     }
     // The first results of the campaign: show its directory, measured with the campaign's own
     // warmup and window unless the user chose others meanwhile.
-    if (!m_measureEditedSinceCampaignStart) applyMeasure(MeasureOptions{warmup, iterations});
+    if (!m_measureEditedSinceCampaignStart)
+        m_pendingWindow = {MeasureOptions{warmup, iterations}, WindowSource::Campaign};
+    else
+        m_pendingWindow = {m_analysis->options().measure, WindowSource::User};
     openDirectory(root);
 }
 
 void MainWindow::showCampaignResults(const QString& logRoot, int warmup, int iterations) {
     // The user opened a campaign: its results, measured as it was run.
-    applyMeasure(MeasureOptions{warmup, iterations});
     const QString root = QFileInfo(logRoot).absoluteFilePath();
-    if (root == m_loader->root() && !m_loader->isLoading())
+    if (root == m_loader->root() && !m_loader->isLoading()) {
+        applyMeasure(MeasureOptions{warmup, iterations});
+        m_settings->setWindowFor(root, std::nullopt);
+        m_controls->setWindowSource(
+            WindowSource::Campaign,
+            m_campaignWindow ? QString::fromStdString(m_campaignWindow->file) : QString());
         m_live->refreshNow(m_analysis->snapshot().root == root ? m_analysis->snapshot()
                                                                : m_loader->snapshot());
-    else
+    } else {
+        m_pendingWindow = {MeasureOptions{warmup, iterations}, WindowSource::Campaign};
         openDirectory(root);
+    }
 }
 
 void MainWindow::applyMeasure(const MeasureOptions& measure) {
@@ -195,6 +224,104 @@ void MainWindow::applyMeasure(const MeasureOptions& measure) {
     options.measure = measure;
     m_controls->setOptions(options);
     m_analysis->setOptions(options);
+}
+
+void MainWindow::chooseWindow(const QString& root) {
+    const CampaignWindowLookup& found = m_loader->campaignWindow();
+    m_campaignWindow = found.window;
+    const QString campaignFile =
+        found.window ? QString::fromStdString(found.window->file) : QString();
+    // Whose window: a run end's, else what the user chose here, else the campaign's, else
+    // DLPerf's. Never the last directory's.
+    MeasureOptions measure;
+    WindowSource source = WindowSource::Dlperf;
+    if (auto pending = std::exchange(m_pendingWindow, std::nullopt)) {
+        std::tie(measure, source) = *pending;
+        if (source == WindowSource::User) m_settings->setWindowFor(root, measure);
+    } else if (auto mine = m_settings->windowFor(root)) {
+        measure = *mine;
+        source = WindowSource::User;
+    } else if (found.window) {
+        measure = found.window->measure;
+        source = WindowSource::Campaign;
+    }
+    applyMeasure(measure);
+    m_controls->setWindowSource(source, campaignFile);
+    if (found.error)
+        m_windowBanner->showMessage(tr("%1 — so the window is %2…%3, not the campaign's.")
+                                        .arg(QString::fromStdString(*found.error))
+                                        .arg(measure.warmup)
+                                        .arg(measure.iterations - 1),
+                                    QString());
+}
+
+void MainWindow::rememberWindow(const MeasureOptions& measure) {
+    const QString root = m_loader->root();
+    if (root.isEmpty()) return; // nothing open: the next directory picks its own window
+    const MeasureOptions dlperf;
+    auto same = [](const MeasureOptions& a, const MeasureOptions& b) {
+        return a.warmup == b.warmup && a.iterations == b.iterations;
+    };
+    // The directory's own window needs no remembering; anything else is the user's choice.
+    const bool own =
+        m_campaignWindow ? same(measure, m_campaignWindow->measure) : same(measure, dlperf);
+    m_settings->setWindowFor(root, own ? std::nullopt : std::optional(measure));
+    m_controls->setWindowSource(
+        own ? (m_campaignWindow ? WindowSource::Campaign : WindowSource::Dlperf)
+            : WindowSource::User,
+        m_campaignWindow ? QString::fromStdString(m_campaignWindow->file) : QString());
+    m_windowBanner->hide();
+}
+
+void MainWindow::showOpenFailure(const QString& root, const QString& error) {
+    m_loadStatus->showIdle();
+    m_pendingWindow.reset();
+    const AnalysisPtr shown = m_analysis->current();
+    const bool showing = shown && !shown->summary.error && !shown->summary.root.empty();
+    // With nothing shown before, the empty state stays (and names what failed); otherwise what
+    // is shown stays as it is, under its own name, and the banner says what did not open.
+    if (!showing) {
+        m_analysis->showEmpty(root, error);
+        setWindowTitle(QStringLiteral("ScaleView"));
+    } else if (!shown->complete && m_loader->snapshot().root == m_analysis->snapshot().root) {
+        // Its load was cut short by this open: shown as what it is, a cancelled partial load.
+        m_analysis->setSnapshot(m_loader->snapshot());
+    }
+    const QString what = tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(root), error);
+    m_openBanner->showMessage(
+        what + QStringLiteral("\n") +
+            tr("ScaleView reads DLPerf logs laid out as "
+               "…/<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log, e.g. 1n8g/r50_b128_fp32_1.log.") +
+            (showing ? QStringLiteral(" ") + tr("Still showing %1.")
+                                                 .arg(QDir::toNativeSeparators(
+                                                     QString::fromStdString(shown->summary.root)))
+                     : QString()),
+        tr("Choose another…"));
+    m_status->setText(what);
+}
+
+void MainWindow::offerWindowFor(const AnalysisPtr& a) {
+    if (!a->complete || a->summary.cancelled || a->summary.runs.empty()) return;
+    const MeasureOptions window = a->summary.load.measure;
+    const auto n = commonShortIterations(a->summary.runs, window);
+    if (!n) {
+        if (m_windowBanner->actionButton()->isVisible()) m_windowBanner->hide();
+        return;
+    }
+    disconnect(m_windowBanner, &PageBanner::actionTriggered, this, nullptr);
+    connect(m_windowBanner, &PageBanner::actionTriggered, this, [this, window, n = *n] {
+        const MeasureOptions measure{window.warmup, n};
+        applyMeasure(measure);
+        rememberWindow(measure);
+    });
+    m_windowBanner->showMessage(
+        tr("These logs all have %1 iterations, fewer than the window's %2: none counts. Measure "
+           "iterations %3…%4 instead?")
+            .arg(*n)
+            .arg(window.iterations)
+            .arg(window.warmup)
+            .arg(*n - 1),
+        tr("Use %1 iterations").arg(*n));
 }
 
 void MainWindow::showPage(Page page) {
@@ -223,6 +350,7 @@ void MainWindow::present(const AnalysisPtr& a) {
     m_warningsDock->setWindowTitle(tr("Warnings (%1)").arg(a->summary.warnings.size()));
     m_settings->setAnalysisOptions(m_analysis->options());
     m_status->setText(statusText());
+    offerWindowFor(a);
     emit analysisShown(a);
 }
 

@@ -3,6 +3,8 @@
 // wires pages to controllers; the work is in the controllers and the core.
 
 #include "analysis.h"
+#include "campaignwindow.h"
+#include "controlpanel.h"
 #include "exportcontroller.h"
 
 #include <QMainWindow>
@@ -21,6 +23,7 @@ class ControlPanel;
 class LiveController;
 class LoadController;
 class LoadStatus;
+class PageBanner;
 class ResultsPage;
 class RunPanel;
 class RunsPage;
@@ -45,6 +48,9 @@ class MainWindow : public QMainWindow {
     LiveController* live() const { return m_live; }
     ExportController* exporter() const { return m_export; }
     ControlPanel* controls() const { return m_controls; }
+    // Above every page: why an open failed; a window that fits the logs better.
+    PageBanner* openBanner() const { return m_openBanner; }
+    PageBanner* windowBanner() const { return m_windowBanner; }
     ResultsPage* resultsPage() const { return m_results; }
     ChartPage* throughputPage() const { return m_throughput; }
     SpeedupPage* speedupPage() const { return m_speedup; }
@@ -72,6 +78,12 @@ class MainWindow : public QMainWindow {
     // The user opened a campaign: show its directory, measured as it was run.
     void showCampaignResults(const QString& logRoot, int warmup, int iterations);
     void applyMeasure(const MeasureOptions& measure);
+    // A directory's logs have been found: measure them with its window (see m_pendingWindow).
+    void chooseWindow(const QString& root);
+    // The user set the window: it becomes this directory's, remembered.
+    void rememberWindow(const MeasureOptions& measure);
+    void showOpenFailure(const QString& root, const QString& error);
+    void offerWindowFor(const AnalysisPtr& analysis);
     void chooseDirectory();
     void exportChartInteractive(const QString& suffix);
     void exportTableInteractive(TableFormat format);
@@ -92,6 +104,12 @@ class MainWindow : public QMainWindow {
     QDockWidget* m_controlsDock = nullptr;
     LoadStatus* m_loadStatus;
     QLabel* m_status;
+    PageBanner* m_openBanner;
+    PageBanner* m_windowBanner;
+    // The next directory scanned is measured with this window, from this source (a campaign's
+    // run end), rather than with the directory's own.
+    std::optional<std::pair<MeasureOptions, WindowSource>> m_pendingWindow;
+    std::optional<CampaignWindow> m_campaignWindow; // of the directory open
     QMenu* m_recentMenu = nullptr;
     QAction* m_liveAction = nullptr;
     RunPanel* m_runPanel = nullptr;
