@@ -190,7 +190,7 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
         {"method", std::string(methodName(s.options.method))},
         {"warmup", s.load.measure.warmup},
         {"iterations", s.load.measure.iterations},
-        {"window_source", s.windowSource},
+        {"window_source", s.windowSource.empty() ? json(nullptr) : json(s.windowSource)},
         {"campaign_file", s.campaignFile.empty() ? json(nullptr) : json(s.campaignFile)},
         {"reference", s.options.reference.empty() ? json(nullptr) : json(s.options.reference)},
         {"cv_threshold_pct", s.options.trust.cvPct},

@@ -32,7 +32,8 @@ struct Summary {
     std::optional<std::string> error; // nothing could be summarized at all
     // Where load.measure came from: "dlperf" (its defaults), "campaign" (campaignFile's window)
     // or "command line"; exports say so, since the same logs read otherwise give other figures.
-    std::string windowSource = "dlperf";
+    // Empty: not known to whoever summarized (exported as null).
+    std::string windowSource;
     std::string campaignFile;
     bool cancelled = false;
 };
