@@ -305,7 +305,8 @@ void MainWindow::offerWindowFor(const AnalysisPtr& a) {
     const MeasureOptions window = a->summary.load.measure;
     const auto n = commonShortIterations(a->summary.runs, window);
     if (!n) {
-        if (m_windowBanner->actionButton()->isVisible()) m_windowBanner->hide();
+        if (!m_windowBanner->actionButton()->isHidden())
+            m_windowBanner->hide(); // an offer, not a note
         return;
     }
     disconnect(m_windowBanner, &PageBanner::actionTriggered, this, nullptr);
