@@ -4,6 +4,7 @@
 // whose window is measured when it is not DLPerf's, beside a one-click reset to DLPerf's.
 
 #include "analysis.h"
+#include "directorywindow.h"
 
 #include <QWidget>
 
@@ -16,13 +17,6 @@ class QSpinBox;
 namespace sv::ui {
 
 class ReferenceListModel;
-
-// Where the directory's analysis window comes from.
-enum class WindowSource {
-    Dlperf,   // DLPerf's warmup 20, iterations 120
-    Campaign, // the campaign.json above the logs
-    User,     // what the user chose for this directory
-};
 
 class ControlPanel : public QWidget {
     Q_OBJECT

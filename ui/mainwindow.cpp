@@ -46,7 +46,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
       m_controls(new ControlPanel(this)), m_warnings(new WarningListModel(this)),
       m_warningsDock(new QDockWidget(tr("Warnings"), this)), m_loadStatus(new LoadStatus(this)),
       m_status(new QLabel(this)), m_openBanner(new PageBanner(this)),
-      m_windowBanner(new PageBanner(this)) {
+      m_windowBanner(new PageBanner(this)), m_window(settings) {
     setWindowTitle(QStringLiteral("ScaleView"));
     setAcceptDrops(true);
     m_tabs->addTab(m_results, tr("Results"));
@@ -193,9 +193,9 @@ void MainWindow::showRunResults(const QString& logRoot, int warmup, int iteratio
     // The first results of the campaign: show its directory, measured with the campaign's own
     // warmup and window unless the user chose others meanwhile.
     if (!m_measureEditedSinceCampaignStart)
-        m_pendingWindow = {MeasureOptions{warmup, iterations}, WindowSource::Campaign};
+        m_window.setNext(MeasureOptions{warmup, iterations}, WindowSource::Campaign);
     else
-        m_pendingWindow = {m_analysis->options().measure, WindowSource::User};
+        m_window.setNext(m_analysis->options().measure, WindowSource::User);
     openDirectory(root);
 }
 
@@ -203,15 +203,11 @@ void MainWindow::showCampaignResults(const QString& logRoot, int warmup, int ite
     // The user opened a campaign: its results, measured as it was run.
     const QString root = QFileInfo(logRoot).absoluteFilePath();
     if (root == m_loader->root() && !m_loader->isLoading()) {
-        applyMeasure(MeasureOptions{warmup, iterations});
-        m_settings->setWindowFor(root, std::nullopt);
-        m_controls->setWindowSource(
-            WindowSource::Campaign,
-            m_campaignWindow ? QString::fromStdString(m_campaignWindow->file) : QString());
+        showWindow(m_window.useCampaign(MeasureOptions{warmup, iterations}));
         m_live->refreshNow(m_analysis->snapshot().root == root ? m_analysis->snapshot()
                                                                : m_loader->snapshot());
     } else {
-        m_pendingWindow = {MeasureOptions{warmup, iterations}, WindowSource::Campaign};
+        m_window.setNext(MeasureOptions{warmup, iterations}, WindowSource::Campaign);
         openDirectory(root);
     }
 }
@@ -228,54 +224,30 @@ void MainWindow::applyMeasure(const MeasureOptions& measure) {
 
 void MainWindow::chooseWindow(const QString& root) {
     const CampaignWindowLookup& found = m_loader->campaignWindow();
-    m_campaignWindow = found.window;
-    const QString campaignFile =
-        found.window ? QString::fromStdString(found.window->file) : QString();
-    // Whose window: a run end's, else what the user chose here, else the campaign's, else
-    // DLPerf's. Never the last directory's.
-    MeasureOptions measure;
-    WindowSource source = WindowSource::Dlperf;
-    if (auto pending = std::exchange(m_pendingWindow, std::nullopt)) {
-        std::tie(measure, source) = *pending;
-        if (source == WindowSource::User) m_settings->setWindowFor(root, measure);
-    } else if (auto mine = m_settings->windowFor(root)) {
-        measure = *mine;
-        source = WindowSource::User;
-    } else if (found.window) {
-        measure = found.window->measure;
-        source = WindowSource::Campaign;
-    }
-    applyMeasure(measure);
-    m_controls->setWindowSource(source, campaignFile);
+    const WindowChoice choice = m_window.open(root, found);
+    showWindow(choice);
     if (found.error)
         m_windowBanner->showMessage(tr("%1 — so the window is %2…%3, not the campaign's.")
                                         .arg(QString::fromStdString(*found.error))
-                                        .arg(measure.warmup)
-                                        .arg(measure.iterations - 1),
+                                        .arg(choice.measure.warmup)
+                                        .arg(choice.measure.iterations - 1),
                                     QString());
 }
 
+void MainWindow::showWindow(const WindowChoice& choice) {
+    applyMeasure(choice.measure);
+    m_controls->setWindowSource(choice.source, choice.campaignFile);
+}
+
 void MainWindow::rememberWindow(const MeasureOptions& measure) {
-    const QString root = m_loader->root();
-    if (root.isEmpty()) return; // nothing open: the next directory picks its own window
-    const MeasureOptions dlperf;
-    auto same = [](const MeasureOptions& a, const MeasureOptions& b) {
-        return a.warmup == b.warmup && a.iterations == b.iterations;
-    };
-    // The directory's own window needs no remembering; anything else is the user's choice.
-    const bool own =
-        m_campaignWindow ? same(measure, m_campaignWindow->measure) : same(measure, dlperf);
-    m_settings->setWindowFor(root, own ? std::nullopt : std::optional(measure));
-    m_controls->setWindowSource(
-        own ? (m_campaignWindow ? WindowSource::Campaign : WindowSource::Dlperf)
-            : WindowSource::User,
-        m_campaignWindow ? QString::fromStdString(m_campaignWindow->file) : QString());
+    const WindowChoice choice = m_window.set(measure);
+    m_controls->setWindowSource(choice.source, choice.campaignFile);
     m_windowBanner->hide();
 }
 
 void MainWindow::showOpenFailure(const QString& root, const QString& error) {
     m_loadStatus->showIdle();
-    m_pendingWindow.reset();
+    m_window.dropNext();
     const AnalysisPtr shown = m_analysis->current();
     const bool showing = shown && !shown->summary.error && !shown->summary.root.empty();
     // With nothing shown before, the empty state stays (and names what failed); otherwise what

@@ -3,8 +3,7 @@
 // wires pages to controllers; the work is in the controllers and the core.
 
 #include "analysis.h"
-#include "campaignwindow.h"
-#include "controlpanel.h"
+#include "directorywindow.h"
 #include "exportcontroller.h"
 
 #include <QMainWindow>
@@ -78,8 +77,9 @@ class MainWindow : public QMainWindow {
     // The user opened a campaign: show its directory, measured as it was run.
     void showCampaignResults(const QString& logRoot, int warmup, int iterations);
     void applyMeasure(const MeasureOptions& measure);
-    // A directory's logs have been found: measure them with its window (see m_pendingWindow).
+    // A directory's logs have been found: measure them with its window.
     void chooseWindow(const QString& root);
+    void showWindow(const WindowChoice& choice);
     // The user set the window: it becomes this directory's, remembered.
     void rememberWindow(const MeasureOptions& measure);
     void showOpenFailure(const QString& root, const QString& error);
@@ -106,10 +106,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_status;
     PageBanner* m_openBanner;
     PageBanner* m_windowBanner;
-    // The next directory scanned is measured with this window, from this source (a campaign's
-    // run end), rather than with the directory's own.
-    std::optional<std::pair<MeasureOptions, WindowSource>> m_pendingWindow;
-    std::optional<CampaignWindow> m_campaignWindow; // of the directory open
+    DirectoryWindow m_window;
     QMenu* m_recentMenu = nullptr;
     QAction* m_liveAction = nullptr;
     RunPanel* m_runPanel = nullptr;
