@@ -10,6 +10,18 @@ bool same(const MeasureOptions& a, const MeasureOptions& b) {
 }
 } // namespace
 
+const char* windowSourceName(WindowSource source) {
+    switch (source) {
+    case WindowSource::Campaign:
+        return "campaign";
+    case WindowSource::User:
+        return "user";
+    case WindowSource::Dlperf:
+        break;
+    }
+    return "dlperf";
+}
+
 void DirectoryWindow::setNext(const MeasureOptions& measure, WindowSource source) {
     m_next = {measure, source};
 }

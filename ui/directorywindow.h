@@ -21,6 +21,9 @@ enum class WindowSource {
     User,     // what the user chose for this directory
 };
 
+// "dlperf", "campaign" or "user", as exports say it.
+const char* windowSourceName(WindowSource source);
+
 struct WindowChoice {
     MeasureOptions measure;
     WindowSource source = WindowSource::Dlperf;

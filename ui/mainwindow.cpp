@@ -37,6 +37,14 @@
 
 namespace sv::ui {
 
+namespace {
+void stampWindow(AnalysisOptions& options, const WindowChoice& choice) {
+    options.measure = choice.measure;
+    options.windowSource = windowSourceName(choice.source);
+    options.campaignFile = choice.campaignFile.toStdString();
+}
+} // namespace
+
 MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     : QMainWindow(parent), m_settings(settings), m_loader(new LoadController(this)),
       m_analysis(new AnalysisController(this)), m_live(new LiveController(this)),
@@ -139,13 +147,21 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     // Options: the control panel edits, the analysis recomputes, every page follows.
     m_controls->setOptions(m_settings->analysisOptions());
     m_analysis->setOptions(m_settings->analysisOptions());
-    connect(m_controls, &ControlPanel::optionsEdited, this, [this](const AnalysisOptions& o) {
-        const MeasureOptions& now = m_analysis->options().measure;
-        const bool windowEdited =
-            o.measure.warmup != now.warmup || o.measure.iterations != now.iterations;
+    connect(m_controls, &ControlPanel::optionsEdited, this, [this](AnalysisOptions o) {
+        const AnalysisOptions& now = m_analysis->options();
+        const bool windowEdited = o.measure.warmup != now.measure.warmup ||
+                                  o.measure.iterations != now.measure.iterations;
         if (windowEdited) m_measureEditedSinceCampaignStart = true;
+        // Whose window it is, the controls do not know: the directory's policy does.
+        o.windowSource = now.windowSource;
+        o.campaignFile = now.campaignFile;
+        if (windowEdited && !validateMeasureOptions(o.measure)) {
+            const WindowChoice choice = m_window.set(o.measure);
+            stampWindow(o, choice);
+            m_controls->setWindowSource(choice.source, choice.campaignFile);
+            m_windowBanner->hide();
+        }
         m_analysis->setOptions(o);
-        if (windowEdited && !validateMeasureOptions(o.measure)) rememberWindow(o.measure);
     });
     connect(m_analysis, &AnalysisController::invalidOptions, this,
             [this](const QString& why) { m_status->setText(tr("Not recomputed: %1").arg(why)); });
@@ -203,7 +219,7 @@ void MainWindow::showCampaignResults(const QString& logRoot, int warmup, int ite
     // The user opened a campaign: its results, measured as it was run.
     const QString root = QFileInfo(logRoot).absoluteFilePath();
     if (root == m_loader->root() && !m_loader->isLoading()) {
-        showWindow(m_window.useCampaign(MeasureOptions{warmup, iterations}));
+        applyWindow(m_window.useCampaign(MeasureOptions{warmup, iterations}));
         m_live->refreshNow(m_analysis->snapshot().root == root ? m_analysis->snapshot()
                                                                : m_loader->snapshot());
     } else {
@@ -212,12 +228,15 @@ void MainWindow::showCampaignResults(const QString& logRoot, int warmup, int ite
     }
 }
 
-void MainWindow::applyMeasure(const MeasureOptions& measure) {
+void MainWindow::applyWindow(const WindowChoice& choice) {
+    m_controls->setWindowSource(choice.source, choice.campaignFile);
     AnalysisOptions options = m_analysis->options();
-    if (options.measure.warmup == measure.warmup &&
-        options.measure.iterations == measure.iterations)
+    const AnalysisOptions before = options;
+    stampWindow(options, choice);
+    if (options.measure.warmup == before.measure.warmup &&
+        options.measure.iterations == before.measure.iterations &&
+        options.windowSource == before.windowSource && options.campaignFile == before.campaignFile)
         return;
-    options.measure = measure;
     m_controls->setOptions(options);
     m_analysis->setOptions(options);
 }
@@ -225,7 +244,7 @@ void MainWindow::applyMeasure(const MeasureOptions& measure) {
 void MainWindow::chooseWindow(const QString& root) {
     const CampaignWindowLookup& found = m_loader->campaignWindow();
     const WindowChoice choice = m_window.open(root, found);
-    showWindow(choice);
+    applyWindow(choice);
     if (found.error)
         m_windowBanner->showMessage(tr("%1 — so the window is %2…%3, not the campaign's.")
                                         .arg(QString::fromStdString(*found.error))
@@ -234,14 +253,8 @@ void MainWindow::chooseWindow(const QString& root) {
                                     QString());
 }
 
-void MainWindow::showWindow(const WindowChoice& choice) {
-    applyMeasure(choice.measure);
-    m_controls->setWindowSource(choice.source, choice.campaignFile);
-}
-
 void MainWindow::rememberWindow(const MeasureOptions& measure) {
-    const WindowChoice choice = m_window.set(measure);
-    m_controls->setWindowSource(choice.source, choice.campaignFile);
+    applyWindow(m_window.set(measure));
     m_windowBanner->hide();
 }
 
@@ -283,9 +296,7 @@ void MainWindow::offerWindowFor(const AnalysisPtr& a) {
     }
     disconnect(m_windowBanner, &PageBanner::actionTriggered, this, nullptr);
     connect(m_windowBanner, &PageBanner::actionTriggered, this, [this, window, n = *n] {
-        const MeasureOptions measure{window.warmup, n};
-        applyMeasure(measure);
-        rememberWindow(measure);
+        rememberWindow(MeasureOptions{window.warmup, n});
     });
     m_windowBanner->showMessage(
         tr("These logs all have %1 iterations, fewer than the window's %2: none counts. Measure "

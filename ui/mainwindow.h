@@ -76,10 +76,10 @@ class MainWindow : public QMainWindow {
     void showRunResults(const QString& logRoot, int warmup, int iterations);
     // The user opened a campaign: show its directory, measured as it was run.
     void showCampaignResults(const QString& logRoot, int warmup, int iterations);
-    void applyMeasure(const MeasureOptions& measure);
+    // Measures the directory open with choice's window, and says whose it is.
+    void applyWindow(const WindowChoice& choice);
     // A directory's logs have been found: measure them with its window.
     void chooseWindow(const QString& root);
-    void showWindow(const WindowChoice& choice);
     // The user set the window: it becomes this directory's, remembered.
     void rememberWindow(const MeasureOptions& measure);
     void showOpenFailure(const QString& root, const QString& error);

@@ -37,6 +37,7 @@
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using namespace sv;
 using namespace sv::test;
@@ -477,6 +478,14 @@ TEST(MainWindow, ACampaignDirectoryOpenedPlainlyIsMeasuredWithTheCampaignsWindow
             << w.window.controls()->windowBadge()->text().toStdString();
         EXPECT_TRUE(w.window.statusText().contains(QStringLiteral("9 runs, 9 used")))
             << w.window.statusText().toStdString();
+        // An export says whose window measured it.
+        QString error;
+        const auto json = w.window.exporter()->tableText(ui::TableFormat::Json, &error);
+        ASSERT_TRUE(json) << error.toStdString();
+        const auto options = nlohmann::json::parse(*json)["options"];
+        EXPECT_EQ(options["window_source"], "campaign");
+        EXPECT_EQ(options["campaign_file"], (campaign.dir.path() / "campaign.json").string());
+        EXPECT_EQ(options["iterations"], 60);
     }
 }
 
