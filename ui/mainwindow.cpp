@@ -355,6 +355,17 @@ QString MainWindow::statusText() const {
                 .arg(used)
                 .arg(QString::fromStdString(std::string(methodName(a->summary.options.method))))
                 .arg(a->summary.warnings.size());
+    // A window other than DLPerf's changes every figure: the status line names it and whose.
+    const MeasureOptions& m = a->summary.load.measure;
+    if (m.warmup != MeasureOptions{}.warmup || m.iterations != MeasureOptions{}.iterations) {
+        const QString window = QStringLiteral("%1…%2").arg(m.warmup).arg(m.iterations - 1);
+        if (a->summary.windowSource == "campaign")
+            text += tr(" · the campaign's window %1").arg(window);
+        else if (a->summary.windowSource == "user")
+            text += tr(" · your window %1").arg(window);
+        else
+            text += tr(" · window %1").arg(window);
+    }
     if (!a->complete)
         text += tr(" · loading (%1 of %2 logs read)").arg(a->summary.runs.size()).arg(a->expected);
     else if (a->summary.cancelled)

@@ -478,6 +478,8 @@ TEST(MainWindow, ACampaignDirectoryOpenedPlainlyIsMeasuredWithTheCampaignsWindow
             << w.window.controls()->windowBadge()->text().toStdString();
         EXPECT_TRUE(w.window.statusText().contains(QStringLiteral("9 runs, 9 used")))
             << w.window.statusText().toStdString();
+        EXPECT_TRUE(w.window.statusText().endsWith(QStringLiteral(" · the campaign's window 5…59")))
+            << w.window.statusText().toStdString();
         // An export says whose window measured it.
         QString error;
         const auto json = w.window.exporter()->tableText(ui::TableFormat::Json, &error);
