@@ -119,6 +119,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
         m_live->stop();
         m_openBanner->hide();
         m_windowBanner->hide();
+        m_lastOffer.clear();
         // The window first: a recompute it starts for what was shown is dropped by clear().
         chooseWindow(root);
         m_analysis->clear();
@@ -159,6 +160,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
             const WindowChoice choice = m_window.set(o.measure);
             stampWindow(o, choice);
             m_controls->setWindowSource(choice.source, choice.campaignFile);
+            m_windowNote.clear(); // the user has chosen
             m_windowBanner->hide();
         }
         m_analysis->setOptions(o);
@@ -245,16 +247,17 @@ void MainWindow::chooseWindow(const QString& root) {
     const CampaignWindowLookup& found = m_loader->campaignWindow();
     const WindowChoice choice = m_window.open(root, found);
     applyWindow(choice);
-    if (found.error)
-        m_windowBanner->showMessage(tr("%1 — so the window is %2…%3, not the campaign's.")
-                                        .arg(QString::fromStdString(*found.error))
-                                        .arg(choice.measure.warmup)
-                                        .arg(choice.measure.iterations - 1),
-                                    QString());
+    m_windowNote = found.error ? tr("%1 — so the window is %2…%3, not the campaign's.")
+                                     .arg(QString::fromStdString(*found.error))
+                                     .arg(choice.measure.warmup)
+                                     .arg(choice.measure.iterations - 1)
+                               : QString();
+    if (!m_windowNote.isEmpty()) m_windowBanner->showMessage(m_windowNote, QString());
 }
 
 void MainWindow::rememberWindow(const MeasureOptions& measure) {
     applyWindow(m_window.set(measure));
+    m_windowNote.clear(); // the user has chosen
     m_windowBanner->hide();
 }
 
@@ -290,21 +293,35 @@ void MainWindow::offerWindowFor(const AnalysisPtr& a) {
     const MeasureOptions window = a->summary.load.measure;
     const auto n = commonShortIterations(a->summary.runs, window);
     if (!n) {
-        if (!m_windowBanner->actionButton()->isHidden())
-            m_windowBanner->hide(); // an offer, not a note
+        // An offer no longer true goes; a note stays as the user left it.
+        if (!m_windowBanner->actionButton()->isHidden()) {
+            if (m_windowNote.isEmpty())
+                m_windowBanner->hide();
+            else
+                m_windowBanner->showMessage(m_windowNote, QString());
+        }
+        m_lastOffer.clear();
         return;
     }
+    // Offered once: a dismissed offer does not come back with each update of the same logs.
+    const QString offer = QStringLiteral("%1|%2|%3|%4")
+                              .arg(QString::fromStdString(a->summary.root))
+                              .arg(window.warmup)
+                              .arg(window.iterations)
+                              .arg(*n);
+    if (std::exchange(m_lastOffer, offer) == offer) return;
     disconnect(m_windowBanner, &PageBanner::actionTriggered, this, nullptr);
     connect(m_windowBanner, &PageBanner::actionTriggered, this, [this, window, n = *n] {
         rememberWindow(MeasureOptions{window.warmup, n});
     });
     m_windowBanner->showMessage(
-        tr("These logs all have %1 iterations, fewer than the window's %2: none counts. Measure "
-           "iterations %3…%4 instead?")
-            .arg(*n)
-            .arg(window.iterations)
-            .arg(window.warmup)
-            .arg(*n - 1),
+        (m_windowNote.isEmpty() ? QString() : m_windowNote + QLatin1Char('\n')) +
+            tr("These logs all have %1 iterations, fewer than the window's %2: none counts. "
+               "Measure iterations %3…%4 instead?")
+                .arg(*n)
+                .arg(window.iterations)
+                .arg(window.warmup)
+                .arg(*n - 1),
         tr("Use %1 iterations").arg(*n));
 }
 

@@ -107,6 +107,8 @@ class MainWindow : public QMainWindow {
     PageBanner* m_openBanner;
     PageBanner* m_windowBanner;
     DirectoryWindow m_window;
+    QString m_windowNote; // why the directory's campaign window is not used, if it is not
+    QString m_lastOffer;  // the window offered last (directory, window, N)
     QMenu* m_recentMenu = nullptr;
     QAction* m_liveAction = nullptr;
     RunPanel* m_runPanel = nullptr;

@@ -582,3 +582,28 @@ TEST(MainWindow, LogsThatAllStopShortOfTheWindowOfferTheirLength) {
     EXPECT_EQ(w.window.controls()->windowSource(), ui::WindowSource::User);
     EXPECT_FALSE(w.window.windowBanner()->isVisible());
 }
+
+// A campaign.json that cannot be read measures with DLPerf's window, and the banner says why,
+// naming the file.
+TEST(MainWindow, ABrokenCampaignFileIsSaidAndDlperfsWindowUsed) {
+    CampaignDir campaign(5, 60);
+    writeFile(campaign.dir.path() / "campaign.json", "{\"warmup\": \"five\"}");
+    Window w;
+    w.window.show();
+    w.window.openDirectory(campaign.logs());
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
+    EXPECT_TRUE(sameWindow(measureShown(w.window), {20, 120}));
+    EXPECT_EQ(w.window.controls()->windowSource(), ui::WindowSource::Dlperf);
+    ASSERT_TRUE(w.window.windowBanner()->isVisible());
+    const QString text = w.window.windowBanner()->text();
+    EXPECT_TRUE(text.contains(QString::fromStdString(
+        (campaign.dir.path() / "campaign.json").string() + ": \"warmup\" is not a whole number")))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("not the campaign's"))) << text.toStdString();
+    // The logs' own length is still offered, below the note.
+    EXPECT_TRUE(text.contains(QStringLiteral("These logs all have 60 iterations")))
+        << text.toStdString();
+    w.window.windowBanner()->actionButton()->click();
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return usedRuns(a) == 9u; }));
+    EXPECT_FALSE(w.window.windowBanner()->isVisible());
+}
