@@ -116,6 +116,33 @@ TEST(LoadController, AMissingDirectoryFailsWithAReason) {
     EXPECT_FALSE(failed.last().at(1).toString().isEmpty());
 }
 
+// Issue 15: the loader took the new directory's name before knowing it could be opened. The
+// directory open stays open, whole and under its own name, until another has logs to read.
+TEST(LoadController, AFailedOpenLeavesTheOpenDirectoryAsItWas) {
+    TempDir dir;
+    writeCampaign(dir.path());
+    const QString root = QString::fromStdString(dir.path().string());
+    ui::LoadController loader;
+    QSignalSpy finished(&loader, &ui::LoadController::finished);
+    QSignalSpy scanned(&loader, &ui::LoadController::scanned);
+    loader.open(root);
+    ASSERT_TRUE(finished.wait(20000));
+    ASSERT_EQ(scanned.count(), 1);
+    QSignalSpy failed(&loader, &ui::LoadController::failed);
+    loader.open(QStringLiteral("/nonexistent/scaleview"));
+    EXPECT_EQ(loader.root(), root); // while scanning, too
+    ASSERT_TRUE(failed.wait(5000));
+    EXPECT_EQ(failed.last().at(0).toString(), QStringLiteral("/nonexistent/scaleview"));
+    EXPECT_EQ(scanned.count(), 1);
+    EXPECT_FALSE(loader.isLoading());
+    EXPECT_EQ(loader.root(), root);
+    const ui::LogSnapshot s = loader.snapshot();
+    EXPECT_EQ(s.root, root);
+    EXPECT_EQ(s.logs.size(), 9u);
+    EXPECT_TRUE(s.complete);
+    EXPECT_FALSE(s.cancelled);
+}
+
 TEST(AnalysisController, RecomputesWithoutReadingTheFilesAgain) {
     TempDir dir;
     writeCampaign(dir.path());
