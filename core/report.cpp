@@ -72,10 +72,9 @@ std::string formatTable(const Summary& s) {
         }
         std::string runs = std::to_string(c.values.size());
         if (!c.excluded.empty()) runs += "+" + std::to_string(c.excluded.size()) + "x";
-        row({std::to_string(c.key.topology.nodes), std::to_string(c.key.topology.gpusPerNode), runs,
-             opt(c.median, 2), intervalText(c.medianCi95, 2), opt(c.mean, 2), opt(c.stdev, 2),
-             opt(c.cvPct, 1), opt(c.speedup, 2),
-             c.efficiency ? formatFixed(*c.efficiency * 100.0, 1) + " %" : "-",
+        row({std::to_string(c.key.topology.nodes), std::to_string(c.gpus()), runs, opt(c.median, 2),
+             intervalText(c.medianCi95, 2), opt(c.mean, 2), opt(c.stdev, 2), opt(c.cvPct, 1),
+             opt(c.speedup, 2), c.efficiency ? formatFixed(*c.efficiency * 100.0, 1) + " %" : "-",
              c.reference ? formatFixed(c.reference->throughput, 2) : "-", opt(c.deltaPct, 1)});
     }
     // What the reader must know to trust the table.
@@ -191,6 +190,8 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
         {"method", std::string(methodName(s.options.method))},
         {"warmup", s.load.measure.warmup},
         {"iterations", s.load.measure.iterations},
+        {"window_source", s.windowSource.empty() ? json(nullptr) : json(s.windowSource)},
+        {"campaign_file", s.campaignFile.empty() ? json(nullptr) : json(s.campaignFile)},
         {"reference", s.options.reference.empty() ? json(nullptr) : json(s.options.reference)},
         {"cv_threshold_pct", s.options.trust.cvPct},
         {"max_line_bytes", s.load.parse.maxLineBytes}};

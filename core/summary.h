@@ -30,6 +30,11 @@ struct Summary {
     std::vector<Warning> warnings;    // scan problems, then each run that does not count
     std::size_t skippedFiles = 0;     // log-like files the scan left out
     std::optional<std::string> error; // nothing could be summarized at all
+    // Where load.measure came from: "dlperf" (its defaults), "campaign" (campaignFile's window)
+    // or "command line"; exports say so, since the same logs read otherwise give other figures.
+    // Empty: not known to whoever summarized (exported as null).
+    std::string windowSource;
+    std::string campaignFile;
     bool cancelled = false;
 };
 

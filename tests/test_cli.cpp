@@ -4,6 +4,7 @@
 #include "process.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <fstream>
@@ -256,4 +257,75 @@ TEST(Cli, NothingUsableIsExitTwoNotASummary) {
     EXPECT_EQ(r.exitCode, 2) << r.out;
     EXPECT_NE(r.err.find("no usable run in"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("6 logs, none counts"), std::string::npos) << r.err;
+}
+
+namespace {
+
+// Logs of `iterations` iterations at 128 images/s per GPU: 1n1g and 2n4g, two repeats each.
+void writeShortLogs(const std::filesystem::path& root, int iterations) {
+    for (auto [topo, ranks] : {std::pair{"1n1g", 1}, std::pair{"2n4g", 8}})
+        for (int p = 1; p <= 2; ++p) {
+            RunSpec spec;
+            spec.ranks = ranks;
+            spec.iterations = iterations;
+            spec.stepMs = 500;
+            writeFile(root / topo / ("r50_b64_fp32_" + std::to_string(p) + ".log"),
+                      makeLog(spec, [](int, int) { return std::string("128.0"); }));
+        }
+}
+
+} // namespace
+
+// Issue 15: `summarize DIR` on a 60-iteration campaign excluded every run as incomplete.
+TEST(Cli, ACampaignsLogsAreMeasuredWithTheCampaignsWindow) {
+    TempDir dir;
+    writeFile(dir.path() / "campaign.json", R"({"profile": "x", "warmup": 5, "iterations": 60})");
+    writeShortLogs(dir.path() / "logs", 60);
+    const auto r = cli({"summarize", (dir.path() / "logs").string(), "--format", "json"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.err.find("incomplete"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("note: the campaign's window: warmup 5, iterations 60 (" +
+                         (dir.path() / "campaign.json").string() + ")"),
+              std::string::npos)
+        << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["options"]["warmup"], 5);
+    EXPECT_EQ(j["options"]["iterations"], 60);
+    EXPECT_EQ(j["options"]["window_source"], "campaign");
+    EXPECT_EQ(j["options"]["campaign_file"], (dir.path() / "campaign.json").string());
+    // The command line wins, and says it does.
+    const auto given =
+        cli({"summarize", (dir.path() / "logs").string(), "--format", "json", "--warmup", "10"});
+    EXPECT_EQ(given.exitCode, 0) << given.err;
+    EXPECT_NE(given.err.find("note: the command line's window: warmup 10, iterations 60 instead "
+                             "of the campaign's"),
+              std::string::npos)
+        << given.err;
+    EXPECT_EQ(nlohmann::json::parse(given.out)["options"]["window_source"], "command line");
+}
+
+// A plain tree whose logs all stop at 60: the note names the flag that reads them.
+TEST(Cli, LogsThatAllStopShortSuggestTheirLength) {
+    TempDir dir;
+    writeShortLogs(dir.path(), 60);
+    const auto r = cli({"summarize", dir.path().string()});
+    EXPECT_EQ(r.exitCode, 2) << r.out;
+    EXPECT_NE(r.err.find("these logs all have 60 iterations, fewer than the window's 120: use "
+                         "--iterations 60"),
+              std::string::npos)
+        << r.err;
+    const auto json = cli({"summarize", dir.path().string(), "--format", "json"});
+    EXPECT_EQ(nlohmann::json::parse(json.out)["options"]["window_source"], "dlperf");
+    const auto sixty = cli({"summarize", dir.path().string(), "--iterations", "60"});
+    EXPECT_EQ(sixty.exitCode, 0) << sixty.err;
+}
+
+// The table's GPUs column is the total, as the window's Results table and the CSV have it.
+TEST(Cli, TheTablesGpusColumnIsTheTotalAsInTheWindow) {
+    TempDir dir;
+    writeShortLogs(dir.path(), 120);
+    const auto r = cli({"summarize", dir.path().string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("\n    2     8       2 "), std::string::npos) << r.out; // 2n4g
+    EXPECT_EQ(r.out.find("\n    2     4 "), std::string::npos) << r.out;
 }

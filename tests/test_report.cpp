@@ -66,7 +66,7 @@ TEST(Report, TableShowsCasesReferencesAndExclusions) {
     recomputeCases(s);
     const std::string t = formatTable(s);
     EXPECT_NE(
-        t.find("    4     8    7+1x    11331.93    11305.35-11434.12    11365.61     73.29    "
+        t.find("    4    32    7+1x    11331.93    11305.35-11434.12    11365.61     73.29    "
                "0.6    28.89      90.3 %    11331.93      0.0"),
         std::string::npos)
         << t;

@@ -48,6 +48,8 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
     Summary& s = a.summary;
     s.root = snapshot.root.toStdString();
     s.load.measure = options.measure;
+    s.windowSource = options.windowSource;
+    s.campaignFile = options.campaignFile;
     s.options.method = options.method;
     s.warnings = snapshot.scanWarnings;
     s.skippedFiles = snapshot.scanWarnings.size();

@@ -27,6 +27,9 @@ struct CaseGroup {
 
 struct AnalysisOptions {
     MeasureOptions measure;
+    // Where measure comes from, said in exports: "dlperf", "campaign" (campaignFile's), "user".
+    std::string windowSource;
+    std::string campaignFile;
     Method method = Method::Time;
     std::optional<CaseGroup> group; // none, or not in the data: the first group
     // Overlays, "TABLE_ID" or "TABLE_ID:SERIES"; the first is also the Results table's

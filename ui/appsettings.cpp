@@ -4,12 +4,18 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include "runloader.h"
+
 namespace sv::ui {
 
 namespace {
 constexpr int kRecentMax = 8;
 constexpr int kRecentCampaignsMax = 10;
 const QString kRecentCampaigns = QStringLiteral("run/recentCampaigns");
+// "WARMUP ITERATIONS DIRECTORY" per entry, newest first: a list, since a directory's slashes
+// would be QSettings groups as a key.
+const QString kWindows = QStringLiteral("analysis/windows");
+constexpr int kWindowsMax = 200;
 } // namespace
 
 AppSettings::AppSettings() {
@@ -104,9 +110,6 @@ AnalysisOptions AppSettings::analysisOptions() const {
         m_settings->value(QStringLiteral("analysis/method")).toString() == QLatin1String("speed")
             ? Method::Speed
             : Method::Time;
-    o.measure.warmup = integer("analysis/warmup", 20, 1, 1000000);
-    o.measure.iterations = integer("analysis/iterations", 120, 2, 1000000);
-    if (o.measure.iterations <= o.measure.warmup) o.measure = MeasureOptions{};
     const QVariant refs = m_settings->value(QStringLiteral("analysis/references"));
     if (refs.isValid() && refs.toString() != QLatin1String("auto")) {
         o.autoReferences = false;
@@ -125,8 +128,9 @@ void AppSettings::setAnalysisOptions(const AnalysisOptions& o) {
     m_settings->setValue(QStringLiteral("analysis/method"), o.method == Method::Speed
                                                                 ? QStringLiteral("speed")
                                                                 : QStringLiteral("time"));
-    m_settings->setValue(QStringLiteral("analysis/warmup"), o.measure.warmup);
-    m_settings->setValue(QStringLiteral("analysis/iterations"), o.measure.iterations);
+    // A window saved by an older version would follow every directory: gone.
+    m_settings->remove(QStringLiteral("analysis/warmup"));
+    m_settings->remove(QStringLiteral("analysis/iterations"));
     QStringList refs;
     for (const auto& r : o.references)
         refs << QString::fromStdString(r);
@@ -137,6 +141,34 @@ void AppSettings::setAnalysisOptions(const AnalysisOptions& o) {
                              QStringList{QString::fromStdString(o.group->model),
                                          QString::fromStdString(o.group->precision),
                                          QString::number(o.group->batchPerDevice)});
+}
+
+std::optional<MeasureOptions> AppSettings::windowFor(const QString& directory) const {
+    for (const QString& entry : m_settings->value(kWindows).toStringList()) {
+        const QStringList parts = entry.split(QLatin1Char(' '));
+        if (parts.size() < 3) continue;
+        bool okW = false, okI = false;
+        const MeasureOptions m{parts[0].toInt(&okW), parts[1].toInt(&okI)};
+        const QString dir = entry.section(QLatin1Char(' '), 2);
+        if (dir != directory) continue;
+        // The file is the user's: a value out of range is as if never chosen.
+        if (!okW || !okI || validateMeasureOptions(m)) return std::nullopt;
+        return m;
+    }
+    return std::nullopt;
+}
+
+void AppSettings::setWindowFor(const QString& directory,
+                               const std::optional<MeasureOptions>& window) {
+    QStringList kept;
+    for (const QString& entry : m_settings->value(kWindows).toStringList())
+        if (entry.section(QLatin1Char(' '), 2) != directory) kept << entry;
+    if (window)
+        kept.prepend(
+            QStringLiteral("%1 %2 %3").arg(window->warmup).arg(window->iterations).arg(directory));
+    while (kept.size() > kWindowsMax)
+        kept.removeLast();
+    m_settings->setValue(kWindows, kept);
 }
 
 int AppSettings::page() const {

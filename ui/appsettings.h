@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 namespace sv::ui {
 
@@ -36,8 +37,13 @@ class AppSettings {
     QByteArray windowState() const;
     void setWindow(const QByteArray& geometry, const QByteArray& state);
 
+    // Method, group and references; the measured window is DLPerf's here, since it belongs to
+    // a directory (windowFor), never to the app.
     AnalysisOptions analysisOptions() const;
     void setAnalysisOptions(const AnalysisOptions& options);
+    // The window the user chose for a directory, if any; nullopt forgets it.
+    std::optional<MeasureOptions> windowFor(const QString& directory) const;
+    void setWindowFor(const QString& directory, const std::optional<MeasureOptions>& window);
     int page() const;
     void setPage(int page);
     bool efficiency() const;

@@ -5,6 +5,9 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QDir>
+#include <QListView>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTreeView>
@@ -14,7 +17,9 @@ namespace sv::ui {
 
 ControlPanel::ControlPanel(QWidget* parent)
     : QWidget(parent), m_method(new QComboBox(this)), m_warmup(new QSpinBox(this)),
-      m_iterations(new QSpinBox(this)), m_group(new QComboBox(this)),
+      m_iterations(new QSpinBox(this)), m_windowBadge(new QLabel(this)),
+      m_resetWindow(new QPushButton(tr("Reset to DLPerf defaults"), this)),
+      m_group(new QComboBox(this)),
       m_references(new ReferenceListModel(ReferenceCatalog::builtin(), this)),
       m_referenceView(new QTreeView(this)) {
     m_method->addItem(tr("time (DLPerf default)"), QStringLiteral("time"));
@@ -44,10 +49,27 @@ ControlPanel::ControlPanel(QWidget* parent)
         if (!matching.empty()) m_referenceView->scrollTo(matching.front());
     });
 
+    m_windowBadge->setWordWrap(true);
+    m_windowBadge->setFrameShape(QFrame::StyledPanel);
+    m_windowBadge->setAutoFillBackground(true);
+    m_windowBadge->setBackgroundRole(QPalette::ToolTipBase);
+    m_windowBadge->setForegroundRole(QPalette::ToolTipText);
+    m_resetWindow->setToolTip(tr("Measure over iterations 20…119, as DLPerf does"));
+    connect(m_resetWindow, &QPushButton::clicked, this, [this] {
+        const MeasureOptions dlperf;
+        m_updating = true;
+        m_warmup->setValue(dlperf.warmup);
+        m_iterations->setValue(dlperf.iterations);
+        m_updating = false;
+        edited();
+    });
+
     auto* form = new QFormLayout;
     form->addRow(tr("Method"), m_method);
     form->addRow(tr("Warmup"), m_warmup);
     form->addRow(tr("Iterations"), m_iterations);
+    form->addRow(m_windowBadge);
+    form->addRow(m_resetWindow);
     form->addRow(tr("Show"), m_group);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -75,6 +97,39 @@ void ControlPanel::setOptions(const AnalysisOptions& options) {
     m_iterations->setValue(options.measure.iterations);
     if (!options.autoReferences) m_references->setChecked(options.references);
     m_updating = false;
+    updateBadge();
+}
+
+void ControlPanel::setWindowSource(WindowSource source, const QString& campaignFile) {
+    m_source = source;
+    m_campaignFile = campaignFile;
+    updateBadge();
+}
+
+void ControlPanel::updateBadge() {
+    // DLPerf's own window needs no word; any other changes every figure, so it is named.
+    const MeasureOptions dlperf;
+    const MeasureOptions& m = m_options.measure;
+    const bool isDlperf = m.warmup == dlperf.warmup && m.iterations == dlperf.iterations;
+    m_windowBadge->setVisible(!isDlperf);
+    m_resetWindow->setVisible(!isDlperf);
+    if (isDlperf) return;
+    const QString window =
+        tr("Window %1…%2, not DLPerf's 20…119").arg(m.warmup).arg(m.iterations - 1);
+    switch (m_source) {
+    case WindowSource::Campaign:
+        m_windowBadge->setText(tr("%1: the campaign's window").arg(window));
+        m_windowBadge->setToolTip(tr("From %1").arg(QDir::toNativeSeparators(m_campaignFile)));
+        break;
+    case WindowSource::User:
+        m_windowBadge->setText(tr("%1: your choice for this directory").arg(window));
+        m_windowBadge->setToolTip(tr("Remembered for this directory only"));
+        break;
+    case WindowSource::Dlperf:
+        m_windowBadge->setText(window);
+        m_windowBadge->setToolTip({});
+        break;
+    }
 }
 
 void ControlPanel::setAnalysis(const AnalysisPtr& analysis) {
@@ -101,6 +156,7 @@ void ControlPanel::edited() {
     m_options.method = m_method->currentIndex() == 1 ? Method::Speed : Method::Time;
     m_options.measure.warmup = m_warmup->value();
     m_options.measure.iterations = m_iterations->value();
+    updateBadge();
     const int g = m_group->currentIndex();
     if (g >= 0 && static_cast<std::size_t>(g) < m_groups.size()) {
         const bool changed =

@@ -1,13 +1,18 @@
 #pragma once
 // The controls every view follows: method, measured window, case group, reference overlays.
-// Emits the edited options; reflects each new Analysis without echoing it back.
+// Emits the edited options; reflects each new Analysis without echoing it back. A badge says
+// whose window is measured when it is not DLPerf's, beside a one-click reset to DLPerf's.
 
 #include "analysis.h"
+#include "directorywindow.h"
 
 #include <QWidget>
 
 class QComboBox;
 class QTreeView;
+class QLabel;
+class QListView;
+class QPushButton;
 class QSpinBox;
 
 namespace sv::ui {
@@ -22,11 +27,16 @@ class ControlPanel : public QWidget {
     void setOptions(const AnalysisOptions& options);
     void setAnalysis(const AnalysisPtr& analysis);
     AnalysisOptions options() const { return m_options; }
+    // Says where the window shown comes from (campaignFile: the campaign.json, for Campaign).
+    void setWindowSource(WindowSource source, const QString& campaignFile = {});
+    WindowSource windowSource() const { return m_source; }
 
     QComboBox* methodBox() const { return m_method; }
     QComboBox* groupBox() const { return m_group; }
     QSpinBox* warmupBox() const { return m_warmup; }
     QSpinBox* iterationsBox() const { return m_iterations; }
+    QLabel* windowBadge() const { return m_windowBadge; }
+    QPushButton* resetWindowButton() const { return m_resetWindow; }
     ReferenceListModel* references() const { return m_references; }
     QTreeView* referenceView() const { return m_referenceView; }
 
@@ -35,6 +45,7 @@ class ControlPanel : public QWidget {
 
   private:
     void edited();
+    void updateBadge();
 
     AnalysisOptions m_options;
     std::vector<CaseGroup> m_groups;
@@ -42,6 +53,10 @@ class ControlPanel : public QWidget {
     QComboBox* m_method;
     QSpinBox* m_warmup;
     QSpinBox* m_iterations;
+    QLabel* m_windowBadge;
+    QPushButton* m_resetWindow;
+    WindowSource m_source = WindowSource::Dlperf;
+    QString m_campaignFile;
     QComboBox* m_group;
     ReferenceListModel* m_references;
     QTreeView* m_referenceView;

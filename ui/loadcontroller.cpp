@@ -41,43 +41,51 @@ void LoadController::dropCurrent() {
 }
 
 void LoadController::open(const QString& root) {
+    // A load of the open directory cut short by this open stays shown, as cancelled, should
+    // the new directory turn out unreadable.
+    if (m_readWatcher) m_cancelled = true;
     dropCurrent();
     const quint64 generation = m_generation;
-    m_root = root;
+    m_opening = root;
     m_loading = true;
-    m_cancelled = false;
-    m_scanWarnings.clear();
-    m_slots.clear();
-    m_read = 0;
     m_clock.start();
     emit started(root);
-    m_scanWatcher = new QFutureWatcher<ScanResult>(this);
+    m_scanWatcher = new QFutureWatcher<Scan>(this);
     connect(m_scanWatcher, &QFutureWatcherBase::finished, this, [this, generation] {
         if (generation != m_generation || !m_scanWatcher) return;
-        ScanResult scan = m_scanWatcher->result();
+        Scan scan = m_scanWatcher->result();
         m_scanWatcher->deleteLater();
         m_scanWatcher = nullptr;
         onScanned(generation, std::move(scan));
     });
     const std::filesystem::path path = root.toStdString();
-    m_scanWatcher->setFuture(QtConcurrent::run([path] { return scanLogDirectory(path); }));
+    // campaign.json is read here too, so no file is touched on the GUI thread.
+    m_scanWatcher->setFuture(QtConcurrent::run([path] {
+        return Scan{scanLogDirectory(path), findCampaignWindow(path)};
+    }));
 }
 
-void LoadController::onScanned(quint64 generation, ScanResult scan) {
+void LoadController::onScanned(quint64 generation, Scan found) {
+    ScanResult& scan = found.logs;
     if (scan.error) {
         m_loading = false;
-        emit failed(m_root, QString::fromStdString(*scan.error));
+        emit failed(m_opening, QString::fromStdString(*scan.error));
         return;
     }
     if (scan.logs.empty()) {
         m_loading = false;
-        emit failed(m_root,
+        emit failed(m_opening,
                     QStringLiteral(
                         "no DLPerf logs (…/<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log) found"));
         return;
     }
+    m_root = m_opening;
+    m_campaignWindow = std::move(found.campaignWindow);
+    m_cancelled = false;
+    m_read = 0;
     m_scanWarnings = std::move(scan.warnings);
     m_slots.assign(scan.logs.size(), nullptr);
+    emit scanned(m_root);
     emit progress(0, static_cast<int>(m_slots.size()), -1);
     m_readWatcher = new QFutureWatcher<RunLogPtr>(this);
     connect(m_readWatcher, &QFutureWatcherBase::resultsReadyAt, this,
@@ -122,7 +130,7 @@ void LoadController::cancel() {
     if (m_readWatcher)
         m_readWatcher->cancel(); // finished() follows, with what was read
     else if (m_scanWatcher) {
-        dropCurrent();
+        dropCurrent(); // the open directory stays as it was
         emit finished(m_root, true);
     }
 }
@@ -134,7 +142,7 @@ LogSnapshot LoadController::snapshot() const {
     s.expected = m_slots.size();
     for (const auto& l : m_slots)
         if (l) s.logs.push_back(l);
-    s.complete = !m_loading;
+    s.complete = !m_readWatcher; // a scan under way leaves the open directory as it is
     s.cancelled = m_cancelled;
     return s;
 }

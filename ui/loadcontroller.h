@@ -2,10 +2,12 @@
 // Opens a log directory off the GUI thread: scan, then read every log in parallel
 // (QtConcurrent::mapped), reporting progress with an ETA and partial snapshots so the first
 // figures appear while the rest loads. Opening another directory drops the stale load: every
-// callback checks the generation it was started for.
+// callback checks the generation it was started for. The directory shown stays the open one
+// (root(), snapshot()) until the new one has been scanned: a failed open changes nothing.
 
 // moc trips over the C++20 standard headers behind the core types; it needs only their names.
 #ifndef Q_MOC_RUN
+#include "campaignwindow.h"
 #include "logsnapshot.h"
 #endif
 
@@ -25,7 +27,10 @@ class LoadController : public QObject {
     void open(const QString& root);
     void cancel();
     bool isLoading() const { return m_loading; }
+    // The directory open: the last one scanned successfully.
     const QString& root() const { return m_root; }
+    // What the scan found about the window root's logs were written for (its campaign.json).
+    const CampaignWindowLookup& campaignWindow() const { return m_campaignWindow; }
     quint64 generation() const { return m_generation; }
     // The snapshot as loaded so far (or finished).
     LogSnapshot snapshot() const;
@@ -33,26 +38,33 @@ class LoadController : public QObject {
     void setPartialInterval(int ms) { m_partialTimer.setInterval(ms); }
 
   signals:
-    void started(const QString& root);
+    void started(const QString& root); // scanning root; what is open stays until scanned()
+    void scanned(const QString& root); // root is now the directory open; its logs load next
     void progress(int done, int total, double etaSeconds);   // etaSeconds < 0: not known yet
     void snapshotReady(const sv::ui::LogSnapshot& snapshot); // partial while loading, then complete
     void finished(const QString& root, bool cancelled);
     void failed(const QString& root, const QString& error);
 
   private:
-    void onScanned(quint64 generation, ScanResult scan);
+    struct Scan {
+        ScanResult logs;
+        CampaignWindowLookup campaignWindow;
+    };
+    void onScanned(quint64 generation, Scan scan);
     void onRead(quint64 generation, int begin, int end);
     void onReadFinished(quint64 generation);
     void dropCurrent();
 
     QString m_root;
+    QString m_opening; // being scanned; becomes m_root once it has logs
+    CampaignWindowLookup m_campaignWindow;
     quint64 m_generation = 0;
     bool m_loading = false;
     bool m_cancelled = false;
     std::vector<Warning> m_scanWarnings;
     std::vector<RunLogPtr> m_slots; // by scan index; null until read
     std::size_t m_read = 0;
-    QFutureWatcher<ScanResult>* m_scanWatcher = nullptr;
+    QFutureWatcher<Scan>* m_scanWatcher = nullptr;
     QFutureWatcher<RunLogPtr>* m_readWatcher = nullptr;
     QElapsedTimer m_clock;
     QTimer m_partialTimer;

@@ -11,6 +11,7 @@
 #include "logactions.h"
 #include "methodologydialog.h"
 #include "plural.h"
+#include "pagebanner.h"
 #include "resultspage.h"
 #include "runcontroller.h"
 #include "runpanel.h"
@@ -36,10 +37,19 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
+#include <QVBoxLayout>
 
 #include <utility>
 
 namespace sv::ui {
+
+namespace {
+void stampWindow(AnalysisOptions& options, const WindowChoice& choice) {
+    options.measure = choice.measure;
+    options.windowSource = windowSourceName(choice.source);
+    options.campaignFile = choice.campaignFile.toStdString();
+}
+} // namespace
 
 MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     : QMainWindow(parent), m_settings(settings), m_loader(new LoadController(this)),
@@ -49,7 +59,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
       m_throughput(new ChartPage(ChartKind::Throughput, this)), m_speedup(new SpeedupPage(this)),
       m_runs(new RunsPage(this)), m_controls(new ControlPanel(this)),
       m_warnings(new WarningListModel(this)), m_warningsDock(new QDockWidget(tr("Warnings"), this)),
-      m_loadStatus(new LoadStatus(this)), m_status(new QLabel(this)) {
+      m_loadStatus(new LoadStatus(this)), m_status(new QLabel(this)),
+      m_openBanner(new PageBanner(this)), m_windowBanner(new PageBanner(this)), m_window(settings) {
     setWindowTitle(QStringLiteral("ScaleView"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/scaleview.svg")));
     setAcceptDrops(true);
@@ -80,7 +91,18 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     m_stack->addWidget(m_start);
     m_stack->addWidget(m_tabs);
     m_stack->setCurrentWidget(m_tabs);
-    setCentralWidget(m_stack);
+    // The banners sit above the pages, so every page (the start page too) shows them.
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_openBanner);
+    centralLayout->addWidget(m_windowBanner);
+    centralLayout->addWidget(m_stack, 1);
+    setCentralWidget(central);
+    m_openBanner->setObjectName(QStringLiteral("openBanner"));
+    m_windowBanner->setObjectName(QStringLiteral("windowBanner"));
+    connect(m_openBanner, &PageBanner::actionTriggered, this, &MainWindow::chooseDirectory);
     connect(m_start, &StartPage::openRequested, this, &MainWindow::chooseDirectory);
     connect(m_start, &StartPage::samplesRequested, this, &MainWindow::openDirectory);
     connect(m_start, &StartPage::runRequested, this, [this] { showPage(Run); });
@@ -112,21 +134,30 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     m_status->setText(openHint());
 
     // Loading: progress in the status bar; snapshots (partial, then complete) to the analysis.
+    // What is shown stays, titled and followed as it is, until the new directory turns out to
+    // hold logs: a failed open changes nothing but the banner.
     connect(m_loader, &LoadController::started, this, [this](const QString& root) {
+        m_status->setText(tr("Scanning %1…").arg(QDir::toNativeSeparators(root)));
+        m_loadStatus->showProgress(0, 0, -1);
+    });
+    connect(m_loader, &LoadController::scanned, this, [this](const QString& root) {
         if (isStartPageShown()) m_stack->setCurrentWidget(m_tabs);
         updateDocks();
         m_live->stop();
+        m_openBanner->hide();
+        m_windowBanner->hide();
+        m_lastOffer.clear();
+        // The window first: a recompute it starts for what was shown is dropped by clear().
+        chooseWindow(root);
         m_analysis->clear();
         setWindowTitle(QStringLiteral("ScaleView — %1").arg(QDir::toNativeSeparators(root)));
-        m_status->setText(tr("Scanning %1…").arg(QDir::toNativeSeparators(root)));
-        m_loadStatus->showProgress(0, 0, -1);
     });
     connect(m_loader, &LoadController::progress, m_loadStatus, &LoadStatus::showProgress);
     connect(m_loadStatus, &LoadStatus::cancelRequested, m_loader, &LoadController::cancel);
     connect(m_loader, &LoadController::snapshotReady, m_analysis, &AnalysisController::setSnapshot);
     connect(m_loader, &LoadController::finished, this, [this](const QString& root, bool cancelled) {
         m_loadStatus->showIdle();
-        m_settings->addRecent(root);
+        if (!root.isEmpty()) m_settings->addRecent(root);
         rebuildRecentMenu();
         const bool runEnded = std::exchange(m_runEndedWhileLoading, false);
         if (cancelled) return;
@@ -138,21 +169,27 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
             m_live->refreshNow(m_loader->snapshot());
     });
     connect(m_loader, &LoadController::failed, this,
-            [this](const QString& root, const QString& error) {
-                m_loadStatus->showIdle();
-                // Nothing of the directory open before stays on the pages or in Export.
-                m_analysis->showEmpty(root, error);
-                setWindowTitle(QStringLiteral("ScaleView"));
-            });
+            [this](const QString& root, const QString& error) { showOpenFailure(root, error); });
     connect(m_live, &LiveController::snapshotReady, m_analysis, &AnalysisController::setSnapshot);
 
     // Options: the control panel edits, the analysis recomputes, every page follows.
     m_controls->setOptions(m_settings->analysisOptions());
     m_analysis->setOptions(m_settings->analysisOptions());
-    connect(m_controls, &ControlPanel::optionsEdited, this, [this](const AnalysisOptions& o) {
-        const MeasureOptions& now = m_analysis->options().measure;
-        if (o.measure.warmup != now.warmup || o.measure.iterations != now.iterations)
-            m_measureEditedSinceCampaignStart = true;
+    connect(m_controls, &ControlPanel::optionsEdited, this, [this](AnalysisOptions o) {
+        const AnalysisOptions& now = m_analysis->options();
+        const bool windowEdited = o.measure.warmup != now.measure.warmup ||
+                                  o.measure.iterations != now.measure.iterations;
+        if (windowEdited) m_measureEditedSinceCampaignStart = true;
+        // Whose window it is, the controls do not know: the directory's policy does.
+        o.windowSource = now.windowSource;
+        o.campaignFile = now.campaignFile;
+        if (windowEdited && !validateMeasureOptions(o.measure)) {
+            const WindowChoice choice = m_window.set(o.measure);
+            stampWindow(o, choice);
+            m_controls->setWindowSource(choice.source, choice.campaignFile);
+            m_windowNote.clear(); // the user has chosen
+            m_windowBanner->hide();
+        }
         m_analysis->setOptions(o);
     });
     connect(m_analysis, &AnalysisController::invalidOptions, this,
@@ -210,33 +247,123 @@ void MainWindow::showRunResults(const QString& logRoot, int warmup, int iteratio
     }
     // The first results of the campaign: show its directory, measured with the campaign's own
     // warmup and window unless the user chose others meanwhile.
-    if (!m_measureEditedSinceCampaignStart) applyMeasure(MeasureOptions{warmup, iterations});
+    if (!m_measureEditedSinceCampaignStart)
+        m_window.setNext(MeasureOptions{warmup, iterations}, WindowSource::Campaign);
+    else
+        m_window.setNext(m_analysis->options().measure, WindowSource::User);
     openDirectory(root);
 }
 
 void MainWindow::showCampaignResults(const QString& logRoot, int warmup, int iterations) {
     // The user opened a campaign: its results, measured as it was run.
-    applyMeasure(MeasureOptions{warmup, iterations});
     const QString root = QFileInfo(logRoot).absoluteFilePath();
-    if (root == m_loader->root() && !m_loader->isLoading())
+    if (root == m_loader->root() && !m_loader->isLoading()) {
+        applyWindow(m_window.useCampaign(MeasureOptions{warmup, iterations}));
         m_live->refreshNow(m_analysis->snapshot().root == root ? m_analysis->snapshot()
                                                                : m_loader->snapshot());
-    else
+    } else {
+        m_window.setNext(MeasureOptions{warmup, iterations}, WindowSource::Campaign);
         openDirectory(root);
+    }
 }
 
-void MainWindow::applyMeasure(const MeasureOptions& measure) {
+void MainWindow::applyWindow(const WindowChoice& choice) {
+    m_controls->setWindowSource(choice.source, choice.campaignFile);
     AnalysisOptions options = m_analysis->options();
-    if (options.measure.warmup == measure.warmup &&
-        options.measure.iterations == measure.iterations)
+    const AnalysisOptions before = options;
+    stampWindow(options, choice);
+    if (options.measure.warmup == before.measure.warmup &&
+        options.measure.iterations == before.measure.iterations &&
+        options.windowSource == before.windowSource && options.campaignFile == before.campaignFile)
         return;
-    options.measure = measure;
     m_controls->setOptions(options);
     m_analysis->setOptions(options);
 }
 
 void MainWindow::reload() {
     if (!m_loader->root().isEmpty() && !m_loader->isLoading()) openDirectory(m_loader->root());
+}
+
+void MainWindow::chooseWindow(const QString& root) {
+    const CampaignWindowLookup& found = m_loader->campaignWindow();
+    const WindowChoice choice = m_window.open(root, found);
+    applyWindow(choice);
+    m_windowNote = found.error ? tr("%1 — so the window is %2…%3, not the campaign's.")
+                                     .arg(QString::fromStdString(*found.error))
+                                     .arg(choice.measure.warmup)
+                                     .arg(choice.measure.iterations - 1)
+                               : QString();
+    if (!m_windowNote.isEmpty()) m_windowBanner->showMessage(m_windowNote, QString());
+}
+
+void MainWindow::rememberWindow(const MeasureOptions& measure) {
+    applyWindow(m_window.set(measure));
+    m_windowNote.clear(); // the user has chosen
+    m_windowBanner->hide();
+}
+
+void MainWindow::showOpenFailure(const QString& root, const QString& error) {
+    m_loadStatus->showIdle();
+    m_window.dropNext();
+    const AnalysisPtr shown = m_analysis->current();
+    const bool showing = shown && !shown->summary.error && !shown->summary.root.empty();
+    // With nothing shown before, the empty state stays (and names what failed); otherwise what
+    // is shown stays as it is, under its own name, and the banner says what did not open.
+    if (!showing) {
+        m_analysis->showEmpty(root, error);
+        setWindowTitle(QStringLiteral("ScaleView"));
+    } else if (!shown->complete && m_loader->snapshot().root == m_analysis->snapshot().root) {
+        // Its load was cut short by this open: shown as what it is, a cancelled partial load.
+        m_analysis->setSnapshot(m_loader->snapshot());
+    }
+    const QString what = tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(root), error);
+    m_openBanner->showMessage(
+        what + QStringLiteral("\n") +
+            tr("ScaleView reads DLPerf logs laid out as "
+               "…/<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log, e.g. 1n8g/r50_b128_fp32_1.log.") +
+            (showing ? QStringLiteral(" ") + tr("Still showing %1.")
+                                                 .arg(QDir::toNativeSeparators(
+                                                     QString::fromStdString(shown->summary.root)))
+                     : QString()),
+        tr("Choose another…"));
+    m_status->setText(what);
+}
+
+void MainWindow::offerWindowFor(const AnalysisPtr& a) {
+    if (!a->complete || a->summary.cancelled || a->summary.runs.empty()) return;
+    const MeasureOptions window = a->summary.load.measure;
+    const auto n = commonShortIterations(a->summary.runs, window);
+    if (!n) {
+        // An offer no longer true goes; a note stays as the user left it.
+        if (!m_windowBanner->actionButton()->isHidden()) {
+            if (m_windowNote.isEmpty())
+                m_windowBanner->hide();
+            else
+                m_windowBanner->showMessage(m_windowNote, QString());
+        }
+        m_lastOffer.clear();
+        return;
+    }
+    // Offered once: a dismissed offer does not come back with each update of the same logs.
+    const QString offer = QStringLiteral("%1|%2|%3|%4")
+                              .arg(QString::fromStdString(a->summary.root))
+                              .arg(window.warmup)
+                              .arg(window.iterations)
+                              .arg(*n);
+    if (std::exchange(m_lastOffer, offer) == offer) return;
+    disconnect(m_windowBanner, &PageBanner::actionTriggered, this, nullptr);
+    connect(m_windowBanner, &PageBanner::actionTriggered, this, [this, window, n = *n] {
+        rememberWindow(MeasureOptions{window.warmup, n});
+    });
+    m_windowBanner->showMessage(
+        (m_windowNote.isEmpty() ? QString() : m_windowNote + QLatin1Char('\n')) +
+            tr("These logs all have %1 iterations, fewer than the window's %2: none counts. "
+               "Measure iterations %3…%4 instead?")
+                .arg(*n)
+                .arg(window.iterations)
+                .arg(window.warmup)
+                .arg(*n - 1),
+        tr("Use %1 iterations").arg(*n));
 }
 
 void MainWindow::showPage(Page page) {
@@ -322,6 +449,7 @@ void MainWindow::present(const AnalysisPtr& a) {
     updateExportActions();
     m_settings->setAnalysisOptions(m_analysis->options());
     m_status->setText(statusText());
+    offerWindowFor(a);
     emit analysisShown(a);
 }
 
@@ -344,6 +472,17 @@ QString MainWindow::statusText() const {
                 .arg(used)
                 .arg(QString::fromStdString(std::string(methodName(a->summary.options.method))))
                 .arg(countOf(qsizetype(a->summary.warnings.size()), tr("warning"), tr("warnings")));
+    // A window other than DLPerf's changes every figure: the status line names it and whose.
+    const MeasureOptions& m = a->summary.load.measure;
+    if (m.warmup != MeasureOptions{}.warmup || m.iterations != MeasureOptions{}.iterations) {
+        const QString window = QStringLiteral("%1…%2").arg(m.warmup).arg(m.iterations - 1);
+        if (a->summary.windowSource == "campaign")
+            text += tr(" · the campaign's window %1").arg(window);
+        else if (a->summary.windowSource == "user")
+            text += tr(" · your window %1").arg(window);
+        else
+            text += tr(" · window %1").arg(window);
+    }
     // "loading (0 of 0)" would say nothing: a scan that found no logs is not loading any.
     if (!a->complete && a->expected > 0)
         text += tr(" · loading (%1 of %2 logs read)").arg(a->summary.runs.size()).arg(a->expected);

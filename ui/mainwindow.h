@@ -3,6 +3,7 @@
 // wires pages to controllers; the work is in the controllers and the core.
 
 #include "analysis.h"
+#include "directorywindow.h"
 #include "exportcontroller.h"
 
 #include <QMainWindow>
@@ -24,6 +25,7 @@ class ControlPanel;
 class LiveController;
 class LoadController;
 class LoadStatus;
+class PageBanner;
 class ResultsPage;
 class RunPanel;
 class RunsPage;
@@ -65,6 +67,9 @@ class MainWindow : public QMainWindow {
     LiveController* live() const { return m_live; }
     ExportController* exporter() const { return m_export; }
     ControlPanel* controls() const { return m_controls; }
+    // Above every page: why an open failed; a window that fits the logs better.
+    PageBanner* openBanner() const { return m_openBanner; }
+    PageBanner* windowBanner() const { return m_windowBanner; }
     ResultsPage* resultsPage() const { return m_results; }
     ChartPage* throughputPage() const { return m_throughput; }
     SpeedupPage* speedupPage() const { return m_speedup; }
@@ -95,7 +100,14 @@ class MainWindow : public QMainWindow {
     void showRunResults(const QString& logRoot, int warmup, int iterations);
     // The user opened a campaign: show its directory, measured as it was run.
     void showCampaignResults(const QString& logRoot, int warmup, int iterations);
-    void applyMeasure(const MeasureOptions& measure);
+    // Measures the directory open with choice's window, and says whose it is.
+    void applyWindow(const WindowChoice& choice);
+    // A directory's logs have been found: measure them with its window.
+    void chooseWindow(const QString& root);
+    // The user set the window: it becomes this directory's, remembered.
+    void rememberWindow(const MeasureOptions& measure);
+    void showOpenFailure(const QString& root, const QString& error);
+    void offerWindowFor(const AnalysisPtr& analysis);
     void chooseDirectory();
     void exportChartInteractive(const QString& suffix);
     void exportTableInteractive(TableFormat format);
@@ -136,6 +148,11 @@ class MainWindow : public QMainWindow {
     bool m_closeWithoutAsking = false;
     LoadStatus* m_loadStatus;
     QLabel* m_status;
+    PageBanner* m_openBanner;
+    PageBanner* m_windowBanner;
+    DirectoryWindow m_window;
+    QString m_windowNote; // why the directory's campaign window is not used, if it is not
+    QString m_lastOffer;  // the window offered last (directory, window, N)
     QMenu* m_recentMenu = nullptr;
     QAction* m_liveAction = nullptr;
     RunPanel* m_runPanel = nullptr;

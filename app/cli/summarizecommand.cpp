@@ -3,6 +3,7 @@
 #include "runloader.h"
 #include "version.h"
 
+#include "campaignwindow.h"
 #include "report.h"
 #include "summary.h"
 
@@ -86,8 +87,8 @@ int summarizeCommand(const std::vector<std::string>& argv) {
         else
             options.method = *method;
     }
-    if (auto w = args.integer("warmup", 1, kMaxMeasureIterations - 1)) load.measure.warmup = *w;
-    if (auto i = args.integer("iterations", 2, kMaxMeasureIterations)) load.measure.iterations = *i;
+    const auto warmup = args.integer("warmup", 1, kMaxMeasureIterations - 1);
+    const auto iterations = args.integer("iterations", 2, kMaxMeasureIterations);
     if (auto t = args.integer("threads", 1, 256)) load.threads = *t;
     if (auto b = args.integer("batch-size", 1, 1 << 24)) filter.batchPerDevice = *b;
     if (auto cv = args.value("cv-threshold")) {
@@ -110,16 +111,40 @@ int summarizeCommand(const std::vector<std::string>& argv) {
         options.reference = *r;
     }
     if (args.error()) return usageError(*args.error());
-    if (auto bad = validateMeasureOptions(load.measure)) return usageError(*bad);
     if (args.positional().size() != 1)
         return usageError(args.positional().empty() ? "LOG_DIR is missing" : "one LOG_DIR, please");
+    const std::string root = args.positional()[0];
+    const bool quiet = args.flag("quiet");
 
-    Summary summary = summarizeDirectory(args.positional()[0], load, options, filter);
+    // A campaign's logs are measured over the campaign's window (what it ran), unless the
+    // command line says otherwise; a value given wins over the campaign's.
+    std::string windowSource = "dlperf", campaignFile;
+    const CampaignWindowLookup found = findCampaignWindow(root);
+    if (found.error && !quiet) std::fprintf(stderr, "warning: %s\n", found.error->c_str());
+    if (found.window) {
+        load.measure = found.window->measure;
+        windowSource = "campaign";
+        campaignFile = found.window->file;
+    }
+    if (warmup) load.measure.warmup = *warmup;
+    if (iterations) load.measure.iterations = *iterations;
+    if (warmup || iterations) windowSource = "command line";
+    if (auto bad = validateMeasureOptions(load.measure)) return usageError(*bad);
+    if (found.window && !quiet)
+        std::fprintf(stderr, "note: %s window: warmup %d, iterations %d%s (%s)\n",
+                     windowSource == "campaign" ? "the campaign's" : "the command line's",
+                     load.measure.warmup, load.measure.iterations,
+                     windowSource == "campaign" ? "" : " instead of the campaign's",
+                     campaignFile.c_str());
+
+    Summary summary = summarizeDirectory(root, load, options, filter);
+    summary.windowSource = windowSource;
+    summary.campaignFile = campaignFile;
     if (summary.error) {
         std::fprintf(stderr, "scaleview-cli summarize: %s\n", summary.error->c_str());
         return 2;
     }
-    if (!args.flag("quiet"))
+    if (!quiet)
         for (const auto& w : summary.warnings)
             std::fprintf(stderr, "warning: %s\n", w.text().c_str());
     if (summary.runs.empty()) {
@@ -158,6 +183,13 @@ int summarizeCommand(const std::vector<std::string>& argv) {
     const bool anyUsable = std::any_of(summary.cases.begin(), summary.cases.end(),
                                        [](const CaseStats& c) { return c.median.has_value(); });
     if (!anyUsable) {
+        // Logs that all stop at the same N were written for a window of N: say which flag reads
+        // them, rather than leaving the user to guess from N warnings.
+        if (auto n = commonShortIterations(summary.runs, load.measure))
+            std::fprintf(stderr,
+                         "note: these logs all have %d iterations, fewer than the window's %d: "
+                         "use --iterations %d to read them as written\n",
+                         *n, load.measure.iterations, *n);
         // A table of dashes is no summary: say so, and let scripts see it.
         std::fprintf(stderr,
                      "scaleview-cli summarize: no usable run in %s (%zu logs, none counts: see "

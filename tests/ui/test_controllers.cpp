@@ -5,12 +5,14 @@
 
 #include "analysiscontroller.h"
 #include "consolefeed.h"
+#include "directorywindow.h"
 #include "livecontroller.h"
 #include "loadcontroller.h"
 #include "remotefilesystem.h"
 #include "runtablemodel.h"
 
 #include <QFutureWatcher>
+#include <QSettings>
 #include <QSignalSpy>
 
 #include <gtest/gtest.h>
@@ -112,6 +114,33 @@ TEST(LoadController, AMissingDirectoryFailsWithAReason) {
     loader.open(QStringLiteral("/nonexistent/scaleview"));
     ASSERT_TRUE(failed.wait(5000));
     EXPECT_FALSE(failed.last().at(1).toString().isEmpty());
+}
+
+// Issue 15: the loader took the new directory's name before knowing it could be opened. The
+// directory open stays open, whole and under its own name, until another has logs to read.
+TEST(LoadController, AFailedOpenLeavesTheOpenDirectoryAsItWas) {
+    TempDir dir;
+    writeCampaign(dir.path());
+    const QString root = QString::fromStdString(dir.path().string());
+    ui::LoadController loader;
+    QSignalSpy finished(&loader, &ui::LoadController::finished);
+    QSignalSpy scanned(&loader, &ui::LoadController::scanned);
+    loader.open(root);
+    ASSERT_TRUE(finished.wait(20000));
+    ASSERT_EQ(scanned.count(), 1);
+    QSignalSpy failed(&loader, &ui::LoadController::failed);
+    loader.open(QStringLiteral("/nonexistent/scaleview"));
+    EXPECT_EQ(loader.root(), root); // while scanning, too
+    ASSERT_TRUE(failed.wait(5000));
+    EXPECT_EQ(failed.last().at(0).toString(), QStringLiteral("/nonexistent/scaleview"));
+    EXPECT_EQ(scanned.count(), 1);
+    EXPECT_FALSE(loader.isLoading());
+    EXPECT_EQ(loader.root(), root);
+    const ui::LogSnapshot s = loader.snapshot();
+    EXPECT_EQ(s.root, root);
+    EXPECT_EQ(s.logs.size(), 9u);
+    EXPECT_TRUE(s.complete);
+    EXPECT_FALSE(s.cancelled);
 }
 
 TEST(AnalysisController, RecomputesWithoutReadingTheFilesAgain) {
@@ -373,4 +402,95 @@ TEST(ConsoleFeed, ShowsWholeLinesAndOnlyATailOfAFlood) {
     feed.append("no newline yet");
     feed.flush();
     EXPECT_EQ(shown.back(), QStringLiteral("no newline yet"));
+}
+
+namespace {
+bool sameWindow(const MeasureOptions& a, const MeasureOptions& b) {
+    return a.warmup == b.warmup && a.iterations == b.iterations;
+}
+} // namespace
+
+// Issue 15: a window set once followed every directory opened later, and the next start. Each
+// directory has its own: a run end's, else the user's choice for it, else its campaign's, else
+// DLPerf's; what the user sets is remembered for that directory alone.
+TEST(DirectoryWindow, EachDirectoryIsMeasuredWithItsOwnWindow) {
+    QTemporaryDir config;
+    ui::AppSettings settings(config.filePath(QStringLiteral("scaleview.ini")));
+    ui::DirectoryWindow window(&settings);
+    const QString campaignLogs = QStringLiteral("/c/logs"), plain = QStringLiteral("/plain");
+    CampaignWindowLookup campaign;
+    campaign.window = CampaignWindow{{5, 60}, "/c/campaign.json"};
+
+    auto c = window.open(campaignLogs, campaign);
+    EXPECT_EQ(c.source, ui::WindowSource::Campaign);
+    EXPECT_TRUE(sameWindow(c.measure, {5, 60}));
+    EXPECT_EQ(c.campaignFile, QStringLiteral("/c/campaign.json"));
+    c = window.open(plain, {});
+    EXPECT_EQ(c.source, ui::WindowSource::Dlperf);
+    EXPECT_TRUE(sameWindow(c.measure, {20, 120}));
+    c = window.set({10, 30});
+    EXPECT_EQ(c.source, ui::WindowSource::User);
+    ASSERT_TRUE(settings.windowFor(plain));
+    EXPECT_TRUE(sameWindow(*settings.windowFor(plain), {10, 30}));
+
+    c = window.open(campaignLogs, campaign);
+    EXPECT_EQ(c.source, ui::WindowSource::Campaign);
+    EXPECT_TRUE(sameWindow(c.measure, {5, 60}));
+    c = window.set({20, 120}); // DLPerf's, asked for in a campaign's directory: the user's
+    EXPECT_EQ(c.source, ui::WindowSource::User);
+    EXPECT_TRUE(settings.windowFor(campaignLogs));
+    c = window.set({5, 60}); // back to the campaign's own: nothing to remember
+    EXPECT_EQ(c.source, ui::WindowSource::Campaign);
+    EXPECT_FALSE(settings.windowFor(campaignLogs));
+    window.set({20, 120});
+    c = window.useCampaign({5, 60}); // the campaign opened: its window, the user's forgotten
+    EXPECT_EQ(c.source, ui::WindowSource::Campaign);
+    EXPECT_FALSE(settings.windowFor(campaignLogs));
+
+    // Another session reads what this one chose.
+    ui::DirectoryWindow restarted(&settings);
+    c = restarted.open(plain, {});
+    EXPECT_EQ(c.source, ui::WindowSource::User);
+    EXPECT_TRUE(sameWindow(c.measure, {10, 30}));
+    c = restarted.set({20, 120}); // reset to DLPerf's
+    EXPECT_EQ(c.source, ui::WindowSource::Dlperf);
+    EXPECT_FALSE(settings.windowFor(plain));
+
+    // A run end's window measures the next directory opened, once; the campaign's is not
+    // remembered as the user's, the user's is.
+    restarted.setNext({2, 8}, ui::WindowSource::Campaign);
+    c = restarted.open(plain, {});
+    EXPECT_EQ(c.source, ui::WindowSource::Campaign);
+    EXPECT_TRUE(sameWindow(c.measure, {2, 8}));
+    EXPECT_FALSE(settings.windowFor(plain));
+    EXPECT_EQ(restarted.open(plain, {}).source, ui::WindowSource::Dlperf);
+    restarted.setNext({3, 9}, ui::WindowSource::User);
+    EXPECT_EQ(restarted.open(QStringLiteral("/x"), {}).source, ui::WindowSource::User);
+    EXPECT_TRUE(settings.windowFor(QStringLiteral("/x")));
+    restarted.setNext({3, 9}, ui::WindowSource::Campaign);
+    restarted.dropNext(); // the open it was for failed
+    EXPECT_EQ(restarted.open(plain, {}).source, ui::WindowSource::Dlperf);
+    // With nothing open, a window set is nobody's.
+    ui::DirectoryWindow fresh(&settings);
+    EXPECT_EQ(fresh.set({7, 70}).source, ui::WindowSource::Dlperf);
+}
+
+// The settings file is the user's: a broken entry is as if never chosen; paths with spaces work.
+TEST(DirectoryWindow, BrokenRememberedWindowsAreIgnored) {
+    QTemporaryDir config;
+    const QString ini = config.filePath(QStringLiteral("scaleview.ini"));
+    {
+        QSettings raw(ini, QSettings::IniFormat);
+        raw.setValue(QStringLiteral("analysis/windows"),
+                     QStringList{QStringLiteral("x y /a"), QStringLiteral("50 30 /b"),
+                                 QStringLiteral("5"), QStringLiteral("5 60 /c d")});
+        raw.setValue(QStringLiteral("analysis/warmup"), 5); // an older version's global window
+        raw.setValue(QStringLiteral("analysis/iterations"), 20);
+    }
+    ui::AppSettings settings(ini);
+    EXPECT_FALSE(settings.windowFor(QStringLiteral("/a")));
+    EXPECT_FALSE(settings.windowFor(QStringLiteral("/b")));
+    ASSERT_TRUE(settings.windowFor(QStringLiteral("/c d")));
+    EXPECT_TRUE(sameWindow(*settings.windowFor(QStringLiteral("/c d")), {5, 60}));
+    EXPECT_TRUE(sameWindow(settings.analysisOptions().measure, {20, 120}));
 }

@@ -11,6 +11,7 @@
 #include "livecontroller.h"
 #include "loadcontroller.h"
 #include "mainwindow.h"
+#include "pagebanner.h"
 #include "referencelistmodel.h"
 #include "report.h"
 #include "resultspage.h"
@@ -28,12 +29,15 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QFileInfo>
+#include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using namespace sv;
 using namespace sv::test;
@@ -78,42 +82,119 @@ MeasureOptions measureShown(ui::MainWindow& window) {
     return {window.controls()->warmupBox()->value(), window.controls()->iterationsBox()->value()};
 }
 
+// A campaign as the Run page leaves it: campaign.json with its window in OUT, logs of that many
+// iterations in OUT/logs.
+struct CampaignDir {
+    TempDir dir;
+    CampaignSpec spec;
+    CampaignDir(int warmup, int iterations) {
+        spec.iterations = iterations;
+        writeFile(dir.path() / "campaign.json",
+                  "{\"profile\": \"pytorch-resnet50\", \"warmup\": " + std::to_string(warmup) +
+                      ", \"iterations\": " + std::to_string(iterations) + "}\n");
+        writeCampaign(dir.path() / "logs", spec);
+    }
+    QString root() const { return QString::fromStdString(dir.path().string()); }
+    QString logs() const { return QString::fromStdString((dir.path() / "logs").string()); }
+};
+
+std::size_t usedRuns(const ui::Analysis& a) {
+    return static_cast<std::size_t>(std::count_if(a.summary.runs.begin(), a.summary.runs.end(),
+                                                  [](const RunResult& r) { return r.usable(); }));
+}
+
+bool sameWindow(const MeasureOptions& a, const MeasureOptions& b) {
+    return a.warmup == b.warmup && a.iterations == b.iterations;
+}
+
 } // namespace
 
-// Pages and Export after a failed open: an empty analysis, never the directory open before.
-TEST(MainWindow, AFailedOpenLeavesNothingStaleOnThePagesOrInExport) {
+// Issue 15: a failed open relabelled the old results with the new name, and said why only in
+// the status bar. What is shown stays, under its own name, in the pages, Export and Live; a
+// banner above every page says what failed, the layout expected, and offers another choice.
+TEST(MainWindow, AFailedOpenKeepsWhatIsShownUnderItsOwnNameAndSaysWhy) {
     Campaign c;
     TempDir notLogs;
     writeFile(notLogs / "notes.txt", "hello\n");
     Window w;
     w.window.show();
     QSignalSpy failed(w.window.loader(), &ui::LoadController::failed);
+    w.window.openDirectory(c.root());
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
+    const QString title = w.window.windowTitle();
+    ASSERT_TRUE(title.contains(c.root())) << title.toStdString();
+    ASSERT_TRUE(w.window.live()->isActive());
+    int runs = 9;
     for (const QString& bad : {QStringLiteral("/nonexistent/scaleview"),
                                QString::fromStdString(notLogs.path().string())}) {
-        w.window.openDirectory(c.root());
-        ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
-        ASSERT_EQ(w.window.resultsPage()->model()->rowCount(), 3);
         const int failures = failed.count();
         w.window.openDirectory(bad);
         ASSERT_TRUE(waitUntil([&] { return failed.count() > failures; }));
         const auto a = w.window.analysis()->current();
         ASSERT_TRUE(a) << bad.toStdString();
-        EXPECT_TRUE(a->summary.runs.empty());
-        EXPECT_EQ(a->summary.root, bad.toStdString());
-        EXPECT_EQ(w.window.resultsPage()->model()->rowCount(), 0);
-        EXPECT_EQ(w.window.runsPage()->model()->rowCount(), 0);
-        EXPECT_EQ(w.window.warnings()->rowCount(), 0);
-        EXPECT_FALSE(w.window.throughputPage()->view()->isVisible());
+        EXPECT_EQ(a->summary.root, c.dir.path().string());
+        EXPECT_EQ(a->summary.runs.size(), static_cast<std::size_t>(runs));
+        EXPECT_EQ(w.window.windowTitle(), title);
+        EXPECT_EQ(w.window.loader()->root(), c.root());
+        EXPECT_EQ(w.window.resultsPage()->model()->rowCount(), 3);
+        EXPECT_EQ(w.window.runsPage()->model()->rowCount(), runs);
         QString error;
-        EXPECT_FALSE(w.window.exporter()->tableText(ui::TableFormat::Csv, &error));
-        EXPECT_EQ(error, QStringLiteral("nothing loaded"));
-        QTemporaryDir out;
-        EXPECT_FALSE(w.window.exporter()->exportChart(ui::ChartKind::Throughput,
-                                                      out.filePath(QStringLiteral("t.png")),
-                                                      QSize(600, 400), 1.0, &error));
-        EXPECT_TRUE(w.window.statusText().startsWith(QStringLiteral("Cannot open")))
-            << w.window.statusText().toStdString();
+        const auto csv = w.window.exporter()->tableText(ui::TableFormat::Json, &error);
+        ASSERT_TRUE(csv) << error.toStdString();
+        EXPECT_NE(csv->find(c.dir.path().string()), std::string::npos);
+        // The banner, whatever the page, names what failed and what is expected.
+        for (auto page : {ui::MainWindow::Results, ui::MainWindow::Runs, ui::MainWindow::Run}) {
+            w.window.showPage(page);
+            EXPECT_TRUE(w.window.openBanner()->isVisible());
+        }
+        const QString text = w.window.openBanner()->text();
+        EXPECT_TRUE(text.contains(QStringLiteral("Cannot open ") + bad)) << text.toStdString();
+        EXPECT_TRUE(text.contains(QStringLiteral("<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log")))
+            << text.toStdString();
+        EXPECT_TRUE(text.contains(QStringLiteral("Still showing ") + c.root()))
+            << text.toStdString();
+        EXPECT_EQ(w.window.openBanner()->actionButton()->text(), QStringLiteral("Choose another…"));
+        EXPECT_TRUE(w.window.openBanner()->actionButton()->isVisible());
+        // Live still follows the directory shown: a new log there comes into view.
+        EXPECT_TRUE(w.window.live()->isActive());
+        const int repeat = runs - 5; // 4, then 5: new in 1n2g
+        writeFile(logPath(c.dir.path(), c.spec, 1, 2, repeat), runText(c.spec, 2, repeat));
+        ++runs;
+        ASSERT_TRUE(w.waitFor([&](const ui::Analysis& now) {
+            return now.summary.runs.size() == static_cast<std::size_t>(runs);
+        })) << bad.toStdString();
+        EXPECT_EQ(w.window.analysis()->current()->summary.root, c.dir.path().string());
     }
+    // A good open puts the banner away.
+    Campaign other;
+    w.window.openDirectory(other.root());
+    ASSERT_TRUE(w.waitFor(
+        [&](const ui::Analysis& a) { return a.summary.root == other.dir.path().string(); }));
+    EXPECT_FALSE(w.window.openBanner()->isVisible());
+    EXPECT_TRUE(w.window.windowTitle().contains(other.root()));
+}
+
+// With nothing shown before, a failed open leaves the empty state, nothing to export, and the
+// banner saying why.
+TEST(MainWindow, AFailedFirstOpenKeepsTheEmptyStateAndSaysWhy) {
+    Window w;
+    w.window.show();
+    QSignalSpy failed(w.window.loader(), &ui::LoadController::failed);
+    w.window.openDirectory(QStringLiteral("/nonexistent/scaleview"));
+    ASSERT_TRUE(failed.wait(10000));
+    const auto a = w.window.analysis()->current();
+    ASSERT_TRUE(a);
+    EXPECT_TRUE(a->summary.runs.empty());
+    EXPECT_EQ(w.window.windowTitle(), QStringLiteral("ScaleView"));
+    EXPECT_EQ(w.window.resultsPage()->model()->rowCount(), 0);
+    EXPECT_FALSE(w.window.throughputPage()->view()->isVisible());
+    QString error;
+    EXPECT_FALSE(w.window.exporter()->tableText(ui::TableFormat::Csv, &error));
+    EXPECT_EQ(error, QStringLiteral("nothing loaded"));
+    EXPECT_TRUE(w.window.openBanner()->isVisible());
+    EXPECT_TRUE(w.window.openBanner()->text().contains(QStringLiteral("/nonexistent/scaleview")));
+    EXPECT_TRUE(w.window.statusText().startsWith(QStringLiteral("Cannot open")))
+        << w.window.statusText().toStdString();
 }
 
 // A run of a campaign ends while its directory is open: what is new is read (one look by the
@@ -375,4 +456,155 @@ TEST(MainWindow, UnreadableSettingsFileIsSetAside) {
     EXPECT_TRUE(settings.wasBroken());
     EXPECT_TRUE(QFileInfo(ini + QStringLiteral(".broken")).isDir());
     EXPECT_FALSE(QFileInfo::exists(ini) && QFileInfo(ini).isDir());
+}
+
+// Issue 15: `scaleview DIR`, File › Open and a drop on a 60-iteration campaign showed "9 runs,
+// 0 used" and an "incomplete" warning per run. The campaign's window measures it, and says so.
+TEST(MainWindow, ACampaignDirectoryOpenedPlainlyIsMeasuredWithTheCampaignsWindow) {
+    CampaignDir campaign(5, 60);
+    for (const QString& root : {campaign.root(), campaign.logs()}) {
+        Window w;
+        w.window.show();
+        w.window.openDirectory(root);
+        ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
+        const auto a = w.window.analysis()->current();
+        EXPECT_EQ(usedRuns(*a), 9u) << root.toStdString();
+        EXPECT_EQ(w.window.warnings()->rowCount(), 0);
+        EXPECT_TRUE(sameWindow(a->summary.load.measure, {5, 60}));
+        EXPECT_TRUE(sameWindow(measureShown(w.window), {5, 60}));
+        EXPECT_EQ(w.window.controls()->windowSource(), ui::WindowSource::Campaign);
+        EXPECT_TRUE(w.window.controls()->windowBadge()->isVisible());
+        EXPECT_TRUE(w.window.controls()->windowBadge()->text().contains(
+            QStringLiteral("the campaign's window")))
+            << w.window.controls()->windowBadge()->text().toStdString();
+        EXPECT_TRUE(w.window.statusText().contains(QStringLiteral("9 runs, 9 used")))
+            << w.window.statusText().toStdString();
+        EXPECT_TRUE(w.window.statusText().endsWith(QStringLiteral(" · the campaign's window 5…59")))
+            << w.window.statusText().toStdString();
+        // An export says whose window measured it.
+        QString error;
+        const auto json = w.window.exporter()->tableText(ui::TableFormat::Json, &error);
+        ASSERT_TRUE(json) << error.toStdString();
+        const auto options = nlohmann::json::parse(*json)["options"];
+        EXPECT_EQ(options["window_source"], "campaign");
+        EXPECT_EQ(options["campaign_file"], (campaign.dir.path() / "campaign.json").string());
+        EXPECT_EQ(options["iterations"], 60);
+    }
+}
+
+// Issue 15: after a tiny campaign (warmup 5, 20 iterations), plain DLPerf logs opened later were
+// measured over iterations 5–19, and a truncated log counted as complete. The window belongs to
+// the directory, across opens and restarts; the user's choice is remembered for that directory
+// only, and one click resets it.
+TEST(MainWindow, AWindowBelongsToItsDirectoryAcrossOpensAndRestarts) {
+    CampaignDir tiny(5, 20);
+    Campaign plain; // one 1n8g log stops at 30 iterations
+    Campaign another;
+    QTemporaryDir config;
+    const QString ini = config.filePath(QStringLiteral("scaleview.ini"));
+    auto open = [](ui::MainWindow& window, const QString& root) {
+        window.openDirectory(root);
+        return waitUntil(
+            [&] {
+                auto a = window.analysis()->current();
+                return a && a->complete && !window.analysis()->isBusy() &&
+                       a->summary.root == root.toStdString();
+            },
+            20000);
+    };
+    {
+        ui::AppSettings settings(ini);
+        ui::MainWindow window(&settings);
+        window.show();
+        ASSERT_TRUE(open(window, tiny.root()));
+        EXPECT_TRUE(sameWindow(measureShown(window), {5, 20}));
+        ASSERT_TRUE(open(window, plain.root()));
+        EXPECT_TRUE(sameWindow(measureShown(window), {20, 120}));
+        EXPECT_TRUE(sameWindow(window.analysis()->current()->summary.load.measure, {20, 120}));
+        EXPECT_EQ(window.warnings()->rowCount(), 1); // the truncated log does not count
+        EXPECT_FALSE(window.controls()->windowBadge()->isVisible());
+        EXPECT_FALSE(window.controls()->resetWindowButton()->isVisible());
+        // The user's window for this directory: named, and kept for it alone.
+        window.controls()->warmupBox()->setValue(10);
+        window.controls()->iterationsBox()->setValue(30);
+        EXPECT_EQ(window.controls()->windowSource(), ui::WindowSource::User);
+        EXPECT_TRUE(window.controls()->windowBadge()->text().contains(
+            QStringLiteral("your choice for this directory")));
+        ASSERT_TRUE(open(window, another.root()));
+        EXPECT_TRUE(sameWindow(measureShown(window), {20, 120}));
+        ASSERT_TRUE(open(window, plain.root()));
+        EXPECT_TRUE(sameWindow(measureShown(window), {10, 30}));
+        EXPECT_TRUE(sameWindow(window.analysis()->current()->summary.load.measure, {10, 30}));
+        window.close();
+    }
+    ui::AppSettings settings(ini);
+    ui::MainWindow window(&settings);
+    window.show();
+    EXPECT_TRUE(sameWindow(measureShown(window), {20, 120})); // nothing open: DLPerf's
+    ASSERT_TRUE(open(window, another.root()));
+    EXPECT_TRUE(sameWindow(measureShown(window), {20, 120}));
+    ASSERT_TRUE(open(window, plain.root()));
+    EXPECT_TRUE(sameWindow(measureShown(window), {10, 30}));
+    EXPECT_TRUE(window.controls()->windowBadge()->isVisible());
+    ASSERT_TRUE(window.controls()->resetWindowButton()->isVisible());
+    window.controls()->resetWindowButton()->click();
+    ASSERT_TRUE(waitUntil([&] {
+        auto a = window.analysis()->current();
+        return a && !window.analysis()->isBusy() && sameWindow(a->summary.load.measure, {20, 120});
+    }));
+    EXPECT_TRUE(sameWindow(measureShown(window), {20, 120}));
+    EXPECT_FALSE(window.controls()->windowBadge()->isVisible());
+    EXPECT_FALSE(settings.windowFor(plain.root()));
+    ASSERT_TRUE(open(window, tiny.root()));
+    EXPECT_TRUE(sameWindow(measureShown(window), {5, 20}));
+    ASSERT_TRUE(open(window, plain.root()));
+    EXPECT_TRUE(sameWindow(measureShown(window), {20, 120}));
+}
+
+// A plain tree whose logs all stop at 60: the banner offers their length, one click applies it
+// to this directory.
+TEST(MainWindow, LogsThatAllStopShortOfTheWindowOfferTheirLength) {
+    TempDir dir;
+    CampaignSpec spec;
+    spec.iterations = 60;
+    writeCampaign(dir.path(), spec);
+    Window w;
+    w.window.show();
+    w.window.openDirectory(QString::fromStdString(dir.path().string()));
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
+    EXPECT_EQ(usedRuns(*w.window.analysis()->current()), 0u);
+    ASSERT_TRUE(w.window.windowBanner()->isVisible());
+    EXPECT_TRUE(w.window.windowBanner()->text().contains(QStringLiteral("60 iterations")))
+        << w.window.windowBanner()->text().toStdString();
+    EXPECT_EQ(w.window.windowBanner()->actionButton()->text(), QStringLiteral("Use 60 iterations"));
+    w.window.windowBanner()->actionButton()->click();
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return usedRuns(a) == 9u; }));
+    EXPECT_TRUE(sameWindow(measureShown(w.window), {20, 60}));
+    EXPECT_EQ(w.window.controls()->windowSource(), ui::WindowSource::User);
+    EXPECT_FALSE(w.window.windowBanner()->isVisible());
+}
+
+// A campaign.json that cannot be read measures with DLPerf's window, and the banner says why,
+// naming the file.
+TEST(MainWindow, ABrokenCampaignFileIsSaidAndDlperfsWindowUsed) {
+    CampaignDir campaign(5, 60);
+    writeFile(campaign.dir.path() / "campaign.json", "{\"warmup\": \"five\"}");
+    Window w;
+    w.window.show();
+    w.window.openDirectory(campaign.logs());
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
+    EXPECT_TRUE(sameWindow(measureShown(w.window), {20, 120}));
+    EXPECT_EQ(w.window.controls()->windowSource(), ui::WindowSource::Dlperf);
+    ASSERT_TRUE(w.window.windowBanner()->isVisible());
+    const QString text = w.window.windowBanner()->text();
+    EXPECT_TRUE(text.contains(QString::fromStdString(
+        (campaign.dir.path() / "campaign.json").string() + ": \"warmup\" is not a whole number")))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("not the campaign's"))) << text.toStdString();
+    // The logs' own length is still offered, below the note.
+    EXPECT_TRUE(text.contains(QStringLiteral("These logs all have 60 iterations")))
+        << text.toStdString();
+    w.window.windowBanner()->actionButton()->click();
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return usedRuns(a) == 9u; }));
+    EXPECT_FALSE(w.window.windowBanner()->isVisible());
 }

@@ -13,6 +13,7 @@
 #include "loadcontroller.h"
 #include "logactions.h"
 #include "methodologydialog.h"
+#include "pagebanner.h"
 #include "plural.h"
 #include "journal.h"
 #include "resultspage.h"
@@ -219,7 +220,8 @@ TEST(StartPage, AFirstStartSaysWhatTheAppIsForAndOpensTheSamples) {
     start->samplesButton()->click();
     ASSERT_EQ(started.count(), 1);
     EXPECT_EQ(started.at(0).at(0).toString(), QStringLiteral(SCALEVIEW_SAMPLES));
-    EXPECT_FALSE(w.window.isStartPageShown());
+    // The pages replace the start page once the samples turn out to hold logs.
+    ASSERT_TRUE(waitUntil([&] { return !w.window.isStartPageShown(); }));
     ASSERT_TRUE(waitUntil([&] {
         auto a = w.window.analysis()->current();
         return a && a->complete && !w.window.analysis()->isBusy();
@@ -259,9 +261,12 @@ TEST(Export, EnabledOnceLoadedNamedAfterTheChartWithASuggestedFileName) {
               QStringLiteral("r50_fp32_bs128_results.md"));
     EXPECT_EQ(e->suggestedFileName(ui::TableFormat::DlperfJson),
               QStringLiteral("r50_fp32_bs128_dlperf.json"));
-    // A failed open leaves nothing to export.
+    // A failed open keeps what is shown, and so what Export writes; the banner says what failed.
     w.window.openDirectory(logs.root() + QStringLiteral("/missing"));
-    ASSERT_TRUE(waitUntil([&] { return !w.action("exportPng")->isEnabled(); }));
+    ASSERT_TRUE(waitUntil([&] { return !w.window.openBanner()->isHidden(); }));
+    EXPECT_TRUE(w.action("exportPng")->isEnabled());
+    EXPECT_EQ(e->suggestedFileName(ui::TableFormat::Csv),
+              QStringLiteral("r50_fp32_bs128_results.csv"));
 }
 
 TEST(Warnings, ActivatingAWarningOpensItsRunAndItsActionsOpenTheLog) {
