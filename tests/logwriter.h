@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sv::test {
@@ -72,6 +73,22 @@ template <typename SpeedFn> std::string makeLog(const RunSpec& spec, SpeedFn spe
 inline void writeFile(const std::filesystem::path& path, const std::string& text) {
     std::filesystem::create_directories(path.parent_path());
     std::ofstream(path, std::ios::binary) << text;
+}
+
+// Logs of `iterations` iterations at a steady 128 samples/s, batch 64, fp32, repeats 1..repeats,
+// for each topology folder name and its rank count: runs whose length is the point of a test.
+inline void writeSteadyRuns(const std::filesystem::path& root,
+                            const std::vector<std::pair<std::string, int>>& topologies,
+                            int iterations, int repeats = 2) {
+    for (const auto& [topo, ranks] : topologies)
+        for (int p = 1; p <= repeats; ++p) {
+            RunSpec spec;
+            spec.ranks = ranks;
+            spec.iterations = iterations;
+            spec.stepMs = 500;
+            writeFile(root / topo / ("r50_b64_fp32_" + std::to_string(p) + ".log"),
+                      makeLog(spec, [](int, int) { return std::string("128.0"); }));
+        }
 }
 
 // A fresh directory under the system temp dir, removed at the end of the test.

@@ -13,15 +13,7 @@ using namespace sv::test;
 namespace {
 
 void writeLogs(const std::filesystem::path& root, int iterations, int repeats = 2) {
-    for (auto [topo, ranks] : {std::pair{"1n1g", 1}, std::pair{"1n2g", 2}})
-        for (int p = 1; p <= repeats; ++p) {
-            RunSpec spec;
-            spec.ranks = ranks;
-            spec.iterations = iterations;
-            spec.stepMs = 500;
-            writeFile(root / topo / ("r50_b64_fp32_" + std::to_string(p) + ".log"),
-                      makeLog(spec, [](int, int) { return std::string("128.0"); }));
-        }
+    writeSteadyRuns(root, {{"1n1g", 1}, {"1n2g", 2}}, iterations, repeats);
 }
 
 } // namespace

@@ -263,15 +263,7 @@ namespace {
 
 // Logs of `iterations` iterations at 128 images/s per GPU: 1n1g and 2n4g, two repeats each.
 void writeShortLogs(const std::filesystem::path& root, int iterations) {
-    for (auto [topo, ranks] : {std::pair{"1n1g", 1}, std::pair{"2n4g", 8}})
-        for (int p = 1; p <= 2; ++p) {
-            RunSpec spec;
-            spec.ranks = ranks;
-            spec.iterations = iterations;
-            spec.stepMs = 500;
-            writeFile(root / topo / ("r50_b64_fp32_" + std::to_string(p) + ".log"),
-                      makeLog(spec, [](int, int) { return std::string("128.0"); }));
-        }
+    writeSteadyRuns(root, {{"1n1g", 1}, {"2n4g", 8}}, iterations);
 }
 
 } // namespace
