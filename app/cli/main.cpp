@@ -31,6 +31,8 @@ const CommandHelp kCommands[] = {
     {"summarize",
      R"(summarize: read a DLPerf-layout log directory (logs/.../bz128/4n8g/r50_b128_fp32_3.log), compute
 each run's throughput and each case's statistics, and compare them with the published tables.
+A directory that holds (or sits up to 3 levels under) a ScaleView campaign.json is measured with
+that campaign's warmup and iterations unless --warmup/--iterations say otherwise.
   --method time|speed     DLPerf method: time (default; timestamps of lines W*R and I*R) or
                           speed (median of each iteration's Speed values, mean over W..I-1)
   --warmup N              iterations left out at the start (default 20)
