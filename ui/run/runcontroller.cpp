@@ -160,10 +160,18 @@ void RunController::cancel() {
     m_cancelling = true;
     if (m_runner->phase() == launcher::Runner::Phase::Idle) {
         // The directory is being prepared or the environment captured: no run has started, so
-        // the campaign ends now; the capture's answer finds no Runner and is dropped.
+        // the campaign ends now; the capture's answer finds no Runner and is dropped. From the
+        // event loop, not inside this call: a caller (the window's close) may not expect
+        // finished before cancel() returns.
         m_runner->cancel();
         emit note(tr("Cancelled before the first run."));
-        onFinished({launcher::CampaignEnd::Outcome::Cancelled, {}});
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (m_runner && m_runner->phase() == launcher::Runner::Phase::Idle)
+                    onFinished({launcher::CampaignEnd::Outcome::Cancelled, {}});
+            },
+            Qt::QueuedConnection);
         return;
     }
     emit note(tr("Cancelling: TERM to every process of the run, KILL after %1 s, then a check that "
