@@ -13,4 +13,24 @@ QThreadPool* backgroundPool() {
     return pool;
 }
 
+QThreadPool* scanPool() {
+    // A few threads: ProcessTree starts no scan while one is stuck, so these are never all
+    // taken by stuck scans for long.
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setMaxThreadCount(4);
+        return p;
+    }();
+    return pool;
+}
+
+QThreadPool* recordQueue() {
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setMaxThreadCount(1);
+        return p;
+    }();
+    return pool;
+}
+
 } // namespace sv::launcher

@@ -14,16 +14,22 @@
 
 namespace sv::launcher {
 
-// The pool the launcher's blocking work runs in. Never destroyed: a read stuck in the kernel
-// (a process in D state, a hung NFS server) must not hold the process's exit.
+// The pools are never destroyed: a read stuck in the kernel (a process in D state, a hung NFS
+// server) must not hold the process's exit. Each kind of work has its own, so that work stuck
+// in one never queues the others behind it.
+// General blocking work: directory preparation, environment files, the output-space check.
 QThreadPool* backgroundPool();
+// /proc scans (ProcessTree): one stuck process makes every scan stuck, so they stay apart.
+QThreadPool* scanPool();
+// The journal and the logs' fdatasync: one thread, so the records reach the disk in order.
+QThreadPool* recordQueue();
 
-// Runs work() on a worker thread, then done(result) in the main thread's event loop, unless
-// context (an object of the main thread) is gone by then.
+// Runs work() on a worker thread of pool, then done(result) in the main thread's event loop,
+// unless context (an object of the main thread) is gone by then.
 template <typename Work, typename Done>
-void runInBackground(QObject* context, Work work, Done done) {
+void runInBackground(QObject* context, Work work, Done done, QThreadPool* pool = backgroundPool()) {
     QPointer<QObject> guard(context);
-    backgroundPool()->start([guard, work = std::move(work), done = std::move(done)]() mutable {
+    pool->start([guard, work = std::move(work), done = std::move(done)]() mutable {
         auto result = std::make_shared<decltype(work())>(work());
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),

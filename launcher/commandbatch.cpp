@@ -9,6 +9,12 @@
 
 namespace sv::launcher {
 
+CommandBatch::~CommandBatch() {
+    for (QProcess* p : findChildren<QProcess*>())
+        if (p->state() != QProcess::NotRunning && p->processId() > 0)
+            ::kill(-static_cast<pid_t>(p->processId()), SIGKILL);
+}
+
 void CommandBatch::run(std::vector<BatchCommand> commands, QObject* context, Done done) {
     auto* batch = new CommandBatch(context);
     batch->start(std::move(commands), std::move(done));
@@ -27,7 +33,12 @@ void CommandBatch::start(std::vector<BatchCommand> commands, Done done) {
         auto* p = new QProcess(this);
         // Its own session, as a run's processes have: a terminal's ^C reaches ScaleView, which
         // cancels in order, and never the sweeps that do the cancelling.
-        p->setChildProcessModifier([] { ::setsid(); });
+        // The app ignores SIGXFSZ (a full log is an error it reports); exec keeps an ignored
+        // signal ignored, so the workload gets the default back.
+        p->setChildProcessModifier([] {
+            ::setsid();
+            ::signal(SIGXFSZ, SIG_DFL);
+        });
         const auto& argv = commands[i].argv;
         QStringList args;
         for (std::size_t k = 1; k < argv.size(); ++k)

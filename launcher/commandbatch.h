@@ -29,6 +29,9 @@ class CommandBatch : public QObject {
   public:
     using Done = std::function<void(std::vector<BatchResult>)>;
     explicit CommandBatch(QObject* parent = nullptr) : QObject(parent) {}
+    // Gone before its commands ended (its owner went away): each command's session is KILLed,
+    // so that QProcess's own destructor, which waits for the process, has nothing to wait for.
+    ~CommandBatch() override;
     // Calls done once, from the event loop, when every command has ended; then deletes itself.
     static void run(std::vector<BatchCommand> commands, QObject* context, Done done);
 

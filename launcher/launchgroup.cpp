@@ -1,5 +1,6 @@
 #include "launchgroup.h"
 
+#include <csignal>
 #include <unistd.h>
 
 namespace sv::launcher {
@@ -25,7 +26,12 @@ void LaunchGroup::start(const std::vector<std::vector<std::string>>& argvs) {
         p->setProcessChannelMode(QProcess::MergedChannels);
         // Its own session and process group: cancel signals the group, and a terminal's ^C
         // reaches ScaleView, which then cancels in order, rather than the payload directly.
-        p->setChildProcessModifier([] { ::setsid(); });
+        // The app ignores SIGXFSZ (a full log is an error it reports); exec keeps an ignored
+        // signal ignored, so the workload gets the default back.
+        p->setChildProcessModifier([] {
+            ::setsid();
+            ::signal(SIGXFSZ, SIG_DFL);
+        });
         connect(p, &QProcess::readyReadStandardOutput, this, [this, i] { read(i); });
         connect(p, &QProcess::started, this,
                 [this, i] { m_members[i].pid = m_members[i].process->processId(); });

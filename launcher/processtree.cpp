@@ -4,6 +4,8 @@
 #include "commandbuilder.h"
 
 #include <QTimer>
+#include <atomic>
+#include <mutex>
 #include <utility>
 
 #include <csignal>
@@ -13,8 +15,27 @@
 #include <unistd.h>
 
 namespace sv::launcher {
+namespace {
+
+std::mutex g_hookMutex;
+std::function<void()> g_scanHook;
+// Scans still running after their deadline answered: stuck in the kernel, for all we know.
+std::atomic<int> g_stuckScans{0};
+
+} // namespace
+
+void ProcessTree::setScanHook(std::function<void()> hook) {
+    std::lock_guard lock(g_hookMutex);
+    g_scanHook = std::move(hook);
+}
 
 std::vector<int> ProcessTree::find() const {
+    std::function<void()> hook;
+    {
+        std::lock_guard lock(g_hookMutex);
+        hook = g_scanHook;
+    }
+    if (hook) hook();
     std::vector<int> pids;
     const std::string needle = std::string(kRunTagVariable) + "=" + m_tag;
     std::error_code ec;
@@ -59,22 +80,46 @@ std::vector<int> ProcessTree::signal(int sig, int pgid) const {
 void ProcessTree::inBackground(int sig, int pgid, QObject* context,
                                std::chrono::milliseconds deadline,
                                std::function<void(Scan)> done) const {
+    if (g_stuckScans.load() > 0) {
+        if (sig != 0 && pgid > 0) ::kill(-pgid, sig);
+        QTimer::singleShot(0, context, [done = std::move(done)] { done(Scan{{}, false}); });
+        return;
+    }
     // Whichever comes first, the scan or the deadline, answers; both run on context's thread.
-    auto answered = std::make_shared<bool>(false);
+    // The state is shared with the worker, which counts itself stuck no more when it ends.
+    struct State {
+        std::mutex mutex;
+        bool answered = false; // done was called (context's thread only)
+        bool finished = false; // the worker ended
+        bool countedStuck = false;
+    };
+    auto state = std::make_shared<State>();
     auto answer = std::make_shared<std::function<void(Scan)>>(std::move(done));
-    QTimer::singleShot(deadline, context, [answered, answer] {
-        if (std::exchange(*answered, true)) return;
+    QTimer::singleShot(deadline, context, [state, answer] {
+        {
+            std::lock_guard lock(state->mutex);
+            if (!state->finished && !state->countedStuck) {
+                state->countedStuck = true;
+                ++g_stuckScans;
+            }
+        }
+        if (std::exchange(state->answered, true)) return;
         (*answer)(Scan{{}, false});
     });
     runInBackground(
         context,
-        [tree = *this, sig, pgid] {
-            return Scan{sig != 0 ? tree.signal(sig, pgid) : tree.find(), true};
+        [tree = *this, sig, pgid, state] {
+            Scan scan{sig != 0 ? tree.signal(sig, pgid) : tree.find(), true};
+            std::lock_guard lock(state->mutex);
+            state->finished = true;
+            if (state->countedStuck) --g_stuckScans;
+            return scan;
         },
-        [answered, answer](Scan scan) {
-            if (std::exchange(*answered, true)) return;
+        [state, answer](Scan scan) {
+            if (std::exchange(state->answered, true)) return;
             (*answer)(std::move(scan));
-        });
+        },
+        scanPool());
 }
 
 } // namespace sv::launcher

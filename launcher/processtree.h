@@ -25,9 +25,16 @@ class ProcessTree {
     };
     // signal(sig, pgid) (or find(), for sig 0) on a worker thread, since reading another
     // process's environ can block without bound (a process in D state); done(scan) in context's
-    // event loop, or at the deadline with finished = false when the scan is still stuck.
+    // event loop, or at the deadline with finished = false when the scan is still stuck. While
+    // an earlier scan is stuck past its deadline no new one starts (it would stick too, and take
+    // a thread for good): done(scan) then answers at once with finished = false; the process
+    // groups are still signalled.
     void inBackground(int sig, int pgid, QObject* context, std::chrono::milliseconds deadline,
                       std::function<void(Scan)> done) const;
+
+    // For tests: called at the start of every find() on the worker thread (a stand-in for a
+    // process whose environ read blocks); null to remove.
+    static void setScanHook(std::function<void()> hook);
 
   private:
     std::string m_tag;

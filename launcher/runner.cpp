@@ -107,6 +107,8 @@ void Runner::enter(Phase next) {
 
 void Runner::start() {
     enter(Phase::Setup);
+    // Cancelled while the environment was captured: no address resolution, no staging.
+    if (m_cancelRequested) return finish(CampaignEnd::Outcome::Cancelled);
     for (const auto& w : m_journalWarnings)
         emit message(QString::fromStdString(w));
     // Ranks meet at real addresses: an ssh_config alias is resolved first, as ssh does.
@@ -115,6 +117,7 @@ void Runner::start() {
             for (const auto& p : a.problems)
                 emit message(QString::fromStdString(p));
             m_builder.setRendezvousAddresses(std::move(a.addresses));
+            if (m_cancelRequested) return finish(CampaignEnd::Outcome::Cancelled);
             stage();
         });
         return;
@@ -173,15 +176,19 @@ void Runner::launch(int index) {
         [this, index, argvs,
          command = commandLines.join(QLatin1Char('\n'))](RunRecorder::Opened opened) {
             const PlannedRun& planned = m_runs[static_cast<std::size_t>(index)];
+            if (!opened.log && !opened.logFailure.empty()) {
+                // The run failed (its end record written, or not: then the campaign stops
+                // below); it is said either way.
+                RunEnd end;
+                end.reason = opened.logFailure;
+                m_states[static_cast<std::size_t>(index)] = RunState::Failed;
+                emit runFinished(index, end);
+            }
             if (!opened.journalError.empty())
                 return finish(CampaignEnd::Outcome::Failed,
                               opened.journalError +
                                   "; stopping: a run without a journal record could be lost");
             if (!opened.log) { // its end record (failed) is written already
-                RunEnd end;
-                end.reason = opened.logFailure;
-                m_states[static_cast<std::size_t>(index)] = RunState::Failed;
-                emit runFinished(index, end);
                 QTimer::singleShot(0, this, &Runner::startNext);
                 return;
             }

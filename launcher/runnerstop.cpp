@@ -22,7 +22,9 @@ void Runner::cancel() {
     } else if (m_phase == Phase::Cooldown) {
         QTimer::singleShot(0, this, &Runner::startNext);
     }
-    // Idle: start() ends at once. Setup and Settling go on to startNext, which stops.
+    // Idle: start() ends at once, cancelled (the window's controller ends the campaign itself
+    // without waiting for the capture). Setup (address resolution, staging) and Settling go on
+    // to a check of the flag, and startNext stops.
     // Terminating: the run is being stopped already.
 }
 
@@ -70,6 +72,8 @@ void Runner::signalLocal(int sig) {
 }
 
 void Runner::abandon() {
+    // Setup's commands (address resolution, staging) are KILLed, group and all, by their
+    // CommandBatch going away with this Runner.
     if (m_phase != Phase::Running && m_phase != Phase::Terminating && m_phase != Phase::Settling)
         return;
     m_cancelRequested = true;
@@ -96,6 +100,20 @@ void Runner::abandon() {
         for (const auto& a : argv)
             args << QString::fromStdString(a);
         QProcess::startDetached(QStringLiteral("timeout"), args);
+    }
+    // The app's last act: the run's end record, written here and now (nothing else writes the
+    // journal while a run runs; Settling has its close, end record included, under way), so
+    // that resume finds it cancelled rather than guessing it interrupted.
+    if (m_phase != Phase::Settling) {
+        if (m_log) m_log->close();
+        RunEnd end;
+        // Being stopped for a timeout already: that stays its state.
+        end.state = m_forcedState.value_or(RunState::Cancelled);
+        end.reason = m_forcedReason.empty() ? "the app quit during the run"
+                                            : m_forcedReason + "; the app quit while stopping it";
+        std::string error;
+        m_journal.appendEnd(run.id, m_tag, run.logPath, end, &error);
+        m_states[static_cast<std::size_t>(m_current)] = end.state;
     }
 }
 

@@ -4,11 +4,19 @@
 #include "campaigndirectory.h"
 
 #include <QThread>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <unistd.h>
 
 namespace sv::launcher {
+namespace {
+std::atomic<RunRecorder::SyncFunction> g_sync{&::fdatasync};
+} // namespace
+
+void RunRecorder::setSyncFunction(SyncFunction sync) {
+    g_sync = sync ? sync : &::fdatasync;
+}
 
 void RunRecorder::open(Journal journal, PlannedRun run, std::string tag,
                        std::vector<std::vector<std::string>> commands,
@@ -33,7 +41,7 @@ void RunRecorder::open(Journal journal, PlannedRun run, std::string tag,
             }
             return o;
         },
-        std::move(done));
+        std::move(done), recordQueue());
 }
 
 void RunRecorder::close(Journal journal, PlannedRun run, std::string tag,
@@ -54,7 +62,7 @@ void RunRecorder::close(Journal journal, PlannedRun run, std::string tag,
             Closed c;
             std::string why = flushError;
             if (fd >= 0) {
-                if (::fdatasync(fd) != 0 && why.empty()) why = std::strerror(errno);
+                if (g_sync.load()(fd) != 0 && why.empty()) why = std::strerror(errno);
                 ::close(fd);
             }
             if (!why.empty()) {
@@ -69,7 +77,7 @@ void RunRecorder::close(Journal journal, PlannedRun run, std::string tag,
             c.end = std::move(end);
             return c;
         },
-        std::move(done));
+        std::move(done), recordQueue());
 }
 
 bool RunRecorder::append(QFile& log, const QByteArray& bytes, std::string* error) {

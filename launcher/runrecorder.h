@@ -38,6 +38,11 @@ class RunRecorder {
     static void close(Journal journal, PlannedRun run, std::string tag, std::unique_ptr<QFile> log,
                       RunEnd end, QObject* context, std::function<void(Closed)> done);
 
+    // For tests: the call that makes a log durable (fdatasync by default; null restores it), so
+    // that a failing disk can be stood in for.
+    using SyncFunction = int (*)(int fd);
+    static void setSyncFunction(SyncFunction sync);
+
     // Appends bytes to the log and flushes them to the kernel; false with the reason (disk full,
     // quota, file size limit) in *error.
     static bool append(QFile& log, const QByteArray& bytes, std::string* error);

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sched.h>
 #include <sys/mount.h>
+#include <unistd.h>
 
 using sv::test::journalEnds;
 using sv::test::kCli;
@@ -14,14 +16,31 @@ using sv::test::runProcess;
 
 namespace {
 
-// A tmpfs of `kib` KiB at dir/fs (root only); empty when it cannot be mounted here.
+// Not root: this process becomes root of its own user and mount namespaces (as unshare -rm
+// does), where it may mount a tmpfs. Needs a single-threaded process: these tests start none.
+bool ownMountNamespace() {
+    const uid_t uid = ::geteuid();
+    const gid_t gid = ::getegid();
+    if (::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) return false;
+    std::ofstream("/proc/self/setgroups") << "deny";
+    std::ofstream("/proc/self/uid_map") << "0 " << uid << " 1";
+    std::ofstream("/proc/self/gid_map") << "0 " << gid << " 1";
+    return ::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0;
+}
+
+// A tmpfs of `kib` KiB at dir/fs (as root, or in a namespace of this process's own); empty
+// when it cannot be mounted here.
 std::string tinyFs(const std::string& dir, int kib, bool readOnly = false) {
     const std::string at = dir + "/fs";
     std::filesystem::create_directories(at);
     const std::string options = "size=" + std::to_string(kib) + "k";
-    if (::mount("tmpfs", at.c_str(), "tmpfs", readOnly ? MS_RDONLY : 0, options.c_str()) != 0)
-        return {};
-    return at;
+    const auto mountIt = [&] {
+        return ::mount("tmpfs", at.c_str(), "tmpfs", readOnly ? MS_RDONLY : 0, options.c_str()) ==
+               0;
+    };
+    if (mountIt()) return at;
+    if (::geteuid() != 0 && ownMountNamespace() && mountIt()) return at;
+    return {};
 }
 
 // Unmounts, then removes the test's directory, whatever the test's outcome.
@@ -83,7 +102,8 @@ TEST(Durability, AFileSizeLimitFailsTheRunWithItsReasonInsteadOfKillingTheCli) {
 TEST(Durability, AFullDiskFailsTheRunAndStopsTheCampaignSayingSo) {
     const std::string dir = sv::test::tempDir("fulldisk");
     const std::string fs = tinyFs(dir, 64);
-    if (fs.empty()) GTEST_SKIP() << "cannot mount a tmpfs here (needs root): not tested";
+    if (fs.empty())
+        GTEST_SKIP() << "cannot mount a tmpfs here (neither root nor user namespaces): not tested";
     Unmount unmount{fs, dir};
     const auto profile = sv::test::writeFakeProfile(dir, {"--interval", "0.002"});
     const auto r = runProcess(fakeRun(profile, fs + "/out", "2000"));
@@ -94,13 +114,21 @@ TEST(Durability, AFullDiskFailsTheRunAndStopsTheCampaignSayingSo) {
     // reason given); the second never started.
     const std::string journal = sv::test::readFile(fs + "/out/journal.jsonl");
     EXPECT_EQ(journal.find("r50_b2_fp32_2"), std::string::npos) << journal;
+    const auto ends = journalEnds(fs + "/out");
+    if (ends.empty()) {
+        EXPECT_NE(r.err.find("cannot write journal"), std::string::npos) << r.err << journal;
+    } else {
+        ASSERT_EQ(ends.size(), 1u) << journal;
+        EXPECT_EQ(ends[0]["state"], "failed") << journal;
+    }
     EXPECT_TRUE(sv::test::leftoverOf(fs + "/out").empty());
 }
 
 TEST(Durability, AJournalThatCannotBeWrittenFailsTheCampaignNotCancelsIt) {
     const std::string dir = sv::test::tempDir("journalfull");
     const std::string fs = tinyFs(dir, 256);
-    if (fs.empty()) GTEST_SKIP() << "cannot mount a tmpfs here (needs root): not tested";
+    if (fs.empty())
+        GTEST_SKIP() << "cannot mount a tmpfs here (neither root nor user namespaces): not tested";
     Unmount unmount{fs, dir};
     const auto profile = sv::test::writeFakeProfile(dir, {"--interval", "0.002"});
     const std::string out = fs + "/out";
@@ -142,7 +170,8 @@ TEST(Durability, AJournalLineOfAFutureVersionIsSkippedByResumeWithAWarning) {
 TEST(Durability, PreflightSaysWhenTheOutputDirectoryHasNoRoomOrCannotBeWritten) {
     const std::string dir = sv::test::tempDir("room");
     const std::string fs = tinyFs(dir, 512);
-    if (fs.empty()) GTEST_SKIP() << "cannot mount a tmpfs here (needs root): not tested";
+    if (fs.empty())
+        GTEST_SKIP() << "cannot mount a tmpfs here (neither root nor user namespaces): not tested";
     Unmount unmount{fs, dir};
     const auto profile = sv::test::writeFakeProfile(dir, {});
     auto campaign = [&](const std::string& out, int iterations) {

@@ -118,6 +118,25 @@ TEST(LaunchGroup, AReapedLeadersGroupIsForgotten) {
     EXPECT_TRUE(group.processGroups().empty());
 }
 
+TEST(LaunchGroup, TheWorkloadGetsSigxfszBackItsDefaultThatTheAppIgnores) {
+    sv::test::EventLoop loop;
+    const auto before = std::signal(SIGXFSZ, SIG_IGN); // as both apps' main() do
+    LaunchGroup group;
+    QByteArray out;
+    QObject::connect(&group, &LaunchGroup::output,
+                     [&](int, const QByteArray& bytes) { out += bytes; });
+    QSignalSpy finished(&group, &LaunchGroup::finished);
+    group.start({{"/bin/grep", "^SigIgn:", "/proc/self/status"}});
+    const bool ended = waitFor([&] { return !finished.isEmpty(); }, 10000);
+    std::signal(SIGXFSZ, before);
+    ASSERT_TRUE(ended);
+    const QByteArray mask = out.trimmed().mid(out.indexOf(':') + 1).trimmed();
+    bool ok = false;
+    const qulonglong ignored = mask.toULongLong(&ok, 16);
+    ASSERT_TRUE(ok) << out.toStdString();
+    EXPECT_EQ(ignored & (1ull << (SIGXFSZ - 1)), 0u) << out.toStdString();
+}
+
 TEST(RunnerPhases, EachRunGoesSetupRunningSettlingAndCooldownSitsBetween) {
     sv::test::EventLoop loop;
     const std::string dir = sv::test::tempDir("phases");
@@ -187,6 +206,11 @@ TEST(RunnerAbandon, TheOwnerGoingAwayMidRunLeavesNoTaggedProcess) {
     runner.reset(); // as ~RunController does when the app quits
     EXPECT_TRUE(waitFor([&] { return sv::test::leftoverOf(out).empty(); }, 30000))
         << sv::test::leftoverOf(out).front();
+    // Its end record was the last act: resume finds the run cancelled, not guessed interrupted.
+    const auto ends = sv::test::journalEnds(out);
+    ASSERT_EQ(ends.size(), 1u) << sv::test::readFile(out + "/journal.jsonl");
+    EXPECT_EQ(ends[0]["state"], "cancelled");
+    EXPECT_EQ(ends[0]["reason"], "the app quit during the run");
     std::filesystem::remove_all(dir);
 }
 

@@ -62,12 +62,6 @@ QString RunController::logRoot(const launcher::Campaign& campaign) {
                : out;
 }
 
-std::map<std::string, launcher::JournalEntry> RunController::journalOf(const QString& outputDir) {
-    const QString path = QDir(outputDir).filePath(QStringLiteral("journal.jsonl"));
-    if (!QFileInfo::exists(path)) return {};
-    return launcher::Journal(path.toStdString()).read();
-}
-
 bool RunController::start(const launcher::Campaign& campaign, bool resume, QString* error) {
     if (m_runner) {
         *error = tr("A campaign is already running; cancel it first.");
@@ -164,6 +158,22 @@ void RunController::onRunFinished(int index, const launcher::RunEnd& end) {
 void RunController::cancel() {
     if (!m_runner || m_cancelling) return;
     m_cancelling = true;
+    if (m_runner->phase() == launcher::Runner::Phase::Idle) {
+        // The directory is being prepared or the environment captured: no run has started, so
+        // the campaign ends now; the capture's answer finds no Runner and is dropped. From the
+        // event loop, not inside this call: a caller (the window's close) may not expect
+        // finished before cancel() returns.
+        m_runner->cancel();
+        emit note(tr("Cancelled before the first run."));
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (m_runner && m_runner->phase() == launcher::Runner::Phase::Idle)
+                    onFinished({launcher::CampaignEnd::Outcome::Cancelled, {}});
+            },
+            Qt::QueuedConnection);
+        return;
+    }
     emit note(tr("Cancelling: TERM to every process of the run, KILL after %1 s, then a check that "
                  "none is left.")
                   .arg(m_campaign.graceSeconds));

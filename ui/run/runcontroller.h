@@ -2,7 +2,7 @@
 // Drives the launcher's Runner for the window: preflight, run, cancel and resume, all through
 // the event loop (the Runner's QProcess and timers; nothing here waits). Says what happens in
 // plain words, follows the current run's log for the console, and says when a run's results
-// are on disk so the window reloads the campaign's log tree.
+// are on disk (resultsChanged) for whoever shows them.
 
 // moc trips over the C++20 standard headers behind the launcher types; it needs only names.
 #ifndef Q_MOC_RUN
@@ -43,8 +43,6 @@ class RunController : public QObject {
     const launcher::Runner* runner() const { return m_runner; }
     // Where the campaign's logs go (output directory + the profile's log root).
     static QString logRoot(const launcher::Campaign& campaign);
-    // The states a campaign directory's journal records, by run id; empty without a journal.
-    static std::map<std::string, launcher::JournalEntry> journalOf(const QString& outputDir);
     // How long the environment capture may take before the campaign goes on without it.
     void setEnvironmentTimeout(std::chrono::milliseconds timeout) {
         m_environmentTimeout = timeout;
