@@ -678,3 +678,24 @@ TEST(RunPanel, LateReadOfAFinishedCampaignDoesNotReplaceANewerOpen) {
     EXPECT_EQ(w.form->outputDir()->text(), second);
     EXPECT_TRUE(w.panel->resumeButton()->isEnabled()); // the second's two runs are left
 }
+
+// The command view is drawn at every edit: the profile is read once per choice of profile,
+// not from disk each time (a slow or hung mount would stall the window at every keystroke).
+TEST(RunPanel, TheCommandViewReadsTheProfileOncePerChoice) {
+    Window w;
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("campaign"));
+    const launcher::Campaign c = cancelledCampaign(dir, out);
+    ASSERT_TRUE(w.panel->openCampaign(out));
+    ASSERT_TRUE(waitUntil([&] {
+        return w.panel->commandText().contains(QLatin1String("/bin/true"));
+    })) << w.panel->commandText().toStdString();
+    // The profile file goes away: were it read again, the view would say it cannot run.
+    ASSERT_TRUE(QFile::rename(QString::fromStdString(c.profile),
+                              dir.filePath(QStringLiteral("moved-away.json"))));
+    w.form->iterations()->setValue(77);
+    EXPECT_TRUE(waitUntil([&] {
+        const QString t = w.panel->commandText();
+        return t.contains(QLatin1String("/bin/true")) && t.contains(QLatin1String("77"));
+    })) << w.panel->commandText().toStdString();
+}

@@ -459,8 +459,18 @@ QString RunPanel::commandText() const {
 }
 
 void RunPanel::updateCommand() {
+    const launcher::Campaign c = m_form->campaign();
     std::string error;
-    const QStringList lines = toQt(launcher::dryRunLines(m_form->campaign(), &error));
+    for (const auto& p : c.validate())
+        error += (error.empty() ? "" : "\n") + p;
+    if (error.empty() && m_profileName != c.profile) {
+        m_profileName = c.profile;
+        m_profileError.clear();
+        m_profile = launcher::loadProfile(c.profile, &m_profileError);
+    }
+    if (error.empty() && !m_profile) error = m_profileError;
+    const QStringList lines =
+        error.empty() ? toQt(launcher::dryRunLines(c, *m_profile, &error)) : QStringList();
     if (lines.isEmpty()) {
         m_commandCaption->setText(tr("<b>Cannot run yet:</b> %1")
                                       .arg(QString::fromStdString(error).toHtmlEscaped().replace(

@@ -118,6 +118,11 @@ class RunPanel : public QWidget {
     // Bumped whenever the panel moves on (open, run, resume, New): a finished campaign's
     // directory read that returns after that describes the past and is dropped.
     quint64 m_generation = 0;
+    // The profile the command view was drawn with, loaded once per choice of profile rather
+    // than read from disk at every edit.
+    std::optional<std::string> m_profileName;
+    std::optional<launcher::WorkloadProfile> m_profile;
+    std::string m_profileError;
 };
 
 } // namespace sv::ui
