@@ -43,7 +43,7 @@ LiveController::Refresh rescan(LogSnapshot current,
     out.snapshot.root = current.root;
     out.snapshot.scanWarnings = std::move(scan.warnings);
     out.snapshot.complete = true;
-    out.remote = QString::fromStdString(remoteFileSystem(root));
+    out.remote = QString::fromStdString(launcher::remoteFileSystem(root));
     out.watchPaths << current.root;
     std::set<QString> dirs;
     for (const auto& file : scan.logs) {

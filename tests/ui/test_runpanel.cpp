@@ -32,9 +32,13 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QFutureWatcher>
 #include <QThread>
 
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
 
 using namespace sv;
 using namespace sv::test;
@@ -623,4 +627,75 @@ TEST(RunPanel, AMovedCampaignDirectoryRunsWhereItIsNowAndSaysSo) {
     ASSERT_TRUE(waitUntil([&] { return done; }, 60000));
     EXPECT_FALSE(QFileInfo::exists(first));
     EXPECT_TRUE(QFileInfo::exists(moved + QStringLiteral("/logs/bz8/1n1g/r50_b8_fp32_2.log")));
+}
+
+// A finished campaign's directory is read again on a worker; when the user opens another
+// campaign before that read returns, the late result must not replace the newer campaign,
+// its banner or its Resume, nor say the campaign finished.
+TEST(RunPanel, LateReadOfAFinishedCampaignDoesNotReplaceANewerOpen) {
+    Window w;
+    QTemporaryDir dir;
+    const QString first = dir.filePath(QStringLiteral("first"));
+    const QString second = dir.filePath(QStringLiteral("second"));
+    cancelledCampaign(dir, first);
+    cancelledCampaign(dir, second);
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    std::atomic<bool> readHeld{false};
+    ui::RunPanel::setFinishedReadHookForTest([released, &readHeld] {
+        readHeld = true;
+        released.wait();
+    });
+    // Whatever happens, the worker is let go and the hook removed for the next tests.
+    struct Unhook {
+        std::promise<void>& release;
+        bool released = false;
+        ~Unhook() {
+            if (!released) release.set_value();
+            ui::RunPanel::setFinishedReadHookForTest({});
+        }
+    } unhook{release};
+
+    ASSERT_TRUE(w.panel->openCampaign(first));
+    int finishedSignals = 0;
+    QObject::connect(w.panel, &ui::RunPanel::campaignFinished, [&] { ++finishedSignals; });
+    w.panel->resumeButton()->click();
+    ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
+    // The campaign ends; its directory read is held on the worker.
+    ASSERT_TRUE(waitUntil([&] { return readHeld && !w.panel->controller()->isRunning(); }, 60000));
+
+    ASSERT_TRUE(w.panel->openCampaign(second));
+    const QString openedBanner = w.panel->bannerText();
+    ASSERT_TRUE(openedBanner.contains(QDir::toNativeSeparators(second)))
+        << openedBanner.toStdString();
+    release.set_value();
+    unhook.released = true;
+    // The late read has come back once its watcher is gone.
+    ASSERT_TRUE(
+        waitUntil([&] { return w.panel->findChildren<QFutureWatcherBase*>().isEmpty(); }, 10000));
+    EXPECT_EQ(w.panel->bannerText().toStdString(), openedBanner.toStdString());
+    EXPECT_EQ(finishedSignals, 0);
+    EXPECT_EQ(w.form->outputDir()->text(), second);
+    EXPECT_TRUE(w.panel->resumeButton()->isEnabled()); // the second's two runs are left
+}
+
+// The command view is drawn at every edit: the profile is read once per choice of profile,
+// not from disk each time (a slow or hung mount would stall the window at every keystroke).
+TEST(RunPanel, TheCommandViewReadsTheProfileOncePerChoice) {
+    Window w;
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("campaign"));
+    const launcher::Campaign c = cancelledCampaign(dir, out);
+    ASSERT_TRUE(w.panel->openCampaign(out));
+    ASSERT_TRUE(waitUntil([&] {
+        return w.panel->commandText().contains(QLatin1String("/bin/true"));
+    })) << w.panel->commandText().toStdString();
+    // The profile file goes away: were it read again, the view would say it cannot run.
+    ASSERT_TRUE(QFile::rename(QString::fromStdString(c.profile),
+                              dir.filePath(QStringLiteral("moved-away.json"))));
+    w.form->iterations()->setValue(77);
+    EXPECT_TRUE(waitUntil([&] {
+        const QString t = w.panel->commandText();
+        return t.contains(QLatin1String("/bin/true")) && t.contains(QLatin1String("77"));
+    })) << w.panel->commandText().toStdString();
 }

@@ -48,7 +48,16 @@ QString siblingOf(const QString& dir) {
             return next;
 }
 
+std::function<void()>& finishedReadHook() {
+    static std::function<void()> hook;
+    return hook;
+}
+
 } // namespace
+
+void RunPanel::setFinishedReadHookForTest(std::function<void()> hook) {
+    finishedReadHook() = std::move(hook);
+}
 
 RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
     : QWidget(parent), m_settings(settings), m_form(new CampaignForm(this)),
@@ -133,6 +142,7 @@ RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
     connect(m_revert, &QPushButton::clicked, this, &RunPanel::revertForm);
     connect(newButton, &QPushButton::clicked, this, [this] {
         m_form->setOutputDir(CampaignForm::freshOutputDir());
+        ++m_generation;
         m_opened.reset();
         m_canResume = false;
         m_banner->hide();
@@ -202,13 +212,19 @@ void RunPanel::onFinished(bool cancelled, int ok, int total, const QString& fail
     }
     // What is left is what the directory says now, read as Resume will read it: on a worker
     // thread, as the journal may be long and the disk slow.
+    // The user may open another campaign or start a run before it returns: then it is dropped,
+    // or it would replace the newer campaign, its banner, and say "finished" (closing the window
+    // if a close waits for that).
     auto* watcher = new QFutureWatcher<launcher::CampaignDirectory>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [=, this] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [=, this, generation = m_generation] {
         watcher->deleteLater();
+        if (generation != m_generation || m_controller->isRunning()) return;
         showFinished(watcher->result(), cancelled, ok, total);
     });
-    watcher->setFuture(QtConcurrent::run(
-        [dir = m_running.outputDir] { return launcher::CampaignDirectory::open(dir); }));
+    watcher->setFuture(QtConcurrent::run([dir = m_running.outputDir, hook = finishedReadHook()] {
+        if (hook) hook();
+        return launcher::CampaignDirectory::open(dir);
+    }));
 }
 
 void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool cancelled, int ok,
@@ -314,6 +330,7 @@ bool RunPanel::start(const launcher::Campaign& c, bool resume) {
         showBanner(error, true);
         return false;
     }
+    ++m_generation;
     m_running = c;
     QStringList ids;
     for (const auto& run : m_controller->runner()->runs())
@@ -337,6 +354,7 @@ bool RunPanel::openCampaign(const QString& fileOrDir) {
                    true);
         return false;
     }
+    ++m_generation;
     m_opened = opened;
     m_choice->hide();
     m_form->setCampaign(opened.campaign());
@@ -441,8 +459,18 @@ QString RunPanel::commandText() const {
 }
 
 void RunPanel::updateCommand() {
+    const launcher::Campaign c = m_form->campaign();
     std::string error;
-    const QStringList lines = toQt(launcher::dryRunLines(m_form->campaign(), &error));
+    for (const auto& p : c.validate())
+        error += (error.empty() ? "" : "\n") + p;
+    if (error.empty() && m_profileName != c.profile) {
+        m_profileName = c.profile;
+        m_profileError.clear();
+        m_profile = launcher::loadProfile(c.profile, &m_profileError);
+    }
+    if (error.empty() && !m_profile) error = m_profileError;
+    const QStringList lines =
+        error.empty() ? toQt(launcher::dryRunLines(c, *m_profile, &error)) : QStringList();
     if (lines.isEmpty()) {
         m_commandCaption->setText(tr("<b>Cannot run yet:</b> %1")
                                       .arg(QString::fromStdString(error).toHtmlEscaped().replace(

@@ -13,6 +13,8 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class QLabel;
 class QMenu;
 class QPlainTextEdit;
@@ -64,6 +66,9 @@ class RunPanel : public QWidget {
     QPushButton* revertButton() const { return m_revert; }
     QString commandText() const;
     QString bannerText() const;
+    // Tests only: runs on the worker thread before a finished campaign's directory is read
+    // again, so a test can hold that read back. Empty (the default) in the app.
+    static void setFinishedReadHookForTest(std::function<void()> hook);
 
   signals:
     // The campaign's log tree has new results; measure them with the campaign's own window.
@@ -110,6 +115,14 @@ class RunPanel : public QWidget {
     std::optional<launcher::CampaignDirectory> m_opened;
     launcher::Campaign m_running; // of the campaign running now
     bool m_canResume = false;
+    // Bumped whenever the panel moves on (open, run, resume, New): a finished campaign's
+    // directory read that returns after that describes the past and is dropped.
+    quint64 m_generation = 0;
+    // The profile the command view was drawn with, loaded once per choice of profile rather
+    // than read from disk at every edit.
+    std::optional<std::string> m_profileName;
+    std::optional<launcher::WorkloadProfile> m_profile;
+    std::string m_profileError;
 };
 
 } // namespace sv::ui
