@@ -22,6 +22,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QSignalSpy>
 #include <QFileInfo>
 #include <QFile>
 #include <QLabel>
@@ -190,7 +191,10 @@ TEST(RunPanel, SavesAndReopensCampaignsAsTheLaunchersJson) {
     w.form->launcherChoice()->setCurrentIndex(
         w.form->launcherChoice()->findData(QStringLiteral("torchrun")));
     const QString file = dir.filePath(QStringLiteral("mine.json"));
+    QSignalSpy written(w.panel, &ui::RunPanel::campaignSaved);
     ASSERT_TRUE(w.panel->saveCampaign(file));
+    ASSERT_TRUE(written.count() == 1 || written.wait(10000)); // written off the GUI thread
+    EXPECT_EQ(written.at(0).at(1).toString(), QString()) << "no error";
     std::string error;
     const auto saved = launcher::loadCampaign(file.toStdString(), &error);
     ASSERT_TRUE(saved) << error;
@@ -500,7 +504,9 @@ TEST(RunPanel, ARelativeOutputDirIsTheCampaignsOwnDirectory) {
     // The form's own relative directory is saved absolute (from the app's working directory).
     w.form->outputDir()->setText(QStringLiteral("typed/here"));
     const QString spec = dir.filePath(QStringLiteral("spec.json"));
+    QSignalSpy written(w.panel, &ui::RunPanel::campaignSaved);
     ASSERT_TRUE(w.panel->saveCampaign(spec));
+    ASSERT_TRUE(written.count() == 1 || written.wait(10000));
     const auto saved = launcher::loadCampaign(spec.toStdString(), &error);
     ASSERT_TRUE(saved) << error;
     EXPECT_EQ(saved->outputDir,

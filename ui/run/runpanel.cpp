@@ -422,18 +422,27 @@ void RunPanel::describeOpened(const launcher::CampaignDirectory& opened) {
 }
 
 bool RunPanel::saveCampaign(const QString& file) {
-    std::string why;
     // Absolute, like campaign.json: opened later, from anywhere, it names the same directory.
     launcher::Campaign c = m_form->campaign();
     c.outputDir = launcher::absoluteOutputDir(c.outputDir);
-    if (!launcher::saveCampaign(c, file.toStdString(), &why)) {
-        showBanner(tr("Cannot save %1: %2")
-                       .arg(QDir::toNativeSeparators(file), QString::fromStdString(why)),
-                   true);
-        return false;
-    }
-    m_settings->addRecentCampaign(file);
-    rebuildRecentMenu();
+    // The write (QSaveFile: a temporary, fsync, rename) is on a worker thread: a slow or hung
+    // disk must not freeze the window; campaignSaved says how it went.
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, file] {
+        watcher->deleteLater();
+        const QString why = watcher->result();
+        if (why.isEmpty()) {
+            m_settings->addRecentCampaign(file);
+            rebuildRecentMenu();
+        } else {
+            showBanner(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(file), why), true);
+        }
+        emit campaignSaved(file, why);
+    });
+    watcher->setFuture(QtConcurrent::run([c, path = file.toStdString()] {
+        std::string why;
+        return launcher::saveCampaign(c, path, &why) ? QString() : QString::fromStdString(why);
+    }));
     return true;
 }
 

@@ -39,6 +39,7 @@ class RunPanel : public QWidget {
     // its settings and plan as saved (what cannot run here stays, with a banner saying why),
     // its journal's states, its results; Resume is offered when something is left to run.
     bool openCampaign(const QString& fileOrDir);
+    // Writes the form's campaign to file in the background; campaignSaved says how it went.
     bool saveCampaign(const QString& file);
     void run();
     // Runs what the opened directory's journal has not finished, with its campaign.json. When
@@ -76,6 +77,8 @@ class RunPanel : public QWidget {
     // The user opened a campaign that has results: show them, measured as it was run.
     void campaignOpened(const QString& logRoot, int warmup, int iterations);
     void campaignFinished(bool cancelled, int ok, int total);
+    // A Save has ended: error is empty when the file is written.
+    void campaignSaved(const QString& file, const QString& error);
     // The log the current run is writing; empty when no run is going.
     void logInProgress(const QString& path);
 
