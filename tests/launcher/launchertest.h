@@ -3,6 +3,7 @@
 // and a look for processes still carrying a run tag.
 
 #include "../process.h"
+#include "campaign.h"
 
 #include <chrono>
 #include <fcntl.h>
@@ -20,6 +21,21 @@ inline const std::string kCli = SCALEVIEW_CLI;
 inline const std::string kFake = SCALEVIEW_FAKE_WORKLOAD;
 
 // Seconds since t0.
+// A tiny campaign of one 1n1g case for the fake workload's profile (or another): 5 iterations.
+inline launcher::Campaign fakeCampaign(const std::string& profile, const std::string& out,
+                                       int repeats) {
+    launcher::Campaign c;
+    c.profile = profile;
+    c.topologies = {*parseTopology("1n1g")};
+    c.batchSizes = {2};
+    c.repeats = repeats;
+    c.iterations = 5;
+    c.warmup = 1;
+    c.cooldownSeconds = 1;
+    c.outputDir = out;
+    return c;
+}
+
 inline double since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

@@ -19,24 +19,10 @@
 #include <sys/stat.h>
 
 using namespace sv::launcher;
+using sv::test::fakeCampaign;
 using sv::test::waitFor;
 
-namespace {
-
-Campaign fakeCampaign(const std::string& profile, const std::string& out, int repeats) {
-    Campaign c;
-    c.profile = profile;
-    c.topologies = {*sv::parseTopology("1n1g")};
-    c.batchSizes = {2};
-    c.repeats = repeats;
-    c.iterations = 5;
-    c.warmup = 1;
-    c.cooldownSeconds = 1;
-    c.outputDir = out;
-    return c;
-}
-
-} // namespace
+namespace {} // namespace
 
 TEST(Journal, AMistypedOrFutureRecordIsSkippedWithAWarningNeverThrown) {
     const std::string dir = sv::test::tempDir("journal");

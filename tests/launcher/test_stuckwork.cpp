@@ -21,17 +21,11 @@ using sv::test::waitFor;
 
 namespace {
 
-Campaign fakeCampaign(const std::string& profile, const std::string& out, int repeats) {
-    Campaign c;
-    c.profile = profile;
-    c.topologies = {*sv::parseTopology("1n1g")};
-    c.batchSizes = {2};
-    c.repeats = repeats;
-    c.iterations = 5;
-    c.warmup = 1;
+// The shared tiny campaign, without a cooldown and with a short connect timeout.
+Campaign stuckCampaign(const std::string& profile, const std::string& out, int repeats) {
+    Campaign c = sv::test::fakeCampaign(profile, out, repeats);
     c.cooldownSeconds = 0;
     c.connectTimeoutSeconds = 1;
-    c.outputDir = out;
     return c;
 }
 
@@ -75,7 +69,7 @@ TEST(StuckWork, ScansStuckInTheKernelDoNotHoldTheJournalTheCampaignEndsRecorded)
                                            [&](ProcessTree::Scan s) { answered += !s.finished; });
     ASSERT_TRUE(waitFor([&] { return answered == 12; }, 5000)) << answered;
     const std::string out = dir + "/out";
-    Runner runner(fakeCampaign(dir + "/fake-profile.json", out, 3), *profile);
+    Runner runner(stuckCampaign(dir + "/fake-profile.json", out, 3), *profile);
     ASSERT_TRUE(runner.prepare(false, &error)) << error;
     std::optional<CampaignEnd> end;
     QObject::connect(&runner, &Runner::finished, [&](const CampaignEnd& e) { end = e; });
@@ -98,7 +92,7 @@ TEST(StuckWork, ALogThatCannotBeSyncedIsRecordedFailedNeverOk) {
     ASSERT_TRUE(profile) << error;
     RunRecorder::setSyncFunction(&failingSync);
     const std::string out = dir + "/out";
-    Runner runner(fakeCampaign(dir + "/fake-profile.json", out, 1), *profile);
+    Runner runner(stuckCampaign(dir + "/fake-profile.json", out, 1), *profile);
     ASSERT_TRUE(runner.prepare(false, &error)) << error;
     std::optional<CampaignEnd> end;
     QObject::connect(&runner, &Runner::finished, [&](const CampaignEnd& e) { end = e; });

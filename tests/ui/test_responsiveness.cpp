@@ -187,17 +187,37 @@ TEST(Responsiveness, RunEndsAndTheCampaignsEndNeverStallTheEventLoop) {
     EXPECT_LT(gap, 100);
 }
 
+namespace {
+
+// A stand-in nvidia-smi that hangs, first on PATH until restore() or the end of the scope (so a
+// failed assertion does not leave it there for the next test).
+class HungNvidiaSmi {
+  public:
+    explicit HungNvidiaSmi(const std::string& bin) : m_path(qgetenv("PATH")) {
+        std::filesystem::create_directories(bin);
+        std::ofstream(bin + "/nvidia-smi") << "#!/bin/sh\nsleep 60\n";
+        ::chmod((bin + "/nvidia-smi").c_str(), 0755);
+        qputenv("PATH", QByteArray::fromStdString(bin + ":") + m_path);
+    }
+    ~HungNvidiaSmi() { restore(); }
+    void restore() { qputenv("PATH", m_path); }
+
+  private:
+    QByteArray m_path;
+};
+
+bool captureStarted(const QStringList& notes) {
+    return !notes.isEmpty() && notes.last().startsWith(QStringLiteral("Capturing environment…"));
+}
+
+} // namespace
+
 // A hung nvidia-smi at the start of a campaign: "Capturing environment…" is shown, the capture
 // ends at its own timeout naming where it hung, the runs go on, and the GUI thread answers
 // throughout.
 TEST(Responsiveness, AHungNvidiaSmiShowsCapturingEnvironmentThenWhyNotAFrozenApp) {
     TempDir dir;
-    const std::string bin = dir.path().string() + "/bin";
-    std::filesystem::create_directories(bin);
-    std::ofstream(bin + "/nvidia-smi") << "#!/bin/sh\nsleep 60\n";
-    ::chmod((bin + "/nvidia-smi").c_str(), 0755);
-    const QByteArray path = qgetenv("PATH");
-    qputenv("PATH", QByteArray::fromStdString(bin + ":") + path);
+    HungNvidiaSmi hung(dir.path().string() + "/bin");
     ui::RunController controller;
     controller.setEnvironmentTimeout(std::chrono::seconds(2));
     QStringList notes, problems;
@@ -210,9 +230,8 @@ TEST(Responsiveness, AHungNvidiaSmiShowsCapturingEnvironmentThenWhyNotAFrozenApp
     ASSERT_TRUE(controller.start(fakeCampaign(dir.path().string(), {"1n1g"}, 1), false, &error))
         << error.toStdString();
     // The directory is prepared on a worker thread, then the capture starts (with this PATH).
-    const bool capturing = waitUntil(
-        [&] { return notes.last().startsWith(QStringLiteral("Capturing environment…")); }, 10000);
-    qputenv("PATH", path);
+    const bool capturing = waitUntil([&] { return captureStarted(notes); }, 10000);
+    hung.restore();
     ASSERT_TRUE(capturing) << notes.join(QLatin1Char('\n')).toStdString();
     ASSERT_TRUE(waitUntil([&] { return !finished.isEmpty(); }, 60000));
     // Other problems may be said too (a tool missing here); this one must be, exactly.
@@ -228,12 +247,7 @@ TEST(Responsiveness, AHungNvidiaSmiShowsCapturingEnvironmentThenWhyNotAFrozenApp
 // minute): the campaign ends cancelled at once, not at the capture's timeout.
 TEST(Responsiveness, CancelDuringTheEnvironmentCaptureEndsAtOnce) {
     TempDir dir;
-    const std::string bin = dir.path().string() + "/bin";
-    std::filesystem::create_directories(bin);
-    std::ofstream(bin + "/nvidia-smi") << "#!/bin/sh\nsleep 60\n";
-    ::chmod((bin + "/nvidia-smi").c_str(), 0755);
-    const QByteArray path = qgetenv("PATH");
-    qputenv("PATH", QByteArray::fromStdString(bin + ":") + path);
+    HungNvidiaSmi hung(dir.path().string() + "/bin");
     ui::RunController controller;
     controller.setEnvironmentTimeout(std::chrono::seconds(60));
     QStringList notes;
@@ -243,9 +257,8 @@ TEST(Responsiveness, CancelDuringTheEnvironmentCaptureEndsAtOnce) {
     const std::string out = dir.path().string();
     ASSERT_TRUE(controller.start(fakeCampaign(out, {"1n1g"}, 1), false, &error))
         << error.toStdString();
-    const bool capturing = waitUntil(
-        [&] { return notes.last().startsWith(QStringLiteral("Capturing environment…")); }, 10000);
-    qputenv("PATH", path);
+    const bool capturing = waitUntil([&] { return captureStarted(notes); }, 10000);
+    hung.restore();
     ASSERT_TRUE(capturing) << notes.join(QLatin1Char('\n')).toStdString();
     QElapsedTimer clock;
     clock.start();
