@@ -55,6 +55,25 @@ std::vector<std::string> Campaign::validate() const {
         if (!isKnownPrecision(p))
             e.push_back("precisions: '" + p + "' is not fp32, fp16 or fp16-noamp");
     if (repeats < 1) e.push_back("repeats: must be at least 1");
+    if (repeatsMax != 0 && repeatsMax < repeats)
+        e.push_back("repeats: the maximum " + std::to_string(repeatsMax) +
+                    " is below the minimum " + std::to_string(repeats));
+    if (repeatsMax > kMaxRepeats)
+        e.push_back("repeats: the maximum " + std::to_string(repeatsMax) + " is above " +
+                    std::to_string(kMaxRepeats));
+    if (!(targetCiPct >= 0 && targetCiPct <= 100)) // also NaN
+        e.push_back("targetCiPct: " + std::to_string(targetCiPct) +
+                    " is out of range (0 to 100 %)");
+    if (repeatsMax > repeats && !adaptive())
+        e.push_back("repeats: a range " + std::to_string(repeats) + ".." +
+                    std::to_string(repeatsMax) +
+                    " needs a target interval (targetCiPct, --target-ci) to stop at");
+    // A bootstrap interval needs two values: with one repeat there is nothing to judge.
+    if (adaptive() && repeats < 2)
+        e.push_back("repeats: the minimum must be at least 2 with a target interval");
+    if (rerunLimit < 0 || rerunLimit > kMaxRepeats)
+        e.push_back("rerunLimit: " + std::to_string(rerunLimit) + " is out of range (0 to " +
+                    std::to_string(kMaxRepeats) + ")");
     if (auto why = validateMeasureOptions(MeasureOptions{warmup, iterations}))
         e.push_back("iterations/warmup: " + *why);
     auto range = [&e](const char* field, int value, int low, int high) {
@@ -141,7 +160,18 @@ std::optional<Campaign> campaignFromJson(const std::string& text, std::string* e
         }
         take(j, "batchSizes", c.batchSizes);
         take(j, "precisions", c.precisions);
-        take(j, "repeats", c.repeats);
+        if (auto it = j.find("repeats"); it != j.end() && it->is_object()) {
+            // {"min": 3, "max": 15}: adaptive repeats (with targetCiPct).
+            json r = *it;
+            take(r, "min", c.repeats);
+            take(r, "max", c.repeatsMax);
+            if (auto why = leftover(r, "repeats"); !why.empty()) throw std::runtime_error(why);
+            j.erase(it);
+        } else {
+            take(j, "repeats", c.repeats);
+        }
+        take(j, "targetCiPct", c.targetCiPct);
+        take(j, "rerunLimit", c.rerunLimit);
         take(j, "iterations", c.iterations);
         take(j, "warmup", c.warmup);
         take(j, "cooldownSeconds", c.cooldownSeconds);
@@ -181,7 +211,14 @@ std::string campaignToJson(const Campaign& c) {
     j["topologies"] = topologies;
     j["batchSizes"] = c.batchSizes;
     j["precisions"] = c.precisions;
-    j["repeats"] = c.repeats;
+    if (c.repeatsMax > c.repeats)
+        j["repeats"] = {{"min", c.repeats}, {"max", c.repeatsMax}};
+    else
+        j["repeats"] = c.repeats;
+    if (c.adaptive()) {
+        j["targetCiPct"] = c.targetCiPct;
+        j["rerunLimit"] = c.rerunLimit;
+    }
     j["iterations"] = c.iterations;
     j["warmup"] = c.warmup;
     j["cooldownSeconds"] = c.cooldownSeconds;

@@ -35,7 +35,10 @@ struct Campaign {
     std::vector<Topology> topologies;
     std::vector<int> batchSizes; // per device
     std::vector<std::string> precisions{"fp32"};
-    int repeats = 7;
+    int repeats = 7;        // fixed: this many per case; adaptive: the minimum
+    int repeatsMax = 0;     // above repeats: adaptive up to this many (0: fixed)
+    double targetCiPct = 0; // > 0: adaptive; a case stops once its interval is within ±this %
+    int rerunLimit = 3;     // adaptive: runs per case that may not count before it stops
     int iterations = 120;
     int warmup = 20;
     int cooldownSeconds = 20;
@@ -53,6 +56,11 @@ struct Campaign {
     // beyond their caps (kMax*Seconds) are refused: no timer overflows counting milliseconds.
     std::vector<std::string> validate() const;
 
+    // Adaptive repeats: each case runs until its median's 95 % interval is within targetCiPct
+    // (or maxRepeats() count); disturbed and failed runs are rerun instead of counted.
+    bool adaptive() const { return targetCiPct > 0; }
+    int maxRepeats() const { return repeatsMax > repeats ? repeatsMax : repeats; }
+
     // The timer values as durations, for timers (valid only once validate() is empty).
     std::chrono::seconds startTimeout() const { return std::chrono::seconds(startTimeoutSeconds); }
     std::chrono::seconds wallTimeout() const { return std::chrono::seconds(wallTimeoutSeconds); }
@@ -69,6 +77,7 @@ inline constexpr int kMaxTimeoutSeconds = 10 * 86400; // start and wall-clock ti
 inline constexpr int kMaxCooldownSeconds = 86400;
 inline constexpr int kMaxGraceSeconds = 3600;
 inline constexpr int kMaxSshSeconds = 3600; // connect timeout, keep-alive interval
+inline constexpr int kMaxRepeats = 1000;    // per case, adaptive or not
 
 // Parses JSON text; nullopt with the reason in *error. Unknown keys are errors (typos).
 std::optional<Campaign> campaignFromJson(const std::string& text, std::string* error);

@@ -1,5 +1,7 @@
 #include "campaigndiff.h"
 
+#include "adaptiverepeats.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <set>
@@ -78,6 +80,11 @@ std::vector<std::string> campaignDifferences(const Campaign& a, const Campaign& 
     if (!sameSet(a.precisions, b.precisions))
         d.push_back("precisions: " + listed(a.precisions) + " → " + listed(b.precisions));
     number("repeats", a.repeats, b.repeats);
+    number("maximum repeats", a.maxRepeats(), b.maxRepeats());
+    if (a.targetCiPct != b.targetCiPct)
+        d.push_back("target interval: ±" + formatPct(a.targetCiPct) + " % → ±" +
+                    formatPct(b.targetCiPct) + " %");
+    if (a.adaptive() || b.adaptive()) number("rerun limit", a.rerunLimit, b.rerunLimit);
     number("iterations", a.iterations, b.iterations);
     number("warmup", a.warmup, b.warmup);
     number("cooldown (s)", a.cooldownSeconds, b.cooldownSeconds);

@@ -1,6 +1,7 @@
 #include "journal.h"
 
 #include <QDateTime>
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -75,6 +76,10 @@ bool Journal::appendEnd(const std::string& id, const std::string& tag, const std
     j["timeThroughput"] = end.timeThroughput ? json(*end.timeThroughput) : json(nullptr);
     j["speedThroughput"] = end.speedThroughput ? json(*end.speedThroughput) : json(nullptr);
     j["leftover"] = end.leftover;
+    if (end.disturbed) {
+        j["disturbed"] = true;
+        j["evidence"] = end.evidence;
+    }
     return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
 }
 
@@ -119,6 +124,7 @@ bool apply(const json& j, std::map<std::string, JournalEntry>& out, std::string*
         e.end.reset();
         return true;
     }
+    if (*event == "case") return true; // a case's stop record: readCaseStops reads those
     if (*event != "end") {
         *why = "unknown event '" + *event + "'";
         return false;
@@ -143,6 +149,11 @@ bool apply(const json& j, std::map<std::string, JournalEntry>& out, std::string*
     end.advice = text(j, "advice", false, &ignored).value_or("");
     end.timeThroughput = number(j, "timeThroughput");
     end.speedThroughput = number(j, "speedThroughput");
+    if (auto it = j.find("disturbed"); it != j.end() && it->is_boolean())
+        end.disturbed = it->get<bool>();
+    if (auto it = j.find("evidence"); it != j.end() && !it->is_null())
+        end.evidence = it->is_string() ? it->get<std::string>()
+                                       : it->dump(-1, ' ', false, json::error_handler_t::replace);
     JournalEntry& e = out[*id];
     e.id = *id;
     e.end = end;
@@ -150,6 +161,37 @@ bool apply(const json& j, std::map<std::string, JournalEntry>& out, std::string*
 }
 
 } // namespace
+
+bool Journal::appendCaseStop(const CaseStop& stop, std::string* error) {
+    json j{{"event", "case"},
+           {"id", stop.caseId},
+           {"time", now()},
+           {"repeats", stop.counted},
+           {"reason", stop.reason}};
+    j["ci95Pct"] = stop.ciPct ? json(*stop.ciPct) : json(nullptr);
+    return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
+}
+
+std::map<std::string, CaseStop> Journal::readCaseStops() const {
+    std::map<std::string, CaseStop> out;
+    std::ifstream in(m_path, std::ios::binary);
+    std::string line;
+    while (std::getline(in, line)) {
+        const json j = json::parse(line, nullptr, false);
+        if (!j.is_object() || j.value("event", json()) != "case") continue;
+        std::string why;
+        const auto id = text(j, "id", true, &why);
+        if (!id) continue; // read() says so for every malformed line
+        CaseStop& s = out[*id];
+        s.caseId = *id;
+        if (auto it = j.find("repeats"); it != j.end() && it->is_number_integer())
+            s.counted =
+                static_cast<int>(std::clamp<std::int64_t>(it->get<std::int64_t>(), 0, INT_MAX));
+        s.ciPct = number(j, "ci95Pct");
+        s.reason = text(j, "reason", false, &why).value_or("");
+    }
+    return out;
+}
 
 std::map<std::string, JournalEntry> Journal::read(std::vector<std::string>* warnings) const {
     std::map<std::string, JournalEntry> out;

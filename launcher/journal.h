@@ -20,6 +20,18 @@ struct RunEnd {
     std::string advice; // what a person has to do about it, when that is known
     std::optional<double> timeThroughput, speedThroughput;
     std::vector<int> leftover; // tagged processes still alive after the sweep (should be none)
+    // The host was busy during the run (the monitor's verdict, "disturbed": true); adaptive
+    // repeats rerun such a run instead of counting it.
+    bool disturbed = false;
+    std::string evidence; // why, in words
+};
+
+// Why adaptive repeats stopped adding runs to a case ("event": "case").
+struct CaseStop {
+    std::string caseId; // "bz16/1n2g/r50_b16_fp32"
+    int counted = 0;    // repeats that count
+    std::optional<double> ciPct;
+    std::string reason; // "interval ±1.4 % within 2 % after 5 repeats"
 };
 
 struct JournalEntry {
@@ -43,6 +55,9 @@ class Journal {
                      std::string* error);
     bool appendEnd(const std::string& id, const std::string& tag, const std::string& logPath,
                    const RunEnd& end, std::string* error);
+    bool appendCaseStop(const CaseStop& stop, std::string* error);
+    // The case records, by case id (the last one per case). Never throws.
+    std::map<std::string, CaseStop> readCaseStops() const;
     // Per run id, its latest state. A torn last line (crash mid-write) is ignored; a line that
     // is not a record this version understands (wrong types, a mistyped id) is skipped, and said
     // so in *warnings ("journal.jsonl line N: why"). Never throws.

@@ -1,5 +1,6 @@
 #include "runner.h"
 
+#include "backgroundtask.h"
 #include "campaigndirectory.h"
 #include "campaignstaging.h"
 #include "hostaddresses.h"
@@ -57,6 +58,8 @@ Runner::Runner(Campaign campaign, WorkloadProfile profile, QObject* parent)
       m_journal((fs::absolute(m_campaign.outputDir) / "journal.jsonl").string()) {
     m_runs = planRuns(m_campaign, m_profile);
     m_states.assign(m_runs.size(), RunState::Pending);
+    if (m_campaign.adaptive())
+        m_adaptive = std::make_unique<AdaptiveSchedule>(m_campaign, m_profile);
     for (QTimer* t : {&m_startTimer, &m_wallTimer, &m_graceTimer, &m_cooldownTimer})
         t->setSingleShot(true);
     connect(&m_startTimer, &QTimer::timeout, this, [this] {
@@ -138,9 +141,44 @@ void Runner::startNext() {
     if (m_phase != Phase::Setup) enter(Phase::Setup);
     if (!m_campaignFailure.empty()) return finish(CampaignEnd::Outcome::Failed, m_campaignFailure);
     if (m_cancelRequested) return finish(CampaignEnd::Outcome::Cancelled);
+    // Adaptive repeats run every case's minimum first (the plan), then the top-ups: the
+    // minimum is needed whatever happens, and a campaign stopped part-way then has every case.
     for (std::size_t i = 0; i < m_runs.size(); ++i)
         if (!isFinal(m_states[i])) return launch(static_cast<int>(i));
+    if (m_adaptive) return continueAdaptive();
     finish(CampaignEnd::Outcome::Done);
+}
+
+void Runner::continueAdaptive() {
+    AdaptiveSchedule::Step step = m_adaptive->next(m_runs, m_states);
+    for (const CaseStop& s : step.stops)
+        emit message(QString::fromStdString(s.caseId + ": no more repeats: " + s.reason));
+    auto go = [this, run = std::move(step.run)]() mutable {
+        if (!run) return finish(CampaignEnd::Outcome::Done);
+        m_runs.push_back(std::move(*run));
+        m_states.push_back(RunState::Pending);
+        const int index = static_cast<int>(m_runs.size()) - 1;
+        emit runPlanned(index, QString::fromStdString(m_runs.back().id));
+        launch(index);
+    };
+    if (step.stops.empty()) return go();
+    // The journal's writes (fsync) on the record queue, in order with the runs' records.
+    runInBackground(
+        this,
+        [journal = m_journal, stops = std::move(step.stops)]() mutable {
+            std::string error;
+            for (const CaseStop& s : stops)
+                if (!journal.appendCaseStop(s, &error)) break;
+            return error;
+        },
+        [this, go = std::move(go)](std::string error) mutable {
+            if (!error.empty())
+                return finish(CampaignEnd::Outcome::Failed,
+                              error + "; the campaign stops: its journal cannot be written");
+            if (m_cancelRequested) return finish(CampaignEnd::Outcome::Cancelled);
+            go();
+        },
+        recordQueue());
 }
 
 void Runner::finish(CampaignEnd::Outcome outcome, std::string reason) {
@@ -291,13 +329,19 @@ void Runner::emitProgress() {
     p.iterations = m_campaign.iterations;
     p.speed = m_analyzer->lastSpeed();
     int remaining = 0;
-    for (std::size_t i = static_cast<std::size_t>(m_current) + 1; i < m_runs.size(); ++i)
-        if (!isFinal(m_states[i])) ++remaining;
+    for (std::size_t i = 0; i < m_runs.size(); ++i)
+        if (!isFinal(m_states[i]) && static_cast<int>(i) != m_current) ++remaining;
+    int remainingMax = remaining;
+    if (m_adaptive) {
+        const RunRange range = m_adaptive->remaining(m_runs, m_states, m_current);
+        remaining = range.least;
+        remainingMax = range.most;
+    }
     estimateEtas(p,
                  m_sinceFirstSample.isValid()
                      ? static_cast<double>(m_sinceFirstSample.elapsed()) / 1000.0
                      : -1.0,
-                 static_cast<double>(m_runClock.elapsed()) / 1000.0, remaining,
+                 static_cast<double>(m_runClock.elapsed()) / 1000.0, remaining, remainingMax,
                  m_finishedCount > 0 ? m_finishedSeconds / m_finishedCount : -1.0,
                  m_campaign.cooldownSeconds);
     emit progress(p);
@@ -347,13 +391,15 @@ void Runner::record(RunEnd end) {
 
 void Runner::recorded(RunEnd end, const std::string& journalError) {
     m_states[static_cast<std::size_t>(m_current)] = end.state;
+    if (m_adaptive) m_adaptive->ended(m_runs[static_cast<std::size_t>(m_current)].id, end);
     if (!journalError.empty() && m_campaignFailure.empty())
         m_campaignFailure = journalError + "; the campaign stops: its journal cannot be written";
     m_finishedSeconds += static_cast<double>(m_runClock.elapsed()) / 1000.0;
     ++m_finishedCount;
     emit runFinished(m_current, end);
     const bool more =
-        std::any_of(m_states.begin(), m_states.end(), [](RunState s) { return !isFinal(s); });
+        std::any_of(m_states.begin(), m_states.end(), [](RunState s) { return !isFinal(s); }) ||
+        (m_adaptive && m_adaptive->wantsMore(m_runs, m_states));
     if (m_cancelRequested || !more || !m_campaignFailure.empty() || m_campaign.cooldownSeconds == 0)
         QTimer::singleShot(0, this, &Runner::startNext);
     else

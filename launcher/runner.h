@@ -4,6 +4,7 @@
 // wall-clock timeouts, cancel that owns every tagged process on every host, and the journal
 // that makes resume possible. A state machine: each change of phase goes through enter().
 
+#include "adaptiveschedule.h"
 #include "campaign.h"
 #include "campaignend.h"
 #include "commandbuilder.h"
@@ -73,6 +74,8 @@ class Runner : public QObject {
     void phaseChanged(sv::launcher::Runner::Phase phase);
     // command: what this machine starts, one line per process (one per node for torchrun).
     void runStarted(int index, const QString& id, const QString& command);
+    // Adaptive repeats added a run to the plan (runs() has grown to index + 1); it starts next.
+    void runPlanned(int index, const QString& id);
     // The run's output as it arrives (whole lines when several processes write), after it is
     // in the log.
     void output(int index, const QByteArray& bytes);
@@ -87,6 +90,7 @@ class Runner : public QObject {
     struct Prepared {
         std::string error; // empty: prepared
         std::map<std::string, JournalEntry> previous;
+        std::map<std::string, CaseStop> caseStops;
         std::vector<std::string> warnings;
     };
     // The blocking part of preparing, on copies (so safe on a worker thread).
@@ -97,6 +101,9 @@ class Runner : public QObject {
     // The one place the phase changes; checks the change is one the machine makes.
     void enter(Phase next);
     void startNext();
+    // Adaptive repeats, once every planned run has ended: journals the cases that stopped, then
+    // launches the next top-up or ends the campaign.
+    void continueAdaptive();
     void launch(int index);
     void onOutput(int member, const QByteArray& chunk);
     // A per-node launcher's failure line in a chunk: that node's workers failed.
@@ -124,6 +131,7 @@ class Runner : public QObject {
     std::vector<PlannedRun> m_runs;
     std::vector<RunState> m_states;
     std::map<std::string, JournalEntry> m_previous; // what an earlier session left
+    std::unique_ptr<AdaptiveSchedule> m_adaptive;   // set when the repeats are adaptive
     std::vector<std::string> m_journalWarnings;
     Phase m_phase = Phase::Idle;
     bool m_cancelRequested = false;

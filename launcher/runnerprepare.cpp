@@ -29,6 +29,7 @@ Runner::Prepared Runner::prepareDirectory(Campaign campaign, WorkloadProfile pro
     if (!prepareCampaignDirectory(campaign, profile, scriptPath, journal.path(), resume, &p.error))
         return p;
     p.previous = journal.read(&p.warnings);
+    p.caseStops = journal.readCaseStops();
     closeInterruptedRuns(journal, p.previous, runs, &p.error);
     return p;
 }
@@ -40,6 +41,7 @@ void Runner::adopt(Prepared prepared) {
         auto it = m_previous.find(m_runs[i].id);
         if (it != m_previous.end()) m_states[i] = it->second.state();
     }
+    if (m_adaptive) m_adaptive->adopt(m_runs, m_states, m_previous, prepared.caseStops);
 }
 
 bool Runner::prepare(bool resume, std::string* error) {
