@@ -1,5 +1,9 @@
 #include "campaigndirectory.h"
 
+#include "adaptiveschedule.h"
+
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 
@@ -77,6 +81,17 @@ CampaignDirectory CampaignDirectory::open(const std::string& fileOrDir) {
             d.m_journalError = journal.string() + ": " + e.what();
         }
     }
+    if (d.m_profile && d.m_campaign.adaptive()) {
+        std::vector<RunState> states;
+        for (const PlannedRun& run : d.m_plan) {
+            auto it = d.m_journal.find(run.id);
+            states.push_back(it == d.m_journal.end() ? RunState::Pending : it->second.state());
+        }
+        AdaptiveSchedule schedule(d.m_campaign, *d.m_profile);
+        schedule.adopt(d.m_plan, states, d.m_journal, Journal(journal.string()).readCaseStops());
+        if (std::all_of(states.begin(), states.end(), isFinal))
+            d.m_nextTopUp = schedule.next(d.m_plan, states).run;
+    }
     return d;
 }
 
@@ -86,6 +101,7 @@ std::vector<PlannedRun> CampaignDirectory::runsLeft() const {
         auto it = m_journal.find(run.id);
         if (it == m_journal.end() || !isFinal(it->second.state())) left.push_back(run);
     }
+    if (m_nextTopUp) left.push_back(*m_nextTopUp);
     return left;
 }
 

@@ -44,7 +44,9 @@ class CampaignDirectory {
     const std::string& journalError() const { return m_journalError; }
     const std::map<std::string, JournalEntry>& journal() const { return m_journal; }
     const std::vector<PlannedRun>& plan() const { return m_plan; }
-    // Runs of the plan the journal does not record as final: what resume runs.
+    // Runs of the plan the journal does not record as final: what resume runs. Adaptive
+    // repeats: the plan holds the top-ups run so far, and the next one a case still needs is
+    // left too.
     std::vector<PlannedRun> runsLeft() const;
     std::vector<std::string> plannedIds() const;
 
@@ -55,6 +57,7 @@ class CampaignDirectory {
     std::optional<WorkloadProfile> m_profile;
     std::map<std::string, JournalEntry> m_journal;
     std::vector<PlannedRun> m_plan;
+    std::optional<PlannedRun> m_nextTopUp;
 };
 
 // The absolute, normal form of a campaign's output directory as typed (relative: from the

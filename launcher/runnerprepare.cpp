@@ -30,6 +30,10 @@ Runner::Prepared Runner::prepareDirectory(Campaign campaign, WorkloadProfile pro
         return p;
     p.previous = journal.read(&p.warnings);
     p.caseStops = journal.readCaseStops();
+    if (campaign.adaptive()) { // an interrupted top-up's end record names its log too
+        std::vector<RunState> states(runs.size());
+        AdaptiveSchedule(campaign, profile).adopt(runs, states, p.previous, {});
+    }
     closeInterruptedRuns(journal, p.previous, runs, &p.error);
     return p;
 }

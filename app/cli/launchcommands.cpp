@@ -3,6 +3,7 @@
 #include "arguments.h"
 #include "commands.h"
 
+#include "adaptiverepeats.h"
 #include "campaign.h"
 #include "campaigndirectory.h"
 #include "dryrun.h"
@@ -15,6 +16,7 @@
 #include "terminationsignals.h"
 
 #include <QCoreApplication>
+#include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -56,6 +58,37 @@ std::string duration(double s) {
     return buf;
 }
 
+std::optional<int> wholeNumber(std::string_view s) {
+    int out = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+    return out;
+}
+
+// "7" (fixed) or "3..15" (adaptive: at least 3, at most 15); ranges are checked by validate().
+bool parseRepeats(const std::string& text, Campaign& c) {
+    const auto dots = text.find("..");
+    const auto low = wholeNumber(std::string_view(text).substr(0, dots));
+    if (!low) return false;
+    c.repeats = *low;
+    if (dots == std::string::npos) return true;
+    const auto high = wholeNumber(std::string_view(text).substr(dots + 2));
+    if (!high) return false;
+    c.repeatsMax = *high;
+    return true;
+}
+
+// "2%", "2" or "0.5 %": a percentage above 0.
+std::optional<double> parsePercent(std::string text) {
+    while (!text.empty() && (text.back() == '%' || text.back() == ' '))
+        text.pop_back();
+    double out = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    if (text.empty() || ec != std::errc() || p != text.data() + text.size() || !(out > 0))
+        return std::nullopt;
+    return out;
+}
+
 std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
     Campaign c;
     if (auto v = a.value("profile")) c.profile = *v;
@@ -77,7 +110,21 @@ std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
         }
     }
     if (auto v = a.value("precision")) c.precisions = splitList(*v);
-    if (auto v = a.integer("repeats", 1, 1000)) c.repeats = *v;
+    if (auto v = a.value("repeats")) {
+        if (!parseRepeats(*v, c)) {
+            *error = "--repeats: '" + *v + "' is not N or MIN..MAX (e.g. 7 or 3..15)";
+            return std::nullopt;
+        }
+    }
+    if (auto v = a.value("target-ci")) {
+        const auto pct = parsePercent(*v);
+        if (!pct) {
+            *error = "--target-ci: '" + *v + "' is not a percentage above 0 (e.g. 2%)";
+            return std::nullopt;
+        }
+        c.targetCiPct = *pct;
+    }
+    if (auto v = a.integer("rerun-limit", 0, kMaxRepeats)) c.rerunLimit = *v;
     if (auto v = a.integer("iterations", 1, 1000000)) c.iterations = *v;
     if (auto v = a.integer("warmup", 0, 1000000)) c.warmup = *v;
     if (auto v = a.integer("cooldown", 0, 86400)) c.cooldownSeconds = *v;
@@ -122,12 +169,16 @@ class ConsoleProgress {
                          });
         QObject::connect(&runner, &Runner::progress, [this](const RunProgress& p) {
             char line[256];
+            // Adaptive repeats: the campaign's ETA is a range, from every case stopping as soon
+            // as it can to every case running to its maximum.
+            std::string campaignEta = duration(p.campaignEtaSeconds);
+            if (p.campaignEtaMaxSeconds > p.campaignEtaSeconds)
+                campaignEta += "-" + duration(p.campaignEtaMaxSeconds);
             std::snprintf(
                 line, sizeof line,
                 "[%d/%d] %s: iteration %lld/%d, %.2f samples/s, run ETA %s, campaign ETA %s",
                 p.index + 1, p.total, p.id.c_str(), static_cast<long long>(p.iteration),
-                p.iterations, p.speed, duration(p.runEtaSeconds).c_str(),
-                duration(p.campaignEtaSeconds).c_str());
+                p.iterations, p.speed, duration(p.runEtaSeconds).c_str(), campaignEta.c_str());
             const int tenth =
                 p.iterations > 0 ? static_cast<int>(p.iteration * 10 / p.iterations) : 0;
             if (m_tty) {
@@ -178,6 +229,12 @@ int execute(Campaign campaign, bool resume) {
     std::printf("%s: %zu runs of %s into %s (journal %s)\n", profile->label.c_str(),
                 runner.runs().size(), profile->name.c_str(), campaign.outputDir.c_str(),
                 runner.journalPath().c_str());
+    if (campaign.adaptive())
+        std::printf("adaptive repeats: each case %d to %d repeats, until the median's 95 %% "
+                    "interval is within ±%s %% (disturbed or failed runs rerun, up to %d per "
+                    "case)\n",
+                    campaign.repeats, campaign.maxRepeats(),
+                    formatPct(campaign.targetCiPct).c_str(), campaign.rerunLimit);
 
     // SIGINT, SIGTERM and SIGHUP cancel in the event loop, never a sudden exit.
     TerminationSignals termination;
@@ -224,9 +281,10 @@ int execute(Campaign campaign, bool resume) {
 
 int runCommand(const std::vector<std::string>& args) {
     Arguments a(args,
-                {"profile", "launcher", "topologies", "batch-size", "precision", "repeats",
-                 "iterations", "warmup", "cooldown", "start-timeout", "wall-timeout", "grace",
-                 "connect-timeout", "image-size", "out", "hosts", "ssh-config", "container"},
+                {"profile",    "launcher",      "topologies",   "batch-size", "precision",
+                 "repeats",    "target-ci",     "rerun-limit",  "iterations", "warmup",
+                 "cooldown",   "start-timeout", "wall-timeout", "grace",      "connect-timeout",
+                 "image-size", "out",           "hosts",        "ssh-config", "container"},
                 {"dry-run"});
     if (a.error()) return usage("run", *a.error());
     std::string error;

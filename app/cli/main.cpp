@@ -77,6 +77,11 @@ with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel c
   --topologies LIST       e.g. 1n1g,1n2g,2n8g       --batch-size LIST  per device, e.g. 16
   --precision LIST        fp32, fp16 (AMP), fp16-noamp (default fp32)
   --repeats N (7)  --iterations N (120)  --warmup N (20)  --cooldown SECONDS (20)
+  --repeats MIN..MAX --target-ci PCT
+                          adaptive: each case runs MIN repeats, then one more at a time until
+                          its median's 95 % interval is within +-PCT % (e.g. 2%) or MAX; runs
+                          that are disturbed or not ok are rerun, not counted (--rerun-limit N,
+                          default 3 per case); the journal says why each case stopped
   --out DIR  --hosts H1[=ADDR],H2  --ssh-config FILE  --container NAME
   --launcher NAME         the profile's: mpirun (default), horovodrun, or torchrun (one per
                           node, for machines with PyTorch and no Open MPI)

@@ -2,7 +2,7 @@
 """A fast stand-in for the training workload in the launcher's fault tests: prints NGC MXNet
 speedometer lines at a set pace, and misbehaves on request (a rank exits non-zero, TERM is
 ignored by the process and a forked child that leaves the process group, argv is dumped)."""
-import argparse, json, logging, os, signal, sys, time
+import argparse, json, logging, os, random, signal, sys, time
 
 # Open MPI's rank, else torchrun's.
 rank = int(os.environ.get("OMPI_COMM_WORLD_RANK", os.environ.get("RANK", "0")))
@@ -33,6 +33,7 @@ p = argparse.ArgumentParser()
 p.add_argument("--iterations", type=int, default=20)
 p.add_argument("--batch", type=int, default=2)
 p.add_argument("--interval", type=float, default=0.02)
+p.add_argument("--jitter", type=float, default=0.0, help="each sleep up to this share longer, at random")
 p.add_argument("--fail-rank", type=int, default=-1)
 p.add_argument("--fail-at", type=int, default=3)
 p.add_argument("--ignore-term-fork", action="store_true")
@@ -49,7 +50,7 @@ if a.ignore_term_fork:
             time.sleep(1)
 prev = time.time()
 for k in range(a.iterations):
-    time.sleep(a.interval)
+    time.sleep(a.interval * (1.0 + random.uniform(0.0, a.jitter)))
     if k == a.fail_at and rank == a.fail_rank:
         print(f"rank {rank} fails on purpose", file=sys.stderr, flush=True)
         sys.exit(3)

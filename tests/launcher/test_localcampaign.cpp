@@ -82,3 +82,35 @@ TEST(LocalCampaign, TinyRealCpuCampaignIsReadBackBySummarize) {
     EXPECT_NE(again.err.find("resume"), std::string::npos);
     std::filesystem::remove_all(dir);
 }
+
+// Adaptive repeats on the real workload: a quiet tiny run meets a 25 % target at the minimum,
+// stops there, and the journal says why (the tightest figures are the fake workload's, in
+// test_adaptive.cpp; this is the real thing end to end).
+TEST(LocalCampaign, AdaptiveRepeatsStopAtTheMinimumWhenAQuietRunMeetsTheTarget) {
+    const std::string dir = sv::test::tempDir("local-adaptive");
+    const std::string out = dir + "/out";
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = runProcess({kCli,           "run",  "--profile",    "local-cpu-rn50",
+                               "--topologies", "1n1g", "--batch-size", "2",
+                               "--precision",  "fp32", "--repeats",    "2..4",
+                               "--target-ci",  "25%",  "--iterations", "12",
+                               "--warmup",     "3",    "--image-size", "32",
+                               "--cooldown",   "0",    "--out",        out});
+    std::printf("adaptive local campaign: %.1f s\n", sv::test::since(t0));
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("2 of 2 runs ok"), std::string::npos) << r.out;
+    EXPECT_EQ(sv::test::journalEnds(out).size(), 2u);
+    const std::string journal = sv::test::readFile(out + "/journal.jsonl");
+    const auto at = journal.find("\"event\":\"case\"");
+    ASSERT_NE(at, std::string::npos) << journal;
+    const auto line = nlohmann::json::parse(journal.substr(
+        journal.rfind('\n', at) + 1, journal.find('\n', at) - journal.rfind('\n', at) - 1));
+    EXPECT_EQ(line["id"], "bz2/1n1g/r50_b2_fp32");
+    EXPECT_EQ(line["repeats"], 2);
+    const std::string reason = line["reason"];
+    EXPECT_EQ(reason.rfind("interval ±", 0), 0u) << reason;
+    EXPECT_NE(reason.find(" % within 25 % after 2 repeats"), std::string::npos) << reason;
+    EXPECT_FALSE(std::filesystem::exists(out + "/logs/local/pytorch-cpu/resnet50/bz2/1n1g/"
+                                               "r50_b2_fp32_3.log"));
+    std::filesystem::remove_all(dir);
+}
