@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -85,6 +86,8 @@ CampaignForm::CampaignForm(QWidget* parent)
       m_container(new QLineEdit(this)), m_custom(new QLineEdit(this)),
       m_customWhy(new QLabel(this)), m_importNote(new QLabel(this)), m_batch(spin(1, 4096, this)),
       m_precision(new QComboBox(this)), m_repeats(spin(1, 100, this)),
+      m_adaptive(new QCheckBox(tr("&until the 95 % interval of the median is within ±"), this)),
+      m_targetCi(new QDoubleSpinBox(this)), m_repeatsMax(spin(2, 100, this)),
       m_iterations(spin(2, 100000, this)), m_warmup(spin(0, 100000, this)),
       m_cooldown(spin(0, 3600, this, tr(" s"))), m_imageSize(spin(16, 512, this, tr(" px"))),
       m_outputDir(new QLineEdit(this)) {
@@ -109,7 +112,7 @@ CampaignForm::CampaignForm(QWidget* parent)
     form->addRow(tr("Topologies"), buildTopologies());
     form->addRow(tr("&Batch size per device"), m_batch);
     form->addRow(tr("Precisio&n"), m_precision);
-    form->addRow(tr("Re&peats"), m_repeats);
+    form->addRow(tr("Re&peats"), buildRepeats());
     form->addRow(tr("&Iterations"), m_iterations);
     form->addRow(tr("Warm&up iterations"), m_warmup);
     form->addRow(tr("C&ooldown between runs"), m_cooldown);
@@ -132,6 +135,42 @@ CampaignForm::CampaignForm(QWidget* parent)
     connect(m_precision, &QComboBox::currentIndexChanged, this, &CampaignForm::edited);
     connect(m_launcher, &QComboBox::currentIndexChanged, this, &CampaignForm::edited);
     setCampaign(defaultCampaign());
+}
+
+QWidget* CampaignForm::buildRepeats() {
+    // "3  [x] until the 95 % interval of the median is within ± 2 %, at most 15": the count is
+    // the minimum once the option is on.
+    auto* box = new QWidget(this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    m_targetCi->setRange(0.1, 100.0);
+    m_targetCi->setDecimals(1);
+    m_targetCi->setSingleStep(0.5);
+    m_targetCi->setSuffix(tr(" %"));
+    m_adaptive->setToolTip(
+        tr("Adaptive repeats: each case (topology, batch, precision) runs the number of repeats "
+           "on the left, then one more at a time until the 95 % bootstrap interval of its "
+           "median is within ± this share of the median, or the maximum is reached. Disturbed "
+           "or failed runs are rerun instead of counted (up to %1 per case). The journal says "
+           "why each case stopped.")
+            .arg(m_base.rerunLimit));
+    m_repeatsMax->setPrefix(tr("at most "));
+    row->addWidget(m_repeats);
+    row->addWidget(m_adaptive);
+    row->addWidget(m_targetCi);
+    row->addWidget(m_repeatsMax);
+    row->addStretch(1);
+    auto sync = [this] {
+        const bool on = m_adaptive->isChecked();
+        m_targetCi->setEnabled(on);
+        m_repeatsMax->setEnabled(on);
+        m_repeats->setPrefix(on ? tr("at least ") : QString());
+        emit edited();
+    };
+    connect(m_adaptive, &QCheckBox::toggled, this, sync);
+    connect(m_targetCi, &QDoubleSpinBox::valueChanged, this, &CampaignForm::edited);
+    connect(m_repeatsMax, &QSpinBox::valueChanged, this, &CampaignForm::edited);
+    return box;
 }
 
 QWidget* CampaignForm::buildHosts() {
@@ -305,6 +344,17 @@ launcher::Campaign CampaignForm::campaign() const {
     if (m_base.precisions.empty() || m_base.precisions.front() != precision)
         c.precisions = {precision};
     c.repeats = m_repeats->value();
+    if (m_adaptive->isChecked()) {
+        // The target as the campaign had it while the box shows what was set (the box rounds
+        // to 0.1: an opened 0.05 % stays 0.05 %).
+        c.targetCiPct = m_base.adaptive() && m_targetCi->value() == m_setTargetCi
+                            ? m_base.targetCiPct
+                            : m_targetCi->value();
+        c.repeatsMax = m_repeatsMax->value() > c.repeats ? m_repeatsMax->value() : 0;
+    } else {
+        c.targetCiPct = 0;
+        c.repeatsMax = 0;
+    }
     c.iterations = m_iterations->value();
     c.warmup = m_warmup->value();
     c.cooldownSeconds = m_cooldown->value();
@@ -350,6 +400,13 @@ void CampaignForm::setCampaign(const launcher::Campaign& c) {
         m_precision->setCurrentIndex(
             qMax(0, m_precision->findData(QString::fromStdString(c.precisions.front()))));
     showKept(m_repeats, c.repeats);
+    m_adaptive->setChecked(c.adaptive());
+    m_targetCi->setValue(c.adaptive() ? c.targetCiPct : 2.0);
+    m_setTargetCi = m_targetCi->value();
+    showKept(m_repeatsMax, c.adaptive() ? c.maxRepeats() : std::max(15, c.repeats));
+    m_targetCi->setEnabled(c.adaptive());
+    m_repeatsMax->setEnabled(c.adaptive());
+    m_repeats->setPrefix(c.adaptive() ? tr("at least ") : QString());
     showKept(m_iterations, c.iterations);
     showKept(m_warmup, c.warmup);
     showKept(m_cooldown, c.cooldownSeconds);

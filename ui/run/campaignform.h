@@ -1,8 +1,9 @@
 #pragma once
 // The Run panel's left column: every field of a launcher Campaign as a widget — profile, hosts
 // (with import from an SSH config), container, topologies (greyed out with the reason when the
-// hosts cannot run them; an opened campaign's stay ticked), batch size, precision, repeats,
-// iterations, warmup, cooldown, output.
+// hosts cannot run them; an opened campaign's stay ticked), batch size, precision, repeats
+// (fixed, or adaptive: at least N, until the interval is within ±X %, at most M), iterations,
+// warmup, cooldown, output.
 
 // moc trips over the C++20 standard headers behind the launcher types; it needs only names.
 #ifndef Q_MOC_RUN
@@ -16,6 +17,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -50,6 +52,9 @@ class CampaignForm : public QWidget {
     QLineEdit* customTopologies() const { return m_custom; }
     QSpinBox* batchSize() const { return m_batch; }
     QSpinBox* repeats() const { return m_repeats; }
+    QCheckBox* adaptiveRepeats() const { return m_adaptive; }
+    QDoubleSpinBox* targetCi() const { return m_targetCi; }
+    QSpinBox* repeatsMax() const { return m_repeatsMax; }
     QSpinBox* iterations() const { return m_iterations; }
     QSpinBox* warmup() const { return m_warmup; }
     QSpinBox* cooldown() const { return m_cooldown; }
@@ -69,6 +74,7 @@ class CampaignForm : public QWidget {
     // The profile's launchers, `wanted` chosen (else the profile's default).
     void fillLaunchers(const launcher::WorkloadProfile* profile, const std::string& wanted);
     QWidget* buildTopologies();
+    QWidget* buildRepeats();
     void updateAvailability();
     void chooseSshConfig();
     void chooseOutputDir();
@@ -89,6 +95,10 @@ class CampaignForm : public QWidget {
     QSpinBox* m_batch;
     QComboBox* m_precision;
     QSpinBox* m_repeats;
+    QCheckBox* m_adaptive;
+    QDoubleSpinBox* m_targetCi;
+    QSpinBox* m_repeatsMax;
+    double m_setTargetCi = 0; // what setCampaign showed
     QSpinBox* m_iterations;
     QSpinBox* m_warmup;
     QSpinBox* m_cooldown;

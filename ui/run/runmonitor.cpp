@@ -119,7 +119,7 @@ void RunMonitor::setPlan(const QStringList& ids,
     m_runBar->setValue(0);
     m_runBar->setFormat(tr("Run: not started"));
     m_speed->clear();
-    updateCampaignBar(-1);
+    updateCampaignBar(-1, -1);
 }
 
 void RunMonitor::setState(int row, launcher::RunState state) {
@@ -129,7 +129,22 @@ void RunMonitor::setState(int row, launcher::RunState state) {
     item->setForeground(tintedText(stateColour(state)));
 }
 
+void RunMonitor::ensureRow(int index, const QString& id) {
+    // Adaptive repeats add runs as they go (and a resume adopts those an earlier session
+    // added): a run the table does not have yet gets its row.
+    if (index < m_runs->rowCount() || index < 0) return;
+    const int from = m_runs->rowCount();
+    m_runs->setRowCount(index + 1);
+    for (int row = from; row <= index; ++row) {
+        m_runs->setItem(row, 0, new QTableWidgetItem(row == index ? id : QString()));
+        for (int c = 1; c < 4; ++c)
+            m_runs->setItem(row, c, new QTableWidgetItem);
+        setState(row, launcher::RunState::Pending);
+    }
+}
+
 void RunMonitor::runStarted(int index, const QString& id) {
+    ensureRow(index, id);
     setState(index, launcher::RunState::Running);
     m_runs->scrollToItem(m_runs->item(index, 0));
     m_iteration = 0;
@@ -150,7 +165,7 @@ void RunMonitor::showProgress(const launcher::RunProgress& p) {
         tr("Run %1 of %2: %3").arg(p.index + 1).arg(p.total).arg(QString::fromStdString(p.id)));
     // While running, the figure is one iteration's pace, and says so.
     m_speed->setText(tr("%1 images/s (current iteration)").arg(p.speed, 0, 'f', 2));
-    updateCampaignBar(p.campaignEtaSeconds);
+    updateCampaignBar(p.campaignEtaSeconds, p.campaignEtaMaxSeconds);
 }
 
 void RunMonitor::runFinished(int index, const launcher::RunEnd& end) {
@@ -174,7 +189,7 @@ void RunMonitor::runFinished(int index, const launcher::RunEnd& end) {
     }
     ++m_done;
     m_iteration = 0;
-    updateCampaignBar(-1);
+    updateCampaignBar(-1, -1);
 }
 
 void RunMonitor::campaignFinished(bool cancelled, int ok, int total) {
@@ -188,15 +203,18 @@ void RunMonitor::campaignFinished(bool cancelled, int ok, int total) {
     m_campaignBar->setFormat(tr("Campaign: %1 of %2 runs ok").arg(ok).arg(total));
 }
 
-void RunMonitor::updateCampaignBar(double etaSeconds) {
+void RunMonitor::updateCampaignBar(double etaSeconds, double etaMaxSeconds) {
     const int total = qMax(1, m_runs->rowCount() * qMax(1, m_iterations));
     m_campaignBar->setRange(0, total);
     m_campaignBar->setValue(static_cast<int>(
         qMin<std::int64_t>(total, std::int64_t(m_done) * m_iterations + m_iteration)));
-    m_campaignBar->setFormat(tr("Campaign: %1 of %2 runs done · %3")
-                                 .arg(m_done)
-                                 .arg(m_runs->rowCount())
-                                 .arg(duration(etaSeconds)));
+    // Adaptive repeats: how many runs are left is known only as a range, and so is the time.
+    const QString eta = etaMaxSeconds > etaSeconds && etaSeconds >= 0
+                            ? tr("ETA %1").arg(QString::fromStdString(
+                                  launcher::etaRangeText(etaSeconds, etaMaxSeconds)))
+                            : duration(etaSeconds);
+    m_campaignBar->setFormat(
+        tr("Campaign: %1 of %2 runs done · %3").arg(m_done).arg(m_runs->rowCount()).arg(eta));
 }
 
 void RunMonitor::appendLog(const QString& text) {

@@ -1,6 +1,7 @@
 #pragma once
 // The Run panel's right column while a campaign runs: the current run and the campaign as
-// progress bars with ETA, the current throughput, every planned run with its state and figures,
+// progress bars with ETA (a range with adaptive repeats), the current throughput, every planned
+// run with its state and figures (adaptive top-ups added as they start),
 // and a live console (the current run's log tail, warnings and errors highlighted).
 
 #ifndef Q_MOC_RUN
@@ -48,7 +49,9 @@ class RunMonitor : public QWidget {
 
   private:
     void setState(int row, launcher::RunState state);
-    void updateCampaignBar(double etaSeconds);
+    // etaMaxSeconds above etaSeconds: a range (adaptive repeats).
+    void updateCampaignBar(double etaSeconds, double etaMaxSeconds);
+    void ensureRow(int index, const QString& id);
     void writeLine(const QString& line, const QColor& colour, bool bold);
 
     QLabel* m_current;

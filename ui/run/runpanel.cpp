@@ -333,7 +333,9 @@ bool RunPanel::start(const launcher::Campaign& c, bool resume) {
     ++m_generation;
     m_running = c;
     QStringList ids;
-    for (const auto& run : m_controller->runner()->runs())
+    // Resuming adaptive repeats: the opened plan holds the earlier top-ups, which the runner
+    // adopts only once its journal is read (in the background).
+    for (const auto& run : (resume && m_opened) ? m_opened->plan() : m_controller->runner()->runs())
         ids << QString::fromStdString(run.id);
     m_monitor->setPlan(ids,
                        resume && m_opened ? m_opened->journal()
