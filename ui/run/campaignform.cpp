@@ -27,6 +27,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <map>
@@ -86,7 +87,7 @@ CampaignForm::CampaignForm(QWidget* parent)
       m_container(new QLineEdit(this)), m_custom(new QLineEdit(this)),
       m_customWhy(new QLabel(this)), m_importNote(new QLabel(this)), m_batch(spin(1, 4096, this)),
       m_precision(new QComboBox(this)), m_repeats(spin(1, 100, this)),
-      m_adaptive(new QCheckBox(tr("&until the 95 % interval of the median is within ±"), this)),
+      m_adaptive(new QCheckBox(tr("&until the 95 % interval is within ±"), this)),
       m_targetCi(new QDoubleSpinBox(this)), m_repeatsMax(spin(2, 100, this)),
       m_iterations(spin(2, 100000, this)), m_warmup(spin(0, 100000, this)),
       m_cooldown(spin(0, 3600, this, tr(" s"))), m_imageSize(spin(16, 512, this, tr(" px"))),
@@ -138,28 +139,32 @@ CampaignForm::CampaignForm(QWidget* parent)
 }
 
 QWidget* CampaignForm::buildRepeats() {
-    // "3  [x] until the 95 % interval of the median is within ± 2 %, at most 15": the count is
-    // the minimum once the option is on.
+    // "at least 3" over "[x] until the 95 % interval is within ± 2 %, at most 15": the count is
+    // the minimum once the option is on. Two lines keep the form as narrow as its other rows.
     auto* box = new QWidget(this);
-    auto* row = new QHBoxLayout(box);
-    row->setContentsMargins(0, 0, 0, 0);
+    auto* column = new QVBoxLayout(box);
+    column->setContentsMargins(0, 0, 0, 0);
+    auto* first = new QHBoxLayout;
+    auto* second = new QHBoxLayout;
+    column->addLayout(first);
+    column->addLayout(second);
     m_targetCi->setRange(0.1, 100.0);
     m_targetCi->setDecimals(1);
     m_targetCi->setSingleStep(0.5);
     m_targetCi->setSuffix(tr(" %"));
     m_adaptive->setToolTip(
         tr("Adaptive repeats: each case (topology, batch, precision) runs the number of repeats "
-           "on the left, then one more at a time until the 95 % bootstrap interval of its "
-           "median is within ± this share of the median, or the maximum is reached. Disturbed "
-           "or failed runs are rerun instead of counted (up to %1 per case). The journal says "
-           "why each case stopped.")
+           "above, then one more at a time until the 95 % bootstrap interval of its median is "
+           "within ± this share of the median, or the maximum is reached. Disturbed or failed "
+           "runs are rerun instead of counted (up to %1 per case). The journal says why each "
+           "case stopped.")
             .arg(m_base.rerunLimit));
     m_repeatsMax->setPrefix(tr("at most "));
-    row->addWidget(m_repeats);
-    row->addWidget(m_adaptive);
-    row->addWidget(m_targetCi);
-    row->addWidget(m_repeatsMax);
-    row->addStretch(1);
+    first->addWidget(m_repeats, 1);
+    second->addWidget(m_adaptive);
+    second->addWidget(m_targetCi);
+    second->addWidget(m_repeatsMax);
+    second->addStretch(1);
     auto sync = [this] {
         const bool on = m_adaptive->isChecked();
         m_targetCi->setEnabled(on);
