@@ -29,11 +29,12 @@ TEST(AdaptiveForm, TheRepeatsOptionRoundTripsAnAdaptiveCampaignAndLeavesAFixedOn
     launcher::Campaign adaptive = fixed;
     adaptive.repeats = 3;
     adaptive.repeatsMax = 15;
-    adaptive.targetCiPct = 0.05; // finer than the box shows: kept while left alone
+    adaptive.targetCiPct = 0.05;
     form.setCampaign(adaptive);
     EXPECT_TRUE(form.adaptiveRepeats()->isChecked());
     EXPECT_TRUE(form.repeatsMax()->isEnabled());
     EXPECT_EQ(form.repeatsMax()->value(), 15);
+    EXPECT_EQ(form.targetCi()->text(), QStringLiteral("0.050 %")); // shown as it is
     const auto shown = form.campaign();
     EXPECT_EQ(shown.repeats, 3);
     EXPECT_EQ(shown.maxRepeats(), 15);

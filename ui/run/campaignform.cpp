@@ -148,7 +148,7 @@ QWidget* CampaignForm::buildRepeats() {
     auto* second = new QHBoxLayout;
     column->addLayout(first);
     column->addLayout(second);
-    m_targetCi->setRange(0.1, 100.0);
+    m_targetCi->setRange(0.001, 100.0);
     m_targetCi->setDecimals(1);
     m_targetCi->setSingleStep(0.5);
     m_targetCi->setSuffix(tr(" %"));
@@ -406,7 +406,10 @@ void CampaignForm::setCampaign(const launcher::Campaign& c) {
             qMax(0, m_precision->findData(QString::fromStdString(c.precisions.front()))));
     showKept(m_repeats, c.repeats);
     m_adaptive->setChecked(c.adaptive());
-    m_targetCi->setValue(c.adaptive() ? c.targetCiPct : 2.0);
+    // Enough decimals to show an opened campaign's target as it is (0.05 %, not 0.1 %).
+    const double target = c.adaptive() ? c.targetCiPct : 2.0;
+    m_targetCi->setDecimals(target < 0.1 ? 3 : target < 1 ? 2 : 1);
+    m_targetCi->setValue(target);
     m_setTargetCi = m_targetCi->value();
     showKept(m_repeatsMax, c.adaptive() ? c.maxRepeats() : std::max(15, c.repeats));
     m_targetCi->setEnabled(c.adaptive());

@@ -488,9 +488,18 @@ void RunPanel::updateCommand() {
                                           QLatin1Char('\n'), QStringLiteral("<br>"))));
         m_command->clear();
     } else {
+        // Adaptive repeats: the minimum is planned; each case may add up to its maximum and
+        // its reruns, with the same command and the next repeat number.
+        const qsizetype cases =
+            qsizetype(c.topologies.size() * c.batchSizes.size() * c.precisions.size());
         m_commandCaption->setText(
-            tr("<b>%1 runs.</b> The exact commands (each run's tag is drawn when it starts):")
-                .arg(lines.size()));
+            c.adaptive()
+                ? tr("<b>%1 to %2 runs</b> (adaptive repeats). The exact commands of the "
+                     "minimum (each run's tag is drawn when it starts):")
+                      .arg(cases * c.repeats)
+                      .arg(cases * (c.maxRepeats() + c.rerunLimit))
+                : tr("<b>%1 runs.</b> The exact commands (each run's tag is drawn when it starts):")
+                      .arg(lines.size()));
         m_command->setPlainText(lines.join(QLatin1Char('\n')));
     }
     updateButtons();
