@@ -7,6 +7,7 @@
 #include "adaptiverepeats.h"
 #include "adaptiveschedule.h"
 #include "campaign.h"
+#include "campaigndirectory.h"
 #include "confidence.h"
 #include "journal.h"
 #include "runprogress.h"
@@ -389,5 +390,33 @@ TEST(AdaptiveCli, KillNineDuringATopUpThenResumeFinishesWithoutRerunningAnything
     ASSERT_EQ(cases.size(), 1u);
     EXPECT_EQ(cases[0]["repeats"], 4);
     EXPECT_TRUE(sv::test::leftoverOf(out).empty());
+    std::filesystem::remove_all(dir);
+}
+
+// Killed between two runs, after the minimum: nothing is unfinished, but a case still needs a
+// top-up, so the opened campaign has a run left (the Run panel offers Resume).
+TEST(AdaptiveSchedule, AnOpenedCampaignWhoseCasesNeedATopUpHasARunLeft) {
+    const std::string dir = sv::test::tempDir("adaptive-open");
+    ScheduleFixture f(dir);
+    f.campaign.topologies = {*sv::parseTopology("1n1g")};
+    std::string error;
+    ASSERT_TRUE(saveCampaign(f.campaign, dir + "/campaign.json", &error)) << error;
+    Journal journal(dir + "/journal.jsonl");
+    for (auto [repeat, value] : {std::pair{1, 100.0}, std::pair{2, 120.0}}) {
+        const std::string id = "bz16/1n1g/r50_b16_fp32_" + std::to_string(repeat);
+        ASSERT_TRUE(journal.appendStart(id, "t", {{"x"}}, {}, "/l", &error));
+        RunEnd e;
+        e.state = RunState::Ok;
+        e.timeThroughput = value;
+        ASSERT_TRUE(journal.appendEnd(id, "t", "/l", e, &error));
+    }
+    auto opened = CampaignDirectory::open(dir);
+    ASSERT_TRUE(opened.ok()) << opened.error();
+    ASSERT_EQ(opened.runsLeft().size(), 1u);
+    EXPECT_EQ(opened.runsLeft()[0].id, "bz16/1n1g/r50_b16_fp32_3");
+    // Once the case has stopped, nothing is left.
+    ASSERT_TRUE(journal.appendCaseStop(
+        CaseStop{"bz16/1n1g/r50_b16_fp32", 2, 9.1, "rerun limit (test)"}, &error));
+    EXPECT_TRUE(CampaignDirectory::open(dir).runsLeft().empty());
     std::filesystem::remove_all(dir);
 }
