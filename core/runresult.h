@@ -53,6 +53,10 @@ struct RunResult {
     // How much slower the measured window's last third ran than its first (positive: slower).
     std::optional<double> driftPct;
 
+    // The launcher's monitor saw the host busy during the run (campaign journal), in words.
+    bool disturbed = false;
+    std::string disturbance;
+
     // A campaign is writing this log now: short of lines because it is not done, not because
     // anything went wrong. Neither counted nor excluded, and no warning.
     bool inProgress = false;
