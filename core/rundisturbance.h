@@ -17,6 +17,12 @@ struct RunDisturbances {
     // Per log (its last four path components: profile folder, bz folder, topology, file), the
     // evidence of its latest end record that says "disturbed": true.
     std::map<std::string, std::string> byLog;
+    // Per log (same key), its monitor file and the tag of its latest end record.
+    struct Monitor {
+        std::filesystem::path file;
+        std::string tag;
+    };
+    std::map<std::string, Monitor> monitors;
 };
 
 // The key byLog uses for a log path (absolute, or relative to anything above the campaign).
@@ -31,5 +37,12 @@ RunDisturbances readRunDisturbances(const std::filesystem::path& dir, int maxPar
 // the directory the runs' paths are relative to.
 void applyRunDisturbances(std::vector<RunResult>& runs, const std::filesystem::path& root,
                           const RunDisturbances& found);
+
+// Reads the monitor samples of the runs that have them (the latest attempt's: its tag), for the
+// trace's load curve. Small files; a line that is not a sample is passed over.
+void applyMonitorCurves(std::vector<RunResult>& runs, const std::filesystem::path& root,
+                        const RunDisturbances& found);
+std::vector<RunResult::MonitorPoint> readMonitorCurve(const std::filesystem::path& file,
+                                                      const std::string& tag);
 
 } // namespace sv

@@ -75,6 +75,12 @@ bool Journal::appendEnd(const std::string& id, const std::string& tag, const std
     j["timeThroughput"] = end.timeThroughput ? json(*end.timeThroughput) : json(nullptr);
     j["speedThroughput"] = end.speedThroughput ? json(*end.speedThroughput) : json(nullptr);
     j["leftover"] = end.leftover;
+    if (end.monitor) {
+        const auto evidence = end.monitor->evidence();
+        j["disturbed"] = !evidence.empty();
+        j["evidence"] = evidence;
+        j["monitor"] = end.monitor->toJson();
+    }
     return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
 }
 

@@ -3,6 +3,7 @@
 // record before each run says what will run, an end record after it says how it ended. After a
 // crash, a start without an end is a run that was interrupted.
 
+#include "monitorsummary.h"
 #include "runstate.h"
 
 #include <map>
@@ -20,6 +21,9 @@ struct RunEnd {
     std::string advice; // what a person has to do about it, when that is known
     std::optional<double> timeThroughput, speedThroughput;
     std::vector<int> leftover; // tagged processes still alive after the sweep (should be none)
+    // What the monitor saw during the run, when it watched it: the end record carries its
+    // summary and "disturbed" with the evidence.
+    std::optional<MonitorSummary> monitor;
 };
 
 struct JournalEntry {

@@ -67,9 +67,11 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
 
     // Which runs the campaign's monitor saw disturbed: its journal, read here on the worker
     // (with no logs, as for an empty page on the GUI thread, there is nothing to mark).
-    if (!snapshot.logs.empty())
-        applyRunDisturbances(s.runs, snapshot.root.toStdString(),
-                             readRunDisturbances(snapshot.root.toStdString()));
+    if (!snapshot.logs.empty()) {
+        const auto found = readRunDisturbances(snapshot.root.toStdString());
+        applyRunDisturbances(s.runs, snapshot.root.toStdString(), found);
+        applyMonitorCurves(s.runs, snapshot.root.toStdString(), found);
+    }
     s.options.excludeDisturbed = options.excludeDisturbed;
 
     // Groups first (with no reference), so that the group shown is known before references.
