@@ -31,7 +31,7 @@ std::string disturbanceKey(const std::filesystem::path& log);
 // Looks for journal.jsonl in dir, then up to maxParents directories above it, and reads its end
 // records. Lines that are not end records, or not JSON (a torn last line), are passed over: the
 // launcher reports those itself. Never throws.
-RunDisturbances readRunDisturbances(const std::filesystem::path& dir, int maxParents = 3);
+RunDisturbances readRunDisturbances(const std::filesystem::path& dir, int maxParents = 6);
 
 // Marks the runs the journal says were disturbed (RunResult::disturbed, ::disturbance); root is
 // the directory the runs' paths are relative to.
