@@ -21,11 +21,14 @@ using sv::test::waitFor;
 
 namespace {
 
-// A real busy loop, KILLed (and reaped) when the test ends, whatever happens in it.
+// A real busy loop, KILLed (and reaped) when the test ends, whatever happens in it. At nice
+// -15 (the tests run as root) it takes a whole core even on a machine where other tests or
+// builds keep the load far above the CPU count; nice execs the shell, so pid and name stay.
 struct CpuHog {
     pid_t pid = 0;
     explicit CpuHog(const std::string& log,
-                    std::vector<std::string> argv = {"/bin/sh", "-c", "while :; do :; done"})
+                    std::vector<std::string> argv = {"/usr/bin/nice", "-n", "-15", "/bin/sh", "-c",
+                                                     "while :; do :; done"})
         : pid(sv::test::spawn(argv, log)) {}
     ~CpuHog() {
         if (pid <= 0) return;
@@ -126,7 +129,11 @@ TEST(Monitor, RunBesideAHogIsDisturbedNamingItAndAQuietRunDoesNotNameIt) {
         EXPECT_GE(m["samples"].get<int>(), 1);
         EXPECT_EQ(m["own_processes"], 1);
         EXPECT_GE(m["max_foreign_cpu_pct"].get<double>(), 25.0);
-        EXPECT_EQ(m["foreign"][0]["pid"], hog.pid) << m.dump();
+        bool listed = false; // among the busiest (other work here may be busier still)
+        for (const auto& f : m["foreign"])
+            listed = listed || (f["pid"] == hog.pid && f["command"] == "sh" &&
+                                f["avg_cpu_pct"].get<double>() >= 25.0);
+        EXPECT_TRUE(listed) << m.dump();
 
         const auto lines = jsonLines(dir + "/out/monitor/bz2/1n1g/r50_b2_fp32_1.jsonl");
         ASSERT_GE(lines.size(), 2u);
