@@ -82,8 +82,9 @@ TEST(Monitor, SamplerNamesAnUntaggedHogAndNeverTheRunsTaggedProcesses) {
     const std::string tag = "svmonitortest1";
     CpuHog hog(dir + "/hog.log");
     // The run's own busy process: the same loop, carrying the tag (env sets it, then execs).
-    CpuHog own(dir + "/own.log", {"/usr/bin/env", "SCALEVIEW_RUN_TAG=" + tag, "/bin/sh", "-c",
-                                  "while :; do :; done"});
+    // Also at nice -15, so that it would be among the busiest if it were taken for foreign.
+    CpuHog own(dir + "/own.log", {"/usr/bin/env", "SCALEVIEW_RUN_TAG=" + tag, "/usr/bin/nice", "-n",
+                                  "-15", "/bin/sh", "-c", "while :; do :; done"});
     HostSampler sampler(tag);
     EXPECT_EQ(sampler.sample().seconds, 0.0); // the baseline
     // Samples half a second apart until the hog shows (both loops compete with whatever else
@@ -94,6 +95,8 @@ TEST(Monitor, SamplerNamesAnUntaggedHogAndNeverTheRunsTaggedProcesses) {
     while (!seen && sv::test::since(t0) < 20) {
         QThread::msleep(500); // the interval measured, not a wait for something to happen
         s = sampler.sample();
+        for (auto& f : s.foreign)
+                    own.pid);
         EXPECT_EQ(named(s.foreign, own.pid), nullptr) << "a tagged process counted as foreign";
         const ForeignProcess* f = named(s.foreign, hog.pid);
         seen = f && f->cpuPct >= 25.0;
