@@ -95,8 +95,6 @@ TEST(Monitor, SamplerNamesAnUntaggedHogAndNeverTheRunsTaggedProcesses) {
     while (!seen && sv::test::since(t0) < 20) {
         QThread::msleep(500); // the interval measured, not a wait for something to happen
         s = sampler.sample();
-        for (auto& f : s.foreign)
-                    own.pid);
         EXPECT_EQ(named(s.foreign, own.pid), nullptr) << "a tagged process counted as foreign";
         const ForeignProcess* f = named(s.foreign, hog.pid);
         seen = f && f->cpuPct >= 25.0;
