@@ -154,6 +154,20 @@ std::string HostSampler::toJson(const HostSample& s, const std::string& host,
                      {"iowait_pct", s.iowaitPct},
                      {"foreign", foreign}};
     if (s.iteration >= 0) j["iteration"] = s.iteration;
+    if (s.gpu) {
+        nlohmann::json gpus = nlohmann::json::array(), apps = nlohmann::json::array();
+        for (const auto& g : s.gpu->gpus)
+            gpus.push_back({{"index", g.index},
+                            {"sm_mhz", g.smClockMhz},
+                            {"throttle", g.throttle},
+                            {"temperature_c", g.temperatureC},
+                            {"power_w", g.powerW}});
+        for (const auto& a : s.gpu->foreign)
+            apps.push_back({{"pid", a.pid}, {"name", a.name}});
+        j["gpus"] = gpus;
+        j["foreign_gpu"] = apps;
+        if (!s.gpu->error.empty()) j["gpu_error"] = s.gpu->error;
+    }
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

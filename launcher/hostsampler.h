@@ -3,8 +3,11 @@
 // CPU steal and iowait, and the processes not carrying the run's tag that used CPU meanwhile.
 // Cheap: /proc/*/stat for everyone, a process's environment only when it used CPU (once).
 
+#include "gpusampler.h"
+
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +27,7 @@ struct HostSample {
     int cpus = 1;
     double stealPct = 0, iowaitPct = 0;  // of all CPUs' time over the interval
     std::vector<ForeignProcess> foreign; // above 1 % of a core, busiest first, at most 8
+    std::optional<GpuSample> gpu;        // on a GPU run: nvidia-smi's view
 };
 
 class HostSampler {

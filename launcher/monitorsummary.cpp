@@ -30,6 +30,22 @@ void MonitorSummary::add(const HostSample& s) {
         it->cpuSeconds += f.cpuPct / 100.0 * s.seconds;
         it->maxPct = std::max(it->maxPct, f.cpuPct);
     }
+    if (s.gpu) {
+        gpuSampled = true;
+        if (!s.gpu->error.empty() && problem.empty()) problem = s.gpu->error;
+        constexpr std::uint64_t kSlowing = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
+        for (const auto& g : s.gpu->gpus) {
+            maxTemperatureC = std::max(maxTemperatureC, g.temperatureC);
+            if (g.throttle & kSlowing) {
+                throttleSeen[g.index] |= g.throttle & kSlowing;
+                ++throttledSamples[g.index];
+            }
+        }
+        for (const auto& a : s.gpu->foreign)
+            if (std::none_of(foreignGpu.begin(), foreignGpu.end(),
+                             [&](const GpuProcess& o) { return o.pid == a.pid; }))
+                foreignGpu.push_back(a);
+    }
     std::stable_sort(foreign.begin(), foreign.end(), [](const Foreign& a, const Foreign& b) {
         return a.cpuSeconds > b.cpuSeconds;
     });
@@ -50,6 +66,13 @@ std::vector<std::string> MonitorSummary::evidence(const DisturbanceLimits& limit
         out.push_back("load average " + fixed(maxLoad1, 2) + " on " + host + " (" +
                       std::to_string(cpus) + " CPUs), above the run's " +
                       std::to_string(ownProcesses) + " processes");
+    for (const auto& [gpu, reasons] : throttleSeen)
+        out.push_back("GPU " + std::to_string(gpu) + " on " + host + " throttled (" +
+                      throttleWords(reasons) + ") in " + std::to_string(throttledSamples.at(gpu)) +
+                      " of " + std::to_string(samples) + " samples");
+    for (const auto& p : foreignGpu)
+        out.push_back("another compute process on the GPUs of " + host + ": pid " +
+                      std::to_string(p.pid) + " (" + p.name + ")");
     const double steal = 100.0 * stealCpuSeconds / seconds;
     if (steal > limits.stealPct)
         out.push_back("CPU steal " + fixed(steal, 0) + " % on " + host +
@@ -78,6 +101,18 @@ nlohmann::json MonitorSummary::toJson() const {
                      {"max_steal_pct", maxStealPct},
                      {"max_iowait_pct", maxIowaitPct},
                      {"foreign", top}};
+    if (gpuSampled) {
+        nlohmann::json throttled = nlohmann::json::array(), apps = nlohmann::json::array();
+        for (const auto& [gpu, reasons] : throttleSeen)
+            throttled.push_back({{"gpu", gpu},
+                                 {"reasons", throttleWords(reasons)},
+                                 {"samples", throttledSamples.at(gpu)}});
+        for (const auto& p : foreignGpu)
+            apps.push_back({{"pid", p.pid}, {"name", p.name}});
+        j["throttle_seen"] = throttled;
+        j["foreign_gpu_processes"] = apps;
+        j["max_temperature_c"] = maxTemperatureC;
+    }
     if (!problem.empty()) j["problem"] = problem;
     return j;
 }

@@ -4,6 +4,7 @@
 
 #include "hostsampler.h"
 
+#include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -35,6 +36,13 @@ struct MonitorSummary {
     double maxLoad1 = 0, maxStealPct = 0, maxIowaitPct = 0, stealCpuSeconds = 0;
     std::vector<Foreign> foreign; // every foreign process seen, busiest (CPU seconds) first
     std::string problem;          // the monitor could not sample (or write) all it should have
+    // GPUs (a GPU run only): per GPU, the slowing throttle reasons seen and in how many samples;
+    // compute processes of others on them.
+    bool gpuSampled = false;
+    std::map<int, std::uint64_t> throttleSeen;
+    std::map<int, int> throttledSamples;
+    double maxTemperatureC = 0;
+    std::vector<GpuProcess> foreignGpu;
 
     void add(const HostSample& s);
     // The evidence that the host was busy, in words; empty: not disturbed.

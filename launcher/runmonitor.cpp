@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <unistd.h>
 
 namespace sv::launcher {
@@ -29,6 +30,7 @@ constexpr std::chrono::seconds kLastSampleDeadline{5};
 struct RunMonitor::Shared {
     std::mutex mutex; // one sample at a time per run
     HostSampler sampler;
+    std::optional<GpuSampler> gpus;
     std::string file, tag;
     Shared(std::string f, std::string t) : sampler(t), file(std::move(f)), tag(std::move(t)) {}
 
@@ -49,8 +51,10 @@ struct RunMonitor::Shared {
 };
 
 RunMonitor::RunMonitor(std::string file, std::string tag, int ownProcesses,
-                       std::chrono::milliseconds interval, QObject* parent)
+                       std::chrono::milliseconds interval, QObject* parent, bool gpus,
+                       std::string nvidiaSmi)
     : QObject(parent), m_shared(std::make_shared<Shared>(std::move(file), std::move(tag))) {
+    if (gpus) m_shared->gpus.emplace(m_shared->tag, std::move(nvidiaSmi));
     m_summary.ownProcesses = ownProcesses;
     m_timer.setInterval(interval);
     connect(&m_timer, &QTimer::timeout, this, &RunMonitor::takeSample);
@@ -82,6 +86,7 @@ void RunMonitor::takeSample() {
             std::pair<HostSample, std::string> out;
             out.first = shared->sampler.sample();
             out.first.iteration = iteration;
+            if (shared->gpus && out.first.seconds > 0) out.first.gpu = shared->gpus->sample();
             if (out.first.seconds > 0)
                 out.second = shared->append(HostSampler::toJson(out.first, "local", shared->tag));
             return out;

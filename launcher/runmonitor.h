@@ -19,9 +19,10 @@ class RunMonitor : public QObject {
   public:
     // file: appended to, never truncated (a resumed run's samples follow the earlier ones, each
     // line carrying its run's tag); ownProcesses: the run's ranks here.
+    // gpus: also ask nvidia-smi (program) for clocks, throttling and other compute processes.
     RunMonitor(std::string file, std::string tag, int ownProcesses,
                std::chrono::milliseconds interval = std::chrono::seconds(2),
-               QObject* parent = nullptr);
+               QObject* parent = nullptr, bool gpus = false, std::string nvidiaSmi = "nvidia-smi");
     ~RunMonitor() override;
 
     // Where the run is, sampled with each tick on this object's thread and written with the

@@ -345,7 +345,7 @@ void Runner::startMonitor(const PlannedRun& run) {
     if (!m_campaign.hosts.empty()) return;
     const auto file = fs::absolute(m_campaign.outputDir) / "monitor" / (run.id + ".jsonl");
     m_monitor = new RunMonitor(file.lexically_normal().string(), m_tag, run.key.topology.ranks(),
-                               std::chrono::seconds(2), this);
+                               std::chrono::seconds(2), this, m_profile.needs == "gpu");
     m_monitor->setIterationSource(
         [this]() -> std::int64_t { return m_analyzer ? m_analyzer->iterationsDone() : -1; });
     m_monitor->start();

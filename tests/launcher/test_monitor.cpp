@@ -6,6 +6,7 @@
 #include "hostsampler.h"
 #include "launchertest.h"
 #include "preflight.h"
+#include "runmonitor.h"
 #include "qtloop.h"
 #include "runner.h"
 #include "workloadprofile.h"
@@ -14,6 +15,7 @@
 #include <csignal>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 using namespace sv::launcher;
@@ -21,14 +23,19 @@ using sv::test::waitFor;
 
 namespace {
 
-// A real busy loop, KILLed (and reaped) when the test ends, whatever happens in it. At nice
-// -15 (the tests run as root) it takes a whole core even on a machine where other tests or
-// builds keep the load far above the CPU count; nice execs the shell, so pid and name stay.
+// The loop of a CPU hog, raised to take a whole core even on a machine where other tests or
+// builds keep the load far above the CPU count: with autogroup scheduling (Linux's default) a
+// session shares the CPU with other sessions whatever its nice, so the hog runs in its own
+// session (setsid) with its autogroup at nice -15 (the tests run as root).
+const char* kHogLoop = "echo -15 > /proc/$$/autogroup 2>/dev/null; while :; do :; done";
+
+// A real busy loop, KILLed (and reaped) when the test ends, whatever happens in it; setsid and
+// nice exec, so the pid is the loop's and its name is sh.
 struct CpuHog {
     pid_t pid = 0;
     explicit CpuHog(const std::string& log,
-                    std::vector<std::string> argv = {"/usr/bin/nice", "-n", "-15", "/bin/sh", "-c",
-                                                     "while :; do :; done"})
+                    std::vector<std::string> argv = {"/usr/bin/setsid", "/usr/bin/nice", "-n",
+                                                     "-15", "/bin/sh", "-c", kHogLoop})
         : pid(sv::test::spawn(argv, log)) {}
     ~CpuHog() {
         if (pid <= 0) return;
@@ -83,8 +90,8 @@ TEST(Monitor, SamplerNamesAnUntaggedHogAndNeverTheRunsTaggedProcesses) {
     CpuHog hog(dir + "/hog.log");
     // The run's own busy process: the same loop, carrying the tag (env sets it, then execs).
     // Also at nice -15, so that it would be among the busiest if it were taken for foreign.
-    CpuHog own(dir + "/own.log", {"/usr/bin/env", "SCALEVIEW_RUN_TAG=" + tag, "/usr/bin/nice", "-n",
-                                  "-15", "/bin/sh", "-c", "while :; do :; done"});
+    CpuHog own(dir + "/own.log", {"/usr/bin/env", "SCALEVIEW_RUN_TAG=" + tag, "/usr/bin/setsid",
+                                  "/usr/bin/nice", "-n", "-15", "/bin/sh", "-c", kHogLoop});
     HostSampler sampler(tag);
     EXPECT_EQ(sampler.sample().seconds, 0.0); // the baseline
     // Samples half a second apart until the hog shows (both loops compete with whatever else
@@ -179,6 +186,50 @@ TEST(Monitor, PreflightWarnsThatThisMachineIsBusyNamingTheHog) {
     EXPECT_EQ(busy->host, "this machine");
     EXPECT_NE(busy->message.find("pid " + std::to_string(hog.pid) + " (sh)"), std::string::npos)
         << busy->message;
+    std::filesystem::remove_all(dir);
+}
+
+// No GPU here: a stand-in nvidia-smi (a script answering as the driver's tool does) reports GPU 0
+// thermally throttled and two compute processes, one of them the run's own (tagged).
+TEST(Monitor, GpuThrottlingAndAForeignComputeProcessMarkTheRunDisturbed) {
+    sv::test::EventLoop loop;
+    const std::string dir = sv::test::tempDir("gpumon");
+    const std::string tag = "svgpumontest";
+    CpuHog other(dir + "/other.log", {"/bin/sleep", "600"});
+    CpuHog own(dir + "/own.log", {"/usr/bin/env", "SCALEVIEW_RUN_TAG=" + tag, "/bin/sleep", "600"});
+    const std::string smi = dir + "/nvidia-smi";
+    std::ofstream(smi) << "#!/bin/sh\n"
+                       << "case \"$1\" in\n"
+                       << "  --query-gpu=*) echo '0, 1410, 0x0000000000000020, 87, 350.12'; "
+                       << "echo '1, 1980, 0x0000000000000001, 40, 70.00' ;;\n"
+                       << "  --query-compute-apps=*) echo '" << other.pid << ", python3'; echo '"
+                       << own.pid << ", python3' ;;\n"
+                       << "esac\n";
+    ::chmod(smi.c_str(), 0755);
+    const std::string file = dir + "/monitor/bz128/1n8g/r50_b128_fp32_1.jsonl";
+    RunMonitor monitor(file, tag, 8, std::chrono::milliseconds(200), nullptr, true, smi);
+    monitor.start();
+    ASSERT_TRUE(waitFor([&] { return monitor.summary().samples >= 2; }, 20000));
+    std::optional<MonitorSummary> summary;
+    monitor.finish([&](MonitorSummary s) { summary = s; });
+    ASSERT_TRUE(waitFor([&] { return summary.has_value(); }, 20000));
+    std::string words;
+    for (const auto& e : summary->evidence())
+        words += e + "\n";
+    EXPECT_NE(words.find("GPU 0 on local throttled (thermal (software)) in "), std::string::npos)
+        << words;
+    EXPECT_EQ(words.find("GPU 1"), std::string::npos) << "idle is no throttling: " << words;
+    EXPECT_NE(words.find("pid " + std::to_string(other.pid) + " (python3)"), std::string::npos)
+        << words;
+    EXPECT_EQ(words.find("pid " + std::to_string(own.pid)), std::string::npos) << words;
+    const auto j = summary->toJson();
+    EXPECT_EQ(j["throttle_seen"][0]["gpu"], 0);
+    EXPECT_EQ(j["foreign_gpu_processes"].size(), 1u);
+    EXPECT_EQ(j["max_temperature_c"], 87.0);
+    const auto lines = jsonLines(file);
+    ASSERT_GE(lines.size(), 2u);
+    EXPECT_EQ(lines.back()["gpus"][0]["sm_mhz"], 1410.0);
+    EXPECT_EQ(lines.back()["gpus"][0]["throttle"], 0x20);
     std::filesystem::remove_all(dir);
 }
 
