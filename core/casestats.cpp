@@ -87,6 +87,7 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
     struct Building {
         CaseStats stats;
         std::vector<const RunResult*> used;
+        std::vector<const RunResult*> leftOutDisturbed;
     };
     std::map<decltype(orderKey(CaseKey{})), Building> cases;
     std::vector<const RunResult*> sorted;
@@ -103,7 +104,10 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
         CaseStats& c = b.stats;
         c.key = key;
         const auto value = r->throughput(options.method);
-        if (r->usable() && value) {
+        if (r->usable() && value && r->disturbed && options.excludeDisturbed) {
+            c.excluded.push_back({r->path, r->key.repeat, "disturbed: " + r->disturbance});
+            b.leftOutDisturbed.push_back(r);
+        } else if (r->usable() && value) {
             c.repeats.push_back(r->key.repeat);
             c.values.push_back(*value);
             c.paths.push_back(r->path);
@@ -116,12 +120,13 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
     }
 
     std::vector<CaseStats> out;
-    std::vector<std::vector<const RunResult*>> used;
+    std::vector<std::vector<const RunResult*>> used, leftOut;
     for (auto& [k, b] : cases) {
         fillStatistics(b.stats, options.method);
         b.stats.medianCi95 = bootstrapMedianCi(b.stats.values, seedFor(caseSeedText(b.stats.key)));
         out.push_back(std::move(b.stats));
         used.push_back(std::move(b.used));
+        leftOut.push_back(std::move(b.leftOutDisturbed));
     }
     for (auto& c : out) {
         const std::string topo = c.key.topology.name();
@@ -162,8 +167,10 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
                     (*c.median - c.reference->throughput) / c.reference->throughput * 100.0;
         }
     }
-    for (std::size_t i = 0; i < out.size(); ++i)
+    for (std::size_t i = 0; i < out.size(); ++i) {
         out[i].warnings = caseWarnings(out[i], used[i], options.trust);
+        if (auto w = disturbedWarning(leftOut[i], true)) out[i].warnings.push_back(*w);
+    }
     return out;
 }
 

@@ -82,6 +82,9 @@ struct SummaryOptions {
     // "TABLE_ID" or "TABLE_ID:SERIES" to compare against; empty: the table matching each case.
     std::string reference;
     TrustOptions trust;
+    // Runs the launcher's monitor marked disturbed: counted and warned about (default), or left
+    // out of the statistics (and still named in the case's `disturbed` warning).
+    bool excludeDisturbed = false;
 };
 
 // Cases ordered by model, precision, batch, then topology (GPUs, nodes).

@@ -78,6 +78,8 @@ std::vector<CaseWarning> caseWarnings(const CaseStats& c, const std::vector<cons
                                     pct(worstDrift) +
                                     " slower than its first: throttling or a neighbour"});
 
+    if (auto w = disturbedWarning(used, false)) out.push_back(*w);
+
     if (static_cast<int>(c.values.size()) < trust.minRepeats)
         out.push_back(
             {"few-repeats", "only " + std::to_string(c.values.size()) + " usable " +
@@ -85,6 +87,25 @@ std::vector<CaseWarning> caseWarnings(const CaseStats& c, const std::vector<cons
                                 std::to_string(trust.minRepeats) +
                                 " are needed before the median and its interval mean much"});
     return out;
+}
+
+std::optional<CaseWarning> disturbedWarning(const std::vector<const RunResult*>& runs,
+                                            bool leftOut) {
+    std::vector<int> repeats;
+    std::string evidence;
+    for (const RunResult* r : runs) {
+        if (!r->disturbed) continue;
+        repeats.push_back(r->key.repeat);
+        evidence += (evidence.empty() ? "" : "; ") +
+                    ("repeat " + std::to_string(r->key.repeat) + ": " + r->disturbance);
+    }
+    if (repeats.empty()) return std::nullopt;
+    return CaseWarning{"disturbed",
+                       repeatList(repeats) + " ran" + " on a busy host" +
+                           (leftOut ? " and " + std::string(repeats.size() == 1 ? "is" : "are") +
+                                          " left out of the statistics"
+                                    : "; rerun on a quiet machine, or exclude disturbed runs") +
+                           " (" + evidence + ")"};
 }
 
 } // namespace sv

@@ -6,6 +6,7 @@
 #include "casestats.h"
 #include "runresult.h"
 
+#include <optional>
 #include <vector>
 
 namespace sv {
@@ -14,5 +15,10 @@ namespace sv {
 // efficiency already computed.
 std::vector<CaseWarning> caseWarnings(const CaseStats& c, const std::vector<const RunResult*>& used,
                                       const TrustOptions& trust);
+
+// The `disturbed` warning for the runs among `runs` the launcher's monitor marked disturbed,
+// naming their repeats and evidence; leftOut: they were excluded from the statistics.
+std::optional<CaseWarning> disturbedWarning(const std::vector<const RunResult*>& runs,
+                                            bool leftOut);
 
 } // namespace sv

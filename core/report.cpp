@@ -221,7 +221,9 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
                    {"rank_spread_pct", optJson(r.rankSpreadPct)},
                    {"slowest_rank", r.slowestRank >= 0 ? json(r.slowestRank) : json(nullptr)},
                    {"clock_offset_ms", optJson(r.clockOffsetMs)},
-                   {"drift_pct", optJson(r.driftPct)}};
+                   {"drift_pct", optJson(r.driftPct)},
+                   {"disturbed", r.disturbed},
+                   {"disturbance", r.disturbed ? json(r.disturbance) : json(nullptr)}};
         runs.push_back(std::move(jr));
     }
     j["runs"] = std::move(runs);

@@ -53,6 +53,17 @@ struct RunResult {
     // How much slower the measured window's last third ran than its first (positive: slower).
     std::optional<double> driftPct;
 
+    // The launcher's monitor saw the host busy during the run (campaign journal), in words.
+    bool disturbed = false;
+    std::string disturbance;
+    // What the monitor sampled during the run (DIR/monitor/<run>.jsonl), when it was read.
+    struct MonitorPoint {
+        double iteration = 0;     // iterations done when sampled
+        double load1 = 0;         // load average
+        double foreignCpuPct = 0; // the busiest foreign process's share of one core
+    };
+    std::vector<MonitorPoint> monitor;
+
     // A campaign is writing this log now: short of lines because it is not done, not because
     // anything went wrong. Neither counted nor excluded, and no warning.
     bool inProgress = false;

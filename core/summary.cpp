@@ -1,5 +1,7 @@
 #include "summary.h"
 
+#include "rundisturbance.h"
+
 namespace sv {
 
 Summary summarizeDirectory(const std::filesystem::path& root, const LoadOptions& load,
@@ -29,6 +31,8 @@ Summary summarizeDirectory(const std::filesystem::path& root, const LoadOptions&
         return true;
     });
     s.cancelled = cancelled && s.runs.size() < total;
+    // A campaign's journal says which runs its monitor saw disturbed.
+    applyRunDisturbances(s.runs, root, readRunDisturbances(root));
     recomputeCases(s);
     return s;
 }

@@ -58,7 +58,7 @@ CaseTally AdaptiveSchedule::tally(const std::string& caseId, const std::vector<P
         }
         const auto end = m_ends.find(runs[i].id);
         const bool counts = states[i] == RunState::Ok && end != m_ends.end() &&
-                            !end->second.disturbed && end->second.timeThroughput;
+                            !end->second.isDisturbed() && end->second.timeThroughput;
         if (counts)
             t.counted.push_back(*end->second.timeThroughput);
         else

@@ -76,7 +76,12 @@ bool Journal::appendEnd(const std::string& id, const std::string& tag, const std
     j["timeThroughput"] = end.timeThroughput ? json(*end.timeThroughput) : json(nullptr);
     j["speedThroughput"] = end.speedThroughput ? json(*end.speedThroughput) : json(nullptr);
     j["leftover"] = end.leftover;
-    if (end.disturbed) {
+    if (end.monitor) {
+        const auto evidence = end.monitor->evidence();
+        j["disturbed"] = !evidence.empty();
+        j["evidence"] = evidence;
+        j["monitor"] = end.monitor->toJson();
+    } else if (end.disturbed) {
         j["disturbed"] = true;
         j["evidence"] = end.evidence;
     }
@@ -151,9 +156,20 @@ bool apply(const json& j, std::map<std::string, JournalEntry>& out, std::string*
     end.speedThroughput = number(j, "speedThroughput");
     if (auto it = j.find("disturbed"); it != j.end() && it->is_boolean())
         end.disturbed = it->get<bool>();
-    if (auto it = j.find("evidence"); it != j.end() && !it->is_null())
-        end.evidence = it->is_string() ? it->get<std::string>()
-                                       : it->dump(-1, ' ', false, json::error_handler_t::replace);
+    if (auto it = j.find("evidence"); it != j.end() && !it->is_null()) {
+        // The monitor writes a list of sentences; one text, "; " between them.
+        if (it->is_string()) {
+            end.evidence = it->get<std::string>();
+        } else if (it->is_array()) {
+            for (const auto& item : *it)
+                end.evidence +=
+                    (end.evidence.empty() ? "" : "; ") +
+                    (item.is_string() ? item.get<std::string>()
+                                      : item.dump(-1, ' ', false, json::error_handler_t::replace));
+        } else {
+            end.evidence = it->dump(-1, ' ', false, json::error_handler_t::replace);
+        }
+    }
     JournalEntry& e = out[*id];
     e.id = *id;
     e.end = end;
@@ -161,6 +177,10 @@ bool apply(const json& j, std::map<std::string, JournalEntry>& out, std::string*
 }
 
 } // namespace
+
+bool RunEnd::isDisturbed() const {
+    return disturbed || (monitor && !monitor->evidence().empty());
+}
 
 bool Journal::appendCaseStop(const CaseStop& stop, std::string* error) {
     json j{{"event", "case"},

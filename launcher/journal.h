@@ -3,6 +3,7 @@
 // record before each run says what will run, an end record after it says how it ended. After a
 // crash, a start without an end is a run that was interrupted.
 
+#include "monitorsummary.h"
 #include "runstate.h"
 
 #include <map>
@@ -20,10 +21,15 @@ struct RunEnd {
     std::string advice; // what a person has to do about it, when that is known
     std::optional<double> timeThroughput, speedThroughput;
     std::vector<int> leftover; // tagged processes still alive after the sweep (should be none)
-    // The host was busy during the run (the monitor's verdict, "disturbed": true); adaptive
-    // repeats rerun such a run instead of counting it.
+    // What the monitor saw during the run, when it watched it: the end record carries its
+    // summary and "disturbed" with the evidence.
+    std::optional<MonitorSummary> monitor;
+    // Read back from the journal's end record ("disturbed": true, "evidence"), where the
+    // monitor's summary is not: resume's adaptive repeats rerun such a run instead of counting
+    // it. isDisturbed() reads either.
     bool disturbed = false;
     std::string evidence; // why, in words
+    bool isDisturbed() const;
 };
 
 // Why adaptive repeats stopped adding runs to a case ("event": "case").

@@ -1,6 +1,7 @@
 #include "preflight.h"
 
 #include "backgroundtask.h"
+#include "busyhosts.h"
 #include "commandbatch.h"
 #include "hostaddresses.h"
 #include "outputspace.h"
@@ -262,7 +263,13 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
             campaign, profile, unreachable, context,
             [out, done, campaign, profile, context](std::vector<PreflightFinding> more) mutable {
                 out.insert(out.end(), more.begin(), more.end());
-                checkOutput(campaign, profile, context, std::move(out), done);
+                // Hosts already busy: a warning, after the checks that can fail.
+                checkBusyHosts(campaign, profile, context,
+                               [out, done, campaign, profile,
+                                context](std::vector<PreflightFinding> busy) mutable {
+                                   out.insert(out.end(), busy.begin(), busy.end());
+                                   checkOutput(campaign, profile, context, std::move(out), done);
+                               });
             });
     });
 }

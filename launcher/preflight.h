@@ -14,9 +14,11 @@ namespace sv::launcher {
 
 struct PreflightFinding {
     std::string host;
-    std::string check; // "ssh", "container", "gpus", "torch", "launcher", "output"
+    std::string check; // "ssh", "container", "gpus", "torch", "launcher", "output",
+                       // "busy"
     bool ok = false;
     std::string message;
+    bool warning = false; // ok, but worth knowing before the campaign starts (a busy host)
 };
 
 class Preflight {

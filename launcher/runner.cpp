@@ -15,6 +15,7 @@
 #include <csignal>
 #include <filesystem>
 #include <unistd.h>
+#include <utility>
 
 namespace sv::launcher {
 namespace fs = std::filesystem;
@@ -255,6 +256,7 @@ void Runner::launch(int index) {
             connect(m_group, &LaunchGroup::finished, this, &Runner::onExited);
             enter(Phase::Running);
             emit runStarted(index, QString::fromStdString(planned.id), command);
+            startMonitor(planned);
             m_group->start(argvs);
         });
 }
@@ -378,8 +380,37 @@ void Runner::settle(RunEnd end) {
             if (!leftover.empty())
                 end.reason += (end.reason.empty() ? "" : "; ") + std::to_string(leftover.size()) +
                               " tagged process(es) survived KILL";
-            record(end);
+            finishMonitor(std::move(end));
         });
+}
+
+void Runner::startMonitor(const PlannedRun& run) {
+    // Remote hosts are not watched yet: their runs' end records carry no monitor summary.
+    if (!m_campaign.hosts.empty()) return;
+    const auto file = fs::absolute(m_campaign.outputDir) / "monitor" / (run.id + ".jsonl");
+    m_monitor = new RunMonitor(file.lexically_normal().string(), m_tag, run.key.topology.ranks(),
+                               std::chrono::seconds(2), this, m_profile.needs == "gpu");
+    m_monitor->setIterationSource(
+        [this]() -> std::int64_t { return m_analyzer ? m_analyzer->iterationsDone() : -1; });
+    m_monitor->start();
+}
+
+void Runner::finishMonitor(RunEnd end) {
+    RunMonitor* monitor = std::exchange(m_monitor, nullptr);
+    if (!monitor) return record(std::move(end));
+    monitor->finish([this, monitor, end = std::move(end)](MonitorSummary summary) mutable {
+        monitor->deleteLater();
+        const auto evidence = summary.evidence();
+        if (!evidence.empty()) {
+            std::string words;
+            for (const auto& e : evidence)
+                words += (words.empty() ? "" : "; ") + e;
+            emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id +
+                                                ": disturbed: " + words));
+        }
+        end.monitor = std::move(summary);
+        record(std::move(end));
+    });
 }
 
 void Runner::record(RunEnd end) {

@@ -11,6 +11,7 @@
 #include "journal.h"
 #include "launchgroup.h"
 #include "plannedrun.h"
+#include "runmonitor.h"
 #include "runprogress.h"
 #include "runsweep.h"
 #include "workloadprofile.h"
@@ -118,6 +119,10 @@ class Runner : public QObject {
     void escalate();
     void signalLocal(int sig);
     void settle(RunEnd end);
+    // The monitor of a local run: started with the run's processes, finished before its end
+    // record (which carries its summary and verdict).
+    void startMonitor(const PlannedRun& run);
+    void finishMonitor(RunEnd end);
     void record(RunEnd end);
     void recorded(RunEnd end, const std::string& journalError);
     void finish(CampaignEnd::Outcome outcome, std::string reason = {});
@@ -149,6 +154,7 @@ class Runner : public QObject {
     std::string m_logError; // the first failed write to the log
     std::unique_ptr<LogParser> m_parser;
     std::unique_ptr<RunAnalyzer> m_analyzer;
+    RunMonitor* m_monitor = nullptr; // watches this machine during a local run
     std::string m_tail; // the output's last bytes: the reason a run failed is usually there
     std::optional<RunState> m_forcedState;
     std::string m_forcedReason;

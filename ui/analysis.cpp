@@ -1,5 +1,7 @@
 #include "analysis.h"
 
+#include "rundisturbance.h"
+
 #include <algorithm>
 
 namespace sv::ui {
@@ -62,6 +64,15 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
             s.runs.back().inProgress = s.runs.back().inProgress || p.lexically_normal() == path;
         a.logs.push_back(log);
     }
+
+    // Which runs the campaign's monitor saw disturbed: its journal, read here on the worker
+    // (with no logs, as for an empty page on the GUI thread, there is nothing to mark).
+    if (!snapshot.logs.empty()) {
+        const auto found = readRunDisturbances(snapshot.root.toStdString());
+        applyRunDisturbances(s.runs, snapshot.root.toStdString(), found);
+        applyMonitorCurves(s.runs, snapshot.root.toStdString(), found);
+    }
+    s.options.excludeDisturbed = options.excludeDisturbed;
 
     // Groups first (with no reference), so that the group shown is known before references.
     s.cases = computeCases(s.runs, s.options, catalog);

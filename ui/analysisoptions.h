@@ -36,6 +36,8 @@ struct AnalysisOptions {
     // reference. With autoReferences the table matching the group's precision and batch is used.
     std::vector<std::string> references;
     bool autoReferences = true;
+    // Leave the runs the launcher's monitor marked disturbed out of the statistics.
+    bool excludeDisturbed = false;
 };
 
 } // namespace sv::ui

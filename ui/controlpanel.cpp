@@ -2,6 +2,7 @@
 
 #include "referencelistmodel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -20,6 +21,7 @@ ControlPanel::ControlPanel(QWidget* parent)
       m_iterations(new QSpinBox(this)), m_windowBadge(new QLabel(this)),
       m_resetWindow(new QPushButton(tr("Reset to DLPerf defaults"), this)),
       m_group(new QComboBox(this)),
+      m_excludeDisturbed(new QCheckBox(tr("Exclude disturbed runs"), this)),
       m_references(new ReferenceListModel(ReferenceCatalog::builtin(), this)),
       m_referenceView(new QTreeView(this)) {
     m_method->addItem(tr("time (DLPerf default)"), QStringLiteral("time"));
@@ -34,6 +36,10 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_warmup->setToolTip(tr("Iterations left out at the start (W)"));
     m_iterations->setToolTip(tr("End of the measured window (I): throughput is over W…I−1"));
     m_group->setToolTip(tr("Which model, precision and batch size the tables and charts show"));
+    m_excludeDisturbed->setToolTip(
+        tr("Leave out of the statistics the runs the launcher's monitor saw disturbed (a busy "
+           "host, another process using the CPU).\nUnchecked (default), they count and their "
+           "case is warned about"));
     m_referenceView->setModel(m_references);
     m_referenceView->setHeaderHidden(true);
     m_referenceView->setTextElideMode(Qt::ElideMiddle); // a narrow dock keeps both ends
@@ -71,6 +77,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     form->addRow(m_windowBadge);
     form->addRow(m_resetWindow);
     form->addRow(tr("Show"), m_group);
+    form->addRow(m_excludeDisturbed);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(new QLabel(tr("Published references"), this));
@@ -80,6 +87,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     connect(m_warmup, &QSpinBox::valueChanged, this, &ControlPanel::edited);
     connect(m_iterations, &QSpinBox::valueChanged, this, &ControlPanel::edited);
     connect(m_group, &QComboBox::currentIndexChanged, this, &ControlPanel::edited);
+    connect(m_excludeDisturbed, &QCheckBox::toggled, this, &ControlPanel::edited);
     connect(m_references, &ReferenceListModel::checkedChanged, this, [this] {
         if (m_updating) return;
         m_options.autoReferences = false;
@@ -95,6 +103,7 @@ void ControlPanel::setOptions(const AnalysisOptions& options) {
     m_method->setCurrentIndex(options.method == Method::Speed ? 1 : 0);
     m_warmup->setValue(options.measure.warmup);
     m_iterations->setValue(options.measure.iterations);
+    m_excludeDisturbed->setChecked(options.excludeDisturbed);
     if (!options.autoReferences) m_references->setChecked(options.references);
     m_updating = false;
     updateBadge();
@@ -156,6 +165,7 @@ void ControlPanel::edited() {
     m_options.method = m_method->currentIndex() == 1 ? Method::Speed : Method::Time;
     m_options.measure.warmup = m_warmup->value();
     m_options.measure.iterations = m_iterations->value();
+    m_options.excludeDisturbed = m_excludeDisturbed->isChecked();
     updateBadge();
     const int g = m_group->currentIndex();
     if (g >= 0 && static_cast<std::size_t>(g) < m_groups.size()) {

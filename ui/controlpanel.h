@@ -1,5 +1,6 @@
 #pragma once
-// The controls every view follows: method, measured window, case group, reference overlays.
+// The controls every view follows: method, measured window, case group, whether disturbed runs
+// count, reference overlays.
 // Emits the edited options; reflects each new Analysis without echoing it back. A badge says
 // whose window is measured when it is not DLPerf's, beside a one-click reset to DLPerf's.
 
@@ -8,6 +9,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QTreeView;
 class QLabel;
@@ -33,6 +35,7 @@ class ControlPanel : public QWidget {
 
     QComboBox* methodBox() const { return m_method; }
     QComboBox* groupBox() const { return m_group; }
+    QCheckBox* excludeDisturbedBox() const { return m_excludeDisturbed; }
     QSpinBox* warmupBox() const { return m_warmup; }
     QSpinBox* iterationsBox() const { return m_iterations; }
     QLabel* windowBadge() const { return m_windowBadge; }
@@ -58,6 +61,7 @@ class ControlPanel : public QWidget {
     WindowSource m_source = WindowSource::Dlperf;
     QString m_campaignFile;
     QComboBox* m_group;
+    QCheckBox* m_excludeDisturbed;
     ReferenceListModel* m_references;
     QTreeView* m_referenceView;
 };

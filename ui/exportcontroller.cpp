@@ -27,7 +27,8 @@ QChart* ExportController::buildChart(const Analysis& a, ChartKind kind, int run,
         if (run < 0 || static_cast<std::size_t>(run) >= a.logs.size()) return nullptr;
         return TraceChart::build(
             traceRunLog(*a.logs[static_cast<std::size_t>(run)]), a.summary.load.measure,
-            QString::fromStdString(a.summary.runs[static_cast<std::size_t>(run)].path));
+            QString::fromStdString(a.summary.runs[static_cast<std::size_t>(run)].path),
+            a.summary.runs[static_cast<std::size_t>(run)].monitor);
     }
     return nullptr;
 }

@@ -133,10 +133,11 @@ void RunsPage::showTrace(int index) {
                     QString::fromStdString(std::string(statusName(run.status)));
     if (auto v = run.throughput(m_analysis->summary.options.method))
         title += QStringLiteral(", %1 images/s").arg(*v, 0, 'f', 2);
+    if (run.disturbed) title += tr(" — disturbed");
     // One run's samples: thousands of values, cheap enough for the GUI thread.
     QChart* chart =
         TraceChart::build(traceRunLog(*m_analysis->logs[static_cast<std::size_t>(index)]),
-                          m_analysis->summary.load.measure, title);
+                          m_analysis->summary.load.measure, title, run.monitor);
     QChart* old = m_trace->chart();
     m_trace->setChart(chart);
     delete old;

@@ -375,8 +375,11 @@ int preflightCommand(const std::vector<std::string>& args) {
     int failures = 0;
     Preflight::run(*campaign, *profile, &app, [&](std::vector<PreflightFinding> findings) {
         for (const auto& f : findings) {
-            std::printf("%-4s %s: %s: %s\n", f.ok ? "ok" : "FAIL", f.host.c_str(), f.check.c_str(),
-                        f.message.c_str());
+            std::printf("%-4s %s: %s: %s\n",
+                        !f.ok       ? "FAIL"
+                        : f.warning ? "warn"
+                                    : "ok",
+                        f.host.c_str(), f.check.c_str(), f.message.c_str());
             failures += f.ok ? 0 : 1;
         }
         app.quit();

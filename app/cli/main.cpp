@@ -49,6 +49,8 @@ that campaign's warmup and iterations unless --warmup/--iterations say otherwise
                           only the runs of that model / precision / batch size per device
   --threads N             parallel readers (default: one per core, at least 2)
   --cv-threshold PCT      warn about a case whose repeats' CV is above PCT (default 5)
+  --exclude-disturbed     leave out the runs a campaign's monitor marked disturbed (default:
+                          count them, and warn)
   --strict                exit 1 when any log was skipped, incomplete or unusable
   --quiet                 no warnings on standard error
 )"},

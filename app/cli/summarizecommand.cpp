@@ -76,7 +76,7 @@ int summarizeCommand(const std::vector<std::string>& argv) {
     Arguments args(argv,
                    {"method", "warmup", "iterations", "format", "output", "reference", "model",
                     "precision", "batch-size", "threads", "cv-threshold"},
-                   {"strict", "quiet"});
+                   {"strict", "quiet", "exclude-disturbed"});
     LoadOptions load;
     SummaryOptions options;
     CaseFilter filter;
@@ -100,6 +100,7 @@ int summarizeCommand(const std::vector<std::string>& argv) {
         else
             options.trust.cvPct = v;
     }
+    options.excludeDisturbed = args.flag("exclude-disturbed");
     filter.model = args.value("model");
     filter.precision = args.value("precision");
     const std::string format = args.value("format").value_or("table");

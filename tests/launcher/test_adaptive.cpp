@@ -420,3 +420,36 @@ TEST(AdaptiveSchedule, AnOpenedCampaignWhoseCasesNeedATopUpHasARunLeft) {
     EXPECT_TRUE(CampaignDirectory::open(dir).runsLeft().empty());
     std::filesystem::remove_all(dir);
 }
+
+// In the session that runs it, a run's end carries the monitor's summary, not the flag read
+// back from the journal: a busy host there is not counted either, and the end record it writes
+// reads back as disturbed with the evidence.
+TEST(AdaptiveSchedule, ARunTheMonitorFoundDisturbedInThisSessionIsNotCounted) {
+    const std::string dir = sv::test::tempDir("adaptive-monitor");
+    ScheduleFixture f(dir);
+    MonitorSummary busy;
+    busy.samples = 5;
+    busy.seconds = 10.0;
+    busy.foreign.push_back(MonitorSummary::Foreign{77, "sh -c while :; do :; done", 9.8, 99.0});
+    ASSERT_FALSE(busy.evidence().empty());
+    RunEnd e;
+    e.state = RunState::Ok;
+    e.timeThroughput = 60.0;
+    e.monitor = busy;
+    EXPECT_TRUE(e.isDisturbed());
+    f.states[0] = RunState::Ok;
+    f.schedule->ended(f.runs[0].id, e);
+    const CaseTally t = f.schedule->tally(f.runs[0].caseId, f.runs, f.states);
+    EXPECT_TRUE(t.counted.empty());
+    EXPECT_EQ(t.notCounted, 1);
+
+    Journal journal(dir + "/journal.jsonl");
+    std::string error;
+    ASSERT_TRUE(journal.appendStart(f.runs[0].id, "t", {{"x"}}, {}, "/l", &error));
+    ASSERT_TRUE(journal.appendEnd(f.runs[0].id, "t", "/l", e, &error)) << error;
+    const auto read = journal.read();
+    const RunEnd& back = *read.at(f.runs[0].id).end;
+    EXPECT_TRUE(back.disturbed);
+    EXPECT_NE(back.evidence.find("77"), std::string::npos) << back.evidence;
+    std::filesystem::remove_all(dir);
+}

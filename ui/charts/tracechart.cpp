@@ -31,10 +31,40 @@ QAreaSeries* shade(QChart* chart, const QString& name, const QColor& colour, dou
     return area;
 }
 
+// The busiest other process's CPU share, on its own right-hand axis (dashed, in the problem
+// colour when it passed a quarter of a core): a neighbour's work lines up with the dips above.
+void addMonitorCurve(QChart* chart, QValueAxis* axisX,
+                     const std::vector<RunResult::MonitorPoint>& monitor) {
+    auto* curve = new QLineSeries(chart);
+    double top = 0, load = 0;
+    for (const auto& p : monitor) {
+        // A sample covers the interval before it: drawn as a step over that interval.
+        if (curve->count() > 0) curve->append(p.iteration, curve->at(curve->count() - 1).y());
+        curve->append(p.iteration, p.foreignCpuPct);
+        top = std::max(top, p.foreignCpuPct);
+        load = std::max(load, p.load1);
+    }
+    curve->setName(QStringLiteral("Busiest other process, % of a core (right; load avg up to %1)")
+                       .arg(load, 0, 'f', 1));
+    QPen pen(top >= 25.0 ? ChartStyle::problem() : QColor(0x70, 0x70, 0x70));
+    pen.setStyle(Qt::DashLine);
+    pen.setWidthF(1.4);
+    curve->setPen(pen);
+    auto* axis = new QValueAxis(chart);
+    axis->setRange(0, std::max(100.0, std::ceil(top / 50.0) * 50.0));
+    axis->setLabelFormat(QStringLiteral("%.0f"));
+    ChartStyle::applyAxis(axis, QStringLiteral("Other processes (% of a core)"));
+    chart->addAxis(axis, Qt::AlignRight);
+    chart->addSeries(curve);
+    curve->attachAxis(axisX);
+    curve->attachAxis(axis);
+}
+
 } // namespace
 
 QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& window,
-                          const QString& title) {
+                          const QString& title,
+                          const std::vector<RunResult::MonitorPoint>& monitor) {
     auto* chart = new QChart;
     ChartStyle::apply(chart, title);
 
@@ -111,6 +141,7 @@ QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& win
     axisY->setLabelFormat(QStringLiteral("%.0f"));
     ChartStyle::applyAxis(axisY, QStringLiteral("Throughput (images/s)"));
     ChartStyle::addSeries(chart, axisX, axisY, series);
+    if (!monitor.empty()) addMonitorCurve(chart, axisX, monitor);
     return chart;
 }
 

@@ -49,7 +49,8 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
                                                    "Methods Δ %",
                                                    "Outlier",
                                                    "Rank spread %",
-                                                   "Clock offset (ms)"};
+                                                   "Clock offset (ms)",
+                                                   "Disturbed"};
     static const char* const tips[ColumnCount] = {
         "The log file, relative to the directory opened",
         "Nodes × GPUs per node (n: nodes, g: GPUs per node)",
@@ -61,7 +62,9 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
         "|speed − time| / time; flagged (⚠) above 2 %",
         "A repeat far from its topology's median (yellow rows); still counted",
         "How far the slowest rank's speed is below the fastest's",
-        "Clock difference between this run's nodes, as seen in the log"};
+        "Clock difference between this run's nodes, as seen in the log",
+        "The launcher's monitor saw the host busy during the run (hover for the evidence); "
+        "Controls › Exclude disturbed runs leaves such runs out"};
     if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
     if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
     return {};
@@ -94,9 +97,12 @@ QVariant RunTableModel::display(int row, int column) const {
         return fixedCell(r.rankSpreadPct, 1);
     case ClockOffset:
         return fixedCell(r.clockOffsetMs, 0);
+    case Disturbed:
+        return r.disturbed ? tr("disturbed ⚠") : QString();
     case Reason: {
         QStringList parts;
         if (!r.reason.empty()) parts << QString::fromStdString(r.reason);
+        if (r.disturbed) parts << tr("disturbed: %1").arg(QString::fromStdString(r.disturbance));
         for (const auto& n : r.notes)
             parts << QString::fromStdString(n);
         return parts.join(QStringLiteral("; "));
@@ -138,20 +144,22 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
         return row;
     case ProblemRole:
         return (!r.usable() && !r.inProgress) || m_outlier[static_cast<std::size_t>(row)] ||
-               r.methodsDisagree;
+               r.methodsDisagree || r.disturbed;
     case Qt::ToolTipRole: {
+        if (col == Disturbed && r.disturbed)
+            return tr("Disturbed: %1").arg(QString::fromStdString(r.disturbance));
         const QString t = display(row, Reason).toString();
         return t.isEmpty() ? QVariant()
                            : QVariant(QString::fromStdString(r.path) + QLatin1Char('\n') + t);
     }
     case Qt::TextAlignmentRole:
-        return static_cast<int>(col == Log || col == Reason || col == Status
+        return static_cast<int>(col == Log || col == Reason || col == Status || col == Disturbed
                                     ? Qt::AlignLeft | Qt::AlignVCenter
                                     : Qt::AlignRight | Qt::AlignVCenter);
     case Qt::BackgroundRole:
         // A run that does not count must stand out, not hide in a log.
         if (!r.usable() && !r.inProgress) return QBrush(tintedBase(QColor(0xe0, 0x30, 0x30)));
-        if (m_outlier[static_cast<std::size_t>(row)] || r.methodsDisagree)
+        if (m_outlier[static_cast<std::size_t>(row)] || r.methodsDisagree || r.disturbed)
             return QBrush(tintedBase(QColor(0xf0, 0xb0, 0x20)));
         return {};
     }

@@ -1,6 +1,7 @@
 #pragma once
 // The Runs view: every log with its status and reason, both DLPerf methods and their difference,
-// the outlier flag, per-rank spread and node clock offset. Row i is summary.runs[i].
+// the outlier flag, per-rank spread, node clock offset, and whether the launcher's monitor saw
+// the host busy (the evidence as tooltip). Row i is summary.runs[i].
 
 #include "summary.h"
 
@@ -25,12 +26,14 @@ class RunTableModel : public QAbstractTableModel {
         Outlier,
         RankSpread,
         ClockOffset,
+        Disturbed,
         ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole;
     static constexpr int RunIndexRole =
         Qt::UserRole + 1; // index into summary.runs, through any proxy
-    // True for a run that needs a look: not counted, an outlier, or its two methods disagree.
+    // True for a run that needs a look: not counted, an outlier, its two methods disagree, or
+    // it was disturbed.
     static constexpr int ProblemRole = Qt::UserRole + 2;
 
     explicit RunTableModel(QObject* parent = nullptr);

@@ -522,7 +522,7 @@ void RunPanel::showPreflight(const std::vector<launcher::PreflightFinding>& find
             QStringLiteral("%1 · %2: %3")
                 .arg(QString::fromStdString(f.host), QString::fromStdString(f.check),
                      QString::fromStdString(f.message));
-        m_monitor->appendNote(tr("Preflight ") + line, !f.ok);
+        m_monitor->appendNote(tr("Preflight ") + line, !f.ok || f.warning);
         if (!f.ok && failed++ == 0) first = line;
     }
     if (failed == 0)
