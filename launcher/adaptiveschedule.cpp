@@ -58,7 +58,8 @@ CaseTally AdaptiveSchedule::tally(const std::string& caseId, const std::vector<P
         }
         const auto end = m_ends.find(runs[i].id);
         const bool counts = states[i] == RunState::Ok && end != m_ends.end() &&
-                            !end->second.isDisturbed() && end->second.timeThroughput;
+                            (m_campaign.countDisturbed || !end->second.isDisturbed()) &&
+                            end->second.timeThroughput;
         if (counts)
             t.counted.push_back(*end->second.timeThroughput);
         else

@@ -172,6 +172,7 @@ std::optional<Campaign> campaignFromJson(const std::string& text, std::string* e
         }
         take(j, "targetCiPct", c.targetCiPct);
         take(j, "rerunLimit", c.rerunLimit);
+        take(j, "countDisturbed", c.countDisturbed);
         take(j, "iterations", c.iterations);
         take(j, "warmup", c.warmup);
         take(j, "cooldownSeconds", c.cooldownSeconds);
@@ -218,6 +219,7 @@ std::string campaignToJson(const Campaign& c) {
     if (c.adaptive()) {
         j["targetCiPct"] = c.targetCiPct;
         j["rerunLimit"] = c.rerunLimit;
+        if (c.countDisturbed) j["countDisturbed"] = true;
     }
     j["iterations"] = c.iterations;
     j["warmup"] = c.warmup;

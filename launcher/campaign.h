@@ -39,6 +39,9 @@ struct Campaign {
     int repeatsMax = 0;     // above repeats: adaptive up to this many (0: fixed)
     double targetCiPct = 0; // > 0: adaptive; a case stops once its interval is within ±this %
     int rerunLimit = 3;     // adaptive: runs per case that may not count before it stops
+    // Adaptive: count runs the monitor marked disturbed instead of rerunning them (for a machine
+    // that is never quiet, where every run would be rerun; the Results page still warns).
+    bool countDisturbed = false;
     int iterations = 120;
     int warmup = 20;
     int cooldownSeconds = 20;

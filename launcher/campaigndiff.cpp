@@ -85,6 +85,9 @@ std::vector<std::string> campaignDifferences(const Campaign& a, const Campaign& 
         d.push_back("target interval: ±" + formatPct(a.targetCiPct) + " % → ±" +
                     formatPct(b.targetCiPct) + " %");
     if (a.adaptive() || b.adaptive()) number("rerun limit", a.rerunLimit, b.rerunLimit);
+    if (a.countDisturbed != b.countDisturbed)
+        d.push_back(std::string("disturbed runs: ") +
+                    (a.countDisturbed ? "counted → rerun" : "rerun → counted"));
     number("iterations", a.iterations, b.iterations);
     number("warmup", a.warmup, b.warmup);
     number("cooldown (s)", a.cooldownSeconds, b.cooldownSeconds);

@@ -125,6 +125,7 @@ std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
         c.targetCiPct = *pct;
     }
     if (auto v = a.integer("rerun-limit", 0, kMaxRepeats)) c.rerunLimit = *v;
+    if (a.flag("count-disturbed")) c.countDisturbed = true;
     if (auto v = a.integer("iterations", 1, 1000000)) c.iterations = *v;
     if (auto v = a.integer("warmup", 0, 1000000)) c.warmup = *v;
     if (auto v = a.integer("cooldown", 0, 86400)) c.cooldownSeconds = *v;

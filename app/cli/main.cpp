@@ -83,7 +83,8 @@ with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel c
                           adaptive: each case runs MIN repeats, then one more at a time until
                           its median's 95 % interval is within +-PCT % (e.g. 2%) or MAX; runs
                           that are disturbed or not ok are rerun, not counted (--rerun-limit N,
-                          default 3 per case); the journal says why each case stopped
+                          default 3 per case; --count-disturbed counts disturbed runs, for a
+                          machine that is never quiet); the journal says why each case stopped
   --out DIR  --hosts H1[=ADDR],H2  --ssh-config FILE  --container NAME
   --launcher NAME         the profile's: mpirun (default), horovodrun, or torchrun (one per
                           node, for machines with PyTorch and no Open MPI)

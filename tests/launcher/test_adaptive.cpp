@@ -324,10 +324,27 @@ TEST(AdaptiveCli, AnUnreachableTargetRunsExactlyTheMaximumAndSaysSo) {
     const std::string dir = sv::test::tempDir("adaptive-max");
     const auto profile = sv::test::writeFakeProfile(dir, {"--interval", "0.02", "--jitter", "0.5"});
     const std::string out = dir + "/out";
-    const auto r = runProcess(
-        {kCli,         "run",  "--profile",   profile,  "--topologies", "1n1g", "--batch-size", "2",
-         "--repeats",  "2..4", "--target-ci", "0.001%", "--iterations", "10",   "--warmup",     "2",
-         "--cooldown", "0",    "--out",       out});
+    const auto r = runProcess({kCli,
+                               "run",
+                               "--profile",
+                               profile,
+                               "--topologies",
+                               "1n1g",
+                               "--batch-size",
+                               "2",
+                               "--repeats",
+                               "2..4",
+                               "--target-ci",
+                               "0.001%",
+                               "--count-disturbed",
+                               "--iterations",
+                               "10",
+                               "--warmup",
+                               "2",
+                               "--cooldown",
+                               "0",
+                               "--out",
+                               out});
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("4 of 4 runs ok"), std::string::npos) << r.out;
     const auto states = statesById(out);
@@ -354,11 +371,28 @@ TEST(AdaptiveCli, KillNineDuringATopUpThenResumeFinishesWithoutRerunningAnything
     const std::string dir = sv::test::tempDir("adaptive-resume");
     const auto profile = sv::test::writeFakeProfile(dir, {"--interval", "0.08", "--jitter", "0.5"});
     const std::string out = dir + "/out";
-    const pid_t cli = sv::test::spawn(
-        {kCli,         "run",  "--profile",   profile, "--topologies", "1n1g", "--batch-size", "2",
-         "--repeats",  "2..4", "--target-ci", "0.001", "--iterations", "12",   "--warmup",     "2",
-         "--cooldown", "0",    "--out",       out},
-        dir + "/cli.log");
+    const pid_t cli = sv::test::spawn({kCli,
+                                       "run",
+                                       "--profile",
+                                       profile,
+                                       "--topologies",
+                                       "1n1g",
+                                       "--batch-size",
+                                       "2",
+                                       "--repeats",
+                                       "2..4",
+                                       "--target-ci",
+                                       "0.001",
+                                       "--count-disturbed",
+                                       "--iterations",
+                                       "12",
+                                       "--warmup",
+                                       "2",
+                                       "--cooldown",
+                                       "0",
+                                       "--out",
+                                       out},
+                                      dir + "/cli.log");
     // Kill -9 once the second top-up (_4) is writing: the first top-up (_3) finished in the
     // session that dies, so a resume that did not know it would run it again.
     const std::string fourthLog = out + "/logs/fake/bz2/1n1g/r50_b2_fp32_4.log";

@@ -90,12 +90,31 @@ TEST(LocalCampaign, AdaptiveRepeatsStopAtTheMinimumWhenAQuietRunMeetsTheTarget) 
     const std::string dir = sv::test::tempDir("local-adaptive");
     const std::string out = dir + "/out";
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = runProcess({kCli,           "run",  "--profile",    "local-cpu-rn50",
-                               "--topologies", "1n1g", "--batch-size", "2",
-                               "--precision",  "fp32", "--repeats",    "2..4",
-                               "--target-ci",  "25%",  "--iterations", "12",
-                               "--warmup",     "3",    "--image-size", "32",
-                               "--cooldown",   "0",    "--out",        out});
+    const auto r = runProcess({kCli,
+                               "run",
+                               "--profile",
+                               "local-cpu-rn50",
+                               "--topologies",
+                               "1n1g",
+                               "--batch-size",
+                               "2",
+                               "--precision",
+                               "fp32",
+                               "--repeats",
+                               "2..4",
+                               "--target-ci",
+                               "25%",
+                               "--count-disturbed",
+                               "--iterations",
+                               "12",
+                               "--warmup",
+                               "3",
+                               "--image-size",
+                               "32",
+                               "--cooldown",
+                               "0",
+                               "--out",
+                               out});
     std::printf("adaptive local campaign: %.1f s\n", sv::test::since(t0));
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("2 of 2 runs ok"), std::string::npos) << r.out;
