@@ -286,7 +286,7 @@ int runCommand(const std::vector<std::string>& args) {
                  "repeats",    "target-ci",     "rerun-limit",  "iterations", "warmup",
                  "cooldown",   "start-timeout", "wall-timeout", "grace",      "connect-timeout",
                  "image-size", "out",           "hosts",        "ssh-config", "container"},
-                {"dry-run"});
+                {"dry-run", "count-disturbed"});
     if (a.error()) return usage("run", *a.error());
     std::string error;
     std::optional<Campaign> campaign;
