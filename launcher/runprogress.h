@@ -15,6 +15,10 @@ struct RunProgress {
     double speed = 0.0;        // the last speed line's samples/s
     double runEtaSeconds = -1; // -1: not known yet
     double campaignEtaSeconds = -1;
+    // Under Slurm: the run's job, and while it waits, its queue state in words
+    // ("PENDING (Resources), expected start 2026-11-30T22:10:00"); empty once it runs.
+    std::string jobId;
+    std::string queue;
 };
 
 // Fills the ETAs of p (its iteration and iterations set): the run's from the pace since its first
