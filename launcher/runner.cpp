@@ -161,7 +161,8 @@ void Runner::launch(int index) {
     m_logError.clear();
     m_failureMarker = m_builder.failureMarker();
     m_lastIteration = 0; // progress from the first iteration on
-    m_launches = m_builder.launches(run, m_tag);
+    // Under Slurm no process starts here: the job script holds the launch.
+    m_launches = underSlurm() ? std::vector<Launch>{} : m_builder.launches(run, m_tag);
     std::vector<std::vector<std::string>> argvs;
     QStringList commandLines;
     for (const Launch& l : m_launches) {
@@ -172,7 +173,6 @@ void Runner::launch(int index) {
     for (int h = 0; h < std::max(1, m_builder.hostCount(run)); ++h)
         hosts.push_back(m_builder.hostName(h));
     if (underSlurm()) { // recorded: the sbatch line, and what the job script runs
-        m_launches.clear();
         m_reattachJob.clear();
         if (auto it = m_previous.find(run.id); it != m_previous.end() && !it->second.end)
             m_reattachJob = std::exchange(it->second.jobId, {});

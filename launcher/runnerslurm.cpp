@@ -83,13 +83,19 @@ void Runner::onSlurmEnded(const SlurmJobEnd& job) {
             end.timeThroughput = throughput;
             end.speedThroughput = speed;
             if (jobId.empty()) end.reason = job.reason;
-            if (const std::string last = lastTellingLine(m_tail); !last.empty())
+            if (auto task = firstFailedTask(m_tail)) {
+                // The task that failed first, not the 143 of those Slurm stopped after it.
+                end.exitCode = task->exitCode;
+                end.host = task->node;
+                end.reason += ": " + task->line;
+            } else if (const std::string last = lastTellingLine(m_tail); !last.empty()) {
                 end.reason += ": " + last;
+            }
         }
     } else if (!jobId.empty()) {
         end.reason += " (Slurm job " + jobId + " " + job.state + ")";
     }
-    end.host = job.nodes.empty() ? end.host : job.nodes;
+    if (end.host.empty() || end.host == "this machine") end.host = job.nodes;
     m_slurm->disconnect(this);
     m_slurm->deleteLater();
     m_slurm = nullptr;

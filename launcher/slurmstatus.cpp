@@ -1,5 +1,6 @@
 #include "slurmstatus.h"
 
+#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -83,6 +84,14 @@ std::optional<SlurmJobEnd> parseScontrolJob(const std::string& output) {
     }
     if (end.state.empty()) return std::nullopt;
     return end;
+}
+
+std::optional<SrunTaskFailure> firstFailedTask(const std::string& output) {
+    static const std::regex line(
+        R"(srun: error: ([A-Za-z0-9_.\-\[\],]+): tasks? ([0-9,\-]+): Exited with exit code (\d{1,5}))");
+    std::smatch m;
+    if (!std::regex_search(output, m, line)) return std::nullopt;
+    return SrunTaskFailure{m[1].str(), m[2].str(), std::stoi(m[3].str()), m[0].str()};
 }
 
 std::optional<RunEnd> runEndOfJob(const std::string& jobId, const SlurmJobEnd& j) {

@@ -41,6 +41,16 @@ struct SlurmJobEnd {
 std::optional<SlurmJobEnd> parseSacct(const std::string& output);
 std::optional<SlurmJobEnd> parseScontrolJob(const std::string& output);
 
+// srun's first "srun: error: node2: task 1: Exited with exit code 3" in a job's output: the task
+// that failed first (the others were then killed, and their 143 is what the job reports).
+struct SrunTaskFailure {
+    std::string node;
+    std::string tasks;
+    int exitCode = 0;
+    std::string line;
+};
+std::optional<SrunTaskFailure> firstFailedTask(const std::string& output);
+
 // The run's end for a job that did not complete normally, in words naming the job, its exit
 // code and its nodes; nullopt for COMPLETED, which the log decides (ok or incomplete).
 std::optional<RunEnd> runEndOfJob(const std::string& jobId, const SlurmJobEnd& end);

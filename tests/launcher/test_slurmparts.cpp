@@ -284,3 +284,18 @@ TEST(SlurmPreflight, SinfoSaysWhetherThePartitionCanRunTheCampaign) {
     c.scheduler.partition = "nosuch";
     EXPECT_NE(judgeSinfo(c, sinfo)[0].message.find("no partition nosuch"), std::string::npos);
 }
+
+TEST(SlurmStatus, TheFirstFailedTaskIsTheOneSrunNamesFirst) {
+    const std::string out = "1: rank 1 fails on purpose\n"
+                            "srun: error: node2: task 1: Exited with exit code 3\n"
+                            "srun: Job step aborted: Waiting up to 32 seconds for job step\n"
+                            "srun: error: node1: tasks 0,2-3: Terminated\n"
+                            "srun: error: node1: tasks 0,2: Exited with exit code 143\n";
+    auto f = firstFailedTask(out);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->node, "node2");
+    EXPECT_EQ(f->tasks, "1");
+    EXPECT_EQ(f->exitCode, 3);
+    EXPECT_EQ(f->line, "srun: error: node2: task 1: Exited with exit code 3");
+    EXPECT_FALSE(firstFailedTask("srun: Force Terminated StepId=3.0\n"));
+}

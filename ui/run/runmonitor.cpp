@@ -151,8 +151,9 @@ void RunMonitor::showProgress(const launcher::RunProgress& p) {
     if (!p.jobId.empty() && p.index >= 0 && p.index < m_runs->rowCount()) {
         // Under Slurm: the job id and, while it waits, its queue state, in the run's row.
         QTableWidgetItem* state = m_runs->item(p.index, 1);
-        state->setText(p.queue.empty() ? tr("running (job %1)").arg(QString::fromStdString(p.jobId))
-                                       : tr("queued (job %1)").arg(QString::fromStdString(p.jobId)));
+        state->setText(p.queue.empty()
+                           ? tr("running (job %1)").arg(QString::fromStdString(p.jobId))
+                           : tr("queued (job %1)").arg(QString::fromStdString(p.jobId)));
         state->setToolTip(QString::fromStdString(p.queue));
     }
     if (!p.queue.empty()) {

@@ -57,10 +57,10 @@ launcher::SlurmSettings SlurmFields::settings() const {
     const QString partition = m_partition->currentText().trimmed();
     // An item shows "debug: up, 2 nodes, ..."; its data is the name.
     const int at = m_partition->findText(m_partition->currentText());
-    s.partition = (at >= 0 && m_partition->itemData(at).isValid()
-                       ? m_partition->itemData(at).toString()
-                       : partition)
-                      .toStdString();
+    s.partition =
+        (at >= 0 && m_partition->itemData(at).isValid() ? m_partition->itemData(at).toString()
+                                                        : partition)
+            .toStdString();
     s.account = m_account->text().trimmed().toStdString();
     s.qos = m_qos->text().trimmed().toStdString();
     s.timeLimit = m_time->text().trimmed().toStdString();
@@ -101,8 +101,8 @@ void SlurmFields::refreshPartitions() {
         if (e == QProcess::FailedToStart)
             showPartitions(-1, {}, tr("sinfo could not be run (%1)").arg(m_sinfo->errorString()));
     });
-    m_sinfo->start(QStringLiteral("sinfo"), {QStringLiteral("-h"), QStringLiteral("-o"),
-                                             QStringLiteral("%P|%a|%D|%c|%G")});
+    m_sinfo->start(QStringLiteral("sinfo"),
+                   {QStringLiteral("-h"), QStringLiteral("-o"), QStringLiteral("%P|%a|%D|%c|%G")});
 }
 
 void SlurmFields::showPartitions(int exitCode, const QByteArray& output, const QString& error) {
@@ -125,10 +125,10 @@ void SlurmFields::showPartitions(int exitCode, const QByteArray& output, const Q
         const bool isDefault = name.endsWith(QLatin1Char('*'));
         if (isDefault) name.chop(1);
         const QString gres = f[4] == QLatin1String("(null)") ? tr("no GPUs") : f[4];
-        m_partition->addItem(tr("%1%2: %3, %4 nodes, %5 CPUs per node, %6")
-                                 .arg(name, isDefault ? tr(" (default)") : QString(), f[1], f[2],
-                                      f[3], gres),
-                             name);
+        m_partition->addItem(
+            tr("%1%2: %3, %4 nodes, %5 CPUs per node, %6")
+                .arg(name, isDefault ? tr(" (default)") : QString(), f[1], f[2], f[3], gres),
+            name);
         ++shown;
     }
     const int keep = m_partition->findData(typed);
