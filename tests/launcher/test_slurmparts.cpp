@@ -223,8 +223,8 @@ TEST(SlurmJobScript, NgcProfileUnderPyxisGoldenLines) {
     // One pair spelled out by hand, independent of the golden file.
     EXPECT_NE(
         actual.find("sbatch --parsable --job-name=scaleview-svGOLDEN --nodes=2 "
-                    "--ntasks-per-node=8 '--output=/tmp/golden/slurm/"
-                    "bz128_2n8g_r50_b128_fp32_1.%j.out' --chdir=/tmp/golden "
+                    "--ntasks-per-node=8 --output=/tmp/golden/slurm/"
+                    "bz128_2n8g_r50_b128_fp32_1.%j.out --chdir=/tmp/golden "
                     "--gpus-per-node=8 --partition=gpu --account=dlperf --time=01:00:00 "
                     "--exclusive /tmp/golden/slurm/bz128_2n8g_r50_b128_fp32_1.svGOLDEN.sbatch\n"
                     "srun --mpi=pmix --label --kill-on-bad-exit=1 --nodes=2 "
@@ -272,6 +272,7 @@ TEST(SlurmPreflight, SinfoSaysWhetherThePartitionCanRunTheCampaign) {
     f = judgeSinfo(c, sinfo);
     EXPECT_FALSE(f[0].ok);
     EXPECT_NE(f[0].message.find("4 CPUs per node"), std::string::npos);
+    c.topologies = {*sv::parseTopology("2n2g")};
     c.scheduler.partition = "old";
     EXPECT_NE(judgeSinfo(c, sinfo)[0].message.find("is down"), std::string::npos);
     c.scheduler.partition = "gpu";
