@@ -23,8 +23,9 @@ std::vector<std::string> dryRunLines(const Campaign& campaign, const WorkloadPro
         const std::string tag = "svDRYRUN" + std::to_string(i + 1);
         if (campaign.scheduler.enabled()) { // the sbatch line, then what its job script runs
             const auto sub = slurmSubmission(builder, runs[i], tag);
-            lines.push_back(shellCommand(sub.sbatchArgv));
-            lines.push_back("  " + shellCommand(sub.launchArgv));
+            // One line per run, as for the other launchers; the comment is what the job runs.
+            lines.push_back(shellCommand(sub.sbatchArgv) +
+                            "  # runs: " + shellCommand(sub.launchArgv));
             continue;
         }
         for (const Launch& l : builder.launches(runs[i], tag))

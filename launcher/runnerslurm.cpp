@@ -20,8 +20,7 @@ void Runner::startSlurmJob(int index, const QString& command) {
     connect(m_slurm, &SlurmJob::queueChanged, this, &Runner::onSlurmQueue);
     connect(m_slurm, &SlurmJob::ended, this, &Runner::onSlurmEnded);
     connect(m_slurm, &SlurmJob::submitted, this, [this](const QString& id) {
-        emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id) +
-                     QStringLiteral(": Slurm job ") + id);
+        // Said by the progress (job id and queue state), not as a message: nothing is wrong.
         std::string error;
         // The job id beside the run's start record: resume finds the job again.
         if (!m_journal.appendJob(m_runs[static_cast<std::size_t>(m_current)].id, m_tag,

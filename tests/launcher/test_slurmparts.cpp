@@ -5,6 +5,7 @@
 #include "launchertest.h"
 
 #include "campaign.h"
+#include "dryrun.h"
 #include "shellquote.h"
 #include "slurmjobscript.h"
 #include "slurmpreflight.h"
@@ -299,4 +300,18 @@ TEST(SlurmStatus, TheFirstFailedTaskIsTheOneSrunNamesFirst) {
     EXPECT_EQ(f->exitCode, 3);
     EXPECT_EQ(f->line, "srun: error: node2: task 1: Exited with exit code 3");
     EXPECT_FALSE(firstFailedTask("srun: Force Terminated StepId=3.0\n"));
+}
+
+TEST(SlurmJobScript, DryRunShowsTheSbatchLineAndWhatTheJobRunsOnePerRun) {
+    Campaign c = slurmCampaign();
+    c.repeats = 2;
+    std::string error;
+    const auto lines = dryRunLines(c, &error);
+    ASSERT_EQ(lines.size(), 2u) << error;
+    EXPECT_EQ(lines[0].rfind("sbatch --parsable --job-name=scaleview-svDRYRUN1 --nodes=2 "
+                             "--ntasks-per-node=2 ",
+                             0),
+              0u)
+        << lines[0];
+    EXPECT_NE(lines[0].find("  # runs: srun --mpi=pmix --label"), std::string::npos) << lines[0];
 }

@@ -33,7 +33,7 @@ SlurmFields::SlurmFields(QWidget* parent)
     row->addWidget(refresh);
     auto* form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
-    form->addRow(tr("&Partition"), row);
+    form->addRow(tr("Partition"), row);
     form->addRow(QString(), m_note);
     form->addRow(tr("A&ccount"), m_account);
     form->addRow(tr("&QoS"), m_qos);
@@ -117,13 +117,16 @@ void SlurmFields::showPartitions(int exitCode, const QByteArray& output, const Q
     const QString typed = m_partition->currentText();
     const QSignalBlocker quiet(m_partition);
     m_partition->clear();
-    int shown = 0;
+    int shown = 0, byDefault = -1;
     for (const QString& line : QString::fromLocal8Bit(output).split(QLatin1Char('\n'))) {
         const QStringList f = line.split(QLatin1Char('|'));
         if (f.size() < 5) continue;
         QString name = f[0];
         const bool isDefault = name.endsWith(QLatin1Char('*'));
-        if (isDefault) name.chop(1);
+        if (isDefault) {
+            name.chop(1);
+            byDefault = shown;
+        }
         const QString gres = f[4] == QLatin1String("(null)") ? tr("no GPUs") : f[4];
         m_partition->addItem(
             tr("%1%2: %3, %4 nodes, %5 CPUs per node, %6")
@@ -131,9 +134,12 @@ void SlurmFields::showPartitions(int exitCode, const QByteArray& output, const Q
             name);
         ++shown;
     }
+    // What was typed stays; nothing typed: the cluster's default partition, named.
     const int keep = m_partition->findData(typed);
     if (keep >= 0)
         m_partition->setCurrentIndex(keep);
+    else if (typed.trimmed().isEmpty() && byDefault >= 0)
+        m_partition->setCurrentIndex(byDefault);
     else
         m_partition->setEditText(typed);
     m_note->setText(shown ? tr("%n partition(s) from sinfo", nullptr, shown)
