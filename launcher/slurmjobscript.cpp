@@ -13,7 +13,7 @@ namespace {
 // WORLD_SIZE and LOCAL_RANK. Fixed text: the program's words arrive as "$@", never inside it.
 const char* kRankEnvironment =
     "export RANK=$SLURM_PROCID WORLD_SIZE=$SLURM_NTASKS LOCAL_RANK=$SLURM_LOCALID "
-    "NODE_RANK=$SLURM_NODEID; exec \"$@\"";
+    "LOCAL_WORLD_SIZE=${SLURM_NTASKS_PER_NODE:-1} NODE_RANK=$SLURM_NODEID; exec \"$@\"";
 
 std::string fileSafe(const std::string& id) {
     std::string s = id;

@@ -152,6 +152,46 @@ TEST(Slurm, TwoNodesByOneAndByTwoReadBackWithEveryRank) {
     std::filesystem::remove_all(dir);
 }
 
+TEST(Slurm, MpirunInsideTheAllocationReadsBackEveryRank) {
+    NEED_CLUSTER();
+    const std::string dir = sv::test::tempDir("slurm-mpirun");
+    const auto profile = sv::test::writeFakeProfile(dir, {});
+    const std::string out = g_cluster->jobsDir() + "/mpirun";
+    const auto r = runProcess(cliArgs(profile, out, "2n2g", {"--slurm-launch", "mpirun"}));
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto ends = journalEnds(out);
+    ASSERT_EQ(ends.size(), 1u) << r.out << r.err;
+    EXPECT_EQ(ends[0]["state"], "ok") << ends[0].dump();
+    // Open MPI's --tag-output: "[1,R]<stderr>:" for each of the four ranks.
+    const std::string log = sv::test::readFile(out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log");
+    for (int rank = 0; rank < 4; ++rank)
+        EXPECT_NE(log.find("," + std::to_string(rank) + "]<stderr>:"), std::string::npos)
+            << rank << "\n"
+            << log;
+    EXPECT_TRUE(g_cluster->jobs().empty());
+    std::filesystem::remove_all(dir);
+}
+
+// The real CPU workload (PyTorch, gloo all-reduce across the two emulated nodes) through srun.
+TEST(Slurm, LocalCpuWorkloadOnTwoNodes) {
+    NEED_CLUSTER();
+    const std::string out = g_cluster->jobsDir() + "/cpu";
+    const auto r = runProcess(
+        {kCli,           "run",  "--scheduler",  "slurm", "--profile",    "local-cpu-rn50",
+         "--topologies", "2n1g", "--batch-size", "16",    "--image-size", "16",
+         "--repeats",    "1",    "--iterations", "4",     "--warmup",     "1",
+         "--cooldown",   "0",    "--out",        out});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto ends = journalEnds(out);
+    ASSERT_EQ(ends.size(), 1u) << r.out << r.err;
+    EXPECT_EQ(ends[0]["state"], "ok") << ends[0].dump();
+    EXPECT_GT(ends[0]["timeThroughput"].get<double>(), 0.0);
+    const std::string log =
+        sv::test::readFile(out + "/logs/local/pytorch-cpu/resnet50/bz16/2n1g/r50_b16_fp32_1.log");
+    EXPECT_EQ(labelledRanks(log), (std::set<int>{0, 1})) << log;
+    EXPECT_TRUE(g_cluster->jobs().empty());
+}
+
 TEST(Slurm, HostileValuesAreRefusedBeforeAnythingIsSubmitted) {
     NEED_CLUSTER();
     const std::string dir = sv::test::tempDir("slurm-hostile");
@@ -232,7 +272,10 @@ TEST(Slurm, AQueuedRunShowsPendingWithItsReasonThenRuns) {
     ASSERT_EQ(blocker.exitCode, 0) << blocker.err;
     const std::string blockerId = blocker.out.substr(0, blocker.out.find_first_of(";\n"));
     const std::string out = g_cluster->jobsDir() + "/queue";
-    const pid_t cli = sv::test::spawn(cliArgs(profile, out, "2n1g"), dir + "/cli.log");
+    // A start timeout shorter than the wait in the queue: it counts from RUNNING, so it holds.
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t cli =
+        sv::test::spawn(cliArgs(profile, out, "2n1g", {"--start-timeout", "4"}), dir + "/cli.log");
     ASSERT_TRUE(waitUntil(
         [&] {
             return sv::test::readFile(dir + "/cli.log").find("PENDING (Resources)") !=
@@ -241,6 +284,9 @@ TEST(Slurm, AQueuedRunShowsPendingWithItsReasonThenRuns) {
         std::chrono::seconds(20)))
         << sv::test::readFile(dir + "/cli.log");
     EXPECT_TRUE(journalEnds(out).empty()); // waiting is not running: no end yet
+    // Queued past the start timeout (the time passing is what is tested here).
+    ASSERT_TRUE(waitUntil([&] { return sv::test::since(t0) > 6.0; }, std::chrono::seconds(10)));
+    EXPECT_TRUE(journalEnds(out).empty());
     runProcess({"/usr/bin/scancel", blockerId});
     EXPECT_EQ(waitExit(cli), 0) << sv::test::readFile(dir + "/cli.log");
     const auto ends = journalEnds(out);
