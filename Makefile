@@ -19,6 +19,9 @@ TEST_DEPS  := $(BUILD_DEPS) time appstream desktop-file-utils
 BENCH_DEPS := $(BUILD_DEPS) time grep
 # The launcher's tests run sshd, ssh, mpirun and the PyTorch CPU workload for real.
 TEST_DEPS  += openssh-server openssh-client openmpi-bin python3-torch python3-torchvision
+# The Slurm tests bring up a private cluster (munged, slurmctld, two slurmd); srun --mpi=pmix
+# dlopens libpmix.so, which only libpmix-dev ships.
+TEST_DEPS  += slurmctld slurmd slurm-client munge libpmix-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

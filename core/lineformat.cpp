@@ -81,6 +81,21 @@ bool matchTorchRank(std::string_view s, int& rank, std::size_t& length) {
     return true;
 }
 
+// srun --label: the task's rank, right-aligned to the widest rank, then ": " (" 3: " among 12
+// tasks). Up to 6 digits, so that a line that merely starts with a number and a colon ("12:30")
+// is not taken for one: the space after the colon is required.
+bool matchSrunLabel(std::string_view s, int& rank, std::size_t& length) {
+    std::size_t pos = 0;
+    while (pos < s.size() && pos < 6 && s[pos] == ' ')
+        ++pos;
+    const std::size_t digits = pos;
+    std::int64_t r = 0;
+    if (!readInt(s, pos, r, 6) || pos == digits || !expect(s, pos, ": ")) return false;
+    rank = static_cast<int>(r);
+    length = pos;
+    return true;
+}
+
 // A float in any form Python prints or a human writes: 3007.1, 1e+04, nan, inf, -inf.
 bool readDouble(std::string_view s, std::size_t& pos, double& out) {
     const char* first = s.data() + pos;
@@ -220,10 +235,11 @@ void parseMxnet(std::string_view text, std::size_t markerPos, SpeedSample& sampl
     }
 }
 
-constexpr std::array<TagFormat, 3> kTags = {{
+constexpr std::array<TagFormat, 4> kTags = {{
     {"openmpi", &matchOpenMpi},
     {"horovod-gloo", &matchGloo},
     {"torch-rank", &matchTorchRank},
+    {"srun-label", &matchSrunLabel},
 }};
 
 constexpr std::array<MessageFormat, 1> kMessages = {{

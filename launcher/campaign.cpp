@@ -44,9 +44,18 @@ std::vector<std::string> Campaign::validate() const {
     if (container.runtime == "docker" && !isValidContainerName(container.name))
         e.push_back("container.name: '" + container.name + "' is not a container name");
     if (topologies.empty()) e.push_back("topologies: none given");
-    for (const Topology& t : topologies)
-        if (const TopologyFit fit = fitTopology(hosts, t); !fit.fits())
-            e.push_back("topologies: " + fit.message(t));
+    // Under Slurm the nodes come from the allocation, not from a host list.
+    if (!scheduler.enabled())
+        for (const Topology& t : topologies)
+            if (const TopologyFit fit = fitTopology(hosts, t); !fit.fits())
+                e.push_back("topologies: " + fit.message(t));
+    for (auto& why : scheduler.validate())
+        e.push_back(std::move(why));
+    if (scheduler.enabled() && !hosts.empty())
+        e.push_back(
+            "hosts: a Slurm campaign takes its nodes from the allocation; leave hosts empty");
+    if (scheduler.enabled() && container.runtime != "none")
+        e.push_back("container: under Slurm, name a pyxis image (scheduler.containerImage)");
     if (batchSizes.empty()) e.push_back("batchSizes: none given");
     for (int b : batchSizes)
         if (b < 1) e.push_back("batchSizes: " + std::to_string(b) + " is not a batch size");
@@ -151,6 +160,26 @@ std::optional<Campaign> campaignFromJson(const std::string& text, std::string* e
             if (auto why = leftover(k, "container"); !why.empty()) throw std::runtime_error(why);
             j.erase("container");
         }
+        if (j.contains("scheduler")) {
+            json k = j["scheduler"];
+            SlurmSettings& s = c.scheduler;
+            take(k, "type", s.type);
+            take(k, "partition", s.partition);
+            take(k, "account", s.account);
+            take(k, "qos", s.qos);
+            take(k, "reservation", s.reservation);
+            take(k, "constraint", s.constraint);
+            take(k, "timeLimit", s.timeLimit);
+            take(k, "exclusive", s.exclusive);
+            take(k, "gpus", s.gpus);
+            take(k, "launch", s.launch);
+            take(k, "extraSbatchArgs", s.extraSbatchArgs);
+            take(k, "containerImage", s.containerImage);
+            take(k, "containerMounts", s.containerMounts);
+            take(k, "containerWorkdir", s.containerWorkdir);
+            if (auto why = leftover(k, "scheduler"); !why.empty()) throw std::runtime_error(why);
+            j.erase("scheduler");
+        }
         std::vector<std::string> topologies;
         take(j, "topologies", topologies);
         for (const auto& t : topologies) {
@@ -206,6 +235,23 @@ std::string campaignToJson(const Campaign& c) {
         j["hosts"].push_back(o);
     }
     j["container"] = {{"runtime", c.container.runtime}, {"name", c.container.name}};
+    if (c.scheduler.enabled()) {
+        const SlurmSettings& s = c.scheduler;
+        j["scheduler"] = {{"type", s.type},
+                          {"partition", s.partition},
+                          {"account", s.account},
+                          {"qos", s.qos},
+                          {"reservation", s.reservation},
+                          {"constraint", s.constraint},
+                          {"timeLimit", s.timeLimit},
+                          {"exclusive", s.exclusive},
+                          {"gpus", s.gpus},
+                          {"launch", s.launch},
+                          {"extraSbatchArgs", s.extraSbatchArgs},
+                          {"containerImage", s.containerImage},
+                          {"containerMounts", s.containerMounts},
+                          {"containerWorkdir", s.containerWorkdir}};
+    }
     std::vector<std::string> topologies;
     for (const auto& t : c.topologies)
         topologies.push_back(t.name());

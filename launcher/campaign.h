@@ -4,6 +4,7 @@
 // same file); validated as a whole before any process starts.
 
 #include "runkey.h"
+#include "slurmsettings.h"
 
 #include <chrono>
 #include <map>
@@ -32,6 +33,7 @@ struct Campaign {
     std::string launcher;                   // "mpirun" or "horovodrun"; empty: the profile's
     std::vector<Host> hosts;                // empty: run on this machine, no SSH
     Container container;
+    SlurmSettings scheduler; // type "slurm": each run is one Slurm job; hosts stay empty
     std::vector<Topology> topologies;
     std::vector<int> batchSizes; // per device
     std::vector<std::string> precisions{"fp32"};

@@ -150,7 +150,8 @@ bool prepareCampaignDirectory(const Campaign& campaign, const WorkloadProfile& p
 bool closeInterruptedRuns(Journal& journal, std::map<std::string, JournalEntry>& previous,
                           const std::vector<PlannedRun>& runs, std::string* error) {
     for (auto& [id, entry] : previous) {
-        if (entry.end) continue;
+        // A Slurm job outlives the runner: resume reattaches it rather than calling it lost.
+        if (entry.end || !entry.jobId.empty()) continue;
         RunEnd end;
         end.state = RunState::Interrupted;
         end.reason = "the runner stopped during this run (crash, kill -9 or power loss)";

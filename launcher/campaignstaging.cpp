@@ -19,6 +19,8 @@ void CampaignStaging::run(const CommandBuilder& builder, const WorkloadProfile& 
     std::vector<BatchCommand> setup;
     for (const auto& [id, entry] : previous) {
         if (entry.state() != RunState::Interrupted || entry.tag.empty()) continue;
+        // A Slurm job is not a leftover: resume reattaches it (its tasks carry the tag).
+        if (!entry.jobId.empty()) continue;
         localTags.push_back(entry.tag);
         for (int h = 0; h < builder.sweepHostCount(); ++h)
             setup.push_back({builder.sweepArgv(h, entry.tag, "KILL"), {}, timeoutMs});

@@ -162,6 +162,13 @@ void CommandBuilder::expand(const std::vector<std::string>& templ, const Planned
 std::vector<std::string> CommandBuilder::workloadArgv(const PlannedRun& run, int node) const {
     std::vector<std::string> argv;
     expand(m_profile.launchers.at(m_launcher).argv, run, node, argv);
+    const auto program = programArgv(run, node);
+    argv.insert(argv.end(), program.begin(), program.end());
+    return argv;
+}
+
+std::vector<std::string> CommandBuilder::programArgv(const PlannedRun& run, int node) const {
+    std::vector<std::string> argv;
     expand(m_profile.program, run, node, argv);
     if (auto it = m_profile.precisionArgs.find(run.key.precision);
         it != m_profile.precisionArgs.end())

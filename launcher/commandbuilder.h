@@ -43,6 +43,10 @@ class CommandBuilder {
     // The workload as the launch host sees it: launcher + program + arguments; node is the
     // node's index ({node_rank}) for a per-node launcher.
     std::vector<std::string> workloadArgv(const PlannedRun& run, int node = 0) const;
+    // The program and its arguments without the launcher, for a scheduler that starts the
+    // ranks itself (srun).
+    std::vector<std::string> programArgv(const PlannedRun& run, int node = 0) const;
+    const WorkloadProfile& profile() const { return m_profile; }
     // The whole chain, as started here, for the launcher on node `node`.
     std::vector<std::string> runArgv(const PlannedRun& run, const std::string& tag,
                                      int node = 0) const;

@@ -4,6 +4,7 @@
 #include "commandbuilder.h"
 #include "plannedrun.h"
 #include "shellquote.h"
+#include "slurmjobscript.h"
 
 namespace sv::launcher {
 
@@ -18,9 +19,18 @@ std::vector<std::string> dryRunLines(const Campaign& campaign, const WorkloadPro
     }
     const std::vector<PlannedRun> runs = planRuns(campaign, profile);
     std::vector<std::string> lines;
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        for (const Launch& l : builder.launches(runs[i], "svDRYRUN" + std::to_string(i + 1)))
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const std::string tag = "svDRYRUN" + std::to_string(i + 1);
+        if (campaign.scheduler.enabled()) { // the sbatch line, then what its job script runs
+            const auto sub = slurmSubmission(builder, runs[i], tag);
+            // One line per run, as for the other launchers; the comment is what the job runs.
+            lines.push_back(shellCommand(sub.sbatchArgv) +
+                            "  # runs: " + shellCommand(sub.launchArgv));
+            continue;
+        }
+        for (const Launch& l : builder.launches(runs[i], tag))
             lines.push_back(shellCommand(l.argv));
+    }
     return lines;
 }
 

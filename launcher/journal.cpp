@@ -61,6 +61,12 @@ bool Journal::appendStart(const std::string& id, const std::string& tag,
     return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
 }
 
+bool Journal::appendJob(const std::string& id, const std::string& tag, const std::string& jobId,
+                        std::string* error) {
+    json j{{"event", "job"}, {"id", id}, {"tag", tag}, {"time", now()}, {"jobId", jobId}};
+    return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
+}
+
 bool Journal::appendEnd(const std::string& id, const std::string& tag, const std::string& logPath,
                         const RunEnd& end, std::string* error) {
     json j{{"event", "end"},
@@ -126,10 +132,19 @@ bool apply(const json& j, std::map<std::string, JournalEntry>& out, std::string*
         e.id = *id;
         ++e.starts;
         e.tag = tag.value_or("");
+        e.jobId.clear();
         e.end.reset();
         return true;
     }
     if (*event == "case") return true; // a case's stop record: readCaseStops reads those
+    if (*event == "job") {
+        const auto jobId = text(j, "jobId", true, why);
+        if (!jobId) return false;
+        JournalEntry& e = out[*id];
+        e.id = *id;
+        e.jobId = *jobId;
+        return true;
+    }
     if (*event != "end") {
         *why = "unknown event '" + *event + "'";
         return false;

@@ -44,6 +44,7 @@ struct JournalEntry {
     std::string id;
     std::string tag; // of the latest start
     int starts = 0;
+    std::string jobId;         // the Slurm job of the latest start, when it was submitted
     std::optional<RunEnd> end; // of the latest start
     RunState state() const { return end ? end->state : RunState::Interrupted; }
 };
@@ -59,6 +60,9 @@ class Journal {
                      const std::vector<std::vector<std::string>>& commands,
                      const std::vector<std::string>& hosts, const std::string& logPath,
                      std::string* error);
+    // The Slurm job that runs the latest start of run `id`.
+    bool appendJob(const std::string& id, const std::string& tag, const std::string& jobId,
+                   std::string* error);
     bool appendEnd(const std::string& id, const std::string& tag, const std::string& logPath,
                    const RunEnd& end, std::string* error);
     bool appendCaseStop(const CaseStop& stop, std::string* error);

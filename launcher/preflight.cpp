@@ -1,5 +1,7 @@
 #include "preflight.h"
 
+#include "slurmpreflight.h"
+
 #include "backgroundtask.h"
 #include "busyhosts.h"
 #include "commandbatch.h"
@@ -147,6 +149,7 @@ void checkOutput(const Campaign& campaign, const WorkloadProfile& profile, QObje
 
 void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QObject* context,
                     Done done) {
+    if (campaign.scheduler.enabled()) return SlurmPreflight::run(campaign, context, done);
     auto builder = std::make_shared<CommandBuilder>(campaign, profile, std::string());
     const int hosts = std::max<int>(1, static_cast<int>(campaign.hosts.size()));
     int gpusNeeded = 0;

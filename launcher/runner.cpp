@@ -199,7 +199,8 @@ void Runner::launch(int index) {
     m_logError.clear();
     m_failureMarker = m_builder.failureMarker();
     m_lastIteration = 0; // progress from the first iteration on
-    m_launches = m_builder.launches(run, m_tag);
+    // Under Slurm no process starts here: the job script holds the launch.
+    m_launches = underSlurm() ? std::vector<Launch>{} : m_builder.launches(run, m_tag);
     std::vector<std::vector<std::string>> argvs;
     QStringList commandLines;
     for (const Launch& l : m_launches) {
@@ -209,6 +210,16 @@ void Runner::launch(int index) {
     std::vector<std::string> hosts;
     for (int h = 0; h < std::max(1, m_builder.hostCount(run)); ++h)
         hosts.push_back(m_builder.hostName(h));
+    if (underSlurm()) { // recorded: the sbatch line, and what the job script runs
+        m_reattachJob.clear();
+        if (auto it = m_previous.find(run.id); it != m_previous.end() && !it->second.end)
+            m_reattachJob = std::exchange(it->second.jobId, {});
+        m_submission = slurmSubmission(m_builder, run, m_tag);
+        argvs = {m_submission->sbatchArgv, m_submission->launchArgv};
+        commandLines = QStringList{QString::fromStdString(shellCommand(argvs[0])),
+                                   QString::fromStdString(shellCommand(argvs[1]))};
+        hosts = {"slurm"};
+    }
 
     RunRecorder::open(
         m_journal, run, m_tag, argvs, hosts, m_states[static_cast<std::size_t>(index)], this,
@@ -250,6 +261,7 @@ void Runner::launch(int index) {
                 planned.key.topology, planned.key.batchPerDevice,
                 MeasureOptions{m_campaign.warmup, m_campaign.iterations});
             m_sinceFirstSample.invalidate();
+            if (underSlurm()) return startSlurmJob(index, command);
             m_group = new LaunchGroup(this);
             connect(m_group, &LaunchGroup::output, this, &Runner::onOutput);
             connect(m_group, &LaunchGroup::memberExited, this, &Runner::onMemberExited);
@@ -346,6 +358,14 @@ void Runner::emitProgress() {
                  static_cast<double>(m_runClock.elapsed()) / 1000.0, remaining, remainingMax,
                  m_finishedCount > 0 ? m_finishedSeconds / m_finishedCount : -1.0,
                  m_campaign.cooldownSeconds);
+    if (m_slurm) {
+        p.jobId = m_slurm->jobId();
+        const SlurmQueueState& q = m_slurm->queueState();
+        if (!m_jobStarted)
+            p.queue = (q.state.empty() ? std::string("SUBMITTED") : q.state) +
+                      (q.reason.empty() ? "" : " (" + q.reason + ")") +
+                      (q.start.empty() ? "" : ", expected start " + q.start);
+    }
     emit progress(p);
 }
 

@@ -14,6 +14,7 @@
 #include "runmonitor.h"
 #include "runprogress.h"
 #include "runsweep.h"
+#include "slurmjob.h"
 #include "workloadprofile.h"
 
 #include "logparser.h"
@@ -128,6 +129,11 @@ class Runner : public QObject {
     void finish(CampaignEnd::Outcome outcome, std::string reason = {});
     RunSweep sweep() const; // of the current run
     void emitProgress();
+    // Slurm (runnerslurm.cpp): the run is one job; its output file is the run's output.
+    bool underSlurm() const { return m_campaign.scheduler.enabled(); }
+    void startSlurmJob(int index, const QString& command);
+    void onSlurmQueue();
+    void onSlurmEnded(const SlurmJobEnd& end);
 
     Campaign m_campaign;
     WorkloadProfile m_profile;
@@ -161,6 +167,10 @@ class Runner : public QObject {
     QTimer m_startTimer, m_wallTimer, m_graceTimer, m_cooldownTimer;
     QElapsedTimer m_runClock, m_sinceFirstSample;
     std::int64_t m_lastIteration = -1;
+    SlurmJob* m_slurm = nullptr;
+    std::optional<SlurmSubmission> m_submission;
+    bool m_jobStarted = false;    // the job has been seen RUNNING: the run's timers run
+    std::string m_reattachJob;    // resume: the job an earlier session submitted for this run
     double m_finishedSeconds = 0; // of runs that ran in this session
     int m_finishedCount = 0;
 };

@@ -43,6 +43,7 @@ void Runner::terminate(std::optional<RunState> why, const std::string& reason) {
     m_forcedReason = reason;
     emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id + ": " +
                                         reason + (why ? "; stopping it (TERM)" : " (TERM)")));
+    if (m_slurm) return m_slurm->cancel(); // Slurm signals the tasks; never the srun client
     signalLocal(SIGTERM);
     sweep().signal("TERM", this);
 }
@@ -52,6 +53,7 @@ void Runner::escalate() {
     emit message(QString::fromStdString(
         m_runs[static_cast<std::size_t>(m_current)].id + ": still running after " +
         std::to_string(m_campaign.graceSeconds) + " s grace; KILL"));
+    if (m_slurm) return m_slurm->cancel(true);
     signalLocal(SIGKILL);
     sweep().signal("KILL", this);
     m_group->kill();
@@ -77,6 +79,10 @@ void Runner::abandon() {
     if (m_phase != Phase::Running && m_phase != Phase::Terminating && m_phase != Phase::Settling)
         return;
     m_cancelRequested = true;
+    // A job outlives this process unless it is cancelled: scancel, detached.
+    if (m_slurm && !m_slurm->jobId().empty())
+        QProcess::startDetached(QStringLiteral("scancel"),
+                                {QString::fromStdString(m_slurm->jobId())});
     if (m_group)
         for (qint64 group : m_group->processGroups())
             ::kill(-static_cast<pid_t>(group), SIGKILL);

@@ -18,6 +18,10 @@ struct RunProgress {
     // The most the campaign can still take (adaptive repeats: every case to its maximum, reruns
     // included); equal to campaignEtaSeconds when the repeats are fixed.
     double campaignEtaMaxSeconds = -1;
+    // Under Slurm: the run's job, and while it waits, its queue state in words
+    // ("PENDING (Resources), expected start 2026-11-30T22:10:00"); empty once it runs.
+    std::string jobId;
+    std::string queue;
 };
 
 // Fills the ETAs of p (its iteration and iterations set): the run's from the pace since its first

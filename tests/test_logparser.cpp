@@ -94,6 +94,30 @@ TEST(LogParser, TorchRankTaggedLine) {
     }
 }
 
+TEST(LogParser, SrunLabelRightAlignedFromTenRanks) {
+    // srun --label pads the rank to the widest one: " 3: " and "11: " among 12 tasks.
+    const std::string text = "0: " + speedLine(TagStyle::None, 0, 1500, 4, "812.5") +
+                             " 3: " + speedLine(TagStyle::None, 0, 1500, 4, "812.5") +
+                             "11: " + speedLine(TagStyle::None, 0, 1500, 4, "812.5") +
+                             "  7: " + speedLine(TagStyle::None, 0, 1500, 4, "812.5");
+    auto p = parseWhole(text);
+    ASSERT_EQ(p.samples.size(), 4u);
+    EXPECT_EQ(p.samples[0].rank, 0);
+    EXPECT_EQ(p.samples[1].rank, 3);
+    EXPECT_EQ(p.samples[2].rank, 11);
+    EXPECT_EQ(p.samples[3].rank, 7);
+    for (const auto& s : p.samples) {
+        EXPECT_EQ(s.speed, 812.5);
+        EXPECT_TRUE(s.hasTime); // the prefix is gone: the timestamp is read
+    }
+    // A number without the space after its colon, or of 7 digits, is no label.
+    for (const char* almost : {"3:", "1234567: ", "x3: ", ": "}) {
+        auto q = parseWhole(almost + speedLine(TagStyle::None, 0, 1500, 4, "812.5"));
+        ASSERT_EQ(q.samples.size(), 1u) << almost;
+        EXPECT_EQ(q.samples[0].rank, -1) << almost;
+    }
+}
+
 TEST(LogParser, UntaggedLineHasNoRank) {
     auto p = parseWhole(speedLine(TagStyle::None, 0, 1500, 4, "812.5"));
     ASSERT_EQ(p.samples.size(), 1u);

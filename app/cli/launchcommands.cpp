@@ -139,6 +139,22 @@ std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
     if (auto v = a.value("ssh-config"))
         c.sshConfig = std::filesystem::absolute(*v).lexically_normal().string();
     if (auto v = a.value("container")) c.container = Container{"docker", *v};
+    if (auto v = a.value("scheduler")) c.scheduler.type = *v;
+    SlurmSettings& slurm = c.scheduler;
+    if (auto v = a.value("slurm-partition")) slurm.partition = *v;
+    if (auto v = a.value("slurm-account")) slurm.account = *v;
+    if (auto v = a.value("slurm-qos")) slurm.qos = *v;
+    if (auto v = a.value("slurm-reservation")) slurm.reservation = *v;
+    if (auto v = a.value("slurm-constraint")) slurm.constraint = *v;
+    if (auto v = a.value("slurm-time")) slurm.timeLimit = *v;
+    if (auto v = a.value("slurm-launch")) slurm.launch = *v;
+    // One extra sbatch option from the command line; a campaign file takes a list.
+    if (auto v = a.value("slurm-sbatch-arg")) slurm.extraSbatchArgs = {*v};
+    if (auto v = a.value("container-image")) slurm.containerImage = *v;
+    if (auto v = a.value("container-mounts")) slurm.containerMounts = splitList(*v);
+    if (auto v = a.value("container-workdir")) slurm.containerWorkdir = *v;
+    slurm.exclusive = a.flag("slurm-exclusive");
+    slurm.gpus = a.flag("slurm-gpus");
     int gpus = 1;
     for (const auto& t : c.topologies)
         gpus = std::max(gpus, t.gpusPerNode);
@@ -169,7 +185,19 @@ class ConsoleProgress {
                              std::fflush(stdout);
                          });
         QObject::connect(&runner, &Runner::progress, [this](const RunProgress& p) {
-            char line[256];
+            char line[512];
+            if (!p.queue.empty()) { // under Slurm, still waiting for its nodes
+                std::snprintf(line, sizeof line, "[%d/%d] %s: Slurm job %s %s", p.index + 1,
+                              p.total, p.id.c_str(), p.jobId.c_str(), p.queue.c_str());
+                if (m_tty)
+                    std::printf("\r\033[K%s", line);
+                else if (p.queue != m_lastQueue)
+                    std::printf("%s\n", line);
+                m_lastQueue = p.queue;
+                std::fflush(stdout);
+                return;
+            }
+            m_lastQueue.clear();
             // Adaptive repeats: the campaign's ETA is a range, from every case stopping as soon
             // as it can to every case running to its maximum.
             std::string campaignEta = duration(p.campaignEtaSeconds);
@@ -215,6 +243,7 @@ class ConsoleProgress {
   private:
     bool m_tty;
     int m_lastTenth = -1;
+    std::string m_lastQueue;
 };
 
 int execute(Campaign campaign, bool resume) {
@@ -282,11 +311,39 @@ int execute(Campaign campaign, bool resume) {
 
 int runCommand(const std::vector<std::string>& args) {
     Arguments a(args,
-                {"profile",    "launcher",      "topologies",   "batch-size", "precision",
-                 "repeats",    "target-ci",     "rerun-limit",  "iterations", "warmup",
-                 "cooldown",   "start-timeout", "wall-timeout", "grace",      "connect-timeout",
-                 "image-size", "out",           "hosts",        "ssh-config", "container"},
-                {"dry-run", "count-disturbed"});
+                {"profile",
+                 "launcher",
+                 "topologies",
+                 "batch-size",
+                 "precision",
+                 "repeats",
+                 "target-ci",
+                 "rerun-limit",
+                 "iterations",
+                 "warmup",
+                 "cooldown",
+                 "start-timeout",
+                 "wall-timeout",
+                 "grace",
+                 "connect-timeout",
+                 "image-size",
+                 "out",
+                 "hosts",
+                 "ssh-config",
+                 "container",
+                 "scheduler",
+                 "slurm-partition",
+                 "slurm-account",
+                 "slurm-qos",
+                 "slurm-reservation",
+                 "slurm-constraint",
+                 "slurm-time",
+                 "slurm-launch",
+                 "slurm-sbatch-arg",
+                 "container-image",
+                 "container-mounts",
+                 "container-workdir"},
+                {"dry-run", "count-disturbed", "slurm-exclusive", "slurm-gpus"});
     if (a.error()) return usage("run", *a.error());
     std::string error;
     std::optional<Campaign> campaign;

@@ -91,6 +91,12 @@ with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel c
   --start-timeout S (600)  --wall-timeout S (3600)  --grace S (5)  --connect-timeout S (10)
   --image-size PIXELS     the local profile's synthetic images (default 64)
   --dry-run               print every command exactly as it would run, one per line
+  --scheduler slurm       each run is one Slurm job (sbatch; srun --mpi=pmix --label inside it),
+                          followed through the queue; the journal keeps its job id
+  --slurm-partition P  --slurm-account A  --slurm-qos Q  --slurm-reservation R
+  --slurm-constraint EXPR  --slurm-time LIMIT  --slurm-exclusive  --slurm-gpus
+  --slurm-launch srun|mpirun   --slurm-sbatch-arg --OPTION[=VALUE]   (one; a file takes a list)
+  --container-image IMAGE  --container-mounts SRC:DST,...  --container-workdir DIR   (pyxis)
 )"},
     {"resume",
      R"(resume: rerun what a campaign in DIR has not finished (interrupted, cancelled, not started).

@@ -4,6 +4,7 @@
 
 #include "hosttablemodel.h"
 #include "runcapacity.h"
+#include "slurmfields.h"
 #include "sshconfighosts.h"
 #include "workloadprofile.h"
 
@@ -91,7 +92,11 @@ CampaignForm::CampaignForm(QWidget* parent)
       m_targetCi(new QDoubleSpinBox(this)), m_repeatsMax(spin(2, 100, this)),
       m_iterations(spin(2, 100000, this)), m_warmup(spin(0, 100000, this)),
       m_cooldown(spin(0, 3600, this, tr(" s"))), m_imageSize(spin(16, 512, this, tr(" px"))),
-      m_outputDir(new QLineEdit(this)) {
+      m_outputDir(new QLineEdit(this)), m_where(new QComboBox(this)),
+      m_slurm(new SlurmFields(this)) {
+    m_where->addItem(tr("This machine"), QStringLiteral("local"));
+    m_where->addItem(tr("SSH hosts"), QStringLiteral("ssh"));
+    m_where->addItem(tr("Slurm cluster"), QStringLiteral("slurm"));
     for (const auto& name : launcher::builtinProfileNames())
         m_profile->addItem(QString::fromStdString(name));
     m_profileLabel->setWordWrap(true);
@@ -108,8 +113,12 @@ CampaignForm::CampaignForm(QWidget* parent)
     form->addRow(tr("&Workload"), m_profile);
     form->addRow(QString(), m_profileLabel);
     form->addRow(tr("&Launcher"), m_launcher);
-    form->addRow(tr("Hosts"), buildHosts());
+    form->addRow(tr("W&here"), m_where);
+    m_hostsRow = buildHosts();
+    form->addRow(tr("Hosts"), m_hostsRow);
+    form->addRow(tr("Slurm"), m_slurm);
     form->addRow(tr("Con&tainer"), m_container);
+    m_form = form;
     form->addRow(tr("Topologies"), buildTopologies());
     form->addRow(tr("&Batch size per device"), m_batch);
     form->addRow(tr("Precisio&n"), m_precision);
@@ -134,6 +143,16 @@ CampaignForm::CampaignForm(QWidget* parent)
     for (auto* e : {m_container, m_outputDir, m_sshConfig})
         connect(e, &QLineEdit::textChanged, this, &CampaignForm::edited);
     connect(m_precision, &QComboBox::currentIndexChanged, this, &CampaignForm::edited);
+    connect(m_where, &QComboBox::currentIndexChanged, this, [this] {
+        showWhere();
+        updateAvailability();
+    });
+    connect(m_slurm, &SlurmFields::edited, this, &CampaignForm::edited);
+    connect(m_hosts, &HostTableModel::hostsEdited, this, [this] {
+        if (underSlurm()) return;
+        const QSignalBlocker quiet(m_where);
+        m_where->setCurrentIndex(m_hosts->rowCount() > 0 ? 1 : 0);
+    });
     connect(m_launcher, &QComboBox::currentIndexChanged, this, &CampaignForm::edited);
     setCampaign(defaultCampaign());
 }
@@ -238,6 +257,21 @@ QWidget* CampaignForm::buildTopologies() {
     return box;
 }
 
+bool CampaignForm::underSlurm() const {
+    return m_where->currentData().toString() == QLatin1String("slurm");
+}
+
+void CampaignForm::showWhere() {
+    if (!m_form) return;
+    const QString where = m_where->currentData().toString();
+    m_form->setRowVisible(m_hostsRow, where != QLatin1String("slurm"));
+    m_form->setRowVisible(m_slurm, where == QLatin1String("slurm"));
+    m_form->setRowVisible(m_container, where != QLatin1String("slurm"));
+    // The partitions are offered as soon as the cluster is chosen (sinfo, in the background).
+    if (where == QLatin1String("slurm") && m_slurm->partition()->count() == 0)
+        m_slurm->refreshPartitions();
+}
+
 void CampaignForm::updateAvailability() {
     const std::string needs = m_needs;
     const launcher::RunCapacity capacity(m_hosts->hosts(),
@@ -245,7 +279,8 @@ void CampaignForm::updateAvailability() {
                                          needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
     for (auto& [name, check] : m_topologies) {
         const Topology t = *parseTopology(name.toStdString());
-        const QString why = capacity.whyNot(t);
+        // Under Slurm the partition has the nodes; preflight checks that it has enough.
+        const QString why = underSlurm() ? QString() : capacity.whyNot(t);
         // A box that cannot run is greyed out, unless ticked: an opened campaign's plan is
         // never silently changed; the tick stays, in red with the reason, and can be removed.
         const QSignalBlocker quiet(check);
@@ -271,7 +306,7 @@ QStringList CampaignForm::problems() const {
                                          needs == "gpu" ? tr("GPUs") : tr("CPU cores"));
     QStringList out;
     for (const auto& [name, check] : m_topologies)
-        if (check->isChecked())
+        if (check->isChecked() && !underSlurm())
             if (const QString why = capacity.whyNot(*parseTopology(name.toStdString()));
                 !why.isEmpty())
                 out << why;
@@ -280,12 +315,15 @@ QStringList CampaignForm::problems() const {
         const auto t = parseTopology(word.toStdString());
         if (!t)
             out << tr("'%1' is not a topology: write NnGg, e.g. 2n4g").arg(word);
-        else if (!capacity.canRun(*t))
+        else if (!underSlurm() && !capacity.canRun(*t))
             out << capacity.whyNot(*t);
     }
     // A host row the campaign check rejects, named as the table shows it ("Host 2"), before Run.
     for (const std::string& p : campaign().validate())
-        if (p.rfind("hosts[", 0) == 0) out << hostMessage(p);
+        if (p.rfind("hosts[", 0) == 0)
+            out << hostMessage(p);
+        else if (p.rfind("scheduler.", 0) == 0)
+            out << QString::fromStdString(p);
     return out;
 }
 
@@ -327,11 +365,14 @@ launcher::Campaign CampaignForm::campaign() const {
     // The profile's default is left unnamed in the campaign, as the command line does.
     c.launcher = m_launcher->currentData().toString().toStdString();
     if (c.launcher == m_defaultLauncher && m_base.launcher != c.launcher) c.launcher.clear();
-    c.hosts = m_hosts->hosts();
+    // "This machine" and "SSH hosts" follow the host table (no rows: this machine).
+    c.hosts = underSlurm() ? std::vector<launcher::Host>{} : m_hosts->hosts();
+    c.scheduler = underSlurm() ? m_slurm->settings() : launcher::SlurmSettings{};
     c.sshConfig = m_sshConfig->text().trimmed().toStdString();
     const QString container = m_container->text().trimmed();
-    c.container = container.isEmpty() ? launcher::Container{}
-                                      : launcher::Container{"docker", container.toStdString()};
+    c.container = container.isEmpty() || underSlurm()
+                      ? launcher::Container{}
+                      : launcher::Container{"docker", container.toStdString()};
     c.topologies.clear();
     for (const Topology& t : launcher::RunCapacity::standardTopologies())
         if (m_topologies.at(QString::fromStdString(t.name()))->isChecked())
@@ -386,6 +427,11 @@ void CampaignForm::setCampaign(const launcher::Campaign& c) {
     // Also when the profile is the one already shown (no change signal then).
     showProfile(c.launcher);
     m_hosts->setHosts(c.hosts);
+    m_where->setCurrentIndex(m_where->findData(c.scheduler.enabled() ? QStringLiteral("slurm")
+                                               : c.hosts.empty()     ? QStringLiteral("local")
+                                                                     : QStringLiteral("ssh")));
+    if (c.scheduler.enabled()) m_slurm->setSettings(c.scheduler);
+    showWhere();
     m_sshConfig->setText(QString::fromStdString(c.sshConfig));
     m_container->setText(c.container.runtime == "docker" ? QString::fromStdString(c.container.name)
                                                          : QString());

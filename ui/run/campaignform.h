@@ -18,6 +18,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -26,6 +27,7 @@ class QTableView;
 namespace sv::ui {
 
 class HostTableModel;
+class SlurmFields;
 
 class CampaignForm : public QWidget {
     Q_OBJECT
@@ -63,6 +65,9 @@ class CampaignForm : public QWidget {
     QComboBox* launcherChoice() const { return m_launcher; }
     QLineEdit* outputDir() const { return m_outputDir; }
     HostTableModel* hosts() const { return m_hosts; }
+    // Where the runs go: "local" (this machine), "ssh" (the hosts) or "slurm" (a cluster).
+    QComboBox* where() const { return m_where; }
+    SlurmFields* slurmFields() const { return m_slurm; }
 
   signals:
     void edited();
@@ -76,6 +81,9 @@ class CampaignForm : public QWidget {
     QWidget* buildTopologies();
     QWidget* buildRepeats();
     void updateAvailability();
+    // Shows the rows the chosen "Where" uses (hosts, container, Slurm fields).
+    void showWhere();
+    bool underSlurm() const;
     void chooseSshConfig();
     void chooseOutputDir();
 
@@ -104,6 +112,10 @@ class CampaignForm : public QWidget {
     QSpinBox* m_cooldown;
     QSpinBox* m_imageSize;
     QLineEdit* m_outputDir;
+    QComboBox* m_where;
+    SlurmFields* m_slurm;
+    QFormLayout* m_form = nullptr;
+    QWidget* m_hostsRow = nullptr;
     launcher::Campaign m_base;  // keeps what the form has no widget for (timeouts, launcher)
     QString m_defaultImageSize; // the profile's, as text; empty when it has none
     int m_setImageSize = 0;     // what setCampaign showed: unchanged keeps the campaign's text

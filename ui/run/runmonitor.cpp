@@ -163,6 +163,26 @@ void RunMonitor::showProgress(const launcher::RunProgress& p) {
     m_runBar->setFormat(tr("Run: iteration %v of %m · %1").arg(duration(p.runEtaSeconds)));
     m_current->setText(
         tr("Run %1 of %2: %3").arg(p.index + 1).arg(p.total).arg(QString::fromStdString(p.id)));
+    if (!p.jobId.empty() && p.index >= 0 && p.index < m_runs->rowCount()) {
+        // Under Slurm: the job id and, while it waits, its queue state, in the run's row.
+        QTableWidgetItem* state = m_runs->item(p.index, 1);
+        state->setText(p.queue.empty()
+                           ? tr("running (job %1)").arg(QString::fromStdString(p.jobId))
+                           : tr("queued (job %1)").arg(QString::fromStdString(p.jobId)));
+        state->setToolTip(QString::fromStdString(p.queue));
+    }
+    if (!p.queue.empty()) {
+        // Waiting for nodes: Slurm's reason and estimated start, not a pace.
+        m_runBar->setFormat(tr("Run: waiting in the Slurm queue"));
+        m_current->setText(tr("Run %1 of %2: %3 — Slurm job %4 %5")
+                               .arg(p.index + 1)
+                               .arg(p.total)
+                               .arg(QString::fromStdString(p.id), QString::fromStdString(p.jobId),
+                                    QString::fromStdString(p.queue)));
+        m_speed->clear();
+        updateCampaignBar(p.campaignEtaSeconds);
+        return;
+    }
     // While running, the figure is one iteration's pace, and says so.
     m_speed->setText(tr("%1 images/s (current iteration)").arg(p.speed, 0, 'f', 2));
     updateCampaignBar(p.campaignEtaSeconds, p.campaignEtaMaxSeconds);
