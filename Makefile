@@ -19,6 +19,8 @@ TEST_DEPS  := $(BUILD_DEPS) time appstream desktop-file-utils
 BENCH_DEPS := $(BUILD_DEPS) time grep
 # The launcher's tests run sshd, ssh, mpirun and the PyTorch CPU workload for real.
 TEST_DEPS  += openssh-server openssh-client openmpi-bin python3-torch python3-torchvision
+# A private dockerd for the container tests (tests/launcher/dockerd.h).
+TEST_DEPS  += docker.io
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

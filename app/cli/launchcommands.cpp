@@ -5,6 +5,7 @@
 
 #include "campaign.h"
 #include "campaigndirectory.h"
+#include "containerspec.h"
 #include "dryrun.h"
 #include "environmentcapture.h"
 #include "hostaddresses.h"
@@ -90,7 +91,28 @@ std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
     if (auto v = a.value("out")) c.outputDir = absoluteOutputDir(*v);
     if (auto v = a.value("ssh-config"))
         c.sshConfig = std::filesystem::absolute(*v).lexically_normal().string();
-    if (auto v = a.value("container")) c.container = Container{"docker", *v};
+    if (auto v = a.value("container")) {
+        c.container.runtime = "docker";
+        c.container.name = *v;
+    }
+    if (auto v = a.value("container-image")) {
+        c.container.runtime = "docker";
+        c.container.image = *v;
+    }
+    for (const auto& m : a.values("container-mount")) {
+        std::string why;
+        auto mount = parseContainerMount(m, &why);
+        if (!mount) {
+            *error = "--container-mount: " + why;
+            return std::nullopt;
+        }
+        // A relative source is this directory's, as for --out.
+        if (!mount->source.empty() && mount->source.front() != '/')
+            mount->source = std::filesystem::absolute(mount->source).lexically_normal().string();
+        c.container.mounts.push_back(*mount);
+    }
+    if (a.flag("container-keep")) c.container.keep = true;
+    if (auto v = a.value("docker")) c.container.program = *v;
     int gpus = 1;
     for (const auto& t : c.topologies)
         gpus = std::max(gpus, t.gpusPerNode);
@@ -223,11 +245,14 @@ int execute(Campaign campaign, bool resume) {
 } // namespace
 
 int runCommand(const std::vector<std::string>& args) {
-    Arguments a(args,
-                {"profile", "launcher", "topologies", "batch-size", "precision", "repeats",
-                 "iterations", "warmup", "cooldown", "start-timeout", "wall-timeout", "grace",
-                 "connect-timeout", "image-size", "out", "hosts", "ssh-config", "container"},
-                {"dry-run"});
+    Arguments a(
+        args,
+        {"profile",      "launcher",   "topologies",      "batch-size",      "precision",
+         "repeats",      "iterations", "warmup",          "cooldown",        "start-timeout",
+         "wall-timeout", "grace",      "connect-timeout", "image-size",      "out",
+         "hosts",        "ssh-config", "container",       "container-image", "container-mount",
+         "docker"},
+        {"dry-run", "container-keep"});
     if (a.error()) return usage("run", *a.error());
     std::string error;
     std::optional<Campaign> campaign;

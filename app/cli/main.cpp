@@ -77,7 +77,12 @@ with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel c
   --topologies LIST       e.g. 1n1g,1n2g,2n8g       --batch-size LIST  per device, e.g. 16
   --precision LIST        fp32, fp16 (AMP), fp16-noamp (default fp32)
   --repeats N (7)  --iterations N (120)  --warmup N (20)  --cooldown SECONDS (20)
-  --out DIR  --hosts H1[=ADDR],H2  --ssh-config FILE  --container NAME
+  --out DIR  --hosts H1[=ADDR],H2  --ssh-config FILE
+  --container NAME        run inside this running container (docker exec) on every host
+  --container-image IMAGE start a container of IMAGE on every host, run inside it, remove it
+  --container-mount SRC:DST[:ro]  a host directory in that container (repeatable)
+  --container-keep        leave the started containers running at the end
+  --docker PROGRAM        the docker client (default docker; DOCKER_HOST is honoured)
   --launcher NAME         the profile's: mpirun (default), horovodrun, or torchrun (one per
                           node, for machines with PyTorch and no Open MPI)
   --start-timeout S (600)  --wall-timeout S (3600)  --grace S (5)  --connect-timeout S (10)
