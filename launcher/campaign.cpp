@@ -1,5 +1,6 @@
 #include "campaign.h"
 
+#include "containerspec.h"
 #include "identifiers.h"
 #include "runloader.h"
 #include "topologyfit.h"
@@ -39,10 +40,8 @@ std::vector<std::string> Campaign::validate() const {
         if (h.port < 0 || h.port > 65535) e.push_back(where + ".port: out of range");
         if (h.gpus < 1) e.push_back(where + ".gpus: must be at least 1");
     }
-    if (container.runtime != "none" && container.runtime != "docker")
-        e.push_back("container.runtime: '" + container.runtime + "' is neither none nor docker");
-    if (container.runtime == "docker" && !isValidContainerName(container.name))
-        e.push_back("container.name: '" + container.name + "' is not a container name");
+    for (auto& why : validateContainer(container))
+        e.push_back(std::move(why));
     if (topologies.empty()) e.push_back("topologies: none given");
     // Under Slurm the nodes come from the allocation, not from a host list.
     if (!scheduler.enabled())
@@ -154,10 +153,7 @@ std::optional<Campaign> campaignFromJson(const std::string& text, std::string* e
             j.erase("hosts");
         }
         if (j.contains("container")) {
-            json k = j["container"];
-            take(k, "runtime", c.container.runtime);
-            take(k, "name", c.container.name);
-            if (auto why = leftover(k, "container"); !why.empty()) throw std::runtime_error(why);
+            readContainer(j["container"], c.container);
             j.erase("container");
         }
         if (j.contains("scheduler")) {
@@ -234,7 +230,7 @@ std::string campaignToJson(const Campaign& c) {
         if (!h.user.empty()) o["user"] = h.user;
         j["hosts"].push_back(o);
     }
-    j["container"] = {{"runtime", c.container.runtime}, {"name", c.container.name}};
+    j["container"] = writeContainer(c.container);
     if (c.scheduler.enabled()) {
         const SlurmSettings& s = c.scheduler;
         j["scheduler"] = {{"type", s.type},

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sv::launcher {
@@ -23,9 +24,31 @@ struct Host {
     const std::string& rendezvous() const { return address.empty() ? name : address; }
 };
 
+// A host directory seen inside the container (docker run -v SOURCE:TARGET[:ro]).
+struct ContainerMount {
+    std::string source; // on the host: must exist there
+    std::string target; // inside the container
+    bool readOnly = false;
+    bool operator==(const ContainerMount&) const = default;
+};
+
 struct Container {
+    Container() = default;
+    // A running container to exec into, as --container NAME gives.
+    Container(std::string runtime_, std::string name_)
+        : runtime(std::move(runtime_)), name(std::move(name_)) {}
     std::string runtime = "none"; // "none" or "docker"
-    std::string name;             // the running container to `docker exec` into
+    std::string name;             // a running container to `docker exec` into (made by hand)
+    // Or: the image the launcher starts one container of on every host, and removes at the
+    // campaign's end (unless keep).
+    std::string image;
+    std::vector<ContainerMount> mounts;
+    std::vector<std::string> runArgs; // more `docker run` options, each one word (--opt=value)
+    bool keep = false;
+    std::string program = "docker"; // the docker client on each host
+    std::string host;               // its -H; empty: the client's default (DOCKER_HOST)
+    // Whether the launcher starts and removes the containers itself.
+    bool managed() const { return runtime == "docker" && !image.empty(); }
 };
 
 struct Campaign {

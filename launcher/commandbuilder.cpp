@@ -18,7 +18,7 @@ const char* kSweepScript = "for d in /proc/[0-9]*; do p=${d#/proc/}; "
 
 CommandBuilder::CommandBuilder(Campaign campaign, WorkloadProfile profile, std::string workloadDir)
     : m_campaign(std::move(campaign)), m_profile(std::move(profile)),
-      m_workloadDir(std::move(workloadDir)) {
+      m_workloadDir(std::move(workloadDir)), m_containers(m_campaign, m_profile) {
     m_launcher = m_campaign.launcher.empty() ? m_profile.defaultLauncher : m_campaign.launcher;
 }
 
@@ -187,12 +187,18 @@ std::vector<std::string> CommandBuilder::onHost(int index, const std::vector<std
                                                 bool inContainer) const {
     std::vector<std::string> cmd = argv;
     if (inContainer && m_campaign.container.runtime == "docker") {
-        cmd = {"docker", "exec", m_campaign.container.name};
+        cmd = m_containers.exec(index);
         cmd.insert(cmd.end(), argv.begin(), argv.end());
     }
     // "exec" leaves no shell between sshd's session and the command.
     if (!m_campaign.hosts.empty()) cmd.insert(cmd.begin(), "exec");
     return executor(index)->wrap(cmd);
+}
+
+std::vector<std::string> CommandBuilder::probe(int index, const std::vector<std::string>& argv,
+                                               bool gpus) const {
+    if (m_containers.managed()) return onHost(index, m_containers.once(argv, gpus), false);
+    return onHost(index, argv, true);
 }
 
 std::vector<std::string> CommandBuilder::runArgv(const PlannedRun& run, const std::string& tag,
@@ -203,10 +209,7 @@ std::vector<std::string> CommandBuilder::runArgv(const PlannedRun& run, const st
     env.push_back(std::string(kRunTagVariable) + "=" + tag);
     std::vector<std::string> cmd;
     if (m_campaign.container.runtime == "docker") {
-        cmd = {"docker", "exec"};
-        for (const auto& e : env)
-            cmd.insert(cmd.end(), {"-e", e});
-        cmd.push_back(m_campaign.container.name);
+        cmd = m_containers.exec(node, env);
     } else {
         cmd = {"env"};
         cmd.insert(cmd.end(), env.begin(), env.end());

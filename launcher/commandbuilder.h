@@ -6,6 +6,7 @@
 // its tag. Pure: no process is started here.
 
 #include "campaign.h"
+#include "containercommands.h"
 #include "executor.h"
 #include "plannedrun.h"
 #include "workloadprofile.h"
@@ -31,6 +32,7 @@ class CommandBuilder {
 
     const std::string& launcherName() const { return m_launcher; }
     const Campaign& campaign() const { return m_campaign; }
+    const ContainerCommands& containers() const { return m_containers; }
     // Where host `index`'s ranks meet, as resolved before the campaign starts
     // (resolveHostAddresses); until then the host's address, or its name.
     void setRendezvousAddresses(std::vector<std::string> addresses);
@@ -68,6 +70,10 @@ class CommandBuilder {
     // Runs argv on host index (through the container when there is one).
     std::vector<std::string> onHost(int index, const std::vector<std::string>& argv,
                                     bool inContainer) const;
+    // A check that runs where the ranks will (preflight): in the running container, or, before
+    // the launcher has started its containers, in a one-off container of the image.
+    std::vector<std::string> probe(int index, const std::vector<std::string>& argv,
+                                   bool gpus = false) const;
     std::unique_ptr<Executor> executor(int index) const;
     std::string scriptPath() const;
 
@@ -80,6 +86,7 @@ class CommandBuilder {
     WorkloadProfile m_profile;
     std::string m_workloadDir;
     std::string m_launcher;
+    ContainerCommands m_containers;
     std::vector<std::string> m_rendezvous; // per host; empty: not resolved
 };
 

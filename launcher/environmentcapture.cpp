@@ -2,6 +2,7 @@
 
 #include "backgroundtask.h"
 #include "commandbatch.h"
+#include "shellquote.h"
 
 #include <QDateTime>
 #include <QSaveFile>
@@ -54,17 +55,26 @@ void EnvironmentCapture::run(const Campaign& campaign, const WorkloadProfile& pr
     const int hosts = std::max<int>(1, static_cast<int>(campaign.hosts.size()));
     const int limit = static_cast<int>(timeout.count());
     std::vector<BatchCommand> cmds;
+    const ContainerCommands& containers = builder->containers();
+    const bool docker = containers.any();
     for (int h = 0; h < hosts; ++h) {
-        cmds.push_back({builder->onHost(h, {"sh", "-c", kProbe, "sh", python}, true), {}, limit});
-        if (campaign.container.runtime == "docker")
-            cmds.push_back(
-                {builder->onHost(
-                     h, {"docker", "inspect", "--format", "{{.Image}}", campaign.container.name},
-                     false),
-                 {},
-                 limit});
+        // The containers the launcher starts are not up yet: the hosts themselves, and below
+        // the image and how each container will be started.
+        cmds.push_back(
+            {builder->onHost(h, {"sh", "-c", kProbe, "sh", python}, !containers.managed()),
+             {},
+             limit});
+        if (docker) {
+            auto image = containers.inspectImage();
+            if (!containers.managed()) {
+                image = containers.docker();
+                image.insert(image.end(),
+                             {"inspect", "--format", "{{.Image}}", containers.name(h)});
+            }
+            cmds.push_back({builder->onHost(h, image, false), {}, limit});
+            cmds.push_back({builder->onHost(h, containers.version(), false), {}, limit});
+        }
     }
-    const bool docker = campaign.container.runtime == "docker";
     const std::string campaignText = campaignToJson(campaign);
     CommandBatch::run(std::move(cmds), context, [=](std::vector<BatchResult> results) {
         std::vector<std::pair<std::string, std::string>> files{
@@ -90,8 +100,15 @@ void EnvironmentCapture::run(const Campaign& campaign, const WorkloadProfile& pr
             }
             if (docker) {
                 const BatchResult& image = results[i++];
-                text += "== container " + campaign.container.name + " image\n" + image.output +
-                        image.errors;
+                const BatchResult& version = results[i++];
+                if (containers.managed())
+                    text += "== container image " + containers.image() + " (id, repo digests)\n" +
+                            image.output + image.errors + "== container " + containers.name(h) +
+                            " run command\n" + shellCommand(containers.runArgv(h)) + "\n";
+                else
+                    text += "== container " + containers.name(h) + " image\n" + image.output +
+                            image.errors;
+                text += "== docker server version\n" + version.output + version.errors;
             }
             for (char& c : host)
                 if (c == ' ') c = '-';

@@ -94,6 +94,15 @@ bool Journal::appendEnd(const std::string& id, const std::string& tag, const std
     return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
 }
 
+bool Journal::appendContainer(const std::string& action, const std::string& host,
+                              const std::string& name, const std::vector<std::string>& command,
+                              std::string* error) {
+    json j{
+        {"event", "container"}, {"id", name}, {"action", action}, {"time", now()}, {"host", host}};
+    if (!command.empty()) j["command"] = command;
+    return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
+}
+
 namespace {
 
 // The string at key, or why not. Absent is fine for optional fields (nullopt, no error).
@@ -145,6 +154,7 @@ bool apply(const json& j, std::map<std::string, JournalEntry>& out, std::string*
         e.jobId = *jobId;
         return true;
     }
+    if (*event == "container") return true; // not a run's
     if (*event != "end") {
         *why = "unknown event '" + *event + "'";
         return false;

@@ -68,6 +68,11 @@ class Journal {
     bool appendCaseStop(const CaseStop& stop, std::string* error);
     // The case records, by case id (the last one per case). Never throws.
     std::map<std::string, CaseStop> readCaseStops() const;
+    // A container the campaign started or removed (action "started", "removed"), for people
+    // and for cleanup: reading skips these records.
+    bool appendContainer(const std::string& action, const std::string& host,
+                         const std::string& name, const std::vector<std::string>& command,
+                         std::string* error);
     // Per run id, its latest state. A torn last line (crash mid-write) is ignored; a line that
     // is not a record this version understands (wrong types, a mistyped id) is skipped, and said
     // so in *warnings ("journal.jsonl line N: why"). Never throws.

@@ -5,6 +5,7 @@
 #include "backgroundtask.h"
 #include "busyhosts.h"
 #include "commandbatch.h"
+#include "containerpreflight.h"
 #include "hostaddresses.h"
 #include "outputspace.h"
 #include "sshdiagnosis.h"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 namespace sv::launcher {
 namespace {
@@ -26,6 +28,7 @@ std::string lastLine(std::string text) {
 struct Check {
     int host;
     std::string name;
+    int container = -1; // index of a ContainerCheck
 };
 
 // Run on each host (in the container, where the ranks run) with the addresses as arguments:
@@ -77,7 +80,7 @@ void checkRendezvous(const Campaign& campaign, const WorkloadProfile& profile,
             std::vector<std::string> argv{python, "-c", kRendezvousProbe};
             argv.insert(argv.end(), addresses.begin(), addresses.end());
             cmds.push_back(
-                {builder->onHost(h, argv, true), {}, (campaign.connectTimeoutSeconds + 15) * 1000});
+                {builder->probe(h, argv), {}, (campaign.connectTimeoutSeconds + 15) * 1000});
             hosts->push_back(h);
         }
         CommandBatch::run(std::move(cmds), context, [=](std::vector<BatchResult> results) {
@@ -164,33 +167,36 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
 
     std::vector<BatchCommand> cmds;
     auto checks = std::make_shared<std::vector<Check>>();
+    auto containerChecks = std::make_shared<std::vector<ContainerCheck>>();
     for (int h = 0; h < hosts; ++h) {
         if (!campaign.hosts.empty()) {
             cmds.push_back({builder->onHost(h, {"true"}, false), {}, timeoutMs});
             checks->push_back({h, "ssh"});
         }
-        if (docker) {
-            cmds.push_back({builder->onHost(h,
-                                            {"docker", "inspect", "--format", "{{.State.Running}}",
-                                             campaign.container.name},
-                                            false),
-                            {},
-                            timeoutMs});
+        for (auto& cc : ContainerPreflight::checks(*builder, h, timeoutMs)) {
+            cmds.push_back(cc.command);
+            checks->push_back({h, cc.name, static_cast<int>(containerChecks->size())});
+            containerChecks->push_back(std::move(cc));
+        }
+        if (docker && !campaign.container.managed()) {
+            auto inspect = builder->containers().docker();
+            inspect.insert(inspect.end(),
+                           {"inspect", "--format", "{{.State.Running}}", campaign.container.name});
+            cmds.push_back({builder->onHost(h, inspect, false), {}, timeoutMs});
             checks->push_back({h, "container"});
         }
         if (profile.needs == "gpu") {
             cmds.push_back(
-                {builder->onHost(h, {"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"},
-                                 true),
+                {builder->probe(h, {"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"},
+                                true),
                  {},
                  timeoutMs});
             checks->push_back({h, "gpus"});
         }
         if (profile.needs == "torch") {
             cmds.push_back(
-                {builder->onHost(
-                     h, {python, "-c", "import torch, torchvision; print(torch.__version__)"},
-                     true),
+                {builder->probe(
+                     h, {python, "-c", "import torch, torchvision; print(torch.__version__)"}),
                  {},
                  timeoutMs + 30000});
             checks->push_back({h, "torch"});
@@ -198,7 +204,7 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
         if (launcher == "mpirun" || launcher == "horovodrun" || launcher == "torchrun") {
             // torchrun has no --version; its --help answers only where it can import torch.
             const std::string probe = launcher == "torchrun" ? "--help" : "--version";
-            cmds.push_back({builder->onHost(h, {launcher, probe}, true), {}, timeoutMs + 30000});
+            cmds.push_back({builder->probe(h, {launcher, probe}), {}, timeoutMs + 30000});
             checks->push_back({h, "launcher"});
         }
     }
@@ -216,7 +222,14 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
                                         ? r.startError
                                         : lastLine(r.errors.empty() ? r.output : r.errors);
             if (c.name != "ssh" && unreachable[static_cast<std::size_t>(c.host)]) continue;
-            if (c.name == "ssh") {
+            if (c.container >= 0) {
+                const ContainerCheck& cc =
+                    (*containerChecks)[static_cast<std::size_t>(c.container)];
+                std::tie(f.ok, f.message) = ContainerPreflight::judge(*builder, cc, r, f.host);
+                // Without docker or the image, nothing can be checked inside the container.
+                if (!f.ok && cc.name != "mount")
+                    unreachable[static_cast<std::size_t>(c.host)] = true;
+            } else if (c.name == "ssh") {
                 f.ok = r.exitCode == 0;
                 const SshDiagnosis d =
                     f.ok ? SshDiagnosis{}

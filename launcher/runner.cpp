@@ -12,6 +12,7 @@
 
 #include <QRandomGenerator>
 #include <algorithm>
+#include <utility>
 #include <csignal>
 #include <filesystem>
 #include <unistd.h>
@@ -130,6 +131,7 @@ void Runner::start() {
 }
 
 void Runner::stage() {
+    if (m_builder.containers().managed() && !m_containersUp) return startContainers();
     CampaignStaging::run(m_builder, m_profile, m_previous, this,
                          [this](std::vector<std::string> problems) {
                              for (const auto& p : problems)
@@ -183,6 +185,8 @@ void Runner::continueAdaptive() {
 }
 
 void Runner::finish(CampaignEnd::Outcome outcome, std::string reason) {
+    if (std::exchange(m_containersUp, false))
+        return removeContainers([this, outcome, reason] { finish(outcome, reason); });
     enter(Phase::Done);
     emit finished(CampaignEnd{outcome, std::move(reason)});
 }

@@ -100,6 +100,10 @@ class Runner : public QObject {
                                      std::string scriptPath, Journal journal,
                                      std::vector<PlannedRun> runs, bool resume);
     void adopt(Prepared prepared);
+    // Containers the campaign starts itself: started before staging, removed (unless kept)
+    // before finished() is emitted.
+    void startContainers();
+    void removeContainers(std::function<void()> then);
     // The one place the phase changes; checks the change is one the machine makes.
     void enter(Phase next);
     void startNext();
@@ -147,6 +151,7 @@ class Runner : public QObject {
     Phase m_phase = Phase::Idle;
     bool m_cancelRequested = false;
     std::string m_campaignFailure; // set: no further run starts, the campaign ends failed
+    bool m_containersUp = false;   // started (or being started) by this session: to remove
 
     // The current run.
     int m_current = -1;

@@ -6,6 +6,7 @@
 
 #include "backgroundtask.h"
 #include "campaigndirectory.h"
+#include "containerlifecycle.h"
 
 #include <filesystem>
 
@@ -71,6 +72,20 @@ void Runner::prepareInBackground(bool resume, std::function<void(std::string err
             adopt(std::move(p));
             done(error);
         });
+}
+
+void Runner::startContainers() {
+    // From here on the campaign's end removes them, also what a start that failed half-way left.
+    m_containersUp = true;
+    emit message(QString::fromStdString("starting a container of " +
+                                        m_builder.containers().image() + " on every host"));
+    ContainerLifecycle::start(m_builder, m_journal, this, [this](ContainerLifecycle::Outcome o) {
+        for (const auto& m : o.messages)
+            emit message(QString::fromStdString(m));
+        if (!o.failure.empty()) return finish(CampaignEnd::Outcome::Failed, o.failure);
+        if (m_cancelRequested) return finish(CampaignEnd::Outcome::Cancelled);
+        stage();
+    });
 }
 
 } // namespace sv::launcher

@@ -3,6 +3,7 @@
 
 #include "runner.h"
 
+#include "containerlifecycle.h"
 #include "processtree.h"
 
 #include <QProcess>
@@ -74,6 +75,17 @@ void Runner::signalLocal(int sig) {
 }
 
 void Runner::abandon() {
+    // The containers go whatever the phase: removing one ends everything in it.
+    if (m_containersUp && !m_builder.containers().keep()) {
+        const auto limit = m_campaign.connectTimeout() + std::chrono::seconds(30);
+        for (const auto& argv : ContainerLifecycle::removals(m_builder)) {
+            QStringList args{QStringLiteral("-s"), QStringLiteral("KILL"),
+                             QString::number(limit.count())};
+            for (const auto& a : argv)
+                args << QString::fromStdString(a);
+            QProcess::startDetached(QStringLiteral("timeout"), args);
+        }
+    }
     // Setup's commands (address resolution, staging) are KILLed, group and all, by their
     // CommandBatch going away with this Runner.
     if (m_phase != Phase::Running && m_phase != Phase::Terminating && m_phase != Phase::Settling)
@@ -121,6 +133,25 @@ void Runner::abandon() {
         m_journal.appendEnd(run.id, m_tag, run.logPath, end, &error);
         m_states[static_cast<std::size_t>(m_current)] = end.state;
     }
+}
+
+void Runner::removeContainers(std::function<void()> then) {
+    const ContainerCommands& containers = m_builder.containers();
+    if (containers.keep()) {
+        for (int h = 0; h < ContainerLifecycle::hostCount(m_builder); ++h)
+            emit message(QString::fromStdString(
+                "kept the container " + containers.name(h) + " on " + m_builder.hostName(h) +
+                " (keep); remove it with docker rm -f " + containers.name(h)));
+        return then();
+    }
+    ContainerLifecycle::remove(m_builder, m_journal, this,
+                               [this, then = std::move(then)](ContainerLifecycle::Outcome o) {
+                                   for (const auto& m : o.messages)
+                                       emit message(QString::fromStdString(m));
+                                   if (!o.failure.empty())
+                                       emit message(QString::fromStdString(o.failure));
+                                   then();
+                               });
 }
 
 } // namespace sv::launcher

@@ -48,6 +48,9 @@ std::optional<WorkloadProfile> profileFromJson(const std::string& text, std::str
         p.args = j.value("args", std::vector<std::string>{});
         p.variables = j.value("variables", decltype(p.variables){});
         p.scriptName = j.value("script", "");
+        p.containerArgs = j.value("containerArgs", std::vector<std::string>{});
+        p.containerImage = j.value("containerImage", "");
+        p.containerMounts = j.value("containerMounts", std::vector<std::string>{});
         if (p.program.empty()) throw std::runtime_error("program: empty");
         if (!p.launchers.count(p.defaultLauncher))
             throw std::runtime_error("defaultLauncher: no launcher '" + p.defaultLauncher + "'");

@@ -35,6 +35,12 @@ struct WorkloadProfile {
     std::map<std::string, std::vector<std::string>> precisionArgs;
     std::vector<std::string> args;
     std::map<std::string, std::string> variables; // defaults of the {placeholders}
+    // `docker run` options of the containers the launcher starts (--net=host, --shm-size, ...);
+    // empty: kDefaultContainerArgs.
+    std::vector<std::string> containerArgs;
+    // What the Run panel offers for this profile: the seed's image and data mount (SRC:DST[:ro]).
+    std::string containerImage;
+    std::vector<std::string> containerMounts;
     std::string scriptName; // a compiled-in workload written beside the logs as {script}
     std::string scriptText;
 };

@@ -40,6 +40,7 @@ class Arguments {
                     m_values[name] = args[++i];
                 else
                     fail("--" + name + " needs a value");
+                if (m_values.count(name)) m_all[name].push_back(m_values[name]);
             } else {
                 fail("unknown option " + a.substr(0, eq));
             }
@@ -52,6 +53,11 @@ class Arguments {
     std::optional<std::string> value(const std::string& name) const {
         auto it = m_values.find(name);
         return it == m_values.end() ? std::nullopt : std::optional(it->second);
+    }
+    // Every value of a repeatable option, in order.
+    std::vector<std::string> values(const std::string& name) const {
+        auto it = m_all.find(name);
+        return it == m_all.end() ? std::vector<std::string>{} : it->second;
     }
     // An integer option; on a malformed value, records the error and gives nullopt.
     std::optional<int> integer(const std::string& name, int min, int max) {
@@ -74,6 +80,7 @@ class Arguments {
     std::vector<std::string> m_positional;
     std::set<std::string> m_flags;
     std::map<std::string, std::string> m_values;
+    std::map<std::string, std::vector<std::string>> m_all;
     std::optional<std::string> m_error;
 };
 

@@ -6,6 +6,7 @@
 #include "adaptiverepeats.h"
 #include "campaign.h"
 #include "campaigndirectory.h"
+#include "containerspec.h"
 #include "dryrun.h"
 #include "environmentcapture.h"
 #include "hostaddresses.h"
@@ -138,7 +139,6 @@ std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
     if (auto v = a.value("out")) c.outputDir = absoluteOutputDir(*v);
     if (auto v = a.value("ssh-config"))
         c.sshConfig = std::filesystem::absolute(*v).lexically_normal().string();
-    if (auto v = a.value("container")) c.container = Container{"docker", *v};
     if (auto v = a.value("scheduler")) c.scheduler.type = *v;
     SlurmSettings& slurm = c.scheduler;
     if (auto v = a.value("slurm-partition")) slurm.partition = *v;
@@ -150,11 +150,40 @@ std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
     if (auto v = a.value("slurm-launch")) slurm.launch = *v;
     // One extra sbatch option from the command line; a campaign file takes a list.
     if (auto v = a.value("slurm-sbatch-arg")) slurm.extraSbatchArgs = {*v};
-    if (auto v = a.value("container-image")) slurm.containerImage = *v;
-    if (auto v = a.value("container-mounts")) slurm.containerMounts = splitList(*v);
-    if (auto v = a.value("container-workdir")) slurm.containerWorkdir = *v;
     slurm.exclusive = a.flag("slurm-exclusive");
     slurm.gpus = a.flag("slurm-gpus");
+    if (auto v = a.value("container")) {
+        c.container.runtime = "docker";
+        c.container.name = *v;
+    }
+    // Under Slurm the image and its mounts are pyxis' (srun --container-image), not docker's.
+    if (auto v = a.value("container-image")) {
+        if (slurm.enabled()) {
+            slurm.containerImage = *v;
+        } else {
+            c.container.runtime = "docker";
+            c.container.image = *v;
+        }
+    }
+    if (auto v = a.value("container-workdir")) slurm.containerWorkdir = *v;
+    for (const auto& m : a.values("container-mount")) {
+        std::string why;
+        auto mount = parseContainerMount(m, &why);
+        if (!mount) {
+            *error = "--container-mount: " + why;
+            return std::nullopt;
+        }
+        // A relative source is this directory's, as for --out.
+        if (!mount->source.empty() && mount->source.front() != '/')
+            mount->source = std::filesystem::absolute(mount->source).lexically_normal().string();
+        if (slurm.enabled())
+            slurm.containerMounts.push_back(mount->source + ":" + mount->target +
+                                            (mount->readOnly ? ":ro" : ""));
+        else
+            c.container.mounts.push_back(*mount);
+    }
+    if (a.flag("container-keep")) c.container.keep = true;
+    if (auto v = a.value("docker")) c.container.program = *v;
     int gpus = 1;
     for (const auto& t : c.topologies)
         gpus = std::max(gpus, t.gpusPerNode);
@@ -341,9 +370,10 @@ int runCommand(const std::vector<std::string>& args) {
                  "slurm-launch",
                  "slurm-sbatch-arg",
                  "container-image",
-                 "container-mounts",
-                 "container-workdir"},
-                {"dry-run", "count-disturbed", "slurm-exclusive", "slurm-gpus"});
+                 "container-workdir",
+                 "container-mount",
+                 "docker"},
+                {"dry-run", "count-disturbed", "slurm-exclusive", "slurm-gpus", "container-keep"});
     if (a.error()) return usage("run", *a.error());
     std::string error;
     std::optional<Campaign> campaign;

@@ -85,7 +85,12 @@ with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel c
                           that are disturbed or not ok are rerun, not counted (--rerun-limit N,
                           default 3 per case; --count-disturbed counts disturbed runs, for a
                           machine that is never quiet); the journal says why each case stopped
-  --out DIR  --hosts H1[=ADDR],H2  --ssh-config FILE  --container NAME
+  --out DIR  --hosts H1[=ADDR],H2  --ssh-config FILE
+  --container NAME        run inside this running container (docker exec) on every host
+  --container-image IMAGE start a container of IMAGE on every host, run inside it, remove it
+  --container-mount SRC:DST[:ro]  a host directory in that container (repeatable)
+  --container-keep        leave the started containers running at the end
+  --docker PROGRAM        the docker client (default docker; DOCKER_HOST is honoured)
   --launcher NAME         the profile's: mpirun (default), horovodrun, or torchrun (one per
                           node, for machines with PyTorch and no Open MPI)
   --start-timeout S (600)  --wall-timeout S (3600)  --grace S (5)  --connect-timeout S (10)

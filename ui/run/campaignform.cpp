@@ -1,6 +1,7 @@
 #include "campaignform.h"
 
 #include "cellvalues.h"
+#include "containerspec.h"
 
 #include "hosttablemodel.h"
 #include "runcapacity.h"
@@ -85,9 +86,9 @@ CampaignForm::CampaignForm(QWidget* parent)
     : QWidget(parent), m_profile(new QComboBox(this)), m_profileLabel(new QLabel(this)),
       m_launcher(new QComboBox(this)), m_hosts(new HostTableModel(this)),
       m_hostView(new QTableView(this)), m_sshConfig(new QLineEdit(this)),
-      m_container(new QLineEdit(this)), m_custom(new QLineEdit(this)),
-      m_customWhy(new QLabel(this)), m_importNote(new QLabel(this)), m_batch(spin(1, 4096, this)),
-      m_precision(new QComboBox(this)), m_repeats(spin(1, 100, this)),
+      m_container(new QLineEdit(this)), m_image(new QLineEdit(this)), m_mounts(new QLineEdit(this)),
+      m_custom(new QLineEdit(this)), m_customWhy(new QLabel(this)), m_importNote(new QLabel(this)),
+      m_batch(spin(1, 4096, this)), m_precision(new QComboBox(this)), m_repeats(spin(1, 100, this)),
       m_adaptive(new QCheckBox(tr("&until the 95 % interval is within ±"), this)),
       m_targetCi(new QDoubleSpinBox(this)), m_repeatsMax(spin(2, 100, this)),
       m_iterations(spin(2, 100000, this)), m_warmup(spin(0, 100000, this)),
@@ -104,7 +105,11 @@ CampaignForm::CampaignForm(QWidget* parent)
     m_precision->addItem(tr("fp32"), QStringLiteral("fp32"));
     m_precision->addItem(tr("fp16 (AMP)"), QStringLiteral("fp16"));
     m_precision->addItem(tr("fp16 without AMP"), QStringLiteral("fp16-noamp"));
-    m_container->setPlaceholderText(tr("none: run on the host itself"));
+    m_container->setPlaceholderText(tr("a running container's name (docker exec), or none"));
+    m_image->setPlaceholderText(tr("none: run on the host itself"));
+    m_image->setToolTip(tr("The launcher starts a container of this image on every host, runs "
+                           "each run inside it and removes it at the end"));
+    m_mounts->setPlaceholderText(tr("SOURCE:TARGET[:ro], … (host directories in the container)"));
     m_imageSize->setToolTip(tr("Synthetic image side for the CPU workload (224 is ImageNet's; "
                                "small keeps CPU runs short)"));
 
@@ -117,7 +122,9 @@ CampaignForm::CampaignForm(QWidget* parent)
     m_hostsRow = buildHosts();
     form->addRow(tr("Hosts"), m_hostsRow);
     form->addRow(tr("Slurm"), m_slurm);
-    form->addRow(tr("Con&tainer"), m_container);
+    form->addRow(tr("Container ima&ge"), m_image);
+    form->addRow(tr("&Container mounts"), m_mounts);
+    form->addRow(tr("Or running con&tainer"), m_container);
     m_form = form;
     form->addRow(tr("Topologies"), buildTopologies());
     form->addRow(tr("&Batch size per device"), m_batch);
@@ -140,7 +147,7 @@ CampaignForm::CampaignForm(QWidget* parent)
     connect(m_custom, &QLineEdit::textChanged, this, &CampaignForm::updateAvailability);
     for (auto* s : {m_batch, m_repeats, m_iterations, m_warmup, m_cooldown, m_imageSize})
         connect(s, &QSpinBox::valueChanged, this, &CampaignForm::edited);
-    for (auto* e : {m_container, m_outputDir, m_sshConfig})
+    for (auto* e : {m_container, m_image, m_mounts, m_outputDir, m_sshConfig})
         connect(e, &QLineEdit::textChanged, this, &CampaignForm::edited);
     connect(m_precision, &QComboBox::currentIndexChanged, this, &CampaignForm::edited);
     connect(m_where, &QComboBox::currentIndexChanged, this, [this] {
@@ -266,7 +273,10 @@ void CampaignForm::showWhere() {
     const QString where = m_where->currentData().toString();
     m_form->setRowVisible(m_hostsRow, where != QLatin1String("slurm"));
     m_form->setRowVisible(m_slurm, where == QLatin1String("slurm"));
-    m_form->setRowVisible(m_container, where != QLatin1String("slurm"));
+    // Under Slurm the image is pyxis', in the Slurm fields; docker's rows do not apply.
+    for (QWidget* row : {static_cast<QWidget*>(m_image), static_cast<QWidget*>(m_mounts),
+                         static_cast<QWidget*>(m_container)})
+        m_form->setRowVisible(row, where != QLatin1String("slurm"));
     // The partitions are offered as soon as the cluster is chosen (sinfo, in the background).
     if (where == QLatin1String("slurm") && m_slurm->partition()->count() == 0)
         m_slurm->refreshPartitions();
@@ -336,6 +346,16 @@ void CampaignForm::showProfile(const std::string& launcher) {
     m_profileLabel->setText(p ? QString::fromStdString(p->label) : QString::fromStdString(error));
     fillLaunchers(p ? &*p : nullptr, launcher);
     m_imageSize->setEnabled(p && p->variables.count("image_size"));
+    // The profile's container (the seed's image and data mount), where none is set yet.
+    if (p && m_image->text().isEmpty() && m_mounts->text().isEmpty() &&
+        m_container->text().isEmpty()) {
+        m_image->setText(QString::fromStdString(p->containerImage));
+        QStringList mounts;
+        for (const auto& m : p->containerMounts)
+            mounts << QString::fromStdString(m);
+        m_mounts->setText(mounts.join(QStringLiteral(", ")));
+        m_mounts->setCursorPosition(0); // the first mount's source shown, not the last one's end
+    }
     m_defaultImageSize = p && p->variables.count("image_size")
                              ? QString::fromStdString(p->variables.at("image_size"))
                              : QString();
@@ -369,10 +389,7 @@ launcher::Campaign CampaignForm::campaign() const {
     c.hosts = underSlurm() ? std::vector<launcher::Host>{} : m_hosts->hosts();
     c.scheduler = underSlurm() ? m_slurm->settings() : launcher::SlurmSettings{};
     c.sshConfig = m_sshConfig->text().trimmed().toStdString();
-    const QString container = m_container->text().trimmed();
-    c.container = container.isEmpty() || underSlurm()
-                      ? launcher::Container{}
-                      : launcher::Container{"docker", container.toStdString()};
+    c.container = underSlurm() ? launcher::Container{} : formContainer();
     c.topologies.clear();
     for (const Topology& t : launcher::RunCapacity::standardTopologies())
         if (m_topologies.at(QString::fromStdString(t.name()))->isChecked())
@@ -417,6 +434,27 @@ launcher::Campaign CampaignForm::campaign() const {
     return c;
 }
 
+launcher::Container CampaignForm::formContainer() const {
+    // What the form has no field for (options, keep, the docker client) stays as it was.
+    launcher::Container k = m_base.container;
+    k.name = m_container->text().trimmed().toStdString();
+    k.image = m_image->text().trimmed().toStdString();
+    k.runtime = k.name.empty() && k.image.empty() ? "none" : "docker";
+    if (k.image.empty()) {
+        k.runArgs.clear();
+        k.keep = false;
+    }
+    k.mounts.clear();
+    for (const QString& word : m_mounts->text().split(QRegularExpression(QStringLiteral("[,\\s]+")),
+                                                      Qt::SkipEmptyParts)) {
+        std::string why;
+        // A word that is no mount is kept as a source alone: validation names it.
+        auto m = launcher::parseContainerMount(word.toStdString(), &why);
+        k.mounts.push_back(m ? *m : launcher::ContainerMount{word.toStdString(), {}, false});
+    }
+    return k;
+}
+
 void CampaignForm::setCampaign(const launcher::Campaign& c) {
     m_base = c;
     QSignalBlocker block(this);
@@ -433,8 +471,13 @@ void CampaignForm::setCampaign(const launcher::Campaign& c) {
     if (c.scheduler.enabled()) m_slurm->setSettings(c.scheduler);
     showWhere();
     m_sshConfig->setText(QString::fromStdString(c.sshConfig));
-    m_container->setText(c.container.runtime == "docker" ? QString::fromStdString(c.container.name)
-                                                         : QString());
+    m_container->setText(QString::fromStdString(c.container.name));
+    m_image->setText(QString::fromStdString(c.container.image));
+    QStringList mounts;
+    for (const auto& m : c.container.mounts)
+        mounts << QString::fromStdString(m.source + ":" + m.target + (m.readOnly ? ":ro" : ""));
+    m_mounts->setText(mounts.join(QStringLiteral(", ")));
+    m_mounts->setCursorPosition(0); // the first mount's source shown, not the last one's end
     QStringList custom;
     for (auto& [name, check] : m_topologies)
         check->setChecked(false);

@@ -64,6 +64,10 @@ class CampaignForm : public QWidget {
     QComboBox* precision() const { return m_precision; }
     QComboBox* launcherChoice() const { return m_launcher; }
     QLineEdit* outputDir() const { return m_outputDir; }
+    QLineEdit* containerImage() const { return m_image; }
+    QLineEdit* containerMounts() const { return m_mounts; }
+    QLineEdit* runningContainer() const { return m_container; }
+    QComboBox* profileChoice() const { return m_profile; }
     HostTableModel* hosts() const { return m_hosts; }
     // Where the runs go: "local" (this machine), "ssh" (the hosts) or "slurm" (a cluster).
     QComboBox* where() const { return m_where; }
@@ -74,6 +78,7 @@ class CampaignForm : public QWidget {
 
   private:
     QWidget* buildHosts();
+    launcher::Container formContainer() const;
     // The chosen profile's label, launchers (`launcher` chosen, else its default) and options.
     void showProfile(const std::string& launcher);
     // The profile's launchers, `wanted` chosen (else the profile's default).
@@ -96,6 +101,8 @@ class CampaignForm : public QWidget {
     QTableView* m_hostView;
     QLineEdit* m_sshConfig;
     QLineEdit* m_container;
+    QLineEdit* m_image;  // a container image the launcher starts on every host
+    QLineEdit* m_mounts; // its mounts, SRC:DST[:ro], separated by commas or spaces
     std::map<QString, QCheckBox*> m_topologies; // by name, "1n1g"
     QLineEdit* m_custom;
     QLabel* m_customWhy;
