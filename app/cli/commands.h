@@ -17,6 +17,8 @@ int runCommand(const std::vector<std::string>& args);
 int resumeCommand(const std::vector<std::string>& args);
 // 0 every check passed; 1 some check failed (named with host and remedy); 2 usage error.
 int preflightCommand(const std::vector<std::string>& args);
+// 0: the comparison was printed; 2: usage error, unreadable directory or no logs in one.
+int compareCommand(const std::vector<std::string>& args);
 std::string versionString();
 
 } // namespace sv::cli
