@@ -19,6 +19,7 @@ const char* kOverview = R"(Usage:
   scaleview-cli resume DIR
   scaleview-cli preflight CAMPAIGN.json
   scaleview-cli compare A B [C...] [--label NAME]... [--format table|csv|json|markdown]
+  scaleview-cli report LOG_DIR... --output report.html|report.md [--label NAME]...
   scaleview-cli references [--reference-file FILE]...
   scaleview-cli references save LOG_DIR --id ID [--title T]
   scaleview-cli --version | --help
@@ -131,7 +132,7 @@ naming file and reason); 1 with --strict when anything was skipped or excluded; 
 missing or unreadable directory, or nothing to summarize. run and resume: 0 every run ok, 1 some
 run not ok or the campaign failed (its journal or a log could not be written: the reason is
 printed), 2 usage or campaign error, 130 cancelled. preflight: 0 all checks passed, 1 some
-failed, 2 usage error. compare and references: 0 done, 2 usage error, unreadable directory or
+failed, 2 usage error. compare, report and references: 0 done, 2 usage error, unreadable directory or
 malformed table file.
 )";
 
@@ -181,13 +182,14 @@ int main(int argc, char** argv) {
     if (command == "summarize") return sv::cli::summarizeCommand(args);
     if (command == "plot") return sv::cli::plotCommand(args);
     if (command == "compare") return sv::cli::compareCommand(args);
+    if (command == "report") return sv::cli::reportCommand(args);
     if (command == "references") return sv::cli::referencesCommand(args);
     if (command == "run") return sv::cli::runCommand(args);
     if (command == "resume") return sv::cli::resumeCommand(args);
     if (command == "preflight") return sv::cli::preflightCommand(args);
     std::fprintf(stderr,
-                 "scaleview-cli: unknown command '%s' (commands: summarize, compare, plot, run, "
-                 "resume, preflight, references; scaleview-cli --help says more)\n",
+                 "scaleview-cli: unknown command '%s' (commands: summarize, compare, report, plot, "
+                 "run, resume, preflight, references; scaleview-cli --help says more)\n",
                  command.c_str());
     return 2;
 }
