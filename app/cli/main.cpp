@@ -20,8 +20,7 @@ const char* kOverview = R"(Usage:
   scaleview-cli preflight CAMPAIGN.json
   scaleview-cli compare A B [C...] [--label NAME]... [--format table|csv|json|markdown]
   scaleview-cli report LOG_DIR... --output report.html|report.md [--label NAME]...
-  scaleview-cli references [--reference-file FILE]...
-  scaleview-cli references save LOG_DIR --id ID [--title T]
+  scaleview-cli references [--reference-file FILE]... | references save LOG_DIR --id ID
   scaleview-cli --version | --help
 
 )";
