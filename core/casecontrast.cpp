@@ -60,11 +60,12 @@ CaseContrast contrastRepeats(const std::vector<double>& a, double medianA,
                    ": no interval, so no change is called";
         return out;
     }
-    // A and B are resampled independently, also when they are the same repeats: as two
-    // measurements would be.
+    // A and B are resampled independently, also when they are the same repeats, as two
+    // measurements would be; the seeds depend on the case only, so the same two samples give the
+    // same interval in compare, summarize and the GUI.
     const std::string text(seedText);
-    out.ratioCi95 = bootstrapRatioCi(a, b, seedFor(text + "/A"),
-                                     seedFor(text + "/" + std::string(bName)), options.resamples);
+    out.ratioCi95 =
+        bootstrapRatioCi(a, b, seedFor(text + "/A"), seedFor(text + "/B"), options.resamples);
     if (out.ratioCi95) out.verdict = verdictFor(*out.ratio, *out.ratioCi95, options.thresholdPct);
     return out;
 }

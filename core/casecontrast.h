@@ -42,7 +42,8 @@ std::optional<Interval> bootstrapRatioCi(const std::vector<double>& a, const std
 Verdict verdictFor(double ratio, const Interval& ci95, double thresholdPct);
 
 // B's repeats against A's, with their medians as reported (DLPerf's rounding). seedText names
-// the case: A and B draw from seeds made of it, so the result is the same on every run.
+// the case (caseSeedText): A and B draw from seeds made of it, so the same samples give the same
+// result on every run and in every output. bName names B in a note.
 CaseContrast contrastRepeats(const std::vector<double>& a, double medianA,
                              const std::vector<double>& b, double medianB,
                              std::string_view seedText, std::string_view bName,

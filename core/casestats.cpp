@@ -106,8 +106,7 @@ void compareWithReference(CaseStats& c, const std::vector<const RunResult*>& use
     if (repeats == c.reference->series->repeats.end()) return;
     c.referenceContrast =
         contrastRepeats(repeats->second, c.reference->throughput, values, *c.referenceMedian,
-                        "reference/" + c.reference->label() + "/" + caseSeedText(c.key),
-                        "this case", options.contrast);
+                        "contrast/" + caseSeedText(c.key), "this case", options.contrast);
 }
 
 } // namespace

@@ -12,8 +12,10 @@ auto orderKey(const CaseKey& k) {
                            k.topology.nodes);
 }
 
+// The text casestats seeds a reference's contrast with, so that a reference compared here and in
+// a summary draws the same resamples.
 std::string seedText(const CaseKey& k) {
-    return "compare/" + k.model + "/" + k.precision + "/" + std::to_string(k.batchPerDevice) + "/" +
+    return "contrast/" + k.model + "/" + k.precision + "/" + std::to_string(k.batchPerDevice) + "/" +
            k.topology.name();
 }
 

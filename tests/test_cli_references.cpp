@@ -93,6 +93,14 @@ TEST(CliReferences, CompareWithThePublishedTableByItsMethodIsARealAB) {
     EXPECT_EQ(slow["verdict"], "slower");
     EXPECT_LT(slow["ratio_ci95"][1].get<double>(), 1.0);
 
+    // summarize gives the same A/B: the same samples, the same interval, wherever computed.
+    const auto fromSummary =
+        cliRun({"summarize", (dir / "same").string(), "--format", "json", "--quiet"});
+    ASSERT_EQ(fromSummary.exitCode, 0) << fromSummary.err;
+    EXPECT_EQ(
+        nlohmann::json::parse(fromSummary.out)["cases"][0]["reference_comparison"]["ratio_ci95"],
+        same["ratio_ci95"]);
+
     // summarize says the delta is by the table's method, and gives the A/B.
     const auto s = cliRun({"summarize", (dir / "slow").string(), "--format", "json", "--quiet"});
     ASSERT_EQ(s.exitCode, 0) << s.err;
