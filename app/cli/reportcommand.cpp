@@ -11,6 +11,8 @@
 #include "reportdocument.h"
 #include "summary.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
