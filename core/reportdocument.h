@@ -7,6 +7,7 @@
 #include "comparison.h"
 #include "summary.h"
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,10 @@ struct ReportInput {
     std::string version;                  // ScaleView's
     std::string generated;                // when, as text
 };
+
+// The campaign file and the environment the launcher captured beside it (environment/), found
+// where the campaign's window is: logDir or up to three parents above. Each file cut at 256 KiB.
+std::vector<ReportFile> capturedFiles(const std::filesystem::path& logDir);
 
 // XHTML (well-formed XML, so any browser and any XML parser read it), no external resource.
 std::string formatHtmlReport(const ReportInput& input);

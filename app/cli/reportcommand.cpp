@@ -44,27 +44,6 @@ std::string readText(const fs::path& p, std::size_t cap) {
     return s;
 }
 
-// The campaign file and the environment the launcher captured beside it (DIR/environment/),
-// found where the campaign's window is found: DIR or up to three parents above.
-std::vector<ReportFile> capturedFiles(const std::string& dir) {
-    std::vector<ReportFile> out;
-    const CampaignWindowLookup found = findCampaignWindow(dir);
-    fs::path home = dir;
-    if (found.window) {
-        out.push_back({"campaign.json", readText(found.window->file, 256 * 1024)});
-        home = fs::path(found.window->file).parent_path();
-    }
-    std::error_code ec;
-    std::vector<fs::path> files;
-    for (fs::directory_iterator it(home / "environment", ec), end; !ec && it != end;
-         it.increment(ec))
-        if (it->is_regular_file(ec)) files.push_back(it->path());
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files)
-        out.push_back({"environment/" + f.filename().string(), readText(f, 256 * 1024)});
-    return out;
-}
-
 // Runs scaleview-plot with an argument vector (no shell); its standard error on failure.
 bool runPlot(const fs::path& program, const std::vector<std::string>& args, std::string& error) {
     std::vector<std::string> all = {program.string()};
