@@ -52,15 +52,32 @@ bool runPlot(const fs::path& program, const std::vector<std::string>& args, std:
     for (auto& a : all)
         argv.push_back(a.data());
     argv.push_back(nullptr);
+    // Its warnings repeat the report's own: kept aside, shown only when it fails.
+    char errName[] = "/tmp/scaleview-plot-err-XXXXXX";
+    const int errFd = ::mkstemp(errName);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (errFd >= 0) posix_spawn_file_actions_adddup2(&actions, errFd, 2);
     pid_t pid = 0;
-    if (::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
+    const int spawned = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    if (spawned == 0) ::waitpid(pid, &status, 0);
+    std::string said;
+    if (errFd >= 0) {
+        said = readText(errName, 4096);
+        ::close(errFd);
+        ::unlink(errName);
+    }
+    if (spawned != 0) {
         error = "cannot run " + program.string();
         return false;
     }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        error = "scaleview-plot " + args.front() + " failed";
+        // Its last line says why.
+        while (!said.empty() && said.back() == '\n')
+            said.pop_back();
+        error = "scaleview-plot " + args[2] + " failed: " + said.substr(said.rfind('\n') + 1);
         return false;
     }
     return true;
@@ -162,6 +179,9 @@ int reportCommand(const std::vector<std::string>& argvIn) {
             std::fprintf(stderr, "scaleview-cli report: %s\n", s.error->c_str());
             return 2;
         }
+        if (!quiet)
+            for (const auto& w : s.warnings)
+                std::fprintf(stderr, "warning: %s: %s\n", dirs[i].c_str(), w.text().c_str());
         if (s.runs.empty()) {
             std::fprintf(stderr, "scaleview-cli report: no DLPerf logs in %s\n", dirs[i].c_str());
             return 2;

@@ -50,7 +50,7 @@ TEST(ReportExport, FileExportReportWritesAWellFormedPageWithEveryFigure) {
         if (auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
             answer.stop();
             d->selectFile(target);
-            d->accept();
+            static_cast<QDialog*>(d)->accept(); // QFileDialog makes it protected
         }
     });
     answer.start(20);
