@@ -15,8 +15,8 @@ auto orderKey(const CaseKey& k) {
 // The text casestats seeds a reference's contrast with, so that a reference compared here and in
 // a summary draws the same resamples.
 std::string seedText(const CaseKey& k) {
-    return "contrast/" + k.model + "/" + k.precision + "/" + std::to_string(k.batchPerDevice) + "/" +
-           k.topology.name();
+    return "contrast/" + k.model + "/" + k.precision + "/" + std::to_string(k.batchPerDevice) +
+           "/" + k.topology.name();
 }
 
 const CaseStats* findCase(const ComparisonSeries& s, const CaseKey& key) {
