@@ -79,6 +79,36 @@ std::optional<std::string> referenceMismatch(const ReferenceValue& ref, const Ca
            key.precision + " batch " + std::to_string(key.batchPerDevice);
 }
 
+// The reference for the case, and the case by the reference's method against it.
+void compareWithReference(CaseStats& c, const std::vector<const RunResult*>& used,
+                          const SummaryOptions& options, const ReferenceCatalog& references) {
+    const std::string topo = c.key.topology.name();
+    c.reference = options.reference.empty()
+                      ? references.lookup(c.key.precision, c.key.batchPerDevice, topo)
+                      : references.lookup(options.reference, topo);
+    if (!c.reference || !c.median || c.reference->throughput == 0.0) return;
+    const Method method = parseMethod(c.reference->table->method).value_or(options.method);
+    c.referenceMethod = std::string(methodName(method));
+    std::vector<double> values;
+    for (const RunResult* r : used)
+        if (auto v = r->throughput(method)) values.push_back(*v);
+    if (values.empty()) return;
+    c.referenceMedian = roundNumpy2(numpyMedian(values));
+    // A table of another precision or batch size measures something else: a delta against it
+    // would read as a finding.
+    if (auto why = referenceMismatch(*c.reference, c.key)) {
+        c.deltaNote = *why;
+        return;
+    }
+    c.deltaPct = (*c.referenceMedian - c.reference->throughput) / c.reference->throughput * 100.0;
+    if (!c.reference->series) return;
+    auto repeats = c.reference->series->repeats.find(topo);
+    if (repeats == c.reference->series->repeats.end()) return;
+    c.referenceContrast =
+        contrastRepeats(repeats->second, c.reference->throughput, values, *c.referenceMedian,
+                        "contrast/" + caseSeedText(c.key), "this case", options.contrast);
+}
+
 } // namespace
 
 std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
@@ -129,7 +159,6 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
         leftOut.push_back(std::move(b.leftOutDisturbed));
     }
     for (auto& c : out) {
-        const std::string topo = c.key.topology.name();
         if (!c.median) {
             c.speedupNote = "no usable run";
         } else {
@@ -154,19 +183,9 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
                 }
             }
         }
-        c.reference = options.reference.empty()
-                          ? references.lookup(c.key.precision, c.key.batchPerDevice, topo)
-                          : references.lookup(options.reference, topo);
-        if (c.reference && c.median && c.reference->throughput != 0.0) {
-            // A table of another precision or batch size measures something else: a delta
-            // against it would read as a finding.
-            if (auto why = referenceMismatch(*c.reference, c.key))
-                c.deltaNote = *why;
-            else
-                c.deltaPct =
-                    (*c.median - c.reference->throughput) / c.reference->throughput * 100.0;
-        }
     }
+    for (std::size_t i = 0; i < out.size(); ++i)
+        compareWithReference(out[i], used[i], options, references);
     for (std::size_t i = 0; i < out.size(); ++i) {
         out[i].warnings = caseWarnings(out[i], used[i], options.trust);
         if (auto w = disturbedWarning(leftOut[i], true)) out[i].warnings.push_back(*w);

@@ -3,6 +3,7 @@
 // computes them, and more: spread, outliers, speedup against 1n1g, scaling efficiency, and the
 // published reference.
 
+#include "casecontrast.h"
 #include "confidence.h"
 #include "referencecatalog.h"
 #include "runresult.h"
@@ -18,6 +19,8 @@ struct CaseKey {
     std::string precision;
     int batchPerDevice = 0;
     Topology topology;
+    // The whole key: a comparison matches cases by it, whatever fields it gains.
+    bool operator==(const CaseKey&) const = default;
     bool sameGroup(const CaseKey& o) const {
         return model == o.model && precision == o.precision && batchPerDevice == o.batchPerDevice;
     }
@@ -71,8 +74,17 @@ struct CaseStats {
     std::vector<CaseWarning> warnings;
 
     std::optional<ReferenceValue> reference;
-    std::optional<double> deltaPct; // (median - reference) / reference, matching references only
-    std::string deltaNote;          // why there is a reference but no delta
+    // (referenceMedian - reference) / reference, matching references only
+    std::optional<double> deltaPct;
+    std::string deltaNote; // why there is a reference but no delta
+    // The reference is compared by its own table's method, whatever method the rest uses:
+    // referenceMethod is it ("time" or "speed"; the chosen method where the table does not say)
+    // and referenceMedian this case's median by it.
+    std::string referenceMethod;
+    std::optional<double> referenceMedian;
+    // Where the reference has each run's figure: a real A/B, the reference as A, this case's
+    // repeats by the reference's method as B (ratio above 1: faster than the reference).
+    std::optional<CaseContrast> referenceContrast;
 
     int gpus() const { return key.topology.ranks(); }
 };
@@ -85,6 +97,9 @@ struct SummaryOptions {
     // Runs the launcher's monitor marked disturbed: counted and warned about (default), or left
     // out of the statistics (and still named in the case's `disturbed` warning).
     bool excludeDisturbed = false;
+    ContrastOptions contrast; // for a reference with repeats
+    // The tables to compare with (the caller's, with a user's own); null: the built-in ones.
+    const ReferenceCatalog* references = nullptr;
 };
 
 // Cases ordered by model, precision, batch, then topology (GPUs, nodes).

@@ -26,10 +26,10 @@ double percentileSorted(const std::vector<double>& sorted, double q) {
     return sorted[below] + (sorted[above] - sorted[below]) * frac;
 }
 
-std::optional<Interval> bootstrapMedianCi(const std::vector<double>& values, std::uint64_t seed,
-                                          int resamples) {
+std::vector<double> bootstrapMedians(const std::vector<double>& values, std::uint64_t seed,
+                                     int resamples) {
     const std::size_t n = values.size();
-    if (n < 2 || resamples < 2) return std::nullopt;
+    if (n == 0 || resamples < 1) return {};
     std::mt19937_64 rng(seed);
     // Largest multiple of n the generator covers: draws at or above it are redrawn, so every
     // index is equally likely.
@@ -48,6 +48,13 @@ std::optional<Interval> bootstrapMedianCi(const std::vector<double>& values, std
             x = values[draw()];
         m = numpyMedianInPlace(sample);
     }
+    return medians;
+}
+
+std::optional<Interval> bootstrapMedianCi(const std::vector<double>& values, std::uint64_t seed,
+                                          int resamples) {
+    if (values.size() < 2 || resamples < 2) return std::nullopt;
+    std::vector<double> medians = bootstrapMedians(values, seed, resamples);
     std::sort(medians.begin(), medians.end());
     return Interval{percentileSorted(medians, 2.5), percentileSorted(medians, 97.5)};
 }

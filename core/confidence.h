@@ -23,6 +23,12 @@ struct Interval {
 std::optional<Interval> bootstrapMedianCi(const std::vector<double>& values, std::uint64_t seed,
                                           int resamples = 10000);
 
+// The bootstrap medians themselves, in draw order (the resamples behind bootstrapMedianCi), so
+// that statistics of two series' medians, like their ratio, resample each series the same way.
+// Needs at least one value.
+std::vector<double> bootstrapMedians(const std::vector<double>& values, std::uint64_t seed,
+                                     int resamples = 10000);
+
 // A seed that depends only on the text it is given (FNV-1a), so each case has its own.
 std::uint64_t seedFor(std::string_view text);
 

@@ -2,8 +2,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "numerics.h"
+#include "runkey.h"
+
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <fstream>
+#include <sstream>
 #include <regex>
 
 namespace sv {
@@ -33,11 +39,129 @@ void inferFromName(ReferenceSeries& s) {
     if (std::regex_search(n, m, batch)) s.batchPerDevice = std::stoi(m[1].str());
 }
 
-std::map<std::string, double> readFigures(const nlohmann::json& j) {
+// Why a document is refused: the first thing wrong, named by its path in the document.
+struct Refusal {
+    std::string what;
+};
+
+[[noreturn]] void refuse(const std::string& where, const std::string& why) {
+    throw Refusal{where + ": " + why};
+}
+
+bool positiveFinite(const nlohmann::json& v) {
+    return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() > 0.0;
+}
+
+// {"1n1g": 392.24, ...}: topology names to positive numbers.
+std::map<std::string, double> readFigures(const nlohmann::json& j, const std::string& where) {
+    if (!j.is_object()) refuse(where, "not an object of topology: images/s");
     std::map<std::string, double> out;
-    for (const auto& [k, v] : j.items())
-        if (v.is_number()) out[k] = v.get<double>();
+    for (const auto& [k, v] : j.items()) {
+        if (!parseTopology(k)) refuse(where + "." + k, "not a topology like 4n8g");
+        if (!positiveFinite(v)) refuse(where + "." + k, "not a positive number");
+        out[k] = v.get<double>();
+    }
     return out;
+}
+
+std::string optionalString(const nlohmann::json& t, const char* key, const std::string& where) {
+    if (!t.contains(key)) return {};
+    if (!t[key].is_string()) refuse(where + key, "not a string");
+    return t[key].get<std::string>();
+}
+
+// "repeats": {"1n1g": [392.24, ...]}: each a topology of the table, whose median (DLPerf's
+// round(np.median, 2)) is the table's figure, so a typo in either is caught.
+std::map<std::string, std::vector<double>> readRepeats(const nlohmann::json& j,
+                                                       const std::map<std::string, double>& figures,
+                                                       const std::string& where) {
+    if (!j.is_object()) refuse(where, "not an object of topology: [images/s, ...]");
+    std::map<std::string, std::vector<double>> out;
+    for (const auto& [k, v] : j.items()) {
+        const std::string at = where + "." + k;
+        auto figure = figures.find(k);
+        if (figure == figures.end()) refuse(at, "no throughput figure for this topology");
+        if (!v.is_array() || v.empty()) refuse(at, "not a non-empty array of images/s");
+        std::vector<double> values;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (!positiveFinite(v[i]))
+                refuse(at + "[" + std::to_string(i) + "]", "not a positive number");
+            values.push_back(v[i].get<double>());
+        }
+        const double median = roundNumpy2(numpyMedian(values));
+        if (std::fabs(median - figure->second) > 0.005 + 1e-9)
+            refuse(at, "their median " + std::to_string(median) + " is not the throughput " +
+                           std::to_string(figure->second));
+        out[k] = std::move(values);
+    }
+    return out;
+}
+
+ReferenceTable readTable(const nlohmann::json& t, const ReferenceCatalog& before,
+                         const std::string& at) {
+    if (!t.is_object()) refuse(at, "not an object");
+    if (!t.contains("id") || !t["id"].is_string() || t["id"].get<std::string>().empty())
+        refuse(at + ".id", "missing or not a non-empty string");
+    ReferenceTable table;
+    table.id = t["id"].get<std::string>();
+    const std::string where = at + " (" + table.id + "): ";
+    if (before.find(table.id)) refuse(where + "id", "another table has this id");
+    table.title = optionalString(t, "title", where);
+    table.source = optionalString(t, "source", where);
+    table.framework = optionalString(t, "framework", where);
+    table.hardware = optionalString(t, "hardware", where);
+    if (t.contains("model")) {
+        table.model = optionalString(t, "model", where);
+        if (table.model.empty()) refuse(where + "model", "empty");
+    }
+    table.method = optionalString(t, "method", where);
+    table.methodNote = optionalString(t, "method_note", where);
+    if (!table.method.empty() && table.method != "time" && table.method != "speed")
+        refuse(where + "method", "must be \"time\" or \"speed\", not \"" + table.method + "\"");
+    if (table.hardware.rfind("as ", 0) == 0) // "as dlperf-ngc-mxnet-fp32-bs128"
+        if (const auto* other = before.find(table.hardware.substr(3)))
+            table.hardware = other->hardware;
+    if (t.contains("precision")) {
+        if (!t["precision"].is_string() || t["precision"].get<std::string>().empty())
+            refuse(where + "precision", "not a non-empty string");
+        table.precision = t["precision"].get<std::string>();
+    }
+    if (t.contains("batch_size_per_device")) {
+        const auto& b = t["batch_size_per_device"];
+        if (!b.is_number_integer() || b.get<long long>() < 1 || b.get<long long>() > (1 << 24))
+            refuse(where + "batch_size_per_device", "not a whole number from 1");
+        table.batchPerDevice = b.get<int>();
+    }
+    if (t.contains("throughput")) {
+        ReferenceSeries s;
+        s.name = table.framework.empty() ? table.title : table.framework;
+        s.precision = table.precision;
+        s.batchPerDevice = table.batchPerDevice;
+        s.throughput = readFigures(t["throughput"], where + "throughput");
+        if (t.contains("repeats"))
+            s.repeats = readRepeats(t["repeats"], s.throughput, where + "repeats");
+        table.series.push_back(std::move(s));
+    } else if (t.contains("repeats")) {
+        refuse(where + "repeats", "only a table with \"throughput\" can have repeats");
+    }
+    if (t.contains("series")) {
+        if (!t["series"].is_object()) refuse(where + "series", "not an object of named series");
+        for (const auto& [name, figures] : t["series"].items()) {
+            ReferenceSeries s;
+            s.name = name;
+            s.precision = table.precision;
+            s.batchPerDevice = table.batchPerDevice;
+            inferFromName(s);
+            s.throughput = readFigures(figures, where + "series." + name);
+            table.series.push_back(std::move(s));
+        }
+    }
+    if (table.series.empty() ||
+        std::all_of(table.series.begin(), table.series.end(),
+                    [](const ReferenceSeries& s) { return s.throughput.empty(); }))
+        refuse(where + "throughput", "no figure (give \"throughput\" or \"series\")");
+    if (t.contains("speedup")) table.speedup = readFigures(t["speedup"], where + "speedup");
+    return table;
 }
 
 } // namespace
@@ -67,53 +191,70 @@ const ReferenceCatalog& ReferenceCatalog::builtin() {
 std::optional<ReferenceCatalog> ReferenceCatalog::fromJson(std::string_view text,
                                                            std::string* error) {
     const auto j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("tables") || !j["tables"].is_array()) {
+    if (j.is_discarded()) {
+        if (error) *error = "not valid JSON";
+        return std::nullopt;
+    }
+    if (!j.is_object() || !j.contains("tables") || !j["tables"].is_array()) {
         if (error) *error = "not a published-tables JSON document (no \"tables\" array)";
         return std::nullopt;
     }
     ReferenceCatalog catalog;
-    for (const auto& t : j["tables"]) {
-        if (!t.is_object() || !t.contains("id") || !t["id"].is_string()) continue;
-        ReferenceTable table;
-        auto str = [&](const char* key) {
-            return t.contains(key) && t[key].is_string() ? t[key].get<std::string>()
-                                                         : std::string();
-        };
-        table.id = str("id");
-        table.title = str("title");
-        table.source = str("source");
-        table.framework = str("framework");
-        table.hardware = str("hardware");
-        if (table.hardware.rfind("as ", 0) == 0) // "as dlperf-ngc-mxnet-fp32-bs128"
-            if (const auto* other = catalog.find(table.hardware.substr(3)))
-                table.hardware = other->hardware;
-        if (t.contains("precision") && t["precision"].is_string())
-            table.precision = t["precision"].get<std::string>();
-        if (t.contains("batch_size_per_device") && t["batch_size_per_device"].is_number_integer())
-            table.batchPerDevice = t["batch_size_per_device"].get<int>();
-        if (t.contains("throughput") && t["throughput"].is_object()) {
-            ReferenceSeries s;
-            s.name = table.framework.empty() ? table.title : table.framework;
-            s.precision = table.precision;
-            s.batchPerDevice = table.batchPerDevice;
-            s.throughput = readFigures(t["throughput"]);
-            table.series.push_back(std::move(s));
+    try {
+        for (std::size_t i = 0; i < j["tables"].size(); ++i)
+            catalog.m_tables.push_back(
+                readTable(j["tables"][i], catalog, "tables[" + std::to_string(i) + "]"));
+    } catch (const Refusal& r) {
+        if (error) *error = r.what;
+        return std::nullopt;
+    }
+    return catalog;
+}
+
+bool ReferenceCatalog::addFile(const std::filesystem::path& file, std::string* error) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+        if (error) *error = file.string() + ": cannot be read";
+        return false;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) {
+        if (error) *error = file.string() + ": cannot be read";
+        return false;
+    }
+    std::string why;
+    auto other = fromJson(text.str(), &why);
+    if (!other) {
+        if (error) *error = file.string() + ": " + why;
+        return false;
+    }
+    for (const auto& t : other->m_tables)
+        if (find(t.id)) {
+            if (error)
+                *error = file.string() + ": table " + t.id + ": id: " +
+                         (find(t.id)->origin.empty() ? "a published table has this id"
+                                                     : "already read from " + find(t.id)->origin);
+            return false;
         }
-        if (t.contains("series") && t["series"].is_object()) {
-            for (const auto& [name, figures] : t["series"].items()) {
-                if (!figures.is_object()) continue;
-                ReferenceSeries s;
-                s.name = name;
-                s.precision = table.precision;
-                s.batchPerDevice = table.batchPerDevice;
-                inferFromName(s);
-                s.throughput = readFigures(figures);
-                table.series.push_back(std::move(s));
-            }
-        }
-        if (t.contains("speedup") && t["speedup"].is_object())
-            table.speedup = readFigures(t["speedup"]);
-        catalog.m_tables.push_back(std::move(table));
+    for (auto& t : other->m_tables) {
+        t.origin = file.string();
+        m_tables.push_back(std::move(t));
+    }
+    return true;
+}
+
+ReferenceCatalog ReferenceCatalog::withUserTables(const std::filesystem::path& dir,
+                                                  std::vector<std::string>* refused) {
+    ReferenceCatalog catalog = builtin();
+    std::error_code ec;
+    std::vector<std::filesystem::path> files;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".json") files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+        std::string error;
+        if (!catalog.addFile(f, &error) && refused) refused->push_back(error);
     }
     return catalog;
 }

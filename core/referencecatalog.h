@@ -2,6 +2,7 @@
 // Published throughput tables (resources/published-tables.json, compiled in) and the lookup of
 // the reference figure for a measured case.
 
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,14 +16,23 @@ struct ReferenceSeries {
     std::optional<std::string> precision; // the table's, or read from the series name
     std::optional<int> batchPerDevice;
     std::map<std::string, double> throughput; // by topology name, images/s
+    // Each run's figure, where the source printed them (the seed's FP32 table): a sample to
+    // compare with, not only a median.
+    std::map<std::string, std::vector<double>> repeats;
 };
 
 struct ReferenceTable {
     std::string id, title, source, framework, hardware;
+    std::string model = "r50"; // DLPerf's tables are all ResNet-50 v1.5
     std::optional<std::string> precision;
     std::optional<int> batchPerDevice;
     std::vector<ReferenceSeries> series; // one for a plain table; several for a comparison
     std::map<std::string, double> speedup;
+    // "time" or "speed": the DLPerf method the figures were computed by; empty when the source
+    // does not say. A measurement is compared with the table by this method.
+    std::string method;
+    std::string methodNote;
+    std::string origin; // the file a user's table was read from; empty for the built-in ones
     // The series that stands for the table when none is named: the NGC MXNet one if present.
     const ReferenceSeries* primary() const;
 };
@@ -38,8 +48,19 @@ class ReferenceCatalog {
   public:
     // The tables shipped with ScaleView.
     static const ReferenceCatalog& builtin();
-    // Parses the JSON of published-tables.json; nullopt with *error on malformed input.
+    // Parses the JSON of published-tables.json; nullopt with *error on malformed input, naming
+    // the table, the field and the reason ("tables[2] (my-id): throughput.1n1g: not a positive
+    // number"): a document is loaded whole or not at all.
     static std::optional<ReferenceCatalog> fromJson(std::string_view json, std::string* error);
+
+    // Adds the tables of a published-tables JSON file (a user's own or imported table): all of
+    // them, or none with *error naming the file, the table, the field and the reason (also when
+    // an id is already in the catalog). References into the catalog are invalidated.
+    bool addFile(const std::filesystem::path& file, std::string* error);
+    // The built-in tables, then every *.json in dir (name order) that addFile takes; each file
+    // refused is one line in *refused. A missing dir is no error.
+    static ReferenceCatalog withUserTables(const std::filesystem::path& dir,
+                                           std::vector<std::string>* refused);
 
     const std::vector<ReferenceTable>& tables() const { return m_tables; }
     const ReferenceTable* find(std::string_view id) const;

@@ -94,6 +94,18 @@ std::string formatTable(const Summary& s) {
         for (const auto& e : c.excluded)
             notes.push_back(where + ": excluded " + e.path + ": " + e.reason);
         if (!c.deltaNote.empty()) notes.push_back(where + ": " + c.deltaNote);
+        if (c.referenceMedian && c.referenceMethod != methodName(s.options.method))
+            notes.push_back(where + ": delta by the reference's " + c.referenceMethod +
+                            " method (median " + formatFixed(*c.referenceMedian, 2) + ")");
+        if (const auto& k = c.referenceContrast; k && k->ratio)
+            notes.push_back(
+                where + ": against the reference's " +
+                std::to_string(c.reference->series->repeats.at(c.key.topology.name()).size()) +
+                " repeats: ratio " + formatFixed(*k->ratio, 4) +
+                (k->ratioCi95 ? " [95 % CI " + formatFixed(k->ratioCi95->lo, 4) + ", " +
+                                    formatFixed(k->ratioCi95->hi, 4) + "], " +
+                                    std::string(verdictName(k->verdict))
+                              : ", " + k->note));
     }
     std::set<std::string> missingBaseline;
     for (const auto& c : s.cases)
@@ -102,7 +114,11 @@ std::string formatTable(const Summary& s) {
         notes.push_back("speedup not computed: " + n);
     std::set<std::string> refs;
     for (const auto& c : s.cases)
-        if (c.reference) refs.insert(c.reference->label() + " (" + c.reference->table->title + ")");
+        if (c.reference)
+            refs.insert(c.reference->label() + " (" + c.reference->table->title + ")" +
+                        (c.referenceMethod.empty()
+                             ? std::string()
+                             : "; compared by the " + c.referenceMethod + " method"));
     if (!notes.empty() || !refs.empty() || !cautions.empty()) out += "\n";
     for (const auto& r : refs)
         out += "reference: " + r + "\n";
@@ -118,7 +134,8 @@ std::string formatCsv(const Summary& s) {
         "model,precision,batch_size_per_device,nodes,gpus_per_node,gpus,method,runs_used,"
         "runs_excluded,mean,median,median_ci95_lo,median_ci95_hi,min,max,stdev,cv_pct,speedup,"
         "speedup_ci95_lo,speedup_ci95_hi,efficiency,outlier_repeats,reference_id,reference,"
-        "delta_pct,warnings\n";
+        "delta_pct,warnings,reference_method,reference_median,reference_ratio,"
+        "reference_ratio_ci95_lo,reference_ratio_ci95_hi,reference_verdict\n";
     for (const auto& c : s.cases) {
         std::string outl;
         for (int r : c.outlierRepeats)
@@ -129,6 +146,7 @@ std::string formatCsv(const Summary& s) {
         auto end = [](const std::optional<Interval>& v, bool hi, int decimals) {
             return v ? formatFixed(hi ? v->hi : v->lo, decimals) : std::string();
         };
+        const auto& k = c.referenceContrast;
         std::vector<std::string> f = {csvField(c.key.model),
                                       csvField(c.key.precision),
                                       std::to_string(c.key.batchPerDevice),
@@ -154,7 +172,14 @@ std::string formatCsv(const Summary& s) {
                                       c.reference ? csvField(c.reference->label()) : "",
                                       c.reference ? formatFixed(c.reference->throughput, 2) : "",
                                       opt(c.deltaPct, 2, ""),
-                                      kinds};
+                                      kinds,
+                                      c.referenceMethod,
+                                      opt(c.referenceMedian, 2, ""),
+                                      k ? opt(k->ratio, 4, "") : "",
+                                      k ? end(k->ratioCi95, false, 4) : "",
+                                      k ? end(k->ratioCi95, true, 4) : "",
+                                      k && k->ratioCi95 ? std::string(verdictName(k->verdict))
+                                                        : ""};
         std::string line;
         for (std::size_t i = 0; i < f.size(); ++i)
             line += (i ? "," : "") + f[i];
@@ -242,7 +267,18 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
                    {"title", c.reference->table->title},
                    {"source", c.reference->table->source},
                    {"hardware", c.reference->table->hardware},
-                   {"throughput", c.reference->throughput}};
+                   {"throughput", c.reference->throughput},
+                   {"method", c.reference->table->method.empty()
+                                  ? json(nullptr)
+                                  : json(c.reference->table->method)}};
+        json contrast = nullptr;
+        if (const auto& k = c.referenceContrast)
+            contrast = {
+                {"ratio", optJson(k->ratio)},
+                {"ratio_ci95", intervalJson(k->ratioCi95)},
+                {"verdict",
+                 k->ratioCi95 ? json(std::string(verdictName(k->verdict))) : json(nullptr)},
+                {"reference_repeats", c.reference->series->repeats.at(c.key.topology.name())}};
         cases.push_back(
             {{"model", c.key.model},
              {"precision", c.key.precision},
@@ -270,7 +306,12 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
              {"speedup_note", c.speedupNote.empty() ? json(nullptr) : json(c.speedupNote)},
              {"reference", ref},
              {"delta_pct", optJson(c.deltaPct)},
-             {"delta_note", c.deltaNote.empty() ? json(nullptr) : json(c.deltaNote)}});
+             {"delta_note", c.deltaNote.empty() ? json(nullptr) : json(c.deltaNote)},
+             // The delta's median: by the reference's method, which may not be the view's.
+             {"reference_method",
+              c.referenceMethod.empty() ? json(nullptr) : json(c.referenceMethod)},
+             {"reference_median", optJson(c.referenceMedian)},
+             {"reference_comparison", contrast}});
     }
     j["cases"] = std::move(cases);
     json warnings = json::array();

@@ -43,7 +43,9 @@ void recomputeCases(Summary& s) {
     for (const auto& r : s.runs)
         if (!r.usable() && !r.inProgress)
             s.warnings.push_back({r.path, 0, std::string(statusName(r.status)) + ": " + r.reason});
-    s.cases = computeCases(s.runs, s.options);
+    s.cases =
+        computeCases(s.runs, s.options,
+                     s.options.references ? *s.options.references : ReferenceCatalog::builtin());
 }
 
 } // namespace sv

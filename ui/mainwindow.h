@@ -85,6 +85,8 @@ class MainWindow : public QMainWindow {
   signals:
     // A new analysis is on every page (tests and --screenshot wait for this).
     void analysisShown(sv::ui::AnalysisPtr analysis);
+    // File › Export › Report finished writing this file.
+    void reportExported(const QString& path);
 
   protected:
     void showEvent(QShowEvent* event) override;
@@ -111,6 +113,8 @@ class MainWindow : public QMainWindow {
     void chooseDirectory();
     void exportChartInteractive(const QString& suffix);
     void exportTableInteractive(TableFormat format);
+    // File › Export › Report: the directory shown as one self-contained HTML page.
+    void exportReportInteractive();
     // Where an export is suggested: the last export's folder, else the directory shown.
     QString exportPath(const QString& fileName) const;
     void updateExportActions();

@@ -13,6 +13,7 @@
 #include "logactions.h"
 #include "methodologydialog.h"
 #include "plural.h"
+#include "reportexport.h"
 #include "pagebanner.h"
 #include "resultspage.h"
 #include "runcontroller.h"
@@ -33,10 +34,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <utility>
@@ -84,7 +87,11 @@ void MainWindow::buildMenus() {
     QAction* dlperf = exportMenu->addAction(tr("Results as &DLPerf JSON…"), this, [this] {
         exportTableInteractive(TableFormat::DlperfJson);
     });
-    m_exportActions = {m_exportPng, m_exportSvg, csv, md, json, dlperf};
+    exportMenu->addSeparator();
+    QAction* report = named(
+        exportMenu->addAction(tr("&Report (HTML)…"), this, [this] { exportReportInteractive(); }),
+        "exportReport");
+    m_exportActions = {m_exportPng, m_exportSvg, csv, md, json, dlperf, report};
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -205,6 +212,52 @@ void MainWindow::chooseDirectory() {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Log Directory"),
                                                           m_settings->lastDirectory());
     if (!dir.isEmpty()) openDirectory(dir);
+}
+
+void MainWindow::exportReportInteractive() {
+    const AnalysisPtr a = m_analysis->current();
+    if (!a || !a->group) return;
+    const QString root = QString::fromStdString(a->summary.root);
+    const QString label = QFileInfo(root).fileName();
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Report"), exportPath(label + QStringLiteral("-report.html")),
+        tr("HTML (*.html)"));
+    if (path.isEmpty()) return;
+    const QString target =
+        QFileInfo(path).suffix().isEmpty() ? path + QStringLiteral(".html") : path;
+    m_settings->setLastExportDirectory(QFileInfo(target).absolutePath());
+    m_status->setText(tr("Writing the report…"));
+    // The campaign and environment files are read, and the report written, on a worker; only
+    // the charts are drawn here (Qt Charts live on the GUI thread).
+    QPointer<MainWindow> self(this);
+    QThreadPool::globalInstance()->start([self, a, label, target, root] {
+        auto files = capturedFiles(root.toStdString());
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, a, label, target, files = std::move(files)]() mutable {
+                if (!self) return;
+                const std::string text = ReportExport::html(*a, std::move(files), label);
+                QThreadPool::globalInstance()->start([self, text, target] {
+                    QString error;
+                    const bool ok = ReportExport::write(text, target, &error);
+                    QMetaObject::invokeMethod(
+                        self.data(),
+                        [self, ok, error, target] {
+                            if (!self) return;
+                            if (!ok) {
+                                self->m_status->setText(error);
+                                QMessageBox::warning(self, tr("Export Report"), error);
+                                return;
+                            }
+                            self->m_status->setText(
+                                tr("Exported %1").arg(QDir::toNativeSeparators(target)));
+                            emit self->reportExported(target);
+                        },
+                        Qt::QueuedConnection);
+                });
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 } // namespace sv::ui

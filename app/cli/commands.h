@@ -1,6 +1,8 @@
 #pragma once
 // scaleview-cli's subcommands; each returns the process exit code.
 
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,12 @@ int runCommand(const std::vector<std::string>& args);
 int resumeCommand(const std::vector<std::string>& args);
 // 0 every check passed; 1 some check failed (named with host and remedy); 2 usage error.
 int preflightCommand(const std::vector<std::string>& args);
+// 0: the comparison was printed; 2: usage error, unreadable directory or no logs in one.
+int compareCommand(const std::vector<std::string>& args);
+// 0: the report was written; 2: usage error, unreadable directory, write failure.
+int reportCommand(const std::vector<std::string>& args);
+// scaleview-plot (the GUI's chart builders, offscreen), where it is installed.
+std::optional<std::filesystem::path> plotProgram();
 std::string versionString();
 
 } // namespace sv::cli

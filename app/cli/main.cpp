@@ -18,7 +18,9 @@ const char* kOverview = R"(Usage:
   scaleview-cli run CAMPAIGN.json | run --topologies 1n1g,1n2g --batch-size B --out DIR [options]
   scaleview-cli resume DIR
   scaleview-cli preflight CAMPAIGN.json
-  scaleview-cli references
+  scaleview-cli compare A B [C...] [--label NAME]... [--format table|csv|json|markdown]
+  scaleview-cli report LOG_DIR... --output report.html|report.md [--label NAME]...
+  scaleview-cli references [--reference-file FILE]... | references save LOG_DIR --id ID
   scaleview-cli --version | --help
 
 )";
@@ -43,8 +45,11 @@ that campaign's warmup and iterations unless --warmup/--iterations say otherwise
                           json: runs, cases, references and options; dlperf: exactly the JSON
                           DLPerf's extract scripts write (one precision and batch size)
   --output FILE           write there instead of standard output (replaced atomically)
-  --reference ID[:SERIES] compare with this published table (see 'references'); default: the
-                          table matching each case's precision and batch size
+  --reference ID[:SERIES] compare with this table (see 'references'); default: the table
+                          matching each case's precision and batch size. The delta is by
+                          the table's own method (the output says which); where the table
+                          has each run's figure, also the ratio's 95 % interval and a verdict
+  --reference-file FILE   also read the tables of FILE (repeatable)
   --model M, --precision P, --batch-size N
                           only the runs of that model / precision / batch size per device
   --threads N             parallel readers (default: one per core, at least 2)
@@ -109,7 +114,34 @@ with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel c
     {"preflight",
      R"(preflight: check hosts (ssh, container, GPUs or python3 + torch, launcher) in parallel.
 )"},
-    {"references", R"(references: list the published tables ScaleView compares against.
+    {"compare",
+     R"(compare: read two or more log directories (or campaigns) as named series, and print per case
+each series' median and, against the first series (A), the ratio of medians with its 95 %
+bootstrap interval and a verdict: faster, slower, no-difference, only-in-A, only-in-B. A change
+is called only when the interval excludes 1 and the change is beyond the threshold.
+  --label NAME            the next series' name (repeat, in order; default: the directory's)
+  --format table|csv|json|markdown
+                          table (default); json: {"series", "cases": [{"topology", "model",
+                          "precision", "batch_size_per_device", "series", "ratio",
+                          "ratio_ci95", "verdict", "comparisons"}]}
+  --threshold PCT         the practical threshold (default 2)
+  --reference ID[:SERIES] a reference table as the first series (A): every directory is
+                          read by the table's method; its repeats, where it has them, make
+                          the comparison a real A/B
+  --reference-file FILE   also read the tables of FILE (repeatable)
+  --method, --warmup, --iterations, --threads
+                          as for summarize (a campaign's own window by default)
+)"},
+    {"references",
+     R"(references: list the tables ScaleView compares with: the published ones (with the DLPerf
+method each was computed by), the user's own in $XDG_DATA_HOME/scaleview/references
+(~/.local/share/scaleview/references), and each --reference-file FILE (repeatable; also taken by
+summarize and compare). A malformed table file is refused whole, naming the field and reason.
+references save LOG_DIR --id ID [--title T] [--hardware H] [--method time|speed]
+        [--warmup N] [--iterations N]
+                          write LOG_DIR's cases as a table in the published tables' schema
+                          (median, speedup, method, every repeat) to ID.json in that
+                          directory; an existing file is never replaced
 )"}};
 
 const char* kExitStatus =
@@ -118,7 +150,8 @@ naming file and reason); 1 with --strict when anything was skipped or excluded; 
 missing or unreadable directory, or nothing to summarize. run and resume: 0 every run ok, 1 some
 run not ok or the campaign failed (its journal or a log could not be written: the reason is
 printed), 2 usage or campaign error, 130 cancelled. preflight: 0 all checks passed, 1 some
-failed, 2 usage error.
+failed, 2 usage error. compare, report and references: 0 done, 2 usage error, unreadable directory or
+malformed table file.
 )";
 
 const char* helpOf(const std::string& command) {
@@ -166,13 +199,15 @@ int main(int argc, char** argv) {
     }
     if (command == "summarize") return sv::cli::summarizeCommand(args);
     if (command == "plot") return sv::cli::plotCommand(args);
+    if (command == "compare") return sv::cli::compareCommand(args);
+    if (command == "report") return sv::cli::reportCommand(args);
     if (command == "references") return sv::cli::referencesCommand(args);
     if (command == "run") return sv::cli::runCommand(args);
     if (command == "resume") return sv::cli::resumeCommand(args);
     if (command == "preflight") return sv::cli::preflightCommand(args);
     std::fprintf(stderr,
-                 "scaleview-cli: unknown command '%s' (commands: summarize, plot, run, resume, "
-                 "preflight, references; scaleview-cli --help says more)\n",
+                 "scaleview-cli: unknown command '%s' (commands: summarize, compare, report, plot, "
+                 "run, resume, preflight, references; scaleview-cli --help says more)\n",
                  command.c_str());
     return 2;
 }

@@ -4,12 +4,16 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <vector>
 #include <unistd.h>
 
 namespace sv::cli {
 
+namespace {
+
 // Next to scaleview-cli in a build tree; in libexec once installed.
-int plotCommand(const std::vector<std::string>& args) {
+std::vector<std::filesystem::path> plotProgramCandidates() {
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
@@ -18,6 +22,19 @@ int plotCommand(const std::vector<std::string>& args) {
         candidates.push_back(self.parent_path() / "scaleview-plot");
         candidates.push_back(self.parent_path() / SCALEVIEW_LIBEXEC_FROM_BIN / "scaleview-plot");
     }
+    return candidates;
+}
+
+} // namespace
+
+std::optional<std::filesystem::path> plotProgram() {
+    for (const auto& program : plotProgramCandidates())
+        if (::access(program.c_str(), X_OK) == 0) return program;
+    return std::nullopt;
+}
+
+int plotCommand(const std::vector<std::string>& args) {
+    const auto candidates = plotProgramCandidates();
     for (const auto& program : candidates) {
         if (::access(program.c_str(), X_OK) != 0) continue;
         std::vector<char*> argv;

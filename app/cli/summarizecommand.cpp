@@ -1,6 +1,7 @@
 #include "arguments.h"
 #include "commands.h"
 #include "runloader.h"
+#include "usercatalog.h"
 #include "version.h"
 
 #include "campaignwindow.h"
@@ -72,7 +73,10 @@ std::string versionString() {
            ")";
 }
 
-int summarizeCommand(const std::vector<std::string>& argv) {
+int summarizeCommand(const std::vector<std::string>& argvIn) {
+    std::vector<std::string> argv = argvIn;
+    std::string fileError;
+    const auto referenceFiles = takeRepeated(argv, "reference-file", &fileError);
     Arguments args(argv,
                    {"method", "warmup", "iterations", "format", "output", "reference", "model",
                     "precision", "batch-size", "threads", "cv-threshold"},
@@ -106,9 +110,14 @@ int summarizeCommand(const std::vector<std::string>& argv) {
     const std::string format = args.value("format").value_or("table");
     if (format != "table" && format != "csv" && format != "json" && format != "dlperf")
         args.fail("--format must be table, csv, json or dlperf, not '" + format + "'");
+    if (!fileError.empty()) args.fail(fileError);
+    // The published tables, the user's own and --reference-file: a malformed file is refused.
+    const auto catalog = loadCatalog(referenceFiles, args.flag("quiet"), &fileError);
+    if (!catalog) return usageError(fileError);
+    options.references = &*catalog;
     if (auto r = args.value("reference")) {
-        if (!ReferenceCatalog::builtin().knows(*r))
-            args.fail("no published table '" + *r + "' (scaleview-cli references lists them)");
+        if (!catalog->knows(*r))
+            args.fail("no reference table '" + *r + "' (scaleview-cli references lists them)");
         options.reference = *r;
     }
     if (args.error()) return usageError(*args.error());
@@ -199,18 +208,6 @@ int summarizeCommand(const std::vector<std::string>& argv) {
         return 2;
     }
     if (args.flag("strict") && !summary.warnings.empty()) return 1;
-    return 0;
-}
-
-int referencesCommand(const std::vector<std::string>& argv) {
-    if (!argv.empty()) return usageError("references takes no arguments");
-    for (const auto& t : ReferenceCatalog::builtin().tables()) {
-        std::printf("%s\n  %s\n", t.id.c_str(), t.title.c_str());
-        if (t.series.size() > 1)
-            for (const auto& s : t.series)
-                std::printf("  series: %s\n", s.name.c_str());
-        std::printf("  source: %s\n", t.source.c_str());
-    }
     return 0;
 }
 

@@ -101,6 +101,12 @@ TEST(CaseTableModel, DeltaIsColouredAndReferenceExplained) {
     const QString tip = cell(model, 0, ui::CaseTableModel::Reference, Qt::ToolTipRole);
     EXPECT_TRUE(tip.contains(QStringLiteral("Source:"))) << tip.toStdString();
     EXPECT_TRUE(tip.contains(QStringLiteral("V100"))) << tip.toStdString();
+    // The published FP32 table is the speed method: the tooltip says the delta is by it, and
+    // gives the A/B against the table's seven repeats.
+    EXPECT_TRUE(tip.contains(QStringLiteral("Compared by the speed method"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("Against the table's 7 repeats: ratio")))
+        << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("slower"))) << tip.toStdString();
 }
 
 TEST(CaseTableModel, SortsNumbersAsNumbers) {

@@ -5,6 +5,7 @@
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QImage>
+#include <QBuffer>
 #include <QPainter>
 #include <QRegularExpression>
 #include <QSaveFile>
@@ -58,15 +59,12 @@ bool ChartExport::writePng(QChart* chart, QSize size, qreal scale, const QString
     return true;
 }
 
-bool ChartExport::writeSvg(QChart* chart, QSize size, const QString& path, QString* error) {
+QByteArray ChartExport::svgBytes(QChart* chart, QSize size) {
     auto scene = stage(chart, size);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
-    svg.setOutputDevice(&file);
+    svg.setOutputDevice(&buffer);
     svg.setSize(size);
     svg.setViewBox(QRect(QPoint(0, 0), size));
     svg.setTitle(chart->title());
@@ -75,7 +73,13 @@ bool ChartExport::writeSvg(QChart* chart, QSize size, const QString& path, QStri
     painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
     paint(*scene, painter, size);
     painter.end();
-    if (!file.commit()) {
+    return buffer.data();
+}
+
+bool ChartExport::writeSvg(QChart* chart, QSize size, const QString& path, QString* error) {
+    const QByteArray bytes = svgBytes(chart, size);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
         return false;
     }

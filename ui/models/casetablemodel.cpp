@@ -149,6 +149,21 @@ QString CaseTableModel::toolTip(const CaseStats& c, int column) const {
                      QString::fromStdString(t.source), QString::fromStdString(t.hardware));
         if (!c.deltaNote.empty())
             tip = QString::fromStdString(c.deltaNote) + QStringLiteral("\n\n") + tip;
+        // The delta is by the table's own method, which need not be the view's.
+        if (c.referenceMedian)
+            tip += QStringLiteral("\nCompared by the %1 method (this case's median by it: %2)")
+                       .arg(QString::fromStdString(c.referenceMethod),
+                            QString::fromStdString(formatFixed(*c.referenceMedian, 2)));
+        if (const auto& k = c.referenceContrast; k && k->ratio) {
+            tip += QStringLiteral("\nAgainst the table's %1 repeats: ratio %2")
+                       .arg(c.reference->series->repeats.at(c.key.topology.name()).size())
+                       .arg(QString::fromStdString(formatFixed(*k->ratio, 4)));
+            if (k->ratioCi95)
+                tip += QStringLiteral(" [95 %: %1 – %2], %3")
+                           .arg(QString::fromStdString(formatFixed(k->ratioCi95->lo, 4)),
+                                QString::fromStdString(formatFixed(k->ratioCi95->hi, 4)),
+                                QString::fromStdString(std::string(verdictName(k->verdict))));
+        }
         return tip;
     }
     if (column == RunsExcluded && !c.excluded.empty()) {

@@ -1,0 +1,250 @@
+// scaleview-cli report: one shareable file for one or more log directories, HTML (charts inline
+// as SVG) or Markdown (charts as PNG beside it).
+
+#include "arguments.h"
+#include "commands.h"
+#include "usercatalog.h"
+#include "version.h"
+
+#include "campaignwindow.h"
+#include "comparison.h"
+#include "reportdocument.h"
+#include "summary.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <spawn.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace sv::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+int usageError(const std::string& message) {
+    std::fprintf(stderr, "scaleview-cli report: %s\n(see scaleview-cli report --help)\n",
+                 message.c_str());
+    return 2;
+}
+
+std::string readText(const fs::path& p, std::size_t cap) {
+    std::ifstream in(p, std::ios::binary);
+    std::string s(cap, '\0');
+    in.read(s.data(), static_cast<std::streamsize>(cap));
+    s.resize(static_cast<std::size_t>(in.gcount()));
+    if (in && in.peek() != EOF) s += "\n[... cut at " + std::to_string(cap / 1024) + " KiB]";
+    return s;
+}
+
+// Runs scaleview-plot with an argument vector (no shell); its standard error on failure.
+bool runPlot(const fs::path& program, const std::vector<std::string>& args, std::string& error) {
+    std::vector<std::string> all = {program.string()};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    // Its warnings repeat the report's own: kept aside, shown only when it fails.
+    char errName[] = "/tmp/scaleview-plot-err-XXXXXX";
+    const int errFd = ::mkstemp(errName);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (errFd >= 0) posix_spawn_file_actions_adddup2(&actions, errFd, 2);
+    pid_t pid = 0;
+    const int spawned = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    if (spawned == 0) ::waitpid(pid, &status, 0);
+    std::string said;
+    if (errFd >= 0) {
+        said = readText(errName, 4096);
+        ::close(errFd);
+        ::unlink(errName);
+    }
+    if (spawned != 0) {
+        error = "cannot run " + program.string();
+        return false;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        // Its last line says why.
+        while (!said.empty() && said.back() == '\n')
+            said.pop_back();
+        error = "scaleview-plot " + args[2] + " failed: " + said.substr(said.rfind('\n') + 1);
+        return false;
+    }
+    return true;
+}
+
+std::string safeName(std::string s) {
+    for (char& c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '-';
+    return s;
+}
+
+bool writeAtomically(const fs::path& path, const std::string& text, std::string& error) {
+    const fs::path tmp = path.string() + ".tmp-" + std::to_string(::getpid());
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) {
+            error = "cannot write " + tmp.string();
+            fs::remove(tmp);
+            return false;
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) error = "cannot write " + path.string() + ": " + ec.message();
+    return !ec;
+}
+
+} // namespace
+
+int reportCommand(const std::vector<std::string>& argvIn) {
+    std::vector<std::string> argv = argvIn;
+    std::string repeatError;
+    const auto labels = takeRepeated(argv, "label", &repeatError);
+    const auto referenceFiles = takeRepeated(argv, "reference-file", &repeatError);
+    if (!repeatError.empty()) return usageError(repeatError);
+    Arguments args(argv, {"output", "method", "warmup", "iterations", "threshold", "threads"},
+                   {"quiet"});
+    SummaryOptions options;
+    LoadOptions load;
+    ComparisonOptions compare;
+    if (auto m = args.value("method")) {
+        auto method = parseMethod(*m);
+        if (!method)
+            args.fail("--method must be time or speed, not '" + *m + "'");
+        else
+            options.method = *method;
+    }
+    const auto warmup = args.integer("warmup", 1, kMaxMeasureIterations - 1);
+    const auto iterations = args.integer("iterations", 2, kMaxMeasureIterations);
+    if (auto t = args.integer("threads", 1, 256)) load.threads = *t;
+    if (auto t = args.value("threshold")) {
+        char* end = nullptr;
+        const double v = std::strtod(t->c_str(), &end);
+        if (t->empty() || *end != '\0' || !(v >= 0.0 && v < 100.0))
+            args.fail("--threshold must be a percentage from 0 to below 100, not '" + *t + "'");
+        else
+            compare.thresholdPct = v;
+    }
+    const auto output = args.value("output");
+    if (!output)
+        args.fail("--output FILE.html or FILE.md is missing");
+    else if (fs::path(*output).extension() != ".html" && fs::path(*output).extension() != ".md")
+        args.fail("--output must end in .html or .md, not '" + *output + "'");
+    if (args.error()) return usageError(*args.error());
+    const auto& dirs = args.positional();
+    if (dirs.empty()) return usageError("LOG_DIR is missing");
+    if (labels.size() > dirs.size()) return usageError("more --label than directories");
+    const bool quiet = args.flag("quiet");
+    const bool html = fs::path(*output).extension() == ".html";
+    std::string error;
+    const auto catalog = loadCatalog(referenceFiles, quiet, &error);
+    if (!catalog) return usageError(error);
+    options.references = &*catalog;
+
+    ReportInput input;
+    input.version = SCALEVIEW_VERSION;
+    char when[64];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+    input.generated = when;
+    std::vector<ComparisonSeries> series;
+    const auto plot = plotProgram();
+    const fs::path outPath(*output);
+    char tmpl[] = "/tmp/scaleview-report-XXXXXX";
+    const char* tmpDir = html ? ::mkdtemp(tmpl) : nullptr;
+    for (std::size_t i = 0; i < dirs.size(); ++i) {
+        LoadOptions l = load;
+        const CampaignWindowLookup found = findCampaignWindow(dirs[i]);
+        if (found.window) l.measure = found.window->measure;
+        if (warmup) l.measure.warmup = *warmup;
+        if (iterations) l.measure.iterations = *iterations;
+        if (auto bad = validateMeasureOptions(l.measure)) return usageError(*bad);
+        Summary s = summarizeDirectory(dirs[i], l, options);
+        s.windowSource = found.window ? "campaign" : "dlperf";
+        if (warmup || iterations) s.windowSource = "command line";
+        if (s.error) {
+            std::fprintf(stderr, "scaleview-cli report: %s\n", s.error->c_str());
+            return 2;
+        }
+        if (!quiet)
+            for (const auto& w : s.warnings)
+                std::fprintf(stderr, "warning: %s: %s\n", dirs[i].c_str(), w.text().c_str());
+        if (s.runs.empty()) {
+            std::fprintf(stderr, "scaleview-cli report: no DLPerf logs in %s\n", dirs[i].c_str());
+            return 2;
+        }
+        ReportSeries r;
+        fs::path p(dirs[i]);
+        if (!p.has_filename()) p = p.parent_path();
+        r.label = i < labels.size() ? labels[i] : p.filename().string();
+        for (const auto& other : input.series)
+            if (other.label == r.label) r.label += " (" + std::to_string(i + 1) + ")";
+        r.files = capturedFiles(dirs[i]);
+        // The same charts as the desktop app's, drawn by scaleview-plot.
+        if (!plot) r.chartNote = "charts left out: scaleview-plot is not installed";
+        for (const char* chart : {"throughput", "speedup"}) {
+            if (!plot) break;
+            const std::string file =
+                html ? std::string(tmpDir) + "/" + std::to_string(i) + "-" + chart + ".svg"
+                     : (outPath.parent_path() /
+                        (outPath.stem().string() + "-" + safeName(r.label) + "-" + chart + ".png"))
+                           .string();
+            std::vector<std::string> plotArgs = {dirs[i],
+                                                 "--chart",
+                                                 chart,
+                                                 "--output",
+                                                 file,
+                                                 "--method",
+                                                 std::string(methodName(options.method)),
+                                                 "--warmup",
+                                                 std::to_string(l.measure.warmup),
+                                                 "--iterations",
+                                                 std::to_string(l.measure.iterations)};
+            if (!runPlot(*plot, plotArgs, error)) {
+                r.chartNote = "chart left out: " + error;
+                continue;
+            }
+            const std::string title = r.label + ": " + chart;
+            if (html) {
+                r.charts.push_back({title, readText(file, 16 * 1024 * 1024)});
+                fs::remove(file);
+            } else {
+                r.charts.push_back({title, fs::path(file).filename().string()});
+            }
+        }
+        ComparisonSeries cs;
+        cs.label = r.label;
+        cs.source = dirs[i];
+        cs.method = options.method;
+        cs.cases = s.cases;
+        series.push_back(std::move(cs));
+        r.summary = std::move(s);
+        input.series.push_back(std::move(r));
+    }
+    if (tmpDir) ::rmdir(tmpDir);
+    if (series.size() > 1) input.comparison = compareSeries(series, compare);
+    const std::string text = html ? formatHtmlReport(input) : formatMarkdownReport(input);
+    if (!writeAtomically(outPath, text, error)) {
+        std::fprintf(stderr, "scaleview-cli report: %s\n", error.c_str());
+        return 2;
+    }
+    if (!quiet)
+        for (const auto& r : input.series)
+            if (!r.chartNote.empty()) std::fprintf(stderr, "warning: %s\n", r.chartNote.c_str());
+    return 0;
+}
+
+} // namespace sv::cli

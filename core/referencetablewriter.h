@@ -1,0 +1,30 @@
+#pragma once
+// A summary made into reference tables, in the published tables' JSON schema, so that any set
+// of cases can be compared with later like the published ones: one table per model, precision
+// and batch size, with each case's median, speedup, method and every repeat.
+
+#include "summary.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace sv {
+
+struct ReferenceTableInfo {
+    std::string id, title;
+    std::string source;   // where the figures came from (the directory, the date)
+    std::string hardware; // what they ran on, when known
+};
+
+// {"tables": [...]}. A summary of one case group gives one table with info.id; several groups
+// give "ID-<precision>-bs<batch>" (and "-<model>" when models differ). nullopt with *error when
+// the summary has no case with a median.
+std::optional<std::string> referenceTablesJson(const Summary& summary,
+                                               const ReferenceTableInfo& info, std::string* error);
+
+// Where a user's own tables live: $XDG_DATA_HOME/scaleview/references, or
+// ~/.local/share/scaleview/references (the caller reads the environment; core reads none).
+std::filesystem::path userReferenceDirectory(const char* xdgDataHome, const char* home);
+
+} // namespace sv
