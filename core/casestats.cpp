@@ -13,7 +13,7 @@ namespace sv {
 namespace {
 
 auto orderKey(const CaseKey& k) {
-    return std::make_tuple(k.model, k.precision, k.batchPerDevice, k.topology.ranks(),
+    return std::make_tuple(k.format, k.model, k.precision, k.batchPerDevice, k.topology.ranks(),
                            k.topology.nodes);
 }
 
@@ -98,7 +98,8 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
     });
     for (const RunResult* r : sorted) {
         if (r->inProgress) continue;
-        const CaseKey key{r->key.model, r->key.precision, r->key.batchPerDevice, r->key.topology};
+        const CaseKey key{r->key.model, r->key.precision, r->key.batchPerDevice, r->key.topology,
+                          r->key.format};
         Building& b = cases[orderKey(key)];
         CaseStats& c = b.stats;
         c.key = key;

@@ -284,6 +284,8 @@ CaseMix caseMix(const Summary& s) {
         m.precisions.insert(c.key.precision);
         m.batchSizes.insert(c.key.batchPerDevice);
     }
+    for (const auto& r : s.runs)
+        if (!r.key.format.empty()) m.formats.insert(r.key.format);
     return m;
 }
 
