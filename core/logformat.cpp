@@ -48,6 +48,11 @@ const LogFormat* findLogFormat(std::string_view id) {
     return nullptr;
 }
 
+const LogFormat& logFormatOf(std::string_view id) {
+    const LogFormat* f = findLogFormat(id);
+    return f ? *f : ngcMxnetFormat();
+}
+
 std::string logFormatIds() {
     std::string s;
     for (const auto& f : kFormats)

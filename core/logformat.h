@@ -37,6 +37,9 @@ struct LogFormat {
 std::span<const LogFormat> logFormats();
 const LogFormat& ngcMxnetFormat();
 const LogFormat* findLogFormat(std::string_view id);
+// The format of a run or case key: its id's, or NGC MXNet's for a key read before formats
+// existed (an empty id).
+const LogFormat& logFormatOf(std::string_view id);
 // "ngc-mxnet, ngc-pytorch-rn50, ...": for messages that list what is known.
 std::string logFormatIds();
 

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include "logformat.h"
 #include "numerics.h"
 
 #include <nlohmann/json.hpp>
@@ -64,9 +65,11 @@ std::string formatTable(const Summary& s) {
     for (const auto& c : s.cases) {
         if (!group || !group->key.sameGroup(c.key)) {
             if (group) out += "\n";
-            out += c.key.model + "  " + c.key.precision + "  batch " +
-                   std::to_string(c.key.batchPerDevice) + " per GPU  (throughput in images/s, " +
-                   std::string(methodName(s.options.method)) + " method)\n";
+            const LogFormat& f = logFormatOf(c.key.format);
+            out += std::string(f.framework) + "  " + c.key.model + "  " + c.key.precision +
+                   "  batch " + std::to_string(c.key.batchPerDevice) + " per GPU  (throughput in " +
+                   std::string(f.unit) + ", " + std::string(methodName(s.options.method)) +
+                   " method)\n";
             row(head);
             group = &c;
         }
@@ -118,7 +121,7 @@ std::string formatCsv(const Summary& s) {
         "model,precision,batch_size_per_device,nodes,gpus_per_node,gpus,method,runs_used,"
         "runs_excluded,mean,median,median_ci95_lo,median_ci95_hi,min,max,stdev,cv_pct,speedup,"
         "speedup_ci95_lo,speedup_ci95_hi,efficiency,outlier_repeats,reference_id,reference,"
-        "delta_pct,warnings\n";
+        "delta_pct,warnings,framework,format,unit\n";
     for (const auto& c : s.cases) {
         std::string outl;
         for (int r : c.outlierRepeats)
@@ -154,7 +157,10 @@ std::string formatCsv(const Summary& s) {
                                       c.reference ? csvField(c.reference->label()) : "",
                                       c.reference ? formatFixed(c.reference->throughput, 2) : "",
                                       opt(c.deltaPct, 2, ""),
-                                      kinds};
+                                      kinds,
+                                      csvField(std::string(logFormatOf(c.key.format).framework)),
+                                      std::string(logFormatOf(c.key.format).id),
+                                      std::string(logFormatOf(c.key.format).unit)};
         std::string line;
         for (std::size_t i = 0; i < f.size(); ++i)
             line += (i ? "," : "") + f[i];
@@ -197,7 +203,11 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
         {"max_line_bytes", s.load.parse.maxLineBytes}};
     json runs = json::array();
     for (const auto& r : s.runs) {
+        const LogFormat& f = logFormatOf(r.key.format);
         json jr = {{"path", r.path},
+                   {"format", std::string(f.id)},
+                   {"framework", std::string(f.framework)},
+                   {"unit", std::string(f.unit)},
                    {"model", r.key.model},
                    {"precision", r.key.precision},
                    {"batch_size_per_device", r.key.batchPerDevice},
@@ -215,6 +225,8 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
                    {"overlong_lines", r.counters.overlongLines},
                    {"throughput_time", optJson(r.timeThroughput)},
                    {"throughput_speed", optJson(r.speedThroughput)},
+                   // DLPerf's own script's figure where it differs in kind (a quirk of it).
+                   {"throughput_dlperf", optJson(r.dlperfThroughput)},
                    {"method_difference_pct", optJson(r.methodDifferencePct)},
                    {"methods_disagree", r.methodsDisagree},
                    {"ranks_tagged", r.ranksTagged},
@@ -241,8 +253,12 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
                    {"source", c.reference->table->source},
                    {"hardware", c.reference->table->hardware},
                    {"throughput", c.reference->throughput}};
+        const LogFormat& f = logFormatOf(c.key.format);
         cases.push_back(
-            {{"model", c.key.model},
+            {{"format", std::string(f.id)},
+             {"framework", std::string(f.framework)},
+             {"unit", std::string(f.unit)},
+             {"model", c.key.model},
              {"precision", c.key.precision},
              {"batch_size_per_device", c.key.batchPerDevice},
              {"topology", c.key.topology.name()},

@@ -78,8 +78,9 @@ TEST(Cli, TableIsTheDefaultFormat) {
     writeCampaign(dir.path());
     const auto r = cli({"summarize", dir.path().string()});
     EXPECT_EQ(r.exitCode, 0);
-    EXPECT_NE(r.out.find("r50  fp32  batch 64 per GPU  (throughput in images/s, time method)"),
-              std::string::npos)
+    EXPECT_NE(
+        r.out.find("NGC MXNet  r50  fp32  batch 64 per GPU  (throughput in images/s, time method)"),
+        std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("speedup"), std::string::npos);
 }

@@ -287,4 +287,22 @@ TEST(LogFormats, SeveralFrameworksInOneTreeAreSeparateCases) {
     EXPECT_EQ(formats, (std::set<std::string>{"ngc-mxnet", "ngc-pytorch-rn50"}));
     EXPECT_EQ(s.cases.size(), 4u); // mxnet 1n1g; pytorch 1n1g, 1n8g, 2n8g
     EXPECT_TRUE(caseMix(s).mixed());
+    // The framework is in every export, and the table names it with its unit.
+    EXPECT_NE(formatCsv(s).find(",NGC PyTorch,ngc-pytorch-rn50,images/s\n"), std::string::npos);
+    EXPECT_NE(formatCsv(s).find(",NGC MXNet,ngc-mxnet,images/s\n"), std::string::npos);
+    EXPECT_NE(formatTable(s).find("NGC PyTorch  r50  amp  batch 256 per GPU  (throughput in "
+                                  "images/s, time method)"),
+              std::string::npos)
+        << formatTable(s);
+    const auto json = nlohmann::json::parse(formatJson(s, "test"));
+    EXPECT_EQ(json["cases"][0]["framework"], "NGC MXNet");
+    EXPECT_EQ(json["cases"][1]["format"], "ngc-pytorch-rn50");
+    EXPECT_EQ(json["runs"].back()["unit"], "images/s");
+}
+
+TEST(LogFormats, BertCasesSayTheirUnit) {
+    TempDir dir;
+    writeBertTree(dir.path());
+    const Summary s = summarizeDirectory(dir.path(), dlperfDefaults(), {});
+    EXPECT_NE(formatTable(s).find("(throughput in sequences/s"), std::string::npos);
 }

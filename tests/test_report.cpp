@@ -42,7 +42,7 @@ TEST(Report, CsvRowPerCase) {
     EXPECT_NE(
         csv.find("\nr50,fp32,128,4,8,32,time,7,0,11365.61,11331.93,11305.35,11434.12,11283.49,"
                  "11461.68,73.29,0.64,28.89,28.7778,29.2000,0.9028,,"
-                 "dlperf-ngc-mxnet-fp32-bs128,11331.93,0.00,\n"),
+                 "dlperf-ngc-mxnet-fp32-bs128,11331.93,0.00,,NGC MXNet,ngc-mxnet,images/s\n"),
         std::string::npos)
         << csv;
 }
