@@ -76,6 +76,50 @@ void parseDllPytorchBert(std::string_view text, std::size_t, SpeedSample& sample
     fill(text, "Training Iteration: ", "  average_loss", sample);
 }
 
+void parseDllTfRn50(std::string_view text, std::size_t, SpeedSample& sample) {
+    readDllTime(text, sample);
+    // The step: "(0, 21)" after the " - ".
+    if (const auto open = text.find(" - ("); open != std::string_view::npos) {
+        const auto comma = text.find(", ", open);
+        const auto close = text.find(')', open);
+        std::int64_t step = 0;
+        if (comma != std::string_view::npos && close != std::string_view::npos && comma < close) {
+            const char* first = text.data() + comma + 2;
+            const char* last = text.data() + close;
+            auto [p, ec] = std::from_chars(first, last, step);
+            if (ec == std::errc() && p == last) {
+                sample.hasIteration = true;
+                sample.batchFirst = sample.batchLast = step;
+            }
+        }
+    }
+    // DLPerf's r' imgs_per_sec \: \d+.\d+ ': digits, any one character, digits, a space.
+    constexpr std::string_view key = " imgs_per_sec : ";
+    const auto at = text.find(key);
+    if (at == std::string_view::npos) return;
+    std::size_t i = at + key.size();
+    const std::size_t intStart = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+        ++i;
+    if (i == intStart || i >= text.size()) return;
+    const std::size_t fracStart = ++i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+        ++i;
+    if (i == fracStart || i >= text.size() || text[i] != ' ') return;
+    if (text[fracStart - 1] != '.') return; // "12x34" matches the regex, float() rejects it
+    double v = 0.0;
+    auto [p, ec] = std::from_chars(text.data() + intStart, text.data() + i, v);
+    if (ec == std::errc() && p == text.data() + i) {
+        sample.hasSpeed = true;
+        sample.speed = v;
+    }
+}
+
+bool isDllTfRn50Line(std::string_view line) {
+    return line.find("DLL ") != std::string_view::npos &&
+           line.find(" imgs_per_sec : ") != std::string_view::npos;
+}
+
 bool isDllPytorchRn50Line(std::string_view line) {
     return line.find("DLL ") != std::string_view::npos &&
            line.find(" Iteration: ") != std::string_view::npos &&

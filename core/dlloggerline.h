@@ -13,7 +13,12 @@ void parseDllPytorchRn50(std::string_view text, std::size_t markerPos, SpeedSamp
 // BERT: "Training Epoch: E Training Iteration: I  average_loss : L ...".
 void parseDllPytorchBert(std::string_view text, std::size_t markerPos, SpeedSample& sample);
 
+// NGC TensorFlow 1 ResNet-50: "(E, S) imgs_per_sec : X cross_entropy : ...", logged from step
+// 21 on; S is the sample's iteration, X its speed (DLPerf's "\d+.\d+ " or nothing).
+void parseDllTfRn50(std::string_view text, std::size_t markerPos, SpeedSample& sample);
+
 bool isDllPytorchRn50Line(std::string_view line);
+bool isDllTfRn50Line(std::string_view line);
 bool isDllPytorchBertLine(std::string_view line);
 
 } // namespace sv

@@ -14,7 +14,7 @@ bool isMxnetSpeedometerLine(std::string_view line) {
            line.find("samples/sec", at) != std::string_view::npos;
 }
 
-const std::array<LogFormat, 3> kFormats = {{
+const std::array<LogFormat, 4> kFormats = {{
     {"ngc-mxnet", "NGC MXNet",
      "NVIDIADeepLearningExamples/MxNet/Classification/RN50v1.5/extract_mxnet_logs.py",
      "NVIDIADeepLearningExamples/MxNet/Classification/RN50v1.5/extract_mxnet_logs_time.py",
@@ -30,6 +30,13 @@ const std::array<LogFormat, 3> kFormats = {{
      FormatFamily::StepTimestamps,
      MessageFormat{"dll-pytorch-bert", "Training Epoch: ", &parseDllPytorchBert}, 5,
      &isDllPytorchBertLine},
+    {"ngc-tf-rn50", "NGC TensorFlow 1",
+     "NVIDIADeepLearningExamples/TensorFlow/Classification/ConvNets/resnet50v1.5/"
+     "extract_tensorflow_logs.py",
+     "NVIDIADeepLearningExamples/TensorFlow/Classification/ConvNets/resnet50v1.5/"
+     "extract_tensorflow_logs_time.py",
+     "images/s", 20, 120, FormatFamily::LoggedRates,
+     MessageFormat{"dll-tf-rn50", " imgs_per_sec ", &parseDllTfRn50}, -1, &isDllTfRn50Line, 20},
 }};
 
 } // namespace

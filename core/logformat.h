@@ -16,6 +16,7 @@ namespace sv {
 enum class FormatFamily {
     MxnetSpeedometer, // every rank's Speed lines: RunAnalyzer (both DLPerf methods)
     StepTimestamps,   // one line per iteration with a wall-clock time: StepTimeAnalyzer
+    LoggedRates,      // rank 0's rate per step after unloggedSteps: RateLineAnalyzer
 };
 
 struct LogFormat {
@@ -32,6 +33,8 @@ struct LogFormat {
     int skipIterationsThrough = -1;
     // A line of this format (the first such line in a log decides its format).
     bool (*detect)(std::string_view line) = nullptr;
+    // The first steps print no line (NGC TensorFlow 1 logs from step 21 on).
+    int unloggedSteps = 0;
 };
 
 std::span<const LogFormat> logFormats();

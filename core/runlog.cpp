@@ -3,6 +3,7 @@
 #include "numerics.h"
 #include "runanalyzer.h"
 #include "runloader.h"
+#include "ratelineanalyzer.h"
 #include "steptimeanalyzer.h"
 
 #include <algorithm>
@@ -40,6 +41,14 @@ RunResult analyzeRunLog(const RunLog& log, const MeasureOptions& options) {
         return result;
     }
     const LogFormat* format = findLogFormat(log.file.key.format);
+    if (format && format->family == FormatFamily::LoggedRates) {
+        RateLineAnalyzer analyzer(*format, log.file.key.topology, log.file.key.batchPerDevice,
+                                  options);
+        for (const auto& s : log.samples)
+            analyzer.add(s);
+        analyzer.finish(result, log.counters, log.unterminatedTail);
+        return result;
+    }
     if (format && format->family == FormatFamily::StepTimestamps) {
         StepTimeAnalyzer analyzer(*format, log.file.key.topology, log.file.key.batchPerDevice,
                                   options);

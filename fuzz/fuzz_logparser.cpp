@@ -4,6 +4,7 @@
 
 #include "logformat.h"
 #include "logparser.h"
+#include "ratelineanalyzer.h"
 #include "runanalyzer.h"
 #include "steptimeanalyzer.h"
 
@@ -49,11 +50,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const sv::Topology topology{1 + data[0] % 3, 1 + data[1] % 4};
     sv::RunAnalyzer analyzer(topology, 32, {2, 5});
     sv::StepTimeAnalyzer stepAnalyzer(format, topology, 32, {2, 5});
+    sv::RateLineAnalyzer rateAnalyzer(format, topology, 32, {2, 5});
     {
         sv::LogParser p(opt, [&](const sv::SpeedSample& s) {
             whole.samples.push_back(s);
             analyzer.add(s);
             stepAnalyzer.add(s);
+            rateAnalyzer.add(s);
         });
         p.feed(text);
         whole.counters = p.counters();
@@ -76,10 +79,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         whole.counters.overlongLines != chunked.counters.overlongLines ||
         whole.pending != chunked.pending)
         std::abort();
-    sv::RunResult r, s;
+    sv::RunResult r, s, t;
     analyzer.finish(r, whole.counters, whole.pending > 0);
     stepAnalyzer.finish(s, whole.counters, whole.pending > 0);
-    for (const sv::RunResult* x : {&r, &s})
+    rateAnalyzer.finish(t, whole.counters, whole.pending > 0);
+    for (const sv::RunResult* x : {&r, &s, &t})
         if (x->status == sv::RunStatus::Complete &&
             (!x->timeThroughput || !std::isfinite(*x->speedThroughput)))
             std::abort();

@@ -57,4 +57,23 @@ inline std::string makeDllLog(const DllSpec& spec) {
     return out;
 }
 
+// NGC TensorFlow 1 ResNet-50 (rank 0): steps 21 to `iterations` print
+// "(0, k) imgs_per_sec : X ..." with X the global batch over the step, to 4 decimals.
+inline std::string makeDllTfLog(int globalBatch, std::int64_t baseStepUs, int iterations = 120,
+                                const std::string& eol = "\n") {
+    std::string out = "DLL " + dllStamp(0) + " - PARAMETER mode : train  iter_unit : batch" + eol;
+    std::int64_t t = 0;
+    char rate[64];
+    for (int k = 1; k <= iterations; ++k) {
+        const std::int64_t step = dllStepUs(baseStepUs, k);
+        t += step;
+        if (k <= 20) continue;
+        std::snprintf(rate, sizeof rate, "%.4f", globalBatch / (static_cast<double>(step) / 1e6));
+        out += "DLL " + dllStamp(t) + " - (0, " + std::to_string(k) + ") imgs_per_sec : " + rate +
+               " cross_entropy : 6.91 l2_loss : 0.38 total_loss : 7.29 learning_rate : 0.0" + eol;
+    }
+    out += "DLL " + dllStamp(t + 1000) + " - () train_throughput : 2700.12 images/s" + eol;
+    return out;
+}
+
 } // namespace sv::test

@@ -336,7 +336,8 @@ TEST(Cli, TheTablesGpusColumnIsTheTotalAsInTheWindow) {
 TEST(Cli, FormatsListsEveryFormatWithScriptAndDefaults) {
     const auto r = cli({"formats"});
     EXPECT_EQ(r.exitCode, 0) << r.err;
-    for (const char* id : {"ngc-mxnet\n", "ngc-pytorch-rn50\n", "ngc-pytorch-bert\n"})
+    for (const char* id :
+         {"ngc-mxnet\n", "ngc-pytorch-rn50\n", "ngc-pytorch-bert\n", "ngc-tf-rn50\n"})
         EXPECT_NE(r.out.find(id), std::string::npos) << id << r.out;
     EXPECT_NE(r.out.find("PyTorch/BERT/extract_pytorch_logs_time.py"), std::string::npos);
     EXPECT_NE(r.out.find("defaults: warmup 20, iterations 110"), std::string::npos) << r.out;

@@ -306,3 +306,65 @@ TEST(LogFormats, BertCasesSayTheirUnit) {
     const Summary s = summarizeDirectory(dir.path(), dlperfDefaults(), {});
     EXPECT_NE(formatTable(s).find("(throughput in sequences/s"), std::string::npos);
 }
+
+namespace {
+
+// NGC TensorFlow 1 ResNet-50: bz128/{1n1g,1n8g,2n8g}, three repeats, steps 21-120 logged.
+void writeTfTree(const std::filesystem::path& root) {
+    const std::tuple<const char*, std::int64_t, std::int64_t, int> topos[] = {
+        {"1n1g", 250000, 1234, 1}, {"1n8g", 260000, 2345, 8}, {"2n8g", 280000, 3456, 16}};
+    for (const auto& [topo, base, delta, ranks] : topos)
+        for (int rep = 1; rep <= 3; ++rep)
+            writeFile(root / topo / ("r50_b128_fp32_" + std::to_string(rep) + ".log"),
+                      makeDllTfLog(128 * ranks, base + rep * delta));
+}
+
+} // namespace
+
+// Expected: DLPerf's NGC TF RN50 extract_tensorflow_logs.py (speed) and _time.py (time), run on
+// these logs with their defaults (20/120).
+TEST(LogFormats, NgcTfRn50MatchesBothDlperfScripts) {
+    TempDir dir;
+    writeTfTree(dir / "bz128");
+    const Summary s = summarizeDirectory(dir / "bz128", dlperfDefaults(), {});
+    ASSERT_EQ(s.runs.size(), 9u);
+    for (const auto& r : s.runs) {
+        EXPECT_EQ(r.key.format, "ngc-tf-rn50") << r.path;
+        EXPECT_EQ(r.status, RunStatus::Complete) << r.path << ": " << r.reason;
+    }
+    const auto speed =
+        nlohmann::json::parse(formatDlperfJson(dlperfView(s, Method::Speed).summary));
+    EXPECT_EQ(speed, nlohmann::json::parse(R"({"r50": {
+        "1n1g": {"average_speed": 490.03, "batch_size_per_device": 128, "median_speed": 490.02, "speedup": 1.0},
+        "1n8g": {"average_speed": 3739.39, "batch_size_per_device": 128, "median_speed": 3739.19, "speedup": 7.63},
+        "2n8g": {"average_speed": 6899.9, "batch_size_per_device": 128, "median_speed": 6899.24, "speedup": 14.08}}})"))
+        << speed.dump();
+    const auto time = nlohmann::json::parse(formatDlperfJson(dlperfView(s, Method::Time).summary));
+    EXPECT_EQ(time, nlohmann::json::parse(R"({"r50": {
+        "1n1g": {"average_speed": 482.56, "batch_size_per_device": 128, "median_speed": 482.55, "speedup": 1.0},
+        "1n8g": {"average_speed": 3682.36, "batch_size_per_device": 128, "median_speed": 3682.17, "speedup": 7.63},
+        "2n8g": {"average_speed": 6794.68, "batch_size_per_device": 128, "median_speed": 6794.03, "speedup": 14.08}}})"))
+        << time.dump();
+}
+
+TEST(LogFormats, NgcTfRn50ShortOrBrokenRunsSayWhy) {
+    TempDir dir;
+    writeFile(dir / "1n1g/r50_b128_fp32_1.log", makeDllTfLog(128, 250000, 90));
+    std::string broken = makeDllTfLog(128, 250000);
+    const auto at = broken.find("(0, 30) imgs_per_sec : ");
+    ASSERT_NE(at, std::string::npos);
+    broken.replace(at + 23, 1, "x"); // "x23.4567": no number where DLPerf's regex wants one
+    writeFile(dir / "1n1g/r50_b128_fp32_2.log", broken);
+    std::string crlf = makeDllTfLog(128, 250000, 120, "\r\n");
+    writeFile(dir / "1n1g/r50_b128_fp32_3.log", crlf);
+    const Summary s = summarizeDirectory(dir.path(), dlperfDefaults(), {});
+    ASSERT_EQ(s.runs.size(), 3u);
+    EXPECT_EQ(s.runs[0].status, RunStatus::Incomplete);
+    EXPECT_NE(s.runs[0].reason.find("found 70 of 100 rate lines"), std::string::npos)
+        << s.runs[0].reason;
+    EXPECT_EQ(s.runs[1].status, RunStatus::Unusable);
+    EXPECT_NE(s.runs[1].reason.find("no imgs_per_sec value at line 11"), std::string::npos)
+        << s.runs[1].reason;
+    EXPECT_EQ(s.runs[2].status, RunStatus::Complete) << s.runs[2].reason;
+    EXPECT_EQ(s.runs[2].key.format, "ngc-tf-rn50");
+}
