@@ -1,6 +1,7 @@
 #include "casestats.h"
 
 #include "casewarnings.h"
+#include "logformat.h"
 #include "numerics.h"
 
 #include <algorithm>
@@ -98,8 +99,10 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
     });
     for (const RunResult* r : sorted) {
         if (r->inProgress) continue;
+        // A run read before its format was known (an empty id) is NGC MXNet's, as the parser
+        // read it: one case with the detected ones, not a case of its own.
         const CaseKey key{r->key.model, r->key.precision, r->key.batchPerDevice, r->key.topology,
-                          r->key.format};
+                          std::string(logFormatOf(r->key.format).id)};
         Building& b = cases[orderKey(key)];
         CaseStats& c = b.stats;
         c.key = key;

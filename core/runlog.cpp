@@ -34,6 +34,7 @@ RunResult analyzeRunLog(const RunLog& log, const MeasureOptions& options) {
     RunResult result;
     result.path = log.file.display;
     result.key = log.file.key;
+    result.key.format = std::string(logFormatOf(log.file.key.format).id);
     if (log.readError) {
         result.status = RunStatus::Unreadable;
         result.reason = "cannot be read: " + *log.readError;

@@ -368,3 +368,19 @@ TEST(LogFormats, NgcTfRn50ShortOrBrokenRunsSayWhy) {
     EXPECT_EQ(s.runs[2].status, RunStatus::Complete) << s.runs[2].reason;
     EXPECT_EQ(s.runs[2].key.format, "ngc-tf-rn50");
 }
+
+// A run whose format was never detected (a live view reads the campaign's own NGC MXNet lines
+// without detecting) is one case with the detected NGC MXNet runs of the same key.
+TEST(LogFormats, RunsWithoutAFormatIdJoinTheNgcMxnetCase) {
+    std::vector<RunResult> runs(2);
+    for (int i = 0; i < 2; ++i) {
+        runs[i].key = RunKey{"r50", "fp32", 64, {1, 1}, i + 1, i == 0 ? "" : "ngc-mxnet"};
+        runs[i].path = std::to_string(i);
+        runs[i].status = RunStatus::Complete;
+        runs[i].timeThroughput = runs[i].speedThroughput = 100.0 + i;
+    }
+    const auto cases = computeCases(runs, {});
+    ASSERT_EQ(cases.size(), 1u);
+    EXPECT_EQ(cases[0].values.size(), 2u);
+    EXPECT_EQ(cases[0].key.format, "ngc-mxnet");
+}
