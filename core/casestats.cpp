@@ -1,6 +1,7 @@
 #include "casestats.h"
 
 #include "casewarnings.h"
+#include "logformat.h"
 #include "numerics.h"
 
 #include <algorithm>
@@ -13,7 +14,7 @@ namespace sv {
 namespace {
 
 auto orderKey(const CaseKey& k) {
-    return std::make_tuple(k.model, k.precision, k.batchPerDevice, k.topology.ranks(),
+    return std::make_tuple(k.format, k.model, k.precision, k.batchPerDevice, k.topology.ranks(),
                            k.topology.nodes);
 }
 
@@ -129,7 +130,10 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
     });
     for (const RunResult* r : sorted) {
         if (r->inProgress) continue;
-        const CaseKey key{r->key.model, r->key.precision, r->key.batchPerDevice, r->key.topology};
+        // A run read before its format was known (an empty id) is NGC MXNet's, as the parser
+        // read it: one case with the detected ones, not a case of its own.
+        const CaseKey key{r->key.model, r->key.precision, r->key.batchPerDevice, r->key.topology,
+                          std::string(logFormatOf(r->key.format).id)};
         Building& b = cases[orderKey(key)];
         CaseStats& c = b.stats;
         c.key = key;

@@ -19,10 +19,13 @@ struct CaseKey {
     std::string precision;
     int batchPerDevice = 0;
     Topology topology;
+    // The log format (RunKey::format): a tree of several frameworks keeps their cases apart.
+    std::string format = {};
     // The whole key: a comparison matches cases by it, whatever fields it gains.
     bool operator==(const CaseKey&) const = default;
     bool sameGroup(const CaseKey& o) const {
-        return model == o.model && precision == o.precision && batchPerDevice == o.batchPerDevice;
+        return model == o.model && precision == o.precision && batchPerDevice == o.batchPerDevice &&
+               format == o.format;
     }
 };
 

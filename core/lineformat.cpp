@@ -274,10 +274,11 @@ std::optional<MessageFormat> findMessageFormat(std::string_view name) {
     return std::nullopt;
 }
 
-std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* length) {
+std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* length,
+                                              char separator) {
     // Fast path: logging's fixed "YYYY-MM-DD HH:MM:SS,fff".
     if (s.size() >= 21 && s[4] == '-' && s[7] == '-' && s[10] == ' ' && s[13] == ':' &&
-        s[16] == ':' && s[19] == ',') {
+        s[16] == ':' && s[19] == separator) {
         bool digits = true;
         for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u, 11u, 12u, 14u, 15u, 17u, 18u, 20u})
             digits = digits && isDigit(s[i]);
@@ -315,7 +316,8 @@ std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* l
         return std::nullopt;
     ++pos;
     if (!readInt(s, pos, h, 2) || !expect(s, pos, ":") || !readInt(s, pos, mi, 2) ||
-        !expect(s, pos, ":") || !readInt(s, pos, sec, 2) || !expect(s, pos, ","))
+        !expect(s, pos, ":") || !readInt(s, pos, sec, 2) ||
+        !expect(s, pos, std::string_view(&separator, 1)))
         return std::nullopt;
     const std::size_t fracStart = pos;
     std::int64_t frac = 0;

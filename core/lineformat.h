@@ -36,6 +36,8 @@ std::optional<MessageFormat> findMessageFormat(std::string_view name);
 
 // "YYYY-MM-DD HH:MM:SS,fff" (fraction of 1 to 6 digits, as strptime's %f) at the start of
 // text; microseconds since 1970-01-01 UTC, the date taken as is (no time zone applied).
-std::optional<std::int64_t> parseLogTimestamp(std::string_view text, std::size_t* length = nullptr);
+// fractionSeparator: ',' for Python logging's asctime, '.' for dllogger's "DLL" lines.
+std::optional<std::int64_t> parseLogTimestamp(std::string_view text, std::size_t* length = nullptr,
+                                              char fractionSeparator = ',');
 
 } // namespace sv

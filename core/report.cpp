@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include "logformat.h"
 #include "numerics.h"
 
 #include <nlohmann/json.hpp>
@@ -64,9 +65,11 @@ std::string formatTable(const Summary& s) {
     for (const auto& c : s.cases) {
         if (!group || !group->key.sameGroup(c.key)) {
             if (group) out += "\n";
-            out += c.key.model + "  " + c.key.precision + "  batch " +
-                   std::to_string(c.key.batchPerDevice) + " per GPU  (throughput in images/s, " +
-                   std::string(methodName(s.options.method)) + " method)\n";
+            const LogFormat& f = logFormatOf(c.key.format);
+            out += std::string(f.framework) + "  " + c.key.model + "  " + c.key.precision +
+                   "  batch " + std::to_string(c.key.batchPerDevice) + " per GPU  (throughput in " +
+                   std::string(f.unit) + ", " + std::string(methodName(s.options.method)) +
+                   " method)\n";
             row(head);
             group = &c;
         }
@@ -135,7 +138,7 @@ std::string formatCsv(const Summary& s) {
         "runs_excluded,mean,median,median_ci95_lo,median_ci95_hi,min,max,stdev,cv_pct,speedup,"
         "speedup_ci95_lo,speedup_ci95_hi,efficiency,outlier_repeats,reference_id,reference,"
         "delta_pct,warnings,reference_method,reference_median,reference_ratio,"
-        "reference_ratio_ci95_lo,reference_ratio_ci95_hi,reference_verdict\n";
+        "reference_ratio_ci95_lo,reference_ratio_ci95_hi,reference_verdict,framework,format,unit\n";
     for (const auto& c : s.cases) {
         std::string outl;
         for (int r : c.outlierRepeats)
@@ -178,8 +181,10 @@ std::string formatCsv(const Summary& s) {
                                       k ? opt(k->ratio, 4, "") : "",
                                       k ? end(k->ratioCi95, false, 4) : "",
                                       k ? end(k->ratioCi95, true, 4) : "",
-                                      k && k->ratioCi95 ? std::string(verdictName(k->verdict))
-                                                        : ""};
+                                      k && k->ratioCi95 ? std::string(verdictName(k->verdict)) : "",
+                                      csvField(std::string(logFormatOf(c.key.format).framework)),
+                                      std::string(logFormatOf(c.key.format).id),
+                                      std::string(logFormatOf(c.key.format).unit)};
         std::string line;
         for (std::size_t i = 0; i < f.size(); ++i)
             line += (i ? "," : "") + f[i];
@@ -222,7 +227,11 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
         {"max_line_bytes", s.load.parse.maxLineBytes}};
     json runs = json::array();
     for (const auto& r : s.runs) {
+        const LogFormat& f = logFormatOf(r.key.format);
         json jr = {{"path", r.path},
+                   {"format", std::string(f.id)},
+                   {"framework", std::string(f.framework)},
+                   {"unit", std::string(f.unit)},
                    {"model", r.key.model},
                    {"precision", r.key.precision},
                    {"batch_size_per_device", r.key.batchPerDevice},
@@ -240,6 +249,8 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
                    {"overlong_lines", r.counters.overlongLines},
                    {"throughput_time", optJson(r.timeThroughput)},
                    {"throughput_speed", optJson(r.speedThroughput)},
+                   // DLPerf's own script's figure where it differs in kind (a quirk of it).
+                   {"throughput_dlperf", optJson(r.dlperfThroughput)},
                    {"method_difference_pct", optJson(r.methodDifferencePct)},
                    {"methods_disagree", r.methodsDisagree},
                    {"ranks_tagged", r.ranksTagged},
@@ -279,8 +290,12 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
                 {"verdict",
                  k->ratioCi95 ? json(std::string(verdictName(k->verdict))) : json(nullptr)},
                 {"reference_repeats", c.reference->series->repeats.at(c.key.topology.name())}};
+        const LogFormat& f = logFormatOf(c.key.format);
         cases.push_back(
-            {{"model", c.key.model},
+            {{"format", std::string(f.id)},
+             {"framework", std::string(f.framework)},
+             {"unit", std::string(f.unit)},
+             {"model", c.key.model},
              {"precision", c.key.precision},
              {"batch_size_per_device", c.key.batchPerDevice},
              {"topology", c.key.topology.name()},
@@ -327,6 +342,8 @@ CaseMix caseMix(const Summary& s) {
         m.precisions.insert(c.key.precision);
         m.batchSizes.insert(c.key.batchPerDevice);
     }
+    for (const auto& r : s.runs)
+        if (!r.key.format.empty()) m.formats.insert(r.key.format);
     return m;
 }
 

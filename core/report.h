@@ -21,7 +21,10 @@ std::string formatDlperfJson(const Summary& summary);
 struct CaseMix {
     std::set<std::string> precisions;
     std::set<int> batchSizes;
-    bool mixed() const { return precisions.size() > 1 || batchSizes.size() > 1; }
+    std::set<std::string> formats; // DLPerf has one script per format
+    bool mixed() const {
+        return precisions.size() > 1 || batchSizes.size() > 1 || formats.size() > 1;
+    }
 };
 CaseMix caseMix(const Summary& summary);
 

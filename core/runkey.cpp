@@ -18,6 +18,10 @@ bool isNameChar(char c) {
            c == '.';
 }
 
+bool isModelChar(char c) {
+    return isNameChar(c) || c == '_';
+}
+
 } // namespace
 
 std::string Topology::name() const {
@@ -47,14 +51,15 @@ std::optional<LogName> parseLogName(std::string_view name, std::string* why) {
     };
     if (name.size() < 4 || name.substr(name.size() - 4) != ".log") return fail("not a .log file");
     name.remove_suffix(4);
-    // model_bB_precision_repeat: the model may not hold '_', so split from both ends.
-    const auto first = name.find('_');
+    // model_bB_precision_repeat, split from the end: the model may hold '_' (OneFlow's
+    // bert_base_b96_fp32_0.log), the three fields after it may not.
     const auto last = name.rfind('_');
-    if (first == std::string_view::npos || first == last)
-        return fail("name is not <model>_b<batch>_<precision>_<repeat>.log");
-    const auto second = name.find('_', first + 1);
-    if (second == last) return fail("name is not <model>_b<batch>_<precision>_<repeat>.log");
-    if (name.find('_', second + 1) != last)
+    const auto second = last == std::string_view::npos || last == 0 ? std::string_view::npos
+                                                                    : name.rfind('_', last - 1);
+    const auto first = second == std::string_view::npos || second == 0
+                           ? std::string_view::npos
+                           : name.rfind('_', second - 1);
+    if (first == std::string_view::npos)
         return fail("name is not <model>_b<batch>_<precision>_<repeat>.log");
     LogName out;
     out.model = std::string(name.substr(0, first));
@@ -63,7 +68,7 @@ std::optional<LogName> parseLogName(std::string_view name, std::string* why) {
     const std::string_view repeat = name.substr(last + 1);
     if (out.model.empty()) return fail("empty model name");
     for (char c : out.model)
-        if (!isNameChar(c)) return fail("model name has characters other than [A-Za-z0-9.-]");
+        if (!isModelChar(c)) return fail("model name has characters other than [A-Za-z0-9._-]");
     if (batch.size() < 2 || batch[0] != 'b' ||
         !parsePositive(batch.substr(1), out.batchPerDevice) || out.batchPerDevice < 1)
         return fail("batch size is not b<number>");

@@ -29,6 +29,9 @@ struct RunKey {
     int batchPerDevice = 0;
     Topology topology;
     int repeat = 0;
+    // The log format's id ("ngc-mxnet", "ngc-pytorch-rn50"), detected when the log is read:
+    // the framework dimension of a case. Empty until then.
+    std::string format = {};
 };
 
 struct LogName {

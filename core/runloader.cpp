@@ -1,5 +1,8 @@
 #include "runloader.h"
 
+#include "ratelineanalyzer.h"
+#include "steptimeanalyzer.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -76,19 +79,87 @@ LogRead readLogFile(const std::filesystem::path& path, LogParser& parser, LogPos
     return out;
 }
 
+const LogFormat* detectLogFile(const std::filesystem::path& path, std::string* why) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (why) *why = std::strerror(errno);
+        return nullptr;
+    }
+    // Most logs say what they are within a few lines: read 64 KiB, and more only if needed.
+    std::string head;
+    const LogFormat* f = nullptr;
+    std::size_t got = 0;
+    for (std::size_t want = std::size_t{1} << 16; !f && got < kDetectBytes; want *= 4) {
+        head.resize(std::min(want, kDetectBytes));
+        const std::size_t before = got;
+        while (got < head.size()) {
+            const ssize_t n = ::read(fd, head.data() + got, head.size() - got);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            got += static_cast<std::size_t>(n);
+        }
+        f = detectLogFormat(std::string_view(head.data(), got));
+        if (got < head.size() || got == before) break; // the whole file is read
+    }
+    ::close(fd);
+    if (!f && why)
+        *why = got == 0
+                   ? std::string("the file is empty")
+                   : "none of its first " + std::to_string(kDetectLines) +
+                         " lines is a throughput line of a known format (" + logFormatIds() + ")";
+    return f;
+}
+
 RunResult loadRun(const LogFile& log, const LoadOptions& options) {
     RunResult result;
     result.path = log.display;
     result.key = log.key;
-    RunAnalyzer analyzer(log.key.topology, log.key.batchPerDevice, options.measure);
-    LogParser parser(options.parse, [&](const SpeedSample& s) { analyzer.add(s); });
-    if (const LogRead read = readLogFile(log.path, parser); read.error) {
+    const LogFormat* format =
+        options.logFormat.empty() ? nullptr : findLogFormat(options.logFormat);
+    std::string undetected;
+    if (!format) format = detectLogFile(log.path, &undetected);
+    // A log of no known format is read as NGC MXNet's (whose speed lines may start late), and
+    // is reported as empty with the detection's reason if that finds nothing either.
+    if (!format) format = &ngcMxnetFormat();
+    result.key.format = std::string(format->id);
+    const MeasureOptions measure =
+        options.formatDefaults ? MeasureOptions{format->defaultWarmup, format->defaultIterations}
+                               : options.measure;
+    ParseOptions parse = options.parse;
+    parse.format = format->message;
+
+    auto unreadable = [&](const LogRead& read, const LogParser& parser) {
         result.status = RunStatus::Unreadable;
         result.reason = "cannot be read: " + *read.error;
         result.counters = parser.counters();
-        return result;
+    };
+    if (format->family == FormatFamily::LoggedRates) {
+        RateLineAnalyzer analyzer(*format, log.key.topology, log.key.batchPerDevice, measure);
+        LogParser parser(parse, [&](const SpeedSample& s) { analyzer.add(s); });
+        if (const LogRead read = readLogFile(log.path, parser); read.error) {
+            unreadable(read, parser);
+            return result;
+        }
+        analyzer.finish(result, parser.counters(), parser.pendingBytes() > 0);
+    } else if (format->family == FormatFamily::StepTimestamps) {
+        StepTimeAnalyzer analyzer(*format, log.key.topology, log.key.batchPerDevice, measure);
+        LogParser parser(parse, [&](const SpeedSample& s) { analyzer.add(s); });
+        if (const LogRead read = readLogFile(log.path, parser); read.error) {
+            unreadable(read, parser);
+            return result;
+        }
+        analyzer.finish(result, parser.counters(), parser.pendingBytes() > 0);
+    } else {
+        RunAnalyzer analyzer(log.key.topology, log.key.batchPerDevice, measure);
+        LogParser parser(parse, [&](const SpeedSample& s) { analyzer.add(s); });
+        if (const LogRead read = readLogFile(log.path, parser); read.error) {
+            unreadable(read, parser);
+            return result;
+        }
+        analyzer.finish(result, parser.counters(), parser.pendingBytes() > 0);
     }
-    analyzer.finish(result, parser.counters(), parser.pendingBytes() > 0);
+    if (result.status == RunStatus::Empty && !undetected.empty())
+        result.reason += "; " + undetected;
     return result;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Reads logs into RunResults: one file, or many in parallel with progress and cancel.
 
+#include "logformat.h"
 #include "logscan.h"
 #include "runanalyzer.h"
 #include "runresult.h"
@@ -16,6 +17,11 @@ struct LoadOptions {
     ParseOptions parse;
     MeasureOptions measure;
     int threads = 0; // 0: one per core, at least 2
+    // A format id forces every log to be read as that format; empty: each log's own, detected.
+    std::string logFormat;
+    // Each log is measured with its format's DLPerf defaults rather than `measure` (nobody
+    // chose a window: what DLPerf's script for that format would use).
+    bool formatDefaults = false;
 };
 
 // The one bound on warmup and iterations, for every command and the window: far beyond any real
@@ -46,6 +52,9 @@ struct LogRead {
 using LogRestart = std::function<LogParser&()>;
 LogRead readLogFile(const std::filesystem::path& path, LogParser& parser, LogPosition from = {},
                     const LogRestart& restart = {});
+
+// The format of the log at path, from its first lines (logFormats()); nullptr with the reason.
+const LogFormat* detectLogFile(const std::filesystem::path& path, std::string* why = nullptr);
 
 RunResult loadRun(const LogFile& log, const LoadOptions& options);
 

@@ -3,6 +3,8 @@
 #include "numerics.h"
 #include "runanalyzer.h"
 #include "runloader.h"
+#include "ratelineanalyzer.h"
+#include "steptimeanalyzer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,9 +12,15 @@
 
 namespace sv {
 
-RunLog readRunLog(const LogFile& file, const ParseOptions& options) {
+RunLog readRunLog(const LogFile& file, const ParseOptions& optionsIn) {
     RunLog log;
     log.file = file;
+    // The log's own format, unless the caller knows it; NGC MXNet when none is detected.
+    ParseOptions options = optionsIn;
+    const LogFormat* format =
+        file.key.format.empty() ? detectLogFile(file.path) : findLogFormat(file.key.format);
+    if (format) options.format = format->message;
+    log.file.key.format = std::string(format ? format->id : ngcMxnetFormat().id);
     LogParser parser(options, [&](const SpeedSample& s) { log.samples.push_back(s); });
     const LogRead read = readLogFile(file.path, parser);
     log.readError = read.error;
@@ -26,10 +34,28 @@ RunResult analyzeRunLog(const RunLog& log, const MeasureOptions& options) {
     RunResult result;
     result.path = log.file.display;
     result.key = log.file.key;
+    result.key.format = std::string(logFormatOf(log.file.key.format).id);
     if (log.readError) {
         result.status = RunStatus::Unreadable;
         result.reason = "cannot be read: " + *log.readError;
         result.counters = log.counters;
+        return result;
+    }
+    const LogFormat* format = findLogFormat(log.file.key.format);
+    if (format && format->family == FormatFamily::LoggedRates) {
+        RateLineAnalyzer analyzer(*format, log.file.key.topology, log.file.key.batchPerDevice,
+                                  options);
+        for (const auto& s : log.samples)
+            analyzer.add(s);
+        analyzer.finish(result, log.counters, log.unterminatedTail);
+        return result;
+    }
+    if (format && format->family == FormatFamily::StepTimestamps) {
+        StepTimeAnalyzer analyzer(*format, log.file.key.topology, log.file.key.batchPerDevice,
+                                  options);
+        for (const auto& s : log.samples)
+            analyzer.add(s);
+        analyzer.finish(result, log.counters, log.unterminatedTail);
         return result;
     }
     RunAnalyzer analyzer(log.file.key.topology, log.file.key.batchPerDevice, options);

@@ -44,6 +44,11 @@ struct RunResult {
     std::optional<double> speedThroughput; // DLPerf extract_mxnet_logs.py
     std::optional<double> methodDifferencePct; // |speed - time| / time
     bool methodsDisagree = false;              // difference above 2 %
+    // The figure DLPerf's own script computes for this file where it differs in kind from
+    // ScaleView's (a quirk of the script; 0 where the script records 0); unset for formats whose
+    // figures are DLPerf's exactly, or where the script fails (dlperfNote says why).
+    std::optional<double> dlperfThroughput;
+    std::string dlperfNote;
 
     bool ranksTagged = false;
     std::optional<double>

@@ -11,6 +11,7 @@ struct SpeedSample {
     int epoch = 0;
     std::int64_t batchFirst = 0;
     std::int64_t batchLast = 0;
+    bool hasIteration = false; // formats with one line per iteration: batchFirst is its number
     bool hasTime = false;
     std::int64_t timeUs = 0;    // wall clock of the logging rank, microseconds since 1970-01-01
     bool hasSpeed = false;      // a number was found; it may still be nan or inf

@@ -1,8 +1,12 @@
-// Fuzzes the log parser: it must never crash, never hold more than its line cap, and parsing
-// the same bytes whole or in chunks (sizes drawn from the input) must give the same samples.
+// Fuzzes the log parser with each log format's line parser and analyzer, and format detection:
+// it must never crash, never hold more than its line cap, and parsing the same bytes whole or in
+// chunks (sizes drawn from the input) must give the same samples.
 
+#include "logformat.h"
 #include "logparser.h"
+#include "ratelineanalyzer.h"
 #include "runanalyzer.h"
+#include "steptimeanalyzer.h"
 
 #include <cmath>
 #include <cstdint>
@@ -23,7 +27,8 @@ bool same(const sv::SpeedSample& a, const sv::SpeedSample& b) {
     return a.line == b.line && a.rank == b.rank && a.epoch == b.epoch &&
            a.batchFirst == b.batchFirst && a.batchLast == b.batchLast && a.hasTime == b.hasTime &&
            a.timeUs == b.timeUs && a.hasSpeed == b.hasSpeed && speedSame &&
-           a.hasRounded2 == b.hasRounded2 && a.speedRounded2 == b.speedRounded2;
+           a.hasRounded2 == b.hasRounded2 && a.speedRounded2 == b.speedRounded2 &&
+           a.hasIteration == b.hasIteration;
 }
 
 } // namespace
@@ -31,17 +36,27 @@ bool same(const sv::SpeedSample& a, const sv::SpeedSample& b) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 2) return 0;
     // The first two bytes choose the chunking; a small cap makes the over-long path reachable.
+    // The format is the one detected, as summarize does, or else one chosen by the first byte.
     const std::size_t step = 1 + data[0] % 61;
+    const std::string_view text(reinterpret_cast<const char*>(data + 2), size - 2);
+    const auto formats = sv::logFormats();
+    const sv::LogFormat* detected = sv::detectLogFormat(text);
+    const sv::LogFormat& format = detected ? *detected : formats[data[0] % formats.size()];
     sv::ParseOptions opt;
     opt.maxLineBytes = 64 + data[1] * 4;
-    const std::string_view text(reinterpret_cast<const char*>(data + 2), size - 2);
+    opt.format = format.message;
 
     Result whole, chunked;
-    sv::RunAnalyzer analyzer({1 + data[0] % 3, 1 + data[1] % 4}, 32, {2, 5});
+    const sv::Topology topology{1 + data[0] % 3, 1 + data[1] % 4};
+    sv::RunAnalyzer analyzer(topology, 32, {2, 5});
+    sv::StepTimeAnalyzer stepAnalyzer(format, topology, 32, {2, 5});
+    sv::RateLineAnalyzer rateAnalyzer(format, topology, 32, {2, 5});
     {
         sv::LogParser p(opt, [&](const sv::SpeedSample& s) {
             whole.samples.push_back(s);
             analyzer.add(s);
+            stepAnalyzer.add(s);
+            rateAnalyzer.add(s);
         });
         p.feed(text);
         whole.counters = p.counters();
@@ -64,10 +79,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         whole.counters.overlongLines != chunked.counters.overlongLines ||
         whole.pending != chunked.pending)
         std::abort();
-    sv::RunResult r;
+    sv::RunResult r, s, t;
     analyzer.finish(r, whole.counters, whole.pending > 0);
-    if (r.status == sv::RunStatus::Complete &&
-        (!r.timeThroughput || !std::isfinite(*r.speedThroughput)))
-        std::abort();
+    stepAnalyzer.finish(s, whole.counters, whole.pending > 0);
+    rateAnalyzer.finish(t, whole.counters, whole.pending > 0);
+    for (const sv::RunResult* x : {&r, &s, &t})
+        if (x->status == sv::RunStatus::Complete &&
+            (!x->timeThroughput || !std::isfinite(*x->speedThroughput)))
+            std::abort();
     return 0;
 }

@@ -1,5 +1,6 @@
 // scaleview-cli as a user runs it: a real process on real generated log directories.
 
+#include "dllwriter.h"
 #include "logwriter.h"
 #include "process.h"
 
@@ -77,8 +78,9 @@ TEST(Cli, TableIsTheDefaultFormat) {
     writeCampaign(dir.path());
     const auto r = cli({"summarize", dir.path().string()});
     EXPECT_EQ(r.exitCode, 0);
-    EXPECT_NE(r.out.find("r50  fp32  batch 64 per GPU  (throughput in images/s, time method)"),
-              std::string::npos)
+    EXPECT_NE(
+        r.out.find("NGC MXNet  r50  fp32  batch 64 per GPU  (throughput in images/s, time method)"),
+        std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("speedup"), std::string::npos);
 }
@@ -329,4 +331,56 @@ TEST(Cli, TheTablesGpusColumnIsTheTotalAsInTheWindow) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("\n    2     8       2 "), std::string::npos) << r.out; // 2n4g
     EXPECT_EQ(r.out.find("\n    2     4 "), std::string::npos) << r.out;
+}
+
+TEST(Cli, FormatsListsEveryFormatWithScriptAndDefaults) {
+    const auto r = cli({"formats"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    for (const char* id :
+         {"ngc-mxnet\n", "ngc-pytorch-rn50\n", "ngc-pytorch-bert\n", "ngc-tf-rn50\n"})
+        EXPECT_NE(r.out.find(id), std::string::npos) << id << r.out;
+    EXPECT_NE(r.out.find("PyTorch/BERT/extract_pytorch_logs_time.py"), std::string::npos);
+    EXPECT_NE(r.out.find("defaults: warmup 20, iterations 110"), std::string::npos) << r.out;
+    EXPECT_EQ(cli({"formats", "extra"}).exitCode, 2);
+}
+
+// Expected: DLPerf's NGC PyTorch extract_pytorch_logs_time.py on these logs (1n1g and 1n8g of
+// tests/dllwriter.h, batch 256): 1n1g runs 790.77, 787.87 -> average 789.32, median 789.32;
+// 1n8g runs 6101.08, 6057.97 -> 6079.52 (6079.525 in binary is below the tie), speedup 7.7.
+TEST(Cli, DlperfFormatOfNgcPytorchPrintsItsScriptsJson) {
+    TempDir dir;
+    const std::tuple<const char*, std::int64_t, std::int64_t> topos[] = {{"1n1g", 300000, 1111},
+                                                                         {"1n8g", 310000, 2222}};
+    for (const auto& [topo, base, delta] : topos)
+        for (int rep = 1; rep <= 2; ++rep) {
+            DllSpec spec;
+            spec.baseStepUs = base + rep * delta;
+            writeFile(dir / "amp_ngc/pytorch" / topo /
+                          ("r50_b256_amp_" + std::to_string(rep) + ".log"),
+                      makeDllLog(spec));
+        }
+    const auto root = (dir / "amp_ngc/pytorch").string();
+    const auto r = cli({"summarize", root, "--format", "dlperf"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out),
+              nlohmann::json::parse(
+                  R"({"r50": {"1n1g": {"average_speed": 789.32, "batch_size_per_device": 256,
+                      "median_speed": 789.32, "speedup": 1.0}, "1n8g": {"average_speed": 6079.52,
+                      "batch_size_per_device": 256, "median_speed": 6079.52, "speedup": 7.7}}})"))
+        << r.out;
+    EXPECT_EQ(r.err, "");
+    // DLPerf has no speed script for NGC PyTorch: the same JSON, and a note that says so.
+    const auto speed = cli({"summarize", root, "--format", "dlperf", "--method", "speed"});
+    EXPECT_EQ(speed.out, r.out);
+    EXPECT_NE(speed.err.find("note: DLPerf has no --method speed script for ngc-pytorch-rn50"),
+              std::string::npos)
+        << speed.err;
+    // ScaleView's own table: another figure, and a note naming the quirk with both.
+    const auto t = cli({"summarize", root});
+    EXPECT_EQ(t.exitCode, 0) << t.err;
+    EXPECT_NE(t.err.find("note: 1n1g/r50_b256_amp_1.log: DLPerf's extract_pytorch_logs_time.py "
+                         "gives 790.77"),
+              std::string::npos)
+        << t.err;
+    EXPECT_EQ(cli({"summarize", root, "--log-format", "pytorch"}).exitCode, 2);
 }

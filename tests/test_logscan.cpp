@@ -51,7 +51,25 @@ TEST(LogName, DlperfNames) {
     EXPECT_EQ(why, "batch size is not b<number>");
     EXPECT_FALSE(parseLogName("r50_b128_fp32.log", &why));
     EXPECT_FALSE(parseLogName("r50_b128_fp32_x.log", &why));
-    EXPECT_FALSE(parseLogName("a_b_b128_fp32_1.log", &why));
+    EXPECT_FALSE(parseLogName("_b128_fp32_1.log", &why));
+    EXPECT_EQ(why, "empty model name");
+}
+
+// OneFlow's and NGC PyTorch BERT's names: '_' and '-' in the model, run index 0.
+TEST(LogName, ModelNamesWithUnderscoresAndRunIndexZero) {
+    auto n = parseLogName("bert_base_b96_fp32_0.log");
+    ASSERT_TRUE(n);
+    EXPECT_EQ(n->model, "bert_base");
+    EXPECT_EQ(n->batchPerDevice, 96);
+    EXPECT_EQ(n->precision, "fp32");
+    EXPECT_EQ(n->repeat, 0);
+    auto adam = parseLogName("bert-base-adam-training_b32_amp_12.log");
+    ASSERT_TRUE(adam);
+    EXPECT_EQ(adam->model, "bert-base-adam-training");
+    EXPECT_EQ(adam->repeat, 12);
+    auto ab = parseLogName("a_b_b128_fp32_1.log");
+    ASSERT_TRUE(ab);
+    EXPECT_EQ(ab->model, "a_b");
 }
 
 TEST(LogScan, TopologyFromTheNearestFolderAndStrayLogsWarned) {

@@ -12,6 +12,8 @@ namespace sv::cli {
 // 2: usage error, unreadable directory, or nothing to summarize.
 int summarizeCommand(const std::vector<std::string>& args);
 int referencesCommand(const std::vector<std::string>& args);
+// Lists the log formats: id, framework, unit, DLPerf scripts, defaults. 0, or 2 on arguments.
+int formatsCommand(const std::vector<std::string>& args);
 // 0: the chart was written; 2: usage error, unreadable directory, nothing to plot, write failure.
 int plotCommand(const std::vector<std::string>& args);
 // run / resume: 0 every run ok; 1 some run not ok; 2 usage or campaign error; 130 cancelled.

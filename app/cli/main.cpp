@@ -21,6 +21,7 @@ const char* kOverview = R"(Usage:
   scaleview-cli compare A B [C...] [--label NAME]... [--format table|csv|json|markdown]
   scaleview-cli report LOG_DIR... --output report.html|report.md [--label NAME]...
   scaleview-cli references [--reference-file FILE]... | references save LOG_DIR --id ID
+  scaleview-cli formats
   scaleview-cli --version | --help
 
 )";
@@ -36,14 +37,19 @@ each run's throughput and each case's statistics, and compare them with the publ
 A directory that holds (or sits up to 3 levels under) a ScaleView campaign.json is measured with
 that campaign's warmup and iterations unless --warmup/--iterations say otherwise.
   --method time|speed     DLPerf method: time (default; timestamps of lines W*R and I*R) or
-                          speed (median of each iteration's Speed values, mean over W..I-1)
-  --warmup N              iterations left out at the start (default 20)
-  --iterations N          end of the measured window (default 120; at most 1000000, also
-                          for plot)
+                          speed (median of each iteration's Speed values, mean over W..I-1);
+                          with --format dlperf, DLPerf's *_time.py script or the other one
+  --warmup N              iterations left out at the start (default: the DLPerf script's
+                          default for each log's format, 20 for NGC MXNet; see 'formats')
+  --iterations N          end of the measured window (default: likewise, 120 for NGC MXNet;
+                          at most 1000000, also for plot)
+  --log-format ID         read every log as this format (see 'formats'); default: each
+                          log's format, detected from its first lines
   --format table|csv|json|dlperf
                           table (default): readable, per case; csv: a row per case;
                           json: runs, cases, references and options; dlperf: exactly the JSON
-                          DLPerf's extract scripts write (one precision and batch size)
+                          DLPerf's extract script for the logs' format writes (one format,
+                          precision and batch size; notes on standard error)
   --output FILE           write there instead of standard output (replaced atomically)
   --reference ID[:SERIES] compare with this table (see 'references'); default: the table
                           matching each case's precision and batch size. The delta is by
@@ -142,6 +148,9 @@ references save LOG_DIR --id ID [--title T] [--hardware H] [--method time|speed]
                           write LOG_DIR's cases as a table in the published tables' schema
                           (median, speedup, method, every repeat) to ID.json in that
                           directory; an existing file is never replaced
+    {"formats",
+     R"(formats: list the log formats ScaleView reads (ids for --log-format), each with its
+framework, throughput unit, DLPerf extraction scripts and their default warmup and iterations.
 )"}};
 
 const char* kExitStatus =
@@ -202,12 +211,13 @@ int main(int argc, char** argv) {
     if (command == "compare") return sv::cli::compareCommand(args);
     if (command == "report") return sv::cli::reportCommand(args);
     if (command == "references") return sv::cli::referencesCommand(args);
+    if (command == "formats") return sv::cli::formatsCommand(args);
     if (command == "run") return sv::cli::runCommand(args);
     if (command == "resume") return sv::cli::resumeCommand(args);
     if (command == "preflight") return sv::cli::preflightCommand(args);
     std::fprintf(stderr,
                  "scaleview-cli: unknown command '%s' (commands: summarize, compare, report, plot, "
-                 "run, resume, preflight, references; scaleview-cli --help says more)\n",
+                 "run, resume, preflight, references, formats; scaleview-cli --help says more)\n",
                  command.c_str());
     return 2;
 }

@@ -5,6 +5,7 @@
 #include "version.h"
 
 #include "campaignwindow.h"
+#include "dlperfview.h"
 #include "report.h"
 #include "summary.h"
 
@@ -63,6 +64,11 @@ std::string joinMix(const CaseMix& mix) {
         for (int b : mix.batchSizes)
             s += " " + std::to_string(b);
     }
+    if (mix.formats.size() > 1) {
+        s += s.empty() ? "formats" : "; formats";
+        for (const auto& f : mix.formats)
+            s += " " + f;
+    }
     return s;
 }
 
@@ -79,7 +85,7 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
     const auto referenceFiles = takeRepeated(argv, "reference-file", &fileError);
     Arguments args(argv,
                    {"method", "warmup", "iterations", "format", "output", "reference", "model",
-                    "precision", "batch-size", "threads", "cv-threshold"},
+                    "precision", "batch-size", "threads", "cv-threshold", "log-format"},
                    {"strict", "quiet", "exclude-disturbed"});
     LoadOptions load;
     SummaryOptions options;
@@ -105,6 +111,12 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
             options.trust.cvPct = v;
     }
     options.excludeDisturbed = args.flag("exclude-disturbed");
+    if (auto f = args.value("log-format")) {
+        if (!findLogFormat(*f))
+            args.fail("--log-format must be one of " + logFormatIds() + ", not '" + *f + "'");
+        else
+            load.logFormat = *f;
+    }
     filter.model = args.value("model");
     filter.precision = args.value("precision");
     const std::string format = args.value("format").value_or("table");
@@ -139,6 +151,8 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
     if (warmup) load.measure.warmup = *warmup;
     if (iterations) load.measure.iterations = *iterations;
     if (warmup || iterations) windowSource = "command line";
+    // Nobody chose a window: each log is measured as DLPerf's script for its format would.
+    load.formatDefaults = windowSource == "dlperf";
     if (auto bad = validateMeasureOptions(load.measure)) return usageError(*bad);
     if (found.window && !quiet)
         std::fprintf(stderr, "note: %s window: warmup %d, iterations %d%s (%s)\n",
@@ -157,6 +171,12 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
     if (!quiet)
         for (const auto& w : summary.warnings)
             std::fprintf(stderr, "warning: %s\n", w.text().c_str());
+    // Where DLPerf's script computes another figure than ScaleView's, say so and give both.
+    if (!quiet && format != "dlperf")
+        for (const auto& r : summary.runs)
+            for (const auto& n : r.notes)
+                if (n.rfind("DLPerf's ", 0) == 0)
+                    std::fprintf(stderr, "note: %s: %s\n", r.path.c_str(), n.c_str());
     if (summary.runs.empty()) {
         std::fprintf(stderr,
                      "scaleview-cli summarize: no DLPerf logs "
@@ -175,10 +195,15 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
     else {
         const CaseMix mix = caseMix(summary);
         if (mix.mixed())
-            return usageError("--format dlperf writes one precision and batch size, and " +
+            return usageError("--format dlperf writes one format, precision and batch size, and " +
                               summary.root + " holds " + joinMix(mix) +
-                              ": choose with --precision and --batch-size");
-        text = formatDlperfJson(summary) + "\n";
+                              ": choose with --precision and --batch-size (one format: a "
+                              "folder of one framework)");
+        const DlperfView view = dlperfView(summary, options.method);
+        if (!quiet)
+            for (const auto& n : view.notes)
+                std::fprintf(stderr, "note: %s\n", n.c_str());
+        text = formatDlperfJson(view.summary) + "\n";
     }
 
     if (auto out = args.value("output")) {

@@ -362,3 +362,24 @@ TEST(CaseTableModel, WarnedCaseCarriesIconReasonAndInterval) {
     EXPECT_LE(amber.color().hsvHue(), 50) << amber.color().name().toStdString();
     EXPECT_EQ(cell(model, 1, ui::CaseTableModel::MedianCi), QStringLiteral("30.10 – 30.30"));
 }
+
+// A tree of several frameworks: each case row names its framework (from the log format).
+TEST(CaseTableModel, FrameworkColumnNamesEachCasesFramework) {
+    std::vector<RunResult> runs;
+    for (const char* format : {"ngc-mxnet", "ngc-pytorch-rn50"}) {
+        RunResult r;
+        r.key = RunKey{"r50", "fp32", 8, Topology{1, 1}, 1, format};
+        r.path = std::string(format) + ".log";
+        r.status = RunStatus::Complete;
+        r.timeThroughput = r.speedThroughput = 10.0;
+        runs.push_back(r);
+    }
+    ui::CaseTableModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setCases(computeCases(runs, {}));
+    ASSERT_EQ(model.rowCount(), 2);
+    EXPECT_EQ(cell(model, 0, ui::CaseTableModel::Framework), QStringLiteral("NGC MXNet"));
+    EXPECT_EQ(cell(model, 1, ui::CaseTableModel::Framework), QStringLiteral("NGC PyTorch"));
+    EXPECT_EQ(model.headerData(ui::CaseTableModel::Framework, Qt::Horizontal).toString(),
+              QStringLiteral("Framework"));
+}

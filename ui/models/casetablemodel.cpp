@@ -2,6 +2,7 @@
 
 #include "cellvalues.h"
 
+#include "logformat.h"
 #include "report.h"
 
 #include <QApplication>
@@ -32,13 +33,14 @@ int CaseTableModel::columnCount(const QModelIndex& parent) const {
 QVariant CaseTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
     static const char* const names[ColumnCount] = {
-        "Model",    "Precision",  "Batch",     "Nodes",    "GPUs",  "Runs",
-        "Excluded", "Median",     "95 % CI",   "Mean",     "Stdev", "CV %",
-        "Speedup",  "Efficiency", "Reference", "Δ vs ref."};
+        "Model", "Precision", "Batch",      "Framework", "Nodes",    "GPUs",
+        "Runs",  "Excluded",  "Median",     "95 % CI",   "Mean",     "Stdev",
+        "CV %",  "Speedup",   "Efficiency", "Reference", "Δ vs ref."};
     static const char* const tips[ColumnCount] = {
         "The network the logs ran",
         "Arithmetic precision (fp32, amp, fp16)",
         "Batch size per GPU",
+        "The framework whose logs these are (the log format, detected from each log's lines)",
         "Nodes in the run",
         "GPUs per node",
         "Repeats counted for this topology",
@@ -68,6 +70,10 @@ QVariant CaseTableModel::display(const CaseStats& c, int column) const {
         return QString::fromStdString(c.key.precision);
     case Batch:
         return c.key.batchPerDevice;
+    case Framework:
+        return QString::fromUtf8(
+            logFormatOf(c.key.format).framework.data(),
+            static_cast<qsizetype>(logFormatOf(c.key.format).framework.size()));
     case Nodes:
         return c.key.topology.nodes;
     case Gpus:

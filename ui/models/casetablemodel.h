@@ -19,6 +19,7 @@ class CaseTableModel : public QAbstractTableModel {
         Model,
         Precision,
         Batch,
+        Framework,
         Nodes,
         Gpus,
         RunsUsed,
