@@ -51,7 +51,10 @@ void addMonitorCurve(QChart* chart, QValueAxis* axisX,
     pen.setWidthF(1.4);
     curve->setPen(pen);
     auto* axis = new QValueAxis(chart);
-    axis->setRange(0, std::max(100.0, std::ceil(top / 50.0) * 50.0));
+    // Whole cores on the axis, ticks at round shares of one.
+    const double cores = std::max(1.0, std::ceil(top / 100.0));
+    axis->setRange(0, cores * 100.0);
+    axis->setTickCount(cores == 1.0 ? 5 : static_cast<int>(cores) * 2 + 1);
     axis->setLabelFormat(QStringLiteral("%.0f"));
     ChartStyle::applyAxis(axis, QStringLiteral("Other processes (% of a core)"));
     chart->addAxis(axis, Qt::AlignRight);

@@ -43,28 +43,28 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
                                                    "Topology",
                                                    "Repeat",
                                                    "Status",
+                                                   "Disturbed",
                                                    "Reason / notes",
                                                    "Time method (images/s)",
                                                    "Speed method (images/s)",
                                                    "Methods Δ %",
                                                    "Outlier",
                                                    "Rank spread %",
-                                                   "Clock offset (ms)",
-                                                   "Disturbed"};
+                                                   "Clock offset (ms)"};
     static const char* const tips[ColumnCount] = {
         "The log file, relative to the directory opened",
         "Nodes × GPUs per node (n: nodes, g: GPUs per node)",
         "Which repeat of its topology this log is",
         "complete: counts; otherwise the run is left out of the results (red rows)",
+        "The launcher's monitor saw the host busy during the run (hover for the evidence); "
+        "Controls › Exclude disturbed runs leaves such runs out",
         "Why a run is left out, and notes on runs that count",
         "DLPerf's time method: images over the wall time of the measured window",
         "DLPerf's speed method: the mean of the per-iteration speeds in the window",
         "|speed − time| / time; flagged (⚠) above 2 %",
         "A repeat far from its topology's median (yellow rows); still counted",
         "How far the slowest rank's speed is below the fastest's",
-        "Clock difference between this run's nodes, as seen in the log",
-        "The launcher's monitor saw the host busy during the run (hover for the evidence); "
-        "Controls › Exclude disturbed runs leaves such runs out"};
+        "Clock difference between this run's nodes, as seen in the log"};
     if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
     if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
     return {};

@@ -19,14 +19,14 @@ class RunTableModel : public QAbstractTableModel {
         Topology,
         Repeat,
         Status,
-        Reason, // next to the status: why a run does not count is read with it
+        Disturbed, // beside the status: a run that counts, but was measured on a busy host
+        Reason,    // next to the status: why a run does not count is read with it
         TimeMethod,
         SpeedMethod,
         MethodDifference,
         Outlier,
         RankSpread,
         ClockOffset,
-        Disturbed,
         ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole;
