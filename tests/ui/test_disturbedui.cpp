@@ -66,7 +66,7 @@ struct DisturbedCampaign {
 
 TEST(DisturbedRuns, AnalysisMarksTheRunReadsItsSamplesAndCanLeaveItOut) {
     DisturbedCampaign c;
-    const LogSnapshot snapshot = readSnapshot(c.dir.path());
+    const ui::LogSnapshot snapshot = readSnapshot(c.dir.path());
     const ui::Analysis a = ui::analyze(snapshot, {});
     ASSERT_EQ(a.summary.runs.size(), 3u);
     for (const auto& r : a.summary.runs) {
@@ -101,10 +101,11 @@ TEST(DisturbedRuns, RunsTableMarksTheRunWithTheEvidenceAsTooltip) {
         const bool disturbed = model.run(r).key.repeat == 2;
         EXPECT_EQ(model.data(i).toString(), disturbed ? QStringLiteral("disturbed ⚠") : QString());
         EXPECT_EQ(model.data(i, ui::RunTableModel::ProblemRole).toBool(), disturbed);
-        if (disturbed)
+        if (disturbed) {
             EXPECT_TRUE(
                 model.data(i, Qt::ToolTipRole).toString().contains(QString::fromUtf8(kEvidence)))
                 << model.data(i, Qt::ToolTipRole).toString().toStdString();
+        }
     }
     EXPECT_EQ(model.headerData(ui::RunTableModel::Disturbed, Qt::Horizontal).toString(),
               QStringLiteral("Disturbed"));
