@@ -107,12 +107,13 @@ with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel c
   --start-timeout S (600)  --wall-timeout S (3600)  --grace S (5)  --connect-timeout S (10)
   --image-size PIXELS     the local profile's synthetic images (default 64)
   --dry-run               print every command exactly as it would run, one per line
-  --scheduler slurm       each run is one Slurm job (sbatch; srun --mpi=pmix --label inside it),
+  --scheduler slurm       each run is one Slurm job (sbatch; srun with pmix and --label in it),
                           followed through the queue; the journal keeps its job id
   --slurm-partition P  --slurm-account A  --slurm-qos Q  --slurm-reservation R
   --slurm-constraint EXPR  --slurm-time LIMIT  --slurm-exclusive  --slurm-gpus
   --slurm-launch srun|mpirun   --slurm-sbatch-arg --OPTION[=VALUE]   (one; a file takes a list)
-  --container-image IMAGE  --container-mounts SRC:DST,...  --container-workdir DIR   (pyxis)
+  --container-workdir DIR under Slurm, --container-image and --container-mount are pyxis'
+                          (pyxis' image and mounts), and this its working directory
 )"},
     {"resume",
      R"(resume: rerun what a campaign in DIR has not finished (interrupted, cancelled, not started).

@@ -97,8 +97,11 @@ TEST(RunPanel, FreshStartOffersTheSmallLocalCampaign) {
     // What is measured is said in words under the workload, from the first moment.
     bool labelled = false;
     for (const QLabel* label : w.form->findChildren<QLabel*>())
-        labelled = labelled || label->text() == QLatin1String("ResNet-50 v1.5, PyTorch, CPU, "
-                                                              "synthetic data");
+        labelled =
+            labelled || (label->text().startsWith(QLatin1String("ResNet-50 v1.5, PyTorch, CPU, "
+                                                                "synthetic data\n")) &&
+                         label->text().contains(QLatin1String("a \"GPU\" is one core")) &&
+                         label->text().contains(QLatin1String("not GPU scaling")));
     EXPECT_TRUE(labelled);
     // The exact commands shown before anything runs: one per run, mpirun with the workload.
     ASSERT_TRUE(waitUntil([&] { return !w.panel->commandText().isEmpty(); }, 3000));

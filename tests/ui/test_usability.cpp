@@ -331,8 +331,9 @@ TEST(Runs, SortedByTopologyThenRepeatAsNumbersWithAProblemsOnlyFilter) {
             << r;
         EXPECT_EQ(shown->index(r, ui::RunTableModel::Repeat).data().toInt(), r % 12 + 1) << r;
     }
-    // The reason sits next to the status.
-    EXPECT_EQ(ui::RunTableModel::Reason, ui::RunTableModel::Status + 1);
+    // The reason sits next to the status, with only the disturbed mark between them.
+    EXPECT_EQ(ui::RunTableModel::Disturbed, ui::RunTableModel::Status + 1);
+    EXPECT_EQ(ui::RunTableModel::Reason, ui::RunTableModel::Disturbed + 1);
     EXPECT_TRUE(shown->index(12 + 9, ui::RunTableModel::Reason)
                     .data()
                     .toString()

@@ -29,6 +29,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -343,7 +344,15 @@ void CampaignForm::showProfile(const std::string& launcher) {
     auto p = launcher::loadProfile(m_profile->currentText().toStdString(), &error);
     m_needs = p ? p->needs : std::string();
     // What is measured, in words, right under the choice.
-    m_profileLabel->setText(p ? QString::fromStdString(p->label) : QString::fromStdString(error));
+    QString what = p ? QString::fromStdString(p->label) : QString::fromStdString(error);
+    if (p && p->needs == "torch")
+        // What a CPU campaign can and cannot show, before anyone reads its speedup as a finding.
+        what += tr("\nOn a CPU a \"GPU\" is one core: this machine offers %1. A CPU campaign "
+                   "shows the pipeline, the logs and what exchanging gradients costs, not GPU "
+                   "scaling (measured on an idle 2-core machine: 1n2g at 66 % efficiency, "
+                   "where two independent processes reach 84 %).")
+                    .arg(QThread::idealThreadCount());
+    m_profileLabel->setText(what);
     fillLaunchers(p ? &*p : nullptr, launcher);
     m_imageSize->setEnabled(p && p->variables.count("image_size"));
     // The profile's container (the seed's image and data mount), where none is set yet.

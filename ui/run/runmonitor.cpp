@@ -180,7 +180,7 @@ void RunMonitor::showProgress(const launcher::RunProgress& p) {
                                .arg(QString::fromStdString(p.id), QString::fromStdString(p.jobId),
                                     QString::fromStdString(p.queue)));
         m_speed->clear();
-        updateCampaignBar(p.campaignEtaSeconds);
+        updateCampaignBar(p.campaignEtaSeconds, p.campaignEtaMaxSeconds);
         return;
     }
     // While running, the figure is one iteration's pace, and says so.
