@@ -443,14 +443,30 @@ void MainWindow::present(const AnalysisPtr& a) {
     m_throughput->setAnalysis(a);
     m_speedup->setAnalysis(a);
     m_runs->setAnalysis(a);
-    m_warnings->setWarnings(a->summary.warnings);
-    m_warningsDock->setWindowTitle(tr("Warnings (%1)").arg(a->summary.warnings.size()));
-    if (a->summary.warnings.empty()) resizeDocks({m_warningsDock}, {1}, Qt::Vertical);
+    std::vector<Warning> shown = shownWarnings(*a);
+    const bool none = shown.empty();
+    m_warningsDock->setWindowTitle(tr("Warnings (%1)").arg(shown.size()));
+    m_warnings->setWarnings(std::move(shown));
+    if (none) resizeDocks({m_warningsDock}, {1}, Qt::Vertical);
     updateExportActions();
     m_settings->setAnalysisOptions(m_analysis->options());
     m_status->setText(statusText());
     offerWindowFor(a);
     emit analysisShown(a);
+}
+
+// The panel's list: what is wrong with the figures (each case's warnings, the reason in words),
+// then what is wrong with the files. "Warnings (0)" beside a disturbed case would read as clean.
+std::vector<Warning> MainWindow::shownWarnings(const Analysis& a) {
+    std::vector<Warning> out;
+    for (const auto& c : a.summary.cases)
+        for (const auto& w : c.warnings)
+            out.push_back(Warning{
+                "", 0,
+                c.key.model + " " + c.key.precision + " b" + std::to_string(c.key.batchPerDevice) +
+                    " " + c.key.topology.name() + ": " + w.message + " [" + w.kind + "]"});
+    out.insert(out.end(), a.summary.warnings.begin(), a.summary.warnings.end());
+    return out;
 }
 
 QString MainWindow::statusText() const {
@@ -471,7 +487,7 @@ QString MainWindow::statusText() const {
                 .arg(countOf(qsizetype(a->summary.runs.size()), tr("run"), tr("runs")))
                 .arg(used)
                 .arg(QString::fromStdString(std::string(methodName(a->summary.options.method))))
-                .arg(countOf(qsizetype(a->summary.warnings.size()), tr("warning"), tr("warnings")));
+                .arg(countOf(qsizetype(shownWarnings(*a).size()), tr("warning"), tr("warnings")));
     // A window other than DLPerf's changes every figure: the status line names it and whose.
     const MeasureOptions& m = a->summary.load.measure;
     if (m.warmup != MeasureOptions{}.warmup || m.iterations != MeasureOptions{}.iterations) {

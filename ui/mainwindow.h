@@ -81,6 +81,7 @@ class MainWindow : public QMainWindow {
     QDockWidget* warningsDock() const { return m_warningsDock; }
     WarningListModel* warnings() const { return m_warnings; }
     QString statusText() const;
+    static std::vector<Warning> shownWarnings(const Analysis& a);
 
   signals:
     // A new analysis is on every page (tests and --screenshot wait for this).

@@ -415,6 +415,30 @@ TEST(TraceChart, ShadesWarmupAndWindowAndBandsTheRanks) {
     EXPECT_TRUE(seriesOf<QScatterSeries>(chart.get()).empty());
 }
 
+// A slow CPU run spans a few images/s: its axis labels must tell the ticks apart.
+TEST(TraceChart, ANarrowRangeLabelsEveryTickDifferently) {
+    IterationTrace trace;
+    trace.ranks = 1;
+    for (int k = 0; k < 30; ++k) {
+        const double v = 3.6 + 0.05 * (k % 25);
+        trace.median.push_back(v);
+        trace.min.push_back(v);
+        trace.max.push_back(v);
+    }
+    std::unique_ptr<QChart> chart(
+        ui::TraceChart::build(trace, MeasureOptions{5, 30}, QStringLiteral("run")));
+    QValueAxis* axisY = nullptr;
+    for (auto* axis : chart->axes(Qt::Vertical))
+        if (auto* v = qobject_cast<QValueAxis*>(axis); v && !axisY) axisY = v;
+    ASSERT_NE(axisY, nullptr);
+    QStringList labels;
+    const double step = (axisY->max() - axisY->min()) / (axisY->tickCount() - 1);
+    for (int i = 0; i < axisY->tickCount(); ++i)
+        labels << QString::asprintf(axisY->labelFormat().toLatin1().constData(),
+                                    axisY->min() + i * step);
+    EXPECT_EQ(labels.removeDuplicates(), 0) << labels.join(QLatin1Char(' ')).toStdString();
+}
+
 TEST(TraceChart, MarksTheIterationsThatCostTheRunItsFigure) {
     IterationTrace trace;
     trace.ranks = 1;

@@ -12,6 +12,7 @@
 #include "loadcontroller.h"
 #include "mainwindow.h"
 #include "pagebanner.h"
+#include "plural.h"
 #include "referencelistmodel.h"
 #include "report.h"
 #include "resultspage.h"
@@ -280,9 +281,17 @@ TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
     const Summary time = summarizeDirectory(c.dir.path(), {}, {});
     EXPECT_EQ(results->data(results->index(2, ui::CaseTableModel::Median)).toString().toStdString(),
               formatFixed(*time.cases[2].median, 2));
-    EXPECT_EQ(w.window.warnings()->rowCount(), 1);
-    EXPECT_TRUE(w.window.statusText().contains(QStringLiteral("1 warning")));
-    EXPECT_FALSE(w.window.statusText().contains(QStringLiteral("1 warnings")));
+    // The panel lists each case's warnings (about the figures) before the files' (the input).
+    std::size_t caseWarnings = 0;
+    for (const auto& k : time.cases)
+        caseWarnings += k.warnings.size();
+    ASSERT_EQ(time.warnings.size(), 1u);
+    const int shown = w.window.warnings()->rowCount();
+    EXPECT_EQ(shown, static_cast<int>(caseWarnings + 1));
+    EXPECT_EQ(w.window.warnings()->index(shown - 1).data().toString().toStdString(),
+              time.warnings[0].text());
+    EXPECT_TRUE(w.window.statusText().contains(
+        ui::countOf(shown, QStringLiteral("warning"), QStringLiteral("warnings"))));
     EXPECT_TRUE(w.window.statusText().contains(QStringLiteral("9 runs, 8 used")));
 
     // Switch method in the control panel.
@@ -521,7 +530,8 @@ TEST(MainWindow, AWindowBelongsToItsDirectoryAcrossOpensAndRestarts) {
         ASSERT_TRUE(open(window, plain.root()));
         EXPECT_TRUE(sameWindow(measureShown(window), {20, 120}));
         EXPECT_TRUE(sameWindow(window.analysis()->current()->summary.load.measure, {20, 120}));
-        EXPECT_EQ(window.warnings()->rowCount(), 1); // the truncated log does not count
+        // The truncated log does not count (the panel also lists the cases' warnings).
+        EXPECT_EQ(window.analysis()->current()->summary.warnings.size(), 1u);
         EXPECT_FALSE(window.controls()->windowBadge()->isVisible());
         EXPECT_FALSE(window.controls()->resetWindowButton()->isVisible());
         // The user's window for this directory: named, and kept for it alone.

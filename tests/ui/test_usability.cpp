@@ -423,7 +423,13 @@ TEST(Wording, TheStatusLineCountsInWords) {
     ASSERT_TRUE(w.waitLoaded(1));
     const QString status = w.window.statusText();
     EXPECT_TRUE(status.contains(QLatin1String(" 1 run, 1 used"))) << status.toStdString();
-    EXPECT_TRUE(status.contains(QLatin1String("0 warnings"))) << status.toStdString();
+    // One repeat: the case's few-repeats warning is counted and listed, as the Results icon is.
+    EXPECT_TRUE(status.contains(QStringLiteral("· 1 warning"))) << status.toStdString();
+    ASSERT_EQ(w.window.warnings()->rowCount(), 1);
+    EXPECT_TRUE(w.window.warnings()->index(0).data().toString().contains(
+        QLatin1String("r50 fp32 b64 1n1g: ")));
+    EXPECT_TRUE(
+        w.window.warnings()->index(0).data().toString().endsWith(QLatin1String("[few-repeats]")));
     EXPECT_FALSE(status.contains(QLatin1String("loading"))) << status.toStdString();
 }
 

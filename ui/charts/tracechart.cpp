@@ -141,7 +141,12 @@ QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& win
     axisX->setTickAnchor(0);
     axisX->setTickInterval(xEnd > 60 ? 20 : 10);
     ChartStyle::applyAxis(axisX, QStringLiteral("Iteration"));
-    axisY->setLabelFormat(QStringLiteral("%.0f"));
+    // As many decimals as the tick step needs: a narrow range (3.5 to 5 images/s) in whole
+    // numbers would label two ticks "4".
+    const double step = (y1 - y0) / std::max(1, axisY->tickCount() - 1);
+    const int decimals = step > 0 && step < 1 ? static_cast<int>(std::ceil(-std::log10(step))) : 0;
+    axisY->setLabelFormat(QStringLiteral("%.") + QString::number(std::min(decimals, 3)) +
+                          QStringLiteral("f"));
     ChartStyle::applyAxis(axisY, QStringLiteral("Throughput (images/s)"));
     ChartStyle::addSeries(chart, axisX, axisY, series);
     if (!monitor.empty()) addMonitorCurve(chart, axisX, monitor);
