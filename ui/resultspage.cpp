@@ -1,6 +1,7 @@
 #include "resultspage.h"
 
 #include "casetablemodel.h"
+#include "logformat.h"
 
 #include <QAction>
 #include <QApplication>
@@ -12,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include <map>
+#include <set>
 
 namespace sv::ui {
 
@@ -56,23 +58,43 @@ ResultsPage::ResultsPage(QWidget* parent)
 
 void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
     std::vector<CaseStats> cases;
+    std::set<std::string> formats;
     if (analysis)
-        for (const auto* c : analysis->groupCases())
+        for (const auto* c : analysis->groupCases()) {
             cases.push_back(*c);
+            formats.insert(c->key.format);
+        }
     m_model->setCases(std::move(cases));
+    // One log format: the caption names it and the column would repeat it on every row.
+    m_view->setColumnHidden(CaseTableModel::Framework, formats.size() <= 1);
     m_view->resizeColumnsToContents();
     if (!analysis || !analysis->group) {
         m_caption->setText(tr("No results yet."));
         return;
     }
     const auto& s = analysis->summary;
+    // The format names the lines the logs hold (the local CPU workload writes NGC MXNet's), so
+    // the caption says "logs in … format", not which framework trained.
+    const LogFormat& format = logFormatOf(formats.empty() ? std::string() : *formats.begin());
+    const auto text = [](std::string_view v) {
+        return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+    };
     m_caption->setText(
-        tr("<b>%1</b> — throughput in images/s by the <b>%2 method</b> (warmup %3, window to %4); "
-           "Δ compares the median with the published figure (hover for its source).")
+        tr("<b>%1</b>, %2 — throughput in %3 by the <b>%4 method</b> (warmup %5, "
+           "window to %6); Δ compares the median with the published figure (hover for its "
+           "source).")
             .arg(QString::fromStdString(analysis->group->label()).toHtmlEscaped(),
+                 formats.size() > 1
+                     ? tr("logs of %1 formats (the Framework column)").arg(formats.size())
+                     : tr("logs in %1 format").arg(text(format.framework).toHtmlEscaped()),
+                 text(format.unit),
                  QString::fromStdString(std::string(methodName(s.options.method))))
             .arg(s.load.measure.warmup)
             .arg(s.load.measure.iterations));
+}
+
+QString ResultsPage::caption() const {
+    return m_caption->text();
 }
 
 QString ResultsPage::selectionText() const {

@@ -22,6 +22,7 @@ class ResultsPage : public QWidget {
     void setAnalysis(const AnalysisPtr& analysis);
     CaseTableModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
+    QString caption() const;
     QString selectionText() const; // what Copy puts on the clipboard
     void copySelection() const;
 

@@ -281,6 +281,11 @@ TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
     const Summary time = summarizeDirectory(c.dir.path(), {}, {});
     EXPECT_EQ(results->data(results->index(2, ui::CaseTableModel::Median)).toString().toStdString(),
               formatFixed(*time.cases[2].median, 2));
+    // One log format: named in the caption, not repeated on every row.
+    EXPECT_TRUE(w.window.resultsPage()->view()->isColumnHidden(ui::CaseTableModel::Framework));
+    EXPECT_TRUE(w.window.resultsPage()->caption().contains(
+        QStringLiteral("logs in NGC MXNet format — throughput in images/s")))
+        << w.window.resultsPage()->caption().toStdString();
     // The panel lists each case's warnings (about the figures) before the files' (the input).
     std::size_t caseWarnings = 0;
     for (const auto& k : time.cases)
