@@ -2,6 +2,7 @@
 // medians side by side, and each series against the first with an interval and a verdict.
 
 #include "arguments.h"
+#include "measurearguments.h"
 #include "commands.h"
 #include "usercatalog.h"
 #include "version.h"
@@ -49,24 +50,8 @@ int compareCommand(const std::vector<std::string>& argvIn) {
     SummaryOptions options;
     LoadOptions load;
     ComparisonOptions compare;
-    if (auto m = args.value("method")) {
-        auto method = parseMethod(*m);
-        if (!method)
-            args.fail("--method must be time or speed, not '" + *m + "'");
-        else
-            options.method = *method;
-    }
-    const auto warmup = args.integer("warmup", 1, kMaxMeasureIterations - 1);
-    const auto iterations = args.integer("iterations", 2, kMaxMeasureIterations);
-    if (auto t = args.integer("threads", 1, 256)) load.threads = *t;
-    if (auto t = args.value("threshold")) {
-        char* end = nullptr;
-        const double v = std::strtod(t->c_str(), &end);
-        if (t->empty() || *end != '\0' || !(v >= 0.0 && v < 100.0))
-            args.fail("--threshold must be a percentage from 0 to below 100, not '" + *t + "'");
-        else
-            compare.thresholdPct = v;
-    }
+    const auto [warmup, iterations] = readMeasureArguments(args, &options.method, &load);
+    readThreshold(args, &compare.thresholdPct);
     const std::string format = args.value("format").value_or("table");
     if (format != "table" && format != "csv" && format != "json" && format != "markdown")
         args.fail("--format must be table, csv, json or markdown, not '" + format + "'");

@@ -2,6 +2,7 @@
 // own, --reference-file), and `references save` to make a log directory one of them.
 
 #include "arguments.h"
+#include "measurearguments.h"
 #include "commands.h"
 #include "usercatalog.h"
 #include "version.h"
@@ -75,15 +76,7 @@ int saveTable(std::vector<std::string> argv) {
     Arguments args(argv, {"id", "title", "hardware", "method", "warmup", "iterations"}, {"quiet"});
     SummaryOptions options;
     LoadOptions load;
-    if (auto m = args.value("method")) {
-        auto method = parseMethod(*m);
-        if (!method)
-            args.fail("--method must be time or speed, not '" + *m + "'");
-        else
-            options.method = *method;
-    }
-    const auto warmup = args.integer("warmup", 1, kMaxMeasureIterations - 1);
-    const auto iterations = args.integer("iterations", 2, kMaxMeasureIterations);
+    const auto [warmup, iterations] = readMeasureArguments(args, &options.method);
     const auto id = args.value("id");
     static const std::regex safeId(R"([A-Za-z0-9][A-Za-z0-9._-]{0,99})");
     if (!id)

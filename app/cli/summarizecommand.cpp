@@ -1,4 +1,5 @@
 #include "arguments.h"
+#include "measurearguments.h"
 #include "commands.h"
 #include "runloader.h"
 #include "usercatalog.h"
@@ -90,16 +91,7 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
     LoadOptions load;
     SummaryOptions options;
     CaseFilter filter;
-    if (auto m = args.value("method")) {
-        auto method = parseMethod(*m);
-        if (!method)
-            args.fail("--method must be time or speed, not '" + *m + "'");
-        else
-            options.method = *method;
-    }
-    const auto warmup = args.integer("warmup", 1, kMaxMeasureIterations - 1);
-    const auto iterations = args.integer("iterations", 2, kMaxMeasureIterations);
-    if (auto t = args.integer("threads", 1, 256)) load.threads = *t;
+    const auto [warmup, iterations] = readMeasureArguments(args, &options.method, &load);
     if (auto b = args.integer("batch-size", 1, 1 << 24)) filter.batchPerDevice = *b;
     if (auto cv = args.value("cv-threshold")) {
         char* end = nullptr;
