@@ -419,10 +419,15 @@ void MainWindow::openWarning(const QModelIndex& index) {
             m_runs->selectRun(static_cast<int>(i));
             return;
         }
+    // A case's warning is about its figures: its row on Results carries it.
+    if (file.empty()) {
+        showPage(Results);
+        m_status->setText(tr("A case's warning: its row on Results carries the icon and reason."));
+        return;
+    }
     // A file the scan skipped has no run: say so rather than do nothing.
-    m_status->setText(file.empty() ? tr("This warning is about no single log.")
-                                   : tr("%1 was not read as a run; use Open Log to see it.")
-                                         .arg(QString::fromStdString(file)));
+    m_status->setText(
+        tr("%1 was not read as a run; use Open Log to see it.").arg(QString::fromStdString(file)));
 }
 
 ChartKind MainWindow::currentChartKind() const {

@@ -430,6 +430,10 @@ TEST(Wording, TheStatusLineCountsInWords) {
         QLatin1String("r50 fp32 b64 1n1g: ")));
     EXPECT_TRUE(
         w.window.warnings()->index(0).data().toString().endsWith(QLatin1String("[few-repeats]")));
+    // Opening it shows the case's row on Results.
+    w.window.showPage(ui::MainWindow::Runs);
+    emit w.window.warningView()->activated(w.window.warningView()->model()->index(0, 0));
+    EXPECT_EQ(w.window.currentPage(), ui::MainWindow::Results);
     EXPECT_FALSE(status.contains(QLatin1String("loading"))) << status.toStdString();
 }
 
