@@ -462,6 +462,7 @@ void MainWindow::present(const AnalysisPtr& a) {
 
 // The panel's list: what is wrong with the figures (each case's warnings, the reason in words),
 // then what is wrong with the files. "Warnings (0)" beside a disturbed case would read as clean.
+// The status line counts what the panel lists (set from the same analysis just before).
 std::vector<Warning> MainWindow::shownWarnings(const Analysis& a) {
     std::vector<Warning> out;
     for (const auto& c : a.summary.cases)
@@ -488,11 +489,12 @@ QString MainWindow::statusText() const {
         used += r.usable() ? 1 : 0;
     QString text = QDir::toNativeSeparators(QString::fromStdString(a->summary.root));
     if (a->group) text += QStringLiteral(" — ") + QString::fromStdString(a->group->label());
-    text += tr(" · %1, %2 used · %3 method · %4")
-                .arg(countOf(qsizetype(a->summary.runs.size()), tr("run"), tr("runs")))
-                .arg(used)
-                .arg(QString::fromStdString(std::string(methodName(a->summary.options.method))))
-                .arg(countOf(qsizetype(shownWarnings(*a).size()), tr("warning"), tr("warnings")));
+    text +=
+        tr(" · %1, %2 used · %3 method · %4")
+            .arg(countOf(qsizetype(a->summary.runs.size()), tr("run"), tr("runs")))
+            .arg(used)
+            .arg(QString::fromStdString(std::string(methodName(a->summary.options.method))))
+            .arg(countOf(qsizetype(m_warnings->warnings().size()), tr("warning"), tr("warnings")));
     // A window other than DLPerf's changes every figure: the status line names it and whose.
     const MeasureOptions& m = a->summary.load.measure;
     if (m.warmup != MeasureOptions{}.warmup || m.iterations != MeasureOptions{}.iterations) {

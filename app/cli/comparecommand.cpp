@@ -3,6 +3,7 @@
 
 #include "arguments.h"
 #include "measurearguments.h"
+#include "seriesdirectory.h"
 #include "commands.h"
 #include "usercatalog.h"
 #include "version.h"
@@ -23,16 +24,6 @@ int usageError(const std::string& message) {
     std::fprintf(stderr, "scaleview-cli compare: %s\n(see scaleview-cli compare --help)\n",
                  message.c_str());
     return 2;
-}
-
-// The directory's own name ("campaign-2026-11" for ".../campaign-2026-11/"), as the GUI names it.
-std::string defaultLabel(const std::string& dir) {
-    std::filesystem::path p(dir);
-    if (!p.has_filename()) p = p.parent_path();
-    std::string name = p.filename().string();
-    if (name.empty() || name == ".")
-        name = std::filesystem::absolute(p).lexically_normal().string();
-    return name;
 }
 
 } // namespace
@@ -85,30 +76,13 @@ int compareCommand(const std::vector<std::string>& argvIn) {
         return usageError("--reference-file needs --reference ID (a table of that file)");
     }
     for (std::size_t i = 0; i < dirs.size(); ++i) {
-        LoadOptions l = load;
-        // Each series is read over its own campaign's window, unless the command line says.
-        const CampaignWindowLookup found = findCampaignWindow(dirs[i]);
-        if (found.error && !quiet) std::fprintf(stderr, "warning: %s\n", found.error->c_str());
-        if (found.window) l.measure = found.window->measure;
-        if (warmup) l.measure.warmup = *warmup;
-        if (iterations) l.measure.iterations = *iterations;
-        if (auto bad = validateMeasureOptions(l.measure)) return usageError(*bad);
-        Summary s = summarizeDirectory(dirs[i], l, options);
-        if (s.error) {
-            std::fprintf(stderr, "scaleview-cli compare: %s\n", s.error->c_str());
-            return 2;
-        }
-        if (!quiet)
-            for (const auto& w : s.warnings)
-                std::fprintf(stderr, "warning: %s: %s\n", dirs[i].c_str(), w.text().c_str());
-        if (s.runs.empty()) {
-            std::fprintf(stderr, "scaleview-cli compare: no DLPerf logs in %s\n", dirs[i].c_str());
-            return 2;
-        }
+        auto read =
+            readSeriesDirectory(dirs[i], load, options, {warmup, iterations}, quiet, "compare");
+        if (read.usage) return usageError(*read.usage);
+        if (!read.summary) return 2;
+        Summary& s = *read.summary;
         ComparisonSeries cs;
-        cs.label = i < labels.size() ? labels[i] : defaultLabel(dirs[i]);
-        for (const auto& other : series)
-            if (other.label == cs.label) cs.label += " (" + std::to_string(i + 1) + ")";
+        cs.label = seriesLabel(dirs[i], i < labels.size() ? labels[i] : "", i, series);
         cs.source = dirs[i];
         cs.method = options.method;
         cs.cases = std::move(s.cases);

@@ -3,6 +3,7 @@
 
 #include "arguments.h"
 #include "measurearguments.h"
+#include "seriesdirectory.h"
 #include "commands.h"
 #include "usercatalog.h"
 #include "version.h"
@@ -151,32 +152,13 @@ int reportCommand(const std::vector<std::string>& argvIn) {
     char tmpl[] = "/tmp/scaleview-report-XXXXXX";
     const char* tmpDir = html ? ::mkdtemp(tmpl) : nullptr;
     for (std::size_t i = 0; i < dirs.size(); ++i) {
-        LoadOptions l = load;
-        const CampaignWindowLookup found = findCampaignWindow(dirs[i]);
-        if (found.window) l.measure = found.window->measure;
-        if (warmup) l.measure.warmup = *warmup;
-        if (iterations) l.measure.iterations = *iterations;
-        if (auto bad = validateMeasureOptions(l.measure)) return usageError(*bad);
-        Summary s = summarizeDirectory(dirs[i], l, options);
-        s.windowSource = found.window ? "campaign" : "dlperf";
-        if (warmup || iterations) s.windowSource = "command line";
-        if (s.error) {
-            std::fprintf(stderr, "scaleview-cli report: %s\n", s.error->c_str());
-            return 2;
-        }
-        if (!quiet)
-            for (const auto& w : s.warnings)
-                std::fprintf(stderr, "warning: %s: %s\n", dirs[i].c_str(), w.text().c_str());
-        if (s.runs.empty()) {
-            std::fprintf(stderr, "scaleview-cli report: no DLPerf logs in %s\n", dirs[i].c_str());
-            return 2;
-        }
+        auto read =
+            readSeriesDirectory(dirs[i], load, options, {warmup, iterations}, quiet, "report");
+        if (read.usage) return usageError(*read.usage);
+        if (!read.summary) return 2;
+        Summary& s = *read.summary;
         ReportSeries r;
-        fs::path p(dirs[i]);
-        if (!p.has_filename()) p = p.parent_path();
-        r.label = i < labels.size() ? labels[i] : p.filename().string();
-        for (const auto& other : input.series)
-            if (other.label == r.label) r.label += " (" + std::to_string(i + 1) + ")";
+        r.label = seriesLabel(dirs[i], i < labels.size() ? labels[i] : "", i, input.series);
         r.files = capturedFiles(dirs[i]);
         // The same charts as the desktop app's, drawn by scaleview-plot.
         if (!plot) r.chartNote = "charts left out: scaleview-plot is not installed";
@@ -195,9 +177,9 @@ int reportCommand(const std::vector<std::string>& argvIn) {
                                                  "--method",
                                                  std::string(methodName(options.method)),
                                                  "--warmup",
-                                                 std::to_string(l.measure.warmup),
+                                                 std::to_string(s.load.measure.warmup),
                                                  "--iterations",
-                                                 std::to_string(l.measure.iterations)};
+                                                 std::to_string(s.load.measure.iterations)};
             if (!runPlot(*plot, plotArgs, error)) {
                 r.chartNote = "chart left out: " + error;
                 continue;
