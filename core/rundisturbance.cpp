@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 
 namespace sv {
@@ -94,9 +95,47 @@ void applyRunDisturbances(std::vector<RunResult>& runs, const fs::path& root,
     }
 }
 
+namespace {
+
+// Several hosts' samples, each host's a step curve (a sample covers the interval before it,
+// back to that host's previous one): at every iteration any host sampled, the max over the
+// hosts' samples covering it. Taken at slightly different moments, the points interleaved as
+// read would make the curve zigzag between a busy host and a quiet one.
+std::vector<RunResult::MonitorPoint>
+maxOverHosts(std::map<std::string, std::vector<RunResult::MonitorPoint>> byHost) {
+    if (byHost.size() == 1) return std::move(byHost.begin()->second);
+    std::vector<double> at;
+    for (auto& [host, points] : byHost) {
+        std::stable_sort(points.begin(), points.end(),
+                         [](const auto& a, const auto& b) { return a.iteration < b.iteration; });
+        for (const auto& p : points)
+            at.push_back(p.iteration);
+    }
+    std::sort(at.begin(), at.end());
+    at.erase(std::unique(at.begin(), at.end()), at.end());
+    std::vector<RunResult::MonitorPoint> out;
+    for (const double x : at) {
+        RunResult::MonitorPoint m;
+        m.iteration = x;
+        for (const auto& [host, points] : byHost) {
+            // This host's sample covering x: its first at or after x (none: it had stopped).
+            const auto it =
+                std::lower_bound(points.begin(), points.end(), x,
+                                 [](const auto& p, double v) { return p.iteration < v; });
+            if (it == points.end()) continue;
+            m.load1 = std::max(m.load1, it->load1);
+            m.foreignCpuPct = std::max(m.foreignCpuPct, it->foreignCpuPct);
+        }
+        out.push_back(m);
+    }
+    return out;
+}
+
+} // namespace
+
 std::vector<RunResult::MonitorPoint> readMonitorCurve(const fs::path& file,
                                                       const std::string& tag) {
-    std::vector<RunResult::MonitorPoint> out;
+    std::map<std::string, std::vector<RunResult::MonitorPoint>> byHost;
     std::ifstream in(file, std::ios::binary);
     std::string line;
     while (std::getline(in, line)) {
@@ -111,9 +150,12 @@ std::vector<RunResult::MonitorPoint> readMonitorCurve(const fs::path& file,
         if (auto f = j.find("foreign");
             f != j.end() && f->is_array() && !f->empty() && f->front().is_object())
             p.foreignCpuPct = f->front().value("cpu_pct", 0.0);
-        out.push_back(p);
+        const auto host = j.find("host");
+        byHost[host != j.end() && host->is_string() ? host->get<std::string>() : std::string()]
+            .push_back(p);
     }
-    return out;
+    return byHost.empty() ? std::vector<RunResult::MonitorPoint>{}
+                          : maxOverHosts(std::move(byHost));
 }
 
 void applyMonitorCurves(std::vector<RunResult>& runs, const fs::path& root,

@@ -53,6 +53,9 @@ void MonitorSummary::add(const HostSample& s) {
 
 std::vector<std::string> MonitorSummary::evidence(const DisturbanceLimits& limits) const {
     std::vector<std::string> out;
+    for (const auto& h : hosts)
+        for (auto& e : h.evidence(limits))
+            out.push_back(std::move(e));
     if (samples == 0 || seconds <= 0) return out;
     for (const auto& f : foreign) {
         const double avg = f.averagePct(seconds);
@@ -80,7 +83,29 @@ std::vector<std::string> MonitorSummary::evidence(const DisturbanceLimits& limit
     return out;
 }
 
+std::vector<std::string> MonitorSummary::notSampled() const {
+    std::vector<std::string> out;
+    for (const auto& h : hosts)
+        for (auto& n : h.notSampled())
+            out.push_back(std::move(n));
+    // RemoteSampler's words for a host it could not watch (a write problem is not one).
+    if (problem.rfind("not sampled", 0) == 0 || problem.rfind("sampling stopped", 0) == 0)
+        out.push_back(host + ": " + problem);
+    return out;
+}
+
 nlohmann::json MonitorSummary::toJson() const {
+    if (!hosts.empty()) {
+        nlohmann::json each = nlohmann::json::array();
+        int total = 0;
+        for (const auto& h : hosts) {
+            each.push_back(h.toJson());
+            total += h.samples;
+        }
+        nlohmann::json j{{"hosts", each}, {"samples", total}};
+        if (const auto unknown = notSampled(); !unknown.empty()) j["not_sampled"] = unknown;
+        return j;
+    }
     nlohmann::json top = nlohmann::json::array();
     for (std::size_t i = 0; i < std::min<std::size_t>(foreign.size(), 5); ++i)
         top.push_back({{"pid", foreign[i].pid},

@@ -44,9 +44,17 @@ struct MonitorSummary {
     double maxTemperatureC = 0;
     std::vector<GpuProcess> foreignGpu;
 
+    // A run on remote hosts: one summary per host (each naming its host), in the run's host
+    // order; this summary's own figures then stay empty, and evidence(), notSampled() and
+    // toJson() speak for all of them.
+    std::vector<MonitorSummary> hosts;
+
     void add(const HostSample& s);
-    // The evidence that the host was busy, in words; empty: not disturbed.
+    // The evidence that a host was busy, in words, each naming the host; empty: not disturbed.
     std::vector<std::string> evidence(const DisturbanceLimits& limits = {}) const;
+    // The hosts that could not be watched (all or part of the run), "host: not sampled: why":
+    // unknown, never quiet.
+    std::vector<std::string> notSampled() const;
     nlohmann::json toJson() const;
 };
 

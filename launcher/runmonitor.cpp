@@ -1,7 +1,9 @@
 #include "runmonitor.h"
 
 #include "backgroundtask.h"
+#include "remotesampler.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -50,6 +52,12 @@ struct RunMonitor::Shared {
     }
 };
 
+struct RunMonitor::Remote {
+    RemoteSampler* sampler = nullptr; // a child of the monitor
+    MonitorSummary summary;
+    bool finished = false;
+};
+
 RunMonitor::RunMonitor(std::string file, std::string tag, int ownProcesses,
                        std::chrono::milliseconds interval, QObject* parent, bool gpus,
                        std::string nvidiaSmi)
@@ -69,9 +77,62 @@ RunMonitor::RunMonitor(std::string file, std::string tag, int ownProcesses,
 
 RunMonitor::~RunMonitor() = default;
 
+void RunMonitor::watchHost(std::string name, std::vector<std::string> argv, int ownProcesses) {
+    auto r = std::make_unique<Remote>();
+    r->summary.host = name;
+    r->summary.ownProcesses = ownProcesses;
+    r->sampler = new RemoteSampler(std::move(name), std::move(argv), this);
+    connect(r->sampler, &RemoteSampler::sampled, this,
+            [this, index = m_remote.size()](const HostSample& s) { remoteSampled(index, s); });
+    m_remote.push_back(std::move(r));
+}
+
 void RunMonitor::start() {
+    if (!m_remote.empty()) {
+        for (auto& r : m_remote)
+            r->sampler->start();
+        return;
+    }
     takeSample(); // the baseline
     m_timer.start();
+}
+
+void RunMonitor::remoteSampled(std::size_t host, HostSample sample) {
+    Remote& r = *m_remote[host];
+    if (r.finished) return;
+    // Where the run was when the sample arrived: within a second or so of when it was taken.
+    sample.iteration = m_iteration ? m_iteration() : -1;
+    r.summary.add(sample);
+    runInBackground(
+        this,
+        [shared = m_shared, line = HostSampler::toJson(sample, r.summary.host, m_shared->tag)] {
+            std::lock_guard<std::mutex> lock(shared->mutex);
+            return shared->append(line);
+        },
+        [this, host](std::string error) {
+            MonitorSummary& s = m_remote[host]->summary;
+            if (!error.empty() && s.problem.empty()) s.problem = error;
+        },
+        monitorPool());
+    emit sampled(sample);
+}
+
+void RunMonitor::finishRemote() {
+    for (auto& r : m_remote) {
+        r->sampler->finish([this, remote = r.get()] {
+            remote->finished = true;
+            // The host's own words win over a write problem: a host not watched is unknown.
+            if (!remote->sampler->problem().empty())
+                remote->summary.problem = remote->sampler->problem();
+            if (!std::all_of(m_remote.begin(), m_remote.end(),
+                             [](const auto& o) { return o->finished; }))
+                return;
+            m_summary.hosts.clear();
+            for (const auto& o : m_remote)
+                m_summary.hosts.push_back(o->summary);
+            deliver();
+        });
+    }
 }
 
 void RunMonitor::takeSample() {
@@ -113,6 +174,7 @@ void RunMonitor::finish(std::function<void(MonitorSummary)> done) {
     m_timer.stop();
     m_done = std::move(done);
     m_finishing = true;
+    if (!m_remote.empty()) return finishRemote(); // each sampler has its own deadline
     m_deadline.start(kLastSampleDeadline);
     if (!m_inFlight) {
         m_lastTaken = true;

@@ -1,7 +1,9 @@
 #pragma once
-// Watches this machine while a run runs: a HostSampler every few seconds on a worker thread
-// (never the caller's), each sample appended as a JSON line to DIR/monitor/<run-id>.jsonl, and a
-// MonitorSummary (with its verdict: disturbed or not) when the run ends.
+// Watches the machines a run runs on: this one (a HostSampler every few seconds on a worker
+// thread, never the caller's) or, for a run on remote hosts, each of them (a RemoteSampler, one
+// ssh per host); each sample appended as a JSON line, naming its host, to
+// DIR/monitor/<run-id>.jsonl, and a MonitorSummary (with its verdict: disturbed or not, and the
+// hosts that could not be watched) when the run ends.
 
 #include "monitorsummary.h"
 
@@ -11,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace sv::launcher {
 
@@ -30,6 +33,10 @@ class RunMonitor : public QObject {
     void setIterationSource(std::function<std::int64_t()> source) {
         m_iteration = std::move(source);
     }
+    // A run on remote hosts: watch host `name` through argv (RemoteSampler::command), its
+    // ranks there being ownProcesses. Before start(); this machine is then not sampled, as the
+    // run does not run here.
+    void watchHost(std::string name, std::vector<std::string> argv, int ownProcesses);
     void start();
     // Stops the timer, takes a last sample (the run's last interval), then done(summary) in this
     // object's thread; within a few seconds even when a sample is stuck (then said in
@@ -42,7 +49,10 @@ class RunMonitor : public QObject {
 
   private:
     struct Shared;
+    struct Remote;
     void takeSample();
+    void remoteSampled(std::size_t host, HostSample sample);
+    void finishRemote();
     void deliver();
 
     std::shared_ptr<Shared> m_shared;
@@ -51,6 +61,7 @@ class RunMonitor : public QObject {
     bool m_inFlight = false, m_finishing = false, m_lastTaken = false;
     std::function<void(MonitorSummary)> m_done;
     std::function<std::int64_t()> m_iteration;
+    std::vector<std::unique_ptr<Remote>> m_remote; // per remote host, in the run's order
 };
 
 } // namespace sv::launcher

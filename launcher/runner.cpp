@@ -5,6 +5,7 @@
 #include "campaignstaging.h"
 #include "hostaddresses.h"
 #include "processtree.h"
+#include "remotesampler.h"
 #include "rendezvousfailure.h"
 #include "runrecorder.h"
 #include "runverdict.h"
@@ -409,11 +410,16 @@ void Runner::settle(RunEnd end) {
 }
 
 void Runner::startMonitor(const PlannedRun& run) {
-    // Remote hosts are not watched yet: their runs' end records carry no monitor summary.
-    if (!m_campaign.hosts.empty()) return;
     const auto file = fs::absolute(m_campaign.outputDir) / "monitor" / (run.id + ".jsonl");
     m_monitor = new RunMonitor(file.lexically_normal().string(), m_tag, run.key.topology.ranks(),
                                std::chrono::seconds(2), this, m_profile.needs == "gpu");
+    // Each remote host of the run is watched over ssh; the sampler gives up by itself a little
+    // after the run's own wall-clock limit, should nothing ever close its input.
+    for (int h = 0; h < m_builder.hostCount(run); ++h)
+        m_monitor->watchHost(
+            m_builder.hostName(h),
+            RemoteSampler::command(m_builder, h, m_tag, 2, m_campaign.wallTimeoutSeconds + 120),
+            run.key.topology.gpusPerNode);
     m_monitor->setIterationSource(
         [this]() -> std::int64_t { return m_analyzer ? m_analyzer->iterationsDone() : -1; });
     m_monitor->start();
@@ -432,6 +438,9 @@ void Runner::finishMonitor(RunEnd end) {
             emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id +
                                                 ": disturbed: " + words));
         }
+        for (const auto& unknown : summary.notSampled())
+            emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id +
+                                                ": " + unknown));
         end.monitor = std::move(summary);
         record(std::move(end));
     });

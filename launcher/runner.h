@@ -124,8 +124,8 @@ class Runner : public QObject {
     void escalate();
     void signalLocal(int sig);
     void settle(RunEnd end);
-    // The monitor of a local run: started with the run's processes, finished before its end
-    // record (which carries its summary and verdict).
+    // The monitor of a run (this machine, or each remote host of the run): started with the
+    // run's processes, finished before its end record (which carries its summary and verdict).
     void startMonitor(const PlannedRun& run);
     void finishMonitor(RunEnd end);
     void record(RunEnd end);
@@ -165,7 +165,7 @@ class Runner : public QObject {
     std::string m_logError; // the first failed write to the log
     std::unique_ptr<LogParser> m_parser;
     std::unique_ptr<RunAnalyzer> m_analyzer;
-    RunMonitor* m_monitor = nullptr; // watches this machine during a local run
+    RunMonitor* m_monitor = nullptr; // watches the run's machines while it runs
     std::string m_tail; // the output's last bytes: the reason a run failed is usually there
     std::optional<RunState> m_forcedState;
     std::string m_forcedReason;

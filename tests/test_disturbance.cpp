@@ -169,3 +169,44 @@ TEST(Disturbance, KeyIsTheTailOfTheLogPathSoAMovedCampaignStillMatches) {
     EXPECT_NE(disturbanceKey("/c/resnet50/bz2/1n1g/r50_b2_fp32_1.log"),
               disturbanceKey("/c/resnet50/bz2/1n2g/r50_b2_fp32_1.log"));
 }
+
+// A run on two hosts: their samples, taken at slightly different moments, interleave in the
+// monitor file. The trace's curve is, at each point, the max over the samples covering it, so a
+// quiet host's points do not pull the curve down between a busy host's.
+TEST(Disturbance, MonitorCurveOfSeveralHostsIsTheMaxOverTheHostsAtEachPoint) {
+    TempDir dir;
+    const fs::path file = fs::path(dir.path()) / "run.jsonl";
+    auto line = [](const char* host, double iteration, double load, double foreign) {
+        return nlohmann::json{{"host", host},
+                              {"tag", "svx"},
+                              {"iteration", iteration},
+                              {"load1", load},
+                              {"foreign", {{{"pid", 7}, {"cpu_pct", foreign}}}}}
+                   .dump() +
+               "\n";
+    };
+    writeFile(file, line("node1", 10, 0.5, 2) + line("node2", 11, 3.0, 97) +
+                        line("node1", 20, 0.6, 3) + line("node2", 21, 3.2, 98) +
+                        line("node1", 30, 0.4, 1) + line("other", 5, 9, 99) +
+                        R"({"host":"node2","tag":"older-attempt","iteration":25,"load1":50})"
+                        "\n");
+    // "other" is a third host whose only sample covers iterations up to 5.
+    const auto curve = readMonitorCurve(file, "svx");
+    std::vector<double> at, foreign, load;
+    for (const auto& p : curve) {
+        at.push_back(p.iteration);
+        foreign.push_back(p.foreignCpuPct);
+        load.push_back(p.load1);
+    }
+    EXPECT_EQ(at, (std::vector<double>{5, 10, 11, 20, 21, 30}));
+    // At 5 every host's first sample covers it; at 10, node1's and node2's (11); at 30 only
+    // node1's (node2 stopped at 21).
+    EXPECT_EQ(foreign, (std::vector<double>{99, 97, 97, 98, 98, 1}));
+    EXPECT_EQ(load, (std::vector<double>{9, 3.0, 3.0, 3.2, 3.2, 0.4}));
+
+    // One host (or samples without a host field): the samples as they are.
+    writeFile(file, line("local", 10, 0.5, 2) + line("local", 20, 0.6, 3));
+    const auto one = readMonitorCurve(file, "svx");
+    ASSERT_EQ(one.size(), 2u);
+    EXPECT_EQ(one[1].foreignCpuPct, 3);
+}

@@ -160,7 +160,10 @@ void MainWindow::buildMenus() {
     campaign->addAction(tr("&Open Campaign…"), this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("Open campaign"), QString(),
                                                        tr("Campaign (*.json)"));
-        if (!f.isEmpty() && m_runPanel->openCampaign(f)) showPage(Run);
+        if (f.isEmpty()) return;
+        // The Run page says "Reading campaign…", then the campaign or why it cannot be opened.
+        m_runPanel->openCampaign(f);
+        showPage(Run);
     });
     named(campaign->addAction(tr("&Save Campaign…"), QKeySequence::Save, this,
                               [this] {

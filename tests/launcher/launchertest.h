@@ -52,12 +52,14 @@ inline std::string readFile(const std::string& path) {
     return ss.str();
 }
 
-// Every live process whose environment holds SCALEVIEW_RUN_TAG=... (any run), as "pid cmdline".
-inline std::vector<std::string> taggedProcesses(const std::string& tagPrefix = "") {
+// Every live process whose environment holds SCALEVIEW_RUN_TAG=... (any run), as "pid cmdline";
+// or another variable's (SCALEVIEW_MONITOR_TAG: the run monitor's samplers on remote hosts).
+inline std::vector<std::string> taggedProcesses(const std::string& tagPrefix = "",
+                                                const std::string& variable = "SCALEVIEW_RUN_TAG") {
     std::vector<std::string> out;
     for (const auto& e : std::filesystem::directory_iterator("/proc")) {
         const std::string env = readFile((e.path() / "environ").string());
-        const std::string needle = std::string("SCALEVIEW_RUN_TAG=") + tagPrefix;
+        const std::string needle = variable + "=" + tagPrefix;
         const auto at = env.find(needle);
         if (at == std::string::npos || (at != 0 && env[at - 1] != '\0')) continue;
         std::string stat = readFile((e.path() / "stat").string());
@@ -90,13 +92,14 @@ inline pid_t spawn(const std::vector<std::string>& argv, const std::string& logF
 }
 
 // The live processes carrying any tag that the campaign journal in outDir started.
-inline std::vector<std::string> leftoverOf(const std::string& outDir) {
+inline std::vector<std::string> leftoverOf(const std::string& outDir,
+                                           const std::string& variable = "SCALEVIEW_RUN_TAG") {
     std::vector<std::string> out;
     const std::string journal = readFile(outDir + "/journal.jsonl");
     for (std::size_t at = 0; (at = journal.find("\"tag\":\"", at)) != std::string::npos;) {
         at += 7;
         const std::string tag = journal.substr(at, journal.find('"', at) - at);
-        for (auto& p : taggedProcesses(tag))
+        for (auto& p : taggedProcesses(tag, variable))
             out.push_back(p);
     }
     return out;

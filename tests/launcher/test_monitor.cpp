@@ -3,6 +3,7 @@
 // are appended to DIR/monitor/<run>.jsonl, and preflight warns about it; a run's own (tagged)
 // processes are never foreign.
 
+#include "cpuhog.h"
 #include "hostsampler.h"
 #include "launchertest.h"
 #include "preflight.h"
@@ -19,32 +20,11 @@
 #include <sys/wait.h>
 
 using namespace sv::launcher;
+using sv::test::CpuHog;
+using sv::test::kHogLoop;
 using sv::test::waitFor;
 
 namespace {
-
-// The loop of a CPU hog, raised to take a whole core even on a machine where other tests or
-// builds keep the load far above the CPU count: with autogroup scheduling (Linux's default) a
-// session shares the CPU with other sessions whatever its nice, so the hog runs in its own
-// session (setsid) with its autogroup at nice -15 (the tests run as root).
-const char* kHogLoop = "echo -15 > /proc/$$/autogroup 2>/dev/null; while :; do :; done";
-
-// A real busy loop, KILLed (and reaped) when the test ends, whatever happens in it; setsid and
-// nice exec, so the pid is the loop's and its name is sh.
-struct CpuHog {
-    pid_t pid = 0;
-    explicit CpuHog(const std::string& log,
-                    std::vector<std::string> argv = {"/usr/bin/setsid", "/usr/bin/nice", "-n",
-                                                     "-15", "/bin/sh", "-c", kHogLoop})
-        : pid(sv::test::spawn(argv, log)) {}
-    ~CpuHog() {
-        if (pid <= 0) return;
-        ::kill(pid, SIGKILL);
-        ::waitpid(pid, nullptr, 0);
-    }
-    CpuHog(const CpuHog&) = delete;
-    CpuHog& operator=(const CpuHog&) = delete;
-};
 
 const ForeignProcess* named(const std::vector<ForeignProcess>& foreign, pid_t pid) {
     for (const auto& f : foreign)

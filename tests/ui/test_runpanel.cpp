@@ -67,6 +67,20 @@ std::vector<int> processesMentioning(const std::string& needle) {
     return found;
 }
 
+// Opens a campaign as the user does, and waits for its read (on a worker thread) to end:
+// true when the campaign is in the form.
+bool openAndWait(ui::RunPanel* panel, const QString& fileOrDir) {
+    QSignalSpy read(panel, &ui::RunPanel::campaignRead);
+    panel->openCampaign(fileOrDir);
+    if (!waitUntil([&] { return read.count() > 0; }, 10000)) return false;
+    return read.takeFirst().at(1).toBool();
+}
+
+// After a click that reads the campaign directory again (Resume, Revert): until it is read.
+bool readDone(ui::RunPanel* panel) {
+    return waitUntil([&] { return !panel->isReading(); }, 10000);
+}
+
 // A campaign that takes seconds: one rank, tiny images and batch, few iterations.
 void setUpTiny(ui::CampaignForm* form, const QString& out, int iterations) {
     for (const char* t : {"1n2g", "1n4g", "1n8g", "2n8g", "4n8g"})
@@ -206,7 +220,7 @@ TEST(RunPanel, SavesAndReopensCampaignsAsTheLaunchersJson) {
     EXPECT_EQ(saved->launcher, "torchrun");
 
     Window other;
-    ASSERT_TRUE(other.panel->openCampaign(file));
+    ASSERT_TRUE(openAndWait(other.panel, file));
     EXPECT_EQ(other.form->iterations()->value(), 7);
     EXPECT_EQ(other.form->precision()->currentData().toString(), QStringLiteral("fp16-noamp"));
     EXPECT_EQ(other.form->launcherChoice()->currentData().toString(), QStringLiteral("torchrun"));
@@ -243,7 +257,7 @@ TEST(RunPanel, OpeningACampaignKeepsWhatTheFormCannotShow) {
     const QString file = dir.filePath(QStringLiteral("c.json"));
     std::string error;
     ASSERT_TRUE(launcher::saveCampaign(c, file.toStdString(), &error)) << error;
-    ASSERT_TRUE(w.panel->openCampaign(file));
+    ASSERT_TRUE(openAndWait(w.panel, file));
     auto shown = w.form->campaign();
     EXPECT_EQ(shown.profile, c.profile);
     EXPECT_EQ(shown.batchSizes, (std::vector<int>{8, 16}));
@@ -337,7 +351,7 @@ TEST(RunPanel, CancelMidRunLeavesNoProcessAndReopenOffersResume) {
 
     // Reopening the campaign shows where it stands and offers Resume.
     Window again;
-    ASSERT_TRUE(again.panel->openCampaign(out));
+    ASSERT_TRUE(openAndWait(again.panel, out));
     EXPECT_TRUE(again.panel->resumeButton()->isEnabled());
     EXPECT_TRUE(again.panel->bannerText().contains(QLatin1String("Resume")))
         << again.panel->bannerText().toStdString();
@@ -389,12 +403,13 @@ TEST(RunPanel, ResumeRunsTheSavedCampaignNotTheEditedForm) {
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("campaign"));
     cancelledCampaign(dir, out);
-    ASSERT_TRUE(w.panel->openCampaign(out));
+    ASSERT_TRUE(openAndWait(w.panel, out));
     ASSERT_TRUE(w.panel->resumeButton()->isEnabled());
 
     // Edited iterations: Resume says what differs and runs nothing.
     w.form->iterations()->setValue(7);
     w.panel->resumeButton()->click();
+    ASSERT_TRUE(readDone(w.panel));
     EXPECT_FALSE(w.panel->controller()->isRunning());
     EXPECT_TRUE(w.panel->bannerText().contains(QStringLiteral("iterations: 40 → 7")))
         << w.panel->bannerText().toStdString();
@@ -405,6 +420,7 @@ TEST(RunPanel, ResumeRunsTheSavedCampaignNotTheEditedForm) {
     const QString elsewhere = dir.filePath(QStringLiteral("elsewhere"));
     w.form->outputDir()->setText(elsewhere);
     w.panel->resumeButton()->click();
+    ASSERT_TRUE(readDone(w.panel));
     EXPECT_FALSE(w.panel->controller()->isRunning());
     EXPECT_TRUE(w.panel->bannerText().contains(QLatin1String("output directory")))
         << w.panel->bannerText().toStdString();
@@ -412,6 +428,7 @@ TEST(RunPanel, ResumeRunsTheSavedCampaignNotTheEditedForm) {
 
     // Revert: the saved campaign again, and Resume runs exactly it.
     w.panel->revertButton()->click();
+    ASSERT_TRUE(readDone(w.panel));
     EXPECT_FALSE(w.panel->revertButton()->isVisibleTo(w.panel));
     EXPECT_EQ(w.form->iterations()->value(), 40);
     EXPECT_EQ(w.form->outputDir()->text(), out);
@@ -420,6 +437,7 @@ TEST(RunPanel, ResumeRunsTheSavedCampaignNotTheEditedForm) {
     bool done = false;
     QObject::connect(w.panel, &ui::RunPanel::campaignFinished, [&] { done = true; });
     w.panel->resumeButton()->click();
+    ASSERT_TRUE(readDone(w.panel));
     ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
     ASSERT_TRUE(waitUntil([&] { return done; }, 60000));
     const std::string journal = slurpFile(out.toStdString() + "/journal.jsonl");
@@ -436,9 +454,10 @@ TEST(RunPanel, RunAsANewCampaignLeavesTheOpenedDirectoryAlone) {
     const QString out = dir.filePath(QStringLiteral("campaign"));
     cancelledCampaign(dir, out);
     const std::string before = slurpFile(out.toStdString() + "/journal.jsonl");
-    ASSERT_TRUE(w.panel->openCampaign(out));
+    ASSERT_TRUE(openAndWait(w.panel, out));
     w.form->iterations()->setValue(17);
     w.panel->resumeButton()->click();
+    ASSERT_TRUE(readDone(w.panel));
     ASSERT_TRUE(w.panel->runAsNewButton()->isVisibleTo(w.panel));
     bool done = false;
     QObject::connect(w.panel, &ui::RunPanel::campaignFinished, [&] { done = true; });
@@ -467,7 +486,7 @@ TEST(RunPanel, AnOpenedCampaignKeepsWhatCannotRunHereAndSaysWhy) {
     const QString file = dir.filePath(QStringLiteral("big.json"));
     std::string error;
     ASSERT_TRUE(launcher::saveCampaign(c, file.toStdString(), &error)) << error;
-    ASSERT_TRUE(w.panel->openCampaign(file));
+    ASSERT_TRUE(openAndWait(w.panel, file));
 
     const auto shown = w.form->campaign();
     EXPECT_EQ(shown.topologies, c.topologies);
@@ -500,7 +519,7 @@ TEST(RunPanel, ARelativeOutputDirIsTheCampaignsOwnDirectory) {
     std::string error;
     ASSERT_TRUE(launcher::saveCampaign(c, out.toStdString() + "/campaign.json", &error)) << error;
     Window w;
-    ASSERT_TRUE(w.panel->openCampaign(out + QStringLiteral("/campaign.json")));
+    ASSERT_TRUE(openAndWait(w.panel, out + QStringLiteral("/campaign.json")));
     EXPECT_EQ(w.form->outputDir()->text(), out);
     EXPECT_TRUE(w.panel->resumeButton()->isEnabled());
     EXPECT_EQ(w.panel->recentCampaigns().value(0), out);
@@ -612,7 +631,7 @@ TEST(RunPanel, RecentCampaignsAreOneOfTheSettingsRecentLists) {
     QTemporaryDir other;
     const QString out = other.filePath(QStringLiteral("campaign"));
     cancelledCampaign(other, out);
-    ASSERT_TRUE(w.panel->openCampaign(out + QStringLiteral("/campaign.json")));
+    ASSERT_TRUE(openAndWait(w.panel, out + QStringLiteral("/campaign.json")));
     EXPECT_EQ(w.panel->recentCampaigns(), QStringList{out});
 }
 
@@ -623,7 +642,7 @@ TEST(RunPanel, AMovedCampaignDirectoryRunsWhereItIsNowAndSaysSo) {
     cancelledCampaign(dir, first);
     ASSERT_TRUE(QDir().rename(first, moved));
     Window w;
-    ASSERT_TRUE(w.panel->openCampaign(moved + QStringLiteral("/campaign.json")));
+    ASSERT_TRUE(openAndWait(w.panel, moved + QStringLiteral("/campaign.json")));
     EXPECT_EQ(w.form->outputDir()->text(), moved);
     EXPECT_TRUE(w.panel->bannerText().contains(QLatin1String("has moved")))
         << w.panel->bannerText().toStdString();
@@ -632,6 +651,7 @@ TEST(RunPanel, AMovedCampaignDirectoryRunsWhereItIsNowAndSaysSo) {
     bool done = false;
     QObject::connect(w.panel, &ui::RunPanel::campaignFinished, [&] { done = true; });
     w.panel->resumeButton()->click();
+    ASSERT_TRUE(readDone(w.panel));
     ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
     ASSERT_TRUE(waitUntil([&] { return done; }, 60000));
     EXPECT_FALSE(QFileInfo::exists(first));
@@ -665,15 +685,16 @@ TEST(RunPanel, LateReadOfAFinishedCampaignDoesNotReplaceANewerOpen) {
         }
     } unhook{release};
 
-    ASSERT_TRUE(w.panel->openCampaign(first));
+    ASSERT_TRUE(openAndWait(w.panel, first));
     int finishedSignals = 0;
     QObject::connect(w.panel, &ui::RunPanel::campaignFinished, [&] { ++finishedSignals; });
     w.panel->resumeButton()->click();
+    ASSERT_TRUE(readDone(w.panel));
     ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
     // The campaign ends; its directory read is held on the worker.
     ASSERT_TRUE(waitUntil([&] { return readHeld && !w.panel->controller()->isRunning(); }, 60000));
 
-    ASSERT_TRUE(w.panel->openCampaign(second));
+    ASSERT_TRUE(openAndWait(w.panel, second));
     const QString openedBanner = w.panel->bannerText();
     ASSERT_TRUE(openedBanner.contains(QDir::toNativeSeparators(second)))
         << openedBanner.toStdString();
@@ -695,7 +716,7 @@ TEST(RunPanel, TheCommandViewReadsTheProfileOncePerChoice) {
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("campaign"));
     const launcher::Campaign c = cancelledCampaign(dir, out);
-    ASSERT_TRUE(w.panel->openCampaign(out));
+    ASSERT_TRUE(openAndWait(w.panel, out));
     ASSERT_TRUE(waitUntil([&] {
         return w.panel->commandText().contains(QLatin1String("/bin/true"));
     })) << w.panel->commandText().toStdString();

@@ -44,7 +44,9 @@ void addMonitorCurve(QChart* chart, QValueAxis* axisX,
         top = std::max(top, p.foreignCpuPct);
         load = std::max(load, p.load1);
     }
-    curve->setName(QStringLiteral("Busiest other process, % of a core (right; load avg up to %1)")
+    // A run on several hosts: each point is the busiest host's (core's readMonitorCurve).
+    curve->setName(QStringLiteral("Busiest other process, % of a core (right; of the busiest host "
+                                  "when the run had several; load avg up to %1)")
                        .arg(load, 0, 'f', 1));
     QPen pen(top >= 25.0 ? ChartStyle::problem() : QColor(0x70, 0x70, 0x70));
     pen.setStyle(Qt::DashLine);

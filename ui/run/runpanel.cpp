@@ -1,6 +1,7 @@
 #include "runpanel.h"
 
 #include "appsettings.h"
+#include "backgroundtask.h"
 #include "campaigndiff.h"
 #include "campaignform.h"
 #include "dryrun.h"
@@ -143,6 +144,7 @@ RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
     connect(newButton, &QPushButton::clicked, this, [this] {
         m_form->setOutputDir(CampaignForm::freshOutputDir());
         ++m_generation;
+        m_reading = false; // a read under way describes what New leaves behind: dropped
         m_opened.reset();
         m_canResume = false;
         m_banner->hide();
@@ -264,9 +266,13 @@ void RunPanel::run() {
 }
 
 void RunPanel::resume() {
-    if (!m_opened || !m_canResume) return;
+    if (!m_opened || !m_canResume || m_reading) return;
     // campaign.json and the journal as they are now, not as they were when opened.
-    const auto opened = launcher::CampaignDirectory::open(m_opened->directory());
+    readCampaign(m_opened->directory(),
+                 [this](const launcher::CampaignDirectory& opened) { resumeWith(opened); });
+}
+
+void RunPanel::resumeWith(const launcher::CampaignDirectory& opened) {
     if (!opened.ok()) {
         showBanner(tr("Cannot resume: %1").arg(QString::fromStdString(opened.error())), true);
         return;
@@ -299,17 +305,42 @@ void RunPanel::runAsNewCampaign() {
 
 void RunPanel::revertForm() {
     m_choice->hide();
-    if (!m_opened) return;
-    const auto opened = launcher::CampaignDirectory::open(m_opened->directory());
-    if (!opened.ok()) {
-        showBanner(
-            tr("Cannot read the campaign again: %1").arg(QString::fromStdString(opened.error())),
-            true);
-        return;
-    }
-    m_opened = opened;
-    m_form->setCampaign(opened.campaign());
-    describeOpened(opened);
+    if (!m_opened || m_reading) return;
+    readCampaign(m_opened->directory(), [this](const launcher::CampaignDirectory& opened) {
+        if (!opened.ok()) {
+            showBanner(tr("Cannot read the campaign again: %1")
+                           .arg(QString::fromStdString(opened.error())),
+                       true);
+            return;
+        }
+        m_opened = opened;
+        m_form->setCampaign(opened.campaign());
+        describeOpened(opened);
+    });
+}
+
+void RunPanel::readCampaign(const std::string& fileOrDir,
+                            std::function<void(const launcher::CampaignDirectory&)> then) {
+    const quint64 generation = m_generation;
+    m_reading = true;
+    showBanner(tr("Reading campaign %1…").arg(native(fileOrDir)), false);
+    updateButtons();
+    auto* watcher = new QFutureWatcher<launcher::CampaignDirectory>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this,
+            [this, watcher, generation, then = std::move(then)] {
+                watcher->deleteLater();
+                // The panel moved on meanwhile (another campaign, a run, New): that owns the
+                // form and the banner now.
+                if (generation != m_generation) return;
+                m_reading = false;
+                then(watcher->result());
+                updateButtons();
+            });
+    // The launcher's pool, not Qt's global one: a read stuck on a hung disk must not hold the
+    // app's exit (QCoreApplication waits for the global pool).
+    watcher->setFuture(QtConcurrent::run(launcher::backgroundPool(), [fileOrDir] {
+        return launcher::CampaignDirectory::open(fileOrDir);
+    }));
 }
 
 void RunPanel::cancel() {
@@ -331,6 +362,7 @@ bool RunPanel::start(const launcher::Campaign& c, bool resume) {
         return false;
     }
     ++m_generation;
+    m_reading = false;
     m_running = c;
     QStringList ids;
     // Resuming adaptive repeats: the opened plan holds the earlier top-ups, which the runner
@@ -349,14 +381,21 @@ bool RunPanel::start(const launcher::Campaign& c, bool resume) {
     return true;
 }
 
-bool RunPanel::openCampaign(const QString& fileOrDir) {
-    const auto opened = launcher::CampaignDirectory::open(fileOrDir.toStdString());
+void RunPanel::openCampaign(const QString& fileOrDir) {
+    // Whatever was being read or described before is dropped when it returns.
+    ++m_generation;
+    m_choice->hide();
+    readCampaign(fileOrDir.toStdString(),
+                 [this, fileOrDir](const auto& opened) { showOpened(fileOrDir, opened); });
+}
+
+void RunPanel::showOpened(const QString& fileOrDir, const launcher::CampaignDirectory& opened) {
     if (!opened.ok()) {
         showBanner(tr("Cannot open the campaign: %1").arg(QString::fromStdString(opened.error())),
                    true);
-        return false;
+        emit campaignRead(fileOrDir, false);
+        return;
     }
-    ++m_generation;
     m_opened = opened;
     m_choice->hide();
     m_form->setCampaign(opened.campaign());
@@ -373,7 +412,7 @@ bool RunPanel::openCampaign(const QString& fileOrDir) {
         QString::fromStdString(opened.isOwnDirectory() ? opened.directory() : opened.file()));
     rebuildRecentMenu();
     updateButtons();
-    return true;
+    emit campaignRead(fileOrDir, true);
 }
 
 void RunPanel::describeOpened(const launcher::CampaignDirectory& opened) {
@@ -507,11 +546,14 @@ void RunPanel::updateCommand() {
 
 void RunPanel::updateButtons() {
     const bool running = m_controller->isRunning();
-    m_run->setEnabled(!running && !m_command->toPlainText().isEmpty());
-    m_resume->setEnabled(!running && m_canResume);
+    // While a campaign is read, the form is about to be replaced: nothing acts on it.
+    const bool busy = running || m_reading;
+    m_run->setEnabled(!busy && !m_command->toPlainText().isEmpty());
+    m_resume->setEnabled(!busy && m_canResume);
     m_cancel->setEnabled(running && !m_controller->isCancelling());
-    m_preflight->setEnabled(!running);
-    m_form->setEnabled(!running);
+    m_preflight->setEnabled(!busy);
+    m_form->setEnabled(!busy);
+    m_choice->setEnabled(!m_reading);
 }
 
 void RunPanel::showPreflight(const std::vector<launcher::PreflightFinding>& findings) {

@@ -38,7 +38,11 @@ class RunPanel : public QWidget {
     // Opens a campaign directory (or its campaign.json, or a campaign file saved elsewhere):
     // its settings and plan as saved (what cannot run here stays, with a banner saying why),
     // its journal's states, its results; Resume is offered when something is left to run.
-    bool openCampaign(const QString& fileOrDir);
+    // Read on a worker thread (a journal may be long, a disk slow or hung): meanwhile the form
+    // is disabled and the banner says "Reading campaign…"; campaignRead says how it went.
+    void openCampaign(const QString& fileOrDir);
+    // A campaign directory is being read (open, Resume, Revert): the form waits for it.
+    bool isReading() const { return m_reading; }
     // Writes the form's campaign to file in the background; campaignSaved says how it went.
     bool saveCampaign(const QString& file);
     void run();
@@ -76,6 +80,8 @@ class RunPanel : public QWidget {
     void resultsReady(const QString& logRoot, int warmup, int iterations);
     // The user opened a campaign that has results: show them, measured as it was run.
     void campaignOpened(const QString& logRoot, int warmup, int iterations);
+    // openCampaign's read has ended: ok when the campaign is now in the form.
+    void campaignRead(const QString& fileOrDir, bool ok);
     void campaignFinished(bool cancelled, int ok, int total);
     // A Save has ended: error is empty when the file is written.
     void campaignSaved(const QString& file, const QString& error);
@@ -84,6 +90,13 @@ class RunPanel : public QWidget {
 
   private:
     bool start(const launcher::Campaign& campaign, bool resume);
+    // Reads fileOrDir as a campaign directory on a worker thread, the form disabled and the
+    // banner saying so meanwhile; then(opened) on the GUI thread, unless the panel has moved
+    // on since (another campaign opened, a run started, New).
+    void readCampaign(const std::string& fileOrDir,
+                      std::function<void(const launcher::CampaignDirectory&)> then);
+    void showOpened(const QString& fileOrDir, const launcher::CampaignDirectory& opened);
+    void resumeWith(const launcher::CampaignDirectory& opened);
     // The opened campaign in words: where it stands, whether it moved, what cannot run here.
     void describeOpened(const launcher::CampaignDirectory& opened);
     // failure: why the campaign itself failed (its directory could not be written); empty else.
@@ -118,6 +131,7 @@ class RunPanel : public QWidget {
     std::optional<launcher::CampaignDirectory> m_opened;
     launcher::Campaign m_running; // of the campaign running now
     bool m_canResume = false;
+    bool m_reading = false; // a readCampaign of the current generation is under way
     // Bumped whenever the panel moves on (open, run, resume, New): a finished campaign's
     // directory read that returns after that describes the past and is dropped.
     quint64 m_generation = 0;

@@ -1,0 +1,111 @@
+# The remote host sampler of ScaleView's run monitor (launcher/remotesampler.cpp starts it over
+# ssh, one per host per run, and reads its standard output). Every INTERVAL seconds it prints one
+# JSON line: load average, CPU steal and iowait, and the processes not carrying the run's tag that
+# used CPU meanwhile (what launcher/hostsampler.cpp reads from /proc on the launching machine).
+# It exits when its standard input closes (after one last sample: the launcher finished the run),
+# when its output cannot be written (the launcher is gone), or after LIMIT seconds, whichever
+# comes first: nothing is left behind.
+# Arguments: TAG INTERVAL LIMIT. Python 3 standard library only; constant text, nothing of the
+# campaign's is in it.
+import json, os, select, sys, time
+
+tag, interval, limit = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+needle = b"SCALEVIEW_RUN_TAG=" + tag.encode()
+hz = os.sysconf("SC_CLK_TCK")
+# Not foreign: this sampler and the session sshd (or login shell) that started it.
+own = {os.getpid(), os.getppid()}
+
+
+def read(path, limit=65536):
+    try:
+        with open(path, "rb") as f:
+            return f.read(limit)
+    except OSError:
+        return b""
+
+
+def tagged(pid):
+    return needle in read("/proc/%d/environ" % pid, 1 << 20).split(b"\0")
+
+
+def processes():
+    """pid -> (comm, utime + stime, start time)."""
+    out = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        text = read("/proc/%s/stat" % name, 4096).decode("utf-8", "replace")
+        left, right = text.find("("), text.rfind(")")
+        if left < 0 or right < left:
+            continue
+        fields = text[right + 2:].split()
+        if len(fields) < 20:
+            continue
+        # After "comm)": state is field 3, utime 14, stime 15, starttime 22.
+        out[int(name)] = (text[left + 1:right], int(fields[11]) + int(fields[12]), int(fields[19]))
+    return out
+
+
+def cpu_line():
+    parts = read("/proc/stat", 4096).split(b"\n", 1)[0].split()[1:11]
+    return [int(p) for p in parts]
+
+
+last = None
+final = False
+verdicts = {}  # (pid, start) -> tagged: a process's environment does not change
+started = time.monotonic()
+while True:
+    uptime = float(read("/proc/uptime").split()[0] or 0)
+    load = read("/proc/loadavg").split()
+    cpu = cpu_line()
+    now = processes()
+    sample = {"seconds": 0.0, "load1": float(load[0]), "load5": float(load[1]),
+              "cpus": os.sysconf("SC_NPROCESSORS_ONLN"), "steal_pct": 0.0, "iowait_pct": 0.0,
+              "foreign": []}
+    if last is not None:
+        seconds = uptime - last[0]
+        sample["seconds"] = seconds
+        total = sum(c - p for c, p in zip(cpu[:8], last[1][:8]))
+        if total > 0 and len(cpu) >= 8:
+            sample["iowait_pct"] = 100.0 * (cpu[4] - last[1][4]) / total
+            sample["steal_pct"] = 100.0 * (cpu[7] - last[1][7]) / total
+        since = last[0] * hz
+        foreign = []
+        for pid, (comm, used, start) in now.items():
+            if pid in own or seconds <= 0:
+                continue
+            was = last[2].get(pid)
+            if was is not None and was[2] == start:
+                delta = max(0, used - was[1])
+            elif start >= since:  # started since the last look
+                delta = used
+            else:
+                delta = 0
+            pct = 100.0 * delta / (hz * seconds)
+            if pct < 1.0:
+                continue
+            key = (pid, start)
+            if key not in verdicts:
+                verdicts[key] = tagged(pid)
+            if not verdicts[key]:
+                foreign.append({"pid": pid, "command": comm, "cpu_pct": pct})
+        foreign.sort(key=lambda f: -f["cpu_pct"])
+        sample["foreign"] = foreign[:8]
+        verdicts = {k: v for k, v in verdicts.items() if k[0] in now and now[k[0]][2] == k[1]}
+    try:
+        sys.stdout.write(json.dumps(sample) + "\n")
+        sys.stdout.flush()
+    except (BrokenPipeError, OSError):
+        sys.exit(0)
+    last = (uptime, cpu, now)
+    if final or time.monotonic() - started > limit:
+        sys.exit(0)
+    wake = time.monotonic() + interval
+    while time.monotonic() < wake:
+        ready, _, _ = select.select([sys.stdin], [], [], max(0.0, wake - time.monotonic()))
+        if ready and not os.read(sys.stdin.fileno(), 4096):
+            # Standard input closed: the run is over (one last sample covers its end), or the
+            # launcher is gone (then the line cannot be written, and that ends it too).
+            final = True
+            break
