@@ -22,6 +22,8 @@ TEST_DEPS  += openssh-server openssh-client openmpi-bin python3-torch python3-to
 # The Slurm tests bring up a private cluster (munged, slurmctld, two slurmd); srun --mpi=pmix
 # dlopens libpmix.so, which only libpmix-dev ships.
 TEST_DEPS  += slurmctld slurmd slurm-client munge libpmix-dev
+# slurm/spank.h, for the tests' SPANK double of pyxis (tests/launcher/slurmpyxisdouble.c).
+TEST_DEPS  += libslurm-dev
 # A private dockerd for the container tests (tests/launcher/dockerd.h).
 TEST_DEPS  += docker.io
 

@@ -82,7 +82,9 @@ void Runner::onSlurmEnded(const SlurmJobEnd& job) {
             end.timeThroughput = throughput;
             end.speedThroughput = speed;
             if (jobId.empty()) end.reason = job.reason;
-            if (auto task = firstFailedTask(m_tail)) {
+            // Only a failed job is a task's doing; a timeout, a node failure or a cancel stops
+            // the tasks, and their exit codes say only that they were stopped.
+            if (auto task = job.state == "FAILED" ? firstFailedTask(m_tail) : std::nullopt) {
                 // The task that failed first, not the 143 of those Slurm stopped after it.
                 end.exitCode = task->exitCode;
                 end.host = task->node;

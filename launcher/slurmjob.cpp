@@ -172,26 +172,35 @@ void SlurmJob::lookUpEnd() {
     if (m_ending) return;
     m_ending = true;
     m_timer.stop();
-    CommandBatch::run({{{"sacct", "-n", "-P", "-X", "-j", m_jobId, "-o", "State,ExitCode,NodeList"},
-                        {},
-                        kCommandMs},
-                       {{"scontrol", "show", "job", "-o", m_jobId}, {}, kCommandMs}},
-                      this, [this](std::vector<BatchResult> r) {
-                          // sacct needs accounting (slurmdbd); without it, scontrol still knows the
-                          // job for MinJobAge after its end.
-                          std::optional<SlurmJobEnd> end;
-                          if (r[0].exitCode == 0) end = parseSacct(r[0].output);
-                          if (!end && r[1].exitCode == 0) end = parseScontrolJob(r[1].output);
-                          if (!end) {
-                              end = SlurmJobEnd{};
-                              end->state = m_queue.ended() ? m_queue.state : "UNKNOWN";
-                              end->nodes = m_queue.nodes;
-                          }
-                          if (auto detail = parseScontrolJob(r[1].output);
-                              detail && end->reason.empty())
-                              end->reason = detail->reason;
-                          endWith(*end);
-                      });
+    CommandBatch::run(
+        {{{"sacct", "-n", "-P", "-X", "-j", m_jobId, "-o", "State,ExitCode,NodeList,Timelimit"},
+          {},
+          kCommandMs},
+         {{"scontrol", "show", "job", "-o", m_jobId}, {}, kCommandMs}},
+        this, [this](std::vector<BatchResult> r) {
+            // sacct needs accounting (slurmdbd); without it, scontrol still knows the job for
+            // MinJobAge after its end.
+            std::optional<SlurmJobEnd> end;
+            if (r[0].exitCode == 0) end = parseSacct(r[0].output);
+            if (!end && r[1].exitCode == 0) end = parseScontrolJob(r[1].output);
+            if (!end) {
+                end = SlurmJobEnd{};
+                end->state = m_queue.ended() ? m_queue.state : "UNKNOWN";
+                end->nodes = m_queue.nodes;
+            }
+            if (auto detail = parseScontrolJob(r[1].output); detail) {
+                if (end->reason.empty()) end->reason = detail->reason;
+                if (end->timeLimit.empty()) end->timeLimit = detail->timeLimit;
+            }
+            if (end->state != "NODE_FAIL" || end->nodes.empty()) return endWith(*end);
+            // Which of the job's nodes failed: the ones Slurm now holds down, with its reason.
+            CommandBatch::run(
+                {{{"sinfo", "-h", "-N", "-R", "-n", end->nodes, "-o", "%N|%E"}, {}, kCommandMs}},
+                this, [this, end = *end](std::vector<BatchResult> s) mutable {
+                    if (s[0].exitCode == 0) readDownNodes(s[0].output, end);
+                    endWith(end);
+                });
+        });
 }
 
 void SlurmJob::endWith(SlurmJobEnd end) {

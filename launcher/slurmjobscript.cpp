@@ -15,6 +15,55 @@ const char* kRankEnvironment =
     "export RANK=$SLURM_PROCID WORLD_SIZE=$SLURM_NTASKS LOCAL_RANK=$SLURM_LOCALID "
     "LOCAL_WORLD_SIZE=${SLURM_NTASKS_PER_NODE:-1} NODE_RANK=$SLURM_NODEID; exec \"$@\"";
 
+// One torchrun per node: its node rank and the rendezvous (static, at the first node of the
+// allocation, resolved by the job script) are read in the task, from Slurm's environment. The
+// profile's torchrun words arrive as "$@" after the program name, never inside this text.
+const char* kTorchrunNode = "l=$1; shift; exec \"$l\" --node_rank \"$SLURM_NODEID\" "
+                            "--rdzv_backend static --master_addr \"$MASTER_ADDR\" "
+                            "--master_port \"$MASTER_PORT\" \"$@\"";
+
+// The ranks meet at the first node of the allocation, at the address Slurm reaches it by (a
+// node name need not resolve), on a port derived from the job id so that two jobs sharing a
+// node do not meet each other. Fixed text: it reads only Slurm's own variables.
+const char* kRendezvous =
+    "first=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
+    "MASTER_ADDR=$(scontrol show node \"$first\" | sed -n 's/.*NodeAddr=\\([^ ]*\\).*/\\1/p' "
+    "| head -n 1)\n"
+    "export MASTER_ADDR=\"${MASTER_ADDR:-$first}\" MASTER_PORT=$((20000 + SLURM_JOB_ID % 10000))\n";
+
+// Options of the profile's torchrun line that the job sets itself, per node: dropped, with their
+// value, from the profile's words.
+bool setPerNode(const std::string& word, bool& takesValue) {
+    static const char* const kOwn[] = {
+        "--node_rank",   "--node-rank",    "--master_addr",  "--master-addr",   "--master_port",
+        "--master-port", "--rdzv_backend", "--rdzv-backend", "--rdzv_endpoint", "--rdzv-endpoint",
+        "--rdzv_id",     "--rdzv-id",      "--standalone"};
+    const std::string name = word.substr(0, word.find('='));
+    for (const char* own : kOwn)
+        if (name == own) {
+            takesValue = name != "--standalone" && word.find('=') == std::string::npos;
+            return true;
+        }
+    return false;
+}
+
+// The profile's launcher words (torchrun and its options), without what setPerNode names.
+std::vector<std::string> perNodeLauncher(const CommandBuilder& builder, const PlannedRun& run) {
+    const auto whole = builder.workloadArgv(run);
+    const auto program = builder.programArgv(run);
+    std::vector<std::string> out;
+    const std::size_t launcherWords = whole.size() - program.size();
+    for (std::size_t i = 0; i < launcherWords; ++i) {
+        bool takesValue = false;
+        if (!setPerNode(whole[i], takesValue)) {
+            out.push_back(whole[i]);
+        } else if (takesValue) {
+            ++i;
+        }
+    }
+    return out;
+}
+
 std::string fileSafe(const std::string& id) {
     std::string s = id;
     for (char& c : s)
@@ -66,6 +115,23 @@ SlurmSubmission slurmSubmission(const CommandBuilder& builder, const PlannedRun&
         for (const auto& [key, value] : builder.profile().env)
             sub.launchArgv.insert(sub.launchArgv.end(), {"-x", key});
         sub.launchArgv.insert(sub.launchArgv.end(), program.begin(), program.end());
+    } else if (builder.perNode()) {
+        // No --label: srun's task is a node here, not a rank; the ranks tag their own lines.
+        // --kill-on-bad-exit: one node's torchrun failing stops the others at once (torchrun
+        // itself would wait at its exit barrier). The step takes every CPU of the node's share.
+        sub.launchArgv = {"srun",
+                          "--mpi=none",
+                          "--kill-on-bad-exit=1",
+                          "--nodes=" + std::to_string(t.nodes),
+                          "--ntasks-per-node=1",
+                          "--cpus-per-task=" + std::to_string(t.gpusPerNode)};
+        for (auto& o : pyxisOptions(s))
+            sub.launchArgv.push_back(std::move(o));
+        sub.launchArgv.insert(sub.launchArgv.end(),
+                              {"/bin/sh", "-c", kTorchrunNode, "scaleview-node"});
+        const auto launcher = perNodeLauncher(builder, run);
+        sub.launchArgv.insert(sub.launchArgv.end(), launcher.begin(), launcher.end());
+        sub.launchArgv.insert(sub.launchArgv.end(), program.begin(), program.end());
     } else {
         sub.launchArgv = {"srun",
                           "--mpi=pmix",
@@ -85,15 +151,16 @@ SlurmSubmission slurmSubmission(const CommandBuilder& builder, const PlannedRun&
     sub.script += "export " + shellQuote(std::string(kRunTagVariable) + "=" + tag) + "\n";
     for (const auto& [key, value] : builder.profile().env)
         sub.script += "export " + shellQuote(key + "=" + value) + "\n";
+    sub.script += kRendezvous;
     sub.script += "exec " + shellCommand(sub.launchArgv) + "\n";
 
-    sub.sbatchArgv = {"sbatch",
-                      "--parsable",
-                      "--job-name=scaleview-" + tag,
-                      "--nodes=" + std::to_string(t.nodes),
-                      "--ntasks-per-node=" + std::to_string(t.gpusPerNode),
-                      "--output=" + sub.outputPattern,
-                      "--chdir=" + fs::absolute(c.outputDir).string()};
+    sub.sbatchArgv = {
+        "sbatch", "--parsable",
+        // A job on a failed node is not run again behind the run's back: its
+        // end is the run's (NODE_FAIL), and the campaign goes on.
+        "--no-requeue", "--job-name=scaleview-" + tag, "--nodes=" + std::to_string(t.nodes),
+        "--ntasks-per-node=" + std::to_string(t.gpusPerNode), "--output=" + sub.outputPattern,
+        "--chdir=" + fs::absolute(c.outputDir).string()};
     if (s.gpus) sub.sbatchArgv.push_back("--gpus-per-node=" + std::to_string(t.gpusPerNode));
     auto option = [&sub](const char* flag, const std::string& value) {
         if (!value.empty()) sub.sbatchArgv.push_back(std::string(flag) + "=" + value);

@@ -18,11 +18,13 @@ bool printableWithoutSpace(const std::string& s) {
 
 // Options that ScaleView sets itself for every job: given twice, sbatch would take the last,
 // and the run would not be the one planned (or its log not where the journal says).
-const std::set<std::string> kOwnOptions = {
-    "--nodes",     "--ntasks",    "--ntasks-per-node", "--gpus-per-node", "--output", "--error",
-    "--parsable",  "--wrap",      "--chdir",           "--job-name",      "--wait",   "--test-only",
-    "--array",     "--open-mode", "--export",          "--get-user-env",  "--uid",    "--gid",
-    "--dependency"};
+const std::set<std::string> kOwnOptions = {"--nodes",         "--ntasks",    "--ntasks-per-node",
+                                           "--gpus-per-node", "--output",    "--error",
+                                           "--parsable",      "--wrap",      "--chdir",
+                                           "--job-name",      "--wait",      "--test-only",
+                                           "--array",         "--open-mode", "--export",
+                                           "--get-user-env",  "--uid",       "--gid",
+                                           "--dependency",    "--requeue",   "--no-requeue"};
 
 } // namespace
 

@@ -1,5 +1,6 @@
 #include "slurmstatus.h"
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -63,6 +64,7 @@ std::optional<SlurmJobEnd> parseSacct(const std::string& output) {
     end.state = f[0].substr(0, f[0].find(' ')); // "CANCELLED by 0"
     readExitCode(f[1], end);
     if (f.size() > 2) end.nodes = f[2];
+    if (f.size() > 3) end.timeLimit = f[3];
     return end;
 }
 
@@ -81,9 +83,31 @@ std::optional<SlurmJobEnd> parseScontrolJob(const std::string& output) {
             end.nodes = value;
         else if (key == "Reason" && value != "None")
             end.reason = value;
+        else if (key == "TimeLimit")
+            end.timeLimit = value;
     }
     if (end.state.empty()) return std::nullopt;
     return end;
+}
+
+void readDownNodes(const std::string& sinfo, SlurmJobEnd& end) {
+    std::istringstream in(sinfo);
+    std::vector<std::string> nodes, whys;
+    for (std::string line; std::getline(in, line);) {
+        const auto f = split(line, '|');
+        if (f.size() < 2 || f[0].empty()) continue;
+        if (std::find(nodes.begin(), nodes.end(), f[0]) == nodes.end()) nodes.push_back(f[0]);
+        if (!f[1].empty() && std::find(whys.begin(), whys.end(), f[1]) == whys.end())
+            whys.push_back(f[1]);
+    }
+    auto join = [](const std::vector<std::string>& v, const char* sep) {
+        std::string s;
+        for (const auto& x : v)
+            s += (s.empty() ? "" : sep) + x;
+        return s;
+    };
+    end.failedNodes = join(nodes, ",");
+    end.failedWhy = join(whys, "; ");
 }
 
 std::optional<SrunTaskFailure> firstFailedTask(const std::string& output) {
@@ -111,11 +135,21 @@ std::optional<RunEnd> runEndOfJob(const std::string& jobId, const SlurmJobEnd& j
         end.reason = job + " was cancelled" + why;
     } else if (j.state == "TIMEOUT" || j.state == "DEADLINE") {
         end.state = RunState::Timeout;
-        end.reason =
-            job + " reached its " + (j.state == "TIMEOUT" ? "time limit" : "deadline") + on;
+        const bool limit = j.state == "TIMEOUT";
+        end.reason = job + " reached its " + (limit ? "time limit" : "deadline") +
+                     (limit && !j.timeLimit.empty() ? " of " + j.timeLimit : "") + on;
     } else if (j.state == "NODE_FAIL") {
         end.state = RunState::Failed;
-        end.reason = job + ": a node failed" + on + why;
+        if (!j.failedNodes.empty()) {
+            // The node that failed, not the whole allocation, is the run's host.
+            const bool one = j.failedNodes.find(',') == std::string::npos;
+            end.host = j.failedNodes;
+            end.reason = job + ": " + (one ? "node " : "nodes ") + j.failedNodes + " failed" +
+                         (j.failedWhy.empty() ? "" : " (" + j.failedWhy + ")") +
+                         (j.nodes.empty() ? "" : "; the job ran on " + j.nodes);
+        } else {
+            end.reason = job + ": a node failed" + on + why;
+        }
     } else if (j.state == "OUT_OF_MEMORY") {
         end.state = RunState::Failed;
         end.reason = job + " ran out of memory" + on;

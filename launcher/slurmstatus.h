@@ -35,11 +35,20 @@ struct SlurmJobEnd {
     int exitCode = 0;
     int signal = 0;
     std::string nodes;
-    std::string reason; // scontrol's Reason=, when not None
+    std::string reason;    // scontrol's Reason=, when not None
+    std::string timeLimit; // as Slurm prints it: "00:01:00", "1-00:00:00"
+    // NODE_FAIL: which of the job's nodes are down, and why (sinfo -R), e.g. "node2" and
+    // "Not responding".
+    std::string failedNodes;
+    std::string failedWhy;
 };
-// sacct's first line (the job, not a step); "CANCELLED by 0" keeps CANCELLED.
+// sacct's first line of -o State,ExitCode,NodeList,Timelimit (the job, not a step);
+// "CANCELLED by 0" keeps CANCELLED.
 std::optional<SlurmJobEnd> parseSacct(const std::string& output);
 std::optional<SlurmJobEnd> parseScontrolJob(const std::string& output);
+// `sinfo -h -N -R -n <job's nodes> -o %N|%E` into end.failedNodes and end.failedWhy (each node
+// once, in sinfo's order; the reasons that differ, joined by "; ").
+void readDownNodes(const std::string& sinfo, SlurmJobEnd& end);
 
 // srun's first "srun: error: node2: task 1: Exited with exit code 3" in a job's output: the task
 // that failed first (the others were then killed, and their 143 is what the job reports).

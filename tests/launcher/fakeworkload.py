@@ -41,7 +41,10 @@ p.add_argument("--hang", action="store_true", help="after the iterations, sleep 
 a, rest = p.parse_known_args()
 
 world = int(os.environ.get("OMPI_COMM_WORLD_SIZE", os.environ.get("WORLD_SIZE", "1")))
-logging.basicConfig(level=logging.INFO, format="%(asctime)s:%(levelname)s: %(message)s", stream=sys.stderr)
+# torchrun tags nothing: each line then carries the global rank, as the CPU workload's do.
+under_torchrun = "TORCHELASTIC_RUN_ID" in os.environ and "OMPI_COMM_WORLD_RANK" not in os.environ
+tag = "[rank%d]:" % rank if under_torchrun else ""
+logging.basicConfig(level=logging.INFO, format=tag + "%(asctime)s:%(levelname)s: %(message)s", stream=sys.stderr)
 if a.ignore_term_fork:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if os.fork() == 0:

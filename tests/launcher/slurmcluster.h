@@ -2,8 +2,9 @@
 // A real, private Slurm for the launcher's Slurm tests: munged with its own key and socket,
 // slurmctld and two emulated compute nodes (one `slurmd -N nodeX` each; Debian builds Slurm with
 // multiple-slurmd), all in a temporary directory with free ports, found by clients through
-// SLURM_CONF. Every daemon is stopped by the PID in its own pid file (checked against
-// /proc/PID/comm), also when a test failed; nothing under /etc is read or written.
+// SLURM_CONF; optionally a SPANK plugin (the pyxis double) in its plugstack.conf. Every daemon is
+// stopped by the PID in its own pid file (checked against /proc/PID/comm), also when a test
+// failed; nothing under /etc is read or written.
 
 #include "../process.h"
 #include "sshnodes.h"
@@ -19,6 +20,14 @@
 #include <vector>
 
 namespace sv::test {
+
+struct SlurmClusterOptions {
+    // Seconds without an answer from a slurmd before slurmctld sets its node DOWN (and fails the
+    // node's jobs). Short only for the cluster whose test kills a slurmd.
+    int slurmdTimeout = 30;
+    // A SPANK plugin (.so) loaded by srun and every slurmstepd, given record=<pyxisRecord()>.
+    std::string spankPlugin;
+};
 
 class SlurmCluster {
   public:
@@ -38,7 +47,7 @@ class SlurmCluster {
     }
 
     // Starts the daemons and waits until both nodes are idle; error() says why not.
-    SlurmCluster() {
+    explicit SlurmCluster(SlurmClusterOptions options = {}) : m_options(std::move(options)) {
         char tmpl[] = "/tmp/sv-slurm-XXXXXX";
         m_dir = ::mkdtemp(tmpl);
         namespace fs = std::filesystem;
@@ -67,9 +76,7 @@ class SlurmCluster {
                 "munged");
         started(runProcess({"/usr/sbin/slurmctld", "-f", conf()}), "slurmctld");
         for (int i = 1; i <= kNodes; ++i)
-            started(
-                runProcess({"/usr/sbin/slurmd", "-f", conf(), "-N", "node" + std::to_string(i)}),
-                "slurmd");
+            started(startSlurmd(i), "slurmd");
         if (m_error.empty() && !waitIdle(std::chrono::seconds(30)))
             m_error = "the nodes are not idle after 30 s: " +
                       runProcess({"/usr/bin/sinfo", "-N", "-l"}).out +
@@ -83,6 +90,14 @@ class SlurmCluster {
     std::string conf() const { return m_dir + "/slurm.conf"; }
     // A directory that the "compute nodes" see (they are this machine), for campaign outputs.
     std::string jobsDir() const { return m_dir + "/jobs"; }
+
+    // What the pyxis double recorded: one line per task that had container options.
+    std::string pyxisRecord() const { return m_dir + "/log/pyxis.record"; }
+
+    // Starts emulated node `node`'s slurmd (again, after a test killed it).
+    ProcessResult startSlurmd(int node) const {
+        return runProcess({"/usr/sbin/slurmd", "-f", conf(), "-N", "node" + std::to_string(node)});
+    }
 
     // The PID of emulated node `node`'s slurmd (1-based), or 0.
     pid_t slurmdPid(int node) const {
@@ -163,7 +178,13 @@ class SlurmCluster {
           << "MpiDefault=none\nReturnToService=2\n"
           << "AccountingStorageType=accounting_storage/none\n"
           << "JobCompType=jobcomp/filetxt\nJobCompLoc=" << m_dir << "/log/jobcomp.txt\n"
-          << "SlurmctldTimeout=30\nSlurmdTimeout=30\nInactiveLimit=0\nMinJobAge=300\nKillWait=2\n";
+          << "SlurmctldTimeout=30\nSlurmdTimeout=" << m_options.slurmdTimeout
+          << "\nInactiveLimit=0\nMinJobAge=300\nKillWait=2\n";
+        if (!m_options.spankPlugin.empty()) {
+            c << "PlugStackConfig=" << m_dir << "/plugstack.conf\n";
+            std::ofstream(m_dir + "/plugstack.conf")
+                << "required " << m_options.spankPlugin << " record=" << pyxisRecord() << "\n";
+        }
         for (int i = 1; i <= kNodes; ++i)
             c << "NodeName=node" << i << " NodeHostname=" << host
               << " NodeAddr=127.0.0.1 Port=" << freePort("127.0.0.1") << " CPUs=" << kCpusPerNode
@@ -223,6 +244,7 @@ class SlurmCluster {
         if (!std::getenv("SCALEVIEW_KEEP_SLURM")) std::filesystem::remove_all(m_dir);
     }
 
+    SlurmClusterOptions m_options;
     std::string m_dir;
     std::string m_error;
 };

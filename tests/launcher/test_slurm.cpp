@@ -1,137 +1,22 @@
 // Campaigns on a real Slurm: the test binary brings up its own private cluster (SlurmCluster:
 // munged, slurmctld, two emulated nodes) once, and scaleview-cli runs campaigns on it with the
-// fake workload: two nodes by one and by two ranks, a queued job, cancel, a failing rank,
-// hostile values. Skipped, saying why, only where the Slurm packages are missing.
+// fake workload: two nodes by one and by two ranks (srun, mpirun inside the allocation, one
+// torchrun per node), a queued job, cancel, a failing rank, hostile values, pyxis' options
+// through a SPANK double. Skipped, saying why, only where the Slurm packages are missing.
 
-#include "launchertest.h"
-#include "slurmcluster.h"
+#include "slurmtest.h"
 
 #include <csignal>
-#include <gtest/gtest.h>
-#include <memory>
-#include <set>
-#include <sys/wait.h>
-#include <thread>
+#include <fstream>
 
-using sv::test::journalEnds;
-using sv::test::kCli;
-using sv::test::runProcess;
-using sv::test::SlurmCluster;
-
-namespace {
-
-SlurmCluster* g_cluster = nullptr;
-std::string g_unavailable;
-
-class ClusterEnvironment : public ::testing::Environment {
-  public:
-    void SetUp() override {
-        g_unavailable = SlurmCluster::unavailable();
-        if (!g_unavailable.empty()) return;
-        m_cluster = std::make_unique<SlurmCluster>();
-        if (!m_cluster->error().empty()) {
-            g_unavailable = "the private cluster did not come up: " + m_cluster->error();
-            return;
-        }
-        g_cluster = m_cluster.get();
-    }
-    // Runs after the last test, passed or failed: every daemon stopped by its PID.
-    void TearDown() override {
-        g_cluster = nullptr;
-        m_cluster.reset();
-    }
-
-  private:
-    std::unique_ptr<SlurmCluster> m_cluster;
-};
-
-#define NEED_CLUSTER()                                                                             \
-    do {                                                                                           \
-        if (!g_cluster) {                                                                          \
-            if (g_unavailable.find("not installed") != std::string::npos)                          \
-                GTEST_SKIP() << g_unavailable;                                                     \
-            FAIL() << g_unavailable;                                                               \
-        }                                                                                          \
-        ASSERT_TRUE(g_cluster->drain()) << "jobs of an earlier test are still queued";             \
-    } while (0)
-
-std::vector<std::string> cliArgs(const std::string& profile, const std::string& out,
-                                 const std::string& topologies,
-                                 std::vector<std::string> extra = {}) {
-    std::vector<std::string> a{kCli,
-                               "run",
-                               "--scheduler",
-                               "slurm",
-                               "--slurm-partition",
-                               "debug",
-                               "--profile",
-                               profile,
-                               "--topologies",
-                               topologies,
-                               "--batch-size",
-                               "2",
-                               "--repeats",
-                               "1",
-                               "--iterations",
-                               "10",
-                               "--warmup",
-                               "2",
-                               "--cooldown",
-                               "0",
-                               "--grace",
-                               "2",
-                               "--out",
-                               out};
-    a.insert(a.end(), extra.begin(), extra.end());
-    return a;
-}
-
-// The ranks that logged a speed line, from srun's labels.
-std::set<int> labelledRanks(const std::string& log) {
-    std::set<int> ranks;
-    std::istringstream in(log);
-    for (std::string line; std::getline(in, line);) {
-        if (line.find("Speed:") == std::string::npos) continue;
-        const auto colon = line.find(": ");
-        if (colon == std::string::npos || colon > 6) continue;
-        ranks.insert(std::stoi(line.substr(0, colon)));
-    }
-    return ranks;
-}
-
-std::vector<std::string> journalJobIds(const std::string& out) {
-    std::vector<std::string> ids;
-    std::istringstream in(sv::test::readFile(out + "/journal.jsonl"));
-    for (std::string line; std::getline(in, line);) {
-        auto j = nlohmann::json::parse(line, nullptr, false);
-        if (!j.is_discarded() && j["event"] == "job") ids.push_back(j["jobId"]);
-    }
-    return ids;
-}
-
-bool waitUntil(const std::function<bool()>& done, std::chrono::seconds deadline) {
-    const auto end = std::chrono::steady_clock::now() + deadline;
-    while (!done()) {
-        if (std::chrono::steady_clock::now() > end) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return true;
-}
-
-int waitExit(pid_t pid) {
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-} // namespace
+using namespace sv::test;
 
 TEST(Slurm, TwoNodesByOneAndByTwoReadBackWithEveryRank) {
     NEED_CLUSTER();
     const std::string dir = sv::test::tempDir("slurm-ok");
     const auto profile = sv::test::writeFakeProfile(dir, {});
     const std::string out = g_cluster->jobsDir() + "/ok";
-    const auto r = runProcess(cliArgs(profile, out, "2n1g,2n2g"));
+    const auto r = runProcess(slurmCliArgs(profile, out, "2n1g,2n2g"));
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     const auto ends = journalEnds(out);
     ASSERT_EQ(ends.size(), 2u) << r.out << r.err;
@@ -142,8 +27,8 @@ TEST(Slurm, TwoNodesByOneAndByTwoReadBackWithEveryRank) {
     EXPECT_NE(ids[0], ids[1]);
     const std::string log1 = sv::test::readFile(out + "/logs/fake/bz2/2n1g/r50_b2_fp32_1.log");
     const std::string log2 = sv::test::readFile(out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log");
-    EXPECT_EQ(labelledRanks(log1), (std::set<int>{0, 1})) << log1;
-    EXPECT_EQ(labelledRanks(log2), (std::set<int>{0, 1, 2, 3})) << log2;
+    EXPECT_EQ(loggedRanks(log1), (std::set<int>{0, 1})) << log1;
+    EXPECT_EQ(loggedRanks(log2), (std::set<int>{0, 1, 2, 3})) << log2;
     // The job script, the sbatch output and the summary agree: the CLI reads the logs back.
     const auto summary = runProcess({kCli, "summarize", out});
     EXPECT_EQ(summary.exitCode, 0) << summary.out << summary.err;
@@ -157,7 +42,7 @@ TEST(Slurm, MpirunInsideTheAllocationReadsBackEveryRank) {
     const std::string dir = sv::test::tempDir("slurm-mpirun");
     const auto profile = sv::test::writeFakeProfile(dir, {});
     const std::string out = g_cluster->jobsDir() + "/mpirun";
-    const auto r = runProcess(cliArgs(profile, out, "2n2g", {"--slurm-launch", "mpirun"}));
+    const auto r = runProcess(slurmCliArgs(profile, out, "2n2g", {"--slurm-launch", "mpirun"}));
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     const auto ends = journalEnds(out);
     ASSERT_EQ(ends.size(), 1u) << r.out << r.err;
@@ -188,7 +73,7 @@ TEST(Slurm, LocalCpuWorkloadOnTwoNodes) {
     EXPECT_GT(ends[0]["timeThroughput"].get<double>(), 0.0);
     const std::string log =
         sv::test::readFile(out + "/logs/local/pytorch-cpu/resnet50/bz16/2n1g/r50_b16_fp32_1.log");
-    EXPECT_EQ(labelledRanks(log), (std::set<int>{0, 1})) << log;
+    EXPECT_EQ(loggedRanks(log), (std::set<int>{0, 1})) << log;
     EXPECT_TRUE(g_cluster->jobs().empty());
 }
 
@@ -202,11 +87,21 @@ TEST(Slurm, HostileValuesAreRefusedBeforeAnythingIsSubmitted) {
           {"--slurm-reservation", "-x"},
           {"--slurm-constraint", "a b"},
           {"--slurm-sbatch-arg", "--wrap=touch " + dir + "/pwned"},
-          {"--slurm-time", "1`id`"}}) {
+          {"--slurm-time", "1`id`"},
+          // pyxis' values travel as srun options: a value that could become another option, a
+          // second mount or a shell word is refused like the sbatch ones.
+          {"--container-image", "img;touch " + dir + "/pwned"},
+          {"--container-image", "$(id)"},
+          {"--container-workdir", "/w $(id)"},
+          {"--container-workdir", "relative"},
+          {"--container-mount", "/data:/data,/etc:/etc"},
+          {"--container-mount", "/data:/da ta"}}) {
         const std::string out = dir + "/out";
-        const auto r = runProcess(cliArgs(profile, out, "2n1g", bad));
+        const auto r = runProcess(slurmCliArgs(profile, out, "2n1g", bad));
         EXPECT_EQ(r.exitCode, 2) << bad[0] << r.out << r.err;
-        EXPECT_NE(r.err.find("scheduler."), std::string::npos) << r.err;
+        EXPECT_TRUE(r.err.find("scheduler.") != std::string::npos ||
+                    r.err.find("--container-mount: ") != std::string::npos)
+            << bad[0] << " " << bad[1] << ": " << r.err;
         EXPECT_FALSE(std::filesystem::exists(out + "/journal.jsonl")) << bad[0];
     }
     EXPECT_FALSE(std::filesystem::exists(dir + "/pwned"));
@@ -220,7 +115,7 @@ TEST(Slurm, AFailingRankFailsTheRunWithItsExitCodeAndNode) {
     const auto profile = sv::test::writeFakeProfile(
         dir, {"--fail-rank", "1", "--fail-at", "3", "--interval", "0.1"});
     const std::string out = g_cluster->jobsDir() + "/fail";
-    const auto r = runProcess(cliArgs(profile, out, "2n1g"));
+    const auto r = runProcess(slurmCliArgs(profile, out, "2n1g"));
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     const auto ends = journalEnds(out);
     ASSERT_EQ(ends.size(), 1u) << r.out << r.err;
@@ -243,9 +138,9 @@ TEST(Slurm, CancelIsScancelAndLeavesNoJobAndNoTask) {
     const auto profile = sv::test::writeFakeProfile(dir, {"--hang", "--interval", "0.05"});
     const std::string out = g_cluster->jobsDir() + "/cancel";
     const std::string log = out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log";
-    const pid_t cli = sv::test::spawn(cliArgs(profile, out, "2n2g"), dir + "/cli.log");
+    const pid_t cli = sv::test::spawn(slurmCliArgs(profile, out, "2n2g"), dir + "/cli.log");
     // Every rank has logged: the job runs on both nodes.
-    ASSERT_TRUE(waitUntil([&] { return labelledRanks(sv::test::readFile(log)).size() == 4; },
+    ASSERT_TRUE(waitUntil([&] { return loggedRanks(sv::test::readFile(log)).size() == 4; },
                           std::chrono::seconds(30)))
         << sv::test::readFile(dir + "/cli.log");
     const auto tasks = sv::test::leftoverOf(out);
@@ -274,8 +169,8 @@ TEST(Slurm, AQueuedRunShowsPendingWithItsReasonThenRuns) {
     const std::string out = g_cluster->jobsDir() + "/queue";
     // A start timeout shorter than the wait in the queue: it counts from RUNNING, so it holds.
     const auto t0 = std::chrono::steady_clock::now();
-    const pid_t cli =
-        sv::test::spawn(cliArgs(profile, out, "2n1g", {"--start-timeout", "4"}), dir + "/cli.log");
+    const pid_t cli = sv::test::spawn(slurmCliArgs(profile, out, "2n1g", {"--start-timeout", "4"}),
+                                      dir + "/cli.log");
     ASSERT_TRUE(waitUntil(
         [&] {
             return sv::test::readFile(dir + "/cli.log").find("PENDING (Resources)") !=
@@ -302,8 +197,8 @@ TEST(Slurm, KillNineOfTheCliThenResumeReattachesTheRunningJob) {
     const auto profile = sv::test::writeFakeProfile(dir, {"--interval", "0.4"});
     const std::string out = g_cluster->jobsDir() + "/resume";
     const std::string log = out + "/logs/fake/bz2/2n1g/r50_b2_fp32_1.log";
-    const pid_t cli = sv::test::spawn(cliArgs(profile, out, "2n1g"), dir + "/cli.log");
-    ASSERT_TRUE(waitUntil([&] { return labelledRanks(sv::test::readFile(log)).size() == 2; },
+    const pid_t cli = sv::test::spawn(slurmCliArgs(profile, out, "2n1g"), dir + "/cli.log");
+    ASSERT_TRUE(waitUntil([&] { return loggedRanks(sv::test::readFile(log)).size() == 2; },
                           std::chrono::seconds(30)))
         << sv::test::readFile(dir + "/cli.log");
     ::kill(cli, SIGKILL);
@@ -350,6 +245,17 @@ TEST(Slurm, PreflightChecksThePartitionAndThatTheNodesSeeTheDirectory) {
     EXPECT_NE(r.out.find("ok   slurm: output: the campaign directory is visible"),
               std::string::npos)
         << r.out;
+    // With an image, srun must take pyxis' options: the double registers them, as pyxis does.
+    if (std::string(SCALEVIEW_PYXIS_DOUBLE).empty())
+        GTEST_SKIP() << "the pyxis double was not built: libslurm-dev (slurm/spank.h) is missing";
+    c.scheduler.containerImage = "nvcr.io#nvidia/pytorch:23.10-py3";
+    ASSERT_TRUE(sv::launcher::saveCampaign(c, file, &error)) << error;
+    r = runProcess({kCli, "preflight", file});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("ok   slurm: pyxis: srun takes --container-image (pyxis)"),
+              std::string::npos)
+        << r.out;
+    c.scheduler.containerImage.clear();
     // More tasks per node than a node has CPUs: said before any job is submitted.
     c.topologies = {*sv::parseTopology("2n8g")};
     c.scheduler.partition = "nosuch";
@@ -362,8 +268,96 @@ TEST(Slurm, PreflightChecksThePartitionAndThatTheNodesSeeTheDirectory) {
     EXPECT_TRUE(g_cluster->jobs().empty());
 }
 
+// A profile that runs the fake workload under one torchrun per node (the CPU profile's torchrun
+// words, with its fixed rendezvous, which the job replaces with the allocation's first node).
+std::string writeFakeTorchrunProfile(const std::string& dir) {
+    const std::string path = dir + "/fake-torchrun.json";
+    std::ofstream(path) << R"J({"name": "fake-torchrun", "label": "fake workload under torchrun",
+      "model": "r50", "logRoot": "logs/fake", "defaultLauncher": "torchrun",
+      "variables": {"master_port": "29500"},
+      "launchers": {"torchrun": {"perNode": true, "failureMarker": "failed (exitcode: ",
+          "argv": ["torchrun", "--nnodes", "{nodes}", "--node_rank", "{node_rank}",
+                   "--nproc_per_node", "{gpus_per_node}", "--master_addr", "{master_addr}",
+                   "--master_port", "{master_port}", "--log_dir", "{workload_dir}/torchrun",
+                   "--redirects", "9:1", "--tee", "9:1", "--no_python"]}},
+      "program": ["/usr/bin/python3", ")J"
+                        << kFake << R"J("],
+      "args": ["--iterations", "{iterations}", "--batch", "{batch}", "--interval", "0.05"]})J";
+    return path;
+}
+
+TEST(Slurm, TorchrunPerNodeThroughSrunReadsBackEveryRank) {
+    NEED_CLUSTER();
+    const std::string dir = tempDir("slurm-torchrun");
+    const std::string out = g_cluster->jobsDir() + "/torchrun";
+    const auto r = runProcess(slurmCliArgs(writeFakeTorchrunProfile(dir), out, "2n1g,2n2g"));
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto ends = journalEnds(out);
+    ASSERT_EQ(ends.size(), 2u) << r.out << r.err;
+    for (const auto& e : ends)
+        EXPECT_EQ(e["state"], "ok") << e.dump();
+    // Every rank of both nodes logged: torchrun on node 2 took node rank 1 from Slurm and met
+    // node 1's at the address the job script resolved ("node1" itself does not resolve).
+    const std::string log1 = readFile(out + "/logs/fake/bz2/2n1g/r50_b2_fp32_1.log");
+    const std::string log2 = readFile(out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log");
+    EXPECT_EQ(loggedRanks(log1), (std::set<int>{0, 1})) << log1;
+    EXPECT_EQ(loggedRanks(log2), (std::set<int>{0, 1, 2, 3})) << log2;
+    // One srun task per node, each a torchrun starting that node's ranks.
+    std::string scripts;
+    for (const auto& e : std::filesystem::directory_iterator(out + "/slurm"))
+        if (e.path().extension() == ".sbatch") scripts += readFile(e.path().string());
+    EXPECT_NE(scripts.find("exec srun --mpi=none --kill-on-bad-exit=1 --nodes=2 "
+                           "--ntasks-per-node=1 --cpus-per-task=2 /bin/sh -c "),
+              std::string::npos)
+        << scripts;
+    EXPECT_NE(scripts.find("scaleview-node torchrun --nnodes 2 --nproc_per_node 2 --log_dir "),
+              std::string::npos)
+        << scripts;
+    const auto summary = runProcess({kCli, "summarize", out});
+    EXPECT_EQ(summary.exitCode, 0) << summary.out << summary.err;
+    EXPECT_TRUE(g_cluster->jobs().empty());
+    std::filesystem::remove_all(dir);
+}
+
+// pyxis' options under the double: srun accepts them and every task's plugin saw exactly the
+// image, mounts and workdir the campaign names (pyxis would enter the container there).
+TEST(Slurm, PyxisOptionsReachEveryTaskExactly) {
+    NEED_CLUSTER();
+    if (std::string(SCALEVIEW_PYXIS_DOUBLE).empty())
+        GTEST_SKIP() << "the pyxis double was not built: libslurm-dev (slurm/spank.h) is missing";
+    const std::string dir = tempDir("slurm-pyxis");
+    const auto profile = writeFakeProfile(dir, {});
+    const std::string out = g_cluster->jobsDir() + "/pyxis";
+    std::filesystem::remove(g_cluster->pyxisRecord());
+    const auto r = runProcess(
+        slurmCliArgs(profile, out, "2n2g",
+                     {"--container-image", "nvcr.io#nvidia/pytorch:23.10-py3", "--container-mount",
+                      "/data/imagenet:/data/imagenet:ro", "--container-mount", "/scratch:/scratch",
+                      "--container-workdir", "/workspace/rn50"}));
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto ends = journalEnds(out);
+    ASSERT_EQ(ends.size(), 1u) << r.out << r.err;
+    EXPECT_EQ(ends[0]["state"], "ok") << ends[0].dump();
+    std::set<std::string> lines;
+    std::istringstream in(readFile(g_cluster->pyxisRecord()));
+    for (std::string line; std::getline(in, line);)
+        lines.insert(line);
+    const std::string seen = "\timage=nvcr.io#nvidia/pytorch:23.10-py3"
+                             "\tmounts=/data/imagenet:/data/imagenet:ro,/scratch:/scratch"
+                             "\tworkdir=/workspace/rn50";
+    EXPECT_EQ(lines,
+              (std::set<std::string>{"rank=0\tnode=node1" + seen, "rank=1\tnode=node1" + seen,
+                                     "rank=2\tnode=node2" + seen, "rank=3\tnode=node2" + seen}))
+        << readFile(g_cluster->pyxisRecord());
+    EXPECT_EQ(loggedRanks(readFile(out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log")),
+              (std::set<int>{0, 1, 2, 3}));
+    EXPECT_TRUE(g_cluster->jobs().empty());
+    std::filesystem::remove_all(dir);
+}
+
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
-    ::testing::AddGlobalTestEnvironment(new ClusterEnvironment);
+    ::testing::AddGlobalTestEnvironment(
+        new SlurmClusterEnvironment({.slurmdTimeout = 30, .spankPlugin = SCALEVIEW_PYXIS_DOUBLE}));
     return RUN_ALL_TESTS();
 }

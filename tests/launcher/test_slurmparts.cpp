@@ -71,7 +71,7 @@ TEST(SlurmSettings, HostileValuesAreRefusedNamingTheField) {
         EXPECT_TRUE(c.validate().empty()) << ok;
     }
     for (const std::string bad : {"-x", "--wrap=rm -rf /", "--nodes=8", "--output=/etc/passwd",
-                                  "partition=debug", "--a b", "--chdir=/"}) {
+                                  "partition=debug", "--a b", "--chdir=/", "--requeue"}) {
         c.scheduler.extraSbatchArgs = {bad};
         EXPECT_TRUE(mentions(c.validate(), "scheduler.extraSbatchArgs[0]")) << bad;
     }
@@ -153,7 +153,42 @@ TEST(SlurmStatus, WhatTheCommandsPrintIsReadBack) {
     EXPECT_EQ(j->reason, "TimeLimit");
     EXPECT_EQ(j->signal, 15);
     EXPECT_EQ(j->nodes, "node[1-2]");
+    EXPECT_EQ(j->timeLimit, "");
+    j = parseScontrolJob("JobId=13 JobState=TIMEOUT Reason=TimeLimit TimeLimit=00:01:00 "
+                         "ExitCode=0:15 NodeList=node[1-2]\n");
+    ASSERT_TRUE(j);
+    EXPECT_EQ(j->timeLimit, "00:01:00");
+    s = parseSacct("TIMEOUT|0:0|node[1-2]|00:01:00\n");
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->timeLimit, "00:01:00");
     EXPECT_FALSE(parseScontrolJob("slurm_load_jobs error: Invalid job id specified\n"));
+}
+
+// sinfo -N -R for a NODE_FAIL job's nodes: the ones down, with Slurm's reason, each once.
+TEST(SlurmStatus, TheNodesThatFailedAreTheOnesSinfoHoldsDown) {
+    SlurmJobEnd e;
+    e.state = "NODE_FAIL";
+    e.nodes = "node[1-3]";
+    readDownNodes("node2|Not responding\nnode2|Not responding\nnode3|Kill task failed\n", e);
+    EXPECT_EQ(e.failedNodes, "node2,node3");
+    EXPECT_EQ(e.failedWhy, "Not responding; Kill task failed");
+    auto end = runEndOfJob("9", e);
+    ASSERT_TRUE(end);
+    EXPECT_EQ(end->state, RunState::Failed);
+    EXPECT_EQ(end->host, "node2,node3");
+    EXPECT_EQ(end->reason, "Slurm job 9: nodes node2,node3 failed (Not responding; Kill task "
+                           "failed); the job ran on node[1-3]");
+    e.nodes = "node[1-2]";
+    readDownNodes("node2|Not responding\n", e);
+    EXPECT_EQ(runEndOfJob("9", e)->reason,
+              "Slurm job 9: node node2 failed (Not responding); the job ran on node[1-2]");
+    // Nothing down any more (the node came back before sinfo was asked): the allocation.
+    readDownNodes("", e);
+    EXPECT_EQ(runEndOfJob("9", e)->reason, "Slurm job 9: a node failed on node[1-2]");
+    e.state = "TIMEOUT";
+    e.timeLimit = "00:01:00";
+    EXPECT_EQ(runEndOfJob("9", e)->reason,
+              "Slurm job 9 reached its time limit of 00:01:00 on node[1-2]");
 }
 
 TEST(SlurmStatus, EachEndStateMapsToARunStateWithTheReasonInWords) {
@@ -259,6 +294,38 @@ TEST(SlurmJobScript, EveryWordOfTheScriptIsQuotedOnce) {
     EXPECT_EQ(sub.outputPath("81"), "/tmp/o/slurm/bz4_2n2g_r50_b4_fp32_1.81.out");
 }
 
+// The CPU profile's torchrun under Slurm: one srun task per node, each a torchrun whose node
+// rank and rendezvous come from the allocation (the job script resolves the first node's
+// address); the profile's own fixed rendezvous words are dropped, its other options kept.
+TEST(SlurmJobScript, TorchrunRunsOncePerNodeThroughSrun) {
+    std::string error;
+    auto profile = loadProfile("local-cpu-rn50", &error);
+    ASSERT_TRUE(profile) << error;
+    Campaign c = slurmCampaign();
+    c.launcher = "torchrun";
+    c.iterations = 30;
+    CommandBuilder builder(c, *profile, "/tmp/o/workload");
+    const auto sub = slurmSubmission(builder, planRuns(c, *profile).front(), "svTAG");
+    EXPECT_EQ(shellCommand(sub.launchArgv),
+              "srun --mpi=none --kill-on-bad-exit=1 --nodes=2 --ntasks-per-node=1 "
+              "--cpus-per-task=2 /bin/sh -c 'l=$1; shift; exec \"$l\" --node_rank "
+              "\"$SLURM_NODEID\" --rdzv_backend static --master_addr \"$MASTER_ADDR\" "
+              "--master_port \"$MASTER_PORT\" \"$@\"' scaleview-node torchrun --nnodes 2 "
+              "--nproc_per_node 2 --log_dir /tmp/o/workload/torchrun --redirects 9:1 --tee 9:1 "
+              "--no_python /usr/bin/python3 /tmp/o/workload/rn50_cpu.py --batch-size 4 "
+              "--iterations 30 --image-size 64 --precision fp32 --device cpu --threads-per-rank 1 "
+              "--master-addr 127.0.0.1 --master-port 29500");
+    // The rendezvous is resolved inside the job, from Slurm's variables only.
+    EXPECT_NE(sub.script.find("first=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head "
+                              "-n 1)\n"),
+              std::string::npos)
+        << sub.script;
+    EXPECT_NE(sub.script.find("export MASTER_ADDR=\"${MASTER_ADDR:-$first}\" "
+                              "MASTER_PORT=$((20000 + SLURM_JOB_ID % 10000))\nexec srun "),
+              std::string::npos)
+        << sub.script;
+}
+
 TEST(SlurmPreflight, SinfoSaysWhetherThePartitionCanRunTheCampaign) {
     Campaign c = slurmCampaign(); // 2n2g on "debug"
     const std::string sinfo = "debug*|up|2|4|(null)\ngpu|up|4|64|gpu:8\nold|down|8|8|(null)\n";
@@ -308,10 +375,11 @@ TEST(SlurmJobScript, DryRunShowsTheSbatchLineAndWhatTheJobRunsOnePerRun) {
     std::string error;
     const auto lines = dryRunLines(c, &error);
     ASSERT_EQ(lines.size(), 2u) << error;
-    EXPECT_EQ(lines[0].rfind("sbatch --parsable --job-name=scaleview-svDRYRUN1 --nodes=2 "
-                             "--ntasks-per-node=2 ",
-                             0),
-              0u)
+    EXPECT_EQ(
+        lines[0].rfind("sbatch --parsable --no-requeue --job-name=scaleview-svDRYRUN1 --nodes=2 "
+                       "--ntasks-per-node=2 ",
+                       0),
+        0u)
         << lines[0];
     EXPECT_NE(lines[0].find("  # runs: srun --mpi=pmix --label"), std::string::npos) << lines[0];
 }
