@@ -18,9 +18,9 @@ const char* kSweepScript = "for d in /proc/[0-9]*; do p=${d#/proc/}; "
 
 CommandBuilder::CommandBuilder(Campaign campaign, WorkloadProfile profile, std::string workloadDir)
     : m_campaign(std::move(campaign)), m_profile(std::move(profile)),
-      m_workloadDir(std::move(workloadDir)), m_containers(m_campaign, m_profile) {
-    m_launcher = m_campaign.launcher.empty() ? m_profile.defaultLauncher : m_campaign.launcher;
-}
+      m_workloadDir(std::move(workloadDir)),
+      m_launcher(m_campaign.launcher.empty() ? m_profile.defaultLauncher : m_campaign.launcher),
+      m_containers(m_campaign, m_profile), m_ssh(m_campaign, m_profile, perNode()) {}
 
 std::string CommandBuilder::scriptPath() const {
     return m_profile.scriptName.empty() ? std::string()
@@ -209,7 +209,17 @@ std::vector<std::string> CommandBuilder::runArgv(const PlannedRun& run, const st
     env.push_back(std::string(kRunTagVariable) + "=" + tag);
     std::vector<std::string> cmd;
     if (m_campaign.container.runtime == "docker") {
+        // Across the launcher's containers, mpirun/horovodrun's ssh is the campaign's (its key,
+        // known hosts and the port of the sshd started in each container).
+        const bool sshd = m_ssh.needed() && run.key.topology.nodes > 1;
+        if (sshd)
+            for (const auto& e : ContainerSsh::workloadEnv())
+                env.push_back(e);
         cmd = m_containers.exec(node, env);
+        if (sshd) {
+            const auto prefix = m_ssh.workloadPrefix();
+            cmd.insert(cmd.end(), prefix.begin(), prefix.end());
+        }
     } else {
         cmd = {"env"};
         cmd.insert(cmd.end(), env.begin(), env.end());

@@ -7,6 +7,7 @@
 
 #include "campaign.h"
 #include "containercommands.h"
+#include "containerssh.h"
 #include "executor.h"
 #include "plannedrun.h"
 #include "workloadprofile.h"
@@ -33,6 +34,8 @@ class CommandBuilder {
     const std::string& launcherName() const { return m_launcher; }
     const Campaign& campaign() const { return m_campaign; }
     const ContainerCommands& containers() const { return m_containers; }
+    // The sshd the launcher starts in each container of a multi-node campaign.
+    const ContainerSsh& containerSsh() const { return m_ssh; }
     // Where host `index`'s ranks meet, as resolved before the campaign starts
     // (resolveHostAddresses); until then the host's address, or its name.
     void setRendezvousAddresses(std::vector<std::string> addresses);
@@ -87,6 +90,7 @@ class CommandBuilder {
     std::string m_workloadDir;
     std::string m_launcher;
     ContainerCommands m_containers;
+    ContainerSsh m_ssh;
     std::vector<std::string> m_rendezvous; // per host; empty: not resolved
 };
 

@@ -64,14 +64,13 @@ std::vector<std::string> ContainerCommands::exec(int host,
     return argv;
 }
 
-std::vector<std::string> ContainerCommands::options(bool campaignDir) const {
+std::vector<std::string> ContainerCommands::options() const {
     std::vector<std::string> argv = m_profileArgs;
     argv.insert(argv.end(), m_container.runArgs.begin(), m_container.runArgs.end());
     for (const auto& m : m_container.mounts)
         argv.insert(argv.end(), {"-v", m.source + ":" + m.target + (m.readOnly ? ":ro" : "")});
     // The campaign directory at the same path: the workload script is there for every rank.
-    if (campaignDir && !m_outputDir.empty())
-        argv.insert(argv.end(), {"-v", m_outputDir + ":" + m_outputDir});
+    if (!m_outputDir.empty()) argv.insert(argv.end(), {"-v", m_outputDir + ":" + m_outputDir});
     return argv;
 }
 
@@ -80,7 +79,7 @@ std::vector<std::string> ContainerCommands::runArgv(int host) const {
     argv.insert(argv.end(), {"run", "-d", "--name", name(host), "--label",
                              "scaleview.campaign=" + m_outputDir});
     if (m_gpus) argv.push_back(kGpuWord);
-    const auto opts = options(true);
+    const auto opts = options();
     argv.insert(argv.end(), opts.begin(), opts.end());
     // Something that waits forever without a shell: every run comes in through docker exec.
     argv.insert(argv.end(), {m_container.image, "sleep", "infinity"});
@@ -105,9 +104,14 @@ std::vector<std::string> ContainerCommands::once(const std::vector<std::string>&
     auto argv = docker();
     argv.insert(argv.end(), {"run", "--rm"});
     if (gpus) argv.push_back("--gpus=all");
-    // Not the campaign directory: docker would create it, before the campaign does.
-    const auto opts = options(false);
-    argv.insert(argv.end(), opts.begin(), opts.end());
+    // Not the campaign directory: docker would create it, before the campaign does. The mounts
+    // as --mount, which fails on a missing source where -v would create it (as root): a check
+    // creates nothing.
+    argv.insert(argv.end(), m_profileArgs.begin(), m_profileArgs.end());
+    argv.insert(argv.end(), m_container.runArgs.begin(), m_container.runArgs.end());
+    for (const auto& m : m_container.mounts)
+        argv.insert(argv.end(), {"--mount", "type=bind,source=" + m.source + ",target=" + m.target +
+                                                (m.readOnly ? ",readonly" : "")});
     argv.push_back(m_container.image);
     argv.insert(argv.end(), command.begin(), command.end());
     return argv;

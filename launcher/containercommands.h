@@ -45,8 +45,8 @@ class ContainerCommands {
     std::vector<std::string> version() const;
 
   private:
-    // The profile's, the user's, the mounts (and the campaign directory's): no name, no image.
-    std::vector<std::string> options(bool campaignDir) const;
+    // The profile's, the user's, the mounts and the campaign directory's: no name, no image.
+    std::vector<std::string> options() const;
 
     Container m_container;
     std::vector<std::string> m_profileArgs;

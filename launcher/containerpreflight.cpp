@@ -31,6 +31,11 @@ std::vector<ContainerCheck> ContainerPreflight::checks(const CommandBuilder& bui
             {"mount",
              static_cast<int>(i),
              {builder.onHost(host, {"test", "-e", mounts[i].source}, false), {}, timeoutMs}});
+    // Multi-node: the launcher starts the image's sshd in each container (a one-off container
+    // of the image looks for it; starting one may take a while).
+    if (builder.containerSsh().needed())
+        out.push_back(
+            {"sshd", -1, {builder.probe(host, ContainerSsh::findSshd()), {}, timeoutMs + 30000}});
     return out;
 }
 
@@ -65,6 +70,23 @@ std::pair<bool, std::string> ContainerPreflight::judge(const CommandBuilder& bui
         return {false, "image " + c.image + " is not on " + host + " (" + why +
                            "): pull it (docker pull " + c.image +
                            "), or build or load it there (docker load -i FILE)"};
+    }
+    if (check.name == "sshd") {
+        const ContainerSsh& ssh = builder.containerSsh();
+        if (auto problem = ssh.problem()) return {false, *problem};
+        const std::string port = std::to_string(ssh.port());
+        if (ok)
+            return {true, "sshd " + lastLine(r.output) +
+                              " in the image (multi-node runs start it "
+                              "in each container, port " +
+                              port + ")"};
+        // docker run's own failure (a mount, the daemon), before anything ran in the image.
+        if (r.exitCode == 125)
+            return {false,
+                    "could not run a container of " + c.image + " to look for sshd (" + why + ")"};
+        return {false, "the image " + c.image + " has no sshd (" + why +
+                           "): multi-node runs start one in each container on port " + port +
+                           "; install openssh-server in the image"};
     }
     const ContainerMount& m = c.mounts.at(static_cast<std::size_t>(check.mount));
     if (ok) return {true, "mount source " + m.source + " present (seen at " + m.target + ")"};

@@ -1,7 +1,7 @@
 #pragma once
 // Preflight's checks of the containers the launcher is to start, per host: docker reachable
-// (and the user allowed to use it), the image present, the mounts' sources there. Each
-// failure says what to do.
+// (and the user allowed to use it), the image present, the mounts' sources there, and, for a
+// multi-node campaign, an sshd in the image. Each failure says what to do.
 
 #include "commandbatch.h"
 #include "commandbuilder.h"
@@ -12,7 +12,7 @@
 namespace sv::launcher {
 
 struct ContainerCheck {
-    std::string name; // "docker", "image", "mount"
+    std::string name; // "docker", "image", "mount", "sshd"
     int mount = -1;   // for "mount": which one
     BatchCommand command;
 };

@@ -227,7 +227,7 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
                     (*containerChecks)[static_cast<std::size_t>(c.container)];
                 std::tie(f.ok, f.message) = ContainerPreflight::judge(*builder, cc, r, f.host);
                 // Without docker or the image, nothing can be checked inside the container.
-                if (!f.ok && cc.name != "mount")
+                if (!f.ok && (cc.name == "docker" || cc.name == "image"))
                     unreachable[static_cast<std::size_t>(c.host)] = true;
             } else if (c.name == "ssh") {
                 f.ok = r.exitCode == 0;

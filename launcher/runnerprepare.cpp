@@ -7,6 +7,7 @@
 #include "backgroundtask.h"
 #include "campaigndirectory.h"
 #include "containerlifecycle.h"
+#include "containersshd.h"
 
 #include <filesystem>
 
@@ -75,17 +76,34 @@ void Runner::prepareInBackground(bool resume, std::function<void(std::string err
 }
 
 void Runner::startContainers() {
-    // From here on the campaign's end removes them, also what a start that failed half-way left.
+    // From here on the campaign's end removes them, also what a start that failed half-way left
+    // (the campaign's ssh keys too).
     m_containersUp = true;
-    emit message(QString::fromStdString("starting a container of " +
-                                        m_builder.containers().image() + " on every host"));
-    ContainerLifecycle::start(m_builder, m_journal, this, [this](ContainerLifecycle::Outcome o) {
-        for (const auto& m : o.messages)
-            emit message(QString::fromStdString(m));
-        if (!o.failure.empty()) return finish(CampaignEnd::Outcome::Failed, o.failure);
-        if (m_cancelRequested) return finish(CampaignEnd::Outcome::Cancelled);
-        stage();
-    });
+    const bool sshd = m_builder.containerSsh().needed();
+    // Each step says what it did; a failure ends the campaign, as does a cancel between steps.
+    auto then = [this](std::function<void()> next) {
+        return [this, next = std::move(next)](ContainerLifecycle::Outcome o) {
+            for (const auto& m : o.messages)
+                emit message(QString::fromStdString(m));
+            if (!o.failure.empty()) return finish(CampaignEnd::Outcome::Failed, o.failure);
+            if (m_cancelRequested) return finish(CampaignEnd::Outcome::Cancelled);
+            next();
+        };
+    };
+    // Multi-node: the containers reach each other through an sshd in each, started once they run.
+    auto afterStart = [this, sshd, then] {
+        if (!sshd) return stage();
+        ContainerSshd::start(m_builder, this, then([this] { stage(); }));
+    };
+    auto startAll = [this, then, afterStart] {
+        emit message(QString::fromStdString("starting a container of " +
+                                            m_builder.containers().image() + " on every host"));
+        ContainerLifecycle::start(m_builder, m_journal, this, then(afterStart));
+    };
+    // The keys go to every host before its container starts (docker would make a missing
+    // campaign directory there, owned by root).
+    if (!sshd) return startAll();
+    ContainerSshd::prepare(m_builder, this, then(startAll));
 }
 
 } // namespace sv::launcher

@@ -4,6 +4,7 @@
 #include "runner.h"
 
 #include "containerlifecycle.h"
+#include "containersshd.h"
 #include "processtree.h"
 
 #include <QProcess>
@@ -78,7 +79,11 @@ void Runner::abandon() {
     // The containers go whatever the phase: removing one ends everything in it.
     if (m_containersUp && !m_builder.containers().keep()) {
         const auto limit = m_campaign.connectTimeout() + std::chrono::seconds(30);
-        for (const auto& argv : ContainerLifecycle::removals(m_builder)) {
+        auto removals = ContainerLifecycle::removals(m_builder);
+        if (m_builder.containerSsh().needed())
+            for (auto& argv : ContainerSshd::removals(m_builder))
+                removals.push_back(std::move(argv));
+        for (const auto& argv : removals) {
             QStringList args{QStringLiteral("-s"), QStringLiteral("KILL"),
                              QString::number(limit.count())};
             for (const auto& a : argv)
@@ -137,21 +142,34 @@ void Runner::abandon() {
 
 void Runner::removeContainers(std::function<void()> then) {
     const ContainerCommands& containers = m_builder.containers();
+    const ContainerSsh& ssh = m_builder.containerSsh();
     if (containers.keep()) {
         for (int h = 0; h < ContainerLifecycle::hostCount(m_builder); ++h)
             emit message(QString::fromStdString(
                 "kept the container " + containers.name(h) + " on " + m_builder.hostName(h) +
                 " (keep); remove it with docker rm -f " + containers.name(h)));
+        // Their sshd reads the host key at each connection: the keys stay with them.
+        if (ssh.needed())
+            emit message(QString::fromStdString(
+                "kept the campaign's ssh keys in " + ssh.dir() +
+                " on every host with the containers' sshd (port " + std::to_string(ssh.port()) +
+                "); remove them with rm -rf " + ssh.dir() + " after the containers"));
         return then();
     }
+    auto said = [this](std::function<void()> next) {
+        return [this, next = std::move(next)](ContainerLifecycle::Outcome o) {
+            for (const auto& m : o.messages)
+                emit message(QString::fromStdString(m));
+            if (!o.failure.empty()) emit message(QString::fromStdString(o.failure));
+            next();
+        };
+    };
+    // The keys after the containers, whose sshd goes with them.
     ContainerLifecycle::remove(m_builder, m_journal, this,
-                               [this, then = std::move(then)](ContainerLifecycle::Outcome o) {
-                                   for (const auto& m : o.messages)
-                                       emit message(QString::fromStdString(m));
-                                   if (!o.failure.empty())
-                                       emit message(QString::fromStdString(o.failure));
-                                   then();
-                               });
+                               said([this, ssh = ssh.needed(), said, then = std::move(then)] {
+                                   if (!ssh) return then();
+                                   ContainerSshd::remove(m_builder, this, said(then));
+                               }));
 }
 
 } // namespace sv::launcher

@@ -5,11 +5,13 @@
 
 #include "commandbuilder.h"
 #include "containercommands.h"
+#include "containerssh.h"
 #include "containerspec.h"
 #include "identifiers.h"
 #include "shellquote.h"
 
 #include <algorithm>
+#include <map>
 #include <gtest/gtest.h>
 
 using namespace sv::launcher;
@@ -193,4 +195,88 @@ TEST(Cli, HostileContainerValuesAreRefusedBeforeAnyProcessStarts) {
         EXPECT_FALSE(std::filesystem::exists("/tmp/sv-hostile-container-never"));
         EXPECT_FALSE(std::filesystem::exists("/tmp/sv-pwned"));
     }
+}
+
+TEST(ContainerSsh, OnlyAMultiNodeCampaignInStartedContainersGetsTheirOwnSshd) {
+    std::string error;
+    auto profile = loadProfile("local-cpu-rn50", &error);
+    ASSERT_TRUE(profile) << error;
+    Campaign c = managedCampaign();
+    c.hosts = {Host{"n1", "10.0.0.1", 0, "", 1}, Host{"n2", "10.0.0.2", 0, "", 1}};
+    c.topologies = {*sv::parseTopology("1n1g"), *sv::parseTopology("2n1g")};
+    EXPECT_TRUE(CommandBuilder(c, *profile, "/w").containerSsh().needed());
+    Campaign oneNode = c;
+    oneNode.topologies = {*sv::parseTopology("1n1g")};
+    EXPECT_FALSE(CommandBuilder(oneNode, *profile, "/w").containerSsh().needed());
+    Campaign oneHost = c;
+    oneHost.hosts.resize(1);
+    EXPECT_FALSE(CommandBuilder(oneHost, *profile, "/w").containerSsh().needed());
+    Campaign named = c; // a running container: set up by whoever started it
+    named.container = {"docker", "mxnet_dlperf"};
+    EXPECT_FALSE(CommandBuilder(named, *profile, "/w").containerSsh().needed());
+    Campaign torchrun = c; // started on every node by the launcher: no ssh between them
+    torchrun.launcher = "torchrun";
+    EXPECT_FALSE(CommandBuilder(torchrun, *profile, "/w").containerSsh().needed());
+
+    // A 2-node run finds the campaign's ssh first on its PATH, a 1-node run is as before.
+    const CommandBuilder b(c, *profile, "/w");
+    const std::string bin = b.containerSsh().binDir();
+    EXPECT_EQ(bin, "/tmp/sv-containerspec-out/ssh/bin");
+    for (const char* topology : {"1n1g", "2n1g"}) {
+        PlannedRun run;
+        run.key.topology = *sv::parseTopology(topology);
+        run.key.batchPerDevice = 2;
+        run.key.precision = "fp32";
+        const std::string line = b.runArgv(run, "svtag").back();
+        const bool multi = std::string(topology) == "2n1g";
+        EXPECT_EQ(line.find(shellCommand({"sh", "-c",
+                                          "PATH=\"$1:$PATH\"; export PATH; shift; "
+                                          "exec \"$@\"",
+                                          "sh", bin, "mpirun"})) != std::string::npos,
+                  multi)
+            << line;
+        EXPECT_EQ(line.find("-e OMPI_MCA_plm_rsh_no_tree_spawn=1") != std::string::npos, multi)
+            << line;
+    }
+}
+
+TEST(ContainerSsh, KnownHostsNameEveryNodeAtThePortAndTheClientTrustsNoOtherKey) {
+    std::string error;
+    auto profile = loadProfile("ngc-mxnet-rn50", &error);
+    ASSERT_TRUE(profile) << error;
+    Campaign c = managedCampaign();
+    c.hosts = {Host{"n1", "", 0, "", 8}, Host{"n2", "", 0, "", 8}};
+    c.topologies = {*sv::parseTopology("2n8g")};
+    auto files = [&](const Campaign& campaign) {
+        std::map<std::string, std::string> out;
+        const ContainerSsh ssh(campaign, *profile, false);
+        for (const auto& f :
+             ssh.configFiles("ssh-ed25519 AAAAuser me@here\n", "ssh-ed25519 AAAAhost root@there\n",
+                             {"10.0.0.1", "10.0.0.2"}))
+            out[f.name] = f.text;
+        return out;
+    };
+    auto seed = files(c); // the profile's {ssh_port}: the seed's 10001, as horovodrun -p says
+    EXPECT_EQ(seed["known_hosts"], "[10.0.0.1]:10001,[10.0.0.2]:10001 ssh-ed25519 AAAAhost\n");
+    EXPECT_EQ(seed["authorized_keys"], "ssh-ed25519 AAAAuser scaleview-campaign\n");
+    for (const char* line :
+         {"  Port 10001\n", "  StrictHostKeyChecking yes\n", "  BatchMode yes\n",
+          "  IdentitiesOnly yes\n", "  IdentityFile \"/tmp/sv-containerspec-out/ssh/id_ed25519\"\n",
+          "  UserKnownHostsFile \"/tmp/sv-containerspec-out/ssh/known_hosts\"\n",
+          "  GlobalKnownHostsFile /dev/null\n"})
+        EXPECT_NE(seed["ssh_config"].find(line), std::string::npos) << line;
+    for (const char* line : {"Port 10001\n", "PasswordAuthentication no\n",
+                             "HostKey \"/tmp/sv-containerspec-out/ssh/host_ed25519\"\n"})
+        EXPECT_NE(seed["sshd_config"].find(line), std::string::npos) << line;
+
+    c.variables["ssh_port"] = "2222";
+    auto other = files(c);
+    EXPECT_EQ(other["known_hosts"].rfind("[10.0.0.1]:2222,[10.0.0.2]:2222 ", 0), 0u);
+    EXPECT_NE(other["sshd_config"].find("Port 2222\n"), std::string::npos);
+    EXPECT_FALSE(ContainerSsh(c, *profile, false).problem());
+    // Text that would become a line of its own in sshd_config is no port.
+    c.variables["ssh_port"] = "22\nPermitEmptyPasswords yes";
+    const auto problem = ContainerSsh(c, *profile, false).problem();
+    ASSERT_TRUE(problem);
+    EXPECT_NE(problem->find("not a port number"), std::string::npos) << *problem;
 }
