@@ -1,7 +1,6 @@
 #include "runloader.h"
 
-#include "ratelineanalyzer.h"
-#include "steptimeanalyzer.h"
+#include "runmeter.h"
 
 #include <algorithm>
 #include <atomic>
@@ -110,83 +109,92 @@ const LogFormat* detectLogFile(const std::filesystem::path& path, std::string* w
     return f;
 }
 
-RunResult loadRun(const LogFile& log, const LoadOptions& options) {
-    RunResult result;
-    result.path = log.display;
-    result.key = log.key;
-    const LogFormat* format =
-        options.logFormat.empty() ? nullptr : findLogFormat(options.logFormat);
-    std::string undetected;
-    if (!format) format = detectLogFile(log.path, &undetected);
+const LogFormat& chooseLogFormat(const LogFile& log, const LoadOptions& options,
+                                 std::string* undetected) {
+    if (!options.logFormat.empty())
+        if (const LogFormat* f = findLogFormat(options.logFormat)) return *f;
+    if (!log.key.format.empty())
+        if (const LogFormat* f = findLogFormat(log.key.format)) return *f;
+    if (const LogFormat* f = detectLogFile(log.path, undetected)) return *f;
     // A log of no known format is read as NGC MXNet's (whose speed lines may start late), and
     // is reported as empty with the detection's reason if that finds nothing either.
-    if (!format) format = &ngcMxnetFormat();
-    result.key.format = std::string(format->id);
-    const MeasureOptions measure =
-        options.formatDefaults ? MeasureOptions{format->defaultWarmup, format->defaultIterations}
-                               : options.measure;
-    ParseOptions parse = options.parse;
-    parse.format = format->message;
+    return ngcMxnetFormat();
+}
 
-    auto unreadable = [&](const LogRead& read, const LogParser& parser) {
-        result.status = RunStatus::Unreadable;
-        result.reason = "cannot be read: " + *read.error;
-        result.counters = parser.counters();
-    };
-    if (format->family == FormatFamily::LoggedRates) {
-        RateLineAnalyzer analyzer(*format, log.key.topology, log.key.batchPerDevice, measure);
-        LogParser parser(parse, [&](const SpeedSample& s) { analyzer.add(s); });
-        if (const LogRead read = readLogFile(log.path, parser); read.error) {
-            unreadable(read, parser);
-            return result;
-        }
-        analyzer.finish(result, parser.counters(), parser.pendingBytes() > 0);
-    } else if (format->family == FormatFamily::StepTimestamps) {
-        StepTimeAnalyzer analyzer(*format, log.key.topology, log.key.batchPerDevice, measure);
-        LogParser parser(parse, [&](const SpeedSample& s) { analyzer.add(s); });
-        if (const LogRead read = readLogFile(log.path, parser); read.error) {
-            unreadable(read, parser);
-            return result;
-        }
-        analyzer.finish(result, parser.counters(), parser.pendingBytes() > 0);
-    } else {
-        RunAnalyzer analyzer(log.key.topology, log.key.batchPerDevice, measure);
-        LogParser parser(parse, [&](const SpeedSample& s) { analyzer.add(s); });
-        if (const LogRead read = readLogFile(log.path, parser); read.error) {
-            unreadable(read, parser);
-            return result;
-        }
-        analyzer.finish(result, parser.counters(), parser.pendingBytes() > 0);
-    }
+MeasureOptions measureFor(const LogFormat& format, const LoadOptions& options) {
+    return options.formatDefaults ? MeasureOptions{format.defaultWarmup, format.defaultIterations}
+                                  : options.measure;
+}
+
+RunResult loadRun(const LogFile& log, const LoadOptions& options) {
+    return loadRun(log, options, {});
+}
+
+RunResult loadRun(const LogFile& log, const LoadOptions& options, const SampleObserver& observe,
+                  LogRead* readOut) {
+    std::string undetected;
+    const LogFormat& format = chooseLogFormat(log, options, &undetected);
+    RunMeter meter(log, format, measureFor(format, options));
+    ParseOptions parse = options.parse;
+    parse.format = format.message;
+    // Without an observer the analyzer is the handler itself: one indirect call per sample.
+    LogParser parser(
+        parse, observe ? LogParser::SampleHandler([&](const SpeedSample& s) {
+            meter.add(s);
+            observe(s);
+        })
+                       : LogParser::SampleHandler([&](const SpeedSample& s) { meter.add(s); }));
+    const LogRead read = readLogFile(log.path, parser);
+    if (readOut) *readOut = read;
+    if (read.error) return meter.unreadable(*read.error, parser.counters());
+    RunResult result = meter.result(parser.counters(), parser.pendingBytes() > 0);
     if (result.status == RunStatus::Empty && !undetected.empty())
         result.reason += "; " + undetected;
     return result;
 }
 
+void forEachLog(const std::vector<LogFile>& logs, int threads,
+                const std::function<bool(std::size_t)>& job) {
+    // Largest first (longest processing time first): with files of 1, 2 and 4 nodes' ranks
+    // sorted by name, the biggest came last and one core read them alone.
+    std::vector<std::pair<std::uint64_t, std::size_t>> order;
+    order.reserve(logs.size());
+    for (std::size_t i = 0; i < logs.size(); ++i) {
+        struct stat st {};
+        const std::uint64_t size =
+            ::stat(logs[i].path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+        order.emplace_back(size, i);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stopped{false};
+    auto worker = [&] {
+        for (;;) {
+            if (stopped.load()) return;
+            const std::size_t n = next.fetch_add(1);
+            if (n >= order.size()) return;
+            if (!job(order[n].second)) stopped.store(true);
+        }
+    };
+    int count =
+        threads > 0 ? threads : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+    count = std::max(1, std::min<int>(count, static_cast<int>(logs.size())));
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < count; ++t)
+        pool.emplace_back(worker);
+    worker();
+}
+
 std::vector<RunResult> loadRuns(const std::vector<LogFile>& logs, const LoadOptions& options,
                                 const LoadProgress& progress) {
     std::vector<std::optional<RunResult>> slots(logs.size());
-    std::atomic<std::size_t> next{0}, done{0};
-    std::atomic<bool> cancelled{false};
-    auto worker = [&] {
-        for (;;) {
-            if (cancelled.load()) return;
-            const std::size_t i = next.fetch_add(1);
-            if (i >= logs.size()) return;
-            slots[i] = loadRun(logs[i], options);
-            const std::size_t d = done.fetch_add(1) + 1;
-            if (progress && !progress(d, logs.size())) cancelled.store(true);
-        }
-    };
-    int threads = options.threads > 0
-                      ? options.threads
-                      : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
-    threads = std::max(1, std::min<int>(threads, static_cast<int>(logs.size())));
-    std::vector<std::jthread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    pool.clear(); // joins
+    std::atomic<std::size_t> done{0};
+    forEachLog(logs, options.threads, [&](std::size_t i) {
+        slots[i] = loadRun(logs[i], options);
+        const std::size_t d = done.fetch_add(1) + 1;
+        return !progress || progress(d, logs.size());
+    });
     std::vector<RunResult> out;
     out.reserve(logs.size());
     for (auto& s : slots)

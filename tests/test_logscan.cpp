@@ -182,7 +182,9 @@ TEST(RunLoader, ProgressCanCancel) {
     EXPECT_EQ(runs.size(), 2u);
 }
 
-TEST(RunLog, KeptSamplesGiveTheSameFiguresForAnyWindow) {
+// The GUI keeps a run's figures for one window and reads the file again for another: either
+// way, the figures are the streamed ones.
+TEST(RunLog, KeptOrReadAgainTheFiguresAreTheStreamedOnesForAnyWindow) {
     TempDir dir;
     RunSpec spec;
     spec.ranks = 2;
@@ -200,8 +202,11 @@ TEST(RunLog, KeptSamplesGiveTheSameFiguresForAnyWindow) {
         const auto kept = analyzeRunLog(log, m);
         EXPECT_EQ(streamed.timeThroughput, kept.timeThroughput);
         EXPECT_EQ(streamed.speedThroughput, kept.speedThroughput);
+        EXPECT_EQ(streamed.rankSpreadPct, kept.rankSpreadPct);
         EXPECT_EQ(kept.status, RunStatus::Complete);
     }
+    EXPECT_EQ(log.measure, (MeasureOptions{20, 120}));
+    EXPECT_EQ(log.retainedValues(), 3u * 120u); // per iteration, not per line
     const auto trace = traceRunLog(log);
     ASSERT_EQ(trace.median.size(), 120u);
     EXPECT_EQ(trace.min[3], 193.125);
@@ -219,18 +224,22 @@ TEST(RunLog, IncrementalReadFollowsAGrowingLog) {
     const auto path = dir / "1n1g/r50_b64_fp32_1.log";
     writeFile(path, text.substr(0, text.size() / 2));
     LogFile file{path, "1n1g/r50_b64_fp32_1.log", RunKey{"r50", "fp32", 64, {1, 1}, 1}};
-    IncrementalRunLog live(file);
+    IncrementalRunLog live(file, MeasureOptions{5, 30});
     EXPECT_TRUE(live.update());
-    const auto firstHalf = live.log().samples.size();
-    EXPECT_GT(firstHalf, 10u);
+    const auto firstHalf = live.log().counters.markerLines;
+    EXPECT_GT(firstHalf, 10);
+    EXPECT_EQ(live.log().trace->median.size(), static_cast<std::size_t>(firstHalf));
+    EXPECT_EQ(live.log().result.status, RunStatus::Incomplete);
     EXPECT_FALSE(live.update()); // nothing new
     std::ofstream(path, std::ios::app) << text.substr(text.size() / 2);
     EXPECT_TRUE(live.update());
-    EXPECT_EQ(live.log().samples.size(), 30u);
+    EXPECT_EQ(live.log().counters.markerLines, 30);
+    EXPECT_EQ(live.log().result.status, RunStatus::Complete);
+    EXPECT_EQ(live.log().result.timeThroughput, readRunLog(file, {5, 30}).result.timeThroughput);
     // Replaced by a shorter file: read again from the start.
     writeFile(path, text.substr(0, text.size() / 4));
     EXPECT_TRUE(live.update());
-    EXPECT_LT(live.log().samples.size(), firstHalf);
+    EXPECT_LT(live.log().counters.markerLines, firstHalf);
 }
 
 namespace {
@@ -306,7 +315,8 @@ TEST(RunLog, WholeAndIncrementalReadsShareOneLoopAndItsErrors) {
     const RunLog whole = readRunLog(file);
     IncrementalRunLog live(file);
     EXPECT_TRUE(live.update());
-    EXPECT_EQ(live.log().samples.size(), whole.samples.size());
+    EXPECT_EQ(live.log().counters.markerLines, whole.counters.markerLines);
+    EXPECT_EQ(live.log().result.reason, whole.result.reason);
     EXPECT_EQ(live.log().position, whole.position);
     EXPECT_EQ(whole.position.offset, text.size() - 7); // what a live view compares with
     struct stat st {};
@@ -331,5 +341,5 @@ TEST(RunLog, WholeAndIncrementalReadsShareOneLoopAndItsErrors) {
     writeFile(path, text);
     EXPECT_TRUE(live.update());
     EXPECT_FALSE(live.log().readError);
-    EXPECT_EQ(live.log().samples.size(), 240u);
+    EXPECT_EQ(live.log().counters.markerLines, 240);
 }

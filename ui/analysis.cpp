@@ -41,6 +41,28 @@ std::optional<std::string> matchingReference(const CaseGroup& group,
     return std::nullopt;
 }
 
+std::vector<RunLogPtr> remeasured(const std::vector<RunLogPtr>& logs,
+                                  const MeasureOptions& measure) {
+    std::vector<RunLogPtr> out = logs;
+    std::vector<std::size_t> stale;
+    std::vector<LogFile> files;
+    for (std::size_t i = 0; i < logs.size(); ++i)
+        if (!(logs[i]->measure == measure)) {
+            stale.push_back(i);
+            files.push_back(logs[i]->file);
+        }
+    if (stale.empty()) return out;
+    std::vector<RunLog> fresh = readRunLogs(files, measure);
+    for (std::size_t j = 0; j < stale.size(); ++j) {
+        const RunLogPtr& old = logs[stale[j]];
+        // The trace does not depend on the window: one copy while the file is as it was.
+        if (!fresh[j].readError && fresh[j].position == old->position && old->trace)
+            fresh[j].trace = old->trace;
+        out[stale[j]] = std::make_shared<const RunLog>(std::move(fresh[j]));
+    }
+    return out;
+}
+
 Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
                  const ReferenceCatalog& catalog) {
     Analysis a;
@@ -57,12 +79,12 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
     s.skippedFiles = snapshot.scanWarnings.size();
     s.cancelled = snapshot.cancelled;
     s.runs.reserve(snapshot.logs.size());
-    for (const auto& log : snapshot.logs) {
-        s.runs.push_back(analyzeRunLog(*log, options.measure));
+    a.logs = remeasured(snapshot.logs, options.measure);
+    for (const auto& log : a.logs) {
+        s.runs.push_back(log->result);
         const auto path = log->file.path.lexically_normal();
         for (const auto& p : snapshot.inProgress)
             s.runs.back().inProgress = s.runs.back().inProgress || p.lexically_normal() == path;
-        a.logs.push_back(log);
     }
 
     // Which runs the campaign's monitor saw disturbed: its journal, read here on the worker

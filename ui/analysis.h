@@ -33,7 +33,13 @@ struct Analysis {
 
 using AnalysisPtr = std::shared_ptr<const Analysis>;
 
-// Measures every log with options.measure, then cases and references as the core does.
+// The logs measured for measure: each as it is when it was read for that window, else read
+// again (in parallel, on the calling thread and its helpers: never the GUI thread).
+std::vector<RunLogPtr> remeasured(const std::vector<RunLogPtr>& logs,
+                                  const MeasureOptions& measure);
+
+// Every log measured for options.measure (read again where it was read for another window:
+// Analysis::logs holds those), then cases and references as the core does.
 Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
                  const ReferenceCatalog& catalog = ReferenceCatalog::builtin());
 

@@ -35,6 +35,7 @@ void AnalysisController::clear() {
     m_pending = false;
     m_snapshot = {};
     m_current.reset();
+    m_remeasured.clear();
 }
 
 void AnalysisController::showEmpty(const QString& root, const QString& error) {
@@ -46,6 +47,15 @@ void AnalysisController::showEmpty(const QString& root, const QString& error) {
     empty.summary.error = error.toStdString();
     m_current = std::make_shared<const Analysis>(std::move(empty));
     emit analysisReady(m_current);
+}
+
+void AnalysisController::remember(const std::vector<RunLogPtr>& sent,
+                                  const std::vector<RunLogPtr>& got) {
+    for (std::size_t i = 0; i < sent.size() && i < got.size(); ++i) {
+        if (got[i] == sent[i]) continue;
+        // sent[i] is the snapshot's own log (one kept for this window would not be read again).
+        m_remeasured[sent[i].get()] = Remeasured{sent[i], got[i]};
+    }
 }
 
 void AnalysisController::request() {
@@ -60,20 +70,32 @@ void AnalysisController::start() {
     m_pending = false;
     const quint64 epoch = m_epoch;
     m_watcher = new QFutureWatcher<AnalysisPtr>(this);
-    connect(m_watcher, &QFutureWatcherBase::finished, this, [this, epoch] {
+    LogSnapshot snapshot = m_snapshot;
+    snapshot.inProgress = m_inProgress;
+    // Logs read again for this window before are not read a third time; those read for an
+    // older window are forgotten, as are those no longer in the snapshot.
+    std::map<const RunLog*, Remeasured> kept;
+    for (auto& log : snapshot.logs) {
+        const auto r = m_remeasured.find(log.get());
+        if (r == m_remeasured.end() || !(r->second.log->measure == m_options.measure)) continue;
+        log = r->second.log;
+        kept.insert(*r);
+    }
+    m_remeasured = std::move(kept);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, [this, epoch, sent = snapshot.logs] {
         AnalysisPtr result = m_watcher->result();
         m_watcher->deleteLater();
         m_watcher = nullptr;
-        // A result for older options of the same directory is still true for what it shows, and
-        // showing it keeps a long partial load filling in; one for another directory is not.
+        // A result for older options of the same directory is still true for what it
+        // shows, and showing it keeps a long partial load filling in; one for another
+        // directory is not.
         if (epoch == m_epoch) {
+            remember(sent, result->logs);
             m_current = result;
             emit analysisReady(result);
         }
         if (m_pending) start();
     });
-    LogSnapshot snapshot = m_snapshot;
-    snapshot.inProgress = m_inProgress;
     m_watcher->setFuture(QtConcurrent::run([snapshot = std::move(snapshot), options = m_options] {
         return AnalysisPtr(std::make_shared<const Analysis>(analyze(snapshot, options)));
     }));

@@ -1,13 +1,16 @@
 #pragma once
-// Turns the RunLogs in memory and the user's options into an Analysis, on a worker thread, so a
-// change of method, window or reference recomputes without reading files and without blocking.
-// Requests arriving while one runs are coalesced into one; a result computed for a directory that
-// is no longer open (clear() since) is dropped.
+// Turns the RunLogs in memory and the user's options into an Analysis, on a worker thread: a
+// change of method or reference recomputes from what is kept; a change of window reads the logs
+// again on the worker (each log keeps its figures for one window), once: the logs read for the
+// new window are kept for the next recomputes. Requests arriving while one runs are coalesced
+// into one; a result computed for a directory that is no longer open (clear() since) is dropped.
 
 #include "analysis.h"
 
 #include <QFutureWatcher>
 #include <QObject>
+
+#include <map>
 
 namespace sv::ui {
 
@@ -36,11 +39,19 @@ class AnalysisController : public QObject {
   private:
     void request();
     void start();
+    // Logs of the snapshot read again for another window: by the log they stand for (held, so
+    // its address is not reused), with the log read for the window now chosen.
+    struct Remeasured {
+        RunLogPtr original;
+        RunLogPtr log;
+    };
+    void remember(const std::vector<RunLogPtr>& sent, const std::vector<RunLogPtr>& got);
 
     LogSnapshot m_snapshot;
     AnalysisOptions m_options;
     std::vector<std::filesystem::path> m_inProgress;
     AnalysisPtr m_current;
+    std::map<const RunLog*, Remeasured> m_remeasured;
     quint64 m_epoch = 0; // bumped by clear(): results from before are stale
     bool m_pending = false;
     QFutureWatcher<AnalysisPtr>* m_watcher = nullptr;

@@ -43,6 +43,7 @@ LiveController::Refresh rescan(LogSnapshot current,
     out.snapshot.root = current.root;
     out.snapshot.scanWarnings = std::move(scan.warnings);
     out.snapshot.complete = true;
+    out.snapshot.measure = current.measure;
     out.remote = QString::fromStdString(launcher::remoteFileSystem(root));
     out.watchPaths << current.root;
     std::set<QString> dirs;
@@ -62,7 +63,9 @@ LiveController::Refresh rescan(LogSnapshot current,
             continue;
         }
         auto& reader = (*readers)[path];
-        if (!reader) reader = std::make_shared<IncrementalRunLog>(file);
+        // Readers measure for the snapshot's window; one for another window starts afresh.
+        if (!reader || !(reader->measure() == current.measure))
+            reader = std::make_shared<IncrementalRunLog>(file, current.measure);
         reader->update();
         out.snapshot.logs.push_back(std::make_shared<const RunLog>(reader->log()));
         ++out.changed;

@@ -93,9 +93,12 @@ void LoadController::onScanned(quint64 generation, Scan found) {
     connect(m_readWatcher, &QFutureWatcherBase::finished, this,
             [this, generation] { onReadFinished(generation); });
     m_partialTimer.start();
-    m_readWatcher->setFuture(QtConcurrent::mapped(std::move(scan.logs), [](const LogFile& f) {
-        return std::make_shared<const RunLog>(readRunLog(f));
-    }));
+    // After scanned(): its slots have chosen the window the directory is shown with.
+    m_readMeasure = m_measure;
+    m_readWatcher->setFuture(
+        QtConcurrent::mapped(std::move(scan.logs), [measure = m_readMeasure](const LogFile& f) {
+            return std::make_shared<const RunLog>(readRunLog(f, measure));
+        }));
 }
 
 void LoadController::onRead(quint64 generation, int begin, int end) {
@@ -140,6 +143,7 @@ LogSnapshot LoadController::snapshot() const {
     s.root = m_root;
     s.scanWarnings = m_scanWarnings;
     s.expected = m_slots.size();
+    s.measure = m_readMeasure;
     for (const auto& l : m_slots)
         if (l) s.logs.push_back(l);
     s.complete = !m_readWatcher; // a scan under way leaves the open directory as it is

@@ -36,6 +36,9 @@ class LoadController : public QObject {
     LogSnapshot snapshot() const;
     // How often partial snapshots are published while loading.
     void setPartialInterval(int ms) { m_partialTimer.setInterval(ms); }
+    // The window logs are measured for as they are read: the one the directory will be shown
+    // with (set it at the latest from a slot of scanned()), so no log is read twice.
+    void setMeasure(const MeasureOptions& measure) { m_measure = measure; }
 
   signals:
     void started(const QString& root); // scanning root; what is open stays until scanned()
@@ -63,6 +66,8 @@ class LoadController : public QObject {
     bool m_cancelled = false;
     std::vector<Warning> m_scanWarnings;
     std::vector<RunLogPtr> m_slots; // by scan index; null until read
+    MeasureOptions m_measure;       // for the next load
+    MeasureOptions m_readMeasure;   // the logs in m_slots were read for
     std::size_t m_read = 0;
     QFutureWatcher<Scan>* m_scanWatcher = nullptr;
     QFutureWatcher<RunLogPtr>* m_readWatcher = nullptr;

@@ -1,6 +1,6 @@
 #pragma once
 // The runs of one directory as read so far: shared, immutable RunLogs (so a recompute on another
-// thread and the Runs view can hold them without copying samples), plus what the scan reported.
+// thread and the Runs view can hold them without copying), plus what the scan reported.
 
 #include "runlog.h"
 #include "warning.h"
@@ -19,6 +19,9 @@ using RunLogPtr = std::shared_ptr<const RunLog>;
 struct LogSnapshot {
     QString root;
     std::vector<RunLogPtr> logs; // scan order (sorted by display path)
+    // The window the logs were measured for as they were read (each log says its own too); the
+    // analysis reads again, in the background, a log measured for another.
+    MeasureOptions measure;
     std::vector<Warning> scanWarnings;
     std::size_t expected = 0; // logs the scan found; logs.size() while loading
     bool complete = false;    // every log read (or the load was cancelled)

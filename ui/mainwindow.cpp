@@ -149,6 +149,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
         m_lastOffer.clear();
         // The window first: a recompute it starts for what was shown is dropped by clear().
         chooseWindow(root);
+        m_loader->setMeasure(m_analysis->options().measure); // its logs are read for it
         m_analysis->clear();
         setWindowTitle(QStringLiteral("ScaleView — %1").arg(QDir::toNativeSeparators(root)));
     });

@@ -57,7 +57,8 @@ TEST(LoadController, ReadsEveryLogWithProgressThenACompleteSnapshot) {
     const ui::LogSnapshot s = loader.snapshot();
     EXPECT_TRUE(s.complete);
     EXPECT_EQ(s.logs.size(), 9u);
-    EXPECT_EQ(s.logs.front()->samples.size(), 120u);
+    EXPECT_EQ(s.logs.front()->counters.markerLines, 120);
+    EXPECT_EQ(s.logs.front()->retainedValues(), 3u * 120u); // the trace, not the lines
 }
 
 TEST(LoadController, ANewDirectoryDropsTheStaleLoad) {
@@ -143,7 +144,7 @@ TEST(LoadController, AFailedOpenLeavesTheOpenDirectoryAsItWas) {
     EXPECT_FALSE(s.cancelled);
 }
 
-TEST(AnalysisController, RecomputesWithoutReadingTheFilesAgain) {
+TEST(AnalysisController, AMethodChangeRecomputesWithoutReadingTheFilesAgain) {
     TempDir dir;
     writeCampaign(dir.path());
     Loaded l;
@@ -154,16 +155,66 @@ TEST(AnalysisController, RecomputesWithoutReadingTheFilesAgain) {
     std::filesystem::remove_all(dir.path() / "bz64");
     ui::AnalysisOptions o = l.analysis.options();
     o.method = Method::Speed;
-    o.measure = {10, 60};
     l.analysis.setOptions(o);
     ASSERT_TRUE(waitUntil([&] {
         return l.analysis.current()->options.method == Method::Speed && !l.analysis.isBusy();
     }));
     const auto a = l.analysis.current();
     EXPECT_EQ(a->summary.runs.size(), 9u);
-    EXPECT_EQ(a->summary.load.measure.warmup, 10);
+    for (const auto& r : a->summary.runs)
+        EXPECT_EQ(r.status, RunStatus::Complete) << r.path;
     ASSERT_TRUE(a->summary.cases[0].median);
     EXPECT_NEAR(*a->summary.cases[0].median, before, before * 0.01); // same data, another method
+}
+
+// Each log keeps its figures for one window: another window reads the logs again, off the GUI
+// thread, and once: the next recompute uses what that read kept.
+TEST(AnalysisController, AWindowChangeReadsTheLogsAgainOnce) {
+    TempDir dir;
+    writeCampaign(dir.path());
+    Loaded l;
+    l.loader.open(QString::fromStdString(dir.path().string()));
+    ASSERT_TRUE(l.waitComplete());
+    ui::AnalysisOptions o = l.analysis.options();
+    o.measure = {10, 60};
+    l.analysis.setOptions(o);
+    ASSERT_TRUE(waitUntil([&] {
+        auto a = l.analysis.current();
+        return a->summary.load.measure == o.measure && !l.analysis.isBusy();
+    }));
+    auto a = l.analysis.current();
+    LoadOptions load;
+    load.measure = o.measure;
+    const auto scan = scanLogDirectory(dir.path());
+    const auto streamed = loadRuns(scan.logs, load);
+    ASSERT_EQ(a->summary.runs.size(), streamed.size());
+    for (std::size_t i = 0; i < streamed.size(); ++i) {
+        EXPECT_EQ(a->summary.runs[i].timeThroughput, streamed[i].timeThroughput);
+        EXPECT_EQ(a->summary.runs[i].speedThroughput, streamed[i].speedThroughput);
+        EXPECT_EQ(a->logs[i]->measure, o.measure);
+    }
+    // Read for this window once: with the files gone, the next recompute still has them.
+    std::filesystem::remove_all(dir.path() / "bz64");
+    o.method = Method::Speed;
+    l.analysis.setOptions(o);
+    ASSERT_TRUE(waitUntil([&] {
+        return l.analysis.current()->options.method == Method::Speed && !l.analysis.isBusy();
+    }));
+    a = l.analysis.current();
+    for (std::size_t i = 0; i < streamed.size(); ++i) {
+        EXPECT_EQ(a->summary.runs[i].status, RunStatus::Complete) << a->summary.runs[i].path;
+        EXPECT_EQ(a->summary.runs[i].speedThroughput, streamed[i].speedThroughput);
+    }
+    // A window the logs were never read for: read again, and the files are gone, so it says
+    // so rather than showing figures of another window.
+    o.measure = {5, 50};
+    l.analysis.setOptions(o);
+    ASSERT_TRUE(waitUntil([&] {
+        auto c = l.analysis.current();
+        return c->summary.load.measure == o.measure && !l.analysis.isBusy();
+    }));
+    for (const auto& r : l.analysis.current()->summary.runs)
+        EXPECT_EQ(r.status, RunStatus::Unreadable) << r.path;
 }
 
 TEST(AnalysisController, ALogACampaignIsWritingIsRunningNotAProblem) {

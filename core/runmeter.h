@@ -1,0 +1,39 @@
+#pragma once
+// Measures one log as its samples stream by, with the analyzer its format's family needs: the
+// one place that turns a log's samples into its RunResult, for the CLI's loads, the GUI's and
+// a live view's incremental reads alike.
+
+#include "logformat.h"
+#include "logscan.h"
+#include "ratelineanalyzer.h"
+#include "runanalyzer.h"
+#include "steptimeanalyzer.h"
+
+#include <string>
+#include <variant>
+
+namespace sv {
+
+class RunMeter {
+  public:
+    RunMeter(const LogFile& log, const LogFormat& format, const MeasureOptions& measure);
+
+    void add(const SpeedSample& sample) {
+        std::visit([&](auto& a) { a.add(sample); }, m_analyzer);
+    }
+    // The run as measured from what was added so far.
+    RunResult result(const ParseCounters& counters, bool unterminatedTail) const;
+    // The run when its file could not be read (error says why).
+    RunResult unreadable(const std::string& error, const ParseCounters& counters) const;
+    const MeasureOptions& measure() const { return m_measure; }
+
+  private:
+    RunResult base() const;
+
+    std::string m_path;
+    RunKey m_key;
+    MeasureOptions m_measure;
+    std::variant<RunAnalyzer, RateLineAnalyzer, StepTimeAnalyzer> m_analyzer;
+};
+
+} // namespace sv
