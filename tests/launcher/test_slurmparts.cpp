@@ -307,7 +307,7 @@ TEST(SlurmJobScript, TorchrunRunsOncePerNodeThroughSrun) {
     CommandBuilder builder(c, *profile, "/tmp/o/workload");
     const auto sub = slurmSubmission(builder, planRuns(c, *profile).front(), "svTAG");
     EXPECT_EQ(shellCommand(sub.launchArgv),
-              "srun --mpi=none --kill-on-bad-exit=1 --nodes=2 --ntasks-per-node=1 "
+              "srun --mpi=none --kill-on-bad-exit=1 --nodes=2 --ntasks=2 --ntasks-per-node=1 "
               "--cpus-per-task=2 /bin/sh -c 'l=$1; shift; exec \"$l\" --node_rank "
               "\"$SLURM_NODEID\" --rdzv_backend static --master_addr \"$MASTER_ADDR\" "
               "--master_port \"$MASTER_PORT\" \"$@\"' scaleview-node torchrun --nnodes 2 "
