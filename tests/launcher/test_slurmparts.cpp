@@ -258,7 +258,7 @@ TEST(SlurmJobScript, NgcProfileUnderPyxisGoldenLines) {
 
     // One pair spelled out by hand, independent of the golden file.
     EXPECT_NE(
-        actual.find("sbatch --parsable --job-name=scaleview-svGOLDEN --nodes=2 "
+        actual.find("sbatch --parsable --no-requeue --job-name=scaleview-svGOLDEN --nodes=2 "
                     "--ntasks-per-node=8 --output=/tmp/golden/slurm/"
                     "bz128_2n8g_r50_b128_fp32_1.%j.out --chdir=/tmp/golden "
                     "--gpus-per-node=8 --partition=gpu --account=dlperf --time=01:00:00 "
