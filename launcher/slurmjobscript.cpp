@@ -119,11 +119,10 @@ SlurmSubmission slurmSubmission(const CommandBuilder& builder, const PlannedRun&
         // No --label: srun's task is a node here, not a rank; the ranks tag their own lines.
         // --kill-on-bad-exit: one node's torchrun failing stops the others at once (torchrun
         // itself would wait at its exit barrier). The step takes every CPU of the node's share.
-        sub.launchArgv = {"srun",
-                          "--mpi=none",
-                          "--kill-on-bad-exit=1",
+        sub.launchArgv = {"srun", "--mpi=none", "--kill-on-bad-exit=1",
                           "--nodes=" + std::to_string(t.nodes),
-                          "--ntasks-per-node=1",
+                          // The job's SLURM_NTASKS (nodes x G) would otherwise be the step's.
+                          "--ntasks=" + std::to_string(t.nodes), "--ntasks-per-node=1",
                           "--cpus-per-task=" + std::to_string(t.gpusPerNode)};
         for (auto& o : pyxisOptions(s))
             sub.launchArgv.push_back(std::move(o));

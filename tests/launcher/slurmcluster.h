@@ -126,6 +126,18 @@ class SlurmCluster {
         return false;
     }
 
+    // Whether emulated node `node` takes jobs again (idle, or running others' jobs), by then.
+    bool waitNodeUp(int node, std::chrono::seconds deadline) const {
+        const auto end = std::chrono::steady_clock::now() + deadline;
+        while (std::chrono::steady_clock::now() < end) {
+            auto r = runProcess(
+                {"/usr/bin/sinfo", "-h", "-N", "-n", "node" + std::to_string(node), "-o", "%t"});
+            if (r.out == "idle\n" || r.out == "mix\n" || r.out == "alloc\n") return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        return false;
+    }
+
     bool waitIdle(std::chrono::seconds deadline) const {
         const auto end = std::chrono::steady_clock::now() + deadline;
         while (std::chrono::steady_clock::now() < end) {

@@ -44,13 +44,20 @@ class SlurmClusterEnvironment : public ::testing::Environment {
     std::unique_ptr<SlurmCluster> m_cluster;
 };
 
-#define NEED_CLUSTER()                                                                             \
+// The cluster is up (else skipped where Slurm is not installed, failed where it is).
+#define NEED_RUNNING_CLUSTER()                                                                     \
     do {                                                                                           \
         if (!sv::test::g_cluster) {                                                                \
             if (sv::test::g_unavailable.find("not installed") != std::string::npos)                \
                 GTEST_SKIP() << sv::test::g_unavailable;                                           \
             FAIL() << sv::test::g_unavailable;                                                     \
         }                                                                                          \
+    } while (0)
+
+// ... and no job of an earlier test is left on it.
+#define NEED_CLUSTER()                                                                             \
+    do {                                                                                           \
+        NEED_RUNNING_CLUSTER();                                                                    \
         ASSERT_TRUE(sv::test::g_cluster->drain()) << "jobs of an earlier test are still queued";   \
     } while (0)
 

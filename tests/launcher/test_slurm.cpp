@@ -307,7 +307,7 @@ TEST(Slurm, TorchrunPerNodeThroughSrunReadsBackEveryRank) {
     for (const auto& e : std::filesystem::directory_iterator(out + "/slurm"))
         if (e.path().extension() == ".sbatch") scripts += readFile(e.path().string());
     EXPECT_NE(scripts.find("exec srun --mpi=none --kill-on-bad-exit=1 --nodes=2 "
-                           "--ntasks-per-node=1 --cpus-per-task=2 /bin/sh -c "),
+                           "--ntasks=2 --ntasks-per-node=1 --cpus-per-task=2 /bin/sh -c "),
               std::string::npos)
         << scripts;
     EXPECT_NE(scripts.find("scaleview-node torchrun --nnodes 2 --nproc_per_node 2 --log_dir "),

@@ -258,7 +258,7 @@ TEST(SlurmJobScript, NgcProfileUnderPyxisGoldenLines) {
 
     // One pair spelled out by hand, independent of the golden file.
     EXPECT_NE(
-        actual.find("sbatch --parsable --job-name=scaleview-svGOLDEN --nodes=2 "
+        actual.find("sbatch --parsable --no-requeue --job-name=scaleview-svGOLDEN --nodes=2 "
                     "--ntasks-per-node=8 --output=/tmp/golden/slurm/"
                     "bz128_2n8g_r50_b128_fp32_1.%j.out --chdir=/tmp/golden "
                     "--gpus-per-node=8 --partition=gpu --account=dlperf --time=01:00:00 "
@@ -307,7 +307,7 @@ TEST(SlurmJobScript, TorchrunRunsOncePerNodeThroughSrun) {
     CommandBuilder builder(c, *profile, "/tmp/o/workload");
     const auto sub = slurmSubmission(builder, planRuns(c, *profile).front(), "svTAG");
     EXPECT_EQ(shellCommand(sub.launchArgv),
-              "srun --mpi=none --kill-on-bad-exit=1 --nodes=2 --ntasks-per-node=1 "
+              "srun --mpi=none --kill-on-bad-exit=1 --nodes=2 --ntasks=2 --ntasks-per-node=1 "
               "--cpus-per-task=2 /bin/sh -c 'l=$1; shift; exec \"$l\" --node_rank "
               "\"$SLURM_NODEID\" --rdzv_backend static --master_addr \"$MASTER_ADDR\" "
               "--master_port \"$MASTER_PORT\" \"$@\"' scaleview-node torchrun --nnodes 2 "
