@@ -297,11 +297,13 @@ std::optional<ReferenceValue> ReferenceCatalog::lookup(std::string_view precisio
                                                        std::string_view framework) const {
     const std::string topo(topology);
     for (const auto& t : m_tables) {
-        if (!model.empty() && modelFamily(t.model) != modelFamily(model)) continue;
+        // Without a model, ResNet-50's: what the lookup has always meant.
+        if (modelFamily(t.model) != modelFamily(model.empty() ? "r50" : model)) continue;
         // A comparison table stands by its primary series, or the framework's series; a table
         // of unlabelled series (NVIDIA's) offers each series that names its precision and batch.
         std::vector<const ReferenceSeries*> candidates;
-        if (!framework.empty()) {
+        // A table that names no framework, of one series (a user's own), stands for any.
+        if (!framework.empty() && (!t.framework.empty() || t.series.size() > 1)) {
             for (const auto& s : t.series)
                 if (t.framework.empty() ? ofFramework(s.name, framework, false)
                                         : ofFramework(t.framework, framework, true))

@@ -59,7 +59,11 @@ TEST(FormatReferences, LookupPicksTheFormatsFrameworkAndModel) {
               "dlperf-ngc-mxnet-fp32-bs128");
     // A ResNet-50 run of batch 64 is no InsightFace R100 run of batch 64.
     EXPECT_FALSE(at("fp32", 64, "1n8g", "r50", "NGC MXNet"));
-    EXPECT_EQ(at("fp32", 64, "1n8g", "r100", "")->throughput, 1836.8);
+    EXPECT_EQ(at("fp32", 64, "1n8g", "r100", "")->table->id,
+              "dlperf-insightface-emore-r100-dp-bs64");
+    // Without a model, ResNet-50's tables only, as before.
+    EXPECT_FALSE(cat.lookup("fp32", 64, "1n1g"));
+    EXPECT_FALSE(cat.lookup("fp32", 32, "1n1g"));
 }
 
 // A summarized NGC TF BERT tree meets the report's NGC TensorFlow 1 BERT column.
