@@ -85,7 +85,8 @@ void compareWithReference(CaseStats& c, const std::vector<const RunResult*>& use
                           const SummaryOptions& options, const ReferenceCatalog& references) {
     const std::string topo = c.key.topology.name();
     c.reference = options.reference.empty()
-                      ? references.lookup(c.key.precision, c.key.batchPerDevice, topo)
+                      ? references.lookup(c.key.precision, c.key.batchPerDevice, topo, c.key.model,
+                                          logFormatOf(c.key.format).framework)
                       : references.lookup(options.reference, topo);
     if (!c.reference || !c.median || c.reference->throughput == 0.0) return;
     const Method method = parseMethod(c.reference->table->method).value_or(options.method);

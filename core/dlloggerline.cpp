@@ -5,9 +5,7 @@
 #include <charconv>
 
 namespace sv {
-namespace {
 
-// The first "YYYY-MM-DD HH:MM:SS.ffffff" in the line, as DLPerf's regex finds it.
 void readDllTime(std::string_view text, SpeedSample& sample) {
     const auto dll = text.find("DLL ");
     std::size_t from = dll == std::string_view::npos ? 0 : dll + 4;
@@ -21,6 +19,8 @@ void readDllTime(std::string_view text, SpeedSample& sample) {
         }
     }
 }
+
+namespace {
 
 // DLPerf's "<label>(.*)<tail>" with int(): the text between must be an integer (Python's int()
 // allows surrounding blanks). False when the line does not have that shape: DLPerf stops there.

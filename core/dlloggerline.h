@@ -8,6 +8,9 @@
 
 namespace sv {
 
+// The first "YYYY-MM-DD HH:MM:SS.ffffff" after "DLL " in the line, as DLPerf's regex finds it.
+void readDllTime(std::string_view text, SpeedSample& sample);
+
 // ResNet-50: "Epoch: E Iteration: I  train.loss : L  train.total_ips : X img/s".
 void parseDllPytorchRn50(std::string_view text, std::size_t markerPos, SpeedSample& sample);
 // BERT: "Training Epoch: E Training Iteration: I  average_loss : L ...".

@@ -1,5 +1,7 @@
 #include "dlperfview.h"
 
+#include "numerics.h"
+
 namespace sv {
 
 DlperfView dlperfView(const Summary& in, Method method) {
@@ -24,19 +26,36 @@ DlperfView dlperfView(const Summary& in, Method method) {
     }
     view.script = std::string(script);
     view.summary.options.method = method;
+    // A format with both scripts keeps the speed script's figure apart.
+    const bool speedScript = method == Method::Speed && !f.timeScript.empty();
     for (auto& r : view.summary.runs) {
-        if (r.dlperfThroughput) {
+        const std::optional<double>& figure =
+            speedScript ? r.dlperfSpeedThroughput : r.dlperfThroughput;
+        const std::string& note = speedScript ? r.dlperfSpeedNote : r.dlperfNote;
+        if (figure) {
             // The script's figure replaces ScaleView's; a file it records 0 for counts as 0.
             r.status = RunStatus::Complete;
-            r.timeThroughput = r.speedThroughput = r.dlperfThroughput;
-        } else if (!r.dlperfNote.empty()) {
-            view.notes.push_back(r.path + ": " + r.dlperfNote +
+            r.timeThroughput = r.speedThroughput = figure;
+        } else if (!note.empty()) {
+            view.notes.push_back(r.path + ": " + note +
                                  ": the script prints nothing for this directory; "
                                  "ScaleView leaves this run out");
             r.status = RunStatus::Unusable;
         }
     }
     recomputeCases(view.summary);
+    if (f.averageDecimals != 2)
+        for (auto& c : view.summary.cases) {
+            // compute_average: the repeats added in order, divided, rounded to its decimals
+            // (Python's round on the time script's floats, numpy's on the other's).
+            if (c.values.empty()) continue;
+            double total = 0.0;
+            for (double x : c.values)
+                total += x;
+            const double mean = total / static_cast<double>(c.values.size());
+            c.mean = method == Method::Time ? roundPython(mean, f.averageDecimals)
+                                            : roundNumpy(mean, f.averageDecimals);
+        }
     return view;
 }
 

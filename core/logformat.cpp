@@ -1,6 +1,10 @@
 #include "logformat.h"
 
 #include "dlloggerline.h"
+#include "formats/ngctfbert.h"
+#include "formats/paddle.h"
+#include "formats/pytorchrn50.h"
+#include "formats/tf2.h"
 
 #include <array>
 #include <cstring>
@@ -14,7 +18,7 @@ bool isMxnetSpeedometerLine(std::string_view line) {
            line.find("samples/sec", at) != std::string_view::npos;
 }
 
-const std::array<LogFormat, 4> kFormats = {{
+const LogFormat kFormats[] = {
     {"ngc-mxnet", "NGC MXNet",
      "NVIDIADeepLearningExamples/MxNet/Classification/RN50v1.5/extract_mxnet_logs.py",
      "NVIDIADeepLearningExamples/MxNet/Classification/RN50v1.5/extract_mxnet_logs_time.py",
@@ -37,7 +41,13 @@ const std::array<LogFormat, 4> kFormats = {{
      "extract_tensorflow_logs_time.py",
      "images/s", 20, 120, FormatFamily::LoggedRates,
      MessageFormat{"dll-tf-rn50", " imgs_per_sec ", &parseDllTfRn50}, -1, &isDllTfRn50Line, 20},
-}};
+    ngcTfBertFormat(),
+    tf2Rn50Format(),
+    tf2BertFormat(),
+    paddleRn50Format(),
+    paddleBertFormat(),
+    pytorchRn50Format(),
+};
 
 } // namespace
 

@@ -3,6 +3,7 @@
 // throughput, the DLPerf extractor that reads them and that extractor's defaults. A log's format
 // is detected from its first lines; adding a framework is adding a row.
 
+#include "formatanalyzer.h"
 #include "lineformat.h"
 
 #include <optional>
@@ -17,6 +18,7 @@ enum class FormatFamily {
     MxnetSpeedometer, // every rank's Speed lines: RunAnalyzer (both DLPerf methods)
     StepTimestamps,   // one line per iteration with a wall-clock time: StepTimeAnalyzer
     LoggedRates,      // rank 0's rate per step after unloggedSteps: RateLineAnalyzer
+    Own,              // the format's makeAnalyzer
 };
 
 struct LogFormat {
@@ -35,6 +37,10 @@ struct LogFormat {
     bool (*detect)(std::string_view line) = nullptr;
     // The first steps print no line (NGC TensorFlow 1 logs from step 21 on).
     int unloggedSteps = 0;
+    // The analyzer of FormatFamily::Own formats (formatanalyzer.h).
+    MakeFormatAnalyzer makeAnalyzer = nullptr;
+    // DLPerf's compute_average rounds the repeats' mean to this many decimals (NGC TF BERT: 4).
+    int averageDecimals = 2;
 };
 
 std::span<const LogFormat> logFormats();

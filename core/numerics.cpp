@@ -27,6 +27,25 @@ double roundNumpy2(double x) {
     return std::nearbyint(x * 100.0) / 100.0;
 }
 
+double roundPython(double x, int digits) {
+    if (digits == 2) return roundPython2(x);
+    if (!std::isfinite(x)) return x;
+    const double scale = std::pow(10.0, digits);
+    const double scaled = x * scale;
+    const double frac = scaled - std::floor(scaled);
+    if (std::fabs(frac - 0.5) > 1e-6 && std::fabs(scaled) < 1e15)
+        return std::nearbyint(scaled) / scale;
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+    return std::strtod(buf, nullptr);
+}
+
+double roundNumpy(double x, int digits) {
+    if (!std::isfinite(x)) return x;
+    const double scale = std::pow(10.0, digits);
+    return std::nearbyint(x * scale) / scale;
+}
+
 namespace {
 // numpy's pairwise_sum (numpy/core/src/umath/loops_utils.h.src), unrolled by 8, block 128.
 double pairwiseSum(const double* a, std::size_t n) {

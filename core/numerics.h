@@ -13,6 +13,9 @@ double roundPython2(double x);
 // round(x, 2) on a numpy.float64: rint(x * 100) / 100, which differs from Python on near-ties
 // (round(np.float64(2.675), 2) == 2.68 but round(2.675, 2) == 2.67).
 double roundNumpy2(double x);
+// The same to any number of decimals (NGC TF BERT's scripts average to 4).
+double roundPython(double x, int digits);
+double roundNumpy(double x, int digits);
 // numpy.mean of a float64 array: pairwise summation, then one division.
 double numpyMean(std::span<const double> values);
 // numpy.median: the middle value, or numpy.mean of the two middle values. Reorders values.

@@ -265,14 +265,50 @@ const ReferenceTable* ReferenceCatalog::find(std::string_view id) const {
     return nullptr;
 }
 
+namespace {
+
+// DLPerf's runners name ResNet-50 r50, rn50 or resnet50, BERT bert, bert_base or
+// bert-base-adam-training.
+std::string modelFamily(std::string_view model) {
+    const std::string m = lower(std::string(model));
+    if (m.rfind("r50", 0) == 0 || m.rfind("rn50", 0) == 0 || m.rfind("resnet50", 0) == 0)
+        return "r50";
+    if (m.find("bert") != std::string::npos) return "bert";
+    return m;
+}
+
+// "NGC TensorFlow 1.15.2 with XLA" is a series of "NGC TensorFlow 1"; a table's own framework
+// (NVIDIA's "MXNet (NVIDIA container 19.07)") may leave out the "NGC ", a series name may not:
+// "MXNet 1.6.0 (gluon-cv)" is another framework than NGC MXNet.
+bool ofFramework(std::string_view name, std::string_view framework, bool ngcAlias) {
+    auto prefix = [&](std::string_view f) {
+        return name.substr(0, f.size()) == f && (name.size() == f.size() || name[f.size()] == ' ' ||
+                                                 name[f.size()] == '.' || name[f.size()] == ',');
+    };
+    return prefix(framework) ||
+           (ngcAlias && framework.rfind("NGC ", 0) == 0 && prefix(framework.substr(4)));
+}
+
+} // namespace
+
 std::optional<ReferenceValue> ReferenceCatalog::lookup(std::string_view precision, int batch,
-                                                       std::string_view topology) const {
+                                                       std::string_view topology,
+                                                       std::string_view model,
+                                                       std::string_view framework) const {
     const std::string topo(topology);
     for (const auto& t : m_tables) {
-        // A comparison table stands by its primary series; a table of unlabelled series
-        // (NVIDIA's) offers each series that names its precision and batch.
+        // Without a model, ResNet-50's: what the lookup has always meant.
+        if (modelFamily(t.model) != modelFamily(model.empty() ? "r50" : model)) continue;
+        // A comparison table stands by its primary series, or the framework's series; a table
+        // of unlabelled series (NVIDIA's) offers each series that names its precision and batch.
         std::vector<const ReferenceSeries*> candidates;
-        if (t.precision)
+        // A table that names no framework, of one series (a user's own), stands for any.
+        if (!framework.empty() && (!t.framework.empty() || t.series.size() > 1)) {
+            for (const auto& s : t.series)
+                if (t.framework.empty() ? ofFramework(s.name, framework, false)
+                                        : ofFramework(t.framework, framework, true))
+                    candidates.push_back(&s);
+        } else if (t.precision)
             candidates.push_back(t.primary());
         else
             for (const auto& s : t.series)

@@ -66,9 +66,13 @@ class ReferenceCatalog {
     const ReferenceTable* find(std::string_view id) const;
 
     // The first table, in file order (the seed's NGC MXNet tables first), whose primary series
-    // matches precision and batch and has a figure for the topology.
+    // matches precision and batch and has a figure for the topology. With a model, only tables
+    // of that model ("r50", "rn50" and "resnet50" are one; so are BERT's names); with a
+    // framework (a log format's, "NGC TensorFlow 1"), only its series ("NGC TensorFlow
+    // 1.15.2 ...") stand for a table.
     std::optional<ReferenceValue> lookup(std::string_view precision, int batchPerDevice,
-                                         std::string_view topology) const;
+                                         std::string_view topology, std::string_view model = {},
+                                         std::string_view framework = {}) const;
     // A named reference, "TABLE_ID" or "TABLE_ID:SERIES", at a topology.
     std::optional<ReferenceValue> lookup(std::string_view reference,
                                          std::string_view topology) const;

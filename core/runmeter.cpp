@@ -14,6 +14,7 @@ Analyzer makeAnalyzer(const LogFormat& f, const RunKey& key, const MeasureOption
         return Analyzer(std::in_place_type<StepTimeAnalyzer>, f, key.topology, key.batchPerDevice,
                         m);
     case FormatFamily::MxnetSpeedometer:
+    case FormatFamily::Own:
         break;
     }
     return Analyzer(std::in_place_type<RunAnalyzer>, key.topology, key.batchPerDevice, m);
@@ -25,6 +26,8 @@ RunMeter::RunMeter(const LogFile& log, const LogFormat& format, const MeasureOpt
     : m_path(log.display), m_key(log.key), m_measure(measure),
       m_analyzer(makeAnalyzer(format, log.key, measure)) {
     m_key.format = std::string(format.id);
+    if (format.family == FormatFamily::Own && format.makeAnalyzer)
+        m_own = format.makeAnalyzer(format, log.key.topology, log.key.batchPerDevice, measure);
 }
 
 RunResult RunMeter::base() const {
@@ -36,7 +39,10 @@ RunResult RunMeter::base() const {
 
 RunResult RunMeter::result(const ParseCounters& counters, bool unterminatedTail) const {
     RunResult r = base();
-    std::visit([&](const auto& a) { a.finish(r, counters, unterminatedTail); }, m_analyzer);
+    if (m_own)
+        m_own->finish(r, counters, unterminatedTail);
+    else
+        std::visit([&](const auto& a) { a.finish(r, counters, unterminatedTail); }, m_analyzer);
     return r;
 }
 

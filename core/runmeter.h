@@ -3,12 +3,14 @@
 // one place that turns a log's samples into its RunResult, for the CLI's loads, the GUI's and
 // a live view's incremental reads alike.
 
+#include "formatanalyzer.h"
 #include "logformat.h"
 #include "logscan.h"
 #include "ratelineanalyzer.h"
 #include "runanalyzer.h"
 #include "steptimeanalyzer.h"
 
+#include <memory>
 #include <string>
 #include <variant>
 
@@ -19,7 +21,10 @@ class RunMeter {
     RunMeter(const LogFile& log, const LogFormat& format, const MeasureOptions& measure);
 
     void add(const SpeedSample& sample) {
-        std::visit([&](auto& a) { a.add(sample); }, m_analyzer);
+        if (m_own)
+            m_own->add(sample);
+        else
+            std::visit([&](auto& a) { a.add(sample); }, m_analyzer);
     }
     // The run as measured from what was added so far.
     RunResult result(const ParseCounters& counters, bool unterminatedTail) const;
@@ -34,6 +39,8 @@ class RunMeter {
     RunKey m_key;
     MeasureOptions m_measure;
     std::variant<RunAnalyzer, RateLineAnalyzer, StepTimeAnalyzer> m_analyzer;
+    // A format's own analyzer (family Own), where its table entry brings one.
+    std::unique_ptr<FormatAnalyzer> m_own;
 };
 
 } // namespace sv

@@ -50,6 +50,10 @@ struct RunResult {
     // figures are DLPerf's exactly, or where the script fails (dlperfNote says why).
     std::optional<double> dlperfThroughput;
     std::string dlperfNote;
+    // The same for the format's --method speed script, where it has both (dlperfThroughput is
+    // then the *_time.py script's).
+    std::optional<double> dlperfSpeedThroughput;
+    std::string dlperfSpeedNote;
 
     bool ranksTagged = false;
     std::optional<double>

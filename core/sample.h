@@ -18,6 +18,10 @@ struct SpeedSample {
     double speed = 0.0;         // samples/s, as printed: exact up to 15 digits, else within an ulp
     bool hasRounded2 = false;   // speedRounded2 was decided from the printed digits
     double speedRounded2 = 0.0; // Python's round(float(text), 2), exactly
+    // The number DLPerf's own regex reads on the line where it may differ from speed (PyTorch's
+    // "Time 12.054" read as 2.054); false where its regex or float() fails on the line.
+    bool hasDlperfValue = false;
+    double dlperfValue = 0.0;
 };
 
 } // namespace sv
