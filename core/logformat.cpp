@@ -1,6 +1,9 @@
 #include "logformat.h"
 
 #include "dlloggerline.h"
+#include "formats/mindspore.h"
+#include "formats/mxnetgluon.h"
+#include "formats/oneflow.h"
 
 #include <array>
 #include <cstring>
@@ -14,7 +17,7 @@ bool isMxnetSpeedometerLine(std::string_view line) {
            line.find("samples/sec", at) != std::string_view::npos;
 }
 
-const std::array<LogFormat, 4> kFormats = {{
+const std::array<LogFormat, 10> kFormats = {{
     {"ngc-mxnet", "NGC MXNet",
      "NVIDIADeepLearningExamples/MxNet/Classification/RN50v1.5/extract_mxnet_logs.py",
      "NVIDIADeepLearningExamples/MxNet/Classification/RN50v1.5/extract_mxnet_logs_time.py",
@@ -37,6 +40,12 @@ const std::array<LogFormat, 4> kFormats = {{
      "extract_tensorflow_logs_time.py",
      "images/s", 20, 120, FormatFamily::LoggedRates,
      MessageFormat{"dll-tf-rn50", " imgs_per_sec ", &parseDllTfRn50}, -1, &isDllTfRn50Line, 20},
+    mxnetGluoncvRn50Format(),
+    mxnetGluonnlpBertFormat(),
+    mindsporeRn50Format(),
+    mindsporeBertFormat(),
+    oneflowCnnFormat(),
+    oneflowBertFormat(),
 }};
 
 } // namespace

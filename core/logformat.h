@@ -5,6 +5,7 @@
 
 #include "lineformat.h"
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -12,11 +13,17 @@
 
 namespace sv {
 
+class FormatAnalyzer;
+struct MeasureOptions;
+struct Summary;
+struct Topology;
+
 // How a format's runs are reduced to a throughput (one analyzer per family).
 enum class FormatFamily {
     MxnetSpeedometer, // every rank's Speed lines: RunAnalyzer (both DLPerf methods)
     StepTimestamps,   // one line per iteration with a wall-clock time: StepTimeAnalyzer
     LoggedRates,      // rank 0's rate per step after unloggedSteps: RateLineAnalyzer
+    Own,              // the format's own analyzer (LogFormat::makeAnalyzer)
 };
 
 struct LogFormat {
@@ -35,6 +42,13 @@ struct LogFormat {
     bool (*detect)(std::string_view line) = nullptr;
     // The first steps print no line (NGC TensorFlow 1 logs from step 21 on).
     int unloggedSteps = 0;
+    // The format's own analyzer (family Own), made per run.
+    std::unique_ptr<FormatAnalyzer> (*makeAnalyzer)(const LogFormat& format, Topology topology,
+                                                    int batchPerDevice,
+                                                    MeasureOptions options) = nullptr;
+    // DLPerf's output where its script prints no S1 JSON (OneFlow's Markdown tables), from the
+    // runs of dlperfView(...).summary; nullptr: the JSON.
+    std::string (*dlperfText)(const Summary& dlperfSummary) = nullptr;
 };
 
 std::span<const LogFormat> logFormats();

@@ -1,5 +1,6 @@
 #include "runloader.h"
 
+#include "formatanalyzer.h"
 #include "ratelineanalyzer.h"
 #include "steptimeanalyzer.h"
 
@@ -133,7 +134,16 @@ RunResult loadRun(const LogFile& log, const LoadOptions& options) {
         result.reason = "cannot be read: " + *read.error;
         result.counters = parser.counters();
     };
-    if (format->family == FormatFamily::LoggedRates) {
+    if (format->makeAnalyzer) {
+        const auto analyzer =
+            format->makeAnalyzer(*format, log.key.topology, log.key.batchPerDevice, measure);
+        LogParser parser(parse, [&](const SpeedSample& s) { analyzer->add(s); });
+        if (const LogRead read = readLogFile(log.path, parser); read.error) {
+            unreadable(read, parser);
+            return result;
+        }
+        analyzer->finish(result, parser.counters(), parser.pendingBytes() > 0);
+    } else if (format->family == FormatFamily::LoggedRates) {
         RateLineAnalyzer analyzer(*format, log.key.topology, log.key.batchPerDevice, measure);
         LogParser parser(parse, [&](const SpeedSample& s) { analyzer.add(s); });
         if (const LogRead read = readLogFile(log.path, parser); read.error) {

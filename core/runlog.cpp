@@ -1,5 +1,6 @@
 #include "runlog.h"
 
+#include "formatanalyzer.h"
 #include "numerics.h"
 #include "runanalyzer.h"
 #include "runloader.h"
@@ -42,6 +43,14 @@ RunResult analyzeRunLog(const RunLog& log, const MeasureOptions& options) {
         return result;
     }
     const LogFormat* format = findLogFormat(log.file.key.format);
+    if (format && format->makeAnalyzer) {
+        const auto analyzer = format->makeAnalyzer(*format, log.file.key.topology,
+                                                   log.file.key.batchPerDevice, options);
+        for (const auto& s : log.samples)
+            analyzer->add(s);
+        analyzer->finish(result, log.counters, log.unterminatedTail);
+        return result;
+    }
     if (format && format->family == FormatFamily::LoggedRates) {
         RateLineAnalyzer analyzer(*format, log.file.key.topology, log.file.key.batchPerDevice,
                                   options);

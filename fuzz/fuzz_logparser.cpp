@@ -2,6 +2,7 @@
 // it must never crash, never hold more than its line cap, and parsing the same bytes whole or in
 // chunks (sizes drawn from the input) must give the same samples.
 
+#include "formatanalyzer.h"
 #include "logformat.h"
 #include "logparser.h"
 #include "ratelineanalyzer.h"
@@ -51,12 +52,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     sv::RunAnalyzer analyzer(topology, 32, {2, 5});
     sv::StepTimeAnalyzer stepAnalyzer(format, topology, 32, {2, 5});
     sv::RateLineAnalyzer rateAnalyzer(format, topology, 32, {2, 5});
+    const auto ownAnalyzer =
+        format.makeAnalyzer ? format.makeAnalyzer(format, topology, 32, {2, 5}) : nullptr;
     {
         sv::LogParser p(opt, [&](const sv::SpeedSample& s) {
             whole.samples.push_back(s);
             analyzer.add(s);
             stepAnalyzer.add(s);
             rateAnalyzer.add(s);
+            if (ownAnalyzer) ownAnalyzer->add(s);
         });
         p.feed(text);
         whole.counters = p.counters();
@@ -79,11 +83,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         whole.counters.overlongLines != chunked.counters.overlongLines ||
         whole.pending != chunked.pending)
         std::abort();
-    sv::RunResult r, s, t;
+    sv::RunResult r, s, t, u;
     analyzer.finish(r, whole.counters, whole.pending > 0);
     stepAnalyzer.finish(s, whole.counters, whole.pending > 0);
     rateAnalyzer.finish(t, whole.counters, whole.pending > 0);
-    for (const sv::RunResult* x : {&r, &s, &t})
+    if (ownAnalyzer) ownAnalyzer->finish(u, whole.counters, whole.pending > 0);
+    for (const sv::RunResult* x : {&r, &s, &t, &u})
         if (x->status == sv::RunStatus::Complete &&
             (!x->timeThroughput || !std::isfinite(*x->speedThroughput)))
             std::abort();
