@@ -37,9 +37,12 @@ DlperfView dlperfView(const Summary& in, Method method) {
             r.status = RunStatus::Complete;
             r.timeThroughput = r.speedThroughput = figure;
         } else if (!note.empty()) {
+            // A script that skips the file (MindSpore's "cost time is 0") prints the others.
+            const bool fileOnly = note.find("records no entry") != std::string::npos;
             view.notes.push_back(r.path + ": " + note +
-                                 ": the script prints nothing for this directory; "
-                                 "ScaleView leaves this run out");
+                                 (fileOnly ? ": ScaleView leaves this run out too"
+                                           : ": the script prints nothing for this directory; "
+                                             "ScaleView leaves this run out"));
             r.status = RunStatus::Unusable;
         }
     }

@@ -16,6 +16,7 @@ class FormatAnalyzer {
   public:
     virtual ~FormatAnalyzer() = default;
     virtual void add(const SpeedSample& sample) = 0;
+    // Fills status, reason, notes and figures (and may correct result.key from the log itself).
     virtual void finish(RunResult& result, const ParseCounters& counters,
                         bool unterminatedTail) const = 0;
 };

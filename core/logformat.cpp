@@ -1,7 +1,10 @@
 #include "logformat.h"
 
 #include "dlloggerline.h"
+#include "formats/mindspore.h"
+#include "formats/mxnetgluon.h"
 #include "formats/ngctfbert.h"
+#include "formats/oneflow.h"
 #include "formats/paddle.h"
 #include "formats/pytorchrn50.h"
 #include "formats/tf2.h"
@@ -47,6 +50,12 @@ const LogFormat kFormats[] = {
     paddleRn50Format(),
     paddleBertFormat(),
     pytorchRn50Format(),
+    mxnetGluoncvRn50Format(),
+    mxnetGluonnlpBertFormat(),
+    mindsporeRn50Format(),
+    mindsporeBertFormat(),
+    oneflowCnnFormat(),
+    oneflowBertFormat(),
 };
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "formatanalyzer.h"
 #include "lineformat.h"
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -13,12 +14,17 @@
 
 namespace sv {
 
+class FormatAnalyzer;
+struct MeasureOptions;
+struct Summary;
+struct Topology;
+
 // How a format's runs are reduced to a throughput (one analyzer per family).
 enum class FormatFamily {
     MxnetSpeedometer, // every rank's Speed lines: RunAnalyzer (both DLPerf methods)
     StepTimestamps,   // one line per iteration with a wall-clock time: StepTimeAnalyzer
     LoggedRates,      // rank 0's rate per step after unloggedSteps: RateLineAnalyzer
-    Own,              // the format's makeAnalyzer
+    Own,              // the format's own analyzer (LogFormat::makeAnalyzer)
 };
 
 struct LogFormat {
@@ -41,6 +47,9 @@ struct LogFormat {
     MakeFormatAnalyzer makeAnalyzer = nullptr;
     // DLPerf's compute_average rounds the repeats' mean to this many decimals (NGC TF BERT: 4).
     int averageDecimals = 2;
+    // DLPerf's output where its script prints no S1 JSON (OneFlow's Markdown tables), from the
+    // runs of dlperfView(...).summary; nullptr: the JSON.
+    std::string (*dlperfText)(const Summary& dlperfSummary) = nullptr;
 };
 
 std::span<const LogFormat> logFormats();

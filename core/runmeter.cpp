@@ -26,7 +26,7 @@ RunMeter::RunMeter(const LogFile& log, const LogFormat& format, const MeasureOpt
     : m_path(log.display), m_key(log.key), m_measure(measure),
       m_analyzer(makeAnalyzer(format, log.key, measure)) {
     m_key.format = std::string(format.id);
-    if (format.family == FormatFamily::Own && format.makeAnalyzer)
+    if (format.makeAnalyzer)
         m_own = format.makeAnalyzer(format, log.key.topology, log.key.batchPerDevice, measure);
 }
 

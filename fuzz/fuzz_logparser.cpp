@@ -2,6 +2,7 @@
 // it must never crash, never hold more than its line cap, and parsing the same bytes whole or in
 // chunks (sizes drawn from the input) must give the same samples.
 
+#include "formatanalyzer.h"
 #include "logformat.h"
 #include "logparser.h"
 #include "ratelineanalyzer.h"

@@ -186,7 +186,11 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
         text = formatJson(summary, SCALEVIEW_VERSION);
     else {
         const CaseMix mix = caseMix(summary);
-        if (mix.mixed())
+        // A script that prints tables (OneFlow's) groups the batch sizes itself.
+        const LogFormat* only =
+            mix.formats.size() == 1 ? findLogFormat(*mix.formats.begin()) : nullptr;
+        const bool tables = only && only->dlperfText;
+        if (tables ? mix.precisions.size() > 1 : mix.mixed())
             return usageError("--format dlperf writes one format, precision and batch size, and " +
                               summary.root + " holds " + joinMix(mix) +
                               ": choose with --precision and --batch-size (one format: a "
@@ -195,7 +199,8 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
         if (!quiet)
             for (const auto& n : view.notes)
                 std::fprintf(stderr, "note: %s\n", n.c_str());
-        text = formatDlperfJson(view.summary) + "\n";
+        text = view.format->dlperfText ? view.format->dlperfText(view.summary)
+                                       : formatDlperfJson(view.summary) + "\n";
     }
 
     if (auto out = args.value("output")) {

@@ -1,0 +1,160 @@
+#include "formats/mindsporeanalyzer.h"
+
+#include "formats/mindspore.h"
+#include "numerics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace sv {
+namespace {
+
+std::string fixed2(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+} // namespace
+
+MindsporeAnalyzer::MindsporeAnalyzer(const LogFormat& format, bool cumulativeStep,
+                                     Topology topology, int batchPerDevice, MeasureOptions options)
+    : m_format(format), m_cumulative(cumulativeStep), m_topology(topology), m_batch(batchPerDevice),
+      m_opt(options) {}
+
+void MindsporeAnalyzer::add(const SpeedSample& s) {
+    const bool stepLine = s.batchLast == kMindsporeStep;
+    const bool timeLine = s.batchLast == kMindsporeTime;
+    if (!stepLine && !timeLine) return;
+
+    // DLPerf's loop: a step line sets cur_step (and breaks past train_batches); an epoch time
+    // line counts while cur_step > warmup_batches, whichever rank printed either.
+    if (!m_dlperfDone && m_dlperfError == 0) {
+        if (stepLine) {
+            if (!s.hasIteration) {
+                m_dlperfError = s.line;
+            } else {
+                m_dlperfStep = m_cumulative ? static_cast<double>(s.batchFirst)
+                                            : static_cast<double>(s.batchFirst) * s.epoch;
+                if (m_dlperfStep > m_opt.iterations) m_dlperfDone = true;
+            }
+        } else if (m_dlperfStep > m_opt.warmup) {
+            if (!s.hasSpeed) {
+                m_dlperfError = s.line;
+            } else {
+                m_dlperfMs += s.speed;
+                ++m_dlperfLines;
+            }
+        }
+    }
+
+    // ScaleView: the k-th epoch time line (0-based) ends sink k / R, at step (k / R + 1) x the
+    // sink's steps; the window holds the sinks that end in (W, I].
+    if (stepLine) {
+        ++m_stepLines;
+        if (m_sinkSteps == 0 && s.hasIteration && s.batchFirst > 0) m_sinkSteps = s.batchFirst;
+        return;
+    }
+    const std::int64_t k = m_timeLines++;
+    if (m_sinkSteps == 0) return;
+    const std::int64_t end = (k / std::max(1, m_topology.ranks()) + 1) * m_sinkSteps;
+    if (end <= m_opt.warmup || end > m_opt.iterations) return;
+    if (!s.hasSpeed || !std::isfinite(s.speed) || s.speed <= 0.0) {
+        if (m_badLine == 0) m_badLine = s.line;
+        return;
+    }
+    m_windowMs += s.speed;
+    ++m_windowLines;
+}
+
+void MindsporeAnalyzer::finish(RunResult& out, const ParseCounters& counters,
+                               bool unterminatedTail) const {
+    out.counters = counters;
+    out.unterminatedTail = unterminatedTail;
+    const std::string script(m_format.timeScript.substr(m_format.timeScript.rfind('/') + 1));
+    const int ranks = std::max(1, m_topology.ranks());
+    const double totalBatch = static_cast<double>(static_cast<std::int64_t>(m_batch) * ranks);
+
+    // DLPerf: total_bs / ((ms / 1000) / ((train - warmup) * N * G)), or no entry at all.
+    if (m_dlperfError) {
+        out.dlperfNote = "DLPerf's " + script + " stops with an error at line " +
+                         std::to_string(m_dlperfError) + " (its regex finds no number)";
+    } else if (m_dlperfMs / 1000 <= 1e-5) {
+        out.dlperfNote = "DLPerf's " + script +
+                         " records no entry for this run (\"cost time is 0\": no epoch time "
+                         "line after a step above " +
+                         std::to_string(m_opt.warmup) + ")";
+    } else {
+        const double iterNum =
+            static_cast<double>(static_cast<std::int64_t>(m_opt.iterations - m_opt.warmup) * ranks);
+        out.dlperfThroughput = roundPython2(totalBatch / ((m_dlperfMs / 1000) / iterNum));
+    }
+
+    if (m_stepLines == 0 && m_timeLines == 0) {
+        out.status = RunStatus::Empty;
+        out.reason = "no step or epoch time lines (\"epoch: E step: S\", \"epoch time: X ms\") "
+                     "among " +
+                     std::to_string(counters.lines) + " lines";
+        return;
+    }
+    if (m_sinkSteps == 0) {
+        out.status = RunStatus::Unusable;
+        out.reason = "no step line with a step number (\"epoch: E ... step: S\"): the steps of a "
+                     "sink are not known";
+        return;
+    }
+    // Whole sinks up to I, for every rank.
+    const std::int64_t sinks = m_opt.iterations / m_sinkSteps;
+    out.expectedLines = sinks * ranks;
+    if (m_timeLines < out.expectedLines) {
+        out.status = RunStatus::Incomplete;
+        out.reason = "found " + std::to_string(m_timeLines) + " of " +
+                     std::to_string(out.expectedLines) + " epoch time lines (" +
+                     std::to_string(sinks) + " sinks of " + std::to_string(m_sinkSteps) +
+                     " steps, " + std::to_string(ranks) + " ranks)";
+        if (unterminatedTail)
+            out.reason += ", and an unterminated last line (still being written?)";
+        return;
+    }
+    if (m_badLine) {
+        out.status = RunStatus::Unusable;
+        out.reason = "no epoch time value at line " + std::to_string(m_badLine);
+        return;
+    }
+    if (m_windowLines == 0) {
+        out.status = RunStatus::Unusable;
+        out.reason = "no sink of " + std::to_string(m_sinkSteps) + " steps ends between steps " +
+                     std::to_string(m_opt.warmup) + " and " + std::to_string(m_opt.iterations);
+        return;
+    }
+    out.status = RunStatus::Complete;
+    // The same expression as DLPerf's, over the window's own lines: R lines per sink.
+    const double steps = static_cast<double>(m_windowLines * m_sinkSteps);
+    out.timeThroughput = out.speedThroughput =
+        roundPython2(totalBatch / ((m_windowMs / 1000) / steps));
+    out.methodDifferencePct = 0.0;
+
+    if (out.dlperfThroughput) {
+        const double diff =
+            std::fabs(*out.dlperfThroughput - *out.timeThroughput) / *out.timeThroughput * 100.0;
+        if (diff > 0.5)
+            out.notes.push_back(
+                "DLPerf's " + script + " gives " + fixed2(*out.dlperfThroughput) + ", " +
+                fixed2(diff) + " % apart from " + fixed2(*out.timeThroughput) +
+                ": it counts an epoch time line by the last step line any rank printed (one "
+                "cur_step for all ranks), summing " +
+                std::to_string(m_dlperfLines) + " lines where the window holds " +
+                std::to_string(m_windowLines) + ", and divides by " +
+                std::to_string(m_opt.iterations - m_opt.warmup) + " x " + std::to_string(ranks) +
+                " steps");
+    } else {
+        out.notes.push_back(out.dlperfNote);
+    }
+    if (m_opt.warmup % m_sinkSteps != 0 || m_opt.iterations % m_sinkSteps != 0)
+        out.notes.push_back("the window " + std::to_string(m_opt.warmup) + "-" +
+                            std::to_string(m_opt.iterations) + " is not whole sinks of " +
+                            std::to_string(m_sinkSteps) + " steps: measured the sinks inside it");
+}
+
+} // namespace sv
