@@ -39,7 +39,7 @@ std::vector<RunLog> readRunLogs(const std::vector<LogFile>& files, const Measure
 }
 
 RunResult analyzeRunLog(const RunLog& log, const MeasureOptions& measure) {
-    if (log.measure == measure) return log.result;
+    if (sameMeasure(log.measure, measure)) return log.result;
     return readRunLog(log.file, measure).result;
 }
 

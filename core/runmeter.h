@@ -16,6 +16,11 @@
 
 namespace sv {
 
+// Whether two windows are the same (the figures of one stand for the other).
+inline bool sameMeasure(const MeasureOptions& a, const MeasureOptions& b) {
+    return a.warmup == b.warmup && a.iterations == b.iterations;
+}
+
 class RunMeter {
   public:
     RunMeter(const LogFile& log, const LogFormat& format, const MeasureOptions& measure);

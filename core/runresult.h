@@ -18,7 +18,6 @@ std::optional<Method> parseMethod(std::string_view name);
 struct MeasureOptions {
     int warmup = 20;      // iterations left out at the start (W)
     int iterations = 120; // end of the measured window (I); throughput is over W..I-1
-    bool operator==(const MeasureOptions&) const = default;
 };
 
 enum class RunStatus {

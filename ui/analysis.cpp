@@ -47,7 +47,7 @@ std::vector<RunLogPtr> remeasured(const std::vector<RunLogPtr>& logs,
     std::vector<std::size_t> stale;
     std::vector<LogFile> files;
     for (std::size_t i = 0; i < logs.size(); ++i)
-        if (!(logs[i]->measure == measure)) {
+        if (!sameMeasure(logs[i]->measure, measure)) {
             stale.push_back(i);
             files.push_back(logs[i]->file);
         }

@@ -77,7 +77,8 @@ void AnalysisController::start() {
     std::map<const RunLog*, Remeasured> kept;
     for (auto& log : snapshot.logs) {
         const auto r = m_remeasured.find(log.get());
-        if (r == m_remeasured.end() || !(r->second.log->measure == m_options.measure)) continue;
+        if (r == m_remeasured.end() || !sameMeasure(r->second.log->measure, m_options.measure))
+            continue;
         log = r->second.log;
         kept.insert(*r);
     }

@@ -64,7 +64,7 @@ LiveController::Refresh rescan(LogSnapshot current,
         }
         auto& reader = (*readers)[path];
         // Readers measure for the snapshot's window; one for another window starts afresh.
-        if (!reader || !(reader->measure() == current.measure))
+        if (!reader || !sameMeasure(reader->measure(), current.measure))
             reader = std::make_shared<IncrementalRunLog>(file, current.measure);
         reader->update();
         out.snapshot.logs.push_back(std::make_shared<const RunLog>(reader->log()));

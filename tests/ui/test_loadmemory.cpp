@@ -79,7 +79,7 @@ TEST(LoadMemory, TheModelKeepsIterationsTimesNodesAndShowsSummarizesFiguresForAn
             [&] {
                 auto a = analysis.current();
                 return a && a->complete && !analysis.isBusy() && !loader.isLoading() &&
-                       a->summary.load.measure == m;
+                       sameMeasure(a->summary.load.measure, m);
             },
             60000);
     };
