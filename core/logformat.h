@@ -50,6 +50,10 @@ struct LogFormat {
     // DLPerf's output where its script prints no S1 JSON (OneFlow's Markdown tables), from the
     // runs of dlperfView(...).summary; nullptr: the JSON.
     std::string (*dlperfText)(const Summary& dlperfSummary) = nullptr;
+    // The samples' speed is the line's throughput in this format's unit, so the per-iteration
+    // trace can draw it; false where the format's one number is a latency, a step or epoch time,
+    // a timestamp or steps/s (its analyzer turns it into a throughput).
+    bool speedIsThroughput = true;
 };
 
 std::span<const LogFormat> logFormats();

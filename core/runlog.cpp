@@ -16,9 +16,15 @@ RunLog readRunLog(const LogFile& file, const MeasureOptions& measure, const Pars
     load.parse = options;
     load.measure = measure;
     IterationTraceBuilder trace(file.key.topology.ranks());
+    // Only a format whose lines carry their throughput has a per-iteration trace to draw.
+    const bool traced = chooseLogFormat(file, load, nullptr).speedIsThroughput;
     LogRead read;
     log.result = loadRun(
-        file, load, [&](const SpeedSample& s) { trace.add(s); }, &read);
+        file, load,
+        [&](const SpeedSample& s) {
+            if (traced) trace.add(s);
+        },
+        &read);
     log.file.key.format = log.result.key.format;
     log.readError = read.error;
     log.position = read.position;
@@ -70,7 +76,7 @@ LogParser& IncrementalRunLog::restart() {
     parse.format = m_format->message;
     m_parser = std::make_unique<LogParser>(parse, [this](const SpeedSample& s) {
         m_meter->add(s);
-        m_trace->add(s);
+        if (m_format->speedIsThroughput) m_trace->add(s);
     });
     return *m_parser;
 }

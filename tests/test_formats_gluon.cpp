@@ -5,7 +5,9 @@
 #include "gluonwriter.h"
 #include "logformat.h"
 #include "logwriter.h"
+#include "logscan.h"
 #include "report.h"
+#include "runlog.h"
 #include "summary.h"
 
 #include <gtest/gtest.h>
@@ -176,4 +178,22 @@ TEST(GluonFormats, GluonnlpMissingRankLineIsIncomplete) {
         << s.runs[0].reason;
     EXPECT_NE(s.runs[0].dlperfNote.find("1599 lines into 200 rows of 8"), std::string::npos)
         << s.runs[0].dlperfNote;
+}
+
+// The GUI's per-iteration trace draws a line's throughput: gluon-cv's Speed lines are one, and
+// gluon-nlp's latency in ms is not (drawn as images/s it would read 40 for a 40 ms step).
+TEST(GluonFormats, OnlyLinesCarryingAThroughputMakeATrace) {
+    TempDir dir;
+    writeGluoncvTree(dir / "cv");
+    writeGluonnlpTree(dir / "nlp");
+    for (const char* tree : {"cv", "nlp"}) {
+        const ScanResult scan = scanLogDirectory(dir / tree);
+        ASSERT_FALSE(scan.logs.empty());
+        const RunLog log = readRunLog(scan.logs.front());
+        ASSERT_TRUE(log.trace);
+        if (std::string(tree) == "cv")
+            EXPECT_FALSE(log.trace->median.empty()) << log.file.display;
+        else
+            EXPECT_TRUE(log.trace->median.empty()) << log.file.display;
+    }
 }

@@ -117,7 +117,8 @@ LogFormat mindsporeRn50Format() {
             .family = FormatFamily::Own,
             .message = MessageFormat{"mindspore-rn50", "epoch", &parseMindsporeLine},
             .detect = &isMindsporeRn50Line,
-            .makeAnalyzer = &makeRn50};
+            .makeAnalyzer = &makeRn50,
+            .speedIsThroughput = false};
 }
 
 LogFormat mindsporeBertFormat() {
@@ -131,7 +132,8 @@ LogFormat mindsporeBertFormat() {
             .family = FormatFamily::Own,
             .message = MessageFormat{"mindspore-bert", "epoch", &parseMindsporeLine},
             .detect = &isMindsporeBertLine,
-            .makeAnalyzer = &makeBert};
+            .makeAnalyzer = &makeBert,
+            .speedIsThroughput = false};
 }
 
 } // namespace sv

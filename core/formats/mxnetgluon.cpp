@@ -129,7 +129,8 @@ LogFormat mxnetGluonnlpBertFormat() {
             .family = FormatFamily::Own,
             .message = MessageFormat{"gluonnlp-latency", "throughput=", &parseGluonnlpLine},
             .detect = &isGluonnlpLine,
-            .makeAnalyzer = &makeGluonnlp};
+            .makeAnalyzer = &makeGluonnlp,
+            .speedIsThroughput = false};
 }
 
 } // namespace sv

@@ -132,7 +132,8 @@ LogFormat oneflowCnnFormat() {
             .message = MessageFormat{"oneflow-cnn", " ", &parseCnnLine},
             .detect = &isOneflowCnnLine,
             .makeAnalyzer = &makeOneflowAnalyzer,
-            .dlperfText = &formatOneflowMarkdown};
+            .dlperfText = &formatOneflowMarkdown,
+            .speedIsThroughput = false};
 }
 
 LogFormat oneflowBertFormat() {
@@ -147,7 +148,8 @@ LogFormat oneflowBertFormat() {
             .message = MessageFormat{"oneflow-bert", " ", &parseBertLine},
             .detect = &isOneflowBertLine,
             .makeAnalyzer = &makeOneflowAnalyzer,
-            .dlperfText = &formatOneflowMarkdown};
+            .dlperfText = &formatOneflowMarkdown,
+            .speedIsThroughput = false};
 }
 
 } // namespace sv

@@ -234,7 +234,7 @@ bool isPaddleBertLine(std::string_view line) {
 }
 
 LogFormat paddleRn50Format() {
-    return LogFormat{
+    LogFormat f{
         "paddle-rn50",
         "PaddlePaddle",
         "PaddlePaddle/resnet50v1.5/extract_paddle_logs.py",
@@ -249,10 +249,12 @@ LogFormat paddleRn50Format() {
         0,
         &makeRn50,
     };
+    f.speedIsThroughput = false; // the line's number is a step time or steps/s
+    return f;
 }
 
 LogFormat paddleBertFormat() {
-    return LogFormat{
+    LogFormat f{
         "paddle-bert",
         "PaddlePaddle",
         "PaddlePaddle/bert/extract_paddle_logs.py",
@@ -267,6 +269,8 @@ LogFormat paddleBertFormat() {
         0,
         &makeBert,
     };
+    f.speedIsThroughput = false; // the line's number is a step time or steps/s
+    return f;
 }
 
 } // namespace sv

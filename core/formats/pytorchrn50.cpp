@@ -283,7 +283,7 @@ bool isPytorchRn50Line(std::string_view line) {
 }
 
 LogFormat pytorchRn50Format() {
-    return LogFormat{
+    LogFormat f{
         "pytorch-rn50",
         "PyTorch",
         "",
@@ -298,6 +298,8 @@ LogFormat pytorchRn50Format() {
         0,
         &makeAnalyzer,
     };
+    f.speedIsThroughput = false; // the line's number is a step time or steps/s
+    return f;
 }
 
 } // namespace sv
