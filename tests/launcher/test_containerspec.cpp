@@ -1,5 +1,6 @@
 // The container block without a dockerd: hostile image, mount and option values refused before
-// anything starts, the JSON round trip, and the docker command lines the launcher builds.
+// anything starts, the JSON round trip, the docker command lines the launcher builds, and when
+// and how the containers of a multi-node campaign get their own sshd (files, port, PATH).
 
 #include "launchertest.h"
 

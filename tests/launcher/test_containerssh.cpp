@@ -115,11 +115,14 @@ class ContainersOverSsh : public sv::test::SshNodesTest {
     // The command lines of the processes running in a container (docker top).
     std::vector<std::string> processesIn(const std::string& container) const {
         std::vector<std::string> out;
-        std::istringstream in(m_dockerd->docker({"top", container, "-o", "args"}).out);
+        // docker top wants the pid column; the command line follows it.
+        std::istringstream in(m_dockerd->docker({"top", container, "-o", "pid,args"}).out);
         std::string line;
         std::getline(in, line); // the header
-        while (std::getline(in, line))
-            if (!line.empty()) out.push_back(line);
+        while (std::getline(in, line)) {
+            const auto args = line.find_first_not_of(' ', line.find_first_of(' '));
+            if (args != std::string::npos) out.push_back(line.substr(args));
+        }
         return out;
     }
     static bool isSleepOrSshdListener(const std::string& args) {
