@@ -227,7 +227,7 @@ QString ControlPanel::groupText(const CaseGroup& g, const std::vector<CaseGroup>
     for (const auto& o : all)
         if (!o.format.empty() && o.model == g.model && o.precision == g.precision &&
             o.batchPerDevice == g.batchPerDevice)
-            return label + QStringLiteral(" · ") + tr("compare frameworks");
+            return tr("Compare frameworks") + QStringLiteral(" · ") + label;
     return label;
 }
 

@@ -47,7 +47,8 @@ class ControlPanel : public QWidget {
     QListWidget* seriesList() const { return m_seriesList; }
     QPushButton* removeSeriesButton() const { return m_removeSeries; }
     // How the Show selector names a group: "NGC PyTorch · r50 fp32, batch 128" for one framework
-    // of several, "r50 fp32, batch 128 · compare frameworks" for all of them.
+    // of several, "Compare frameworks · r50 fp32, batch 128" for all of
+    // them (the group first: a narrow dock cuts the end).
     static QString groupText(const CaseGroup& group, const std::vector<CaseGroup>& all);
 
   signals:
