@@ -671,14 +671,18 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-    const QFileInfo dropped(event->mimeData()->urls().first().toLocalFile());
+    openDropped(event->mimeData()->urls().first().toLocalFile(), event->modifiers());
+    event->acceptProposedAction();
+}
+
+void MainWindow::openDropped(const QString& path, Qt::KeyboardModifiers modifiers) {
+    const QFileInfo dropped(path);
     // A dropped log stands for its directory tree; with Ctrl it joins the comparison.
     const QString dir = dropped.isDir() ? dropped.absoluteFilePath() : dropped.absolutePath();
-    if (event->modifiers() & Qt::ControlModifier)
+    if (modifiers & Qt::ControlModifier)
         addToComparison(dir);
     else
         openDirectory(dir);
-    event->acceptProposedAction();
 }
 
 } // namespace sv::ui

@@ -49,6 +49,9 @@ class MainWindow : public QMainWindow {
     void openDirectory(const QString& directory);
     // Adds a directory to the comparison as another series (opens it when none is open).
     void addToComparison(const QString& directory);
+    // What a drop on the window does: opens the folder (a log: its folder), or with Ctrl adds it
+    // to the comparison.
+    void openDropped(const QString& path, Qt::KeyboardModifiers modifiers);
     // Reads the directory shown again (F5).
     void reload();
     void showPage(Page page);

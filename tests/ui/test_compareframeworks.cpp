@@ -97,10 +97,13 @@ TEST(CompareFrameworks, ShowSelectorListsFrameworksAndTheChartsSetThemSideBySide
     measured.sort();
     EXPECT_EQ(measured, kFrameworks);
     EXPECT_TRUE(bars[3].startsWith(QStringLiteral("DLPerf"))) << bars[3].toStdString();
-    for (auto* s : throughput->series())
-        if (auto* b = qobject_cast<QBarSeries*>(s))
-            for (auto* set : b->barSets())
+    for (auto* s : throughput->series()) {
+        if (auto* b = qobject_cast<QBarSeries*>(s)) {
+            for (auto* set : b->barSets()) {
                 EXPECT_EQ(set->count(), 2);
+            }
+        }
+    }
     bool unitAxis = false;
     for (auto* axis : throughput->axes(Qt::Vertical))
         unitAxis = unitAxis || axis->titleText() == QStringLiteral("Throughput (images/s)");
