@@ -72,6 +72,29 @@ screenshots: build
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD)/app/scaleview --settings $(BUILD)/screenshot.ini \
 	  --screenshot docs/screenshots/first-start.png --size 1024x700
 	rm -f $(BUILD)/screenshot.ini
+	# Two campaigns compared (the second faster at 1n4g and 1n8g, slower at 2n8g), and a tree of
+	# three frameworks' logs in the Compare frameworks view.
+	rm -rf $(BUILD)/shots && T=1n1g,1n2g,1n4g,1n8g,2n8g; F=$(BUILD)/shots/dlperf-frameworks/logs/ngc; \
+	python3 tools/genlogs.py $(BUILD)/shots/campaign-2026-10 --topologies $$T --repeats 5 --seed 1 && \
+	python3 tools/genlogs.py $(BUILD)/shots/campaign-2026-11 --topologies $$T --repeats 5 --seed 2 \
+	  --speed 1n4g=1.05,1n8g=1.08,2n8g=0.93 && \
+	python3 tools/genlogs.py $$F/mxnet/resnet50 --topologies 1n1g,1n4g,1n8g,2n8g --seed 3 && \
+	python3 tools/genlogs.py $$F/pytorch/resnet50 --format ngc-pytorch-rn50 --iterations 150 \
+	  --topologies 1n1g,1n4g,1n8g,2n8g --seed 4 --speed 1n1g=0.96,1n4g=0.95,1n8g=0.94,2n8g=0.9 && \
+	python3 tools/genlogs.py $$F/tensorflow/resnet50 --format ngc-tf-rn50 \
+	  --topologies 1n1g,1n4g,1n8g,2n8g --seed 5 --speed 1n1g=0.88,1n4g=0.87,1n8g=0.86,2n8g=0.85
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD)/app/scaleview --settings $(BUILD)/screenshot.ini \
+	  --screenshot docs/screenshots/compare.png --page results --size 1400x900 \
+	  $(BUILD)/shots/campaign-2026-10 $(BUILD)/shots/campaign-2026-11
+	rm -f $(BUILD)/screenshot.ini
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD)/app/scaleview --settings $(BUILD)/screenshot.ini \
+	  --screenshot docs/screenshots/compare-throughput.png --page throughput --size 1400x900 \
+	  $(BUILD)/shots/campaign-2026-10 $(BUILD)/shots/campaign-2026-11
+	rm -f $(BUILD)/screenshot.ini
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD)/app/scaleview --settings $(BUILD)/screenshot.ini \
+	  --screenshot docs/screenshots/compare-frameworks.png --page throughput --size 1400x900 \
+	  $(BUILD)/shots/dlperf-frameworks
+	rm -f $(BUILD)/screenshot.ini
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300

@@ -7,6 +7,10 @@ lines arrive interleaved in timestamp order, with the launcher's tag prefix and 
 (argument dump, NCCL and DALI lines). Deterministic for a given --seed.
 
   genlogs.py OUT_DIR [--topologies 1n1g,1n8g] [--repeats 3] [--iterations 120] ...
+
+--speed 1n8g=1.1 runs that topology 10 % faster (a second campaign to compare with the first);
+--format ngc-pytorch-rn50|ngc-tf-rn50 writes rank 0's dllogger lines of NGC PyTorch or NGC
+TensorFlow 1 instead (DLPerf's runners tee only rank 0), at the same simulated pace.
 """
 import argparse
 import datetime
@@ -84,6 +88,36 @@ def write_run(path, nodes, gpus, batch, precision, iterations, rng, style, noise
     return len(text)
 
 
+def dll_stamp(seconds):
+    t = datetime.datetime(2020, 9, 15, 14, 0, 0) + datetime.timedelta(seconds=seconds)
+    return t.strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def write_dll_run(path, fmt, nodes, gpus, batch, precision, iterations, rng, slowdown):
+    """NGC PyTorch (`Epoch: 0 Iteration: I`) or NGC TensorFlow 1 (`(0, I) imgs_per_sec`) lines."""
+    ranks = nodes * gpus
+    global_batch = batch * ranks
+    rate = per_gpu_rate("%dn%dg" % (nodes, gpus), nodes, gpus, precision, batch) * ranks * slowdown
+    step = global_batch / rate
+    out = ["DLL %s - PARAMETER arch : resnet50  batch_size : %d\n" % (dll_stamp(0), batch)]
+    t = 5.0
+    for k in range(1, iterations + 1):
+        dt = step * (1.0 + rng.gauss(0.0, 0.01)) * (3.0 if k < 3 else 1.0)
+        t += dt
+        if fmt == "ngc-pytorch-rn50":
+            out.append("DLL %s - Epoch: 0 Iteration: %d  train.loss : 6.93  train.total_ips : "
+                       "%.2f img/s\n" % (dll_stamp(t), k, global_batch / dt))
+        elif k > 20:
+            out.append("DLL %s - (0, %d) imgs_per_sec : %.4f cross_entropy : 6.91 total_loss : 7.29"
+                       "\n" % (dll_stamp(t), k, global_batch / dt))
+    if os.path.exists(path):
+        raise SystemExit("refusing to overwrite " + path)
+    text = "".join(out)
+    with open(path, "w") as f:
+        f.write(text)
+    return len(text)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
@@ -99,7 +133,15 @@ def main():
     ap.add_argument("--no-noise", action="store_true")
     ap.add_argument("--truncate", action="append", default=[],
                     help="TOPOLOGY:REPEAT:LINES keeps only the first LINES lines of that run")
+    ap.add_argument("--speed", default="",
+                    help="TOPOLOGY=FACTOR[,...]: those topologies run FACTOR times as fast")
+    ap.add_argument("--format", default="ngc-mxnet",
+                    choices=["ngc-mxnet", "ngc-pytorch-rn50", "ngc-tf-rn50"])
     args = ap.parse_args()
+    speed = {}
+    for item in filter(None, args.speed.split(",")):
+        topo, factor = item.split("=")
+        speed[topo] = float(factor)
     topologies = args.topologies.split(",")
     iterations = [int(x) for x in args.iterations.split(",")]
     if len(iterations) == 1:
@@ -116,9 +158,14 @@ def main():
         os.makedirs(d, exist_ok=True)
         for rep in range(1, args.repeats + 1):
             path = os.path.join(d, "%s_b%d_%s_%d.log" % (args.model, args.batch, args.precision, rep))
+            slowdown = (1.0 + rng.gauss(0.0, 0.003)) * speed.get(topo, 1.0)
+            if args.format != "ngc-mxnet":
+                total += write_dll_run(path, args.format, nodes, gpus, args.batch, args.precision,
+                                       iters, rng, slowdown)
+                continue
             total += write_run(path, nodes, gpus, args.batch, args.precision, iters, rng, args.style,
                                not args.no_noise, truncate.get((topo, rep)), args.clock_offset_ms,
-                               1.0 + rng.gauss(0.0, 0.003))
+                               slowdown)
     print("wrote %.1f MB to %s" % (total / 1e6, args.out))
 
 

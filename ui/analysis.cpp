@@ -1,8 +1,10 @@
 #include "analysis.h"
 
+#include "logformat.h"
 #include "rundisturbance.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace sv::ui {
 
@@ -16,6 +18,8 @@ std::vector<const CaseStats*> Analysis::groupCases() const {
 
 ScalingData Analysis::scaling(const ReferenceCatalog& catalog) const {
     if (!group) return {};
+    if (series.size() > 1)
+        return scalingData(series, *group, summary.options.method, references, catalog);
     return scalingData(groupCases(), *group, summary.options.method, references, catalog);
 }
 
@@ -63,13 +67,13 @@ std::vector<RunLogPtr> remeasured(const std::vector<RunLogPtr>& logs,
     return out;
 }
 
-Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
-                 const ReferenceCatalog& catalog) {
-    Analysis a;
-    a.options = options;
-    a.expected = snapshot.expected;
-    a.complete = snapshot.complete;
-    Summary& s = a.summary;
+namespace {
+
+// One directory's runs measured with the options, and the journal's disturbances applied; its
+// cases come later, once the reference is known.
+Summary measureSnapshot(const LogSnapshot& snapshot, const AnalysisOptions& options,
+                        std::vector<RunLogPtr>* logs) {
+    Summary s;
     s.root = snapshot.root.toStdString();
     s.load.measure = options.measure;
     s.windowSource = options.windowSource;
@@ -79,14 +83,13 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
     s.skippedFiles = snapshot.scanWarnings.size();
     s.cancelled = snapshot.cancelled;
     s.runs.reserve(snapshot.logs.size());
-    a.logs = remeasured(snapshot.logs, options.measure);
-    for (const auto& log : a.logs) {
+    *logs = remeasured(snapshot.logs, options.measure);
+    for (const auto& log : *logs) {
         s.runs.push_back(log->result);
         const auto path = log->file.path.lexically_normal();
         for (const auto& p : snapshot.inProgress)
             s.runs.back().inProgress = s.runs.back().inProgress || p.lexically_normal() == path;
     }
-
     // Which runs the campaign's monitor saw disturbed: its journal, read here on the worker
     // (with no logs, as for an empty page on the GUI thread, there is nothing to mark).
     if (!snapshot.logs.empty()) {
@@ -95,13 +98,97 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
         applyMonitorCurves(s.runs, snapshot.root.toStdString(), found);
     }
     s.options.excludeDisturbed = options.excludeDisturbed;
+    return s;
+}
+
+// Every model, precision and batch size once, in case order; where several frameworks share one,
+// first all of them together (Compare frameworks), then each alone.
+std::vector<CaseGroup> groupsOf(const std::vector<const std::vector<CaseStats>*>& all) {
+    std::vector<std::pair<CaseGroup, std::vector<std::string>>> found;
+    for (const auto* cases : all)
+        for (const auto& c : *cases) {
+            const CaseGroup g{c.key.model, c.key.precision, c.key.batchPerDevice};
+            auto it = std::find_if(found.begin(), found.end(),
+                                   [&](const auto& f) { return f.first == g; });
+            if (it == found.end()) it = found.emplace(found.end(), g, std::vector<std::string>{});
+            if (std::find(it->second.begin(), it->second.end(), c.key.format) == it->second.end())
+                it->second.push_back(c.key.format);
+        }
+    std::vector<CaseGroup> out;
+    for (const auto& [g, formats] : found) {
+        out.push_back(g);
+        if (formats.size() > 1)
+            for (const auto& f : formats)
+                out.push_back(CaseGroup{g.model, g.precision, g.batchPerDevice, f});
+    }
+    return out;
+}
+
+ComparisonSeries seriesOf(const std::string& label, const Summary& s, const CaseGroup& group) {
+    ComparisonSeries out;
+    out.label = label;
+    out.source = s.root;
+    out.method = s.options.method;
+    for (const auto& c : s.cases)
+        if (group.contains(c.key)) out.cases.push_back(c);
+    return out;
+}
+
+std::string defaultLabel(const std::string& root) {
+    std::filesystem::path p(root);
+    if (!p.has_filename()) p = p.parent_path();
+    return p.filename().empty() ? root : p.filename().string();
+}
+
+} // namespace
+
+std::vector<ComparisonSeries> frameworkSeries(const std::vector<const CaseStats*>& cases,
+                                              Method method) {
+    std::vector<ComparisonSeries> out;
+    for (const CaseStats* c : cases) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const ComparisonSeries& s) {
+            return s.source == c->key.format;
+        });
+        if (it == out.end()) {
+            ComparisonSeries s;
+            s.source = c->key.format;
+            s.label = std::string(logFormatOf(c->key.format).framework);
+            s.method = method;
+            it = out.insert(out.end(), std::move(s));
+        }
+        CaseStats copy = *c;
+        copy.key.format.clear();
+        it->cases.push_back(std::move(copy));
+    }
+    return out;
+}
+
+Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
+                 const ReferenceCatalog& catalog, const std::string& label,
+                 const std::vector<SeriesInput>& others) {
+    Analysis a;
+    a.options = options;
+    a.expected = snapshot.expected;
+    a.complete = snapshot.complete;
+    a.summary = measureSnapshot(snapshot, options, &a.logs);
+    Summary& s = a.summary;
+    a.label = label.empty() ? defaultLabel(s.root) : label;
+    for (const auto& input : others) {
+        SeriesAnalysis o;
+        o.label = input.label;
+        o.expected = input.snapshot.expected;
+        o.complete = input.snapshot.complete;
+        o.summary = measureSnapshot(input.snapshot, options, &o.logs);
+        recomputeCases(o.summary); // its run warnings too, for its Runs view
+        a.others.push_back(std::move(o));
+    }
 
     // Groups first (with no reference), so that the group shown is known before references.
     s.cases = computeCases(s.runs, s.options, catalog);
-    for (const auto& c : s.cases) {
-        CaseGroup g{c.key.model, c.key.precision, c.key.batchPerDevice};
-        if (std::find(a.groups.begin(), a.groups.end(), g) == a.groups.end()) a.groups.push_back(g);
-    }
+    std::vector<const std::vector<CaseStats>*> all{&s.cases};
+    for (const auto& o : a.others)
+        all.push_back(&o.summary.cases);
+    a.groups = groupsOf(all);
     if (options.group &&
         std::find(a.groups.begin(), a.groups.end(), *options.group) != a.groups.end())
         a.group = options.group;
@@ -119,6 +206,22 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
     s.options.reference =
         options.autoReferences || a.references.empty() ? std::string() : a.references.front();
     recomputeCases(s);
+
+    if (a.group) {
+        if (!a.others.empty()) {
+            a.series.push_back(seriesOf(a.label, s, *a.group));
+            for (const auto& o : a.others)
+                a.series.push_back(seriesOf(o.label, o.summary, *a.group));
+        } else if (a.group->format.empty()) {
+            a.series = frameworkSeries(a.groupCases(), options.method);
+            a.comparesFrameworks = a.series.size() > 1;
+            if (!a.comparesFrameworks) a.series = {seriesOf(a.label, s, *a.group)};
+        } else {
+            a.series.push_back(seriesOf(a.label, s, *a.group));
+        }
+    }
+    // The bootstrap of each case's ratio (10 000 resamples a side) runs here, on the worker.
+    if (a.series.size() > 1) a.comparison = compareSeries(a.series);
     return a;
 }
 

@@ -3,6 +3,7 @@
 // runs (same order), and the case group and references actually shown. Built off the GUI thread.
 
 #include "analysisoptions.h"
+#include "comparison.h"
 #include "logsnapshot.h"
 #include "scalingdata.h"
 #include "summary.h"
@@ -14,6 +15,21 @@
 
 namespace sv::ui {
 
+// Another directory of a comparison as loaded so far, with its name as a series.
+struct SeriesInput {
+    std::string label;
+    LogSnapshot snapshot;
+};
+
+// Another directory of a comparison, measured like the open one (same method and window).
+struct SeriesAnalysis {
+    std::string label;
+    Summary summary;
+    std::vector<RunLogPtr> logs; // logs[i] is the log of summary.runs[i]
+    std::size_t expected = 0;
+    bool complete = false;
+};
+
 struct Analysis {
     Summary summary;
     std::vector<RunLogPtr> logs;         // logs[i] is the log of summary.runs[i]
@@ -23,6 +39,16 @@ struct Analysis {
     std::vector<std::string> references; // the overlays in effect (auto resolved)
     std::size_t expected = 0;            // logs the scan found
     bool complete = false;               // false while the directory is still loading
+    // Comparison: the open directory's name as a series, and the directories added to it.
+    std::string label;
+    std::vector<SeriesAnalysis> others;
+    // What the views compare for the group shown: the directories (the open one first) when
+    // several are open, else the group's frameworks when it holds several (Compare frameworks),
+    // else the open directory alone. Each series holds only the group's cases.
+    std::vector<ComparisonSeries> series;
+    bool comparesFrameworks = false;
+    // Each series against the first (two or more series), by core's compareSeries.
+    std::optional<Comparison> comparison;
 
     std::vector<const CaseStats*> groupCases() const;
     // What the throughput and speedup charts draw: the group shown with the overlays in effect.
@@ -39,9 +65,16 @@ std::vector<RunLogPtr> remeasured(const std::vector<RunLogPtr>& logs,
                                   const MeasureOptions& measure);
 
 // Every log measured for options.measure (read again where it was read for another window:
-// Analysis::logs holds those), then cases and references as the core does.
+// Analysis::logs holds those), then cases and references as the core does; the other
+// directories of a comparison the same way, then the comparison of the group shown.
 Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
-                 const ReferenceCatalog& catalog = ReferenceCatalog::builtin());
+                 const ReferenceCatalog& catalog = ReferenceCatalog::builtin(),
+                 const std::string& label = {}, const std::vector<SeriesInput>& others = {});
+
+// The group's cases split by framework (log format), in the cases' order, each a series named
+// after its framework with the format left out of its keys, so that frameworks meet case by case.
+std::vector<ComparisonSeries> frameworkSeries(const std::vector<const CaseStats*>& cases,
+                                              Method method);
 
 // "TABLE_ID" for a one-series table, "TABLE_ID:SERIES" otherwise: how references are named.
 std::string referenceId(const ReferenceTable& table, const ReferenceSeries& series);

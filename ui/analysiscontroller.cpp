@@ -30,6 +30,12 @@ void AnalysisController::setLogsInProgress(std::vector<std::filesystem::path> pa
     if (!m_snapshot.logs.empty()) request();
 }
 
+void AnalysisController::setSeries(std::string label, std::vector<SeriesInput> others) {
+    m_label = std::move(label);
+    m_others = std::move(others);
+    if (!m_snapshot.logs.empty()) request();
+}
+
 void AnalysisController::clear() {
     ++m_epoch;
     m_pending = false;
@@ -43,7 +49,7 @@ void AnalysisController::showEmpty(const QString& root, const QString& error) {
     m_snapshot.root = root;
     m_snapshot.complete = true;
     // No logs: nothing to compute, so no worker.
-    Analysis empty = analyze(m_snapshot, m_options);
+    Analysis empty = analyze(m_snapshot, m_options); // no series: an empty page compares nothing
     empty.summary.error = error.toStdString();
     m_current = std::make_shared<const Analysis>(std::move(empty));
     emit analysisReady(m_current);
@@ -97,9 +103,11 @@ void AnalysisController::start() {
         }
         if (m_pending) start();
     });
-    m_watcher->setFuture(QtConcurrent::run([snapshot = std::move(snapshot), options = m_options] {
-        return AnalysisPtr(std::make_shared<const Analysis>(analyze(snapshot, options)));
-    }));
+    m_watcher->setFuture(QtConcurrent::run(
+        [snapshot = std::move(snapshot), options = m_options, label = m_label, others = m_others] {
+            return AnalysisPtr(std::make_shared<const Analysis>(
+                analyze(snapshot, options, ReferenceCatalog::builtin(), label, others)));
+        }));
 }
 
 } // namespace sv::ui

@@ -23,6 +23,9 @@ class AnalysisController : public QObject {
     void setOptions(const AnalysisOptions& options);
     // The logs a campaign is writing now (none: empty): shown as running, not as problems.
     void setLogsInProgress(std::vector<std::filesystem::path> paths);
+    // A comparison: the open directory's name as a series and the other directories as loaded so
+    // far; measured with the same options. Kept across clear() (the SeriesSet decides).
+    void setSeries(std::string label, std::vector<SeriesInput> others);
     const AnalysisOptions& options() const { return m_options; }
     const LogSnapshot& snapshot() const { return m_snapshot; }
     AnalysisPtr current() const { return m_current; }
@@ -50,6 +53,8 @@ class AnalysisController : public QObject {
     LogSnapshot m_snapshot;
     AnalysisOptions m_options;
     std::vector<std::filesystem::path> m_inProgress;
+    std::string m_label;
+    std::vector<SeriesInput> m_others;
     AnalysisPtr m_current;
     std::map<const RunLog*, Remeasured> m_remeasured;
     quint64 m_epoch = 0; // bumped by clear(): results from before are stale

@@ -11,13 +11,17 @@
 
 namespace sv::ui {
 
-// One model / precision / batch size: what a chart or the Results table shows at a time.
+// One model / precision / batch size: what a chart or the Results table shows at a time. format
+// picks one framework (log format) of a tree holding several; empty takes every framework, which
+// in such a tree is the Compare frameworks view.
 struct CaseGroup {
     std::string model;
     std::string precision;
     int batchPerDevice = 0;
+    std::string format = {};
     bool contains(const CaseKey& k) const {
-        return k.model == model && k.precision == precision && k.batchPerDevice == batchPerDevice;
+        return k.model == model && k.precision == precision && k.batchPerDevice == batchPerDevice &&
+               (format.empty() || k.format == format);
     }
     std::string label() const {
         return model + " " + precision + ", batch " + std::to_string(batchPerDevice);

@@ -119,8 +119,10 @@ AnalysisOptions AppSettings::analysisOptions() const {
     }
     const QStringList g = m_settings->value(QStringLiteral("analysis/group")).toStringList();
     bool ok = false;
-    if (g.size() == 3 && g[2].toInt(&ok) > 0 && ok)
-        o.group = CaseGroup{g[0].toStdString(), g[1].toStdString(), g[2].toInt()};
+    // A fourth field names one framework of a tree holding several.
+    if ((g.size() == 3 || g.size() == 4) && g[2].toInt(&ok) > 0 && ok)
+        o.group = CaseGroup{g[0].toStdString(), g[1].toStdString(), g[2].toInt(),
+                            g.value(3).toStdString()};
     return o;
 }
 
@@ -140,7 +142,8 @@ void AppSettings::setAnalysisOptions(const AnalysisOptions& o) {
         m_settings->setValue(QStringLiteral("analysis/group"),
                              QStringList{QString::fromStdString(o.group->model),
                                          QString::fromStdString(o.group->precision),
-                                         QString::number(o.group->batchPerDevice)});
+                                         QString::number(o.group->batchPerDevice),
+                                         QString::fromStdString(o.group->format)});
 }
 
 std::optional<MeasureOptions> AppSettings::windowFor(const QString& directory) const {

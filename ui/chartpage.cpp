@@ -92,7 +92,8 @@ void ChartPage::connectHover(QChart* chart, bool efficiency) {
     for (QLegendMarker* m : chart->legend()->markers()) {
         int reference = -1;
         if (auto* bar = qobject_cast<QBarLegendMarker*>(m))
-            reference = static_cast<int>(bar->series()->barSets().indexOf(bar->barset())) - 1;
+            reference = static_cast<int>(bar->series()->barSets().indexOf(bar->barset())) - 1 -
+                        static_cast<int>(m_data.others.size());
         else if (const QVariant curve = m->series()->property(SpeedupChart::kCurveProperty);
                  curve.isValid())
             reference = curve.toInt();

@@ -1,13 +1,16 @@
 #include "controlpanel.h"
 
+#include "logformat.h"
 #include "referencelistmodel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QDir>
 #include <QListView>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -23,7 +26,8 @@ ControlPanel::ControlPanel(QWidget* parent)
       m_group(new QComboBox(this)),
       m_excludeDisturbed(new QCheckBox(tr("Exclude disturbed runs"), this)),
       m_references(new ReferenceListModel(ReferenceCatalog::builtin(), this)),
-      m_referenceView(new QTreeView(this)) {
+      m_referenceView(new QTreeView(this)), m_seriesBox(new QWidget(this)),
+      m_seriesList(new QListWidget(this)), m_removeSeries(new QPushButton(tr("&Remove"), this)) {
     m_method->addItem(tr("time (DLPerf default)"), QStringLiteral("time"));
     m_method->addItem(tr("speed"), QStringLiteral("speed"));
     m_method->setToolTip(
@@ -78,8 +82,43 @@ ControlPanel::ControlPanel(QWidget* parent)
     form->addRow(m_resetWindow);
     form->addRow(tr("Show"), m_group);
     form->addRow(m_excludeDisturbed);
+    // The series of a comparison: renamed in place, removed with the button (not the first: it
+    // is the directory open).
+    m_seriesList->setObjectName(QStringLiteral("series"));
+    m_seriesList->setToolTip(tr("The directories compared, each a series; double-click a name to "
+                                "rename it. Each is compared with the first"));
+    m_seriesList->setEditTriggers(QAbstractItemView::DoubleClicked |
+                                  QAbstractItemView::EditKeyPressed);
+    m_seriesList->setMaximumHeight(fontMetrics().lineSpacing() * 5);
+    connect(m_seriesList, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+        if (m_updating) return;
+        const int row = m_seriesList->row(item);
+        if (row >= 0 && row < m_seriesLabels.size() && item->text() != m_seriesLabels[row])
+            emit seriesRenamed(row, item->text());
+    });
+    connect(m_seriesList, &QListWidget::currentRowChanged, this,
+            [this](int row) { m_removeSeries->setEnabled(row > 0); });
+    connect(m_removeSeries, &QPushButton::clicked, this, [this] {
+        if (m_seriesList->currentRow() > 0) emit seriesRemoveRequested(m_seriesList->currentRow());
+    });
+    auto* add = new QPushButton(tr("&Add…"), this);
+    add->setToolTip(tr("Add another log directory to the comparison (File › Add to Comparison)"));
+    connect(add, &QPushButton::clicked, this, &ControlPanel::addSeriesRequested);
+    auto* seriesButtons = new QHBoxLayout;
+    seriesButtons->addWidget(add);
+    seriesButtons->addWidget(m_removeSeries);
+    seriesButtons->addStretch(1);
+    auto* seriesLayout = new QVBoxLayout(m_seriesBox);
+    seriesLayout->setContentsMargins(0, 0, 0, 0);
+    seriesLayout->addWidget(new QLabel(tr("Compared series"), this));
+    seriesLayout->addWidget(m_seriesList);
+    seriesLayout->addLayout(seriesButtons);
+    m_seriesBox->setVisible(false);
+    m_removeSeries->setEnabled(false);
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_seriesBox);
     layout->addWidget(new QLabel(tr("Published references"), this));
     layout->addWidget(m_referenceView, 1);
 
@@ -148,8 +187,26 @@ void ControlPanel::setAnalysis(const AnalysisPtr& analysis) {
         m_groups = analysis->groups;
         m_group->clear();
         for (const auto& g : m_groups)
-            m_group->addItem(QString::fromStdString(g.label()));
+            m_group->addItem(groupText(g, m_groups));
     }
+    QStringList labels;
+    if (!analysis->others.empty()) {
+        labels << QString::fromStdString(analysis->label);
+        for (const auto& o : analysis->others)
+            labels << QString::fromStdString(o.label);
+    }
+    if (labels != m_seriesLabels) {
+        const int current = m_seriesList->currentRow();
+        m_seriesLabels = labels;
+        m_seriesList->clear();
+        for (const QString& l : labels) {
+            auto* item = new QListWidgetItem(l, m_seriesList);
+            item->setFlags(item->flags() | Qt::ItemIsEditable);
+        }
+        if (current >= 0 && current < labels.size()) m_seriesList->setCurrentRow(current);
+        m_removeSeries->setEnabled(m_seriesList->currentRow() > 0);
+    }
+    m_seriesBox->setVisible(!labels.isEmpty());
     if (analysis->group)
         for (std::size_t i = 0; i < m_groups.size(); ++i)
             if (m_groups[i] == *analysis->group) m_group->setCurrentIndex(static_cast<int>(i));
@@ -158,6 +215,20 @@ void ControlPanel::setAnalysis(const AnalysisPtr& analysis) {
         m_references->setMatch(analysis->group->precision, analysis->group->batchPerDevice);
     m_references->setChecked(analysis->references);
     m_updating = false;
+}
+
+QString ControlPanel::groupText(const CaseGroup& g, const std::vector<CaseGroup>& all) {
+    const QString label = QString::fromStdString(g.label());
+    if (!g.format.empty()) {
+        const auto framework = logFormatOf(g.format).framework;
+        return QString::fromUtf8(framework.data(), static_cast<qsizetype>(framework.size())) +
+               QStringLiteral(" · ") + label;
+    }
+    for (const auto& o : all)
+        if (!o.format.empty() && o.model == g.model && o.precision == g.precision &&
+            o.batchPerDevice == g.batchPerDevice)
+            return tr("Compare frameworks") + QStringLiteral(" · ") + label;
+    return label;
 }
 
 void ControlPanel::edited() {

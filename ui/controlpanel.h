@@ -14,6 +14,7 @@ class QComboBox;
 class QTreeView;
 class QLabel;
 class QListView;
+class QListWidget;
 class QPushButton;
 class QSpinBox;
 
@@ -42,9 +43,19 @@ class ControlPanel : public QWidget {
     QPushButton* resetWindowButton() const { return m_resetWindow; }
     ReferenceListModel* references() const { return m_references; }
     QTreeView* referenceView() const { return m_referenceView; }
+    // The series of a comparison, by name: double click (or F2) renames one.
+    QListWidget* seriesList() const { return m_seriesList; }
+    QPushButton* removeSeriesButton() const { return m_removeSeries; }
+    // How the Show selector names a group: "NGC PyTorch · r50 fp32, batch 128" for one framework
+    // of several, "Compare frameworks · r50 fp32, batch 128" for all of
+    // them (the group first: a narrow dock cuts the end).
+    static QString groupText(const CaseGroup& group, const std::vector<CaseGroup>& all);
 
   signals:
     void optionsEdited(const sv::ui::AnalysisOptions& options);
+    void seriesRenamed(int index, const QString& label);
+    void seriesRemoveRequested(int index);
+    void addSeriesRequested();
 
   private:
     void edited();
@@ -64,6 +75,10 @@ class ControlPanel : public QWidget {
     QCheckBox* m_excludeDisturbed;
     ReferenceListModel* m_references;
     QTreeView* m_referenceView;
+    QWidget* m_seriesBox;
+    QListWidget* m_seriesList;
+    QPushButton* m_removeSeries;
+    QStringList m_seriesLabels;
 };
 
 } // namespace sv::ui

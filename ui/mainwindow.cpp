@@ -16,6 +16,7 @@
 #include "runcontroller.h"
 #include "runpanel.h"
 #include "runspage.h"
+#include "seriesset.h"
 #include "speeduppage.h"
 #include "startpage.h"
 #include "warninglistmodel.h"
@@ -54,13 +55,14 @@ void stampWindow(AnalysisOptions& options, const WindowChoice& choice) {
 MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     : QMainWindow(parent), m_settings(settings), m_loader(new LoadController(this)),
       m_analysis(new AnalysisController(this)), m_live(new LiveController(this)),
-      m_export(new ExportController(this)), m_stack(new QStackedWidget(this)),
-      m_start(new StartPage(this)), m_tabs(new QTabWidget(this)), m_results(new ResultsPage(this)),
-      m_throughput(new ChartPage(ChartKind::Throughput, this)), m_speedup(new SpeedupPage(this)),
-      m_runs(new RunsPage(this)), m_controls(new ControlPanel(this)),
-      m_warnings(new WarningListModel(this)), m_warningsDock(new QDockWidget(tr("Warnings"), this)),
-      m_loadStatus(new LoadStatus(this)), m_status(new QLabel(this)),
-      m_openBanner(new PageBanner(this)), m_windowBanner(new PageBanner(this)), m_window(settings) {
+      m_export(new ExportController(this)), m_series(new SeriesSet(this)),
+      m_stack(new QStackedWidget(this)), m_start(new StartPage(this)), m_tabs(new QTabWidget(this)),
+      m_results(new ResultsPage(this)), m_throughput(new ChartPage(ChartKind::Throughput, this)),
+      m_speedup(new SpeedupPage(this)), m_runs(new RunsPage(this)),
+      m_controls(new ControlPanel(this)), m_warnings(new WarningListModel(this)),
+      m_warningsDock(new QDockWidget(tr("Warnings"), this)), m_loadStatus(new LoadStatus(this)),
+      m_status(new QLabel(this)), m_openBanner(new PageBanner(this)),
+      m_windowBanner(new PageBanner(this)), m_window(settings) {
     setWindowTitle(QStringLiteral("ScaleView"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/scaleview.svg")));
     setAcceptDrops(true);
@@ -151,8 +153,20 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
         chooseWindow(root);
         m_loader->setMeasure(m_analysis->options().measure); // its logs are read for it
         m_analysis->clear();
+        m_series->setMainRoot(root); // another directory ends the comparison
         setWindowTitle(QStringLiteral("ScaleView — %1").arg(QDir::toNativeSeparators(root)));
     });
+    // A comparison: every series is measured with the open directory's options, on the worker.
+    connect(m_series, &SeriesSet::changed, this,
+            [this] { m_analysis->setSeries(m_series->mainLabel(), m_series->inputs()); });
+    connect(m_series, &SeriesSet::failed, this, [this](const QString& root, const QString& error) {
+        m_status->setText(
+            tr("Cannot add %1 to the comparison: %2").arg(QDir::toNativeSeparators(root), error));
+    });
+    connect(m_controls, &ControlPanel::seriesRenamed, m_series, &SeriesSet::rename);
+    connect(m_controls, &ControlPanel::seriesRemoveRequested, m_series, &SeriesSet::remove);
+    connect(m_controls, &ControlPanel::addSeriesRequested, this,
+            &MainWindow::chooseComparisonDirectory);
     connect(m_loader, &LoadController::progress, m_loadStatus, &LoadStatus::showProgress);
     connect(m_loadStatus, &LoadStatus::cancelRequested, m_loader, &LoadController::cancel);
     connect(m_loader, &LoadController::snapshotReady, m_analysis, &AnalysisController::setSnapshot);
@@ -225,6 +239,15 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::openDirectory(const QString& directory) {
     m_loader->open(QFileInfo(directory).absoluteFilePath());
+}
+
+void MainWindow::addToComparison(const QString& directory) {
+    if (m_loader->root().isEmpty() && !m_loader->isLoading()) {
+        openDirectory(directory); // nothing to compare with yet: it is the first series
+        return;
+    }
+    m_series->add(QFileInfo(directory).absoluteFilePath());
+    m_status->setText(tr("Adding %1 to the comparison…").arg(QDir::toNativeSeparators(directory)));
 }
 
 void MainWindow::showRunResults(const QString& logRoot, int warmup, int iterations) {
@@ -507,6 +530,16 @@ QString MainWindow::statusText() const {
         else
             text += tr(" · window %1").arg(window);
     }
+    if (!a->others.empty()) {
+        QStringList names;
+        bool loading = false;
+        for (const auto& o : a->others) {
+            names << QString::fromStdString(o.label);
+            loading = loading || !o.complete;
+        }
+        text += tr(" · compared with %1").arg(names.join(QStringLiteral(", ")));
+        if (loading) text += tr(" (loading)");
+    }
     // "loading (0 of 0)" would say nothing: a scan that found no logs is not loading any.
     if (!a->complete && a->expected > 0)
         text += tr(" · loading (%1 of %2 logs read)").arg(a->summary.runs.size()).arg(a->expected);
@@ -639,10 +672,18 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-    const QFileInfo dropped(event->mimeData()->urls().first().toLocalFile());
-    // A dropped log stands for its directory tree.
-    openDirectory(dropped.isDir() ? dropped.absoluteFilePath() : dropped.absolutePath());
+    openDropped(event->mimeData()->urls().first().toLocalFile(), event->modifiers());
     event->acceptProposedAction();
+}
+
+void MainWindow::openDropped(const QString& path, Qt::KeyboardModifiers modifiers) {
+    const QFileInfo dropped(path);
+    // A dropped log stands for its directory tree; with Ctrl it joins the comparison.
+    const QString dir = dropped.isDir() ? dropped.absoluteFilePath() : dropped.absolutePath();
+    if (modifiers & Qt::ControlModifier)
+        addToComparison(dir);
+    else
+        openDirectory(dir);
 }
 
 } // namespace sv::ui

@@ -29,6 +29,7 @@ class PageBanner;
 class ResultsPage;
 class RunPanel;
 class RunsPage;
+class SeriesSet;
 class SpeedupPage;
 class StartPage;
 class WarningListModel;
@@ -46,6 +47,11 @@ class MainWindow : public QMainWindow {
     using CloseQuestion = std::function<bool()>;
 
     void openDirectory(const QString& directory);
+    // Adds a directory to the comparison as another series (opens it when none is open).
+    void addToComparison(const QString& directory);
+    // What a drop on the window does: opens the folder (a log: its folder), or with Ctrl adds it
+    // to the comparison.
+    void openDropped(const QString& path, Qt::KeyboardModifiers modifiers);
     // Reads the directory shown again (F5).
     void reload();
     void showPage(Page page);
@@ -66,6 +72,7 @@ class MainWindow : public QMainWindow {
     AnalysisController* analysis() const { return m_analysis; }
     LiveController* live() const { return m_live; }
     ExportController* exporter() const { return m_export; }
+    SeriesSet* series() const { return m_series; }
     ControlPanel* controls() const { return m_controls; }
     // Above every page: why an open failed; a window that fits the logs better.
     PageBanner* openBanner() const { return m_openBanner; }
@@ -112,6 +119,7 @@ class MainWindow : public QMainWindow {
     void showOpenFailure(const QString& root, const QString& error);
     void offerWindowFor(const AnalysisPtr& analysis);
     void chooseDirectory();
+    void chooseComparisonDirectory();
     void exportChartInteractive(const QString& suffix);
     void exportTableInteractive(TableFormat format);
     // File › Export › Report: the directory shown as one self-contained HTML page.
@@ -132,6 +140,7 @@ class MainWindow : public QMainWindow {
     AnalysisController* m_analysis;
     LiveController* m_live;
     ExportController* m_export;
+    SeriesSet* m_series;
     QStackedWidget* m_stack;
     StartPage* m_start;
     QTabWidget* m_tabs;

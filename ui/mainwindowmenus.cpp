@@ -55,6 +55,9 @@ void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open Log Directory…"), QKeySequence::Open, this,
                     &MainWindow::chooseDirectory);
+    named(file->addAction(tr("Add to &Comparison…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
+                          this, &MainWindow::chooseComparisonDirectory),
+          "addToComparison");
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     named(file->addAction(tr("Re&load"), QKeySequence(Qt::Key_F5), this, &MainWindow::reload),
@@ -215,6 +218,12 @@ void MainWindow::chooseDirectory() {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Log Directory"),
                                                           m_settings->lastDirectory());
     if (!dir.isEmpty()) openDirectory(dir);
+}
+
+void MainWindow::chooseComparisonDirectory() {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Add to Comparison"),
+                                                          m_settings->lastDirectory());
+    if (!dir.isEmpty()) addToComparison(dir);
 }
 
 void MainWindow::exportReportInteractive() {

@@ -1,6 +1,7 @@
 #include "resultspage.h"
 
 #include "casetablemodel.h"
+#include "comparisontablemodel.h"
 #include "logformat.h"
 
 #include <QAction>
@@ -9,6 +10,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -19,7 +21,10 @@ namespace sv::ui {
 
 ResultsPage::ResultsPage(QWidget* parent)
     : QWidget(parent), m_model(new CaseTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_view(new QTableView(this)), m_caption(new QLabel(this)) {
+      m_view(new QTableView(this)), m_caption(new QLabel(this)),
+      m_comparisonModel(new ComparisonTableModel(this)),
+      m_comparisonProxy(new QSortFilterProxyModel(this)), m_comparisonView(new QTableView(this)),
+      m_comparisonCaption(new QLabel(this)), m_comparisonBox(new QWidget(this)) {
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(CaseTableModel::SortRole);
     m_view->setModel(m_proxy);
@@ -50,10 +55,40 @@ ResultsPage::ResultsPage(QWidget* parent)
     connect(copy, &QAction::triggered, this, &ResultsPage::copySelection);
     m_view->addAction(copy);
     m_caption->setWordWrap(true);
+
+    m_comparisonProxy->setSourceModel(m_comparisonModel);
+    m_comparisonProxy->setSortRole(ComparisonTableModel::SortRole);
+    m_comparisonView->setObjectName(QStringLiteral("comparison"));
+    m_comparisonView->setModel(m_comparisonProxy);
+    m_comparisonView->setSortingEnabled(true);
+    m_comparisonView->sortByColumn(-1, Qt::AscendingOrder);
+    m_comparisonView->setAlternatingRowColors(true);
+    m_comparisonView->setTabKeyNavigation(false);
+    m_comparisonView->verticalHeader()->setVisible(false);
+    m_comparisonView->horizontalHeader()->setStretchLastSection(true);
+    m_comparisonCaption->setWordWrap(true);
+    auto* comparisonLayout = new QVBoxLayout(m_comparisonBox);
+    comparisonLayout->setContentsMargins(0, 0, 0, 0);
+    comparisonLayout->addWidget(m_comparisonCaption);
+    comparisonLayout->addWidget(m_comparisonView, 1);
+    m_comparisonBox->setVisible(false);
+
+    auto* lower = new QWidget(this);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(m_caption);
+    lowerLayout->addWidget(m_view, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_comparisonBox);
+    split->addWidget(lower);
+    split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_caption);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(split, 1);
+}
+
+QString ResultsPage::comparisonCaption() const {
+    return m_comparisonCaption->text();
 }
 
 void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
@@ -65,6 +100,25 @@ void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
             formats.insert(c->key.format);
         }
     m_model->setCases(std::move(cases));
+    // Several series: the comparison first, since it is what the user asked for.
+    const bool compared = analysis && analysis->comparison;
+    m_comparisonModel->setComparison(compared ? *analysis->comparison : Comparison{});
+    m_comparisonBox->setVisible(compared);
+    if (compared) {
+        m_comparisonView->resizeColumnsToContents();
+        const auto& labels = analysis->comparison->labels;
+        QStringList names;
+        for (const auto& l : labels)
+            names << QStringLiteral("<b>%1</b>").arg(QString::fromStdString(l).toHtmlEscaped());
+        m_comparisonCaption->setText(
+            (analysis->comparesFrameworks ? tr("Frameworks compared: %1, each against %2.")
+                                          : tr("Series compared: %1, each against %2."))
+                .arg(names.join(QStringLiteral(", ")), names.front()) +
+            QStringLiteral(" ") +
+            tr("Ratio of medians with its 95 % bootstrap interval; faster or slower only when the "
+               "interval excludes 1 and the change is beyond %1 %.")
+                .arg(analysis->comparison->options.thresholdPct));
+    }
     // One log format: the caption names it and the column would repeat it on every row.
     m_view->setColumnHidden(CaseTableModel::Framework, formats.size() <= 1);
     m_view->resizeColumnsToContents();
@@ -79,18 +133,23 @@ void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
     const auto text = [](std::string_view v) {
         return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
     };
+    // Compared directories: the detail table below is the open directory's.
+    const QString whose = analysis->others.empty()
+                              ? QString()
+                              : tr("Details of <b>%1</b>: ")
+                                    .arg(QString::fromStdString(analysis->label).toHtmlEscaped());
     m_caption->setText(
-        tr("<b>%1</b>, %2 — throughput in %3 by the <b>%4 method</b> (warmup %5, "
-           "window to %6); Δ compares the median with the published figure (hover for its "
-           "source).")
-            .arg(QString::fromStdString(analysis->group->label()).toHtmlEscaped(),
-                 formats.size() > 1
-                     ? tr("logs of %1 formats (the Framework column)").arg(formats.size())
-                     : tr("logs in %1 format").arg(text(format.framework).toHtmlEscaped()),
-                 text(format.unit),
-                 QString::fromStdString(std::string(methodName(s.options.method))))
-            .arg(s.load.measure.warmup)
-            .arg(s.load.measure.iterations));
+        whose + tr("<b>%1</b>, %2 — throughput in %3 by the <b>%4 method</b> (warmup %5, "
+                   "window to %6); Δ compares the median with the published figure (hover for its "
+                   "source).")
+                    .arg(QString::fromStdString(analysis->group->label()).toHtmlEscaped(),
+                         formats.size() > 1
+                             ? tr("logs of %1 formats (the Framework column)").arg(formats.size())
+                             : tr("logs in %1 format").arg(text(format.framework).toHtmlEscaped()),
+                         text(format.unit),
+                         QString::fromStdString(std::string(methodName(s.options.method))))
+                    .arg(s.load.measure.warmup)
+                    .arg(s.load.measure.iterations));
 }
 
 QString ResultsPage::caption() const {

@@ -1,6 +1,6 @@
 #pragma once
 // The Results table: sortable, copyable (Ctrl+C copies the selection as tab-separated text,
-// headers included, ready for a spreadsheet).
+// headers included, ready for a spreadsheet). With several series, the comparison table above it.
 
 #include "analysis.h"
 
@@ -13,6 +13,7 @@ class QTableView;
 namespace sv::ui {
 
 class CaseTableModel;
+class ComparisonTableModel;
 
 class ResultsPage : public QWidget {
     Q_OBJECT
@@ -22,6 +23,10 @@ class ResultsPage : public QWidget {
     void setAnalysis(const AnalysisPtr& analysis);
     CaseTableModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
+    // With several series (directories, or frameworks): each case's medians, ratio and verdict.
+    ComparisonTableModel* comparisonModel() const { return m_comparisonModel; }
+    QTableView* comparisonView() const { return m_comparisonView; }
+    QString comparisonCaption() const;
     QString caption() const;
     QString selectionText() const; // what Copy puts on the clipboard
     void copySelection() const;
@@ -31,6 +36,11 @@ class ResultsPage : public QWidget {
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
     QLabel* m_caption;
+    ComparisonTableModel* m_comparisonModel;
+    QSortFilterProxyModel* m_comparisonProxy;
+    QTableView* m_comparisonView;
+    QLabel* m_comparisonCaption;
+    QWidget* m_comparisonBox;
 };
 
 } // namespace sv::ui

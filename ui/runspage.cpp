@@ -9,6 +9,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -23,7 +24,8 @@ namespace sv::ui {
 RunsPage::RunsPage(QWidget* parent)
     : QWidget(parent), m_model(new RunTableModel(this)), m_proxy(new RunFilterProxy(this)),
       m_view(new QTableView(this)), m_problemsOnly(new QCheckBox(tr("&Problems only"), this)),
-      m_count(new QLabel(this)), m_trace(new QChartView(this)), m_hint(new QLabel(this)) {
+      m_seriesBox(new QComboBox(this)), m_count(new QLabel(this)), m_trace(new QChartView(this)),
+      m_hint(new QLabel(this)) {
     m_proxy->setSourceModel(m_model);
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
@@ -48,10 +50,14 @@ RunsPage::RunsPage(QWidget* parent)
         const int run = index.data(RunTableModel::RunIndexRole).toInt();
         if (!m_analysis || run < 0 || run >= m_model->rowCount()) return LogActions::Target{};
         const QString path = QString::fromStdString(m_model->run(run).path);
-        return LogActions::Target{
-            path, QDir(QString::fromStdString(m_analysis->summary.root)).filePath(path)};
+        return LogActions::Target{path,
+                                  QDir(QString::fromStdString(shownSummary().root)).filePath(path)};
     });
+    m_seriesBox->setToolTip(tr("Whose runs to show: each directory compared is a series"));
+    m_seriesBox->setVisible(false);
+    connect(m_seriesBox, &QComboBox::activated, this, &RunsPage::showSeries);
     auto* bar = new QHBoxLayout;
+    bar->addWidget(m_seriesBox);
     bar->addWidget(m_problemsOnly);
     bar->addStretch(1);
     bar->addWidget(m_count);
@@ -81,17 +87,56 @@ RunsPage::RunsPage(QWidget* parent)
             });
 }
 
+const Summary& RunsPage::shownSummary() const {
+    static const Summary none;
+    if (!m_analysis) return none;
+    if (m_series > 0 && static_cast<std::size_t>(m_series) <= m_analysis->others.size())
+        return m_analysis->others[static_cast<std::size_t>(m_series - 1)].summary;
+    return m_analysis->summary;
+}
+
+const std::vector<RunLogPtr>& RunsPage::shownLogs() const {
+    static const std::vector<RunLogPtr> none;
+    if (!m_analysis) return none;
+    if (m_series > 0 && static_cast<std::size_t>(m_series) <= m_analysis->others.size())
+        return m_analysis->others[static_cast<std::size_t>(m_series - 1)].logs;
+    return m_analysis->logs;
+}
+
 void RunsPage::setAnalysis(const AnalysisPtr& analysis) {
     m_analysis = analysis;
-    m_model->setSummary(analysis ? analysis->summary : Summary{});
+    // A series removed since: back to the open directory's runs.
+    if (!analysis || static_cast<std::size_t>(m_series) > analysis->others.size()) m_series = 0;
+    m_seriesBox->clear();
+    if (analysis && !analysis->others.empty()) {
+        m_seriesBox->addItem(QString::fromStdString(analysis->label));
+        for (const auto& o : analysis->others)
+            m_seriesBox->addItem(QString::fromStdString(o.label));
+        m_seriesBox->setCurrentIndex(m_series);
+    }
+    m_seriesBox->setVisible(analysis && !analysis->others.empty());
+    m_model->setSummary(shownSummary());
     m_view->resizeColumnsToContents();
     updateCount();
     // The same log stays selected after a recompute or a live update.
     int keep = -1;
-    if (analysis)
-        for (std::size_t i = 0; i < analysis->summary.runs.size(); ++i)
-            if (analysis->summary.runs[i].path == m_selectedPath) keep = static_cast<int>(i);
-    selectRun(keep);
+    const Summary& shown = shownSummary();
+    for (std::size_t i = 0; i < shown.runs.size(); ++i)
+        if (shown.runs[i].path == m_selectedPath) keep = static_cast<int>(i);
+    selectShown(keep);
+}
+
+void RunsPage::showSeries(int index) {
+    if (!m_analysis || index < 0 || static_cast<std::size_t>(index) > m_analysis->others.size())
+        return;
+    if (index == m_series) return;
+    m_series = index;
+    m_seriesBox->setCurrentIndex(index);
+    m_model->setSummary(shownSummary());
+    m_view->resizeColumnsToContents();
+    updateCount();
+    m_selectedPath.clear();
+    selectShown(-1);
 }
 
 void RunsPage::updateCount() {
@@ -101,6 +146,12 @@ void RunsPage::updateCount() {
 }
 
 void RunsPage::selectRun(int index) {
+    // Indexes are the open directory's runs (a warning, --run).
+    if (m_series != 0) showSeries(0);
+    selectShown(index);
+}
+
+void RunsPage::selectShown(int index) {
     // A run hidden by "problems only" is shown when asked for (a warning about it, --run).
     if (index >= 0 && index < m_model->rowCount() &&
         !m_proxy->mapFromSource(m_model->index(index, 0)).isValid())
@@ -119,7 +170,7 @@ void RunsPage::selectRun(int index) {
 
 void RunsPage::showTrace(int index) {
     const bool valid =
-        m_analysis && index >= 0 && static_cast<std::size_t>(index) < m_analysis->logs.size();
+        m_analysis && index >= 0 && static_cast<std::size_t>(index) < shownLogs().size();
     m_selected = valid ? index : -1;
     m_trace->setVisible(valid);
     m_hint->setVisible(!valid);
@@ -127,17 +178,17 @@ void RunsPage::showTrace(int index) {
         emit runSelected(-1);
         return;
     }
-    const auto& run = m_analysis->summary.runs[static_cast<std::size_t>(index)];
+    const auto& run = shownSummary().runs[static_cast<std::size_t>(index)];
     m_selectedPath = run.path;
     QString title = QString::fromStdString(run.path) + QStringLiteral(" — ") +
                     QString::fromStdString(std::string(statusName(run.status)));
+    if (m_series > 0) title = m_seriesBox->currentText() + QStringLiteral(": ") + title;
     if (auto v = run.throughput(m_analysis->summary.options.method))
         title += QStringLiteral(", %1 images/s").arg(*v, 0, 'f', 2);
     if (run.disturbed) title += tr(" — disturbed");
     // One run's samples: thousands of values, cheap enough for the GUI thread.
-    QChart* chart =
-        TraceChart::build(traceRunLog(*m_analysis->logs[static_cast<std::size_t>(index)]),
-                          m_analysis->summary.load.measure, title, run.monitor);
+    QChart* chart = TraceChart::build(traceRunLog(*shownLogs()[static_cast<std::size_t>(index)]),
+                                      m_analysis->summary.load.measure, title, run.monitor);
     QChart* old = m_trace->chart();
     m_trace->setChart(chart);
     delete old;

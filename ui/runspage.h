@@ -8,6 +8,7 @@
 
 class QChartView;
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QTableView;
 
@@ -28,8 +29,13 @@ class RunsPage : public QWidget {
     QChartView* traceView() const { return m_trace; }
     RunFilterProxy* proxy() const { return m_proxy; }
     QCheckBox* problemsOnlyBox() const { return m_problemsOnly; }
+    // With several directories compared: whose runs the table shows (0: the open directory).
+    QComboBox* seriesBox() const { return m_seriesBox; }
+    void showSeries(int index);
+    int shownSeries() const { return m_series; }
     LogActions* logActions() const { return m_actions; }
-    // Selects the run at summary.runs[index]; -1 clears.
+    // Selects the run at summary.runs[index] of the open directory (the series shown becomes
+    // it); -1 clears.
     void selectRun(int index);
     int selectedRun() const { return m_selected; }
 
@@ -38,6 +44,10 @@ class RunsPage : public QWidget {
 
   private:
     void showTrace(int index);
+    void selectShown(int index); // a row of the series shown
+    // The runs and logs of the series shown.
+    const Summary& shownSummary() const;
+    const std::vector<RunLogPtr>& shownLogs() const;
     void updateCount();
 
     AnalysisPtr m_analysis;
@@ -45,6 +55,8 @@ class RunsPage : public QWidget {
     RunFilterProxy* m_proxy;
     QTableView* m_view;
     QCheckBox* m_problemsOnly;
+    QComboBox* m_seriesBox;
+    int m_series = 0;
     QLabel* m_count;
     LogActions* m_actions;
     QChartView* m_trace;

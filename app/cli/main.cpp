@@ -78,6 +78,9 @@ LOG_DIR, without a display.
   --output FILE           .png or .svg
   --size WxH              chart size in pixels (default 1200x800)
   --scale S               PNG pixel ratio, 0.5 to 4 (default 1; 2 is crisp on HiDPI)
+  --compare frameworks    one bar (throughput) or line (speedup) per framework of the group,
+                          as the desktop app's Compare frameworks view (default: the first
+                          group's framework alone)
   --method, --warmup, --iterations, --model, --precision, --batch-size, --threads
                           as for summarize
 )"},

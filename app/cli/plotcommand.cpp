@@ -1,5 +1,6 @@
 // scaleview-cli plot: the GUI's throughput, speedup and efficiency charts written to PNG or SVG
-// without a display (Qt's offscreen platform when there is none).
+// without a display (Qt's offscreen platform when there is none). `--compare frameworks` draws
+// the GUI's Compare frameworks charts: one bar (or line) per framework of the tree.
 
 #include "arguments.h"
 #include "commands.h"
@@ -45,7 +46,7 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
     }
     Arguments opts(args,
                    {"chart", "output", "size", "method", "warmup", "iterations", "model",
-                    "precision", "batch-size", "threads", "scale", "whisker"},
+                    "precision", "batch-size", "threads", "scale", "whisker", "compare"},
                    {"quiet"});
     const auto warmup = opts.integer("warmup", 1, kMaxMeasureIterations - 1);
     const auto iterations = opts.integer("iterations", 2, kMaxMeasureIterations);
@@ -60,6 +61,9 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
     const std::string whiskerName = opts.value("whisker").value_or("minmax");
     const auto whisker = ui::ThroughputChart::parseWhisker(whiskerName);
     if (!whisker) return usageError("--whisker must be minmax or ci95, not '" + whiskerName + "'");
+    const auto compare = opts.value("compare");
+    if (compare && *compare != "frameworks")
+        return usageError("--compare must be frameworks, not '" + *compare + "'");
     const auto output = opts.value("output");
     if (!output) return usageError("needs --output FILE.png or FILE.svg");
     const QString outPath = QString::fromStdString(*output);
@@ -105,15 +109,26 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
                      opts.positional().front().c_str());
         return 2;
     }
-    // The first case group (model, precision, batch), as the GUI shows it first.
+    // The first case group (model, precision, batch; its framework unless frameworks are
+    // compared), as the GUI shows it first.
     const auto& first = summary.cases.front().key;
-    const ui::CaseGroup group{first.model, first.precision, first.batchPerDevice};
+    const ui::CaseGroup group{first.model, first.precision, first.batchPerDevice,
+                              compare ? std::string() : first.format};
     if (references.empty())
         if (auto ref = ui::matchingReference(group)) references.push_back(*ref);
     std::vector<const CaseStats*> cases;
     for (const auto& c : summary.cases)
-        cases.push_back(&c);
-    const ui::ScalingData data = ui::scalingData(cases, group, options.method, references);
+        if (group.contains(c.key)) cases.push_back(&c);
+    ui::ScalingData data;
+    if (compare) {
+        const auto series = ui::frameworkSeries(cases, options.method);
+        if (series.size() < 2 && !opts.flag("quiet"))
+            std::fprintf(stderr, "note: %s holds one framework for %s: nothing to compare\n",
+                         opts.positional().front().c_str(), group.label().c_str());
+        data = ui::scalingData(series, group, options.method, references);
+    } else {
+        data = ui::scalingData(cases, group, options.method, references);
+    }
 
     // Charts need a QApplication; with no display, Qt's offscreen platform draws just the same.
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&

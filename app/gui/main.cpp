@@ -1,4 +1,5 @@
-// scaleview: the desktop app. `scaleview [LOG_DIR]` opens the window (on LOG_DIR if given).
+// scaleview: the desktop app. `scaleview [LOG_DIR...]` opens the window (on LOG_DIR if given;
+// further directories join it as series of a comparison).
 // Hidden options for documentation and tests: --screenshot FILE --page
 // results|throughput|speedup|runs
 // [--run N] [--efficiency] [--settings INI] [--size WxH] grabs the window once the directory is
@@ -56,8 +57,9 @@ int main(int argc, char** argv) {
     cli.addVersionOption();
     cli.addPositionalArgument(QStringLiteral("LOG_DIR"),
                               QStringLiteral("A DLPerf log directory to open (default: the last "
-                                             "one opened, or the start page)."),
-                              QStringLiteral("[LOG_DIR]"));
+                                             "one opened, or the start page); more directories "
+                                             "are compared with it, each a named series."),
+                              QStringLiteral("[LOG_DIR...]"));
     QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                   QStringLiteral("Save the window to FILE once loaded, then exit."),
                                   QStringLiteral("FILE"));
@@ -159,6 +161,11 @@ int main(int argc, char** argv) {
         QObject::connect(&window, &MainWindow::analysisShown, &window,
                          [&, file, runIndex](sv::ui::AnalysisPtr a) {
                              if (!a->complete) return;
+                             // Every series of a comparison loaded, not only the first.
+                             const auto wanted = cli.positionalArguments().size() - 1;
+                             if (static_cast<qsizetype>(a->others.size()) < wanted) return;
+                             for (const auto& o : a->others)
+                                 if (!o.complete) return;
                              if (cli.value(page) == QLatin1String("runs"))
                                  window.runsPage()->selectRun(runIndex);
                              // One more turn of the event loop so that views lay out before the
@@ -177,5 +184,7 @@ int main(int argc, char** argv) {
     }
     window.show();
     if (!directory.isEmpty()) window.openDirectory(directory);
+    for (const QString& other : cli.positionalArguments().mid(1))
+        window.addToComparison(other);
     return app.exec();
 }

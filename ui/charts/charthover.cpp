@@ -47,12 +47,19 @@ QString deltaLine(const ScalingPoint& p, const ReferenceCurve& ref) {
 
 QString ChartHover::barText(const ScalingData& d, int set, int index, Whisker whisker) {
     if (index < 0 || static_cast<std::size_t>(index) >= d.points.size()) return {};
-    const ScalingPoint& p = d.points[static_cast<std::size_t>(index)];
-    QStringList lines{heading(p)};
-    if (set == 0) {
-        if (!p.median) return lines.front() + QStringLiteral("\nno usable runs");
-        lines << QStringLiteral("Measured median: %1 images/s (%2 repeat%3)")
-                     .arg(number(*p.median, 2))
+    const auto measuredSets = static_cast<int>(d.others.size()) + 1;
+    if (set >= 0 && set < measuredSets) {
+        const ScalingPoint& p = set == 0 ? d.points[static_cast<std::size_t>(index)]
+                                         : d.others[static_cast<std::size_t>(set - 1)]
+                                               .points[static_cast<std::size_t>(index)];
+        QStringList lines{heading(p)};
+        // In a comparison each bar says whose it is.
+        if (measuredSets > 1)
+            lines << QString::fromStdString(
+                set == 0 ? d.label : d.others[static_cast<std::size_t>(set - 1)].label);
+        if (!p.median) return lines.join(QLatin1Char('\n')) + QStringLiteral("\nno usable runs");
+        lines << QStringLiteral("Measured median: %1 %2 (%3 repeat%4)")
+                     .arg(number(*p.median, 2), QString::fromStdString(d.unit))
                      .arg(p.repeats)
                      .arg(p.repeats == 1 ? QString() : QStringLiteral("s"));
         if (auto w = ThroughputChart::whiskerSpan(p, whisker))
@@ -66,7 +73,9 @@ QString ChartHover::barText(const ScalingData& d, int set, int index, Whisker wh
             lines << QStringLiteral("Δ: – (%1)").arg(QString::fromStdString(p.deltaNote));
         return lines.join(QLatin1Char('\n'));
     }
-    const auto r = static_cast<std::size_t>(set - 1);
+    const ScalingPoint& p = d.points[static_cast<std::size_t>(index)];
+    QStringList lines{heading(p)};
+    const auto r = static_cast<std::size_t>(set - measuredSets);
     if (r >= d.references.size()) return {};
     const ReferenceCurve& ref = d.references[r];
     auto it = ref.throughput.find(p.topology.name());
@@ -106,11 +115,31 @@ QString ChartHover::pointText(const ScalingData& d, int curve, int gpus, bool ef
         if (!p.speedup) return lines.front() + QStringLiteral("\nno speedup (no 1n1g baseline)");
         const double s =
             efficiency ? p.efficiency.value_or(*p.speedup / p.gpus) * p.gpus : *p.speedup;
-        lines << QStringLiteral("Measured: %1").arg(shown(s));
-        if (p.median) lines << QStringLiteral("Median: %1 images/s").arg(number(*p.median, 2));
+        lines << (d.others.empty()
+                      ? QStringLiteral("Measured: %1").arg(shown(s))
+                      : QStringLiteral("%1: %2").arg(QString::fromStdString(d.label), shown(s)));
+        if (p.median)
+            lines << QStringLiteral("Median: %1 %2")
+                         .arg(number(*p.median, 2), QString::fromStdString(d.unit));
         if (p.deltaPct)
             lines << QStringLiteral("Δ vs %1: %2")
                          .arg(QString::fromStdString(p.deltaAgainst), signedPct(*p.deltaPct));
+    } else if (curve <= SpeedupChart::kOtherSeries &&
+               static_cast<std::size_t>(SpeedupChart::kOtherSeries - curve) < d.others.size()) {
+        const SeriesCurve& other =
+            d.others[static_cast<std::size_t>(SpeedupChart::kOtherSeries - curve)];
+        const ScalingPoint* q = nullptr;
+        for (const auto& o : other.points)
+            if (o.gpus == gpus && (!q || (o.speedup && !q->speedup))) q = &o;
+        if (!q || !q->speedup)
+            return lines.front() +
+                   QStringLiteral("\n%1: no speedup").arg(QString::fromStdString(other.label));
+        const double s =
+            efficiency ? q->efficiency.value_or(*q->speedup / q->gpus) * q->gpus : *q->speedup;
+        lines << QStringLiteral("%1: %2").arg(QString::fromStdString(other.label), shown(s));
+        if (q->median)
+            lines << QStringLiteral("Median: %1 %2")
+                         .arg(number(*q->median, 2), QString::fromStdString(d.unit));
     } else if (curve >= 0 && static_cast<std::size_t>(curve) < d.references.size()) {
         const ReferenceCurve& ref = d.references[static_cast<std::size_t>(curve)];
         const auto s = ref.speedupAt(p.topology);

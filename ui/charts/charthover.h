@@ -12,7 +12,8 @@ namespace sv::ui {
 
 class ChartHover {
   public:
-    // Bar set 0 is the measured median, set r + 1 reference r; index is the topology's.
+    // Bar set 0 is the measured median, sets 1…k the other series of a comparison, set k + 1 + r
+    // reference r; index is the topology's.
     static QString barText(const ScalingData& data, int set, int index, Whisker whisker);
     // A point of the speedup or efficiency chart: curve is SpeedupChart's kCurveProperty.
     static QString pointText(const ScalingData& data, int curve, int gpus, bool efficiency);

@@ -10,6 +10,16 @@ namespace sv::ui {
 QColor ChartStyle::measured() {
     return QColor(0x1f, 0x5f, 0xbf);
 }
+QColor ChartStyle::series(int index) {
+    static const QColor palette[] = {measured(),
+                                     QColor(0xb0, 0x2a, 0x3a),
+                                     QColor(0x0b, 0x7a, 0x75),
+                                     QColor(0x5b, 0x2a, 0x86),
+                                     QColor(0x3a, 0x3a, 0x3a),
+                                     QColor(0x8a, 0x5a, 0x00)};
+    return palette[static_cast<unsigned>(index) % (sizeof palette / sizeof palette[0])];
+}
+
 QColor ChartStyle::spread() {
     return QColor(0x10, 0x20, 0x40);
 }

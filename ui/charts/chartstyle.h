@@ -18,6 +18,9 @@ namespace sv::ui {
 class ChartStyle {
   public:
     static QColor measured();
+    // The index-th measured series of a comparison (0 is measured()): strong, dark tones, apart
+    // from the references' palette, so a series is not read as a published figure.
+    static QColor series(int index);
     static QColor spread();             // whiskers and the per-rank band's edge
     static QColor reference(int index); // the index-th selected reference
     static int referenceColours();      // how many before colours repeat

@@ -1,6 +1,7 @@
 #include "scalingdata.h"
 
 #include "analysis.h"
+#include "logformat.h"
 
 #include <algorithm>
 
@@ -73,44 +74,61 @@ int ScalingData::maxGpus() const {
 }
 
 bool ScalingData::hasSpeedup() const {
-    return std::any_of(points.begin(), points.end(),
-                       [](const ScalingPoint& p) { return p.speedup.has_value(); });
+    auto any = [](const std::vector<ScalingPoint>& ps) {
+        return std::any_of(ps.begin(), ps.end(),
+                           [](const ScalingPoint& p) { return p.speedup.has_value(); });
+    };
+    return any(points) || std::any_of(others.begin(), others.end(),
+                                      [&](const SeriesCurve& c) { return any(c.points); });
 }
 
-ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGroup& group,
-                        Method method, const std::vector<std::string>& references,
-                        const ReferenceCatalog& catalog) {
-    ScalingData d;
-    d.group = group;
-    d.method = method;
-    for (const CaseStats* c : cases) {
-        if (!group.contains(c->key)) continue;
-        ScalingPoint p;
-        p.topology = c->key.topology;
-        p.gpus = c->gpus();
-        p.median = c->median;
-        p.min = c->min;
-        p.max = c->max;
-        if (c->medianCi95) {
-            p.ciLow = c->medianCi95->lo;
-            p.ciHigh = c->medianCi95->hi;
-        }
-        p.repeats = static_cast<int>(c->values.size());
-        p.speedup = c->speedup;
-        p.efficiency = c->efficiency;
-        p.deltaPct = c->deltaPct;
-        p.deltaNote = c->deltaNote;
-        if (c->reference && c->reference->table && c->reference->series) {
-            ReferenceCurve against;
-            against.id = referenceId(*c->reference->table, *c->reference->series);
-            describe(against, catalog);
-            p.deltaAgainst = against.label;
-        }
-        d.points.push_back(p);
+namespace {
+
+ScalingPoint pointOf(const CaseStats& c, const ReferenceCatalog& catalog) {
+    ScalingPoint p;
+    p.topology = c.key.topology;
+    p.gpus = c.gpus();
+    p.median = c.median;
+    p.min = c.min;
+    p.max = c.max;
+    if (c.medianCi95) {
+        p.ciLow = c.medianCi95->lo;
+        p.ciHigh = c.medianCi95->hi;
     }
-    std::sort(d.points.begin(), d.points.end(), [](const ScalingPoint& a, const ScalingPoint& b) {
+    p.repeats = static_cast<int>(c.values.size());
+    p.speedup = c.speedup;
+    p.efficiency = c.efficiency;
+    p.deltaPct = c.deltaPct;
+    p.deltaNote = c.deltaNote;
+    if (c.reference && c.reference->table && c.reference->series) {
+        ReferenceCurve against;
+        against.id = referenceId(*c.reference->table, *c.reference->series);
+        describe(against, catalog);
+        p.deltaAgainst = against.label;
+    }
+    return p;
+}
+
+void sortPoints(std::vector<ScalingPoint>& points) {
+    std::sort(points.begin(), points.end(), [](const ScalingPoint& a, const ScalingPoint& b) {
         return topologyLess(a.topology, b.topology);
     });
+}
+
+// The unit all the cases share (their formats'); "throughput units" if they differ.
+std::string unitOf(const std::vector<std::string>& formats) {
+    std::string unit;
+    for (const auto& f : formats) {
+        const std::string u(logFormatOf(f).unit);
+        if (!unit.empty() && u != unit) return "throughput units";
+        unit = u;
+    }
+    return unit.empty() ? std::string("images/s") : unit;
+}
+
+void addReferences(ScalingData& d, const std::vector<std::string>& references,
+                   const ReferenceCatalog& catalog) {
+    const CaseGroup& group = d.group;
     for (const auto& id : references) {
         ReferenceCurve curve;
         curve.id = id;
@@ -134,6 +152,76 @@ ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGr
                           [&](const ReferenceCurve& o) { return o.label == c.label; });
         if (same > 1) c.label += " [" + c.id.substr(0, c.id.find(':')) + "]";
     }
+}
+
+} // namespace
+
+ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGroup& group,
+                        Method method, const std::vector<std::string>& references,
+                        const ReferenceCatalog& catalog) {
+    ScalingData d;
+    d.group = group;
+    d.method = method;
+    std::vector<std::string> formats;
+    for (const CaseStats* c : cases) {
+        if (!group.contains(c->key)) continue;
+        d.points.push_back(pointOf(*c, catalog));
+        formats.push_back(c->key.format);
+    }
+    d.unit = unitOf(formats);
+    sortPoints(d.points);
+    addReferences(d, references, catalog);
+    return d;
+}
+
+ScalingData scalingData(const std::vector<ComparisonSeries>& series, const CaseGroup& group,
+                        Method method, const std::vector<std::string>& references,
+                        const ReferenceCatalog& catalog) {
+    ScalingData d;
+    d.group = group;
+    d.method = method;
+    std::vector<std::string> formats;
+    std::vector<std::vector<ScalingPoint>> each;
+    std::vector<Topology> topologies;
+    for (const auto& s : series) {
+        std::vector<ScalingPoint> points;
+        for (const auto& c : s.cases) {
+            points.push_back(pointOf(c, catalog));
+            // A framework series has its format as its source, its keys none.
+            formats.push_back(c.key.format.empty() ? s.source : c.key.format);
+            if (std::find(topologies.begin(), topologies.end(), c.key.topology) == topologies.end())
+                topologies.push_back(c.key.topology);
+        }
+        each.push_back(std::move(points));
+    }
+    std::sort(topologies.begin(), topologies.end(), topologyLess);
+    d.unit = unitOf(formats);
+    // Aligned: one point per topology in every series; where a series lacks it, no figure.
+    auto aligned = [&](const std::vector<ScalingPoint>& points) {
+        std::vector<ScalingPoint> out;
+        for (const auto& t : topologies) {
+            auto it = std::find_if(points.begin(), points.end(),
+                                   [&](const ScalingPoint& p) { return p.topology == t; });
+            if (it != points.end()) {
+                out.push_back(*it);
+            } else {
+                ScalingPoint empty;
+                empty.topology = t;
+                empty.gpus = t.ranks();
+                out.push_back(empty);
+            }
+        }
+        return out;
+    };
+    for (std::size_t i = 0; i < series.size(); ++i) {
+        if (i == 0) {
+            d.label = series[i].label;
+            d.points = aligned(each[i]);
+        } else {
+            d.others.push_back(SeriesCurve{series[i].label, aligned(each[i])});
+        }
+    }
+    addReferences(d, references, catalog);
     return d;
 }
 

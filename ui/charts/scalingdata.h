@@ -5,6 +5,7 @@
 
 #include "analysisoptions.h"
 #include "casestats.h"
+#include "comparison.h"
 #include "referencecatalog.h"
 
 #include <map>
@@ -40,10 +41,20 @@ struct ReferenceCurve {
     std::optional<double> speedupAt(const Topology& t) const;
 };
 
+// Another measured series drawn beside the first (a directory of a comparison, a framework),
+// its points aligned with ScalingData::points (the same topology at the same index).
+struct SeriesCurve {
+    std::string label;
+    std::vector<ScalingPoint> points;
+};
+
 struct ScalingData {
     CaseGroup group;
     Method method = Method::Time;
+    std::string unit = "images/s";    // the throughput's, from the cases' log format
+    std::string label;                // the first series' name when there are others
     std::vector<ScalingPoint> points; // ordered by GPUs, then nodes
+    std::vector<SeriesCurve> others;  // with several series: the second on
     std::vector<ReferenceCurve> references;
     int maxGpus() const;
     bool hasSpeedup() const;
@@ -54,6 +65,12 @@ std::string precisionBatchLabel(const std::optional<std::string>& precision,
                                 std::optional<int> batch);
 
 ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGroup& group,
+                        Method method, const std::vector<std::string>& references,
+                        const ReferenceCatalog& catalog = ReferenceCatalog::builtin());
+
+// Several series overlaid (directories compared, or frameworks): the first is points, the others
+// others, all on the union of their topologies (a series lacking one has no median there).
+ScalingData scalingData(const std::vector<ComparisonSeries>& series, const CaseGroup& group,
                         Method method, const std::vector<std::string>& references,
                         const ReferenceCatalog& catalog = ReferenceCatalog::builtin());
 

@@ -94,23 +94,34 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
         lo = std::min(lo, v);
         hi = std::max(hi, v);
     };
-    auto* measured = line(chart,
-                          efficiency ? QStringLiteral("Measured efficiency")
-                                     : QStringLiteral("Measured speedup"),
-                          ChartStyle::measured(), 3.0, Qt::SolidLine, kMeasured);
-    measured->setPointsVisible(true);
-    measured->setMarkerSize(12);
-    for (const auto& p : d.points)
-        if (p.speedup) {
-            // Efficiency from the unrounded ratio, as the core computes it.
-            const double v =
-                efficiency ? 100.0 * p.efficiency.value_or(*p.speedup / p.gpus) : *p.speedup;
-            measured->append(gpuX(p.gpus), v);
-            seen(v);
-        }
+    // One solid line per measured series (a comparison's directories or frameworks), each in
+    // its colour and named in the legend.
+    auto measuredLine = [&](const std::vector<ScalingPoint>& points, const QString& name, int index,
+                            int curve) {
+        auto* m = line(chart, name, ChartStyle::series(index), index == 0 ? 3.0 : 2.5,
+                       Qt::SolidLine, curve);
+        m->setPointsVisible(true);
+        m->setMarkerSize(index == 0 ? 12 : 10);
+        for (const auto& p : points)
+            if (p.speedup) {
+                // Efficiency from the unrounded ratio, as the core computes it.
+                const double v =
+                    efficiency ? 100.0 * p.efficiency.value_or(*p.speedup / p.gpus) : *p.speedup;
+                m->append(gpuX(p.gpus), v);
+                seen(v);
+            }
+        series.push_back(m);
+    };
+    measuredLine(d.points,
+                 !d.others.empty() ? QString::fromStdString(d.label)
+                 : efficiency      ? QStringLiteral("Measured efficiency")
+                                   : QStringLiteral("Measured speedup"),
+                 0, kMeasured);
+    for (std::size_t j = 0; j < d.others.size(); ++j)
+        measuredLine(d.others[j].points, QString::fromStdString(d.others[j].label),
+                     static_cast<int>(j) + 1, kOtherSeries - static_cast<int>(j));
     // Before the references: a reference that coincides with the measured curve (the samples
     // are DLPerf's own logs) still shows its dashes and marker on top of it.
-    series.push_back(measured);
     for (std::size_t r = 0; r < d.references.size(); ++r) {
         const auto& ref = d.references[r];
         const int index = static_cast<int>(r);

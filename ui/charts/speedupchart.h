@@ -16,6 +16,8 @@ class SpeedupChart {
     static constexpr const char* kCurveProperty = "svCurve";
     static constexpr int kMeasured = -1;
     static constexpr int kIdeal = -2;
+    // The other measured series of a comparison: kOtherSeries - j for ScalingData::others[j].
+    static constexpr int kOtherSeries = -100;
 
     static QChart* build(const ScalingData& data, bool efficiency);
     // Where a GPU count sits on the x axis (its log2), and back.

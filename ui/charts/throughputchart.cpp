@@ -50,23 +50,38 @@ std::optional<Whisker> ThroughputChart::parseWhisker(const std::string& name) {
 
 QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
     auto* chart = new QChart;
+    const bool compared = !d.others.empty();
     ChartStyle::apply(
-        chart, QStringLiteral("Throughput — %1").arg(QString::fromStdString(d.group.label())));
+        chart,
+        compared ? QStringLiteral("Throughput — %1 (medians, %2)")
+                       .arg(QString::fromStdString(d.group.label()), methodLabel(d.method))
+                 : QStringLiteral("Throughput — %1").arg(QString::fromStdString(d.group.label())));
 
     auto* bars = new QBarSeries(chart);
     bars->setBarWidth(kGroupWidth);
-    auto* measured = new QBarSet(QStringLiteral("Measured median (%1)").arg(methodLabel(d.method)));
-    measured->setColor(ChartStyle::measured());
-    measured->setBorderColor(ChartStyle::measured().darker(130));
+    // The measured series first (one colour each, named in the legend), then the references.
+    std::vector<const std::vector<ScalingPoint>*> measuredSeries{&d.points};
+    for (const auto& o : d.others)
+        measuredSeries.push_back(&o.points);
     QStringList categories;
     double top = 0;
-    for (const auto& p : d.points) {
+    for (const auto& p : d.points)
         categories << categoryLabel(p.topology);
-        *measured << p.median.value_or(0.0);
-        top = std::max(top, p.median.value_or(0.0));
-        if (auto w = whiskerSpan(p, whisker)) top = std::max(top, w->second);
+    for (std::size_t s = 0; s < measuredSeries.size(); ++s) {
+        const QString name = !compared
+                                 ? QStringLiteral("Measured median (%1)").arg(methodLabel(d.method))
+                             : s == 0 ? QString::fromStdString(d.label)
+                                      : QString::fromStdString(d.others[s - 1].label);
+        auto* set = new QBarSet(name);
+        set->setColor(ChartStyle::series(static_cast<int>(s)));
+        set->setBorderColor(ChartStyle::series(static_cast<int>(s)).darker(130));
+        for (const auto& p : *measuredSeries[s]) {
+            *set << p.median.value_or(0.0);
+            top = std::max(top, p.median.value_or(0.0));
+            if (auto w = whiskerSpan(p, whisker)) top = std::max(top, w->second);
+        }
+        bars->append(set);
     }
-    bars->append(measured);
     for (std::size_t r = 0; r < d.references.size(); ++r) {
         const auto& ref = d.references[r];
         auto* set = new QBarSet(QString::fromStdString(ref.label));
@@ -89,14 +104,15 @@ QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
     axisY->setRange(0, top > 0 ? top * 1.08 : 1.0);
     axisY->applyNiceNumbers();
     axisY->setLabelFormat(QStringLiteral("%.0f"));
-    ChartStyle::applyAxis(axisY, QStringLiteral("Throughput (images/s)"));
+    ChartStyle::applyAxis(axisY,
+                          QStringLiteral("Throughput (%1)").arg(QString::fromStdString(d.unit)));
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     bars->attachAxis(axisX);
     bars->attachAxis(axisY);
 
-    // Whiskers on the measured bar: a value axis aligned with the categories (category i spans
-    // i - 0.5 .. i + 0.5), the measured bar being the first of the group.
+    // Whiskers on the measured bars: a value axis aligned with the categories (category i spans
+    // i - 0.5 .. i + 0.5), the measured series being the first bars of the group.
     const int sets = static_cast<int>(bars->count());
     const double barWidth = kGroupWidth / std::max(1, sets);
     auto* whiskerX = new QValueAxis(chart);
@@ -104,32 +120,34 @@ QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
     whiskerX->setVisible(false);
     chart->addAxis(whiskerX, Qt::AlignBottom);
     bool first = true;
-    for (std::size_t i = 0; i < d.points.size(); ++i) {
-        const auto& p = d.points[i];
-        const auto span = whiskerSpan(p, whisker);
-        if (!span) continue;
-        const auto [low, high] = *span;
-        const double x = static_cast<double>(i) - kGroupWidth / 2 + barWidth / 2;
-        const double cap = barWidth * 0.25;
-        auto* w = new QLineSeries(chart);
-        w->setName(whiskerName(whisker));
-        w->append({{x - cap, low},
-                   {x + cap, low},
-                   {x, low},
-                   {x, high},
-                   {x - cap, high},
-                   {x + cap, high}});
-        QPen pen(ChartStyle::spread());
-        pen.setWidthF(1.6);
-        w->setPen(pen);
-        chart->addSeries(w);
-        w->attachAxis(whiskerX);
-        w->attachAxis(axisY);
-        if (!first)
-            for (auto* m : chart->legend()->markers(w))
-                m->setVisible(false);
-        first = false;
-    }
+    for (std::size_t s = 0; s < measuredSeries.size(); ++s)
+        for (std::size_t i = 0; i < measuredSeries[s]->size(); ++i) {
+            const auto& p = (*measuredSeries[s])[i];
+            const auto span = whiskerSpan(p, whisker);
+            if (!span) continue;
+            const auto [low, high] = *span;
+            const double x = static_cast<double>(i) - kGroupWidth / 2 +
+                             barWidth * (static_cast<double>(s) + 0.5);
+            const double cap = barWidth * 0.25;
+            auto* w = new QLineSeries(chart);
+            w->setName(whiskerName(whisker));
+            w->append({{x - cap, low},
+                       {x + cap, low},
+                       {x, low},
+                       {x, high},
+                       {x - cap, high},
+                       {x + cap, high}});
+            QPen pen(ChartStyle::spread());
+            pen.setWidthF(1.6);
+            w->setPen(pen);
+            chart->addSeries(w);
+            w->attachAxis(whiskerX);
+            w->attachAxis(axisY);
+            if (!first)
+                for (auto* m : chart->legend()->markers(w))
+                    m->setVisible(false);
+            first = false;
+        }
     return chart;
 }
 

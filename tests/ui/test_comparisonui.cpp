@@ -1,0 +1,296 @@
+// Several directories compared in the window: added as named series (menu, Ctrl-drop, the
+// command line's extra directories), overlaid in the charts, compared case by case on Results
+// with the same figures as `scaleview-cli compare --format json`, filtered on Runs.
+
+#include "process.h"
+#include "seriestrees.h"
+#include "uifixture.h"
+
+#include "analysiscontroller.h"
+#include "comparisontablemodel.h"
+#include "chartpage.h"
+#include "controlpanel.h"
+#include "report.h"
+#include "resultspage.h"
+#include "runspage.h"
+#include "runtablemodel.h"
+#include "seriesset.h"
+#include "speeduppage.h"
+
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDropEvent>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QLabel>
+#include <QListWidget>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTableView>
+#include <QUrl>
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+using namespace sv;
+using namespace sv::test;
+
+namespace {
+
+// A: 1n1g, 1n2g, 1n4g, 2n1g. B: 1n1g the same, 1n2g 10 % faster, 1n4g 10 % slower, 2n2g new.
+struct Pair {
+    TempDir dir;
+    std::filesystem::path a = dir / "october", b = dir / "november";
+    Pair() {
+        writeSeriesTree(a, {{1, 1, 1.0}, {1, 2, 1.0}, {1, 4, 1.0}, {2, 1, 1.0}});
+        writeSeriesTree(b, {{1, 1, 1.0}, {1, 2, 1.1}, {1, 4, 0.9}, {2, 2, 1.0}});
+    }
+};
+
+QString q(const std::filesystem::path& p) {
+    return QString::fromStdString(p.string());
+}
+
+// The window shows every series, each fully loaded, and their comparison.
+ui::AnalysisPtr waitForSeries(ui::MainWindow& w, std::size_t series) {
+    const bool ok = waitUntil(
+        [&] {
+            const auto a = w.analysis()->current();
+            if (!a || !a->complete || a->others.size() + 1 != series || w.analysis()->isBusy())
+                return false;
+            for (const auto& o : a->others)
+                if (!o.complete) return false;
+            return series == 1 || a->comparison.has_value();
+        },
+        20000);
+    EXPECT_TRUE(ok) << "the window never showed " << series << " series";
+    return w.analysis()->current();
+}
+
+QStringList barSetNames(QChart* chart) {
+    QStringList names;
+    for (auto* s : chart->series())
+        if (auto* bars = qobject_cast<QBarSeries*>(s))
+            for (auto* set : bars->barSets())
+                names << set->label();
+    return names;
+}
+
+QStringList lineNames(QChart* chart) {
+    QStringList names;
+    for (auto* s : chart->series())
+        if (qobject_cast<QLineSeries*>(s) && !qobject_cast<QScatterSeries*>(s)) names << s->name();
+    return names;
+}
+
+int rowOf(const ui::ComparisonTableModel& m, const std::string& topology) {
+    for (int r = 0; r < m.rowCount(); ++r)
+        if (m.comparison().cases[static_cast<std::size_t>(r)].key.topology.name() == topology)
+            return r;
+    return -1;
+}
+
+} // namespace
+
+TEST(ComparisonUi, AddedDirectoryIsANamedSeriesOverlaidAndComparedCaseByCase) {
+    Pair pair;
+    AppWindow app;
+    app.window.openDirectory(q(pair.a));
+    app.window.addToComparison(q(pair.b));
+    const auto a = waitForSeries(app.window, 2);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->label, "october");
+    ASSERT_EQ(a->others.size(), 1u);
+    EXPECT_EQ(a->others[0].label, "november");
+
+    // Results: each case once, both medians, ratio, interval and the verdict in words.
+    auto* model = app.window.resultsPage()->comparisonModel();
+    EXPECT_FALSE(app.window.resultsPage()->comparisonView()->parentWidget()->isHidden());
+    ASSERT_EQ(model->rowCount(), 5);
+    EXPECT_EQ(model->headerData(model->medianColumn(0), Qt::Horizontal).toString(), "october");
+    EXPECT_EQ(model->headerData(model->ratioColumn(1), Qt::Horizontal).toString(),
+              "november / october");
+    auto verdict = [&](const char* topo) {
+        return model->index(rowOf(*model, topo), model->verdictColumn(1)).data().toString();
+    };
+    EXPECT_EQ(verdict("1n1g"), "no measurable difference");
+    EXPECT_EQ(verdict("1n2g"), "faster");
+    EXPECT_EQ(verdict("1n4g"), "slower");
+    EXPECT_EQ(verdict("2n1g"), "only in october");
+    EXPECT_EQ(verdict("2n2g"), "only in november");
+    EXPECT_EQ(model->index(rowOf(*model, "2n2g"), model->medianColumn(0)).data().toString(), "–");
+
+    // Charts: one bar set and one speedup line per series, named as the series, and the
+    // published reference still beside them.
+    app.window.showPage(ui::MainWindow::Throughput);
+    const QStringList bars = barSetNames(app.window.throughputPage()->view()->chart());
+    ASSERT_GE(bars.size(), 2);
+    EXPECT_EQ(bars[0], "october");
+    EXPECT_EQ(bars[1], "november");
+    const QStringList lines = lineNames(app.window.speedupPage()->view()->chart());
+    EXPECT_TRUE(lines.contains("october")) << lines.join(", ").toStdString();
+    EXPECT_TRUE(lines.contains("november")) << lines.join(", ").toStdString();
+    const auto data = a->scaling();
+    ASSERT_EQ(data.others.size(), 1u);
+    ASSERT_EQ(data.points.size(), 5u);   // the union of both series' topologies
+    EXPECT_FALSE(data.points[4].median); // 2n2g: not in october
+    EXPECT_TRUE(data.others[0].points[4].median);
+
+    // Renamed in the Controls' list: every view follows.
+    QListWidget* list = app.window.controls()->seriesList();
+    ASSERT_EQ(list->count(), 2);
+    list->item(1)->setText(QStringLiteral("after upgrade"));
+    ASSERT_TRUE(waitUntil([&] {
+        const auto now = app.window.analysis()->current();
+        return now && !now->others.empty() && now->others[0].label == "after upgrade";
+    }));
+    EXPECT_EQ(barSetNames(app.window.throughputPage()->view()->chart())[1], "after upgrade");
+    EXPECT_EQ(verdict("2n2g"), "only in after upgrade");
+
+    // Removed: back to one directory, no comparison shown.
+    list->setCurrentRow(1);
+    app.window.controls()->removeSeriesButton()->click();
+    const auto one = waitForSeries(app.window, 1);
+    ASSERT_TRUE(one);
+    EXPECT_FALSE(one->comparison);
+    EXPECT_TRUE(app.window.resultsPage()->comparisonView()->parentWidget()->isHidden());
+    EXPECT_EQ(barSetNames(app.window.throughputPage()->view()->chart()).first(),
+              "Measured median (time method)");
+}
+
+// The GUI's figures are core's comparison, as `compare --format json` prints them.
+TEST(ComparisonUi, GuiAndCliAgreeOnAGeneratedPair) {
+    Pair pair;
+    const auto cli = runProcess({SCALEVIEW_CLI, "compare", pair.a.string(), pair.b.string(),
+                                 "--format", "json", "--quiet"});
+    ASSERT_EQ(cli.exitCode, 0) << cli.err;
+    const auto json = nlohmann::json::parse(cli.out);
+    AppWindow app;
+    app.window.openDirectory(q(pair.a));
+    app.window.addToComparison(q(pair.b));
+    const auto a = waitForSeries(app.window, 2);
+    ASSERT_TRUE(a && a->comparison);
+    const auto* model = app.window.resultsPage()->comparisonModel();
+    ASSERT_EQ(static_cast<std::size_t>(model->rowCount()), json["cases"].size());
+    for (const auto& jc : json["cases"]) {
+        const std::string topo = jc["topology"];
+        const int row = rowOf(*model, topo);
+        ASSERT_GE(row, 0) << topo;
+        const auto& c = model->comparison().cases[static_cast<std::size_t>(row)];
+        for (std::size_t s = 0; s < 2; ++s) {
+            if (jc["series"][s].is_null()) {
+                EXPECT_FALSE(c.medians[s]) << topo;
+            } else {
+                ASSERT_TRUE(c.medians[s]) << topo;
+                EXPECT_DOUBLE_EQ(*c.medians[s], jc["series"][s].get<double>()) << topo;
+            }
+        }
+        const auto& k = c.contrasts.at(0);
+        EXPECT_EQ(std::string(verdictName(k.verdict)), jc["verdict"].get<std::string>()) << topo;
+        EXPECT_EQ(model->index(row, model->verdictColumn(1))
+                      .data(ui::ComparisonTableModel::VerdictRole)
+                      .toString()
+                      .toStdString(),
+                  jc["verdict"].get<std::string>());
+        if (jc["ratio"].is_null()) {
+            EXPECT_FALSE(k.ratio) << topo;
+            continue;
+        }
+        ASSERT_TRUE(k.ratio && k.ratioCi95) << topo;
+        EXPECT_DOUBLE_EQ(*k.ratio, jc["ratio"].get<double>()) << topo;
+        EXPECT_DOUBLE_EQ(k.ratioCi95->lo, jc["ratio_ci95"][0].get<double>()) << topo;
+        EXPECT_DOUBLE_EQ(k.ratioCi95->hi, jc["ratio_ci95"][1].get<double>()) << topo;
+        // And the cells say the same numbers.
+        EXPECT_EQ(model->index(row, model->ratioColumn(1)).data().toString().toStdString(),
+                  formatFixed(jc["ratio"].get<double>(), 4));
+        EXPECT_EQ(model->index(row, model->intervalColumn(1)).data().toString().toStdString(),
+                  formatFixed(jc["ratio_ci95"][0].get<double>(), 4) + " – " +
+                      formatFixed(jc["ratio_ci95"][1].get<double>(), 4));
+    }
+}
+
+TEST(ComparisonUi, ATreeAgainstItselfIsNoMeasurableDifferenceEverywhere) {
+    Pair pair;
+    AppWindow app;
+    app.window.openDirectory(q(pair.a));
+    app.window.addToComparison(q(pair.a)); // `scaleview A A`
+    const auto a = waitForSeries(app.window, 2);
+    ASSERT_TRUE(a && a->comparison);
+    EXPECT_EQ(a->label, "october");
+    EXPECT_EQ(a->others[0].label, "october (2)");
+    const auto* model = app.window.resultsPage()->comparisonModel();
+    ASSERT_EQ(model->rowCount(), 4);
+    for (int r = 0; r < model->rowCount(); ++r) {
+        EXPECT_EQ(model->index(r, model->verdictColumn(1)).data().toString(),
+                  "no measurable difference");
+        EXPECT_EQ(model->index(r, model->ratioColumn(1)).data().toString(), "1.0000");
+    }
+}
+
+// A folder dropped with Ctrl joins the comparison; without, it replaces what is open and ends it.
+TEST(ComparisonUi, CtrlDropAddsASeriesAndOpeningAnotherDirectoryEndsTheComparison) {
+    Pair pair;
+    AppWindow app;
+    app.window.openDirectory(q(pair.a));
+    ASSERT_TRUE(waitForSeries(app.window, 1));
+    // What dropEvent does with the dropped URL and the modifiers held (a synthetic QDropEvent sent
+    // to the window does not reach dropEvent on the offscreen platform).
+    auto drop = [&](const std::filesystem::path& dir, Qt::KeyboardModifiers modifiers) {
+        app.window.openDropped(q(dir), modifiers);
+    };
+    drop(pair.b, Qt::ControlModifier);
+    const auto two = waitForSeries(app.window, 2);
+    ASSERT_TRUE(two && two->others.size() == 1) << app.window.statusText().toStdString();
+    EXPECT_EQ(two->summary.root, pair.a.string());
+    EXPECT_EQ(two->others[0].label, "november");
+    EXPECT_NE(app.window.statusText().indexOf("compared with november"), -1)
+        << app.window.statusText().toStdString();
+
+    // The Runs page shows one series' runs at a time.
+    ui::RunsPage* runs = app.window.runsPage();
+    ASSERT_FALSE(runs->seriesBox()->isHidden());
+    ASSERT_EQ(runs->seriesBox()->count(), 2);
+    EXPECT_EQ(runs->model()->rowCount(), 12);
+    runs->showSeries(1);
+    EXPECT_EQ(runs->model()->rowCount(), 12);
+    for (int r = 0; r < runs->model()->rowCount(); ++r)
+        EXPECT_NE(runs->model()->run(r).path.find("bz64/"), std::string::npos);
+    EXPECT_EQ(runs->model()->run(11).key.topology.name(), "2n2g"); // november's own topology
+    runs->selectRun(0); // a run of the open directory (a warning): its series again
+    EXPECT_EQ(runs->shownSeries(), 0);
+
+    drop(pair.b, Qt::NoModifier);
+    ASSERT_TRUE(waitUntil([&] {
+        const auto a = app.window.analysis()->current();
+        return a && a->complete && a->summary.root == pair.b.string() &&
+               !app.window.analysis()->isBusy();
+    }));
+    const auto now = app.window.analysis()->current();
+    EXPECT_TRUE(now->others.empty());
+    EXPECT_FALSE(now->comparison);
+    EXPECT_EQ(app.window.series()->count(), 1);
+}
+
+// An added directory that holds no logs is said, and the comparison goes on without it.
+TEST(ComparisonUi, AnUnreadableAddedDirectoryIsSaidAndDropped) {
+    Pair pair;
+    AppWindow app;
+    app.window.openDirectory(q(pair.a));
+    ASSERT_TRUE(waitForSeries(app.window, 1));
+    std::filesystem::create_directories(pair.dir / "empty");
+    QSignalSpy failed(app.window.series(), &ui::SeriesSet::failed);
+    app.window.addToComparison(q(pair.dir / "empty"));
+    ASSERT_TRUE(failed.wait(10000));
+    EXPECT_NE(failed.at(0).at(1).toString().indexOf(QStringLiteral("no DLPerf logs")), -1);
+    EXPECT_EQ(app.window.series()->count(), 1);
+    bool said = false;
+    for (auto* label : app.window.statusBar()->findChildren<QLabel*>())
+        said = said || label->text().startsWith(QStringLiteral("Cannot add"));
+    EXPECT_TRUE(said);
+}

@@ -1,0 +1,201 @@
+#include "comparisontablemodel.h"
+
+#include "cellvalues.h"
+
+#include <QBrush>
+#include <QFont>
+
+namespace sv::ui {
+
+namespace {
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
+} // namespace
+
+ComparisonTableModel::ComparisonTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ComparisonTableModel::setComparison(Comparison comparison) {
+    beginResetModel();
+    m_comparison = std::move(comparison);
+    endResetModel();
+}
+
+int ComparisonTableModel::ratioColumn(int pair) const {
+    return FixedColumns + seriesCount() + 3 * (pair - 1);
+}
+
+int ComparisonTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_comparison.cases.size());
+}
+
+int ComparisonTableModel::columnCount(const QModelIndex& parent) const {
+    if (parent.isValid() || seriesCount() == 0) return 0;
+    return FixedColumns + seriesCount() + 3 * (seriesCount() - 1);
+}
+
+QString ComparisonTableModel::verdictText(const CaseContrast& k, int pair) const {
+    const QString a = seriesCount() > 0 ? text(m_comparison.labels[0]) : QString();
+    const QString b = pair < seriesCount()
+                          ? text(m_comparison.labels[static_cast<std::size_t>(pair)])
+                          : QString();
+    switch (k.verdict) {
+    case Verdict::Faster:
+        return tr("faster");
+    case Verdict::Slower:
+        return tr("slower");
+    case Verdict::NoDifference:
+        return tr("no measurable difference");
+    case Verdict::OnlyInA:
+        return tr("only in %1").arg(a);
+    case Verdict::OnlyInB:
+        return tr("only in %1").arg(b);
+    case Verdict::Absent:
+        return QStringLiteral("–");
+    }
+    return {};
+}
+
+QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation,
+                                          int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) return {};
+    const int n = seriesCount();
+    const QString a = text(m_comparison.labels[0]);
+    if (section < FixedColumns) {
+        if (role == Qt::DisplayRole) return section == Nodes ? tr("Nodes") : tr("GPUs");
+        return {};
+    }
+    if (section < FixedColumns + n) {
+        const int s = section - FixedColumns;
+        if (role == Qt::DisplayRole) return text(m_comparison.labels[static_cast<std::size_t>(s)]);
+        if (role == Qt::ToolTipRole)
+            return tr("Median throughput of %1 (%2 method)\n%3")
+                .arg(text(m_comparison.labels[static_cast<std::size_t>(s)]),
+                     text(std::string(
+                         methodName(m_comparison.methods[static_cast<std::size_t>(s)]))),
+                     text(m_comparison.sources[static_cast<std::size_t>(s)]));
+        return {};
+    }
+    const int offset = section - FixedColumns - n;
+    const int pair = offset / 3 + 1;
+    const QString b = text(m_comparison.labels[static_cast<std::size_t>(pair)]);
+    if (role == Qt::DisplayRole) {
+        switch (offset % 3) {
+        case 0:
+            return tr("%1 / %2").arg(b, a);
+        case 1:
+            return tr("95 % CI");
+        default:
+            return n > 2 ? tr("Verdict (%1)").arg(b) : tr("Verdict");
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (offset % 3) {
+        case 0:
+            return tr("Median of %1 over median of %2: above 1, %1 is faster").arg(b, a);
+        case 1:
+            return tr("95 % bootstrap interval of the ratio (each series' repeats resampled on "
+                      "their own, 10 000 times, seeded from the case)");
+        default:
+            return tr("faster or slower only when the interval excludes 1 and the change is "
+                      "beyond %1 %; else no measurable difference")
+                .arg(m_comparison.options.thresholdPct);
+        }
+    }
+    return {};
+}
+
+QVariant ComparisonTableModel::display(const CaseComparison& c, int column) const {
+    const int n = seriesCount();
+    if (column == Nodes) return c.key.topology.nodes;
+    if (column == Gpus) return c.key.topology.ranks();
+    if (column < FixedColumns + n)
+        return fixedCell(c.medians[static_cast<std::size_t>(column - FixedColumns)], 2);
+    const int offset = column - FixedColumns - n;
+    const CaseContrast& k = c.contrasts[static_cast<std::size_t>(offset / 3)];
+    switch (offset % 3) {
+    case 0:
+        return k.ratio ? QVariant(QString::fromStdString(formatFixed(*k.ratio, 4)))
+                       : QVariant(QStringLiteral("–"));
+    case 1:
+        if (!k.ratioCi95) return QStringLiteral("–");
+        return QString::fromStdString(formatFixed(k.ratioCi95->lo, 4) + " – " +
+                                      formatFixed(k.ratioCi95->hi, 4));
+    default:
+        return verdictText(k, offset / 3 + 1);
+    }
+}
+
+QVariant ComparisonTableModel::sortValue(const CaseComparison& c, int column) const {
+    const int n = seriesCount();
+    if (column == Nodes || column == Gpus) return display(c, column);
+    if (column < FixedColumns + n)
+        return numberCell(c.medians[static_cast<std::size_t>(column - FixedColumns)]);
+    const int offset = column - FixedColumns - n;
+    const CaseContrast& k = c.contrasts[static_cast<std::size_t>(offset / 3)];
+    if (offset % 3 == 0) return numberCell(k.ratio);
+    if (offset % 3 == 1)
+        return k.ratioCi95 ? QVariant(k.ratioCi95->hi - k.ratioCi95->lo) : QVariant();
+    return static_cast<int>(k.verdict);
+}
+
+QString ComparisonTableModel::toolTip(const CaseComparison& c, int column) const {
+    const int n = seriesCount();
+    if (column >= FixedColumns && column < FixedColumns + n) {
+        const auto s = static_cast<std::size_t>(column - FixedColumns);
+        return tr("%1: %n usable repeat(s)", "", static_cast<int>(c.repeats[s]))
+            .arg(text(m_comparison.labels[s]));
+    }
+    if (column >= FixedColumns + n) {
+        const CaseContrast& k =
+            c.contrasts[static_cast<std::size_t>((column - FixedColumns - n) / 3)];
+        if (!k.note.empty()) return text(k.note);
+    }
+    return {};
+}
+
+QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
+    const CaseComparison& c = m_comparison.cases[static_cast<std::size_t>(index.row())];
+    const int col = index.column();
+    const int n = seriesCount();
+    const bool verdictCell = col >= FixedColumns + n && (col - FixedColumns - n) % 3 == 2;
+    const CaseContrast* k =
+        col >= FixedColumns + n
+            ? &c.contrasts[static_cast<std::size_t>((col - FixedColumns - n) / 3)]
+            : nullptr;
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(c, col);
+    case SortRole:
+        return sortValue(c, col);
+    case VerdictRole:
+        return verdictCell ? QVariant(text(std::string(verdictName(k->verdict)))) : QVariant();
+    case Qt::ToolTipRole: {
+        const QString t = toolTip(c, col);
+        return t.isEmpty() ? QVariant() : QVariant(t);
+    }
+    case Qt::TextAlignmentRole:
+        return static_cast<int>(verdictCell ? Qt::AlignLeft | Qt::AlignVCenter
+                                            : Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        // A change called is a finding: green when faster, red when slower; noise stays plain.
+        if (verdictCell && k->verdict == Verdict::Faster)
+            return QBrush(tintedText(QColor(0x20, 0xa0, 0x3a)));
+        if (verdictCell && k->verdict == Verdict::Slower)
+            return QBrush(tintedText(QColor(0xe0, 0x25, 0x25)));
+        if (verdictCell && (k->verdict == Verdict::OnlyInA || k->verdict == Verdict::OnlyInB))
+            return QBrush(tintedText(QColor(0xd0, 0x85, 0x00)));
+        return {};
+    case Qt::FontRole:
+        if (verdictCell && (k->verdict == Verdict::Faster || k->verdict == Verdict::Slower)) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
+    }
+    return {};
+}
+
+} // namespace sv::ui

@@ -1,0 +1,50 @@
+#pragma once
+// The Results page's comparison: per case of the group shown, each series' median and, for each
+// series after the first, the ratio of medians (B over A) with its 95 % interval and the verdict
+// of core/comparison (the figures `scaleview-cli compare` prints). Swapped whole per Analysis.
+
+#include "comparison.h"
+
+#include <QAbstractTableModel>
+
+namespace sv::ui {
+
+class ComparisonTableModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    static constexpr int SortRole = Qt::UserRole;
+    // The verdict's id ("faster", "no-difference", "only-in-A", …), on a verdict cell.
+    static constexpr int VerdictRole = Qt::UserRole + 1;
+    // Fixed columns, then one median per series, then ratio, interval and verdict per pair.
+    enum FixedColumn { Nodes, Gpus, FixedColumns };
+
+    explicit ComparisonTableModel(QObject* parent = nullptr);
+    void setComparison(Comparison comparison);
+    const Comparison& comparison() const { return m_comparison; }
+
+    int medianColumn(int series) const { return FixedColumns + series; }
+    // pair: the series compared with the first (1, 2, …).
+    int ratioColumn(int pair) const;
+    int intervalColumn(int pair) const { return ratioColumn(pair) + 1; }
+    int verdictColumn(int pair) const { return ratioColumn(pair) + 2; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+    // "no measurable difference", "only in A-label": the verdict of series pair against the first,
+    // in words.
+    QString verdictText(const CaseContrast& contrast, int pair) const;
+
+  private:
+    int seriesCount() const { return static_cast<int>(m_comparison.labels.size()); }
+    QVariant display(const CaseComparison& c, int column) const;
+    QVariant sortValue(const CaseComparison& c, int column) const;
+    QString toolTip(const CaseComparison& c, int column) const;
+
+    Comparison m_comparison;
+};
+
+} // namespace sv::ui
