@@ -70,6 +70,7 @@ screenshots: build
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD)/app/scaleview --settings $(BUILD)/screenshot.ini \
 	  --screenshot docs/screenshots/first-start.png --size 1024x700
 	rm -f $(BUILD)/screenshot.ini
+	tools/historyshots.sh $(BUILD)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300

@@ -59,6 +59,9 @@ CampaignReading recordFromSummary(const Summary& s) {
     fs::path p(r.path);
     if (!p.has_filename()) p = p.parent_path();
     r.label = p.filename().string();
+    // A campaign's logs sit in OUT/logs: the campaign is OUT, and so is its name.
+    if (const CampaignWindowLookup found = findCampaignWindow(s.root); found.window)
+        r.label = fs::path(found.window->file).parent_path().filename().string();
     r.method = std::string(methodName(s.options.method));
     r.warmup = s.load.measure.warmup;
     r.iterations = s.load.measure.iterations;

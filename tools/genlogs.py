@@ -99,7 +99,10 @@ def main():
     ap.add_argument("--no-noise", action="store_true")
     ap.add_argument("--truncate", action="append", default=[],
                     help="TOPOLOGY:REPEAT:LINES keeps only the first LINES lines of that run")
+    ap.add_argument("--slow", action="append", default=[],
+                    help="TOPOLOGY:FACTOR runs that topology at FACTOR of its rate (0.9: 10 %% slower)")
     args = ap.parse_args()
+    slow = {t.split(":")[0]: float(t.split(":")[1]) for t in args.slow}
     topologies = args.topologies.split(",")
     iterations = [int(x) for x in args.iterations.split(",")]
     if len(iterations) == 1:
@@ -118,7 +121,7 @@ def main():
             path = os.path.join(d, "%s_b%d_%s_%d.log" % (args.model, args.batch, args.precision, rep))
             total += write_run(path, nodes, gpus, args.batch, args.precision, iters, rng, args.style,
                                not args.no_noise, truncate.get((topo, rep)), args.clock_offset_ms,
-                               1.0 + rng.gauss(0.0, 0.003))
+                               (1.0 + rng.gauss(0.0, 0.003)) * slow.get(topo, 1.0))
     print("wrote %.1f MB to %s" % (total / 1e6, args.out))
 
 

@@ -14,8 +14,10 @@ std::vector<const CaseStats*> Analysis::groupCases() const {
     return out;
 }
 
-ScalingData Analysis::scaling(const ReferenceCatalog& catalog) const {
+ScalingData Analysis::scaling(const ReferenceCatalog& given) const {
     if (!group) return {};
+    const ReferenceCatalog& catalog =
+        &given == &ReferenceCatalog::builtin() ? options.referenceCatalog() : given;
     return scalingData(groupCases(), *group, summary.options.method, references, catalog);
 }
 
@@ -42,7 +44,10 @@ std::optional<std::string> matchingReference(const CaseGroup& group,
 }
 
 Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
-                 const ReferenceCatalog& catalog) {
+                 const ReferenceCatalog& given) {
+    // The options' own catalog (the user's tables too) unless the caller names one.
+    const ReferenceCatalog& catalog =
+        &given == &ReferenceCatalog::builtin() ? options.referenceCatalog() : given;
     Analysis a;
     a.options = options;
     a.expected = snapshot.expected;
@@ -73,6 +78,8 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
         applyMonitorCurves(s.runs, snapshot.root.toStdString(), found);
     }
     s.options.excludeDisturbed = options.excludeDisturbed;
+    // Kept alive by a.options.catalog for as long as the summary is.
+    if (&catalog == a.options.catalog.get()) s.options.references = a.options.catalog.get();
 
     // Groups first (with no reference), so that the group shown is known before references.
     s.cases = computeCases(s.runs, s.options, catalog);
