@@ -2,9 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <fcntl.h>
 #include <map>
+#include <regex>
 #include <set>
 #include <tuple>
+#include <unistd.h>
 
 namespace sv {
 
@@ -71,6 +75,33 @@ std::filesystem::path userReferenceDirectory(const char* xdgDataHome, const char
     else
         base = std::filesystem::path(home && *home ? home : "/") / ".local" / "share";
     return base / "scaleview" / "references";
+}
+
+bool isValidReferenceId(const std::string& id) {
+    static const std::regex safeId(R"([A-Za-z0-9][A-Za-z0-9._-]{0,99})");
+    return std::regex_match(id, safeId);
+}
+
+bool writeNewReferenceFile(const std::filesystem::path& path, const std::string& text,
+                           std::string& error) {
+    const std::string tmp = path.string() + ".tmp-" + std::to_string(::getpid());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) {
+        error = "cannot write " + tmp;
+        return false;
+    }
+    bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ok = ::fsync(fd) == 0 && ok;
+    ok = ::close(fd) == 0 && ok;
+    if (ok && ::link(tmp.c_str(), path.c_str()) != 0) {
+        error = path.string() +
+                (errno == EEXIST ? " already exists: choose another id" : ": cannot be created");
+        ::unlink(tmp.c_str());
+        return false;
+    }
+    ::unlink(tmp.c_str());
+    if (!ok) error = "cannot write " + tmp;
+    return ok;
 }
 
 } // namespace sv

@@ -23,6 +23,15 @@ struct ReferenceTableInfo {
 std::optional<std::string> referenceTablesJson(const Summary& summary,
                                                const ReferenceTableInfo& info, std::string* error);
 
+// An id a table file may be named after: letters, digits, '.', '_' or '-', up to 100.
+bool isValidReferenceId(const std::string& id);
+
+// Writes a new file and never replaces one: the text goes to a temporary file first, then is
+// linked in under its name (link() fails when the name exists), so a reader sees all or nothing.
+// false with *error ("... already exists") otherwise.
+bool writeNewReferenceFile(const std::filesystem::path& path, const std::string& text,
+                           std::string& error);
+
 // Where a user's own tables live: $XDG_DATA_HOME/scaleview/references, or
 // ~/.local/share/scaleview/references (the caller reads the environment; core reads none).
 std::filesystem::path userReferenceDirectory(const char* xdgDataHome, const char* home);

@@ -137,11 +137,14 @@ def main():
                     help="TOPOLOGY=FACTOR[,...]: those topologies run FACTOR times as fast")
     ap.add_argument("--format", default="ngc-mxnet",
                     choices=["ngc-mxnet", "ngc-pytorch-rn50", "ngc-tf-rn50"])
+    ap.add_argument("--slow", action="append", default=[],
+                    help="TOPOLOGY:FACTOR runs that topology at FACTOR of its rate (0.9: 10 %% slower)")
     args = ap.parse_args()
     speed = {}
     for item in filter(None, args.speed.split(",")):
         topo, factor = item.split("=")
         speed[topo] = float(factor)
+    slow = {t.split(":")[0]: float(t.split(":")[1]) for t in args.slow}
     topologies = args.topologies.split(",")
     iterations = [int(x) for x in args.iterations.split(",")]
     if len(iterations) == 1:
@@ -158,7 +161,7 @@ def main():
         os.makedirs(d, exist_ok=True)
         for rep in range(1, args.repeats + 1):
             path = os.path.join(d, "%s_b%d_%s_%d.log" % (args.model, args.batch, args.precision, rep))
-            slowdown = (1.0 + rng.gauss(0.0, 0.003)) * speed.get(topo, 1.0)
+            slowdown = (1.0 + rng.gauss(0.0, 0.003)) * speed.get(topo, 1.0) * slow.get(topo, 1.0)
             if args.format != "ngc-mxnet":
                 total += write_dll_run(path, args.format, nodes, gpus, args.batch, args.precision,
                                        iters, rng, slowdown)

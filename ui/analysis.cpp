@@ -16,8 +16,10 @@ std::vector<const CaseStats*> Analysis::groupCases() const {
     return out;
 }
 
-ScalingData Analysis::scaling(const ReferenceCatalog& catalog) const {
+ScalingData Analysis::scaling(const ReferenceCatalog& given) const {
     if (!group) return {};
+    const ReferenceCatalog& catalog =
+        &given == &ReferenceCatalog::builtin() ? options.referenceCatalog() : given;
     if (series.size() > 1)
         return scalingData(series, *group, summary.options.method, references, catalog);
     return scalingData(groupCases(), *group, summary.options.method, references, catalog);
@@ -164,14 +166,21 @@ std::vector<ComparisonSeries> frameworkSeries(const std::vector<const CaseStats*
 }
 
 Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
-                 const ReferenceCatalog& catalog, const std::string& label,
+                 const ReferenceCatalog& given, const std::string& label,
                  const std::vector<SeriesInput>& others) {
+    // The options' own catalog (the user's tables too) unless the caller names one.
+    const ReferenceCatalog& catalog =
+        &given == &ReferenceCatalog::builtin() ? options.referenceCatalog() : given;
+    // Kept alive by a.options.catalog for as long as the summaries are.
+    const ReferenceCatalog* userTables =
+        &catalog == options.catalog.get() ? options.catalog.get() : nullptr;
     Analysis a;
     a.options = options;
     a.expected = snapshot.expected;
     a.complete = snapshot.complete;
     a.summary = measureSnapshot(snapshot, options, &a.logs);
     Summary& s = a.summary;
+    if (userTables) s.options.references = userTables;
     a.label = label.empty() ? defaultLabel(s.root) : label;
     for (const auto& input : others) {
         SeriesAnalysis o;
@@ -179,6 +188,7 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
         o.expected = input.snapshot.expected;
         o.complete = input.snapshot.complete;
         o.summary = measureSnapshot(input.snapshot, options, &o.logs);
+        if (userTables) o.summary.options.references = userTables;
         recomputeCases(o.summary); // its run warnings too, for its Runs view
         a.others.push_back(std::move(o));
     }

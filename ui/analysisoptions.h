@@ -5,6 +5,9 @@
 #include "casestats.h"
 #include "runresult.h"
 
+#include "referencecatalog.h"
+
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +45,12 @@ struct AnalysisOptions {
     bool autoReferences = true;
     // Leave the runs the launcher's monitor marked disturbed out of the statistics.
     bool excludeDisturbed = false;
+    // The tables to compare with: the built-in ones, the user's saved ones and those imported
+    // (File › Import Reference Table…); null: the built-in ones only.
+    std::shared_ptr<const ReferenceCatalog> catalog;
+    const ReferenceCatalog& referenceCatalog() const {
+        return catalog ? *catalog : ReferenceCatalog::builtin();
+    }
 };
 
 } // namespace sv::ui

@@ -138,7 +138,10 @@ ControlPanel::ControlPanel(QWidget* parent)
 
 void ControlPanel::setOptions(const AnalysisOptions& options) {
     m_updating = true;
+    // Options from elsewhere (settings, the directory's window) do not carry the tables.
+    auto catalog = m_options.catalog;
     m_options = options;
+    if (!m_options.catalog) m_options.catalog = std::move(catalog);
     m_method->setCurrentIndex(options.method == Method::Speed ? 1 : 0);
     m_warmup->setValue(options.measure.warmup);
     m_iterations->setValue(options.measure.iterations);
@@ -146,6 +149,13 @@ void ControlPanel::setOptions(const AnalysisOptions& options) {
     if (!options.autoReferences) m_references->setChecked(options.references);
     m_updating = false;
     updateBadge();
+}
+
+void ControlPanel::setCatalog(std::shared_ptr<const ReferenceCatalog> catalog) {
+    if (!catalog) return;
+    m_options.catalog = std::move(catalog);
+    m_references->setCatalog(*m_options.catalog);
+    emit optionsEdited(m_options);
 }
 
 void ControlPanel::setWindowSource(WindowSource source, const QString& campaignFile) {

@@ -29,6 +29,9 @@ class ControlPanel : public QWidget {
 
     void setOptions(const AnalysisOptions& options);
     void setAnalysis(const AnalysisPtr& analysis);
+    // The tables the user may overlay changed (saved, imported): listed, and the analysis asked
+    // to use them.
+    void setCatalog(std::shared_ptr<const ReferenceCatalog> catalog);
     AnalysisOptions options() const { return m_options; }
     // Says where the window shown comes from (campaignFile: the campaign.json, for Campaign).
     void setWindowSource(WindowSource source, const QString& campaignFile = {});

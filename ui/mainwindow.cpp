@@ -4,6 +4,9 @@
 #include "appsettings.h"
 #include "chartpage.h"
 #include "controlpanel.h"
+#include "environmentpage.h"
+#include "historypage.h"
+#include "referencetables.h"
 #include "imageexportdialog.h"
 #include "livecontroller.h"
 #include "loadcontroller.h"
@@ -74,6 +77,32 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     // showRunResults), and opening a campaign shows its results.
     m_runPanel = new RunPanel(m_settings, this);
     m_tabs->addTab(m_runPanel, tr("Run"));
+    // What the open directory's campaign ran on, and every recorded campaign over time (each
+    // campaign the Run page finishes goes in).
+    m_environment = new EnvironmentPage(this);
+    m_tabs->addTab(m_environment, tr("Environment"));
+    m_history = new HistoryPage(this);
+    m_tabs->addTab(m_history, tr("History"));
+    m_history->followCampaigns(m_runPanel);
+    // The user's own and imported reference tables join the built-in ones in the controls.
+    m_referenceTables = new ReferenceTables(this);
+    connect(m_referenceTables, &ReferenceTables::catalogChanged, m_controls,
+            &ControlPanel::setCatalog);
+    connect(m_referenceTables, &ReferenceTables::finished, this,
+            [this](bool ok, const QString& message) {
+                m_status->setText(message);
+                if (ok) return;
+                auto* box = new QMessageBox(QMessageBox::Warning, tr("Reference table refused"),
+                                            message, QMessageBox::Ok, this);
+                box->setAttribute(Qt::WA_DeleteOnClose);
+                box->open(); // not exec(): the window goes on
+            });
+    m_referenceTables->loadUserTables();
+    connect(this, &MainWindow::analysisShown, this, [this](const AnalysisPtr& a) {
+        const QString root = QString::fromStdString(a->summary.root);
+        m_environment->showDirectory(root);
+        m_history->setCurrentDirectory(a->complete && !a->summary.runs.empty() ? root : QString());
+    });
     connect(m_runPanel->controller(), &RunController::started, this, [this] {
         m_generationAtCampaignStart = m_loader->generation();
         m_measureEditedSinceCampaignStart = false;
@@ -421,7 +450,8 @@ bool MainWindow::isStartPageShown() const {
 }
 
 void MainWindow::updateDocks() {
-    const bool analysisPage = !isStartPageShown() && m_tabs->currentIndex() != Run;
+    // The controls shape the analysis pages only (those before Run).
+    const bool analysisPage = !isStartPageShown() && m_tabs->currentIndex() < Run;
     m_controlsDock->setVisible(analysisPage && m_controlsWanted);
     // An empty warnings strip under the start page says nothing; it comes back with the pages.
     if (isStartPageShown() && !m_warningsDock->isHidden()) {

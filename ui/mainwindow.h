@@ -22,6 +22,9 @@ class AnalysisController;
 class AppSettings;
 class ChartPage;
 class ControlPanel;
+class EnvironmentPage;
+class HistoryPage;
+class ReferenceTables;
 class LiveController;
 class LoadController;
 class LoadStatus;
@@ -37,7 +40,7 @@ class WarningListModel;
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
-    enum Page { Results, Throughput, Speedup, Runs, Run };
+    enum Page { Results, Throughput, Speedup, Runs, Run, Environment, History };
 
     explicit MainWindow(AppSettings* settings, QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -83,6 +86,9 @@ class MainWindow : public QMainWindow {
     RunsPage* runsPage() const { return m_runs; }
     RunPanel* runPanel() const { return m_runPanel; }
     StartPage* startPage() const { return m_start; }
+    EnvironmentPage* environmentPage() const { return m_environment; }
+    HistoryPage* historyPage() const { return m_history; }
+    ReferenceTables* referenceTables() const { return m_referenceTables; }
     QListView* warningView() const { return m_warningView; }
     QDockWidget* controlsDock() const { return m_controlsDock; }
     QDockWidget* warningsDock() const { return m_warningsDock; }
@@ -170,6 +176,9 @@ class MainWindow : public QMainWindow {
     QMenu* m_recentMenu = nullptr;
     QAction* m_liveAction = nullptr;
     RunPanel* m_runPanel = nullptr;
+    EnvironmentPage* m_environment = nullptr;
+    HistoryPage* m_history = nullptr;
+    ReferenceTables* m_referenceTables = nullptr;
     bool m_restoredDocks = false;
     // How run ends reach the view: the open directory when the campaign started, whether the
     // user chose another warmup or window since, and a run end during a load.

@@ -38,6 +38,8 @@
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include "historypage.h"
+#include "referencetables.h"
 #include <QTabWidget>
 #include <QThreadPool>
 #include <QTimer>
@@ -94,7 +96,25 @@ void MainWindow::buildMenus() {
     QAction* report = named(
         exportMenu->addAction(tr("&Report (HTML)…"), this, [this] { exportReportInteractive(); }),
         "exportReport");
-    m_exportActions = {m_exportPng, m_exportSvg, csv, md, json, dlperf, report};
+    // The directory shown as a reference table of the user's own, a table from a file, and the
+    // directory into the history.
+    QAction* saveReference =
+        named(file->addAction(
+                  tr("Save as Reference &Table…"), this,
+                  [this] { m_referenceTables->saveInteractive(this, m_analysis->current()); }),
+              "saveReference");
+    named(file->addAction(tr("&Import Reference Table…"), this,
+                          [this] { m_referenceTables->importInteractive(this); }),
+          "importReference");
+    QAction* recordHistory = named(
+        file->addAction(tr("Record in &History"), this,
+                        [this] {
+                            if (const AnalysisPtr a = m_analysis->current())
+                                m_history->recordDirectory(QString::fromStdString(a->summary.root));
+                        }),
+        "recordHistory");
+    m_exportActions = {m_exportPng, m_exportSvg, csv,           md,           json,
+                       dlperf,      report,      saveReference, recordHistory};
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

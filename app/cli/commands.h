@@ -25,6 +25,11 @@ int preflightCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 // 0: the report was written; 2: usage error, unreadable directory, write failure.
 int reportCommand(const std::vector<std::string>& args);
+// history [--case T] [--format F] [--fail-on-regression] | history record DIR...: 0 done;
+// 1 a regression flagged with --fail-on-regression; 2 usage error, unusable database or directory.
+int historyCommand(const std::vector<std::string>& args);
+// A finished campaign into the history (SCALEVIEW_HISTORY_DB=off: not); says how it went.
+void recordInHistory(const std::string& dir);
 // scaleview-plot (the GUI's chart builders, offscreen), where it is installed.
 std::optional<std::filesystem::path> plotProgram();
 std::string versionString();

@@ -327,6 +327,9 @@ int execute(Campaign campaign, bool resume) {
         (runner.state(static_cast<int>(i)) == RunState::Ok ? ok : notOk)++;
     std::printf("%d of %zu runs ok; logs under %s; 'scaleview-cli summarize %s' reads them\n", ok,
                 runner.runs().size(), campaign.outputDir.c_str(), campaign.outputDir.c_str());
+    // A campaign that had every run's turn goes into the history (a cancelled or failed one
+    // would stand for less than it is; its resume records it).
+    if (!end.failed() && !end.cancelled() && ok > 0) recordInHistory(campaign.outputDir);
     if (end.failed()) {
         std::fprintf(stderr, "scaleview-cli %s: the campaign failed: %s\n",
                      resume ? "resume" : "run", end.reason.c_str());

@@ -21,6 +21,8 @@ const char* kOverview = R"(Usage:
   scaleview-cli compare A B [C...] [--label NAME]... [--format table|csv|json|markdown]
   scaleview-cli report LOG_DIR... --output report.html|report.md [--label NAME]...
   scaleview-cli references [--reference-file FILE]... | references save LOG_DIR --id ID
+  scaleview-cli history [--case 2n8g] [--format table|csv|json] [--fail-on-regression]
+  scaleview-cli history record LOG_DIR...
   scaleview-cli formats
   scaleview-cli --version | --help
 
@@ -152,6 +154,25 @@ references save LOG_DIR --id ID [--title T] [--hardware H] [--method time|speed]
                           write LOG_DIR's cases as a table in the published tables' schema
                           (median, speedup, method, every repeat) to ID.json in that
                           directory; an existing file is never replaced
+)"},
+    {"history",
+     R"(history: the local history of campaigns (SQLite, $XDG_DATA_HOME/scaleview/history.sqlite,
+~/.local/share/...). Every campaign run finishes into it; history record adds directories. Prints
+per case its median over time with each campaign's min-max, and flags a regression when the
+latest campaign's median is below every earlier campaign's min by more than the threshold.
+history record LOG_DIR... [--method time|speed]
+                          add each directory, once: the same logs (by content) are one entry
+  --case TOPOLOGY         only that case's topology, e.g. 2n8g
+  --format table|csv|json table (default); csv: a row per case per campaign; json: {"cases":
+                          [{"topology", ..., "campaigns": [...], "regression", "note"}]}
+  --threshold PCT         the practical threshold (default 2, as compare's)
+  --fail-on-regression    exit 1 when a case is flagged (a nightly check's alert)
+  --history-db FILE       this database instead (also SCALEVIEW_HISTORY_DB; =off: a campaign
+                          run records nothing)
+  --quiet                 no warnings on standard error
+A database that is corrupt or locked past 5 s is renamed FILE.broken-<time> (kept) and a new one
+started, with a warning.
+)"},
     {"formats",
      R"(formats: list the log formats ScaleView reads (ids for --log-format), each with its
 framework, throughput unit, DLPerf extraction scripts and their default warmup and iterations.
@@ -164,7 +185,8 @@ missing or unreadable directory, or nothing to summarize. run and resume: 0 ever
 run not ok or the campaign failed (its journal or a log could not be written: the reason is
 printed), 2 usage or campaign error, 130 cancelled. preflight: 0 all checks passed, 1 some
 failed, 2 usage error. compare, report and references: 0 done, 2 usage error, unreadable directory or
-malformed table file.
+malformed table file. history: 0 done, 1 a regression with --fail-on-regression, 2 usage error,
+unusable database or directory.
 )";
 
 const char* helpOf(const std::string& command) {
@@ -216,12 +238,14 @@ int main(int argc, char** argv) {
     if (command == "report") return sv::cli::reportCommand(args);
     if (command == "references") return sv::cli::referencesCommand(args);
     if (command == "formats") return sv::cli::formatsCommand(args);
+    if (command == "history") return sv::cli::historyCommand(args);
     if (command == "run") return sv::cli::runCommand(args);
     if (command == "resume") return sv::cli::resumeCommand(args);
     if (command == "preflight") return sv::cli::preflightCommand(args);
-    std::fprintf(stderr,
-                 "scaleview-cli: unknown command '%s' (commands: summarize, compare, report, plot, "
-                 "run, resume, preflight, references, formats; scaleview-cli --help says more)\n",
-                 command.c_str());
+    std::fprintf(
+        stderr,
+        "scaleview-cli: unknown command '%s' (commands: summarize, compare, report, plot, "
+        "run, resume, preflight, references, history, formats; scaleview-cli --help says more)\n",
+        command.c_str());
     return 2;
 }

@@ -13,9 +13,6 @@
 
 #include <cstdio>
 #include <ctime>
-#include <fcntl.h>
-#include <regex>
-#include <unistd.h>
 
 namespace sv::cli {
 namespace {
@@ -24,29 +21,6 @@ int usageError(const std::string& message) {
     std::fprintf(stderr, "scaleview-cli references: %s\n(see scaleview-cli references --help)\n",
                  message.c_str());
     return 2;
-}
-
-// Writes a new file and never replaces one: the text goes to a temporary file first, then is
-// linked in under its name (link() fails when the name exists), so a reader sees all or nothing.
-bool writeNewFile(const std::filesystem::path& path, const std::string& text, std::string& error) {
-    const std::string tmp = path.string() + ".tmp-" + std::to_string(::getpid());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0) {
-        error = "cannot write " + tmp;
-        return false;
-    }
-    bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ok = ::fsync(fd) == 0 && ok;
-    ok = ::close(fd) == 0 && ok;
-    if (ok && ::link(tmp.c_str(), path.c_str()) != 0) {
-        error = path.string() +
-                (errno == EEXIST ? " already exists: choose another --id" : ": cannot be created");
-        ::unlink(tmp.c_str());
-        return false;
-    }
-    ::unlink(tmp.c_str());
-    if (!ok) error = "cannot write " + tmp;
-    return ok;
 }
 
 int listTables(const std::vector<std::string>& files, bool quiet) {
@@ -78,10 +52,9 @@ int saveTable(std::vector<std::string> argv) {
     LoadOptions load;
     const auto [warmup, iterations] = readMeasureArguments(args, &options.method);
     const auto id = args.value("id");
-    static const std::regex safeId(R"([A-Za-z0-9][A-Za-z0-9._-]{0,99})");
     if (!id)
         args.fail("--id is missing");
-    else if (!std::regex_match(*id, safeId))
+    else if (!isValidReferenceId(*id))
         args.fail("--id must be letters, digits, '.', '_' or '-' (up to 100), not '" + *id + "'");
     if (args.error()) return usageError(*args.error());
     if (args.positional().size() != 1)
@@ -125,7 +98,7 @@ int saveTable(std::vector<std::string> argv) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     const auto path = dir / (*id + ".json");
-    if (!writeNewFile(path, *json, error)) {
+    if (!writeNewReferenceFile(path, *json, error)) {
         std::fprintf(stderr, "scaleview-cli references save: %s\n", error.c_str());
         return 2;
     }

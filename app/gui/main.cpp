@@ -1,13 +1,15 @@
 // scaleview: the desktop app. `scaleview [LOG_DIR...]` opens the window (on LOG_DIR if given;
 // further directories join it as series of a comparison).
 // Hidden options for documentation and tests: --screenshot FILE --page
-// results|throughput|speedup|runs
+// results|throughput|speedup|runs|environment|history
 // [--run N] [--efficiency] [--settings INI] [--size WxH] grabs the window once the directory is
 // loaded, and exits; without a LOG_DIR (and --page start) it grabs the start page. With --page run:
 // [--campaign DIR|FILE] [--start] [--after SECONDS] grabs the Run panel (idle, after SECONDS while
 // running, or once the started campaign has finished).
 
 #include "appsettings.h"
+#include "historypage.h"
+#include "reportrender.h"
 #include "mainwindow.h"
 #include "runpanel.h"
 #include "runspage.h"
@@ -17,6 +19,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFile>
 #include <QIcon>
 #include <QPixmap>
 #include <QStyleFactory>
@@ -64,7 +67,7 @@ int main(int argc, char** argv) {
                                   QStringLiteral("Save the window to FILE once loaded, then exit."),
                                   QStringLiteral("FILE"));
     QCommandLineOption page(QStringLiteral("page"),
-                            QStringLiteral("results|throughput|speedup|runs"),
+                            QStringLiteral("results|throughput|speedup|runs|environment|history"),
                             QStringLiteral("PAGE"));
     QCommandLineOption run(QStringLiteral("run"),
                            QStringLiteral("Select the N-th run (Runs page)."), QStringLiteral("N"));
@@ -90,7 +93,26 @@ int main(int argc, char** argv) {
         if (o != &settingsFile) o->setFlags(QCommandLineOption::HiddenFromHelp);
         cli.addOption(*o);
     }
+    QCommandLineOption renderHtml(
+        QStringLiteral("render-html"),
+        QStringLiteral("Draw this report page to --screenshot, then exit."),
+        QStringLiteral("FILE"));
+    renderHtml.setFlags(QCommandLineOption::HiddenFromHelp);
+    cli.addOption(renderHtml);
     cli.process(app);
+    if (cli.isSet(renderHtml) && cli.isSet(screenshot)) {
+        QFile in(cli.value(renderHtml));
+        if (!in.open(QIODevice::ReadOnly)) {
+            std::fprintf(stderr, "scaleview: cannot read %s\n", qPrintable(cli.value(renderHtml)));
+            return 2;
+        }
+        const QImage image =
+            sv::ui::ReportRender::render(QString::fromUtf8(in.readAll()), 1200, 2400);
+        const bool ok = image.save(cli.value(screenshot));
+        std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write",
+                     qPrintable(cli.value(screenshot)));
+        return ok ? 0 : 1;
+    }
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/scaleview.svg")));
     QApplication::setDesktopFileName(QStringLiteral("io.github.scaleview.ScaleView"));
 
@@ -153,7 +175,9 @@ int main(int argc, char** argv) {
         });
     } else if (cli.isSet(screenshot)) {
         static const QStringList pages{QStringLiteral("results"), QStringLiteral("throughput"),
-                                       QStringLiteral("speedup"), QStringLiteral("runs")};
+                                       QStringLiteral("speedup"), QStringLiteral("runs"),
+                                       QStringLiteral("run"),     QStringLiteral("environment"),
+                                       QStringLiteral("history")};
         window.showPage(static_cast<MainWindow::Page>(qMax(0, pages.indexOf(cli.value(page)))));
         window.speedupPage()->setEfficiency(cli.isSet(efficiency));
         const QString file = cli.value(screenshot);
@@ -166,6 +190,19 @@ int main(int argc, char** argv) {
                              if (static_cast<qsizetype>(a->others.size()) < wanted) return;
                              for (const auto& o : a->others)
                                  if (!o.complete) return;
+                             // The History page reads its database in the background.
+                             if (cli.value(page) == QLatin1String("history") &&
+                                 window.historyPage()->isLoading()) {
+                                 QObject::connect(
+                                     window.historyPage(), &sv::ui::HistoryPage::loaded, &window,
+                                     [&window, file] {
+                                         QTimer::singleShot(400, &window, [&window, file] {
+                                             const bool ok = window.grab().save(file);
+                                             QApplication::exit(ok ? 0 : 1);
+                                         });
+                                     });
+                                 return;
+                             }
                              if (cli.value(page) == QLatin1String("runs"))
                                  window.runsPage()->selectRun(runIndex);
                              // One more turn of the event loop so that views lay out before the

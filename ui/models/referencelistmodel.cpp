@@ -17,6 +17,22 @@ constexpr quintptr kTableRow = 0;
 
 ReferenceListModel::ReferenceListModel(const ReferenceCatalog& catalog, QObject* parent)
     : QAbstractItemModel(parent) {
+    build(catalog);
+}
+
+void ReferenceListModel::setCatalog(const ReferenceCatalog& catalog) {
+    const std::vector<std::string> wasChecked = checked();
+    const auto match = m_match;
+    beginResetModel();
+    m_tables.clear();
+    m_match.reset();
+    build(catalog);
+    endResetModel();
+    if (match) setMatch(match->first, match->second);
+    setChecked(wasChecked);
+}
+
+void ReferenceListModel::build(const ReferenceCatalog& catalog) {
     const auto& tables = catalog.tables();
     for (std::size_t i = 0; i < tables.size(); ++i) {
         const ReferenceTable& t = tables[i];

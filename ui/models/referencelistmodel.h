@@ -22,6 +22,9 @@ class ReferenceListModel : public QAbstractItemModel {
     explicit ReferenceListModel(const ReferenceCatalog& catalog = ReferenceCatalog::builtin(),
                                 QObject* parent = nullptr);
 
+    // Another catalog (the user saved or imported a table): the rows are rebuilt (a model
+    // reset), the checks and the match kept where their ids still exist.
+    void setCatalog(const ReferenceCatalog& catalog);
     // Sets the checks without emitting checkedChanged (it reflects an Analysis, not the user).
     void setChecked(const std::vector<std::string>& ids);
     std::vector<std::string> checked() const; // in catalog order, whatever the rows' order
@@ -55,6 +58,7 @@ class ReferenceListModel : public QAbstractItemModel {
         std::vector<Entry> series; // a comparison table's series
         std::size_t catalogIndex = 0;
     };
+    void build(const ReferenceCatalog& catalog);
     Entry* entry(const QModelIndex& index);
     const Entry* entry(const QModelIndex& index) const;
 

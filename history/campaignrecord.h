@@ -1,0 +1,50 @@
+#pragma once
+// One campaign (or recorded directory) as the history keeps it: when it ran, on what, and per
+// case its median and spread, with an identity taken from the logs' contents so that the same
+// campaign recorded twice, or from a copy, is one entry.
+
+#include "environmentsummary.h"
+#include "summary.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sv::history {
+
+struct CaseRecord {
+    CaseKey key;
+    int runs = 0; // repeats that count
+    double median = 0.0;
+    double min = 0.0, max = 0.0;
+    std::optional<double> mean, stdev;
+    std::vector<double> values; // each repeat's throughput
+};
+
+struct CampaignRecord {
+    std::string identity; // SHA-256 over each log's path (relative to the root) and bytes
+    std::string path;     // the directory recorded, absolute
+    std::string label;    // its name
+    std::string time;     // when it ran: ISO 8601 UTC, the newest log's modification time
+    std::string method;   // "time" or "speed"
+    int warmup = 0, iterations = 0;
+    EnvironmentSummary environment;
+    std::vector<CaseRecord> cases; // cases with a median only
+};
+
+struct CampaignReading {
+    std::optional<CampaignRecord> record;
+    std::string error;                 // why there is no record
+    std::vector<std::string> warnings; // the summary's, as text
+};
+
+// Reads dir as summarize does (its campaign's window, else each format's DLPerf defaults; the
+// time method unless told), hashes its logs and reads its captured environment. Blocking: call
+// it off the GUI thread.
+CampaignReading readCampaign(const std::filesystem::path& dir, Method method = Method::Time);
+
+// The same from a summary already computed (the GUI's); the logs are hashed here.
+CampaignReading recordFromSummary(const Summary& summary);
+
+} // namespace sv::history

@@ -1,0 +1,126 @@
+#include "historyformat.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace sv::history {
+namespace {
+
+std::string fixed(double v, int decimals = 2) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+// RFC 4180: quoted when it holds a comma, a quote or a line break.
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string hostsText(const EnvironmentSummary& env) {
+    std::string out;
+    for (const auto& h : env.hosts)
+        out += (out.empty() ? "" : " ") + h;
+    return out;
+}
+
+} // namespace
+
+std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresholdPct) {
+    if (trends.empty()) return "No case in the history.\n";
+    std::string out;
+    int flagged = 0;
+    for (const auto& t : trends) {
+        out += caseName(t.key) + "  (" + t.method + " method, images/s)\n";
+        char line[512];
+        std::snprintf(line, sizeof line, "  %-20s  %-24s %5s %11s %11s %11s  %s\n", "ran (UTC)",
+                      "campaign", "runs", "median", "min", "max", "environment");
+        out += line;
+        for (const auto& p : t.points) {
+            std::snprintf(line, sizeof line, "  %-20s  %-24s %5d %11s %11s %11s  %s\n",
+                          p.time.c_str(), p.label.c_str(), p.runs, fixed(p.median).c_str(),
+                          fixed(p.min).c_str(), fixed(p.max).c_str(),
+                          describeEnvironment(p.environment).c_str());
+            out += line;
+        }
+        out += std::string("  ") + (t.regression ? "REGRESSION: " : "") + t.note + "\n\n";
+        flagged += t.regression ? 1 : 0;
+    }
+    out += std::to_string(trends.size()) + " case" + (trends.size() == 1 ? "" : "s") + ", " +
+           std::to_string(flagged) + " flagged (the latest median below every earlier campaign's " +
+           "min by more than " + fixed(thresholdPct, 1) + " %)\n";
+    return out;
+}
+
+std::string formatTrendCsv(const std::vector<CaseTrend>& trends) {
+    std::string out = "model,precision,batch_size_per_device,topology,format,method,ran_at,"
+                      "campaign,path,runs,median,min,max,hosts,driver,cuda,gpu_model,"
+                      "container_image,latest,regression\n";
+    for (const auto& t : trends)
+        for (std::size_t i = 0; i < t.points.size(); ++i) {
+            const TrendPoint& p = t.points[i];
+            const bool latest = i + 1 == t.points.size();
+            out += csvField(t.key.model) + "," + csvField(t.key.precision) + "," +
+                   std::to_string(t.key.batchPerDevice) + "," + t.key.topology.name() + "," +
+                   csvField(t.key.format) + "," + t.method + "," + p.time + "," +
+                   csvField(p.label) + "," + csvField(p.path) + "," + std::to_string(p.runs) + "," +
+                   fixed(p.median) + "," + fixed(p.min) + "," + fixed(p.max) + "," +
+                   csvField(hostsText(p.environment)) + "," + csvField(p.environment.driver) + "," +
+                   csvField(p.environment.cuda) + "," + csvField(p.environment.gpuModel) + "," +
+                   csvField(p.environment.containerImage) + "," + (latest ? "true" : "false") +
+                   "," + (latest && t.regression ? "true" : "false") + "\n";
+        }
+    return out;
+}
+
+std::string formatTrendJson(const std::vector<CaseTrend>& trends, double thresholdPct,
+                            const std::string& database) {
+    nlohmann::ordered_json root;
+    root["database"] = database;
+    root["threshold_pct"] = thresholdPct;
+    root["rule"] = "regression when the latest campaign's median is below the lowest repeat of "
+                   "every earlier campaign by more than threshold_pct";
+    auto& cases = root["cases"] = nlohmann::ordered_json::array();
+    for (const auto& t : trends) {
+        nlohmann::ordered_json c;
+        c["model"] = t.key.model;
+        c["precision"] = t.key.precision;
+        c["batch_size_per_device"] = t.key.batchPerDevice;
+        c["topology"] = t.key.topology.name();
+        c["format"] = t.key.format;
+        c["method"] = t.method;
+        auto& points = c["campaigns"] = nlohmann::ordered_json::array();
+        for (const auto& p : t.points)
+            points.push_back({{"ran_at", p.time},
+                              {"label", p.label},
+                              {"path", p.path},
+                              {"identity", p.identity},
+                              {"runs", p.runs},
+                              {"median", p.median},
+                              {"min", p.min},
+                              {"max", p.max},
+                              {"hosts", p.environment.hosts},
+                              {"driver", p.environment.driver},
+                              {"cuda", p.environment.cuda},
+                              {"gpu_model", p.environment.gpuModel},
+                              {"container_image", p.environment.containerImage}});
+        c["previous_low"] = t.previousLow ? nlohmann::ordered_json(*t.previousLow)
+                                          : nlohmann::ordered_json(nullptr);
+        c["previous_high"] = t.previousHigh ? nlohmann::ordered_json(*t.previousHigh)
+                                            : nlohmann::ordered_json(nullptr);
+        c["change_pct"] =
+            t.changePct ? nlohmann::ordered_json(*t.changePct) : nlohmann::ordered_json(nullptr);
+        c["regression"] = t.regression;
+        c["improvement"] = t.improvement;
+        c["note"] = t.note;
+        cases.push_back(std::move(c));
+    }
+    return root.dump(2) + "\n";
+}
+
+} // namespace sv::history

@@ -1,0 +1,144 @@
+// The History and Environment pages on real generated campaigns and a real history database:
+// the trend of three campaigns with the regressed case flagged, Record in History (once per
+// set of logs), the captured environment shown readable, and a corrupt database that the
+// window survives.
+
+#include "history/historyfixture.h"
+#include "uifixture.h"
+
+#include "campaignrecord.h"
+#include "environmentpage.h"
+#include "historydatabase.h"
+#include "historypage.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+
+#include <gtest/gtest.h>
+
+using namespace sv::test;
+using sv::history::HistoryDatabase;
+using sv::ui::HistoryPage;
+
+namespace {
+
+// week1..week3 recorded; week3's 1n2g is 15 % slower, its 1n1g as before.
+void recordThree(const TempDir& dir, const std::filesystem::path& db) {
+    writeHistoryCampaign(dir / "week1", 1.0, 1.0, 21, "535.104.05");
+    writeHistoryCampaign(dir / "week2", 1.005, 1.0, 14, "535.104.05");
+    writeHistoryCampaign(dir / "week3", 0.998, 0.85, 7, "550.54.14");
+    HistoryDatabase history(db);
+    for (const char* week : {"week1", "week2", "week3"}) {
+        auto read = sv::history::readCampaign(dir / week);
+        ASSERT_TRUE(read.record) << read.error;
+        ASSERT_EQ(history.record(*read.record).outcome, HistoryDatabase::Outcome::Added);
+    }
+}
+
+bool waitLoaded(HistoryPage& page) {
+    return waitUntil([&] { return !page.isLoading(); }, 20000);
+}
+
+} // namespace
+
+TEST(HistoryPage, ShowsTheTrendOfThreeCampaignsAndFlagsTheRegressedCase) {
+    TempDir dir;
+    const auto db = dir / "history.sqlite";
+    recordThree(dir, db);
+    HistoryPage page;
+    QSignalSpy loaded(&page, &HistoryPage::loaded);
+    page.setDatabasePath(db);
+    EXPECT_TRUE(page.isLoading()); // read on a worker thread: the call returned first
+    ASSERT_TRUE(loaded.wait(20000));
+    ASSERT_EQ(page.caseBox()->count(), 2);
+    // The flagged case is the one shown first.
+    EXPECT_TRUE(page.caseBox()->currentText().contains(QStringLiteral("1n2g")))
+        << page.caseBox()->currentText().toStdString();
+    EXPECT_TRUE(page.flagText().startsWith(QStringLiteral("Regression")))
+        << page.flagText().toStdString();
+    ASSERT_EQ(page.table()->rowCount(), 3);
+    EXPECT_EQ(page.table()->item(0, 1)->text(), QStringLiteral("week3")); // newest first
+    EXPECT_EQ(page.table()->item(0, 8)->text(), QStringLiteral("550.54.14"));
+    EXPECT_EQ(page.table()->item(2, 1)->text(), QStringLiteral("week1"));
+    // The chart: a whisker per campaign, the median line, the latest point, the floor.
+    QChart* chart = page.chartView()->chart();
+    ASSERT_TRUE(chart);
+    EXPECT_EQ(chart->series().size(), 3 + 3);
+    // The other case is not flagged.
+    page.caseBox()->setCurrentIndex(page.caseBox()->currentIndex() == 0 ? 1 : 0);
+    EXPECT_TRUE(page.caseBox()->currentText().contains(QStringLiteral("1n1g")));
+    EXPECT_FALSE(page.flagText().contains(QStringLiteral("Regression")))
+        << page.flagText().toStdString();
+}
+
+TEST(HistoryPage, RecordInHistoryAddsTheDirectoryShownOnce) {
+    TempDir dir;
+    writeHistoryCampaign(dir / "c1", 1.0, 1.0, 3, "535.104.05");
+    HistoryPage page;
+    page.setDatabasePath(dir / "history.sqlite");
+    ASSERT_TRUE(waitLoaded(page));
+    QPushButton* button = nullptr;
+    for (auto* b : page.findChildren<QPushButton*>())
+        if (b->text() == QStringLiteral("Record in History")) button = b;
+    ASSERT_TRUE(button);
+    EXPECT_FALSE(button->isEnabled()); // nothing open yet
+    page.setCurrentDirectory(QString::fromStdString((dir / "c1").string()));
+    ASSERT_TRUE(button->isEnabled());
+    QSignalSpy recorded(&page, &HistoryPage::recorded);
+    button->click();
+    ASSERT_TRUE(recorded.wait(20000));
+    EXPECT_TRUE(recorded.last().at(0).toString().startsWith(QStringLiteral("recorded")))
+        << recorded.last().at(0).toString().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return !page.isLoading() && page.caseBox()->count() == 2; }));
+    button->click();
+    ASSERT_TRUE(recorded.wait(20000));
+    EXPECT_TRUE(
+        recorded.last().at(0).toString().contains(QStringLiteral("already in the history")));
+    ASSERT_TRUE(waitLoaded(page));
+    EXPECT_EQ(page.table()->rowCount(), 1);
+}
+
+TEST(HistoryPage, CorruptDatabaseIsSetAsideAndTheWindowStarts) {
+    TempDir dir;
+    const auto db = dir / "history.sqlite";
+    writeFile(db, std::string(4096, 'x'));
+    AppWindow app;
+    app.window.historyPage()->setDatabasePath(db);
+    app.window.show();
+    app.window.showPage(sv::ui::MainWindow::History);
+    ASSERT_TRUE(waitLoaded(*app.window.historyPage()));
+    EXPECT_TRUE(app.window.historyPage()->statusText().contains(QStringLiteral("kept as")))
+        << app.window.historyPage()->statusText().toStdString();
+    EXPECT_EQ(app.window.historyPage()->caseBox()->count(), 0);
+    EXPECT_TRUE(app.window.isVisible());
+}
+
+TEST(EnvironmentPage, ShowsTheCapturedFilesOfTheOpenDirectory) {
+    TempDir dir;
+    writeHistoryCampaign(dir / "c1", 1.0, 1.0, 3, "535.104.05");
+    writeFile(dir / "c1" / "campaign.json", "{\"warmup\": 20, \"iterations\": 120}");
+    AppWindow app;
+    app.window.show();
+    QSignalSpy loaded(app.window.environmentPage(), &sv::ui::EnvironmentPage::loaded);
+    app.window.openDirectory(QString::fromStdString((dir / "c1").string()));
+    ASSERT_TRUE(loaded.wait(20000));
+    auto* page = app.window.environmentPage();
+    ASSERT_EQ(page->fileList()->count(), 2);
+    EXPECT_EQ(page->fileList()->item(0)->text(), QStringLiteral("campaign.json"));
+    EXPECT_EQ(page->fileList()->item(1)->text(),
+              QStringLiteral("environment/20261130-101010-node1.txt"));
+    // The host's file is shown whole, and summarised above.
+    EXPECT_EQ(page->fileList()->currentRow(), 1);
+    EXPECT_TRUE(page->text()->toPlainText().contains(QStringLiteral("nvidia-smi -q")));
+    EXPECT_TRUE(page->summaryText().contains(QStringLiteral("535.104.05")))
+        << page->summaryText().toStdString();
+    EXPECT_TRUE(page->summaryText().contains(QStringLiteral("NVIDIA A100-SXM4-80GB")));
+    page->fileList()->setCurrentRow(0);
+    EXPECT_TRUE(page->text()->toPlainText().contains(QStringLiteral("\"iterations\": 120")));
+}

@@ -1,0 +1,113 @@
+// Save as Reference Table… and Import Reference Table… in the window: saved and imported
+// tables appear in the reference selector; a malformed file is refused whole with the field
+// and the reason, and none of its tables appears.
+
+#include "uifixture.h"
+
+#include "analysiscontroller.h"
+#include "controlpanel.h"
+#include "loadcontroller.h"
+#include "referencelistmodel.h"
+#include "referencetables.h"
+
+#include <QSignalSpy>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+
+using namespace sv::test;
+
+namespace {
+
+// The window's data directory for the test's duration.
+struct DataHome {
+    explicit DataHome(const std::filesystem::path& dir) {
+        ::setenv("XDG_DATA_HOME", dir.c_str(), 1);
+    }
+    ~DataHome() { ::unsetenv("XDG_DATA_HOME"); }
+};
+
+std::string tableJson(const std::string& id, double oneGpu) {
+    nlohmann::json t = {{"id", id},
+                        {"title", id + " table"},
+                        {"source", "test"},
+                        {"framework", "NGC MXNet"},
+                        {"hardware", "test"},
+                        {"precision", "fp32"},
+                        {"batch_size_per_device", 64},
+                        {"method", "time"},
+                        {"throughput", {{"1n1g", oneGpu}, {"1n2g", 250.0}}}};
+    return t.dump();
+}
+
+} // namespace
+
+TEST(ReferenceTablesUi, SavedAndImportedTablesAppearInTheSelector) {
+    TempDir dir;
+    DataHome home(dir / "data");
+    writeCampaign(dir / "logs");
+    AppWindow app;
+    auto& w = app.window;
+    auto* tables = w.referenceTables();
+    QSignalSpy finished(tables, &sv::ui::ReferenceTables::finished);
+    w.show();
+    w.openDirectory(QString::fromStdString((dir / "logs").string()));
+    ASSERT_TRUE(
+        waitUntil([&] { return w.analysis()->current() && w.analysis()->current()->complete; }));
+    auto* selector = w.controls()->references();
+
+    sv::ReferenceTableInfo info;
+    info.id = "my-cluster";
+    info.title = "My cluster";
+    info.source = "test";
+    tables->save(w.analysis()->current()->summary, info);
+    ASSERT_TRUE(finished.wait(20000));
+    EXPECT_TRUE(finished.last().at(0).toBool()) << finished.last().at(1).toString().toStdString();
+    EXPECT_TRUE(std::filesystem::exists(dir / "data/scaleview/references/my-cluster.json"));
+    EXPECT_TRUE(selector->indexOf("my-cluster").isValid());
+    // The analysis reads with the new tables: the saved table is a known reference now.
+    ASSERT_TRUE(waitUntil([&] {
+        const auto a = w.analysis()->current();
+        return a && a->options.catalog && a->options.catalog->find("my-cluster");
+    }));
+    // The same id again is refused, the file kept.
+    tables->save(w.analysis()->current()->summary, info);
+    ASSERT_TRUE(finished.wait(20000));
+    EXPECT_FALSE(finished.last().at(0).toBool());
+    EXPECT_TRUE(finished.last().at(1).toString().contains(QStringLiteral("exists already")));
+
+    // A well-formed file: imported and kept in the data directory.
+    writeFile(dir / "imported.json", "{\"tables\": [" + tableJson("imported-one", 120.0) + "]}");
+    tables->import(QString::fromStdString((dir / "imported.json").string()));
+    ASSERT_TRUE(finished.wait(20000));
+    EXPECT_TRUE(finished.last().at(0).toBool()) << finished.last().at(1).toString().toStdString();
+    EXPECT_TRUE(selector->indexOf("imported-one").isValid());
+    EXPECT_TRUE(selector->indexOf("my-cluster").isValid());
+    EXPECT_TRUE(std::filesystem::exists(dir / "data/scaleview/references/imported.json"));
+
+    // A file whose second table is malformed: refused whole, naming the field and the reason.
+    writeFile(dir / "bad.json", "{\"tables\": [" + tableJson("good-half", 120.0) + ", " +
+                                    tableJson("bad-half", -5.0) + "]}");
+    tables->import(QString::fromStdString((dir / "bad.json").string()));
+    ASSERT_TRUE(finished.wait(20000));
+    EXPECT_FALSE(finished.last().at(0).toBool());
+    const QString why = finished.last().at(1).toString();
+    EXPECT_TRUE(why.contains(QStringLiteral("throughput.1n1g"))) << why.toStdString();
+    EXPECT_TRUE(why.contains(QStringLiteral("not a positive number"))) << why.toStdString();
+    EXPECT_FALSE(selector->indexOf("good-half").isValid());
+    EXPECT_FALSE(selector->indexOf("bad-half").isValid());
+    EXPECT_FALSE(std::filesystem::exists(dir / "data/scaleview/references/bad.json"));
+    EXPECT_TRUE(selector->indexOf("imported-one").isValid());
+}
+
+TEST(ReferenceTablesUi, UserTablesAreListedAtStart) {
+    TempDir dir;
+    DataHome home(dir / "data");
+    writeFile(dir / "data/scaleview/references/saved-before.json",
+              "{\"tables\": [" + tableJson("saved-before", 120.0) + "]}");
+    AppWindow app;
+    ASSERT_TRUE(waitUntil(
+        [&] { return app.window.controls()->references()->indexOf("saved-before").isValid(); }));
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Screenshots of the History and Environment pages (docs/screenshots/history.png,
+# environment.png): four generated weekly campaigns, each with a captured environment, the last
+# with a driver upgrade and 1n8g 8 % slower, recorded into a private history, then the real
+# window under Xvfb. Usage: tools/historyshots.sh BUILD_DIR
+set -euo pipefail
+build=${1:-build}
+work=$build/history-shots
+rm -rf "$work"
+mkdir -p "$work"
+export SCALEVIEW_HISTORY_DB=$work/history.sqlite
+for week in 1 2 3 4; do
+    dir=$work/campaign-2026-11-0$((week * 2))
+    slow=()
+    driver=535.104.05
+    if [ "$week" = 4 ]; then slow=(--slow 1n8g:0.92); driver=550.54.14; fi
+    python3 tools/genlogs.py "$dir/logs" --topologies 1n1g,1n2g,1n4g,1n8g --seed "$week" "${slow[@]}" >/dev/null
+    mkdir -p "$dir/environment"
+    echo '{"profile": "ngc-mxnet-rn50", "warmup": 20, "iterations": 120}' >"$dir/campaign.json"
+    for host in node1 node2; do
+        cat >"$dir/environment/2026110$((week * 2))-020000-$host.txt" <<TXT
+ScaleView 0.1.0
+profile ngc-mxnet-rn50: NGC MXNet ResNet-50 v1.5 (the seed's runner)
+== hostname
+$host
+== kernel
+Linux $host 6.1.0-27-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.115-1 x86_64 GNU/Linux
+== cpus
+128
+== nvidia-smi -q
+
+==============NVSMI LOG==============
+
+Timestamp                                 : Mon Nov  $((week * 2)) 02:00:00 2026
+Driver Version                            : $driver
+CUDA Version                              : 12.4
+
+Attached GPUs                             : 8
+GPU 00000000:18:00.0
+    Product Name                          : NVIDIA A100-SXM4-80GB
+    Product Brand                         : NVIDIA
+    Persistence Mode                      : Enabled
+== nvidia-smi topo -m
+        GPU0    GPU1    GPU2    GPU3    GPU4    GPU5    GPU6    GPU7
+GPU0     X      NV12    NV12    NV12    NV12    NV12    NV12    NV12
+== container image nvcr.io/nvidia/mxnet:24.03-py3 (id, repo digests)
+sha256:6f1c3a9e27b4 ["nvcr.io/nvidia/mxnet@sha256:2b7e..."]
+== docker server version
+24.0.7
+== mpirun
+mpirun (Open MPI) 4.1.4
+TXT
+    done
+    # The campaign ran on that day: its logs say so.
+    find "$dir/logs" -name '*.log' -exec touch -d "2026-11-0$((week * 2)) 03:00 UTC" {} +
+    "$build/app/scaleview-cli" history record "$dir/logs" --quiet
+done
+last=$work/campaign-2026-11-08/logs
+for page in history environment; do
+    rm -f "$work/screenshot.ini"
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$build/app/scaleview" --settings "$work/screenshot.ini" \
+        --screenshot "docs/screenshots/$page.png" --page "$page" --size 1400x900 "$last"
+done
+# The report, rendered by Qt's rich-text engine with its SVG charts drawn by Qt SVG (no headless
+# browser is installed here): the last two campaigns compared.
+"$build/app/scaleview-cli" report "$work/campaign-2026-11-06/logs" "$last" --label 2026-11-06 \
+    --label 2026-11-08 --output "$work/report.html" --quiet
+xvfb-run -a -s "-screen 0 1600x1000x24" "$build/app/scaleview" --render-html "$work/report.html" \
+    --screenshot docs/screenshots/report.png
