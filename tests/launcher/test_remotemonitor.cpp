@@ -32,7 +32,9 @@ class RemoteMonitor : public sv::test::SshNodesTest {
     RemoteMonitor() : SshNodesTest("remotemonitor") {}
     void TearDown() override {
         // Whatever the test did, no sampler of its runs may be left on any host.
-        if (!m_dir.empty()) EXPECT_TRUE(samplersLeft().empty());
+        if (!m_dir.empty()) {
+            EXPECT_TRUE(samplersLeft().empty());
+        }
         SshNodesTest::TearDown();
     }
     // A 2n1g campaign of the fake workload on node1 and node2 (one rank each).
@@ -171,7 +173,11 @@ TEST_F(RemoteMonitor, UnreachableHostIsNotSampledAndTheRunsTaggedProcessesAreNev
                          {"/usr/bin/env", "SCALEVIEW_RUN_TAG=" + tag, "/usr/bin/setsid",
                           "/usr/bin/nice", "-n", "-15", "/bin/sh", "-c", sv::test::kHogLoop});
     Campaign c;
-    c.hosts = {Host{"refused"}, Host{"node1"}};
+    for (const char* name : {"refused", "node1"}) {
+        Host h;
+        h.name = name;
+        c.hosts.push_back(h);
+    }
     c.sshConfig = m_nodes->config();
     c.connectTimeoutSeconds = 3;
     c.outputDir = m_dir + "/out";
