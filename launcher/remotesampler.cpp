@@ -35,14 +35,19 @@ std::string_view RemoteSampler::script() {
 
 std::vector<std::string> RemoteSampler::command(const CommandBuilder& builder, int index,
                                                 const std::string& tag, int intervalSeconds,
-                                                int limitSeconds) {
+                                                int limitSeconds, const std::string& nvidiaSmi) {
     // On the host itself, not in the run's container: a container sees its own processes only,
     // and the neighbours that disturb a run are the host's.
-    return builder.onHost(index,
-                          {"env", "SCALEVIEW_MONITOR_TAG=" + tag, "python3", "-c",
-                           std::string(script()), tag, std::to_string(intervalSeconds),
-                           std::to_string(limitSeconds)},
-                          false);
+    std::vector<std::string> argv{"env",
+                                  "SCALEVIEW_MONITOR_TAG=" + tag,
+                                  "python3",
+                                  "-c",
+                                  std::string(script()),
+                                  tag,
+                                  std::to_string(intervalSeconds),
+                                  std::to_string(limitSeconds)};
+    if (!nvidiaSmi.empty()) argv.push_back(nvidiaSmi);
+    return builder.onHost(index, argv, false);
 }
 
 std::optional<HostSample> RemoteSampler::parse(const std::string& line) {
@@ -72,6 +77,25 @@ std::optional<HostSample> RemoteSampler::parse(const std::string& line) {
             fp.cpuPct = p.value("cpu_pct", 0.0);
             s.foreign.push_back(std::move(fp));
         }
+    // A GPU run's sample: nvidia-smi's view of the host's GPUs, as HostSampler writes it.
+    if (const auto g = j.find("gpus"); g != j.end() && g->is_array()) {
+        GpuSample gpu;
+        for (const auto& x : *g) {
+            if (!x.is_object()) continue;
+            GpuState state;
+            state.index = x.value("index", 0);
+            state.smClockMhz = x.value("sm_mhz", 0.0);
+            state.throttle = x.value("throttle", std::uint64_t{0});
+            state.temperatureC = x.value("temperature_c", 0.0);
+            state.powerW = x.value("power_w", 0.0);
+            gpu.gpus.push_back(state);
+        }
+        if (const auto a = j.find("foreign_gpu"); a != j.end() && a->is_array())
+            for (const auto& x : *a)
+                if (x.is_object()) gpu.foreign.push_back({x.value("pid", 0), x.value("name", "")});
+        gpu.error = j.value("gpu_error", std::string());
+        s.gpu = std::move(gpu);
+    }
     return s;
 }
 

@@ -26,9 +26,10 @@ class RemoteSampler : public QObject {
     // tagged `tag`: ssh (the campaign's options and config) to the host, then python3 running
     // the sampler script; processes carrying SCALEVIEW_RUN_TAG=tag there are the run's own.
     // The sampler carries SCALEVIEW_MONITOR_TAG=tag, and gives up by itself after limitSeconds.
+    // With nvidiaSmi (a GPU run) it also reads the host's GPUs through that program.
     static std::vector<std::string> command(const CommandBuilder& builder, int index,
                                             const std::string& tag, int intervalSeconds,
-                                            int limitSeconds);
+                                            int limitSeconds, const std::string& nvidiaSmi = {});
     // The script's text (for the tests, and for whoever wants to read what runs on a host).
     static std::string_view script();
     // One line of the script's output; nullopt when it is not a sample.

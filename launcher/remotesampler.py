@@ -5,11 +5,15 @@
 # It exits when its standard input closes (after one last sample: the launcher finished the run),
 # when its output cannot be written (the launcher is gone), or after LIMIT seconds, whichever
 # comes first: nothing is left behind.
-# Arguments: TAG INTERVAL LIMIT. Python 3 standard library only; constant text, nothing of the
-# campaign's is in it.
-import json, os, select, sys, time
+# On a GPU run it adds nvidia-smi's view of the host's GPUs (what launcher/gpusampler.cpp reads on
+# the launching machine): SM clock, active throttle reasons, temperature, power, and the compute
+# processes not carrying the run's tag.
+# Arguments: TAG INTERVAL LIMIT [NVIDIA_SMI]. Python 3 standard library only; constant text,
+# nothing of the campaign's is in it.
+import json, os, select, subprocess, sys, time
 
 tag, interval, limit = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+smi = sys.argv[4] if len(sys.argv) > 4 else ""
 needle = b"SCALEVIEW_RUN_TAG=" + tag.encode()
 hz = os.sysconf("SC_CLK_TCK")
 # Not foreign: this sampler and the session sshd (or login shell) that started it.
@@ -44,6 +48,40 @@ def processes():
         # After "comm)": state is field 3, utime 14, stime 15, starttime 22.
         out[int(name)] = (text[left + 1:right], int(fields[11]) + int(fields[12]), int(fields[19]))
     return out
+
+
+def query(args):
+    """nvidia-smi's CSV rows for args, split into stripped fields."""
+    done = subprocess.run([smi] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=5,
+                          stdin=subprocess.DEVNULL)
+    if done.returncode != 0:
+        raise OSError("%s failed: %s" % (smi, done.stderr.decode("utf-8", "replace").strip()))
+    return [[f.strip() for f in line.split(",")]
+            for line in done.stdout.decode("utf-8", "replace").splitlines() if line.strip()]
+
+
+def number(text):
+    try:
+        return float(text)
+    except ValueError:  # "[N/A]"
+        return 0.0
+
+
+def gpus(sample):
+    try:
+        rows = query(["--query-gpu=index,clocks.sm,clocks_throttle_reasons.active,"
+                      "temperature.gpu,power.draw", "--format=csv,noheader,nounits"])
+        sample["gpus"] = [{"index": int(number(r[0])), "sm_mhz": number(r[1]),
+                           "throttle": int(r[2], 16) if r[2].lower().startswith("0x") else 0,
+                           "temperature_c": number(r[3]), "power_w": number(r[4])}
+                          for r in rows if len(r) >= 5]
+        apps = query(["--query-compute-apps=pid,process_name", "--format=csv,noheader"])
+        sample["foreign_gpu"] = [{"pid": int(number(r[0])), "name": r[1]} for r in apps
+                                 if len(r) >= 2 and number(r[0]) > 0 and not tagged(int(number(r[0])))]
+    except (OSError, subprocess.SubprocessError, ValueError) as e:
+        sample.setdefault("gpus", [])
+        sample["foreign_gpu"] = []
+        sample["gpu_error"] = str(e)
 
 
 def cpu_line():
@@ -93,6 +131,8 @@ while True:
         foreign.sort(key=lambda f: -f["cpu_pct"])
         sample["foreign"] = foreign[:8]
         verdicts = {k: v for k, v in verdicts.items() if k[0] in now and now[k[0]][2] == k[1]}
+        if smi:
+            gpus(sample)
     try:
         sys.stdout.write(json.dumps(sample) + "\n")
         sys.stdout.flush()

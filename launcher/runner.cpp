@@ -418,7 +418,8 @@ void Runner::startMonitor(const PlannedRun& run) {
     for (int h = 0; h < m_builder.hostCount(run); ++h)
         m_monitor->watchHost(
             m_builder.hostName(h),
-            RemoteSampler::command(m_builder, h, m_tag, 2, m_campaign.wallTimeoutSeconds + 120),
+            RemoteSampler::command(m_builder, h, m_tag, 2, m_campaign.wallTimeoutSeconds + 120,
+                                   m_profile.needs == "gpu" ? "nvidia-smi" : ""),
             run.key.topology.gpusPerNode);
     m_monitor->setIterationSource(
         [this]() -> std::int64_t { return m_analyzer ? m_analyzer->iterationsDone() : -1; });

@@ -21,8 +21,7 @@ const char* kOverview = R"(Usage:
   scaleview-cli compare A B [C...] [--label NAME]... [--format table|csv|json|markdown]
   scaleview-cli report LOG_DIR... --output report.html|report.md [--label NAME]...
   scaleview-cli references [--reference-file FILE]... | references save LOG_DIR --id ID
-  scaleview-cli history [--case 2n8g] [--format table|csv|json] [--fail-on-regression]
-  scaleview-cli history record LOG_DIR...
+  scaleview-cli history [--case 2n8g] [--fail-on-regression] | history record LOG_DIR...
   scaleview-cli formats
   scaleview-cli --version | --help
 

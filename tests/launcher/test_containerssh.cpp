@@ -189,6 +189,33 @@ TEST_F(ContainersOverSsh, TwoNodesRunInsideContainersThatReachEachOtherThroughTh
         << r.err;
 }
 
+// The seed's topology with the real workload: ResNet-50 (PyTorch, gloo) in a container on each
+// of the two nodes, mpirun in container 1 starting rank 1 in container 2 through its sshd.
+TEST_F(ContainersOverSsh, TwoNodesRunTheLocalWorkloadInsideTheContainers) {
+    json c = campaign({});
+    c["profile"] = "local-cpu-rn50";
+    c["variables"] = {{"image_size", "32"}};
+    c["iterations"] = 6;
+    // The profile's own flags give the host's network (--net=host); the empty image has no /tmp.
+    c["container"]["runArgs"] = {"--tmpfs=/tmp"};
+    const auto r = runProcess({kCli, "run", write(c)});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err << readFile(m_out + "/journal.jsonl");
+    const auto ends = sv::test::journalEnds(m_out);
+    ASSERT_EQ(ends.size(), 1u);
+    EXPECT_EQ(ends[0]["state"], "ok") << ends[0].dump();
+    const std::string log = readFile(ends[0]["log"].get<std::string>());
+    EXPECT_NE(log.find("rank 1 of 2"), std::string::npos) << log;
+    for (const char* rank : {"[1,0]<stderr>:", "[1,1]<stderr>:"}) {
+        int speeds = 0;
+        std::istringstream in(log);
+        for (std::string line; std::getline(in, line);)
+            speeds += line.rfind(rank, 0) == 0 && line.find("Speed: ") != std::string::npos;
+        EXPECT_EQ(speeds, 6) << rank << "\n" << log;
+    }
+    EXPECT_TRUE(m_dockerd->containers().empty());
+    EXPECT_TRUE(campaignSshProcesses().empty());
+}
+
 TEST_F(ContainersOverSsh, CancelMidRunLeavesNothingRunningInEitherContainer) {
     const pid_t cli = sv::test::spawn(
         {kCli, "run", write(campaign({"--ignore-term-fork", "--hang"}, /*keep=*/true))},

@@ -13,6 +13,9 @@
 #include "sshnodes.h"
 
 #include <chrono>
+#include <fstream>
+#include <optional>
+#include <sys/stat.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -284,4 +287,59 @@ TEST_F(RemoteMonitor, CancelTimeoutAndKillThenResumeLeaveNoSamplerBehind) {
     ASSERT_EQ(ends.size(), 1u) << sv::test::readFile(m_dir + "/cli2.log");
     EXPECT_EQ(ends[0]["state"], "cancelled") << ends[0].dump();
     EXPECT_TRUE(samplersGone()) << samplersLeft().front();
+}
+
+// A GPU run's remote sampler reads the host's GPUs too (here the script runs on this machine
+// without the ssh hop, which the tests above cover; no GPU here, so a stand-in nvidia-smi answers
+// as the driver's tool does): GPU 0 thermally throttled and a foreign compute process mark the run
+// disturbed, naming the host; the run's own tagged process is never foreign.
+TEST(RemoteSamplerGpu, AThrottledGpuAndAForeignComputeProcessOnAHostMarkTheRunDisturbed) {
+    sv::test::EventLoop loop;
+    const std::string dir = sv::test::tempDir("remotegpu");
+    const std::string tag = "svremotegputest";
+    sv::test::CpuHog other(dir + "/other.log", {"/bin/sleep", "600"});
+    sv::test::CpuHog own(dir + "/own.log", {"/usr/bin/env", "SCALEVIEW_RUN_TAG=" + tag, "/bin/sleep", "600"});
+    const std::string smi = dir + "/nvidia-smi";
+    std::ofstream(smi) << "#!/bin/sh\n"
+                       << "case \"$1\" in\n"
+                       << "  --query-gpu=*) echo '0, 1410, 0x0000000000000020, 87, 350.12'; "
+                       << "echo '1, 1980, 0x0000000000000001, 40, [N/A]' ;;\n"
+                       << "  --query-compute-apps=*) echo '" << other.pid << ", python3'; echo '"
+                       << own.pid << ", python3' ;;\n"
+                       << "esac\n";
+    ::chmod(smi.c_str(), 0755);
+    const std::string file = dir + "/monitor/r50_b2_fp32_1.jsonl";
+    RunMonitor monitor(file, tag, 1, std::chrono::milliseconds(1000), nullptr, true, smi);
+    monitor.watchHost("node7",
+                      {"/usr/bin/python3", "-c", std::string(RemoteSampler::script()), tag, "1",
+                       "60", smi},
+                      1);
+    monitor.start();
+    auto lines = [&] {
+        std::vector<json> out;
+        std::ifstream in(file);
+        for (std::string line; std::getline(in, line);)
+            if (!line.empty()) out.push_back(json::parse(line));
+        return out;
+    };
+    ASSERT_TRUE(sv::test::waitFor([&] { return lines().size() >= 2; }, 30000));
+    std::optional<MonitorSummary> summary;
+    monitor.finish([&](MonitorSummary s) { summary = s; });
+    ASSERT_TRUE(sv::test::waitFor([&] { return summary.has_value(); }, 20000));
+    std::string words;
+    for (const auto& e : summary->evidence())
+        words += e + "\n";
+    EXPECT_NE(words.find("GPU 0 on node7 throttled (thermal (software))"), std::string::npos)
+        << words;
+    EXPECT_EQ(words.find("GPU 1"), std::string::npos) << "idle is no throttling: " << words;
+    EXPECT_NE(words.find("pid " + std::to_string(other.pid) + " (python3)"), std::string::npos)
+        << words;
+    EXPECT_EQ(words.find("pid " + std::to_string(own.pid)), std::string::npos) << words;
+    const auto last = lines().back();
+    EXPECT_EQ(last["host"], "node7");
+    EXPECT_EQ(last["gpus"][0]["sm_mhz"], 1410.0);
+    EXPECT_EQ(last["gpus"][0]["throttle"], 0x20);
+    EXPECT_EQ(last["gpus"][1]["power_w"], 0.0) << "[N/A] reads as 0";
+    EXPECT_EQ(last["foreign_gpu"].size(), 1u);
+    std::filesystem::remove_all(dir);
 }

@@ -63,7 +63,7 @@ TEST(LoadMemory, TheModelKeepsIterationsTimesNodesAndShowsSummarizesFiguresForAn
     // A small version of the 3 GB tree of the issue: 8, 16 and 32 ranks, interleaved, with
     // noise and node clock offsets, as tools/genlogs.py writes them.
     const ProcessResult gen = runProcess(
-        {"python3", SCALEVIEW_GENLOGS, (dir / "logs").string(), "--topologies", "1n8g,2n8g,4n8g",
+        {"/usr/bin/python3", SCALEVIEW_GENLOGS, (dir / "logs").string(), "--topologies", "1n8g,2n8g,4n8g",
          "--iterations", std::to_string(kIterations), "--repeats", "2", "--seed", "13"});
     ASSERT_EQ(gen.exitCode, 0) << gen.err;
     const auto root = dir / "logs";
