@@ -208,3 +208,34 @@ TEST(Durability, PreflightSaysWhenTheOutputDirectoryHasNoRoomOrCannotBeWritten) 
                                      "this user can write")
         << r.out;
 }
+
+// Every campaign the CLI runs to its end goes into the history (ctest turns the history off for
+// the launcher's tests: this one names its own database), once: a resume of the same finished
+// campaign reads the same logs, and records nothing new.
+TEST(HistoryHook, ACampaignTheCliRunsIsRecordedOnceInTheHistory) {
+    const std::string dir = sv::test::tempDir("historyhook");
+    const std::string db = dir + "/history.sqlite";
+    const auto profile = sv::test::writeFakeProfile(dir, {"--interval", "0.002"});
+    const char* before = std::getenv("SCALEVIEW_HISTORY_DB");
+    const std::string saved = before ? before : "";
+    ::setenv("SCALEVIEW_HISTORY_DB", db.c_str(), 1);
+    const auto r = runProcess(fakeRun(profile, dir + "/out", "20"));
+    const auto again = runProcess({kCli, "resume", dir + "/out"});
+    if (before)
+        ::setenv("SCALEVIEW_HISTORY_DB", saved.c_str(), 1);
+    else
+        ::unsetenv("SCALEVIEW_HISTORY_DB");
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE((r.out + r.err).find("history: recorded " + dir + "/out (1 case)"), std::string::npos)
+        << r.out << r.err;
+    EXPECT_EQ(again.exitCode, 0) << again.out << again.err;
+    const auto h = runProcess({kCli, "history", "--history-db", db, "--format", "json"});
+    ASSERT_EQ(h.exitCode, 0) << h.err;
+    const auto j = nlohmann::json::parse(h.out);
+    ASSERT_EQ(j["cases"].size(), 1u) << h.out;
+    EXPECT_EQ(j["cases"][0]["topology"], "1n1g");
+    ASSERT_EQ(j["cases"][0]["campaigns"].size(), 1u) << h.out;
+    EXPECT_EQ(j["cases"][0]["campaigns"][0]["runs"], 2);
+    EXPECT_EQ(j["cases"][0]["campaigns"][0]["path"], dir + "/out");
+    std::filesystem::remove_all(dir);
+}

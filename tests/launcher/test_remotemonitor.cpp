@@ -298,7 +298,8 @@ TEST(RemoteSamplerGpu, AThrottledGpuAndAForeignComputeProcessOnAHostMarkTheRunDi
     const std::string dir = sv::test::tempDir("remotegpu");
     const std::string tag = "svremotegputest";
     sv::test::CpuHog other(dir + "/other.log", {"/bin/sleep", "600"});
-    sv::test::CpuHog own(dir + "/own.log", {"/usr/bin/env", "SCALEVIEW_RUN_TAG=" + tag, "/bin/sleep", "600"});
+    sv::test::CpuHog own(dir + "/own.log",
+                         {"/usr/bin/env", "SCALEVIEW_RUN_TAG=" + tag, "/bin/sleep", "600"});
     const std::string smi = dir + "/nvidia-smi";
     std::ofstream(smi) << "#!/bin/sh\n"
                        << "case \"$1\" in\n"
@@ -310,10 +311,9 @@ TEST(RemoteSamplerGpu, AThrottledGpuAndAForeignComputeProcessOnAHostMarkTheRunDi
     ::chmod(smi.c_str(), 0755);
     const std::string file = dir + "/monitor/r50_b2_fp32_1.jsonl";
     RunMonitor monitor(file, tag, 1, std::chrono::milliseconds(1000), nullptr, true, smi);
-    monitor.watchHost("node7",
-                      {"/usr/bin/python3", "-c", std::string(RemoteSampler::script()), tag, "1",
-                       "60", smi},
-                      1);
+    monitor.watchHost(
+        "node7",
+        {"/usr/bin/python3", "-c", std::string(RemoteSampler::script()), tag, "1", "60", smi}, 1);
     monitor.start();
     auto lines = [&] {
         std::vector<json> out;
