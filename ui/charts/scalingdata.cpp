@@ -139,8 +139,15 @@ void addReferences(ScalingData& d, const std::vector<std::string>& references,
                              ", the case " +
                              precisionBatchLabel(group.precision, group.batchPerDevice);
         for (const auto& p : d.points)
-            if (auto v = catalog.lookup(id, p.topology.name()))
-                curve.throughput[p.topology.name()] = v->throughput;
+            if (auto v = catalog.lookup(id, p.topology.name())) {
+                const std::string topology = p.topology.name();
+                curve.throughput[topology] = v->throughput;
+                if (!v->series) continue;
+                const auto r = v->series->repeats.find(topology);
+                if (r == v->series->repeats.end() || r->second.empty()) continue;
+                const auto [lo, hi] = std::minmax_element(r->second.begin(), r->second.end());
+                curve.spread[topology] = {*lo, *hi};
+            }
         if (auto base = catalog.lookup(id, "1n1g")) curve.baseline = base->throughput;
         d.references.push_back(std::move(curve));
     }

@@ -37,7 +37,10 @@ struct ReferenceCurve {
     // Why no Δ against it is meaningful (another precision or batch size); empty when it matches.
     std::string mismatch;
     std::map<std::string, double> throughput; // by topology name, only the measured topologies
-    std::optional<double> baseline;           // the 1n1g figure, for speedup
+    // The min–max of the source's own repeats by topology, where it printed them (the seed's
+    // FP32 table): drawn as a measured series' spread is.
+    std::map<std::string, std::pair<double, double>> spread;
+    std::optional<double> baseline; // the 1n1g figure, for speedup
     std::optional<double> speedupAt(const Topology& t) const;
 };
 

@@ -92,6 +92,8 @@ QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
             const double v = it == ref.throughput.end() ? 0.0 : it->second;
             *set << v;
             top = std::max(top, v);
+            if (const auto sp = ref.spread.find(p.topology.name()); sp != ref.spread.end())
+                top = std::max(top, sp->second.second);
         }
         bars->append(set);
     }
@@ -120,34 +122,42 @@ QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
     whiskerX->setVisible(false);
     chart->addAxis(whiskerX, Qt::AlignBottom);
     bool first = true;
+    // One whisker, low to high, on bar `set` of category i.
+    auto addWhisker = [&](std::size_t set, std::size_t i, double low, double high) {
+        const double x =
+            static_cast<double>(i) - kGroupWidth / 2 + barWidth * (static_cast<double>(set) + 0.5);
+        const double cap = barWidth * 0.25;
+        auto* w = new QLineSeries(chart);
+        w->setName(whiskerName(whisker));
+        w->append({{x - cap, low},
+                   {x + cap, low},
+                   {x, low},
+                   {x, high},
+                   {x - cap, high},
+                   {x + cap, high}});
+        QPen pen(ChartStyle::spread());
+        pen.setWidthF(1.6);
+        w->setPen(pen);
+        chart->addSeries(w);
+        w->attachAxis(whiskerX);
+        w->attachAxis(axisY);
+        if (!first)
+            for (auto* m : chart->legend()->markers(w))
+                m->setVisible(false);
+        first = false;
+    };
     for (std::size_t s = 0; s < measuredSeries.size(); ++s)
-        for (std::size_t i = 0; i < measuredSeries[s]->size(); ++i) {
-            const auto& p = (*measuredSeries[s])[i];
-            const auto span = whiskerSpan(p, whisker);
-            if (!span) continue;
-            const auto [low, high] = *span;
-            const double x = static_cast<double>(i) - kGroupWidth / 2 +
-                             barWidth * (static_cast<double>(s) + 0.5);
-            const double cap = barWidth * 0.25;
-            auto* w = new QLineSeries(chart);
-            w->setName(whiskerName(whisker));
-            w->append({{x - cap, low},
-                       {x + cap, low},
-                       {x, low},
-                       {x, high},
-                       {x - cap, high},
-                       {x + cap, high}});
-            QPen pen(ChartStyle::spread());
-            pen.setWidthF(1.6);
-            w->setPen(pen);
-            chart->addSeries(w);
-            w->attachAxis(whiskerX);
-            w->attachAxis(axisY);
-            if (!first)
-                for (auto* m : chart->legend()->markers(w))
-                    m->setVisible(false);
-            first = false;
-        }
+        for (std::size_t i = 0; i < measuredSeries[s]->size(); ++i)
+            if (const auto span = whiskerSpan((*measuredSeries[s])[i], whisker))
+                addWhisker(s, i, span->first, span->second);
+    // A reference whose source printed its repeats shows their min–max like a measured series.
+    if (whisker == Whisker::MinMax)
+        for (std::size_t r = 0; r < d.references.size(); ++r)
+            for (std::size_t i = 0; i < d.points.size(); ++i) {
+                const auto it = d.references[r].spread.find(d.points[i].topology.name());
+                if (it != d.references[r].spread.end())
+                    addWhisker(measuredSeries.size() + r, i, it->second.first, it->second.second);
+            }
     return chart;
 }
 
