@@ -265,10 +265,6 @@ const ReferenceTable* ReferenceCatalog::find(std::string_view id) const {
     return nullptr;
 }
 
-namespace {
-
-// DLPerf's runners name ResNet-50 r50, rn50 or resnet50, BERT bert, bert_base or
-// bert-base-adam-training.
 std::string modelFamily(std::string_view model) {
     const std::string m = lower(std::string(model));
     if (m.rfind("r50", 0) == 0 || m.rfind("rn50", 0) == 0 || m.rfind("resnet50", 0) == 0)
@@ -276,6 +272,8 @@ std::string modelFamily(std::string_view model) {
     if (m.find("bert") != std::string::npos) return "bert";
     return m;
 }
+
+namespace {
 
 // "NGC TensorFlow 1.15.2 with XLA" is a series of "NGC TensorFlow 1"; a table's own framework
 // (NVIDIA's "MXNet (NVIDIA container 19.07)") may leave out the "NGC ", a series name may not:

@@ -37,6 +37,10 @@ struct ReferenceTable {
     const ReferenceSeries* primary() const;
 };
 
+// One name per model: DLPerf's runners name ResNet-50 r50, rn50 or resnet50, and BERT bert,
+// bert_base or bert-base-adam-training.
+std::string modelFamily(std::string_view model);
+
 struct ReferenceValue {
     const ReferenceTable* table = nullptr;
     const ReferenceSeries* series = nullptr;

@@ -222,7 +222,8 @@ void ControlPanel::setAnalysis(const AnalysisPtr& analysis) {
             if (m_groups[i] == *analysis->group) m_group->setCurrentIndex(static_cast<int>(i));
     m_group->setEnabled(m_groups.size() > 1);
     if (analysis->group)
-        m_references->setMatch(analysis->group->precision, analysis->group->batchPerDevice);
+        m_references->setMatch(analysis->group->precision, analysis->group->batchPerDevice,
+                               analysis->group->model);
     m_references->setChecked(analysis->references);
     m_updating = false;
 }

@@ -283,6 +283,42 @@ TEST(ReferenceListModel, TablesMatchingTheCaseComeFirstMarked) {
             .toBool());
 }
 
+// A ResNet-50 case lists ResNet-50's tables only (BERT's and InsightFace's are another model),
+// except one the user checked; a BERT case lists BERT's; checks survive being hidden.
+TEST(ReferenceListModel, OnlyTheCasesModelsTablesAreListed) {
+    ui::ReferenceListModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    const int all = model.rowCount();
+    model.setChecked({"dlperf-ngc-mxnet-fp32-bs128",
+                      "dlperf-insightface-emore-r100-dp-bs64:OneFlow 0.3.4 (oneflow_face)"});
+    model.setMatch("fp32", 128, "r50");
+    EXPECT_LT(model.rowCount(), all);
+    EXPECT_TRUE(model.indexOf("nvidia-dle-mxnet-dgx2-19.07:FP32, batch 128").isValid());
+    for (int t = 0; t < model.rowCount(); ++t) {
+        const QString tip = model.data(model.index(t, 0), Qt::ToolTipRole).toString();
+        if (tip.startsWith(QLatin1String("dlperf-insightface-emore-r100-dp-bs64"))) continue;
+        EXPECT_FALSE(tip.contains(QLatin1String("insightface"))) << tip.toStdString();
+        EXPECT_FALSE(tip.contains(QLatin1String("bert"))) << tip.toStdString();
+    }
+    EXPECT_EQ(model.checked(),
+              (std::vector<std::string>{
+                  "dlperf-ngc-mxnet-fp32-bs128",
+                  "dlperf-insightface-emore-r100-dp-bs64:OneFlow 0.3.4 (oneflow_face)"}));
+    // A BERT case: BERT's tables, not ResNet-50's; the hidden check is still a check.
+    model.setMatch("fp32", 32, "bert-base");
+    bool bert = false;
+    for (int t = 0; t < model.rowCount(); ++t) {
+        const QString tip = model.data(model.index(t, 0), Qt::ToolTipRole).toString();
+        bert = bert || tip.startsWith(QLatin1String("dlperf-report-v1-bert"));
+        EXPECT_FALSE(tip.startsWith(QLatin1String("nvidia-dle-mxnet"))) << tip.toStdString();
+    }
+    EXPECT_TRUE(bert);
+    EXPECT_EQ(model.checked().size(), 2u);
+    // No model: every table, as before.
+    model.setMatch("fp32", 32, "");
+    EXPECT_EQ(model.rowCount(), all);
+}
+
 TEST(ControlPanel, ReferenceTreeOpensTheTableMatchingTheCase) {
     TempDir dir;
     CampaignSpec spec;

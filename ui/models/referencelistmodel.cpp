@@ -25,10 +25,11 @@ void ReferenceListModel::setCatalog(const ReferenceCatalog& catalog) {
     const auto match = m_match;
     beginResetModel();
     m_tables.clear();
+    m_hidden.clear();
     m_match.reset();
     build(catalog);
     endResetModel();
-    if (match) setMatch(match->first, match->second);
+    if (match) setMatch(match->precision, match->batch, match->model);
     setChecked(wasChecked);
 }
 
@@ -38,6 +39,7 @@ void ReferenceListModel::build(const ReferenceCatalog& catalog) {
         const ReferenceTable& t = tables[i];
         Table table;
         table.catalogIndex = i;
+        table.family = modelFamily(t.model);
         // Short enough for the dock, and what tells tables apart kept: precision and batch, or
         // the hardware where the series carry those. The full title is in the tooltip.
         std::string label = t.title.substr(0, t.title.find_first_of(",("));
@@ -100,11 +102,20 @@ void ReferenceListModel::setChecked(const std::vector<std::string>& ids) {
         for (std::size_t si = 0; si < m_tables[ti].series.size(); ++si)
             update(m_tables[ti].series[si], index(static_cast<int>(si), 0, tableIndex));
     }
+    // Tables not listed for this case keep their checks too (no row to update).
+    for (auto& t : m_hidden) {
+        t.row.checked =
+            !t.row.id.empty() && std::find(ids.begin(), ids.end(), t.row.id) != ids.end();
+        for (auto& e : t.series)
+            e.checked = std::find(ids.begin(), ids.end(), e.id) != ids.end();
+    }
 }
 
 std::vector<std::string> ReferenceListModel::checked() const {
     std::vector<const Table*> byCatalog;
     for (const auto& t : m_tables)
+        byCatalog.push_back(&t);
+    for (const auto& t : m_hidden)
         byCatalog.push_back(&t);
     std::sort(byCatalog.begin(), byCatalog.end(),
               [](const Table* a, const Table* b) { return a->catalogIndex < b->catalogIndex; });
@@ -127,19 +138,30 @@ QModelIndex ReferenceListModel::indexOf(const std::string& id) const {
     return {};
 }
 
-void ReferenceListModel::setMatch(const std::string& precision, int batchPerDevice) {
-    if (m_match && m_match->first == precision && m_match->second == batchPerDevice) return;
-    m_match = std::make_pair(precision, batchPerDevice);
+void ReferenceListModel::setMatch(const std::string& precision, int batchPerDevice,
+                                  const std::string& model) {
+    const Match match{precision, batchPerDevice, model};
+    if (m_match && *m_match == match) return;
+    m_match = match;
     auto matches = [&](const Entry& e) {
         return e.precision == precision && e.batch == batchPerDevice;
     };
-    std::vector<Table> next = m_tables;
-    for (auto& t : next) {
+    auto anyChecked = [](const Table& t) {
+        return t.row.checked || std::any_of(t.series.begin(), t.series.end(),
+                                            [](const Entry& e) { return e.checked; });
+    };
+    std::vector<Table> all = m_tables;
+    all.insert(all.end(), m_hidden.begin(), m_hidden.end());
+    std::vector<Table> next, hidden;
+    const std::string family = model.empty() ? std::string() : modelFamily(model);
+    for (auto& t : all) {
         t.row.matches = !t.row.id.empty() && matches(t.row);
         for (auto& s : t.series) {
             s.matches = matches(s);
             t.row.matches = t.row.matches || s.matches;
         }
+        (family.empty() || t.family == family || anyChecked(t) ? next : hidden)
+            .push_back(std::move(t));
     }
     // Matching tables first, each part in catalog order.
     std::stable_sort(next.begin(), next.end(), [](const Table& a, const Table& b) {
@@ -148,6 +170,7 @@ void ReferenceListModel::setMatch(const std::string& precision, int batchPerDevi
     });
     beginResetModel();
     m_tables = std::move(next);
+    m_hidden = std::move(hidden);
     endResetModel();
 }
 

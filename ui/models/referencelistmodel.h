@@ -30,8 +30,10 @@ class ReferenceListModel : public QAbstractItemModel {
     std::vector<std::string> checked() const; // in catalog order, whatever the rows' order
     QModelIndex indexOf(const std::string& id) const;
     // The case shown: tables with a series of this precision and batch move first, marked
-    // (a model reset, only when the match changes: views keep what the user expanded).
-    void setMatch(const std::string& precision, int batchPerDevice);
+    // (a model reset, only when the match changes: views keep what the user expanded). With a
+    // model, the tables of other models (BERT's, InsightFace's beside a ResNet-50 case) are not
+    // listed, unless checked.
+    void setMatch(const std::string& precision, int batchPerDevice, const std::string& model = {});
     std::vector<QModelIndex> matchingTables() const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
@@ -57,13 +59,21 @@ class ReferenceListModel : public QAbstractItemModel {
         Entry row;                 // checkable when the table has one series
         std::vector<Entry> series; // a comparison table's series
         std::size_t catalogIndex = 0;
+        std::string family; // modelFamily of the table's model
     };
     void build(const ReferenceCatalog& catalog);
     Entry* entry(const QModelIndex& index);
     const Entry* entry(const QModelIndex& index) const;
 
     std::vector<Table> m_tables; // in display order
-    std::optional<std::pair<std::string, int>> m_match;
+    std::vector<Table> m_hidden; // of another model than the case's
+    struct Match {
+        std::string precision;
+        int batch = 0;
+        std::string model;
+        bool operator==(const Match&) const = default;
+    };
+    std::optional<Match> m_match;
 };
 
 } // namespace sv::ui
