@@ -129,7 +129,9 @@ TEST(NgcTfBert, ShortInterleavedCrlfAndGarbageLogs) {
     // No PARAMETER header, CRLF line ends, NULs and binary garbage between the lines.
     std::string crlf = makeNgcTfBertLog(32, 201234, 120, "\r\n");
     crlf.erase(0, crlf.find("\r\n") + 2);
-    crlf.insert(crlf.find("DLL", 300), std::string("\x00\xff\x1b[0m junk\r\n", 15));
+    // A NUL, a stray byte and a colour code: sizeof counts every byte of the literal.
+    constexpr char kGarbage[] = "\x00\xff\x1b[0m junk\r\n";
+    crlf.insert(crlf.find("DLL", 300), std::string(kGarbage, sizeof kGarbage - 1));
     writeFile(dir / "1n1g/bert_b32_fp32_4.log", crlf);
     const Summary s = summarizeDirectory(dir.path(), dlperfDefaults(), {});
     ASSERT_EQ(s.runs.size(), 4u);

@@ -126,7 +126,9 @@ TEST(Paddle, ShortInterleavedCrlfAndGarbageLogs) {
     writeFile(dir / "1n1g/r50_b128_fp32_3.log", twice);
     std::string crlf = makePaddleRn50Log(301234, 120, "\r\n");
     crlf.erase(0, crlf.find("\r\n") + 2);
-    crlf.insert(crlf.find("2020", 10), std::string("\x00\xfd\x1b[0m garbage\r\n", 18));
+    // A NUL, a stray byte and a colour code: sizeof counts every byte of the literal.
+    constexpr char kGarbage[] = "\x00\xfd\x1b[0m garbage\r\n";
+    crlf.insert(crlf.find("2020", 10), std::string(kGarbage, sizeof kGarbage - 1));
     writeFile(dir / "1n1g/r50_b128_fp32_4.log", crlf);
     const Summary s = summarizeDirectory(dir.path(), dlperfDefaults(), {});
     ASSERT_EQ(s.runs.size(), 4u);

@@ -98,7 +98,9 @@ TEST(PytorchRn50, ShortCrlfAndGarbageLogs) {
     for (std::size_t at = 0; (at = crlf.find('\n', at)) != std::string::npos; at += 2)
         crlf.replace(at, 1, "\r\n");
     crlf.erase(0, crlf.find("\r\n") + 2); // no "=> creating model" header
-    crlf.insert(crlf.find("Epoch", 10), std::string("\x00\xfc\x1b[0m garbage\r\n", 18));
+    // A NUL, a stray byte and a colour code: sizeof counts every byte of the literal.
+    constexpr char kGarbage[] = "\x00\xfc\x1b[0m garbage\r\n";
+    crlf.insert(crlf.find("Epoch", 10), std::string(kGarbage, sizeof kGarbage - 1));
     writeFile(dir / "1n1g/r50_b128_fp32_3.log", crlf);
     const Summary s = summarizeDirectory(dir.path(), dlperfDefaults(), {});
     ASSERT_EQ(s.runs.size(), 3u);

@@ -141,7 +141,9 @@ TEST(Tf2, ShortInterleavedCrlfAndGarbageLogs) {
     writeFile(dir / "1n1g/rn50_b128_fp32_3.log", twice);
     std::string crlf = makeTf2Rn50Log(128, 251234, 600, 14 * 3600, "\r\n");
     crlf.erase(0, crlf.find("\r\n") + 2); // no header line
-    crlf.insert(crlf.find("I0915", 10), std::string("\x00\xfe\x1b[0m garbage\r\n", 18));
+    // A NUL, a stray byte and a colour code: sizeof counts every byte of the literal.
+    constexpr char kGarbage[] = "\x00\xfe\x1b[0m garbage\r\n";
+    crlf.insert(crlf.find("I0915", 10), std::string(kGarbage, sizeof kGarbage - 1));
     writeFile(dir / "1n1g/rn50_b128_fp32_4.log", crlf);
     const Summary s = summarizeDirectory(dir.path(), dlperfDefaults(), {});
     ASSERT_EQ(s.runs.size(), 4u);
