@@ -1,6 +1,7 @@
 // MXNet gluon-cv and gluon-nlp logs: detection, DLPerf's own figures (from running its
 // MxNet/.../extract_mxnet_logs.py on these very logs), its quirks named, and broken logs.
 
+#include "formattest.h"
 #include "dlperfview.h"
 #include "gluonwriter.h"
 #include "logformat.h"
@@ -15,36 +16,6 @@
 
 using namespace sv;
 using namespace sv::test;
-
-namespace {
-
-LoadOptions dlperfDefaults() {
-    LoadOptions load;
-    load.formatDefaults = true;
-    load.threads = 2;
-    return load;
-}
-
-LoadOptions window(int warmup, int iterations) {
-    LoadOptions load;
-    load.measure = {warmup, iterations};
-    load.threads = 2;
-    return load;
-}
-
-nlohmann::json dlperfJson(const Summary& s, Method m, std::vector<std::string>* notes = nullptr) {
-    const DlperfView view = dlperfView(s, m);
-    if (notes) *notes = view.notes;
-    return nlohmann::json::parse(formatDlperfJson(view.summary));
-}
-
-bool hasNote(const RunResult& r, const std::string& text) {
-    for (const auto& n : r.notes)
-        if (n.find(text) != std::string::npos) return true;
-    return false;
-}
-
-} // namespace
 
 TEST(GluonFormats, LinesAreDetectedAsTheirFormat) {
     const LogFormat* cv = detectLogFormat(makeGluoncvLog(128, 250.0, 3));

@@ -2,6 +2,7 @@
 // extract_mindspore_logs_time.py scripts on these very logs), the shared cur_step quirk, the
 // "cost time is 0" early return, and broken logs.
 
+#include "formattest.h"
 #include "dlperfview.h"
 #include "logformat.h"
 #include "logwriter.h"
@@ -14,23 +15,6 @@
 
 using namespace sv;
 using namespace sv::test;
-
-namespace {
-
-LoadOptions dlperfDefaults() {
-    LoadOptions load;
-    load.formatDefaults = true;
-    load.threads = 2;
-    return load;
-}
-
-const RunResult* runAt(const Summary& s, const std::string& path) {
-    for (const auto& r : s.runs)
-        if (r.path == path) return &r;
-    return nullptr;
-}
-
-} // namespace
 
 TEST(MindsporeFormats, LinesAreDetectedAsTheirFormat) {
     MindsporeSpec spec;

@@ -2,6 +2,7 @@
 // steps): detection, DLPerf's two scripts' figures (from running them on these very logs), the
 // time script's substring quirk, and bad input.
 
+#include "formattest.h"
 #include "dlperfview.h"
 #include "formatlogs.h"
 #include "formats/ngctfbert.h"
@@ -13,27 +14,6 @@
 
 using namespace sv;
 using namespace sv::test;
-
-namespace {
-
-LoadOptions dlperfDefaults() {
-    LoadOptions load;
-    load.formatDefaults = true;
-    load.threads = 2;
-    return load;
-}
-
-nlohmann::json dlperfJson(const Summary& s, Method m) {
-    return nlohmann::json::parse(formatDlperfJson(dlperfView(s, m).summary));
-}
-
-bool hasNote(const RunResult& r, const std::string& text) {
-    for (const auto& n : r.notes)
-        if (n.find(text) != std::string::npos) return true;
-    return false;
-}
-
-} // namespace
 
 TEST(NgcTfBert, LineGivesIterationTimeAndRate) {
     SpeedSample s;

@@ -2,6 +2,7 @@
 // tables DLPerf's extract_cnn_result.py / extract_bert_result.py print (from running them on
 // these very logs), and broken logs.
 
+#include "formattest.h"
 #include "dlperfview.h"
 #include "logformat.h"
 #include "logwriter.h"
@@ -14,13 +15,6 @@ using namespace sv;
 using namespace sv::test;
 
 namespace {
-
-LoadOptions dlperfDefaults() {
-    LoadOptions load;
-    load.formatDefaults = true;
-    load.threads = 2;
-    return load;
-}
 
 std::string dlperfText(const Summary& s) {
     const DlperfView view = dlperfView(s, Method::Time);

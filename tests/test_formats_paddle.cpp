@@ -2,6 +2,7 @@
 // speed: X steps/s" lines; DLPerf's scripts' figures from running them on these very logs; BERT's
 // 120/N lines of an N-node run; bad input.
 
+#include "formattest.h"
 #include "dlperfview.h"
 #include "formatlogs.h"
 #include "formats/paddle.h"
@@ -14,27 +15,6 @@
 
 using namespace sv;
 using namespace sv::test;
-
-namespace {
-
-LoadOptions dlperfDefaults() {
-    LoadOptions load;
-    load.formatDefaults = true;
-    load.threads = 2;
-    return load;
-}
-
-nlohmann::json dlperfJson(const Summary& s, Method m) {
-    return nlohmann::json::parse(formatDlperfJson(dlperfView(s, m).summary));
-}
-
-bool hasNote(const RunResult& r, const std::string& text) {
-    for (const auto& n : r.notes)
-        if (n.find(text) != std::string::npos) return true;
-    return false;
-}
-
-} // namespace
 
 TEST(Paddle, LinesGiveStepTimeAndValue) {
     SpeedSample s;

@@ -2,6 +2,7 @@
 // DLPerf's extract_pytorch_logs_time.py figures from running it on these very logs, and its
 // regex reading "Time 12.054" as 2.054; bad input.
 
+#include "formattest.h"
 #include "dlperfview.h"
 #include "formatlogs.h"
 #include "formats/pytorchrn50.h"
@@ -13,29 +14,6 @@
 
 using namespace sv;
 using namespace sv::test;
-
-namespace {
-
-LoadOptions dlperfDefaults() {
-    LoadOptions load;
-    load.formatDefaults = true;
-    load.threads = 2;
-    return load;
-}
-
-const RunResult* runAt(const Summary& s, const std::string& path) {
-    for (const auto& r : s.runs)
-        if (r.path == path) return &r;
-    return nullptr;
-}
-
-bool hasNote(const RunResult& r, const std::string& text) {
-    for (const auto& n : r.notes)
-        if (n.find(text) != std::string::npos) return true;
-    return false;
-}
-
-} // namespace
 
 TEST(PytorchRn50, LineGivesBatchTimeAndDlperfsMisreadTime) {
     SpeedSample s;

@@ -2,6 +2,7 @@
 // every 100 steps and BERT's "Train Step:" lines; DLPerf's scripts' figures from running them on
 // these very logs; the date-less clock across midnight; bad input.
 
+#include "formattest.h"
 #include "dlperfview.h"
 #include "formatlogs.h"
 #include "formats/tf2.h"
@@ -15,23 +16,6 @@ using namespace sv;
 using namespace sv::test;
 
 namespace {
-
-LoadOptions dlperfDefaults() {
-    LoadOptions load;
-    load.formatDefaults = true;
-    load.threads = 2;
-    return load;
-}
-
-nlohmann::json dlperfJson(const Summary& s, Method m) {
-    return nlohmann::json::parse(formatDlperfJson(dlperfView(s, m).summary));
-}
-
-bool hasNote(const RunResult& r, const std::string& text) {
-    for (const auto& n : r.notes)
-        if (n.find(text) != std::string::npos) return true;
-    return false;
-}
 
 // Global batch over the steps from..to (exclusive of from) of a dllStepUs run, rounded to 2.
 double stepsRate(double globalBatch, std::int64_t base, int from, int to, int extraFirst = 0) {
