@@ -16,13 +16,18 @@ RunLog readRunLog(const LogFile& file, const MeasureOptions& measure, const Pars
     load.parse = options;
     load.measure = measure;
     IterationTraceBuilder trace(file.key.topology.ranks());
-    // Only a format whose lines carry their throughput has a per-iteration trace to draw.
-    const bool traced = chooseLogFormat(file, load, nullptr).speedIsThroughput;
+    // Only a format whose lines carry their throughput has a per-iteration trace to draw. The
+    // format found here is the one loadRun reads with (not detected a second time), unless none
+    // was found: then loadRun says why.
+    std::string undetected;
+    const LogFormat& format = chooseLogFormat(file, load, &undetected);
+    LogFile known = file;
+    if (undetected.empty()) known.key.format = std::string(format.id);
     LogRead read;
     log.result = loadRun(
-        file, load,
+        known, load,
         [&](const SpeedSample& s) {
-            if (traced) trace.add(s);
+            if (format.speedIsThroughput) trace.add(s);
         },
         &read);
     log.file.key.format = log.result.key.format;
