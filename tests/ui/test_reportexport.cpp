@@ -12,6 +12,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTimer>
 #include <QXmlStreamReader>
@@ -49,7 +50,12 @@ TEST(ReportExport, FileExportReportWritesAWellFormedPageWithEveryFigure) {
     QObject::connect(&answer, &QTimer::timeout, [&] {
         if (auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
             answer.stop();
-            d->selectFile(target);
+            // Not selectFile(): it leaves the name alone while the name field has focus, and
+            // whether focus has arrived by now is a race (CI lost it: the default name was kept).
+            auto* name = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+            ASSERT_TRUE(name);
+            name->setFocus();
+            name->setText(target);
             static_cast<QDialog*>(d)->accept(); // QFileDialog makes it protected
         }
     });
