@@ -2,6 +2,7 @@
 """ScaleView's speed and memory benchmark (make bench).
 
 Generates ~300 MB of DLPerf logs (21 runs: 1n8g, 2n8g and 4n8g at 6000 iterations, 7 repeats),
+and ~300 MB more for each other kind of line (dllogger, absl, torchvision's interleaved ranks),
 then times, side by side on the same warm files: `grep -F -c " Epoch[0] Batch "` (the floor: one
 pass that finds the speed lines), `scaleview-cli summarize` with each method, and DLPerf's Python
 speed method (its own extract_mxnet_logs.py when --dlperf-script is given, and the restatement in
@@ -51,6 +52,50 @@ def generate(corpus):
     return logs
 
 
+# One ~300 MB corpus per kind of line the other formats' parsers read: (name, genlogs --format,
+# --model, topologies, iterations per run, the marker grep counts: the format's data lines).
+FORMAT_CORPORA = [
+    ("dllogger (NGC PyTorch ResNet-50, rank 0)", "ngc-pytorch-rn50", "r50", "1n1g,1n8g,2n8g",
+     136000, "Iteration: "),
+    ("absl (TensorFlow 2 BERT Train Step)", "tf2-bert", "bert", "1n1g,1n8g,2n8g", 136000,
+     "Train Step:"),
+    ("torchvision, every rank in one file (PyTorch ResNet-50)", "pytorch-rn50", "r50",
+     "1n1g,1n4g,1n8g", 22000, "Epoch: "),
+]
+
+
+def generate_format(corpus, fmt, model, topologies, iterations):
+    logs = os.path.join(corpus, fmt)
+    if not os.path.isdir(logs):
+        subprocess.check_call([sys.executable, os.path.join(ROOT, "tools", "genlogs.py"), logs,
+                               "--format", fmt, "--model", model, "--topologies", topologies,
+                               "--iterations", str(iterations), "--repeats", "7", "--seed", "301"])
+    return logs
+
+
+def warm(files):
+    """Reads files once so that every contender reads them from the page cache."""
+    for f in files:
+        with open(f, "rb") as fh:
+            while fh.read(1 << 24):
+                pass
+
+
+def format_rows(cli, corpus, repeat):
+    """Each other format's corpus: grep -F -c of its data lines, then summarize, side by side."""
+    rows = []
+    for label, fmt, model, topologies, iterations, marker in FORMAT_CORPORA:
+        logs = generate_format(corpus, fmt, model, topologies, iterations)
+        files = sorted(glob.glob(os.path.join(logs, "**", "*.log"), recursive=True))
+        warm(files)
+        size = sum(os.path.getsize(f) for f in files) / 1e6
+        grep_wall, grep_rss = measure(["grep", "-F", "-c", marker] + files, repeat)
+        wall, rss = measure([cli, "summarize", logs, "--iterations", str(iterations), "--quiet",
+                             "--format", "json"], repeat)
+        rows.append((label, fmt, len(files), size, grep_wall, wall, rss))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--cli", required=True)
@@ -58,16 +103,23 @@ def main():
     ap.add_argument("--corpus", default=os.path.join(HERE, "corpus"))
     ap.add_argument("--dlperf-script", help="DLPerf's extract_mxnet_logs.py, to time it as well")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--formats-only", action="store_true", help="only the other formats' corpora")
     args = ap.parse_args()
+
+    fmt_rows = format_rows(args.cli, args.corpus, args.repeat)
+    print("\n| corpus (format) | files | MB | grep -F -c s | summarize s | x grep | peak RSS MiB |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for label, fmt, n, size, grep_wall, wall, rss in fmt_rows:
+        print("| %s (`%s`) | %d | %.0f | %.3f | %.3f | %.2f | %.0f |" %
+              (label, fmt, n, size, grep_wall, wall, wall / grep_wall, rss))
+    if args.formats_only:
+        return
 
     logs = generate(args.corpus)
     files = sorted(glob.glob(os.path.join(logs, "**", "*.log"), recursive=True))
     size = sum(os.path.getsize(f) for f in files)
     subset = [f for f in files if "/1n8g/" in f]
-    for f in files:  # warm the page cache so every contender reads from memory
-        with open(f, "rb") as fh:
-            while fh.read(1 << 24):
-                pass
+    warm(files)
 
     summarize = [args.cli, "summarize", logs, "--iterations", str(ITERATIONS), "--quiet", "--format", "json"]
     rows = []

@@ -1,4 +1,5 @@
 #include "lineformat.h"
+#include "textscan.h"
 
 #include <array>
 #include <charconv>
@@ -7,10 +8,6 @@
 
 namespace sv {
 namespace {
-
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
 
 // Reads up to maxDigits digits at pos; false when there is none.
 bool readInt(std::string_view s, std::size_t& pos, std::int64_t& out, int maxDigits = 18) {

@@ -1,8 +1,13 @@
 #include "numerics.h"
+#include "textscan.h"
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <charconv>
 #include <cmath>
+#include <random>
+#include <string>
 #include <vector>
 
 using namespace sv;
@@ -56,4 +61,44 @@ TEST(Numerics, PythonFloatReprMatchesJsonDump) {
     EXPECT_EQ(pythonFloatRepr(0.0001), "0.0001");
     EXPECT_EQ(pythonFloatRepr(1.5e300), "1.5e+300");
     EXPECT_EQ(pythonFloatRepr(std::nan("")), "NaN");
+}
+
+// The line parsers' readDouble is std::from_chars with a fast path: same value (to the bit),
+// same end and same error on numbers as logs print them and on near-misses.
+TEST(TextScan, ReadDoubleIsFromChars) {
+    std::mt19937_64 rng(7);
+    const std::string alphabet = "0123456789012345678901234567890123456789..-e+ x";
+    std::vector<std::string> inputs = {"0.403",
+                                       "12.054 ",
+                                       "-0.0",
+                                       "5.",
+                                       ".5",
+                                       "1e+01",
+                                       "nan",
+                                       "inf",
+                                       "00012.50",
+                                       "",
+                                       "-",
+                                       "1.2.3",
+                                       "9007199254740993.5",
+                                       "123456789012345678901234",
+                                       "0.1234567890123456789012"};
+    for (int i = 0; i < 200000; ++i) {
+        std::string s;
+        const int n = 1 + static_cast<int>(rng() % 24);
+        for (int k = 0; k < n; ++k)
+            s += alphabet[rng() % alphabet.size()];
+        inputs.push_back(s);
+    }
+    for (const std::string& s : inputs) {
+        double fast = -1.0, ref = -1.0;
+        const char* end = s.data() + s.size();
+        const auto a = readDouble(s.data(), end, fast);
+        const auto b = std::from_chars(s.data(), end, ref);
+        ASSERT_EQ(a.ec, b.ec) << s;
+        ASSERT_EQ(a.ptr, b.ptr) << s;
+        if (a.ec == std::errc()) {
+            ASSERT_EQ(std::bit_cast<std::uint64_t>(fast), std::bit_cast<std::uint64_t>(ref)) << s;
+        }
+    }
 }

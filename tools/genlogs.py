@@ -10,7 +10,10 @@ lines arrive interleaved in timestamp order, with the launcher's tag prefix and 
 
 --speed 1n8g=1.1 runs that topology 10 % faster (a second campaign to compare with the first);
 --format ngc-pytorch-rn50|ngc-tf-rn50 writes rank 0's dllogger lines of NGC PyTorch or NGC
-TensorFlow 1 instead (DLPerf's runners tee only rank 0), at the same simulated pace.
+TensorFlow 1 instead (DLPerf's runners tee only rank 0), at the same simulated pace; tf2-bert
+writes TensorFlow 2's absl "Train Step:" lines (chief only), and pytorch-rn50 torchvision's
+`Epoch: [0][k/n]` lines of every rank in one file, interleaved in 8 KiB blocks as their
+unsynchronised writes land.
 """
 import argparse
 import datetime
@@ -118,6 +121,54 @@ def write_dll_run(path, fmt, nodes, gpus, batch, precision, iterations, rng, slo
     return len(text)
 
 
+def absl_stamp(seconds):
+    t = datetime.datetime(2020, 9, 15, 14, 0, 0) + datetime.timedelta(seconds=seconds)
+    return "I%02d%02d %s" % (t.month, t.day, t.strftime("%H:%M:%S.%f"))
+
+
+def write_tf2_bert_run(path, nodes, gpus, batch, iterations, rng, slowdown):
+    """TensorFlow 2 official BERT's custom loop: one absl `Train Step:` line per step."""
+    ranks = nodes * gpus
+    step = batch * ranks / (per_gpu_rate("%dn%dg" % (nodes, gpus), nodes, gpus, "fp32", batch)
+                            * 0.4 * ranks * slowdown)
+    out = ["%s 139876543210 run_pretraining.py:120] Training using TF 2.x API.\n" % absl_stamp(0)]
+    t = 5.0
+    for k in range(1, iterations + 1):
+        t += step * (1.0 + rng.gauss(0.0, 0.01)) * (3.0 if k < 3 else 1.0)
+        out.append("%s 139876543210 model_training_utils.py:444] Train Step: %d/%d  / loss = "
+                   "7.53125\n" % (absl_stamp(t), k, iterations))
+    return write_new(path, "".join(out))
+
+
+def write_torchvision_run(path, nodes, gpus, batch, iterations, rng, slowdown):
+    """pytorch/examples main.py: each rank's ProgressMeter lines, all ranks in one file."""
+    ranks = nodes * gpus
+    step = batch / (per_gpu_rate("%dn%dg" % (nodes, gpus), nodes, gpus, "fp32", batch) * slowdown)
+    width = len(str(iterations))
+    streams = []
+    for r in range(ranks):
+        total, lines = 0.0, []
+        for k in range(iterations):
+            dt = (12.054 if k == 0 else step * (1.0 + rng.gauss(0.0, 0.01)))
+            total += dt
+            lines.append("Epoch: [0][%*d/%d]\tTime %6.3f (%6.3f)\tData  0.106 ( 0.077)\tLoss "
+                         "1.1494e+01 (1.8538e+01)\tAcc@1   1.56 (  2.23)\tAcc@5  10.94 ( 10.94)\n"
+                         % (width, k, iterations, dt, total / (k + 1)))
+        streams.append("".join(lines))
+    out, block = ["=> creating model 'resnet50'\n"], 8192
+    for at in range(0, max(len(x) for x in streams), block):
+        out.extend(x[at:at + block] for x in streams if at < len(x))
+    return write_new(path, "".join(out))
+
+
+def write_new(path, text):
+    if os.path.exists(path):
+        raise SystemExit("refusing to overwrite " + path)
+    with open(path, "w") as f:
+        f.write(text)
+    return len(text)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
@@ -136,7 +187,8 @@ def main():
     ap.add_argument("--speed", default="",
                     help="TOPOLOGY=FACTOR[,...]: those topologies run FACTOR times as fast")
     ap.add_argument("--format", default="ngc-mxnet",
-                    choices=["ngc-mxnet", "ngc-pytorch-rn50", "ngc-tf-rn50"])
+                    choices=["ngc-mxnet", "ngc-pytorch-rn50", "ngc-tf-rn50", "tf2-bert",
+                             "pytorch-rn50"])
     ap.add_argument("--slow", action="append", default=[],
                     help="TOPOLOGY:FACTOR runs that topology at FACTOR of its rate (0.9: 10 %% slower)")
     args = ap.parse_args()
@@ -162,6 +214,12 @@ def main():
         for rep in range(1, args.repeats + 1):
             path = os.path.join(d, "%s_b%d_%s_%d.log" % (args.model, args.batch, args.precision, rep))
             slowdown = (1.0 + rng.gauss(0.0, 0.003)) * speed.get(topo, 1.0) * slow.get(topo, 1.0)
+            if args.format == "tf2-bert":
+                total += write_tf2_bert_run(path, nodes, gpus, args.batch, iters, rng, slowdown)
+                continue
+            if args.format == "pytorch-rn50":
+                total += write_torchvision_run(path, nodes, gpus, args.batch, iters, rng, slowdown)
+                continue
             if args.format != "ngc-mxnet":
                 total += write_dll_run(path, args.format, nodes, gpus, args.batch, args.precision,
                                        iters, rng, slowdown)

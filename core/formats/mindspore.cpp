@@ -1,4 +1,5 @@
 #include "formats/mindspore.h"
+#include "textscan.h"
 
 #include "formats/mindsporeanalyzer.h"
 
@@ -6,10 +7,6 @@
 
 namespace sv {
 namespace {
-
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
 
 // re.findall(r"(?<=" + label + r"\s)\d+", line)[0]: the digits after the first label followed
 // by a blank and a digit.

@@ -1,4 +1,5 @@
 #include "formats/mxnetgluon.h"
+#include "textscan.h"
 
 #include "formats/gluonanalyzer.h"
 
@@ -6,10 +7,6 @@
 
 namespace sv {
 namespace {
-
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
 
 // "[step 150]" or "Batch[20]": the integer that follows label, up to ']'.
 void readStep(std::string_view text, std::string_view label, SpeedSample& sample) {

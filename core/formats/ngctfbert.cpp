@@ -1,4 +1,5 @@
 #include "ngctfbert.h"
+#include "textscan.h"
 
 #include "dlloggerline.h"
 #include "numerics.h"
@@ -9,10 +10,6 @@
 
 namespace sv {
 namespace {
-
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
 
 // extract_tensorflow_logs_time.py: the last line holding "Iteration: W" before the first holding
 // "Iteration: I" (substrings: "Iteration: 10" is also in "Iteration: 100"), the global batch over

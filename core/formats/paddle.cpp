@@ -1,4 +1,5 @@
 #include "paddle.h"
+#include "textscan.h"
 
 #include "numerics.h"
 #include "stepwindowanalyzer.h"
@@ -8,14 +9,6 @@
 
 namespace sv {
 namespace {
-
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
-
-bool isSpace(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
 
 // Python's float(text.strip()): the whole text a number; inf and nan as Python spells them.
 bool pythonFloat(std::string_view t, double& v) {

@@ -1,21 +1,16 @@
 #include "pytorchrn50.h"
 
 #include "numerics.h"
+#include "textscan.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace sv {
 namespace {
-
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
-
-bool isSpace(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
 
 std::string fixed2(double v) {
     char buf[64];
@@ -25,6 +20,20 @@ std::string fixed2(double v) {
 
 // Python's int() of a string: blanks around, a sign, digits with single '_' between them.
 bool pythonInt(std::string_view t, std::int64_t& out) {
+    // The usual field: blanks then up to 18 digits.
+    std::size_t i = 0;
+    while (i < t.size() && t[i] == ' ')
+        ++i;
+    if (i < t.size() && t.size() - i <= 18) {
+        std::int64_t v = 0;
+        std::size_t k = i;
+        while (k < t.size() && isDigit(t[k]))
+            v = v * 10 + (t[k++] - '0');
+        if (k == t.size() && k > i) {
+            out = v;
+            return true;
+        }
+    }
     while (!t.empty() && isSpace(t.front()))
         t.remove_prefix(1);
     while (!t.empty() && isSpace(t.back()))
@@ -46,65 +55,84 @@ bool pythonInt(std::string_view t, std::int64_t& out) {
 }
 
 // DLPerf's r"\[.*\]\[(.*)\]" (greedy both): from the last "][" that has a ']' after it to the
-// line's last ']'.
+// line's last ']'. memrchr: the last ']' sits near the line's start, 100 bytes from its end.
 bool dlperfBatchField(std::string_view s, std::string_view& field) {
-    const auto first = s.find('[');
-    const auto last = s.rfind(']');
-    if (first == std::string_view::npos || last == std::string_view::npos) return false;
-    for (auto at = s.rfind("][", last); at != std::string_view::npos && at >= first + 1;
-         at = at == 0 ? std::string_view::npos : s.rfind("][", at - 1)) {
-        if (at + 2 <= last) {
-            field = s.substr(at + 2, last - at - 2);
+    const char* base = s.data();
+    const void* open = std::memchr(base, '[', s.size());
+    const void* close = memrchr(base, ']', s.size());
+    if (!open || !close) return false;
+    const auto first = static_cast<std::size_t>(static_cast<const char*>(open) - base);
+    const auto last = static_cast<std::size_t>(static_cast<const char*>(close) - base);
+    // The '[' of "][" is at first + 2 .. last - 1.
+    for (std::size_t end = last; end > first + 2;) {
+        const void* hit = memrchr(base + first + 2, '[', end - (first + 2));
+        if (!hit) return false;
+        const auto at = static_cast<std::size_t>(static_cast<const char*>(hit) - base);
+        if (s[at - 1] == ']') {
+            field = s.substr(at + 1, last - at - 1);
             return true;
         }
+        end = at;
     }
     return false;
 }
 
 // DLPerf's r"(\d{1}.\d{1,3}\s)": a digit, any character, 1 to 3 digits (greedy), a blank; the
-// first match, then float(): "Time 12.054 " matches at "2.054 ".
+// first match, then float(): "Time 12.054 " matches at "2.054 ". Backtracking to fewer digits
+// never helps (the next character would be a digit, not a blank), so at each start only the
+// longest run of up to 3 digits is tried.
 std::optional<std::string_view> dlperfTimeField(std::string_view s) {
-    for (std::size_t i = 0; i + 3 < s.size(); ++i) {
-        if (!isDigit(s[i])) continue;
-        for (std::size_t n = 3; n >= 1; --n) {
-            const std::size_t end = i + 2 + n;
-            if (end >= s.size()) continue;
-            bool digits = true;
-            for (std::size_t k = i + 2; k < end; ++k)
-                digits = digits && isDigit(s[k]);
-            if (digits && isSpace(s[end])) return s.substr(i, end - i); // float() strips
-        }
+    const std::size_t size = s.size();
+    for (std::size_t i = 0; i + 3 < size; ++i) {
+        if (!isDigit(s[i]) || !isDigit(s[i + 2])) continue;
+        std::size_t end = i + 3;
+        while (end < size && end < i + 5 && isDigit(s[end]))
+            ++end;
+        if (end < size && isSpace(s[end])) return s.substr(i, end - i); // float() strips
     }
     return std::nullopt;
 }
 
-// "<name> +<v> \( *<avg>\)": an AverageMeter's text; v is read.
-bool meter(std::string_view field, std::string_view name, double& v) {
-    if (field.substr(0, name.size()) != name) return false;
-    std::size_t i = name.size();
-    if (i >= field.size() || field[i] != ' ') return false;
-    while (i < field.size() && field[i] == ' ')
-        ++i;
-    auto [p, ec] = std::from_chars(field.data() + i, field.data() + field.size(), v);
-    if (ec != std::errc()) return false;
-    const std::string_view rest = field.substr(static_cast<std::size_t>(p - field.data()));
-    return rest.size() >= 4 && rest.substr(0, 2) == " (" && rest.back() == ')';
+// [p, end) starts with the literal (compared inline: these run on every line).
+template <std::size_t N> bool startsWith(const char* p, const char* end, const char (&literal)[N]) {
+    if (static_cast<std::size_t>(end - p) < N - 1) return false;
+    for (std::size_t i = 0; i + 1 < N; ++i)
+        if (p[i] != literal[i]) return false;
+    return true;
+}
+
+// "<name> +<v> \( *<avg>\)" in [p, end): an AverageMeter's text; v is read.
+template <std::size_t N>
+bool meter(const char* p, const char* end, const char (&name)[N], double& v) {
+    if (!startsWith(p, end, name)) return false;
+    p += N - 1;
+    if (p >= end || *p != ' ') return false;
+    while (p < end && *p == ' ')
+        ++p;
+    const auto [q, ec] = readDouble(p, end, v);
+    return ec == std::errc() && end - q >= 4 && q[0] == ' ' && q[1] == '(' && end[-1] == ')';
 }
 
 // The whole ProgressMeter line, "Epoch: [e][ k/n]" then Time, Data, Loss, Acc@1 and Acc@5
 // separated by tabs: a line cut by another rank's block rarely keeps that shape.
-bool wholeLine(std::string_view s, std::int64_t& batch, double& seconds) {
-    std::string_view fields[6];
-    std::size_t n = 0;
-    while (n < 6) {
-        const auto tab = s.find('\t');
-        fields[n++] = s.substr(0, tab);
-        if (tab == std::string_view::npos) break;
-        s.remove_prefix(tab + 1);
+// headLength: the size of "Epoch: [e][ k/n]"; plainHead: e is digits, k and n blanks then digits.
+bool wholeLine(std::string_view s, std::int64_t& batch, double& seconds, std::size_t& headLength,
+               bool& plainHead) {
+    // start[k]: where field k starts; field k ends one before start[k + 1] (its tab).
+    const char* start[7];
+    const char* p = s.data();
+    const char* const end = p + s.size();
+    start[0] = p;
+    for (int k = 1; k <= 5; ++k) {
+        const void* tab = std::memchr(p, '\t', static_cast<std::size_t>(end - p));
+        if (!tab) return false;
+        start[k] = p = static_cast<const char*>(tab) + 1;
     }
-    if (n != 6 || fields[5].find('\t') != std::string_view::npos) return false;
-    const std::string_view head = fields[0];
-    if (head.substr(0, 8) != "Epoch: [" || head.back() != ']') return false;
+    if (std::memchr(p, '\t', static_cast<std::size_t>(end - p))) return false; // a 7th field
+    start[6] = end + 1;
+    const auto fieldEnd = [&](int k) { return start[k + 1] - 1; };
+    const std::string_view head(start[0], static_cast<std::size_t>(fieldEnd(0) - start[0]));
+    if (!startsWith(head.data(), fieldEnd(0), "Epoch: [") || head.back() != ']') return false;
     const auto mid = head.find("][");
     const auto slash = head.find('/');
     if (mid == std::string_view::npos || slash == std::string_view::npos || slash < mid)
@@ -114,11 +142,23 @@ bool wholeLine(std::string_view s, std::int64_t& batch, double& seconds) {
     if (!pythonInt(head.substr(mid + 2, slash - mid - 2), b) ||
         !pythonInt(head.substr(slash + 1, head.size() - slash - 2), total) || b < 0 || b > total)
         return false;
-    if (!meter(fields[1], "Time", seconds) || !meter(fields[2], "Data", unused) ||
-        fields[3].substr(0, 5) != "Loss " || !meter(fields[4], "Acc@1", unused) ||
-        fields[5].substr(0, 6) != "Acc@5 ")
+    if (!meter(start[1], fieldEnd(1), "Time", seconds) ||
+        !meter(start[2], fieldEnd(2), "Data", unused) ||
+        !startsWith(start[3], fieldEnd(3), "Loss ") ||
+        !meter(start[4], fieldEnd(4), "Acc@1", unused) ||
+        !startsWith(start[5], fieldEnd(5), "Acc@5 "))
         return false;
     batch = b;
+    headLength = head.size();
+    const auto digits = [](std::string_view t) {
+        while (!t.empty() && t.front() == ' ')
+            t.remove_prefix(1);
+        return !t.empty() && std::all_of(t.begin(), t.end(), isDigit);
+    };
+    const std::string_view epoch = head.substr(8, mid - 8);
+    plainHead = !epoch.empty() && epoch.front() != ' ' && digits(epoch) &&
+                digits(head.substr(mid + 2, slash - mid - 2)) &&
+                digits(head.substr(slash + 1, head.size() - slash - 2));
     return true;
 }
 
@@ -248,28 +288,44 @@ std::unique_ptr<FormatAnalyzer> makeAnalyzer(const LogFormat&, Topology topology
 
 } // namespace
 
-void parsePytorchRn50(std::string_view text, std::size_t, SpeedSample& s) {
-    std::string_view field;
+void parsePytorchRn50(std::string_view text, std::size_t markerPos, SpeedSample& s) {
+    // ScaleView reads the line only when it is whole, from its only "Epoch: ".
+    const auto at = markerPos != std::string_view::npos ? markerPos : text.find("Epoch: ");
     std::int64_t batch = 0;
-    if (dlperfBatchField(text, field) && pythonInt(field.substr(0, field.find('/')), batch)) {
+    double seconds = 0.0;
+    std::size_t head = 0;
+    bool plainHead = false;
+    const bool whole =
+        at != std::string_view::npos && text.find("Epoch: ", at + 1) == std::string_view::npos &&
+        wholeLine(text.substr(at), batch, seconds, head, plainHead) && std::isfinite(seconds);
+    // DLPerf's batch field of a whole line that starts with its head, with no ']' after the
+    // head, is the head's " k/n": its k is the batch just read.
+    if (whole && at == 0 && !std::memchr(text.data() + head, ']', text.size() - head)) {
         s.hasIteration = true;
         s.batchFirst = s.batchLast = batch;
+    } else {
+        std::string_view field;
+        std::int64_t dlperfBatch = 0;
+        if (dlperfBatchField(text, field) &&
+            pythonInt(field.substr(0, field.find('/')), dlperfBatch)) {
+            s.hasIteration = true;
+            s.batchFirst = s.batchLast = dlperfBatch;
+        }
     }
-    if (auto t = dlperfTimeField(text)) {
+    // DLPerf's Time regex cannot match inside a plain head at the line's start (every digit run
+    // there ends at ']', '/' or '[' and no digit sits two after "][", "/" or "]\t"), so its
+    // first match is searched from the Time field on.
+    const std::size_t timeFrom = whole && at == 0 && plainHead ? head + 1 : 0;
+    if (auto t = dlperfTimeField(text.substr(timeFrom))) {
         double v = 0.0;
         const std::string_view num = *t;
-        auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+        auto [p, ec] = readDouble(num.data(), num.data() + num.size(), v);
         if (ec == std::errc() && p == num.data() + num.size()) {
             s.hasDlperfValue = true;
             s.dlperfValue = v;
         }
     }
-    // ScaleView reads the line only when it is whole, from its "Epoch: ".
-    const auto at = text.find("Epoch: ");
-    double seconds = 0.0;
-    if (at != std::string_view::npos && text.find("Epoch: ", at + 1) == std::string_view::npos &&
-        wholeLine(text.substr(at), batch, seconds) && std::isfinite(seconds) &&
-        batch == s.batchFirst) {
+    if (whole && batch == s.batchFirst) {
         s.hasSpeed = true;
         s.speed = seconds;
     }
@@ -278,8 +334,11 @@ void parsePytorchRn50(std::string_view text, std::size_t, SpeedSample& s) {
 bool isPytorchRn50Line(std::string_view line) {
     std::int64_t batch = 0;
     double seconds = 0.0;
+    std::size_t head = 0;
+    bool plainHead = false;
     const auto at = line.find("Epoch: [");
-    return at != std::string_view::npos && wholeLine(line.substr(at), batch, seconds);
+    return at != std::string_view::npos &&
+           wholeLine(line.substr(at), batch, seconds, head, plainHead);
 }
 
 LogFormat pytorchRn50Format() {

@@ -1,4 +1,5 @@
 #include "tf2.h"
+#include "textscan.h"
 
 #include "numerics.h"
 #include "stepwindowanalyzer.h"
@@ -10,10 +11,6 @@ namespace sv {
 namespace {
 
 constexpr std::int64_t kDayUs = std::int64_t{86400} * 1000000;
-
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
 
 // 1 or 2 digits at pos (greedy, backing off to 1 as a regex does when the next token fails).
 int digitsAt(std::string_view s, std::size_t pos, int most) {
