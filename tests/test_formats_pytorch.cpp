@@ -10,6 +10,9 @@
 #include "summary.h"
 
 #include <gtest/gtest.h>
+#include <charconv>
+#include <random>
+#include <regex>
 #include <nlohmann/json.hpp>
 
 using namespace sv;
@@ -90,4 +93,58 @@ TEST(PytorchRn50, ShortCrlfAndGarbageLogs) {
     EXPECT_EQ(s.runs[2].status, RunStatus::Complete) << s.runs[2].reason;
     EXPECT_EQ(s.runs[2].timeThroughput, s.runs[0].timeThroughput);
     EXPECT_EQ(s.runs[2].dlperfThroughput, s.runs[0].dlperfThroughput);
+}
+
+// The parser reads DLPerf's two regexes by hand, with shortcuts for whole lines; std::regex
+// (ECMAScript's \d, \s and '.' agree with Python's on ASCII without newlines) says what the
+// regexes give on lines made of pieces of real ones, cut and joined at random.
+TEST(PytorchRn50, DlperfRegexesAsStdRegexSaysOnMangledLines) {
+    const std::regex timeRe(R"((\d{1}.\d{1,3}\s))");
+    const std::regex batchRe(R"(\[.*\]\[(.*)\])");
+    const std::regex simpleInt(R"(^ *(\d{1,17}) *$)");
+    const std::vector<std::string> epochs = {"0", "12", "1 2", "1 2 ", "0][1", "", "a5", "007"};
+    const std::vector<std::string> heads = {"%s", "  6", "123", "12345", " 1_0", "-3", "6 "};
+    const std::vector<std::string> times = {"12.054", " 0.403", "0.4", "1e-03", "123.4567", "9.9"};
+    std::mt19937 rng(11);
+    auto pick = [&](const std::vector<std::string>& v) { return v[rng() % v.size()]; };
+    int whole = 0;
+    for (int i = 0; i < 20000; ++i) {
+        std::string k = pick(heads);
+        if (k == "%s") k = std::to_string(rng() % 100000);
+        std::string line = "Epoch: [" + pick(epochs) + "][" + k + "/" +
+                           std::to_string(rng() % 100000) + "]\tTime " + pick(times) + " ( " +
+                           pick(times) +
+                           ")\tData  0.106 ( 0.077)\tLoss 1.1494e+01 (1.8538e+01)"
+                           "\tAcc@1   1.56 (  2.23)\tAcc@5  10.94 ( 10.94)";
+        if (rng() % 4 == 0) line = line.substr(0, rng() % line.size()) + line.substr(rng() % 30);
+        if (rng() % 8 == 0) line = "[1,0]<stderr>:" + line;
+        SpeedSample s;
+        parsePytorchRn50(line, std::string_view::npos, s);
+        whole += s.hasSpeed;
+        std::smatch m;
+        if (std::regex_search(line, m, timeRe)) {
+            const std::string text = m[1].str();
+            double v = 0.0;
+            const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size() - 1, v);
+            const bool parsed = ec == std::errc() && p == text.data() + text.size() - 1;
+            ASSERT_EQ(s.hasDlperfValue, parsed) << line;
+            if (parsed) {
+                ASSERT_EQ(s.dlperfValue, v) << line;
+            }
+        } else {
+            ASSERT_FALSE(s.hasDlperfValue) << line;
+        }
+        std::smatch b, n;
+        if (!std::regex_search(line, b, batchRe)) {
+            ASSERT_FALSE(s.hasIteration) << line;
+            continue;
+        }
+        const std::string field = b[1].str();
+        const std::string batch = field.substr(0, field.find('/'));
+        if (std::regex_match(batch, n, simpleInt)) {
+            ASSERT_TRUE(s.hasIteration) << line;
+            ASSERT_EQ(s.batchFirst, std::stoll(n[1].str())) << line;
+        }
+    }
+    EXPECT_GT(whole, 2000); // whole lines were among them, and were read
 }
