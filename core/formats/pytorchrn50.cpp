@@ -95,10 +95,7 @@ std::optional<std::string_view> dlperfTimeField(std::string_view s) {
 
 // [p, end) starts with the literal (compared inline: these run on every line).
 template <std::size_t N> bool startsWith(const char* p, const char* end, const char (&literal)[N]) {
-    if (static_cast<std::size_t>(end - p) < N - 1) return false;
-    for (std::size_t i = 0; i + 1 < N; ++i)
-        if (p[i] != literal[i]) return false;
-    return true;
+    return static_cast<std::size_t>(end - p) >= N - 1 && std::memcmp(p, literal, N - 1) == 0;
 }
 
 // "<name> +<v> \( *<avg>\)" in [p, end): an AverageMeter's text; v is read.
@@ -113,9 +110,33 @@ bool meter(const char* p, const char* end, const char (&name)[N], double& v) {
     return ec == std::errc() && end - q >= 4 && q[0] == ' ' && q[1] == '(' && end[-1] == ')';
 }
 
+// The usual head, "Epoch: [e][ k/n]" with e digits and k and n blanks then at most 18 digits,
+// read in one pass: the numbers Python's int() gives for such fields.
+bool plainHeadNumbers(std::string_view head, std::int64_t& k, std::int64_t& n) {
+    const char* p = head.data() + 8;                        // after "Epoch: ["
+    const char* const last = head.data() + head.size() - 1; // the closing ']'
+    const auto number = [&](std::int64_t& out, bool blanks) {
+        if (blanks)
+            while (p < last && *p == ' ')
+                ++p;
+        const char* first = p;
+        std::int64_t v = 0;
+        while (p < last && isDigit(*p) && p - first < 18)
+            v = v * 10 + (*p++ - '0');
+        out = v;
+        return p > first && !(p < last && isDigit(*p));
+    };
+    std::int64_t epoch = 0;
+    if (!number(epoch, false) || last - p < 2 || p[0] != ']' || p[1] != '[') return false;
+    p += 2;
+    if (!number(k, true) || p >= last || *p != '/') return false;
+    ++p;
+    return number(n, true) && p == last;
+}
+
 // The whole ProgressMeter line, "Epoch: [e][ k/n]" then Time, Data, Loss, Acc@1 and Acc@5
 // separated by tabs: a line cut by another rank's block rarely keeps that shape.
-// headLength: the size of "Epoch: [e][ k/n]"; plainHead: e is digits, k and n blanks then digits.
+// headLength: the size of "Epoch: [e][ k/n]"; plainHead: plainHeadNumbers read it.
 bool wholeLine(std::string_view s, std::int64_t& batch, double& seconds, std::size_t& headLength,
                bool& plainHead) {
     // start[k]: where field k starts; field k ends one before start[k + 1] (its tab).
@@ -133,15 +154,18 @@ bool wholeLine(std::string_view s, std::int64_t& batch, double& seconds, std::si
     const auto fieldEnd = [&](int k) { return start[k + 1] - 1; };
     const std::string_view head(start[0], static_cast<std::size_t>(fieldEnd(0) - start[0]));
     if (!startsWith(head.data(), fieldEnd(0), "Epoch: [") || head.back() != ']') return false;
-    const auto mid = head.find("][");
-    const auto slash = head.find('/');
-    if (mid == std::string_view::npos || slash == std::string_view::npos || slash < mid)
-        return false;
-    double unused = 0.0;
     std::int64_t b = 0, total = 0;
-    if (!pythonInt(head.substr(mid + 2, slash - mid - 2), b) ||
-        !pythonInt(head.substr(slash + 1, head.size() - slash - 2), total) || b < 0 || b > total)
-        return false;
+    plainHead = plainHeadNumbers(head, b, total);
+    if (!plainHead) { // any other head, by Python's int()
+        const auto mid = head.find("][");
+        const auto slash = head.find('/');
+        if (mid == std::string_view::npos || slash == std::string_view::npos || slash < mid ||
+            !pythonInt(head.substr(mid + 2, slash - mid - 2), b) ||
+            !pythonInt(head.substr(slash + 1, head.size() - slash - 2), total))
+            return false;
+    }
+    if (b < 0 || b > total) return false;
+    double unused = 0.0;
     if (!meter(start[1], fieldEnd(1), "Time", seconds) ||
         !meter(start[2], fieldEnd(2), "Data", unused) ||
         !startsWith(start[3], fieldEnd(3), "Loss ") ||
@@ -150,15 +174,6 @@ bool wholeLine(std::string_view s, std::int64_t& batch, double& seconds, std::si
         return false;
     batch = b;
     headLength = head.size();
-    const auto digits = [](std::string_view t) {
-        while (!t.empty() && t.front() == ' ')
-            t.remove_prefix(1);
-        return !t.empty() && std::all_of(t.begin(), t.end(), isDigit);
-    };
-    const std::string_view epoch = head.substr(8, mid - 8);
-    plainHead = !epoch.empty() && epoch.front() != ' ' && digits(epoch) &&
-                digits(head.substr(mid + 2, slash - mid - 2)) &&
-                digits(head.substr(slash + 1, head.size() - slash - 2));
     return true;
 }
 
