@@ -349,6 +349,44 @@ TEST(InsightfaceFormats, BrokenLogsSayWhyAndCrlfReadsAsLf) {
     EXPECT_TRUE(warned);
 }
 
+// A line lost inside the window: where the lines name their first batch (ArcFace's
+// "Batch [60-80]") the window is short; where they name only their last, the lines there are
+// are averaged, and a note says which steps have none.
+TEST(InsightfaceFormats, LostLinesInTheWindowAreSaid) {
+    TempDir dir;
+    auto drop = [](std::string log, const std::string& line) {
+        const auto at = log.find(line);
+        return log.erase(at, log.find('\n', at) + 1 - at);
+    };
+    writeFile(dir / "1n8g/r100_b64_fp32_1.log",
+              drop(makeArcfaceLog({}), "INFO:root:Epoch[0] Batch [60-80]"));
+    writeFile(dir / "1n8g/r100_b64_fp32_2.log",
+              drop(makeArcfaceLog({.iterLines = true}), "INFO:root:Iter[0] Batch [80]"));
+    writeFile(dir / "1n8g/r100_b64_fp32_3.log", drop(makePartialfcLog({}), "INFO:root:Iter:50 "));
+    std::string of = makeOneflowFaceLog({});
+    for (const char* lost : {"train: iter 60,", "train: iter 61,", "train: iter 62,"})
+        of = drop(of, lost);
+    writeFile(dir / "1n8g/r100_b64_fp32_4.log", of);
+    const Summary s = summarizeDirectory(dir.path(), dlperfDefaults(), {});
+    const RunResult* arcface = runAt(s, "1n8g/r100_b64_fp32_1.log");
+    EXPECT_EQ(arcface->status, RunStatus::Incomplete);
+    EXPECT_NE(arcface->reason.find("the rate lines cover 80 of the 100 steps"), std::string::npos)
+        << arcface->reason;
+    const std::pair<const char*, const char*> noted[] = {
+        {"1n8g/r100_b64_fp32_2.log", "no line for step 80 (lost lines?): the window's mean is of "
+                                     "the 4 lines there are"},
+        {"1n8g/r100_b64_fp32_3.log", "no line for step 50 (lost lines?): the window's mean is of "
+                                     "the 99 lines there are"},
+        {"1n8g/r100_b64_fp32_4.log", "no line for step 60 to 62 (lost lines?): the window's mean "
+                                     "is of the 97 lines there are"},
+    };
+    for (const auto& [path, note] : noted) {
+        const RunResult* r = runAt(s, path);
+        ASSERT_EQ(r->status, RunStatus::Complete) << path << ": " << r->reason;
+        EXPECT_TRUE(hasNote(*r, note)) << path << ": " << (r->notes.empty() ? "" : r->notes[0]);
+    }
+}
+
 // Rank 1's lines in a Partial-FC log (a logger on every rank): ScaleView reads rank 0's, says
 // so; DLPerf counts them all.
 TEST(InsightfaceFormats, PartialfcOtherRanksLinesAreIgnored) {

@@ -1,7 +1,7 @@
 #include "formats/insightface.h"
 
+#include "formats/insightfaceanalyzer.h"
 #include "numerics.h"
-#include "stepwindowanalyzer.h"
 
 #include <algorithm>
 #include <charconv>
@@ -163,50 +163,17 @@ class OpenEndedScript : public DlperfReplica {
     std::string m_failure;
 };
 
-StepWindowRules printedRates() {
-    StepWindowRules rules;
-    rules.rate = StepWindowRules::Rate::Printed;
-    rules.timeMethod = false; // the lines carry no clock
-    return rules;
-}
-
-// ArcFace's Speedometer measures its own node (one process per node): the job is the node
-// count times that, as DLPerf's speed * node_num takes it.
-class NodeSpeedometerAnalyzer : public FormatAnalyzer {
-  public:
-    NodeSpeedometerAnalyzer(const LogFormat& format, Topology topology, int batch, MeasureOptions o)
-        : m_nodes(std::max(1, topology.nodes)),
-          m_inner(format, topology, batch, o, printedRates(), nullptr,
-                  std::make_unique<SpeedometerScript>(o, m_nodes)) {}
-    void add(const SpeedSample& s) override {
-        SpeedSample job = s;
-        job.speed *= m_nodes;
-        m_inner.add(job);
-    }
-    void finish(RunResult& out, const ParseCounters& counters,
-                bool unterminatedTail) const override {
-        m_inner.finish(out, counters, unterminatedTail);
-        if (m_nodes > 1 && out.usable())
-            out.notes.push_back("the Speed lines are one node's samples/s: the run's figure is " +
-                                std::to_string(m_nodes) +
-                                " times it, as DLPerf's speed * node_num (DLPerf's ArcFace runner "
-                                "itself runs one node only)");
-    }
-
-  private:
-    int m_nodes;
-    StepWindowAnalyzer m_inner;
-};
-
 std::unique_ptr<FormatAnalyzer> makeArcface(const LogFormat& format, Topology topology, int batch,
                                             MeasureOptions o) {
-    return std::make_unique<NodeSpeedometerAnalyzer>(format, topology, batch, o);
+    return std::make_unique<InsightfaceAnalyzer>(
+        format, topology, batch, o, true, nullptr,
+        std::make_unique<SpeedometerScript>(o, std::max(1, topology.nodes)));
 }
 
 std::unique_ptr<FormatAnalyzer> makePartialfc(const LogFormat& format, Topology topology, int batch,
                                               MeasureOptions o) {
-    return std::make_unique<StepWindowAnalyzer>(format, topology, batch, o, printedRates(), nullptr,
-                                                std::make_unique<OpenEndedScript>(o));
+    return std::make_unique<InsightfaceAnalyzer>(format, topology, batch, o, false, nullptr,
+                                                 std::make_unique<OpenEndedScript>(o));
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 #include "formats/insightfaceoneflow.h"
 
+#include "formats/insightfaceanalyzer.h"
 #include "numerics.h"
-#include "stepwindowanalyzer.h"
 
 #include <charconv>
 #include <cmath>
@@ -150,11 +150,8 @@ class SkipFiveScript : public DlperfReplica {
 
 std::unique_ptr<FormatAnalyzer> makeOneflowFace(const LogFormat& format, Topology topology,
                                                 int batch, MeasureOptions o) {
-    StepWindowRules rules;
-    rules.rate = StepWindowRules::Rate::Printed; // the whole job's samples/s
-    rules.timeMethod = false;                    // the lines carry no clock
-    return std::make_unique<StepWindowAnalyzer>(format, topology, batch, o, rules,
-                                                std::make_unique<SkipFiveScript>(o), nullptr);
+    return std::make_unique<InsightfaceAnalyzer>(format, topology, batch, o, false,
+                                                 std::make_unique<SkipFiveScript>(o), nullptr);
 }
 
 } // namespace
