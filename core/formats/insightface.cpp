@@ -88,9 +88,12 @@ class SpeedometerScript : public DlperfReplica {
     }
     void add(const SpeedSample& s) override {
         if (!m_failure.empty() || !s.hasDlperfValue) return;
-        if (std::isnan(s.dlperfValue))
+        if (std::isnan(s.dlperfValue)) {
             m_failure = "at line " + std::to_string(s.line) + " (its regex finds no Speed)";
-        else
+            return;
+        }
+        // Lines past its slice are read (a line without a Speed still stops it), not kept.
+        if (m_lines++ < m_opt.iterations / 20)
             m_speeds.push_back(roundPython(s.dlperfValue, 1) * m_nodes);
     }
     std::optional<double> figure(std::string* failure) const override {
@@ -98,9 +101,9 @@ class SpeedometerScript : public DlperfReplica {
             *failure = m_failure;
             return std::nullopt;
         }
-        const auto n = static_cast<int>(m_speeds.size());
-        const int from = std::clamp(m_opt.warmup / 20, 0, n);
-        const int to = std::clamp(m_opt.iterations / 20, 0, n);
+        const auto n = static_cast<std::int64_t>(m_speeds.size()); // min(lines, I // 20)
+        const std::int64_t from = std::clamp<std::int64_t>(m_opt.warmup / 20, 0, n);
+        const std::int64_t to = std::clamp<std::int64_t>(m_opt.iterations / 20, 0, n);
         if (from >= to) return std::nan(""); // np.mean of an empty slice
         return roundNumpy2(numpyMean(std::span(m_speeds).subspan(
             static_cast<std::size_t>(from), static_cast<std::size_t>(to - from))));
@@ -115,7 +118,8 @@ class SpeedometerScript : public DlperfReplica {
   private:
     MeasureOptions m_opt;
     int m_nodes;
-    std::vector<double> m_speeds;
+    std::int64_t m_lines = 0;
+    std::vector<double> m_speeds; // the first I // 20 lines' figures
     std::string m_failure;
 };
 

@@ -39,6 +39,11 @@ bool dropUnderscores(std::string_view t, std::string& out) {
 
 // Python's int(text): blanks around, a sign, digits (underscores between them).
 bool pythonInt(std::string_view text, std::int64_t& out) {
+    // Plain digits, as every line has them: no copy.
+    if (!text.empty() && text.size() <= 18 && isDigit(text.front())) {
+        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+        if (ec == std::errc() && p == text.data() + text.size()) return true;
+    }
     std::string digits;
     text = strip(text);
     bool negative = false;
@@ -58,6 +63,11 @@ bool pythonInt(std::string_view text, std::int64_t& out) {
 
 // Python's float(text): blanks around, a sign, a decimal or inf/infinity/nan in any case.
 bool pythonFloat(std::string_view text, double& out) {
+    // A plain decimal, as every line has it: no copy.
+    if (!text.empty() && isDigit(text.front())) {
+        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+        if (ec == std::errc() && p == text.data() + text.size()) return true;
+    }
     std::string body;
     text = strip(text);
     bool negative = false;
@@ -161,7 +171,10 @@ void parseOneflowFaceLine(std::string_view text, std::size_t, SpeedSample& s) {
     constexpr std::string_view iterKey = "train: iter ";
     if (const auto at = text.find(iterKey); at != std::string_view::npos) {
         const std::size_t from = at + iterKey.size();
-        const auto loss = text.rfind(", loss");
+        // The last ", loss", found forwards (rfind compares byte by byte, backwards).
+        auto loss = text.find(", loss", from);
+        for (auto next = loss; next != std::string_view::npos; next = text.find(", loss", next + 1))
+            loss = next;
         std::int64_t iteration = 0;
         if (loss != std::string_view::npos && loss >= from &&
             pythonInt(text.substr(from, loss - from), iteration)) {
