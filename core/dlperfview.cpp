@@ -47,17 +47,18 @@ DlperfView dlperfView(const Summary& in, Method method) {
         }
     }
     recomputeCases(view.summary);
-    if (f.averageDecimals != 2)
+    const bool pythonFloats = method == Method::Time && !f.timeScriptNumpyFigures;
+    if (f.averageDecimals != 2 || f.timeScriptNumpyFigures)
         for (auto& c : view.summary.cases) {
             // compute_average: the repeats added in order, divided, rounded to its decimals
-            // (Python's round on the time script's floats, numpy's on the other's).
+            // (Python's round on Python floats, numpy's on numpy floats).
             if (c.values.empty()) continue;
             double total = 0.0;
             for (double x : c.values)
                 total += x;
             const double mean = total / static_cast<double>(c.values.size());
-            c.mean = method == Method::Time ? roundPython(mean, f.averageDecimals)
-                                            : roundNumpy(mean, f.averageDecimals);
+            c.mean = pythonFloats ? roundPython(mean, f.averageDecimals)
+                                  : roundNumpy(mean, f.averageDecimals);
         }
     return view;
 }

@@ -1,6 +1,8 @@
 #include "logformat.h"
 
 #include "dlloggerline.h"
+#include "formats/insightface.h"
+#include "formats/insightfaceoneflow.h"
 #include "formats/mindspore.h"
 #include "formats/mxnetgluon.h"
 #include "formats/ngctfbert.h"
@@ -56,6 +58,9 @@ const LogFormat kFormats[] = {
     mindsporeBertFormat(),
     oneflowCnnFormat(),
     oneflowBertFormat(),
+    insightfaceArcfaceFormat(),
+    insightfacePartialfcFormat(),
+    oneflowInsightfaceFormat(),
 };
 
 } // namespace

@@ -47,6 +47,10 @@ struct LogFormat {
     MakeFormatAnalyzer makeAnalyzer = nullptr;
     // DLPerf's compute_average rounds the repeats' mean to this many decimals (NGC TF BERT: 4).
     int averageDecimals = 2;
+    // The figures DLPerf's *_time.py script records per file are numpy floats (OneFlow
+    // InsightFace's round(np.mean(...), 2)), so compute_average's mean of them rounds as numpy
+    // does, not as Python does (other time scripts record Python floats).
+    bool timeScriptNumpyFigures = false;
     // DLPerf's output where its script prints no S1 JSON (OneFlow's Markdown tables), from the
     // runs of dlperfView(...).summary; nullptr: the JSON.
     std::string (*dlperfText)(const Summary& dlperfSummary) = nullptr;
