@@ -2,6 +2,7 @@
 
 #include "formats/insightfaceanalyzer.h"
 #include "numerics.h"
+#include "textscan.h"
 
 #include <algorithm>
 #include <charconv>
@@ -10,10 +11,6 @@
 
 namespace sv {
 namespace {
-
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
 
 bool contains(std::string_view text, std::string_view part) {
     return text.find(part) != std::string_view::npos;

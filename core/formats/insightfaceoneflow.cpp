@@ -2,6 +2,7 @@
 
 #include "formats/insightfaceanalyzer.h"
 #include "numerics.h"
+#include "textscan.h"
 
 #include <charconv>
 #include <cmath>
@@ -10,10 +11,6 @@
 
 namespace sv {
 namespace {
-
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
 
 // Python's str.strip() on ASCII.
 std::string_view strip(std::string_view t) {
