@@ -2,10 +2,13 @@
 // The directories of a comparison: the open one (series A) and those added to it (File › Add to
 // Comparison…, a Ctrl-drop, `scaleview A B …`), each a named series loaded in the background by
 // its own LoadController, renamed or removed by the user. The views get them through the
-// Analysis, which measures every series with the open directory's method and window.
+// Analysis, which measures every series by the open directory's method; each added directory
+// over its own window (its campaign.json's, else DLPerf's: core's seriesWindow, as
+// `scaleview-cli compare` does), read for that window as it loads.
 
 #ifndef Q_MOC_RUN
 #include "analysis.h"
+#include "campaignwindow.h"
 #endif
 
 #include <QObject>
@@ -54,6 +57,7 @@ class SeriesSet : public QObject {
         QString label;
         LoadController* loader = nullptr;
         LogSnapshot snapshot;
+        SeriesWindow window; // known once scanned (its campaign.json is read by the scan)
     };
     QString uniqueLabel(const QString& wanted, int skip) const;
 
