@@ -97,6 +97,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
                 box->setAttribute(Qt::WA_DeleteOnClose);
                 box->open(); // not exec(): the window goes on
             });
+    m_savedReferences = m_settings->checkedReferences();
+    m_startReferences = m_settings->analysisOptions().references;
+    connect(m_referenceTables, &ReferenceTables::userTablesLoaded, this,
+            &MainWindow::restoreReferences);
     m_referenceTables->loadUserTables();
     connect(this, &MainWindow::analysisShown, this, [this](const AnalysisPtr& a) {
         const QString root = QString::fromStdString(a->summary.root);
@@ -185,7 +189,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
         m_series->setMainRoot(root); // another directory ends the comparison
         setWindowTitle(QStringLiteral("ScaleView — %1").arg(QDir::toNativeSeparators(root)));
     });
-    // A comparison: every series is measured with the open directory's options, on the worker.
+    // A comparison: every series is measured by the open directory's method, each over its own
+    // window (the added ones' from their campaign.json, as `compare` does), on the worker.
     connect(m_series, &SeriesSet::changed, this,
             [this] { m_analysis->setSeries(m_series->mainLabel(), m_series->inputs()); });
     connect(m_series, &SeriesSet::failed, this, [this](const QString& root, const QString& error) {
