@@ -197,6 +197,16 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
         m_status->setText(
             tr("Cannot add %1 to the comparison: %2").arg(QDir::toNativeSeparators(root), error));
     });
+    connect(m_series, &SeriesSet::windowUnreadable, this,
+            [this](const QString& root, const QString& error) {
+                const MeasureOptions dlperf;
+                // A message of its own: the status line is rewritten by each recompute.
+                statusBar()->showMessage(tr("%1: %2 — so it is measured over DLPerf's window %3…%4")
+                                             .arg(QDir::toNativeSeparators(root), error)
+                                             .arg(dlperf.warmup)
+                                             .arg(dlperf.iterations - 1),
+                                         60000);
+            });
     connect(m_controls, &ControlPanel::seriesRenamed, m_series, &SeriesSet::rename);
     connect(m_controls, &ControlPanel::seriesRemoveRequested, m_series, &SeriesSet::remove);
     connect(m_controls, &ControlPanel::addSeriesRequested, this,

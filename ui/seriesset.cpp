@@ -42,11 +42,13 @@ void SeriesSet::add(const QString& root) {
     e.loader = new LoadController(this);
     LoadController* loader = e.loader;
     // Its window before its logs are read, so that each is read once, for it.
-    connect(loader, &LoadController::scanned, this, [this, loader] {
+    connect(loader, &LoadController::scanned, this, [this, loader](const QString& scannedRoot) {
         const SeriesWindow window = seriesWindow(loader->campaignWindow());
         loader->setMeasure(window.measure);
         for (auto& entry : m_entries)
             if (entry.loader == loader) entry.window = window;
+        if (const auto& error = loader->campaignWindow().error)
+            emit windowUnreadable(scannedRoot, QString::fromStdString(*error));
     });
     connect(loader, &LoadController::snapshotReady, this, [this, loader](const LogSnapshot& s) {
         for (auto& entry : m_entries)

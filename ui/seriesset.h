@@ -50,6 +50,9 @@ class SeriesSet : public QObject {
     void changed();
     // An added directory could not be read: it is dropped, and this says why.
     void failed(const QString& root, const QString& error);
+    // An added directory's campaign.json could not be read (error names the file and why): it
+    // is measured over DLPerf's window instead, as `compare` does after its warning.
+    void windowUnreadable(const QString& root, const QString& error);
 
   private:
     struct Entry {

@@ -371,3 +371,25 @@ TEST(ComparisonUi, EachSeriesIsMeasuredOverItsOwnCampaignsWindowAsTheCliDoes) {
         << second.toStdString();
     EXPECT_TRUE(second.contains(q(b / "campaign.json"))) << second.toStdString();
 }
+
+// An added campaign whose campaign.json cannot be read is measured over DLPerf's window, as
+// `compare` does, and the status bar names the file and the reason.
+TEST(ComparisonUi, AnAddedCampaignWithABrokenCampaignFileIsSaidAndMeasuredOverDlperfsWindow) {
+    TempDir dir;
+    const auto a = dir / "early", b = dir / "broken";
+    writeWindowedCampaign(a, 10, 60);
+    writeWindowedCampaign(b, 60, 120);
+    writeFile(b / "campaign.json", "{\"warmup\": 60, ");
+    AppWindow app;
+    app.window.openDirectory(q(a / "logs"));
+    app.window.addToComparison(q(b / "logs"));
+    const auto shown = waitForSeries(app.window, 2);
+    ASSERT_TRUE(shown && shown->others.size() == 1);
+    EXPECT_EQ(shown->others[0].summary.load.measure.warmup, 20);
+    EXPECT_EQ(shown->others[0].summary.load.measure.iterations, 120);
+    EXPECT_EQ(shown->others[0].summary.windowSource, "dlperf");
+    const QString said = app.window.statusBar()->currentMessage();
+    EXPECT_TRUE(said.contains(q(b / "campaign.json"))) << said.toStdString();
+    EXPECT_TRUE(said.contains(QStringLiteral("not a JSON object"))) << said.toStdString();
+    EXPECT_TRUE(said.contains(QStringLiteral("DLPerf's window 20…119"))) << said.toStdString();
+}
