@@ -63,6 +63,24 @@ CampaignWindowLookup findCampaignWindow(const fs::path& dir, int maxParents) {
     return {};
 }
 
+SeriesWindow seriesWindow(const CampaignWindowLookup& found, std::optional<int> warmup,
+                          std::optional<int> iterations) {
+    SeriesWindow out;
+    out.source = "dlperf";
+    if (found.window) {
+        out.measure = found.window->measure;
+        out.source = "campaign";
+        out.campaignFile = found.window->file;
+    }
+    if (warmup) out.measure.warmup = *warmup;
+    if (iterations) out.measure.iterations = *iterations;
+    if (warmup || iterations) {
+        out.source = "command line";
+        out.campaignFile.clear();
+    }
+    return out;
+}
+
 std::optional<int> commonShortIterations(const std::vector<RunResult>& runs,
                                          const MeasureOptions& window) {
     std::optional<std::int64_t> common;

@@ -96,3 +96,31 @@ TEST(CampaignWindow, LogsOfDifferentLengthsOrTooShortNameNothing) {
     writeLogs(whole.path(), 120);
     EXPECT_FALSE(commonShortIterations(summarizeDirectory(whole.path(), {}, {}).runs, {}));
 }
+
+// The one rule compare, report and the desktop app's added series measure a directory by: a
+// value given wins, then the campaign's window, then DLPerf's.
+TEST(CampaignWindow, ASeriesWindowIsTheGivenThenTheCampaignsThenDlperfs) {
+    TempDir dir;
+    writeFile(dir.path() / "campaign.json", R"({"warmup": 5, "iterations": 60})");
+    const auto found = findCampaignWindow(dir.path());
+    const SeriesWindow campaign = seriesWindow(found);
+    EXPECT_EQ(campaign.measure.warmup, 5);
+    EXPECT_EQ(campaign.measure.iterations, 60);
+    EXPECT_EQ(campaign.source, "campaign");
+    EXPECT_EQ(campaign.campaignFile, (dir.path() / "campaign.json").string());
+
+    const SeriesWindow given = seriesWindow(found, std::nullopt, 40);
+    EXPECT_EQ(given.measure.warmup, 5); // the campaign's, where nothing was given
+    EXPECT_EQ(given.measure.iterations, 40);
+    EXPECT_EQ(given.source, "command line");
+    EXPECT_TRUE(given.campaignFile.empty());
+
+    const SeriesWindow none = seriesWindow(CampaignWindowLookup{});
+    EXPECT_EQ(none.measure.warmup, 20);
+    EXPECT_EQ(none.measure.iterations, 120);
+    EXPECT_EQ(none.source, "dlperf");
+    // A campaign.json that cannot be read gives no window: DLPerf's (its error is the caller's
+    // to say).
+    writeFile(dir.path() / "campaign.json", "{not json");
+    EXPECT_EQ(seriesWindow(findCampaignWindow(dir.path())).source, "dlperf");
+}

@@ -61,9 +61,17 @@ for page in history environment; do
     xvfb-run -a -s "-screen 0 1600x1000x24" "$build/app/scaleview" --settings "$work/screenshot.ini" \
         --screenshot "docs/screenshots/$page.png" --page "$page" --size 1400x900 "$last"
 done
-# The report, rendered by Qt's rich-text engine with its SVG charts drawn by Qt SVG (no headless
-# browser is installed here): the last two campaigns compared.
+# The report of the last two campaigns, rendered: by a headless Chromium where Debian's
+# chromium-headless-shell (or chromium) is installed, as a reader's browser draws it; else by
+# Qt's rich-text engine with each SVG chart drawn by Qt SVG (scaleview --render-html).
 "$build/app/scaleview-cli" report "$work/campaign-2026-11-06/logs" "$last" --label 2026-11-06 \
     --label 2026-11-08 --output "$work/report.html" --quiet
-xvfb-run -a -s "-screen 0 1600x1000x24" "$build/app/scaleview" --render-html "$work/report.html" \
-    --screenshot docs/screenshots/report.png
+if browser=$(command -v chromium-headless-shell || command -v chromium); then
+    # As root (containers, CI) Chromium runs only with --no-sandbox; the page is our own file.
+    "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,2400 \
+        --screenshot="$PWD/docs/screenshots/report.png" "file://$(realpath "$work/report.html")" \
+        2>/dev/null
+else
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$build/app/scaleview" --render-html "$work/report.html" \
+        --screenshot docs/screenshots/report.png
+fi

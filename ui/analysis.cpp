@@ -187,7 +187,12 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
         o.label = input.label;
         o.expected = input.snapshot.expected;
         o.complete = input.snapshot.complete;
-        o.summary = measureSnapshot(input.snapshot, options, &o.logs);
+        // Its own window, as `compare` measures it; the method and the rest are the view's.
+        AnalysisOptions own = options;
+        own.measure = input.measure;
+        own.windowSource = input.windowSource;
+        own.campaignFile = input.campaignFile;
+        o.summary = measureSnapshot(input.snapshot, own, &o.logs);
         if (userTables) o.summary.options.references = userTables;
         recomputeCases(o.summary); // its run warnings too, for its Runs view
         a.others.push_back(std::move(o));

@@ -15,13 +15,18 @@
 
 namespace sv::ui {
 
-// Another directory of a comparison as loaded so far, with its name as a series.
+// Another directory of a comparison as loaded so far, with its name as a series and its own
+// window (core's seriesWindow: its campaign's, else DLPerf's), as `scaleview-cli compare` reads it.
 struct SeriesInput {
     std::string label;
     LogSnapshot snapshot;
+    MeasureOptions measure;
+    std::string windowSource = "dlperf"; // "campaign" or "dlperf"
+    std::string campaignFile;
 };
 
-// Another directory of a comparison, measured like the open one (same method and window).
+// Another directory of a comparison, measured by the open one's method over its own window
+// (summary.load.measure, summary.windowSource).
 struct SeriesAnalysis {
     std::string label;
     Summary summary;

@@ -113,6 +113,7 @@ AnalysisOptions AppSettings::analysisOptions() const {
     const QVariant refs = m_settings->value(QStringLiteral("analysis/references"));
     if (refs.isValid() && refs.toString() != QLatin1String("auto")) {
         o.autoReferences = false;
+        // The built-in tables only: the user's own are read later (checkedReferences).
         for (const auto& r : refs.toStringList())
             if (ReferenceCatalog::builtin().knows(r.toStdString()))
                 o.references.push_back(r.toStdString());
@@ -124,6 +125,15 @@ AnalysisOptions AppSettings::analysisOptions() const {
         o.group = CaseGroup{g[0].toStdString(), g[1].toStdString(), g[2].toInt(),
                             g.value(3).toStdString()};
     return o;
+}
+
+std::optional<QStringList> AppSettings::checkedReferences() const {
+    const QVariant refs = m_settings->value(QStringLiteral("analysis/references"));
+    if (!refs.isValid() || refs.toString() == QLatin1String("auto")) return std::nullopt;
+    QStringList out;
+    for (const QString& r : refs.toStringList())
+        if (!r.isEmpty() && r.size() <= 400) out << r; // an id, not a hostile blob
+    return out;
 }
 
 void AppSettings::setAnalysisOptions(const AnalysisOptions& o) {

@@ -41,6 +41,9 @@ class AppSettings {
     // a directory (windowFor), never to the app.
     AnalysisOptions analysisOptions() const;
     void setAnalysisOptions(const AnalysisOptions& options);
+    // The references checked when the settings were saved, every id as saved (analysisOptions
+    // keeps the built-in ones only: the user's tables are read later); nullopt for "auto".
+    std::optional<QStringList> checkedReferences() const;
     // The window the user chose for a directory, if any; nullopt forgets it.
     std::optional<MeasureOptions> windowFor(const QString& directory) const;
     void setWindowFor(const QString& directory, const std::optional<MeasureOptions>& window);

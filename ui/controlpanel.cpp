@@ -216,6 +216,13 @@ void ControlPanel::setAnalysis(const AnalysisPtr& analysis) {
         if (current >= 0 && current < labels.size()) m_seriesList->setCurrentRow(current);
         m_removeSeries->setEnabled(m_seriesList->currentRow() > 0);
     }
+    // Each series' window where it is listed: added directories are measured over their own.
+    if (m_seriesList->count() == labels.size() && !labels.isEmpty()) {
+        m_seriesList->item(0)->setToolTip(seriesToolTip(analysis->summary));
+        for (std::size_t i = 0; i < analysis->others.size(); ++i)
+            m_seriesList->item(static_cast<int>(i) + 1)
+                ->setToolTip(seriesToolTip(analysis->others[i].summary));
+    }
     m_seriesBox->setVisible(!labels.isEmpty());
     if (analysis->group)
         for (std::size_t i = 0; i < m_groups.size(); ++i)
@@ -226,6 +233,23 @@ void ControlPanel::setAnalysis(const AnalysisPtr& analysis) {
                                analysis->group->model);
     m_references->setChecked(analysis->references);
     m_updating = false;
+}
+
+QString ControlPanel::seriesToolTip(const Summary& s) {
+    const MeasureOptions& m = s.load.measure;
+    QString from;
+    if (s.windowSource == "campaign")
+        from = tr("its campaign's, %1")
+                   .arg(QDir::toNativeSeparators(QString::fromStdString(s.campaignFile)));
+    else if (s.windowSource == "user")
+        from = tr("your choice for this directory");
+    else
+        from = tr("DLPerf's default");
+    return tr("%1\nWindow: warmup %2, iterations %3 (%4)")
+        .arg(QDir::toNativeSeparators(QString::fromStdString(s.root)))
+        .arg(m.warmup)
+        .arg(m.iterations)
+        .arg(from);
 }
 
 QString ControlPanel::groupText(const CaseGroup& g, const std::vector<CaseGroup>& all) {

@@ -53,6 +53,9 @@ class ControlPanel : public QWidget {
     // of several, "Compare frameworks · r50 fp32, batch 128" for all of
     // them (the group first: a narrow dock cuts the end).
     static QString groupText(const CaseGroup& group, const std::vector<CaseGroup>& all);
+    // A series' tooltip in the list: its directory and the window it is measured over, and
+    // whose window that is (each added directory is measured over its own).
+    static QString seriesToolTip(const Summary& summary);
 
   signals:
     void optionsEdited(const sv::ui::AnalysisOptions& options);

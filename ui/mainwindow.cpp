@@ -97,6 +97,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
                 box->setAttribute(Qt::WA_DeleteOnClose);
                 box->open(); // not exec(): the window goes on
             });
+    m_savedReferences = m_settings->checkedReferences();
+    m_startReferences = m_settings->analysisOptions().references;
+    connect(m_referenceTables, &ReferenceTables::userTablesLoaded, this,
+            &MainWindow::restoreReferences);
     m_referenceTables->loadUserTables();
     connect(this, &MainWindow::analysisShown, this, [this](const AnalysisPtr& a) {
         const QString root = QString::fromStdString(a->summary.root);
@@ -185,13 +189,24 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
         m_series->setMainRoot(root); // another directory ends the comparison
         setWindowTitle(QStringLiteral("ScaleView — %1").arg(QDir::toNativeSeparators(root)));
     });
-    // A comparison: every series is measured with the open directory's options, on the worker.
+    // A comparison: every series is measured by the open directory's method, each over its own
+    // window (the added ones' from their campaign.json, as `compare` does), on the worker.
     connect(m_series, &SeriesSet::changed, this,
             [this] { m_analysis->setSeries(m_series->mainLabel(), m_series->inputs()); });
     connect(m_series, &SeriesSet::failed, this, [this](const QString& root, const QString& error) {
         m_status->setText(
             tr("Cannot add %1 to the comparison: %2").arg(QDir::toNativeSeparators(root), error));
     });
+    connect(m_series, &SeriesSet::windowUnreadable, this,
+            [this](const QString& root, const QString& error) {
+                const MeasureOptions dlperf;
+                // A message of its own: the status line is rewritten by each recompute.
+                statusBar()->showMessage(tr("%1: %2 — so it is measured over DLPerf's window %3…%4")
+                                             .arg(QDir::toNativeSeparators(root), error)
+                                             .arg(dlperf.warmup)
+                                             .arg(dlperf.iterations - 1),
+                                         60000);
+            });
     connect(m_controls, &ControlPanel::seriesRenamed, m_series, &SeriesSet::rename);
     connect(m_controls, &ControlPanel::seriesRemoveRequested, m_series, &SeriesSet::remove);
     connect(m_controls, &ControlPanel::addSeriesRequested, this,

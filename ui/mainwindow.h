@@ -7,8 +7,10 @@
 #include "exportcontroller.h"
 
 #include <QMainWindow>
+#include <QStringList>
 
 #include <functional>
+#include <optional>
 
 class QLabel;
 class QListView;
@@ -137,6 +139,9 @@ class MainWindow : public QMainWindow {
     // own warmup and iterations) and on the start page, back as the user left it elsewhere.
     void updateDocks();
     bool askCancelAndQuit();
+    // The user's tables are read: the references checked last time that are among them are
+    // checked again, those gone (file deleted, now malformed) said once and dropped.
+    void restoreReferences(const QStringList& problems);
     static QString openHint();
     void openWarning(const QModelIndex& index);
     void showAbout();
@@ -179,6 +184,10 @@ class MainWindow : public QMainWindow {
     EnvironmentPage* m_environment = nullptr;
     HistoryPage* m_history = nullptr;
     ReferenceTables* m_referenceTables = nullptr;
+    // The references checked when the settings were last saved (with the user's tables' ids,
+    // which the settings cannot check before those tables are read), until they are.
+    std::optional<QStringList> m_savedReferences;
+    std::vector<std::string> m_startReferences; // what the window started with (built-in ones)
     bool m_restoredDocks = false;
     // How run ends reach the view: the open directory when the campaign started, whether the
     // user chose another warmup or window since, and a run end during a load.

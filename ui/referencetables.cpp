@@ -52,7 +52,9 @@ void ReferenceTables::loadUserTables() {
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
         if (generation != m_generation) return; // a save or import since has the newer catalog
-        apply(watcher->result(), false);
+        const Outcome outcome = watcher->result();
+        apply(outcome, false);
+        emit userTablesLoaded(outcome.warnings);
     });
     watcher->setFuture(QtConcurrent::run([dir = m_directory] {
         std::vector<std::string> refused;

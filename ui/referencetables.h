@@ -43,6 +43,9 @@ class ReferenceTables : public QObject {
 
   signals:
     void catalogChanged(sv::ui::ReferenceTables::CatalogPtr catalog);
+    // loadUserTables is done (after its catalogChanged): problems names each user file left
+    // out, with the field and the reason.
+    void userTablesLoaded(const QStringList& problems);
     void finished(bool ok, const QString& message);
 
   private:

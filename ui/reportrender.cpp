@@ -12,6 +12,12 @@ namespace sv::ui {
 
 QImage ReportRender::render(const QString& source, int width, int maxHeight) {
     QString html = source;
+    // Qt's rich text knows no HTML5 <figure> or <figcaption> and takes them for inline text, so
+    // a caption ran on from the chart before it: the blocks a browser makes of them.
+    html.replace(QLatin1String("<figure>"), QLatin1String("<div>"));
+    html.replace(QLatin1String("</figure>"), QLatin1String("</div>"));
+    html.replace(QLatin1String("<figcaption>"), QLatin1String("<p>"));
+    html.replace(QLatin1String("</figcaption>"), QLatin1String("</p>"));
     std::vector<QImage> charts;
     // Each <svg>...</svg> becomes an <img> of its own rendering.
     for (int from = 0;;) {
@@ -30,9 +36,12 @@ QImage ReportRender::render(const QString& source, int width, int maxHeight) {
         QPainter painter(&image);
         renderer.render(&painter);
         painter.end();
+        // A paragraph of its own: an inline image that does not fit beside the text before it
+        // in its paragraph wraps, and Qt left the line it wrapped from as tall as the image: a
+        // chart-high blank above each chart.
         const QString name = QStringLiteral("chart%1").arg(charts.size());
         charts.push_back(image);
-        const QString img = QStringLiteral("<img src=\"%1\" width=\"%2\" height=\"%3\"/>")
+        const QString img = QStringLiteral("<p><img src=\"%1\" width=\"%2\" height=\"%3\"/></p>")
                                 .arg(name)
                                 .arg(size.width())
                                 .arg(size.height());

@@ -41,6 +41,15 @@ void SeriesSet::add(const QString& root) {
     e.label = uniqueLabel(directoryLabel(e.root), -1);
     e.loader = new LoadController(this);
     LoadController* loader = e.loader;
+    // Its window before its logs are read, so that each is read once, for it.
+    connect(loader, &LoadController::scanned, this, [this, loader](const QString& scannedRoot) {
+        const SeriesWindow window = seriesWindow(loader->campaignWindow());
+        loader->setMeasure(window.measure);
+        for (auto& entry : m_entries)
+            if (entry.loader == loader) entry.window = window;
+        if (const auto& error = loader->campaignWindow().error)
+            emit windowUnreadable(scannedRoot, QString::fromStdString(*error));
+    });
     connect(loader, &LoadController::snapshotReady, this, [this, loader](const LogSnapshot& s) {
         for (auto& entry : m_entries)
             if (entry.loader == loader) {
@@ -115,7 +124,8 @@ QStringList SeriesSet::roots() const {
 std::vector<SeriesInput> SeriesSet::inputs() const {
     std::vector<SeriesInput> out;
     for (const auto& e : m_entries)
-        out.push_back(SeriesInput{e.label.toStdString(), e.snapshot});
+        out.push_back(SeriesInput{e.label.toStdString(), e.snapshot, e.window.measure,
+                                  e.window.source, e.window.campaignFile});
     return out;
 }
 

@@ -2,10 +2,13 @@
 // The directories of a comparison: the open one (series A) and those added to it (File › Add to
 // Comparison…, a Ctrl-drop, `scaleview A B …`), each a named series loaded in the background by
 // its own LoadController, renamed or removed by the user. The views get them through the
-// Analysis, which measures every series with the open directory's method and window.
+// Analysis, which measures every series by the open directory's method; each added directory
+// over its own window (its campaign.json's, else DLPerf's: core's seriesWindow, as
+// `scaleview-cli compare` does), read for that window as it loads.
 
 #ifndef Q_MOC_RUN
 #include "analysis.h"
+#include "campaignwindow.h"
 #endif
 
 #include <QObject>
@@ -47,6 +50,9 @@ class SeriesSet : public QObject {
     void changed();
     // An added directory could not be read: it is dropped, and this says why.
     void failed(const QString& root, const QString& error);
+    // An added directory's campaign.json could not be read (error names the file and why): it
+    // is measured over DLPerf's window instead, as `compare` does after its warning.
+    void windowUnreadable(const QString& root, const QString& error);
 
   private:
     struct Entry {
@@ -54,6 +60,7 @@ class SeriesSet : public QObject {
         QString label;
         LoadController* loader = nullptr;
         LogSnapshot snapshot;
+        SeriesWindow window; // known once scanned (its campaign.json is read by the scan)
     };
     QString uniqueLabel(const QString& wanted, int skip) const;
 

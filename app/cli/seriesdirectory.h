@@ -25,17 +25,15 @@ inline SeriesDirectory readSeriesDirectory(const std::string& dir, LoadOptions l
     SeriesDirectory out;
     const CampaignWindowLookup found = findCampaignWindow(dir);
     if (found.error && !quiet) std::fprintf(stderr, "warning: %s\n", found.error->c_str());
-    if (found.window) load.measure = found.window->measure;
-    if (window.warmup) load.measure.warmup = *window.warmup;
-    if (window.iterations) load.measure.iterations = *window.iterations;
+    // The rule the desktop app applies to the directories added to a comparison, too.
+    const SeriesWindow chosen = seriesWindow(found, window.warmup, window.iterations);
+    load.measure = chosen.measure;
     if (auto bad = validateMeasureOptions(load.measure)) {
         out.usage = *bad;
         return out;
     }
     Summary s = summarizeDirectory(dir, load, options);
-    s.windowSource = window.warmup || window.iterations ? "command line"
-                     : found.window                     ? "campaign"
-                                                        : "dlperf";
+    s.windowSource = chosen.source;
     if (s.error) {
         std::fprintf(stderr, "scaleview-cli %s: %s\n", command, s.error->c_str());
         return out;

@@ -89,6 +89,27 @@ QStringList lineNames(QChart* chart) {
     return names;
 }
 
+// A campaign directory: campaign.json with the window {warmup, iterations}, and logs/ with runs
+// that are fast until iteration 50 and slow after it, so that windows give other medians.
+void writeWindowedCampaign(const std::filesystem::path& dir, int warmup, int iterations) {
+    writeFile(dir / "campaign.json",
+              "{\"profile\": \"ngc-mxnet-rn50\", \"warmup\": " + std::to_string(warmup) +
+                  ", \"iterations\": " + std::to_string(iterations) + "}");
+    for (const int ranks : {1, 2})
+        for (int p = 1; p <= 3; ++p) {
+            std::string text = "begin time: 2020-09-01 10:00:00\n";
+            std::int64_t ms = 0;
+            for (int k = 0; k < 120; ++k) {
+                ms += (k < 50 ? 400 : 700) + 4 * p;
+                for (int r = 0; r < ranks; ++r)
+                    text += speedLine(TagStyle::OpenMpi, r, ms, k, "100.0");
+            }
+            writeFile(dir / "logs/bz64" / ("1n" + std::to_string(ranks) + "g") /
+                          ("r50_b64_fp32_" + std::to_string(p) + ".log"),
+                      text);
+        }
+}
+
 int rowOf(const ui::ComparisonTableModel& m, const std::string& topology) {
     for (int r = 0; r < m.rowCount(); ++r)
         if (m.comparison().cases[static_cast<std::size_t>(r)].key.topology.name() == topology)
@@ -293,4 +314,82 @@ TEST(ComparisonUi, AnUnreadableAddedDirectoryIsSaidAndDropped) {
     for (auto* label : app.window.statusBar()->findChildren<QLabel*>())
         said = said || label->text().startsWith(QStringLiteral("Cannot add"));
     EXPECT_TRUE(said);
+}
+
+// Each series is measured over its own campaign's window, as `compare` measures it: an added
+// campaign is not read over the open one's window (the GUI and the CLI disagreed on the same
+// two directories), and the series list says whose window each is.
+TEST(ComparisonUi, EachSeriesIsMeasuredOverItsOwnCampaignsWindowAsTheCliDoes) {
+    TempDir dir;
+    const auto a = dir / "early", b = dir / "late";
+    writeWindowedCampaign(a, 10, 60);
+    writeWindowedCampaign(b, 60, 120);
+    const auto cli = runProcess({SCALEVIEW_CLI, "compare", (a / "logs").string(),
+                                 (b / "logs").string(), "--format", "json", "--quiet"});
+    ASSERT_EQ(cli.exitCode, 0) << cli.err;
+    const auto json = nlohmann::json::parse(cli.out);
+    ASSERT_EQ(json["cases"].size(), 2u);
+
+    AppWindow app;
+    app.window.openDirectory(q(a / "logs"));
+    app.window.addToComparison(q(b / "logs"));
+    const auto shown = waitForSeries(app.window, 2);
+    ASSERT_TRUE(shown && shown->comparison);
+    EXPECT_EQ(shown->summary.load.measure.warmup, 10);
+    EXPECT_EQ(shown->summary.load.measure.iterations, 60);
+    ASSERT_EQ(shown->others.size(), 1u);
+    EXPECT_EQ(shown->others[0].summary.load.measure.warmup, 60);
+    EXPECT_EQ(shown->others[0].summary.load.measure.iterations, 120);
+    EXPECT_EQ(shown->others[0].summary.windowSource, "campaign");
+    for (const auto& log : shown->others[0].logs)
+        EXPECT_EQ(log->measure.warmup, 60) << log->file.path; // read once, for its own window
+
+    const auto* model = app.window.resultsPage()->comparisonModel();
+    ASSERT_EQ(model->rowCount(), 2);
+    for (const auto& jc : json["cases"]) {
+        const std::string topo = jc["topology"];
+        const int row = rowOf(*model, topo);
+        ASSERT_GE(row, 0) << topo;
+        const auto& c = model->comparison().cases[static_cast<std::size_t>(row)];
+        for (std::size_t s = 0; s < 2; ++s) {
+            ASSERT_TRUE(c.medians[s]) << topo;
+            EXPECT_DOUBLE_EQ(*c.medians[s], jc["series"][s].get<double>()) << topo << " " << s;
+        }
+        // The windows matter here: late's window is in the slow part only.
+        EXPECT_LT(*c.medians[1], *c.medians[0] * 0.8) << topo;
+        EXPECT_EQ(std::string(verdictName(c.contrasts.at(0).verdict)),
+                  jc["verdict"].get<std::string>())
+            << topo;
+    }
+
+    // The Controls' list says each series' window and whose it is.
+    QListWidget* list = app.window.controls()->seriesList();
+    ASSERT_EQ(list->count(), 2);
+    const QString first = list->item(0)->toolTip(), second = list->item(1)->toolTip();
+    EXPECT_TRUE(first.contains(QStringLiteral("warmup 10, iterations 60"))) << first.toStdString();
+    EXPECT_TRUE(second.contains(QStringLiteral("warmup 60, iterations 120")))
+        << second.toStdString();
+    EXPECT_TRUE(second.contains(q(b / "campaign.json"))) << second.toStdString();
+}
+
+// An added campaign whose campaign.json cannot be read is measured over DLPerf's window, as
+// `compare` does, and the status bar names the file and the reason.
+TEST(ComparisonUi, AnAddedCampaignWithABrokenCampaignFileIsSaidAndMeasuredOverDlperfsWindow) {
+    TempDir dir;
+    const auto a = dir / "early", b = dir / "broken";
+    writeWindowedCampaign(a, 10, 60);
+    writeWindowedCampaign(b, 60, 120);
+    writeFile(b / "campaign.json", "{\"warmup\": 60, ");
+    AppWindow app;
+    app.window.openDirectory(q(a / "logs"));
+    app.window.addToComparison(q(b / "logs"));
+    const auto shown = waitForSeries(app.window, 2);
+    ASSERT_TRUE(shown && shown->others.size() == 1);
+    EXPECT_EQ(shown->others[0].summary.load.measure.warmup, 20);
+    EXPECT_EQ(shown->others[0].summary.load.measure.iterations, 120);
+    EXPECT_EQ(shown->others[0].summary.windowSource, "dlperf");
+    const QString said = app.window.statusBar()->currentMessage();
+    EXPECT_TRUE(said.contains(q(b / "campaign.json"))) << said.toStdString();
+    EXPECT_TRUE(said.contains(QStringLiteral("not a JSON object"))) << said.toStdString();
+    EXPECT_TRUE(said.contains(QStringLiteral("DLPerf's window 20…119"))) << said.toStdString();
 }

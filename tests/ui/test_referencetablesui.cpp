@@ -11,10 +11,12 @@
 #include "referencetables.h"
 
 #include <QSignalSpy>
+#include <QStatusBar>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 
 using namespace sv::test;
@@ -110,4 +112,96 @@ TEST(ReferenceTablesUi, UserTablesAreListedAtStart) {
     AppWindow app;
     ASSERT_TRUE(waitUntil(
         [&] { return app.window.controls()->references()->indexOf("saved-before").isValid(); }));
+}
+
+namespace {
+
+// One window's lifetime on a settings file that outlives it, as two starts of the app are.
+struct Session {
+    explicit Session(const QString& ini) : settings(ini), window(&settings) {}
+    sv::ui::AppSettings settings;
+    sv::ui::MainWindow window;
+    bool listed(const std::string& id) {
+        return window.controls()->references()->indexOf(id).isValid();
+    }
+    bool checked(const std::string& id) {
+        const QModelIndex i = window.controls()->references()->indexOf(id);
+        return i.isValid() && i.data(Qt::CheckStateRole).toInt() == Qt::Checked;
+    }
+    // The analysis shown compares with id (the overlays in effect).
+    bool inEffect(const std::string& id) {
+        const auto a = window.analysis()->current();
+        return a && a->complete &&
+               std::find(a->references.begin(), a->references.end(), id) != a->references.end();
+    }
+};
+
+} // namespace
+
+// A table imported and checked as an overlay is listed and checked again after a restart; once
+// its file is gone, the next start says so once in the status bar, unchecks it, and starts.
+TEST(ReferenceTablesUi, AnImportedCheckedTableIsCheckedAgainAfterARestart) {
+    TempDir dir;
+    DataHome home(dir / "data");
+    writeCampaign(dir / "logs");
+    const QString logs = QString::fromStdString((dir / "logs").string());
+    const QString ini = QString::fromStdString((dir / "scaleview.ini").string());
+    writeFile(dir / "mine.json", "{\"tables\": [" + tableJson("imported-one", 120.0) + "]}");
+    {
+        Session first(ini);
+        auto& w = first.window;
+        QSignalSpy finished(w.referenceTables(), &sv::ui::ReferenceTables::finished);
+        w.openDirectory(logs);
+        ASSERT_TRUE(waitUntil(
+            [&] { return w.analysis()->current() && w.analysis()->current()->complete; }));
+        w.referenceTables()->import(QString::fromStdString((dir / "mine.json").string()));
+        ASSERT_TRUE(finished.wait(20000));
+        ASSERT_TRUE(finished.last().at(0).toBool())
+            << finished.last().at(1).toString().toStdString();
+        auto* model = w.controls()->references();
+        ASSERT_TRUE(
+            model->setData(model->indexOf("imported-one"), Qt::Checked, Qt::CheckStateRole));
+        ASSERT_TRUE(waitUntil([&] { return first.inEffect("imported-one"); }, 20000));
+    }
+    {
+        Session second(ini);
+        ASSERT_TRUE(waitUntil([&] { return second.checked("imported-one"); }, 20000))
+            << "imported-one listed: " << second.listed("imported-one");
+        second.window.openDirectory(logs);
+        EXPECT_TRUE(waitUntil([&] { return second.inEffect("imported-one"); }, 20000));
+        EXPECT_TRUE(second.window.statusBar()->currentMessage().isEmpty())
+            << second.window.statusBar()->currentMessage().toStdString();
+    }
+
+    // Its kept copy deleted, and another table file of the user's now malformed.
+    std::filesystem::remove(dir / "data/scaleview/references/mine.json");
+    writeFile(dir / "data/scaleview/references/broken.json", "{\"tables\": [{\"id\": 5}]}");
+    {
+        Session third(ini);
+        ASSERT_TRUE(waitUntil([&] { return !third.window.statusBar()->currentMessage().isEmpty(); },
+                              20000));
+        const QString said = third.window.statusBar()->currentMessage();
+        EXPECT_TRUE(said.contains(QStringLiteral("imported-one"))) << said.toStdString();
+        EXPECT_TRUE(said.contains(QStringLiteral("unchecked"))) << said.toStdString();
+        EXPECT_TRUE(said.contains(QStringLiteral("broken.json"))) << said.toStdString();
+        EXPECT_FALSE(third.listed("imported-one"));
+        third.window.openDirectory(logs);
+        ASSERT_TRUE(waitUntil([&] {
+            const auto a = third.window.analysis()->current();
+            return a && a->complete;
+        }));
+        EXPECT_FALSE(third.inEffect("imported-one"));
+    }
+    {
+        // Said once: the settings no longer hold it (the malformed file is still there, and
+        // still said: it is the user's to mend).
+        Session fourth(ini);
+        ASSERT_TRUE(waitUntil(
+            [&] { return !fourth.window.statusBar()->currentMessage().isEmpty(); }, 20000));
+        EXPECT_FALSE(
+            fourth.window.statusBar()->currentMessage().contains(QStringLiteral("imported-one")));
+        EXPECT_FALSE(fourth.settings.checkedReferences()
+                         .value_or(QStringList())
+                         .contains(QStringLiteral("imported-one")));
+    }
 }
