@@ -26,6 +26,8 @@ TEST_DEPS  += slurmctld slurmd slurm-client munge libpmix-dev
 TEST_DEPS  += libslurm-dev
 # A private dockerd for the container tests (tests/launcher/dockerd.h).
 TEST_DEPS  += docker.io
+# A real browser opens the exported report offline (tests/test_cli_report.cpp).
+TEST_DEPS  += chromium-headless-shell
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -62,4 +62,12 @@ inline ProcessResult runProcess(const std::vector<std::string>& argv) {
     return r;
 }
 
+#ifdef SCALEVIEW_CLI
+// The scaleview-cli under test (the test target defines SCALEVIEW_CLI as its path).
+inline ProcessResult cli(std::vector<std::string> args) {
+    args.insert(args.begin(), SCALEVIEW_CLI);
+    return runProcess(args);
+}
+#endif
+
 } // namespace sv::test

@@ -15,11 +15,6 @@ using namespace sv::test;
 
 namespace {
 
-ProcessResult cli(std::vector<std::string> args) {
-    args.insert(args.begin(), SCALEVIEW_CLI);
-    return runProcess(args);
-}
-
 // 1n1g and 1n2g, three repeats each, batch 64, timestamps and speeds chosen so both methods
 // are known: iteration k of repeat p ends at (k + 1) * step(p); every rank reports 'speed'.
 void writeCampaign(const std::filesystem::path& root, const std::string& precision = "fp32",

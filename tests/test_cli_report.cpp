@@ -11,15 +11,11 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <unistd.h>
 
 using namespace sv::test;
 
 namespace {
-
-ProcessResult cliRun(std::vector<std::string> args) {
-    args.insert(args.begin(), SCALEVIEW_CLI);
-    return runProcess(args);
-}
 
 std::string readAll(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -87,13 +83,13 @@ TEST(CliReport, HtmlIsWellFormedAndHoldsEveryFigure) {
     writeCampaignDir(dir / "october", 1.0);
     writeCampaignDir(dir / "november", 1.1);
     const auto out = dir / "report.html";
-    const auto r = cliRun({"report", (dir / "october").string(), (dir / "november").string(),
-                           "--output", out.string()});
+    const auto r = cli({"report", (dir / "october").string(), (dir / "november").string(),
+                        "--output", out.string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto html = parseXhtml(out);
     ASSERT_TRUE(html.is_object());
     for (const char* name : {"october", "november"}) {
-        const auto s = cliRun({"summarize", (dir / name).string(), "--format", "json", "--quiet"});
+        const auto s = cli({"summarize", (dir / name).string(), "--format", "json", "--quiet"});
         ASSERT_EQ(s.exitCode, 0) << s.err;
         const auto j = nlohmann::json::parse(s.out);
         ASSERT_EQ(j["cases"].size(), 2u);
@@ -130,15 +126,57 @@ TEST(CliReport, HtmlIsWellFormedAndHoldsEveryFigure) {
 #endif
 }
 
+// The report opened by a real browser, offline: Debian's chromium-headless-shell (make test
+// installs it) loads the file with every proxy pointing nowhere and hands back the DOM it built.
+// Every case's median and speedup is a cell of it, and each chart is an inline SVG with its bars.
+TEST(CliReport, HeadlessChromiumBuildsThePageWithEveryFigure) {
+    const std::string browser = "/usr/bin/chromium-headless-shell";
+    ASSERT_EQ(::access(browser.c_str(), X_OK), 0)
+        << browser << " is missing (make deps installs it)";
+    TempDir dir;
+    writeCampaignDir(dir / "october", 1.0);
+    writeCampaignDir(dir / "november", 1.1);
+    const auto out = dir / "report.html";
+    ASSERT_EQ(cli({"report", (dir / "october").string(), (dir / "november").string(), "--output",
+                   out.string()})
+                  .exitCode,
+              0);
+    const auto r =
+        runProcess({browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                    "--user-data-dir=" + (dir / "browser").string(), "--proxy-server=127.0.0.1:9",
+                    "--dump-dom", "file://" + out.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string& dom = r.out;
+    ASSERT_NE(dom.find("</html>"), std::string::npos) << dom.substr(0, 500);
+    for (const char* name : {"october", "november"}) {
+        const auto s = cli({"summarize", (dir / name).string(), "--format", "json", "--quiet"});
+        ASSERT_EQ(s.exitCode, 0) << s.err;
+        for (const auto& c : nlohmann::json::parse(s.out)["cases"]) {
+            for (const char* key : {"median_speed", "speedup"})
+                EXPECT_TRUE(std::regex_search(
+                    dom, std::regex("<td[^>]*>" + fixed2(c[key].get<double>()) + "</td>")))
+                    << name << " " << key << " " << c[key];
+        }
+    }
+    EXPECT_NE(dom.find("faster"), std::string::npos);
+#ifdef SCALEVIEW_HAS_PLOT
+    const std::regex svg("<svg[^>]*>");
+    EXPECT_EQ(
+        std::distance(std::sregex_iterator(dom.begin(), dom.end(), svg), std::sregex_iterator()),
+        4);
+    EXPECT_NE(dom.find("<rect"), std::string::npos); // the bars, drawn as the browser parsed them
+#endif
+}
+
 TEST(CliReport, MarkdownTablesMatchSummarizeJson) {
     TempDir dir;
     writeCampaignDir(dir / "october", 1.0);
     const auto out = dir / "share" / "report.md";
     std::filesystem::create_directories(out.parent_path());
-    const auto r = cliRun({"report", (dir / "october").string(), "--output", out.string()});
+    const auto r = cli({"report", (dir / "october").string(), "--output", out.string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const std::string md = readAll(out);
-    const auto s = cliRun({"summarize", (dir / "october").string(), "--format", "json", "--quiet"});
+    const auto s = cli({"summarize", (dir / "october").string(), "--format", "json", "--quiet"});
     const auto j = nlohmann::json::parse(s.out);
     // DLPerf's README layout: | node_num | gpu_num | samples/s | speedup |
     EXPECT_NE(md.find("| node_num | gpu_num | samples/s | speedup |"), std::string::npos) << md;
@@ -172,10 +210,10 @@ TEST(CliReport, MarkdownTablesMatchSummarizeJson) {
 TEST(CliReport, UsageErrors) {
     TempDir dir;
     writeCampaignDir(dir / "a", 1.0);
-    auto r = cliRun({"report", (dir / "a").string()});
+    auto r = cli({"report", (dir / "a").string()});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("--output"), std::string::npos) << r.err;
-    r = cliRun({"report", (dir / "a").string(), "--output", (dir / "r.pdf").string()});
+    r = cli({"report", (dir / "a").string(), "--output", (dir / "r.pdf").string()});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find(".html or .md"), std::string::npos) << r.err;
 }

@@ -15,15 +15,6 @@
 using namespace sv;
 using namespace sv::test;
 
-namespace {
-
-ProcessResult cli(std::vector<std::string> args) {
-    args.insert(args.begin(), SCALEVIEW_CLI);
-    return runProcess(args);
-}
-
-} // namespace
-
 TEST(FormatsCli, ListsTheGluonMindsporeAndOneflowFormats) {
     const auto r = cli({"formats"});
     EXPECT_EQ(r.exitCode, 0) << r.err;

@@ -10,15 +10,6 @@
 
 using namespace sv::test;
 
-namespace {
-
-ProcessResult cli(std::vector<std::string> args) {
-    args.insert(args.begin(), SCALEVIEW_CLI);
-    return runProcess(args);
-}
-
-} // namespace
-
 TEST(InsightfaceCli, FormatsListsTheThreeWithTheirScripts) {
     const auto r = cli({"formats"});
     EXPECT_EQ(r.exitCode, 0) << r.err;

@@ -13,11 +13,6 @@ using namespace sv::test;
 
 namespace {
 
-ProcessResult cli(std::vector<std::string> args) {
-    args.insert(args.begin(), SCALEVIEW_CLI);
-    return runProcess(args);
-}
-
 // Three campaigns, a week apart; the third's 1n2g runs 15 % slower, its 1n1g as before.
 struct ThreeCampaigns {
     TempDir dir;

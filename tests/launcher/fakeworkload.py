@@ -34,6 +34,9 @@ p.add_argument("--iterations", type=int, default=20)
 p.add_argument("--batch", type=int, default=2)
 p.add_argument("--interval", type=float, default=0.02)
 p.add_argument("--jitter", type=float, default=0.0, help="each sleep up to this share longer, at random")
+p.add_argument("--slower-each-run", metavar="FILE",
+               help="count this run in FILE; the n-th run (from 0) sleeps n x 4 ms longer each iteration, "
+                    "so that no two runs of a campaign measure the same (a clock in ms can tie random ones)")
 p.add_argument("--fail-rank", type=int, default=-1)
 p.add_argument("--fail-at", type=int, default=3)
 p.add_argument("--ignore-term-fork", action="store_true")
@@ -51,9 +54,18 @@ if a.ignore_term_fork:
         os.setsid()  # escapes the run's process group: only the tag finds it
         while True:
             time.sleep(1)
+extra = 0.0
+if a.slower_each_run:
+    import fcntl
+    with open(a.slower_each_run, "a+") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        f.seek(0)
+        runs = len(f.read())
+        f.write(".")
+    extra = 0.004 * runs
 prev = time.time()
 for k in range(a.iterations):
-    time.sleep(a.interval * (1.0 + random.uniform(0.0, a.jitter)))
+    time.sleep(a.interval * (1.0 + random.uniform(0.0, a.jitter)) + extra)
     if k == a.fail_at and rank == a.fail_rank:
         print(f"rank {rank} fails on purpose", file=sys.stderr, flush=True)
         sys.exit(3)

@@ -322,7 +322,10 @@ std::vector<nlohmann::json> caseRecords(const std::string& out) {
 
 TEST(AdaptiveCli, AnUnreachableTargetRunsExactlyTheMaximumAndSaysSo) {
     const std::string dir = sv::test::tempDir("adaptive-max");
-    const auto profile = sv::test::writeFakeProfile(dir, {"--interval", "0.02", "--jitter", "0.5"});
+    // Each run slower than the one before: random ones can tie at the log clock's millisecond,
+    // and two equal repeats meet any target.
+    const auto profile =
+        sv::test::writeFakeProfile(dir, {"--interval", "0.02", "--slower-each-run", dir + "/runs"});
     const std::string out = dir + "/out";
     const auto r = runProcess({kCli,
                                "run",
@@ -369,7 +372,8 @@ TEST(AdaptiveCli, AnUnreachableTargetRunsExactlyTheMaximumAndSaysSo) {
 
 TEST(AdaptiveCli, KillNineDuringATopUpThenResumeFinishesWithoutRerunningAnything) {
     const std::string dir = sv::test::tempDir("adaptive-resume");
-    const auto profile = sv::test::writeFakeProfile(dir, {"--interval", "0.08", "--jitter", "0.5"});
+    const auto profile =
+        sv::test::writeFakeProfile(dir, {"--interval", "0.08", "--slower-each-run", dir + "/runs"});
     const std::string out = dir + "/out";
     const pid_t cli = sv::test::spawn({kCli,
                                        "run",
