@@ -250,7 +250,9 @@ void MainWindow::exportReportInteractive() {
     const AnalysisPtr a = m_analysis->current();
     if (!a || !a->group) return;
     const QString root = QString::fromStdString(a->summary.root);
-    const QString label = QFileInfo(root).fileName();
+    // The open directory's series name (renamed or not), as the comparison calls it.
+    const QString label =
+        a->label.empty() ? QFileInfo(root).fileName() : QString::fromStdString(a->label);
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export Report"), exportPath(label + QStringLiteral("-report.html")),
         tr("HTML (*.html)"));
@@ -259,16 +261,16 @@ void MainWindow::exportReportInteractive() {
         QFileInfo(path).suffix().isEmpty() ? path + QStringLiteral(".html") : path;
     m_settings->setLastExportDirectory(QFileInfo(target).absolutePath());
     m_status->setText(tr("Writing the report…"));
-    // The campaign and environment files are read, and the report written, on a worker; only
-    // the charts are drawn here (Qt Charts live on the GUI thread).
+    // The campaign and environment files are read, the comparison computed and the report
+    // written on a worker; only the charts are drawn here (Qt Charts live on the GUI thread).
     QPointer<MainWindow> self(this);
-    QThreadPool::globalInstance()->start([self, a, label, target, root] {
-        auto files = capturedFiles(root.toStdString());
+    QThreadPool::globalInstance()->start([self, a, label, target] {
+        auto content = ReportExport::gather(*a);
         QMetaObject::invokeMethod(
             self.data(),
-            [self, a, label, target, files = std::move(files)]() mutable {
+            [self, a, label, target, content = std::move(content)]() mutable {
                 if (!self) return;
-                const std::string text = ReportExport::html(*a, std::move(files), label);
+                const std::string text = ReportExport::html(*a, std::move(content), label);
                 QThreadPool::globalInstance()->start([self, text, target] {
                     QString error;
                     const bool ok = ReportExport::write(text, target, &error);

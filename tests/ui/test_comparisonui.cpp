@@ -17,22 +17,28 @@
 #include "seriesset.h"
 #include "speeduppage.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QDropEvent>
+#include <QFileDialog>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QUrl>
+#include <QXmlStreamReader>
 
 #include <nlohmann/json.hpp>
 
@@ -392,4 +398,75 @@ TEST(ComparisonUi, AnAddedCampaignWithABrokenCampaignFileIsSaidAndMeasuredOverDl
     EXPECT_TRUE(said.contains(q(b / "campaign.json"))) << said.toStdString();
     EXPECT_TRUE(said.contains(QStringLiteral("not a JSON object"))) << said.toStdString();
     EXPECT_TRUE(said.contains(QStringLiteral("DLPerf's window 20…119"))) << said.toStdString();
+}
+
+// File › Export Report… with a directory added: both directories, and their comparison over all
+// their cases with the verdicts `scaleview-cli compare` gives (it exported the open one alone).
+TEST(ComparisonUi, ExportReportHoldsEveryDirectoryAndTheirComparison) {
+    Pair pair;
+    AppWindow app;
+    app.window.show();
+    app.window.openDirectory(q(pair.a));
+    app.window.addToComparison(q(pair.b));
+    ASSERT_TRUE(waitForSeries(app.window, 2));
+    QAction* action = app.window.findChild<QAction*>(QStringLiteral("exportReport"));
+    ASSERT_TRUE(action && action->isEnabled());
+    const QString target = q(pair.dir / "report.html");
+    QTimer answer;
+    QObject::connect(&answer, &QTimer::timeout, [&] {
+        if (auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+            answer.stop();
+            auto* name = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+            ASSERT_TRUE(name);
+            name->setText(target);
+            static_cast<QDialog*>(d)->accept();
+        }
+    });
+    answer.start(20);
+    QSignalSpy written(&app.window, &ui::MainWindow::reportExported);
+    action->trigger();
+    ASSERT_TRUE(waitUntil([&] { return written.count() == 1; }, 30000));
+
+    QFile file(target);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&file);
+    QStringList cells, headings;
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+        if (xml.name() == QLatin1String("svg"))
+            xml.skipCurrentElement();
+        else if (xml.name() == QLatin1String("td"))
+            cells << xml.readElementText(QXmlStreamReader::IncludeChildElements);
+        else if (xml.name() == QLatin1String("h2"))
+            headings << xml.readElementText(QXmlStreamReader::IncludeChildElements);
+    }
+    ASSERT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+    EXPECT_TRUE(headings.contains(QStringLiteral("october"))) << headings.join('|').toStdString();
+    EXPECT_TRUE(headings.contains(QStringLiteral("november"))) << headings.join('|').toStdString();
+    EXPECT_TRUE(headings.contains(QStringLiteral("Comparison")))
+        << headings.join('|').toStdString();
+
+    const auto cli = runProcess(
+        {SCALEVIEW_CLI, "compare", pair.a.string(), pair.b.string(), "--format", "json"});
+    ASSERT_EQ(cli.exitCode, 0) << cli.err;
+    const auto json = nlohmann::json::parse(cli.out);
+    ASSERT_EQ(json["cases"].size(), 5u);
+    std::map<std::string, int> expected;
+    for (const auto& c : json["cases"])
+        ++expected[c["verdict"].get<std::string>()];
+    EXPECT_EQ(expected.size(), 5u); // faster, slower, no-difference, only-in-A, only-in-B
+    for (const auto& [verdict, count] : expected) {
+        const QString v = QString::fromStdString(verdict);
+        EXPECT_EQ(std::count_if(cells.begin(), cells.end(),
+                                [&](const QString& c) { return c == v || c.endsWith(" " + v); }),
+                  count)
+            << verdict << ": " << cells.join('|').toStdString();
+    }
+    // November's own cases, with its medians.
+    for (const auto& c : json["cases"]) {
+        if (c["series"].size() != 2 || c["series"][1].is_null()) continue;
+        EXPECT_TRUE(
+            cells.contains(QString::fromStdString(formatFixed(c["series"][1].get<double>(), 2))))
+            << c.dump();
+    }
 }
