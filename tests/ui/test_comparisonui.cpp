@@ -2,6 +2,7 @@
 // command line's extra directories), overlaid in the charts, compared case by case on Results
 // with the same figures as `scaleview-cli compare --format json`, filtered on Runs.
 
+#include "dialoganswer.h"
 #include "process.h"
 #include "seriestrees.h"
 #include "uifixture.h"
@@ -18,25 +19,21 @@
 #include "speeduppage.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QLabel>
-#include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
-#include <QTimer>
 #include <QUrl>
 #include <QXmlStreamReader>
 
@@ -412,17 +409,7 @@ TEST(ComparisonUi, ExportReportHoldsEveryDirectoryAndTheirComparison) {
     QAction* action = app.window.findChild<QAction*>(QStringLiteral("exportReport"));
     ASSERT_TRUE(action && action->isEnabled());
     const QString target = q(pair.dir / "report.html");
-    QTimer answer;
-    QObject::connect(&answer, &QTimer::timeout, [&] {
-        if (auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
-            answer.stop();
-            auto* name = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
-            ASSERT_TRUE(name);
-            name->setText(target);
-            static_cast<QDialog*>(d)->accept();
-        }
-    });
-    answer.start(20);
+    FileDialogAnswer answer(target);
     QSignalSpy written(&app.window, &ui::MainWindow::reportExported);
     action->trigger();
     ASSERT_TRUE(waitUntil([&] { return written.count() == 1; }, 30000));

@@ -3,6 +3,7 @@
 // every case's median and speedup, both charts inline as SVG, the excluded run with its reason,
 // the campaign file and the environment.
 
+#include "dialoganswer.h"
 #include "uifixture.h"
 
 #include "analysiscontroller.h"
@@ -10,11 +11,7 @@
 #include "report.h"
 
 #include <QAction>
-#include <QApplication>
-#include <QFileDialog>
-#include <QLineEdit>
 #include <QSignalSpy>
-#include <QTimer>
 #include <QXmlStreamReader>
 
 #include <gtest/gtest.h>
@@ -45,21 +42,7 @@ TEST(ReportExport, FileExportReportWritesAWellFormedPageWithEveryFigure) {
     ASSERT_TRUE(action->isEnabled());
     const QString target = QString::fromStdString((dir / "out" / "report.html").string());
     std::filesystem::create_directories(dir / "out");
-    // Answer the save dialog once it is up (it runs its own event loop inside trigger()).
-    QTimer answer;
-    QObject::connect(&answer, &QTimer::timeout, [&] {
-        if (auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
-            answer.stop();
-            // Not selectFile(): it leaves the name alone while the name field has focus, and
-            // whether focus has arrived by now is a race (CI lost it: the default name was kept).
-            auto* name = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
-            ASSERT_TRUE(name);
-            name->setFocus();
-            name->setText(target);
-            static_cast<QDialog*>(d)->accept(); // QFileDialog makes it protected
-        }
-    });
-    answer.start(20);
+    FileDialogAnswer answer(target); // the dialog runs its own event loop inside trigger()
     QSignalSpy written(&w.window, &ui::MainWindow::reportExported);
     action->trigger();
     ASSERT_TRUE(waitUntil([&] { return written.count() == 1; }, 30000));
