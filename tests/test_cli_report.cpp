@@ -151,7 +151,8 @@ TEST(CliReport, HeadlessChromiumBuildsThePageWithEveryFigure) {
     for (const char* name : {"october", "november"}) {
         const auto s = cli({"summarize", (dir / name).string(), "--format", "json", "--quiet"});
         ASSERT_EQ(s.exitCode, 0) << s.err;
-        for (const auto& c : nlohmann::json::parse(s.out)["cases"]) {
+        const auto summary = nlohmann::json::parse(s.out); // the loop must not outlive it
+        for (const auto& c : summary["cases"]) {
             for (const char* key : {"median_speed", "speedup"})
                 EXPECT_TRUE(std::regex_search(
                     dom, std::regex("<td[^>]*>" + fixed2(c[key].get<double>()) + "</td>")))
