@@ -9,6 +9,19 @@
 
 namespace sv::launcher {
 
+std::string lastLineOf(std::string text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+        text.pop_back();
+    const auto nl = text.rfind('\n');
+    return nl == std::string::npos ? text : text.substr(nl + 1);
+}
+
+std::string failureLine(const BatchResult& r) {
+    if (r.timedOut) return "no answer within the time limit";
+    if (!r.startError.empty()) return r.startError;
+    return lastLineOf(r.errors.empty() ? r.output : r.errors);
+}
+
 CommandBatch::~CommandBatch() {
     for (QProcess* p : findChildren<QProcess*>())
         if (p->state() != QProcess::NotRunning && p->processId() > 0)

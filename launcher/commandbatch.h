@@ -24,6 +24,12 @@ struct BatchResult {
     std::string startError;
 };
 
+// The last line of text, its line end dropped.
+std::string lastLineOf(std::string text);
+// Why a command of a batch failed, in one line: its time limit, why it did not start, else the
+// last line it printed (standard error's, else standard output's).
+std::string failureLine(const BatchResult& r);
+
 class CommandBatch : public QObject {
     Q_OBJECT
   public:

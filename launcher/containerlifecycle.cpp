@@ -8,16 +8,6 @@
 namespace sv::launcher {
 namespace {
 
-std::string lastLines(const BatchResult& r) {
-    if (r.timedOut) return "no answer within the time limit";
-    if (!r.startError.empty()) return r.startError;
-    std::string text = r.errors.empty() ? r.output : r.errors;
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
-        text.pop_back();
-    const auto at = text.rfind('\n');
-    return at == std::string::npos ? text : text.substr(at + 1);
-}
-
 // docker rm -f prints the name of each container it removed; of one that is not there it says
 // so on standard error, and still answers 0.
 bool wasRemoved(const BatchResult& r, const std::string& name) {
@@ -106,7 +96,7 @@ void ContainerLifecycle::start(const CommandBuilder& builder, const Journal& jou
                                                    " of " + image + " on " + host);
                     } else if (outcome.failure.empty()) {
                         outcome.failure = "could not start a container of " + image + " on " +
-                                          host + " (" + lastLines(r) +
+                                          host + " (" + failureLine(r) +
                                           "); check it with 'scaleview-cli preflight'";
                     }
                 }
@@ -138,7 +128,7 @@ void ContainerLifecycle::remove(const CommandBuilder& builder, const Journal& jo
                                            host);
             } else if (r.exitCode != 0 && outcome.failure.empty()) {
                 outcome.failure = "could not remove the container " + containers.name(h) + " on " +
-                                  host + " (" + lastLines(r) + "); remove it with docker rm -f " +
+                                  host + " (" + failureLine(r) + "); remove it with docker rm -f " +
                                   containers.name(h);
             }
         }

@@ -3,13 +3,6 @@
 namespace sv::launcher {
 namespace {
 
-std::string lastLine(std::string text) {
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
-        text.pop_back();
-    const auto nl = text.rfind('\n');
-    return nl == std::string::npos ? text : text.substr(nl + 1);
-}
-
 bool holds(const std::string& text, const char* what) {
     return text.find(what) != std::string::npos;
 }
@@ -44,13 +37,10 @@ std::pair<bool, std::string> ContainerPreflight::judge(const CommandBuilder& bui
                                                        const BatchResult& r,
                                                        const std::string& host) {
     const Container& c = builder.campaign().container;
-    const std::string why = r.timedOut ? "no answer within the time limit"
-                            : !r.startError.empty()
-                                ? r.startError
-                                : lastLine(r.errors.empty() ? r.output : r.errors);
+    const std::string why = failureLine(r);
     const bool ok = r.exitCode == 0;
     if (check.name == "docker") {
-        if (ok) return {true, "docker " + lastLine(r.output) + " reachable"};
+        if (ok) return {true, "docker " + lastLineOf(r.output) + " reachable"};
         const std::string where =
             c.host.empty() ? std::string("its default socket or DOCKER_HOST") : c.host;
         if (!r.startError.empty() || r.exitCode == 127 || holds(why, "not found"))
@@ -66,7 +56,7 @@ std::pair<bool, std::string> ContainerPreflight::judge(const CommandBuilder& bui
                            "or container.host at the one to use"};
     }
     if (check.name == "image") {
-        if (ok) return {true, "image " + c.image + " present (" + lastLine(r.output) + ")"};
+        if (ok) return {true, "image " + c.image + " present (" + lastLineOf(r.output) + ")"};
         return {false, "image " + c.image + " is not on " + host + " (" + why +
                            "): pull it (docker pull " + c.image +
                            "), or build or load it there (docker load -i FILE)"};
@@ -76,7 +66,7 @@ std::pair<bool, std::string> ContainerPreflight::judge(const CommandBuilder& bui
         if (auto problem = ssh.problem()) return {false, *problem};
         const std::string port = std::to_string(ssh.port());
         if (ok)
-            return {true, "sshd " + lastLine(r.output) +
+            return {true, "sshd " + lastLineOf(r.output) +
                               " in the image (multi-node runs start it "
                               "in each container, port " +
                               port + ")"};

@@ -13,16 +13,6 @@ namespace sv::launcher {
 namespace fs = std::filesystem;
 namespace {
 
-std::string lastLine(const BatchResult& r) {
-    if (r.timedOut) return "no answer within the time limit";
-    if (!r.startError.empty()) return r.startError;
-    std::string text = r.errors.empty() ? r.output : r.errors;
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
-        text.pop_back();
-    const auto at = text.rfind('\n');
-    return at == std::string::npos ? text : text.substr(at + 1);
-}
-
 std::string readText(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream ss;
@@ -142,7 +132,7 @@ void ContainerSshd::prepare(const CommandBuilder& builder, QObject* context, Don
                 for (std::size_t h = 0; h < results.size(); ++h)
                     if (results[h].exitCode != 0 && o.failure.empty())
                         o.failure = "could not copy the campaign's ssh keys to " + ssh.dir() +
-                                    " on " + names[h] + " (" + lastLine(results[h]) +
+                                    " on " + names[h] + " (" + failureLine(results[h]) +
                                     "); the containers' sshd needs them there";
                 if (o.failure.empty())
                     o.messages.push_back(
@@ -186,7 +176,7 @@ void ContainerSshd::start(const CommandBuilder& builder, QObject* context, Done 
                     ? "multi-node runs need sshd in the image: install openssh-server in it"
                     : "check the host with 'scaleview-cli preflight'";
             o.failure = "could not start sshd in the container " + containers[h] + " on " +
-                        names[h] + " (" + lastLine(r) + "): " + advice;
+                        names[h] + " (" + failureLine(r) + "): " + advice;
         }
         done(std::move(o));
     });
@@ -214,7 +204,7 @@ void ContainerSshd::remove(const CommandBuilder& builder, QObject* context, Done
         for (std::size_t i = 0; i < results.size(); ++i)
             if (results[i].exitCode != 0)
                 failed +=
-                    (failed.empty() ? "" : ", ") + where[i] + " (" + lastLine(results[i]) + ")";
+                    (failed.empty() ? "" : ", ") + where[i] + " (" + failureLine(results[i]) + ")";
         if (failed.empty())
             o.messages.push_back("removed the campaign's ssh keys (" + dir + ") on every host");
         else

@@ -18,13 +18,6 @@
 namespace sv::launcher {
 namespace {
 
-std::string lastLine(std::string text) {
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
-        text.pop_back();
-    const auto nl = text.rfind('\n');
-    return nl == std::string::npos ? text : text.substr(nl + 1);
-}
-
 struct Check {
     int host;
     std::string name;
@@ -95,7 +88,7 @@ void checkRendezvous(const Campaign& campaign, const WorkloadProfile& profile,
                 if (r.exitCode != 0) {
                     f.message = "could not check the rendezvous address(es) from here (" +
                                 (r.timedOut ? std::string("no answer within the time limit")
-                                            : lastLine(r.errors + r.startError)) +
+                                            : lastLineOf(r.errors + r.startError)) +
                                 ")";
                     out.push_back(f);
                     continue;
@@ -217,10 +210,7 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
             PreflightFinding f;
             f.host = builder->hostName(c.host);
             f.check = c.name;
-            const std::string why = r.timedOut ? "no answer within the time limit"
-                                    : !r.startError.empty()
-                                        ? r.startError
-                                        : lastLine(r.errors.empty() ? r.output : r.errors);
+            const std::string why = failureLine(r);
             if (c.name != "ssh" && unreachable[static_cast<std::size_t>(c.host)]) continue;
             if (c.container >= 0) {
                 const ContainerCheck& cc =
@@ -262,7 +252,7 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
                                                   " per node");
             } else if (c.name == "torch") {
                 f.ok = r.exitCode == 0;
-                f.message = f.ok ? "python3 + torch " + lastLine(r.output)
+                f.message = f.ok ? "python3 + torch " + lastLineOf(r.output)
                                  : python + " cannot import torch and torchvision (" + why +
                                        "): apt-get install python3-torch python3-torchvision";
             } else {
