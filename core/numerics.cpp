@@ -103,4 +103,10 @@ std::string pythonFloatRepr(double x) {
     return s;
 }
 
+std::string formatFixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
 } // namespace sv

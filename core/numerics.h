@@ -25,5 +25,8 @@ inline double numpyMedian(std::vector<double> values) {
 }
 // Python's repr(float): shortest round-trip digits, always with '.0' or an exponent.
 std::string pythonFloatRepr(double x);
+// printf's "%.*f" (and Python's '{:.Nf}': both round the exact binary value): throughput,
+// speedup and percentages as the tables and notes show them.
+std::string formatFixed(double v, int decimals);
 
 } // namespace sv

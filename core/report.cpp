@@ -43,12 +43,6 @@ std::string intervalText(const std::optional<Interval>& v, int decimals, const c
 
 } // namespace
 
-std::string formatFixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
 std::string formatTable(const Summary& s) {
     std::string out;
     const CaseStats* group = nullptr;

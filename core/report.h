@@ -2,6 +2,7 @@
 // Summaries written out: a readable table, CSV, Markdown (the seed README's layout), ScaleView's
 // full JSON, and the exact JSON DLPerf's extract scripts write.
 
+#include "numerics.h" // formatFixed, which the tables use
 #include "summary.h"
 
 #include <set>
@@ -27,8 +28,5 @@ struct CaseMix {
     }
 };
 CaseMix caseMix(const Summary& summary);
-
-// Throughput, speedup and percentages as the table shows them.
-std::string formatFixed(double v, int decimals);
 
 } // namespace sv

@@ -6,16 +6,6 @@
 #include <cstdio>
 
 namespace sv {
-namespace {
-
-std::string fixed2(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
-}
-
-} // namespace
-
 StepTimeAnalyzer::StepTimeAnalyzer(const LogFormat& format, Topology topology, int batchPerDevice,
                                    MeasureOptions options)
     : m_format(format), m_topology(topology), m_batch(batchPerDevice), m_opt(options) {}
@@ -117,8 +107,8 @@ void StepTimeAnalyzer::finish(RunResult& out, const ParseCounters& counters,
             std::fabs(*out.dlperfThroughput - *out.timeThroughput) / *out.timeThroughput * 100.0;
         if (diff > 0.5)
             out.notes.push_back(
-                "DLPerf's " + script + " gives " + fixed2(*out.dlperfThroughput) + ", " +
-                fixed2(diff) + " % apart from " + fixed2(*out.timeThroughput) +
+                "DLPerf's " + script + " gives " + formatFixed(*out.dlperfThroughput, 2) + ", " +
+                formatFixed(diff, 2) + " % apart from " + formatFixed(*out.timeThroughput, 2) +
                 ": it skips the lines of iterations up to " +
                 std::to_string(m_format.skipIterationsThrough) + ", measuring lines " +
                 std::to_string(m_dlperf.start.line) + " to " + std::to_string(m_dlperf.end.line) +

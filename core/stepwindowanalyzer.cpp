@@ -10,12 +10,6 @@ namespace {
 
 constexpr std::int64_t kDayUs = std::int64_t{86400} * 1000000;
 
-std::string fixed2(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
-}
-
 std::string scriptName(std::string_view path) {
     return std::string(path.substr(path.rfind('/') + 1));
 }
@@ -114,15 +108,15 @@ void StepWindowAnalyzer::compareWithScripts(RunResult& out) const {
         const double theirs = **sc.figure, ours = *sc.ours;
         if (!std::isfinite(theirs) || theirs == 0.0) {
             out.notes.push_back("DLPerf's " + name + " records " +
-                                (std::isnan(theirs) ? std::string("NaN") : fixed2(theirs)) +
+                                (std::isnan(theirs) ? std::string("NaN") : formatFixed(theirs, 2)) +
                                 " for this run: " + sc.replica->quirk());
             continue;
         }
         const double diff = std::fabs(theirs - ours) / ours * 100.0;
         if (diff > 0.5)
-            out.notes.push_back("DLPerf's " + name + " gives " + fixed2(theirs) + ", " +
-                                fixed2(diff) + " % apart from " + fixed2(ours) + ": " +
-                                sc.replica->quirk());
+            out.notes.push_back("DLPerf's " + name + " gives " + formatFixed(theirs, 2) + ", " +
+                                formatFixed(diff, 2) + " % apart from " + formatFixed(ours, 2) +
+                                ": " + sc.replica->quirk());
     }
 }
 

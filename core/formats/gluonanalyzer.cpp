@@ -18,12 +18,6 @@ double roundPython1(double x) {
     return std::strtod(buf, nullptr);
 }
 
-std::string fixed2(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
-}
-
 } // namespace
 
 GluonAnalyzer::GluonAnalyzer(const LogFormat& format, Kind kind, Topology topology,
@@ -184,9 +178,10 @@ void GluonAnalyzer::finish(RunResult& out, const ParseCounters& counters,
                       " consecutive lines, not of each step's lines (the ranks' lines interleave)";
             else
                 why = "it counts the lines of every rank, not only rank 0's";
-            out.notes.push_back("DLPerf's " + script + " gives " + fixed2(*out.dlperfThroughput) +
-                                ", " + fixed2(diff) + " % apart from " +
-                                fixed2(*out.timeThroughput) + ": " + why);
+            out.notes.push_back("DLPerf's " + script + " gives " +
+                                formatFixed(*out.dlperfThroughput, 2) + ", " +
+                                formatFixed(diff, 2) + " % apart from " +
+                                formatFixed(*out.timeThroughput, 2) + ": " + why);
         }
     } else {
         out.notes.push_back(out.dlperfNote);

@@ -8,16 +8,6 @@
 #include <cstdio>
 
 namespace sv {
-namespace {
-
-std::string fixed2(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
-}
-
-} // namespace
-
 MindsporeAnalyzer::MindsporeAnalyzer(const LogFormat& format, bool cumulativeStep,
                                      Topology topology, int batchPerDevice, MeasureOptions options)
     : m_format(format), m_cumulative(cumulativeStep), m_topology(topology), m_batch(batchPerDevice),
@@ -140,8 +130,8 @@ void MindsporeAnalyzer::finish(RunResult& out, const ParseCounters& counters,
             std::fabs(*out.dlperfThroughput - *out.timeThroughput) / *out.timeThroughput * 100.0;
         if (diff > 0.5)
             out.notes.push_back(
-                "DLPerf's " + script + " gives " + fixed2(*out.dlperfThroughput) + ", " +
-                fixed2(diff) + " % apart from " + fixed2(*out.timeThroughput) +
+                "DLPerf's " + script + " gives " + formatFixed(*out.dlperfThroughput, 2) + ", " +
+                formatFixed(diff, 2) + " % apart from " + formatFixed(*out.timeThroughput, 2) +
                 ": it counts an epoch time line by the last step line any rank printed (one "
                 "cur_step for all ranks), summing " +
                 std::to_string(m_dlperfLines) + " lines where the window holds " +

@@ -1,4 +1,5 @@
 #include "formats/oneflowmarkdown.h"
+#include "numerics.h"
 
 #include "summary.h"
 
@@ -8,13 +9,6 @@
 
 namespace sv {
 namespace {
-
-// '{:.2f}' of a Python float: glibc's printf rounds the exact binary value, as Python does.
-std::string fixed2(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
-}
 
 // mode_print(lst) in markdown mode: print('|', ' | '.join(...), '|').
 std::string row(const std::vector<std::string>& cells) {
@@ -48,7 +42,7 @@ std::string formatOneflowMarkdown(const Summary& summary) {
     for (const RunResult* r : runs) {
         const Key key{r->key.topology.nodes, r->key.topology.gpusPerNode, r->key.batchPerDevice};
         out += row({std::to_string(std::get<0>(key)), std::to_string(std::get<1>(key)),
-                    std::to_string(std::get<2>(key)), fixed2(*r->timeThroughput)});
+                    std::to_string(std::get<2>(key)), formatFixed(*r->timeThroughput, 2)});
         auto it = std::find_if(groups.begin(), groups.end(),
                                [&](const auto& g) { return g.first == key; });
         if (it == groups.end())
@@ -79,7 +73,8 @@ std::string formatOneflowMarkdown(const Summary& summary) {
     });
     for (const Final& f : rows)
         out += row({std::to_string(std::get<0>(f.key)), std::to_string(std::get<1>(f.key)),
-                    std::to_string(std::get<2>(f.key)), fixed2(f.median), fixed2(f.speedup)});
+                    std::to_string(std::get<2>(f.key)), formatFixed(f.median, 2),
+                    formatFixed(f.speedup, 2)});
     return out;
 }
 

@@ -12,12 +12,6 @@
 namespace sv {
 namespace {
 
-std::string fixed2(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
-}
-
 // Python's int() of a string: blanks around, a sign, digits with single '_' between them.
 bool pythonInt(std::string_view t, std::int64_t& out) {
     // The usual field: blanks then up to 18 digits.
@@ -229,7 +223,8 @@ class PooledRankAnalyzer : public FormatAnalyzer {
         }
         if (!(m_seconds > 0.0)) {
             out.status = RunStatus::Unusable;
-            out.reason = "the Time values of the window add up to " + fixed2(m_seconds) + " s";
+            out.reason =
+                "the Time values of the window add up to " + formatFixed(m_seconds, 2) + " s";
             return;
         }
         out.status = RunStatus::Complete;
@@ -254,8 +249,9 @@ class PooledRankAnalyzer : public FormatAnalyzer {
                 if (m_cutLines)
                     why += std::string(why.empty() ? "" : "; ") + "it counts lines cut by " +
                            "other ranks' output";
-                out.notes.push_back("DLPerf's " + script + " gives " + fixed2(theirs) + ", " +
-                                    fixed2(diff) + " % apart from " + fixed2(ours) + ": " + why);
+                out.notes.push_back("DLPerf's " + script + " gives " + formatFixed(theirs, 2) +
+                                    ", " + formatFixed(diff, 2) + " % apart from " +
+                                    formatFixed(ours, 2) + ": " + why);
             }
         }
         if (m_cutLines)
