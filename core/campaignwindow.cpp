@@ -1,6 +1,7 @@
 #include "campaignwindow.h"
 
 #include "runloader.h"
+#include "runmeter.h"
 
 #include <nlohmann/json.hpp>
 
@@ -67,6 +68,7 @@ SeriesWindow seriesWindow(const CampaignWindowLookup& found, std::optional<int> 
                           std::optional<int> iterations) {
     SeriesWindow out;
     out.source = "dlperf";
+    out.measure.formatDefaults = true; // each format's own, as DLPerf's script for it reads
     if (found.window) {
         out.measure = found.window->measure;
         out.source = "campaign";
@@ -75,15 +77,16 @@ SeriesWindow seriesWindow(const CampaignWindowLookup& found, std::optional<int> 
     if (warmup) out.measure.warmup = *warmup;
     if (iterations) out.measure.iterations = *iterations;
     if (warmup || iterations) {
+        out.measure.formatDefaults = false;
         out.source = "command line";
         out.campaignFile.clear();
     }
     return out;
 }
 
-std::optional<int> commonShortIterations(const std::vector<RunResult>& runs,
-                                         const MeasureOptions& window) {
+std::optional<int> commonShortIterations(const std::vector<RunResult>& runs) {
     std::optional<std::int64_t> common;
+    std::optional<MeasureOptions> window;
     bool any = false;
     for (const auto& r : runs) {
         if (r.inProgress) continue;
@@ -94,10 +97,12 @@ std::optional<int> commonShortIterations(const std::vector<RunResult>& runs,
             return std::nullopt;
         const std::int64_t n = r.counters.markerLines / ranks;
         if (common && *common != n) return std::nullopt;
+        if (window && !sameMeasure(*window, r.window)) return std::nullopt;
         common = n;
+        window = r.window;
         any = true;
     }
-    if (!any || *common <= window.warmup || *common >= window.iterations) return std::nullopt;
+    if (!any || *common <= window->warmup || *common >= window->iterations) return std::nullopt;
     return static_cast<int>(*common);
 }
 

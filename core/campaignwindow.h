@@ -30,7 +30,7 @@ struct CampaignWindowLookup {
 CampaignWindowLookup findCampaignWindow(const std::filesystem::path& dir, int maxParents = 3);
 
 // The window a directory of a comparison or a report is measured with: each value given wins,
-// then its campaign's (found), then DLPerf's. `scaleview-cli compare` and `report` measure each
+// then its campaign's (found), then DLPerf's for each log's format. `scaleview-cli compare` and `report` measure each
 // directory by it, and so does the desktop app for the directories added to a comparison, so
 // that the GUI and the CLI agree on the same directories.
 struct SeriesWindow {
@@ -41,9 +41,8 @@ struct SeriesWindow {
 SeriesWindow seriesWindow(const CampaignWindowLookup& found, std::optional<int> warmup = {},
                           std::optional<int> iterations = {});
 
-// When every finished run falls short of the window at the same N iterations (N above the
-// warmup), N: the window these logs were written for. Otherwise nothing.
-std::optional<int> commonShortIterations(const std::vector<RunResult>& runs,
-                                         const MeasureOptions& window);
+// When every finished run falls short of the same window at the same N iterations (N above
+// the warmup), N: the window these logs were written for. Otherwise nothing.
+std::optional<int> commonShortIterations(const std::vector<RunResult>& runs);
 
 } // namespace sv

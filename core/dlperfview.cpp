@@ -2,6 +2,8 @@
 
 #include "numerics.h"
 
+#include <algorithm>
+
 namespace sv {
 
 DlperfView dlperfView(const Summary& in, Method method) {
@@ -47,6 +49,25 @@ DlperfView dlperfView(const Summary& in, Method method) {
         }
     }
     recomputeCases(view.summary);
+    // Without a 1n1g figure the script prints no median and speedup 1.0, and its average_speed
+    // depends on the file system's listing order (formatDlperfJson).
+    std::vector<std::string> noBaseline;
+    for (const auto& c : view.summary.cases) {
+        if (!c.median || std::find(noBaseline.begin(), noBaseline.end(), c.key.model) !=
+                             noBaseline.end())
+            continue;
+        const bool baseline =
+            std::any_of(view.summary.cases.begin(), view.summary.cases.end(), [&](const auto& b) {
+                return b.key.model == c.key.model && b.median && b.key.topology == Topology{1, 1} &&
+                       b.values.back() != 0.0;
+            });
+        if (baseline) continue;
+        noBaseline.push_back(c.key.model);
+        view.notes.push_back(
+            "no 1n1g figure for " + c.key.model + ": DLPerf's script then writes speedup 1.0 and "
+            "no median_speed for every case, and as average_speed the figure of whichever file "
+            "its directory listing returned last (file-system order; here the highest repeat's)");
+    }
     const bool pythonFloats = method == Method::Time && !f.timeScriptNumpyFigures;
     if (f.averageDecimals != 2 || f.timeScriptNumpyFigures)
         for (auto& c : view.summary.cases) {

@@ -10,6 +10,8 @@
 #include "formats/paddle.h"
 #include "formats/pytorchrn50.h"
 #include "formats/tf2.h"
+#include "runkey.h"
+#include "runresult.h"
 
 #include <array>
 #include <cstring>
@@ -82,6 +84,15 @@ const LogFormat* findLogFormat(std::string_view id) {
 const LogFormat& logFormatOf(std::string_view id) {
     const LogFormat* f = findLogFormat(id);
     return f ? *f : ngcMxnetFormat();
+}
+
+int ranksLogging(const LogFormat& format, const Topology& topology) {
+    return format.family == FormatFamily::MxnetSpeedometer ? topology.ranks() : 1;
+}
+
+MeasureOptions windowFor(const LogFormat& format, const MeasureOptions& measure) {
+    if (!measure.formatDefaults) return measure;
+    return MeasureOptions{format.defaultWarmup, format.defaultIterations};
 }
 
 std::string logFormatIds() {

@@ -66,6 +66,15 @@ const LogFormat* findLogFormat(std::string_view id);
 // The format of a run or case key: its id's, or NGC MXNet's for a key read before formats
 // existed (an empty id).
 const LogFormat& logFormatOf(std::string_view id);
+// How many ranks write throughput lines to one log of the format: every rank for NGC MXNet's
+// speedometer, rank 0 alone for the rest (DLPerf's runners tee rank 0; where all ranks share a
+// file, their lines carry no throughput). The per-iteration trace cuts untagged lines by it.
+int ranksLogging(const LogFormat& format, const Topology& topology);
+
+// The window a log of format is measured over when measure is asked for: measure itself, or,
+// when it asks for each format's DLPerf defaults, the format's.
+MeasureOptions windowFor(const LogFormat& format, const MeasureOptions& measure);
+
 // "ngc-mxnet, ngc-pytorch-rn50, ...": for messages that list what is known.
 std::string logFormatIds();
 

@@ -56,9 +56,8 @@ std::optional<std::string> referenceTablesJson(const Summary& s, const Reference
         t["method"] = std::string(methodName(s.options.method));
         t["repeats"] = repeats;
         t["repeats_note"] = "Each usable run's throughput by the " +
-                            std::string(methodName(s.options.method)) + " method, warmup " +
-                            std::to_string(s.load.measure.warmup) + ", iterations " +
-                            std::to_string(s.load.measure.iterations) + ".";
+                            std::string(methodName(s.options.method)) + " method, " +
+                            windowText(s) + ".";
         tables.push_back(std::move(t));
     }
     ordered_json doc;

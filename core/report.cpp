@@ -60,10 +60,17 @@ std::string formatTable(const Summary& s) {
         if (!group || !group->key.sameGroup(c.key)) {
             if (group) out += "\n";
             const LogFormat& f = logFormatOf(c.key.format);
+            // A window other than DLPerf's usual 20…119 is named (each format's may differ).
+            const MeasureOptions w = windowFor(f, s.load.measure);
+            const std::string window =
+                w.warmup == 20 && w.iterations == 120
+                    ? ""
+                    : ", iterations " + std::to_string(w.warmup) + "-" +
+                          std::to_string(w.iterations - 1);
             out += std::string(f.framework) + "  " + c.key.model + "  " + c.key.precision +
                    "  batch " + std::to_string(c.key.batchPerDevice) + " per GPU  (throughput in " +
                    std::string(f.unit) + ", " + std::string(methodName(s.options.method)) +
-                   " method)\n";
+                   " method" + window + ")\n";
             row(head);
             group = &c;
         }
@@ -210,10 +217,20 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
     json j;
     j["tool"] = {{"name", "scaleview"}, {"version", std::string(toolVersion)}};
     j["root"] = s.root;
+    // One window for every run, or (each format's DLPerf defaults, differing) null here and
+    // each in "windows" and in its runs.
+    const auto windows = windowsUsed(s);
+    json windowList = json::array();
+    for (const auto& u : windows)
+        windowList.push_back({{"warmup", u.window.warmup},
+                              {"iterations", u.window.iterations},
+                              {"formats", u.formats}});
+    const bool oneWindow = windows.size() == 1;
     j["options"] = {
         {"method", std::string(methodName(s.options.method))},
-        {"warmup", s.load.measure.warmup},
-        {"iterations", s.load.measure.iterations},
+        {"warmup", oneWindow ? json(windows[0].window.warmup) : json(nullptr)},
+        {"iterations", oneWindow ? json(windows[0].window.iterations) : json(nullptr)},
+        {"windows", windowList},
         {"window_source", s.windowSource.empty() ? json(nullptr) : json(s.windowSource)},
         {"campaign_file", s.campaignFile.empty() ? json(nullptr) : json(s.campaignFile)},
         {"reference", s.options.reference.empty() ? json(nullptr) : json(s.options.reference)},
@@ -233,6 +250,8 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
                    {"nodes", r.key.topology.nodes},
                    {"gpus_per_node", r.key.topology.gpusPerNode},
                    {"repeat", r.key.repeat},
+                   {"warmup", r.window.warmup},
+                   {"iterations", r.window.iterations},
                    {"status", std::string(statusName(r.status))},
                    {"in_progress", r.inProgress}, // being written: short, not broken
                    {"reason", r.reason.empty() ? json(nullptr) : json(r.reason)},
@@ -351,17 +370,29 @@ std::string formatDlperfJson(const Summary& s) {
     for (const auto& [model, cases] : byModel) {
         out += (firstModel ? "" : ", ") + nlohmann::json(model).dump() + ": {";
         firstModel = false;
+        // compute_speedup needs the 1n1g figure (the last 1n1g file's, truthy). Without it every
+        // case keeps its last file's figure as average_speed (the listing's last: here the
+        // highest repeat), gets no median_speed and speedup 1.0, and the check itself leaves a
+        // stray "1n1g": {"average_speed": {}} behind (AutoVivification).
+        const bool baseline = std::any_of(cases.begin(), cases.end(), [](const CaseStats* c) {
+            return c->key.topology == Topology{1, 1} && c->values.back() != 0.0;
+        });
         bool first = true;
         for (const CaseStats* c : cases) {
             out += (first ? "" : ", ") + std::string("\"") + c->key.topology.name() + "\": {";
             first = false;
-            out += "\"average_speed\": " + pythonFloatRepr(*c->mean);
+            out += "\"average_speed\": " + pythonFloatRepr(baseline ? *c->mean : c->values.back());
             out += ", \"batch_size_per_device\": " + std::to_string(c->key.batchPerDevice);
+            if (!baseline) {
+                out += ", \"speedup\": 1.0}";
+                continue;
+            }
             out += ", \"median_speed\": " + pythonFloatRepr(*c->median);
             out += ", \"speedup\": " +
                    (c->speedup ? pythonFloatRepr(*c->speedup) : std::string("null"));
             out += "}";
         }
+        if (!baseline) out += ", \"1n1g\": {\"average_speed\": {}}";
         out += "}";
     }
     return out + "}";

@@ -89,9 +89,8 @@ std::string seriesSection(const ReportSeries& r) {
     const Summary& s = r.summary;
     std::string out = "<section>\n<h2>" + esc(r.label) + "</h2>\n<p>Directory: <code>" +
                       esc(s.root) + "</code>. Method: <b>" +
-                      esc(std::string(methodName(s.options.method))) + "</b>, warmup " +
-                      std::to_string(s.load.measure.warmup) + ", iterations " +
-                      std::to_string(s.load.measure.iterations) +
+                      esc(std::string(methodName(s.options.method))) + "</b>, " +
+                      esc(windowText(s)) +
                       (s.windowSource.empty() ? "" : " (window from " + esc(s.windowSource) + ")") +
                       ". " + std::to_string(s.runs.size()) + " logs.</p>\n";
     out += "<h3>Cases</h3>\n" + caseTable(s);
@@ -224,9 +223,8 @@ std::string formatMarkdownReport(const ReportInput& in) {
     for (const auto& r : in.series) {
         const Summary& s = r.summary;
         out += "## " + r.label + "\n\nDirectory `" + s.root + "`, " +
-               std::string(methodName(s.options.method)) + " method, warmup " +
-               std::to_string(s.load.measure.warmup) + ", iterations " +
-               std::to_string(s.load.measure.iterations) + ".\n\n" + formatMarkdown(s) + "\n";
+               std::string(methodName(s.options.method)) + " method, " + windowText(s) +
+               ".\n\n" + formatMarkdown(s) + "\n";
         for (const auto& [title, file] : r.charts)
             out += "![" + title + "](" + file + ")\n\n";
         if (!r.chartNote.empty()) out += "> " + r.chartNote + "\n\n";

@@ -121,11 +121,6 @@ const LogFormat& chooseLogFormat(const LogFile& log, const LoadOptions& options,
     return ngcMxnetFormat();
 }
 
-MeasureOptions measureFor(const LogFormat& format, const LoadOptions& options) {
-    return options.formatDefaults ? MeasureOptions{format.defaultWarmup, format.defaultIterations}
-                                  : options.measure;
-}
-
 RunResult loadRun(const LogFile& log, const LoadOptions& options) {
     return loadRun(log, options, {});
 }
@@ -134,7 +129,7 @@ RunResult loadRun(const LogFile& log, const LoadOptions& options, const SampleOb
                   LogRead* readOut) {
     std::string undetected;
     const LogFormat& format = chooseLogFormat(log, options, &undetected);
-    RunMeter meter(log, format, measureFor(format, options));
+    RunMeter meter(log, format, options.measure);
     ParseOptions parse = options.parse;
     parse.format = format.message;
     // Without an observer the analyzer is the handler itself: one indirect call per sample.

@@ -19,9 +19,6 @@ struct LoadOptions {
     int threads = 0; // 0: one per core, at least 2
     // A format id forces every log to be read as that format; empty: each log's own, detected.
     std::string logFormat;
-    // Each log is measured with its format's DLPerf defaults rather than `measure` (nobody
-    // chose a window: what DLPerf's script for that format would use).
-    bool formatDefaults = false;
 };
 
 // The one bound on warmup and iterations, for every command and the window: far beyond any real
@@ -60,8 +57,6 @@ const LogFormat* detectLogFile(const std::filesystem::path& path, std::string* w
 // before), else the one its first lines show; NGC MXNet's when none does (undetected says why).
 const LogFormat& chooseLogFormat(const LogFile& log, const LoadOptions& options,
                                  std::string* undetected = nullptr);
-// The window a log of that format is measured for under options.
-MeasureOptions measureFor(const LogFormat& format, const LoadOptions& options);
 
 RunResult loadRun(const LogFile& log, const LoadOptions& options);
 // The same, also handing every sample to observe (the GUI's trace) and saying where the read

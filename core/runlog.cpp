@@ -15,12 +15,12 @@ RunLog readRunLog(const LogFile& file, const MeasureOptions& measure, const Pars
     LoadOptions load;
     load.parse = options;
     load.measure = measure;
-    IterationTraceBuilder trace(file.key.topology.ranks());
     // Only a format whose lines carry their throughput has a per-iteration trace to draw. The
     // format found here is the one loadRun reads with (not detected a second time), unless none
     // was found: then loadRun says why.
     std::string undetected;
     const LogFormat& format = chooseLogFormat(file, load, &undetected);
+    IterationTraceBuilder trace(ranksLogging(format, file.key.topology));
     LogFile known = file;
     if (undetected.empty()) known.key.format = std::string(format.id);
     LogRead read;
@@ -76,7 +76,7 @@ LogParser& IncrementalRunLog::restart() {
     m_detected = !m_file.key.format.empty() || undetected.empty();
     m_position = {};
     m_meter = std::make_unique<RunMeter>(m_file, *m_format, m_measure);
-    m_trace = std::make_unique<IterationTraceBuilder>(m_file.key.topology.ranks());
+    m_trace = std::make_unique<IterationTraceBuilder>(ranksLogging(*m_format, m_file.key.topology));
     ParseOptions parse = m_options;
     parse.format = m_format->message;
     m_parser = std::make_unique<LogParser>(parse, [this](const SpeedSample& s) {

@@ -23,17 +23,18 @@ Analyzer makeAnalyzer(const LogFormat& f, const RunKey& key, const MeasureOption
 } // namespace
 
 RunMeter::RunMeter(const LogFile& log, const LogFormat& format, const MeasureOptions& measure)
-    : m_path(log.display), m_key(log.key), m_measure(measure),
-      m_analyzer(makeAnalyzer(format, log.key, measure)) {
+    : m_path(log.display), m_key(log.key), m_measure(windowFor(format, measure)),
+      m_analyzer(makeAnalyzer(format, log.key, m_measure)) {
     m_key.format = std::string(format.id);
     if (format.makeAnalyzer)
-        m_own = format.makeAnalyzer(format, log.key.topology, log.key.batchPerDevice, measure);
+        m_own = format.makeAnalyzer(format, log.key.topology, log.key.batchPerDevice, m_measure);
 }
 
 RunResult RunMeter::base() const {
     RunResult r;
     r.path = m_path;
     r.key = m_key;
+    r.window = m_measure;
     return r;
 }
 

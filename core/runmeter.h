@@ -18,11 +18,13 @@ namespace sv {
 
 // Whether two windows are the same (the figures of one stand for the other).
 inline bool sameMeasure(const MeasureOptions& a, const MeasureOptions& b) {
-    return a.warmup == b.warmup && a.iterations == b.iterations;
+    return a.warmup == b.warmup && a.iterations == b.iterations &&
+           a.formatDefaults == b.formatDefaults;
 }
 
 class RunMeter {
   public:
+    // measure may ask for the format's DLPerf defaults: the meter measures over windowFor().
     RunMeter(const LogFile& log, const LogFormat& format, const MeasureOptions& measure);
 
     void add(const SpeedSample& sample) {
@@ -35,7 +37,7 @@ class RunMeter {
     RunResult result(const ParseCounters& counters, bool unterminatedTail) const;
     // The run when its file could not be read (error says why).
     RunResult unreadable(const std::string& error, const ParseCounters& counters) const;
-    const MeasureOptions& measure() const { return m_measure; }
+    const MeasureOptions& measure() const { return m_measure; } // as resolved
 
   private:
     RunResult base() const;

@@ -18,6 +18,10 @@ std::optional<Method> parseMethod(std::string_view name);
 struct MeasureOptions {
     int warmup = 20;      // iterations left out at the start (W)
     int iterations = 120; // end of the measured window (I); throughput is over W..I-1
+    // Nobody chose a window: each log is measured over its format's DLPerf defaults (what
+    // DLPerf's script for it uses: TF2 ResNet-50's 100/600...), and warmup and iterations
+    // above stand only for NGC MXNet's. windowFor(format, ...) says which applies to a log.
+    bool formatDefaults = false;
 };
 
 enum class RunStatus {
@@ -32,6 +36,7 @@ std::string_view statusName(RunStatus s);
 struct RunResult {
     std::string path; // as shown to the user: relative to the scanned directory
     RunKey key;
+    MeasureOptions window; // the window it was measured over (formatDefaults resolved)
     RunStatus status = RunStatus::Empty;
     std::string reason;             // why the run is not complete, naming lines and counts
     std::vector<std::string> notes; // worth knowing about a run that counts

@@ -1,6 +1,10 @@
 #include "summary.h"
 
+#include "logformat.h"
 #include "rundisturbance.h"
+#include "runmeter.h"
+
+#include <algorithm>
 
 namespace sv {
 
@@ -46,6 +50,40 @@ void recomputeCases(Summary& s) {
     s.cases =
         computeCases(s.runs, s.options,
                      s.options.references ? *s.options.references : ReferenceCatalog::builtin());
+}
+
+std::vector<WindowUse> windowsUsed(const Summary& s) {
+    std::vector<WindowUse> out;
+    for (const auto& r : s.runs) {
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const WindowUse& u) { return sameMeasure(u.window, r.window); });
+        if (it == out.end()) it = out.insert(out.end(), WindowUse{r.window, {}});
+        const std::string format(logFormatOf(r.key.format).id);
+        if (std::find(it->formats.begin(), it->formats.end(), format) == it->formats.end())
+            it->formats.push_back(format);
+    }
+    if (out.empty()) // nothing read: the window asked for (NGC MXNet's, for format defaults)
+        out.push_back({windowFor(ngcMxnetFormat(), s.load.measure), {}});
+    return out;
+}
+
+std::string windowText(const Summary& s) {
+    return windowText(windowsUsed(s));
+}
+
+std::string windowText(const std::vector<WindowUse>& used) {
+    std::string out;
+    for (const auto& u : used) {
+        if (!out.empty()) out += "; ";
+        out += "warmup " + std::to_string(u.window.warmup) + ", iterations " +
+               std::to_string(u.window.iterations);
+        if (used.size() == 1) break;
+        std::string formats;
+        for (const auto& f : u.formats)
+            formats += (formats.empty() ? "" : ", ") + f;
+        out += " (" + formats + ")";
+    }
+    return out;
 }
 
 } // namespace sv

@@ -45,4 +45,16 @@ Summary summarizeDirectory(const std::filesystem::path& root, const LoadOptions&
 // Recomputes cases and run warnings from runs already read (another method or reference).
 void recomputeCases(Summary& summary);
 
+// A window the runs were measured over, and the formats whose runs were (in run order). One
+// for all, unless load.measure asked for each format's DLPerf defaults and they differ.
+struct WindowUse {
+    MeasureOptions window;
+    std::vector<std::string> formats;
+};
+std::vector<WindowUse> windowsUsed(const Summary& summary);
+// "warmup 20, iterations 120", or each window with its formats: "warmup 100, iterations 600
+// (tf2-rn50); warmup 20, iterations 120 (ngc-mxnet)".
+std::string windowText(const Summary& summary);
+std::string windowText(const std::vector<WindowUse>& windows);
+
 } // namespace sv

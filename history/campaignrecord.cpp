@@ -96,7 +96,7 @@ CampaignReading readCampaign(const fs::path& dir, Method method) {
     options.method = method;
     const CampaignWindowLookup found = findCampaignWindow(dir);
     if (found.window) load.measure = found.window->measure;
-    load.formatDefaults = !found.window;
+    load.measure.formatDefaults = !found.window;
     Summary s = summarizeDirectory(dir, load, options);
     if (s.error) {
         CampaignReading out;

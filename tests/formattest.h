@@ -16,7 +16,7 @@ namespace sv::test {
 // The extractor's own argparse defaults (summarize --format dlperf without --warmup).
 inline LoadOptions dlperfDefaults() {
     LoadOptions load;
-    load.formatDefaults = true;
+    load.measure.formatDefaults = true;
     load.threads = 2;
     return load;
 }

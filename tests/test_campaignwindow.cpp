@@ -71,14 +71,14 @@ TEST(CampaignWindow, LogsThatAllStopAtTheSameLengthNameIt) {
     writeLogs(dir.path(), 60);
     const Summary s = summarizeDirectory(dir.path(), {}, {});
     ASSERT_EQ(s.runs.size(), 4u);
-    EXPECT_EQ(commonShortIterations(s.runs, MeasureOptions{}), 60);
+    EXPECT_EQ(commonShortIterations(s.runs), 60);
     // Read with that window, they all count, and nothing is offered.
     LoadOptions sixty;
     sixty.measure.iterations = 60;
     const Summary read = summarizeDirectory(dir.path(), sixty, {});
     for (const auto& r : read.runs)
         EXPECT_TRUE(r.usable()) << r.reason;
-    EXPECT_FALSE(commonShortIterations(read.runs, sixty.measure));
+    EXPECT_FALSE(commonShortIterations(read.runs));
 }
 
 TEST(CampaignWindow, LogsOfDifferentLengthsOrTooShortNameNothing) {
@@ -88,13 +88,13 @@ TEST(CampaignWindow, LogsOfDifferentLengthsOrTooShortNameNothing) {
     spec.iterations = 80;
     writeFile(mixed.path() / "1n1g" / "r50_b64_fp32_3.log",
               makeLog(spec, [](int, int) { return std::string("128.0"); }));
-    EXPECT_FALSE(commonShortIterations(summarizeDirectory(mixed.path(), {}, {}).runs, {}));
+    EXPECT_FALSE(commonShortIterations(summarizeDirectory(mixed.path(), {}, {}).runs));
     TempDir tiny; // 15 iterations: not even past DLPerf's warmup
     writeLogs(tiny.path(), 15);
-    EXPECT_FALSE(commonShortIterations(summarizeDirectory(tiny.path(), {}, {}).runs, {}));
+    EXPECT_FALSE(commonShortIterations(summarizeDirectory(tiny.path(), {}, {}).runs));
     TempDir whole;
     writeLogs(whole.path(), 120);
-    EXPECT_FALSE(commonShortIterations(summarizeDirectory(whole.path(), {}, {}).runs, {}));
+    EXPECT_FALSE(commonShortIterations(summarizeDirectory(whole.path(), {}, {}).runs));
 }
 
 // The one rule compare, report and the desktop app's added series measure a directory by: a
@@ -116,9 +116,16 @@ TEST(CampaignWindow, ASeriesWindowIsTheGivenThenTheCampaignsThenDlperfs) {
     EXPECT_TRUE(given.campaignFile.empty());
 
     const SeriesWindow none = seriesWindow(CampaignWindowLookup{});
-    EXPECT_EQ(none.measure.warmup, 20);
-    EXPECT_EQ(none.measure.iterations, 120);
+    EXPECT_TRUE(none.measure.formatDefaults); // each log's format's own DLPerf window
     EXPECT_EQ(none.source, "dlperf");
+    EXPECT_FALSE(campaign.measure.formatDefaults);
+    EXPECT_FALSE(given.measure.formatDefaults);
+    // Its window for a format: TF2 ResNet-50's script reads 100/600, NGC MXNet's 20/120.
+    EXPECT_EQ(windowFor(*findLogFormat("tf2-rn50"), none.measure).warmup, 100);
+    EXPECT_EQ(windowFor(*findLogFormat("tf2-rn50"), none.measure).iterations, 600);
+    EXPECT_EQ(windowFor(ngcMxnetFormat(), none.measure).warmup, 20);
+    EXPECT_EQ(windowFor(ngcMxnetFormat(), none.measure).iterations, 120);
+    EXPECT_EQ(windowFor(*findLogFormat("tf2-rn50"), campaign.measure).warmup, 5);
     // A campaign.json that cannot be read gives no window: DLPerf's (its error is the caller's
     // to say).
     writeFile(dir.path() / "campaign.json", "{not json");

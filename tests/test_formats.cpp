@@ -7,6 +7,7 @@
 #include "logformat.h"
 #include "logwriter.h"
 #include "report.h"
+#include "runlog.h"
 #include "summary.h"
 
 #include <gtest/gtest.h>
@@ -48,7 +49,7 @@ void writeBertTree(const std::filesystem::path& root) {
 
 LoadOptions dlperfDefaults() {
     LoadOptions load;
-    load.formatDefaults = true;
+    load.measure.formatDefaults = true;
     load.threads = 2;
     return load;
 }
@@ -383,4 +384,56 @@ TEST(LogFormats, RunsWithoutAFormatIdJoinTheNgcMxnetCase) {
     ASSERT_EQ(cases.size(), 1u);
     EXPECT_EQ(cases[0].values.size(), 2u);
     EXPECT_EQ(cases[0].key.format, "ngc-mxnet");
+}
+
+// Rank 0 alone logs NGC TensorFlow 1's rates: on 1n8g the per-iteration trace has one point per
+// logged step, that step's own rate, not a median of eight steps as if they were eight ranks.
+TEST(LogFormats, RankZeroLogsTraceEveryIteration) {
+    TempDir dir;
+    writeFile(dir / "1n8g/r50_b128_fp32_1.log", makeDllTfLog(128 * 8, 250000));
+    const ScanResult scan = scanLogDirectory(dir.path());
+    ASSERT_EQ(scan.logs.size(), 1u);
+    const RunLog log = readRunLog(scan.logs.front());
+    EXPECT_EQ(log.file.key.format, "ngc-tf-rn50");
+    ASSERT_TRUE(log.trace);
+    EXPECT_EQ(log.trace->ranks, 1);
+    ASSERT_EQ(log.trace->median.size(), 100u); // steps 21..120
+    for (std::size_t i = 0; i < log.trace->median.size(); ++i) {
+        const int k = static_cast<int>(i) + 21;
+        const double rate = 128 * 8 / (static_cast<double>(dllStepUs(250000, k)) / 1e6);
+        EXPECT_NEAR(log.trace->median[i], rate, 1e-3) << "step " << k;
+        EXPECT_EQ(log.trace->min[i], log.trace->max[i]) << "step " << k;
+    }
+}
+
+// Without a 1n1g figure DLPerf's compute_speedup writes speedup 1.0 and no median_speed for
+// every case, keeps the last file's figure as average_speed, and leaves a stray empty 1n1g
+// entry; the view says so on standard error's side.
+TEST(LogFormats, DlperfJsonWithoutOneGpuRunIsTheScriptsOwn) {
+    TempDir dir;
+    writeRn50Tree(dir.path());
+    std::filesystem::remove_all(dir / "1n1g");
+    const Summary s = summarizeDirectory(dir.path(), dlperfDefaults(), {});
+    ASSERT_EQ(s.runs.size(), 6u);
+    const DlperfView view = dlperfView(s, Method::Time);
+    const std::string text = formatDlperfJson(view.summary);
+    const auto got = nlohmann::json::parse(text);
+    ASSERT_TRUE(got["r50"].contains("1n1g")) << text;
+    EXPECT_EQ(got["r50"]["1n1g"], nlohmann::json::parse(R"({"average_speed": {}})")) << text;
+    // The stray entry comes last, as the script's check adds it after the cases.
+    EXPECT_NE(text.find("}, \"1n1g\": {\"average_speed\": {}}}}"), std::string::npos) << text;
+    for (const char* topo : {"1n8g", "2n8g"}) {
+        const auto& c = got["r50"][topo];
+        EXPECT_EQ(c.size(), 3u) << c.dump(); // average_speed, batch_size_per_device, speedup
+        EXPECT_EQ(c["speedup"], 1.0) << c.dump();
+        EXPECT_FALSE(c.contains("median_speed")) << c.dump();
+        // The highest repeat's figure, not the mean of the three.
+        const auto* run = runAt(view.summary, std::string(topo) + "/r50_b256_amp_3.log");
+        ASSERT_NE(run, nullptr);
+        EXPECT_EQ(c["average_speed"].get<double>(), *run->timeThroughput) << c.dump();
+    }
+    bool noted = false;
+    for (const auto& n : view.notes)
+        noted = noted || n.find("no 1n1g figure for r50") != std::string::npos;
+    EXPECT_TRUE(noted);
 }

@@ -33,7 +33,7 @@ TEST(FormatsCli, OneflowDlperfIsTheScriptsMarkdownOnStdout) {
     const auto r = cli({"summarize", (dir / "oneflow").string(), "--format", "dlperf"});
     EXPECT_EQ(r.exitCode, 0) << r.err;
     LoadOptions load;
-    load.formatDefaults = true;
+    load.measure.formatDefaults = true;
     const Summary s = summarizeDirectory(dir / "oneflow", load, {});
     const DlperfView view = dlperfView(s, Method::Time);
     EXPECT_EQ(r.out, view.format->dlperfText(view.summary));

@@ -72,7 +72,7 @@ TEST(NgcTfBert, SubstringQuirkIsNotedWithBothFigures) {
     TempDir dir;
     writeFile(dir / "1n1g/bert_b32_fp32_1.log", makeNgcTfBertLog(32, 201234));
     LoadOptions load = dlperfDefaults();
-    load.formatDefaults = false;
+    load.measure.formatDefaults = false;
     load.measure = {10, 120};
     const Summary s = summarizeDirectory(dir.path(), load, {});
     ASSERT_EQ(s.runs.size(), 1u);

@@ -71,7 +71,7 @@ TEST(FormatReferences, NgcTfBertCasesMeetTheirReportColumn) {
     TempDir dir;
     writeNgcTfBertTree(dir.path());
     LoadOptions load;
-    load.formatDefaults = true;
+    load.measure.formatDefaults = true;
     load.threads = 2;
     const Summary s = summarizeDirectory(dir.path(), load, {});
     ASSERT_EQ(s.cases.size(), 3u);

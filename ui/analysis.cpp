@@ -33,6 +33,18 @@ Summary Analysis::groupSummary() const {
     return s;
 }
 
+std::vector<WindowUse> Analysis::groupWindows() const {
+    if (!group) return {};
+    Summary shown;
+    shown.load = summary.load;
+    for (const auto& r : summary.runs)
+        if (r.key.model == group->model && r.key.precision == group->precision &&
+            r.key.batchPerDevice == group->batchPerDevice &&
+            (group->format.empty() || r.key.format == group->format))
+            shown.runs.push_back(r);
+    return shown.runs.empty() ? std::vector<WindowUse>{} : windowsUsed(shown);
+}
+
 std::string referenceId(const ReferenceTable& table, const ReferenceSeries& series) {
     return table.series.size() <= 1 ? table.id : table.id + ":" + series.name;
 }

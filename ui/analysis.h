@@ -60,6 +60,9 @@ struct Analysis {
     ScalingData scaling(const ReferenceCatalog& catalog = ReferenceCatalog::builtin()) const;
     // The summary restricted to the group shown (what the Results table and its exports hold).
     Summary groupSummary() const;
+    // The windows the group's runs were measured over (each format's DLPerf default may differ
+    // by framework); empty with no group or no run in it.
+    std::vector<WindowUse> groupWindows() const;
 };
 
 using AnalysisPtr = std::shared_ptr<const Analysis>;

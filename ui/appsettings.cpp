@@ -15,6 +15,7 @@ const QString kRecentCampaigns = QStringLiteral("run/recentCampaigns");
 // "WARMUP ITERATIONS DIRECTORY" per entry, newest first: a list, since a directory's slashes
 // would be QSettings groups as a key.
 const QString kWindows = QStringLiteral("analysis/windows");
+constexpr char kFormatDefaults[] = "dlperf"; // a window entry's: each format's defaults
 constexpr int kWindowsMax = 200;
 } // namespace
 
@@ -160,10 +161,16 @@ std::optional<MeasureOptions> AppSettings::windowFor(const QString& directory) c
     for (const QString& entry : m_settings->value(kWindows).toStringList()) {
         const QStringList parts = entry.split(QLatin1Char(' '));
         if (parts.size() < 3) continue;
-        bool okW = false, okI = false;
-        const MeasureOptions m{parts[0].toInt(&okW), parts[1].toInt(&okI)};
         const QString dir = entry.section(QLatin1Char(' '), 2);
         if (dir != directory) continue;
+        // "dlperf -": each format's DLPerf defaults, chosen over the directory's campaign's.
+        if (parts[0] == QLatin1String(kFormatDefaults)) {
+            MeasureOptions m;
+            m.formatDefaults = true;
+            return m;
+        }
+        bool okW = false, okI = false;
+        const MeasureOptions m{parts[0].toInt(&okW), parts[1].toInt(&okI)};
         // The file is the user's: a value out of range is as if never chosen.
         if (!okW || !okI || validateMeasureOptions(m)) return std::nullopt;
         return m;
@@ -176,7 +183,9 @@ void AppSettings::setWindowFor(const QString& directory,
     QStringList kept;
     for (const QString& entry : m_settings->value(kWindows).toStringList())
         if (entry.section(QLatin1Char(' '), 2) != directory) kept << entry;
-    if (window)
+    if (window && window->formatDefaults)
+        kept.prepend(QStringLiteral("%1 - %2").arg(QLatin1String(kFormatDefaults), directory));
+    else if (window)
         kept.prepend(
             QStringLiteral("%1 %2 %3").arg(window->warmup).arg(window->iterations).arg(directory));
     while (kept.size() > kWindowsMax)

@@ -2,6 +2,7 @@
 
 #include "logformat.h"
 #include "referencelistmodel.h"
+#include "runmeter.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -16,6 +17,9 @@
 #include <QSpinBox>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <utility>
 
 namespace sv::ui {
 
@@ -64,14 +68,14 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_windowBadge->setAutoFillBackground(true);
     m_windowBadge->setBackgroundRole(QPalette::ToolTipBase);
     m_windowBadge->setForegroundRole(QPalette::ToolTipText);
-    m_resetWindow->setToolTip(tr("Measure over iterations 20…119, as DLPerf does"));
+    m_resetWindow->setToolTip(tr("Measure each log over the window DLPerf's script for its format "
+                                 "uses (20…119 for NGC MXNet, 100…599 for TF2 ResNet-50…)"));
     connect(m_resetWindow, &QPushButton::clicked, this, [this] {
-        const MeasureOptions dlperf;
-        m_updating = true;
-        m_warmup->setValue(dlperf.warmup);
-        m_iterations->setValue(dlperf.iterations);
-        m_updating = false;
-        edited();
+        m_options.measure = MeasureOptions{};
+        m_options.measure.formatDefaults = true;
+        showWindow();
+        updateBadge();
+        emit optionsEdited(m_options);
     });
 
     auto* form = new QFormLayout;
@@ -143,8 +147,7 @@ void ControlPanel::setOptions(const AnalysisOptions& options) {
     m_options = options;
     if (!m_options.catalog) m_options.catalog = std::move(catalog);
     m_method->setCurrentIndex(options.method == Method::Speed ? 1 : 0);
-    m_warmup->setValue(options.measure.warmup);
-    m_iterations->setValue(options.measure.iterations);
+    showWindow();
     m_excludeDisturbed->setChecked(options.excludeDisturbed);
     if (!options.autoReferences) m_references->setChecked(options.references);
     m_updating = false;
@@ -164,16 +167,63 @@ void ControlPanel::setWindowSource(WindowSource source, const QString& campaignF
     updateBadge();
 }
 
+void ControlPanel::showWindow() {
+    MeasureOptions m = m_options.measure;
+    if (m.formatDefaults && !m_shownWindows.empty()) m = m_shownWindows.front().window;
+    const bool updating = std::exchange(m_updating, true);
+    m_warmup->setValue(m.warmup);
+    m_iterations->setValue(m.iterations);
+    m_updating = updating;
+}
+
+namespace {
+QString windowRange(const MeasureOptions& m) {
+    return QStringLiteral("%1…%2").arg(m.warmup).arg(m.iterations - 1);
+}
+QString frameworkOf(const std::string& format) {
+    const auto f = logFormatOf(format).framework;
+    return QString::fromUtf8(f.data(), static_cast<qsizetype>(f.size()));
+}
+} // namespace
+
 void ControlPanel::updateBadge() {
-    // DLPerf's own window needs no word; any other changes every figure, so it is named.
-    const MeasureOptions dlperf;
+    // The shown formats' DLPerf windows, and whether the window measured is theirs.
     const MeasureOptions& m = m_options.measure;
-    const bool isDlperf = m.warmup == dlperf.warmup && m.iterations == dlperf.iterations;
-    m_windowBadge->setVisible(!isDlperf);
+    std::vector<std::pair<QString, MeasureOptions>> dlperf; // framework, its script's window
+    for (const auto& u : m_shownWindows)
+        for (const auto& f : u.formats) {
+            const LogFormat& format = logFormatOf(f);
+            const QString framework = frameworkOf(f);
+            if (std::none_of(dlperf.begin(), dlperf.end(),
+                             [&](const auto& d) { return d.first == framework; }))
+                dlperf.emplace_back(framework,
+                                    MeasureOptions{format.defaultWarmup, format.defaultIterations});
+        }
+    if (dlperf.empty()) dlperf.emplace_back(QString(), MeasureOptions{});
+    const bool isDlperf =
+        m.formatDefaults || std::all_of(dlperf.begin(), dlperf.end(), [&](const auto& d) {
+            return sameMeasure(d.second, m);
+        });
+    // DLPerf's 20…119 needs no word; any other window changes every figure, so it is named.
+    const bool plain = std::all_of(dlperf.begin(), dlperf.end(), [](const auto& d) {
+        return sameMeasure(d.second, MeasureOptions{});
+    });
+    m_windowBadge->setVisible(!isDlperf || !plain);
     m_resetWindow->setVisible(!isDlperf);
-    if (isDlperf) return;
-    const QString window =
-        tr("Window %1…%2, not DLPerf's 20…119").arg(m.warmup).arg(m.iterations - 1);
+    QString theirs;
+    for (const auto& [framework, window] : dlperf)
+        theirs += (theirs.isEmpty() ? QString() : QStringLiteral(", ")) +
+                  (framework.isEmpty() ? QString() : framework + QLatin1Char(' ')) +
+                  windowRange(window);
+    if (isDlperf) {
+        m_windowBadge->setText(dlperf.size() == 1
+                                   ? tr("Window %1: DLPerf's default for %2")
+                                         .arg(windowRange(dlperf.front().second), dlperf.front().first)
+                                   : tr("Each framework over its DLPerf default window: %1").arg(theirs));
+        m_windowBadge->setToolTip(tr("What DLPerf's extraction script for these logs measures"));
+        return;
+    }
+    const QString window = tr("Window %1, not DLPerf's %2").arg(windowRange(m), theirs);
     switch (m_source) {
     case WindowSource::Campaign:
         m_windowBadge->setText(tr("%1: the campaign's window").arg(window));
@@ -232,11 +282,13 @@ void ControlPanel::setAnalysis(const AnalysisPtr& analysis) {
         m_references->setMatch(analysis->group->precision, analysis->group->batchPerDevice,
                                analysis->group->model);
     m_references->setChecked(analysis->references);
+    m_shownWindows = analysis->groupWindows();
     m_updating = false;
+    showWindow();
+    updateBadge();
 }
 
 QString ControlPanel::seriesToolTip(const Summary& s) {
-    const MeasureOptions& m = s.load.measure;
     QString from;
     if (s.windowSource == "campaign")
         from = tr("its campaign's, %1")
@@ -244,12 +296,10 @@ QString ControlPanel::seriesToolTip(const Summary& s) {
     else if (s.windowSource == "user")
         from = tr("your choice for this directory");
     else
-        from = tr("DLPerf's default");
-    return tr("%1\nWindow: warmup %2, iterations %3 (%4)")
-        .arg(QDir::toNativeSeparators(QString::fromStdString(s.root)))
-        .arg(m.warmup)
-        .arg(m.iterations)
-        .arg(from);
+        from = tr("DLPerf's default for each format");
+    return tr("%1\nWindow: %2 (%3)")
+        .arg(QDir::toNativeSeparators(QString::fromStdString(s.root)),
+             QString::fromStdString(windowText(s)), from);
 }
 
 QString ControlPanel::groupText(const CaseGroup& g, const std::vector<CaseGroup>& all) {
@@ -269,8 +319,9 @@ QString ControlPanel::groupText(const CaseGroup& g, const std::vector<CaseGroup>
 void ControlPanel::edited() {
     if (m_updating) return;
     m_options.method = m_method->currentIndex() == 1 ? Method::Speed : Method::Time;
-    m_options.measure.warmup = m_warmup->value();
-    m_options.measure.iterations = m_iterations->value();
+    // Typed in: that window for every log (not each format's default any more).
+    if (sender() == m_warmup || sender() == m_iterations)
+        m_options.measure = MeasureOptions{m_warmup->value(), m_iterations->value()};
     m_options.excludeDisturbed = m_excludeDisturbed->isChecked();
     updateBadge();
     const int g = m_group->currentIndex();

@@ -66,6 +66,9 @@ class ControlPanel : public QWidget {
   private:
     void edited();
     void updateBadge();
+    // The spin boxes show the window measured: each format's DLPerf default is the shown
+    // group's (its first format's, in Compare frameworks).
+    void showWindow();
 
     AnalysisOptions m_options;
     std::vector<CaseGroup> m_groups;
@@ -77,6 +80,8 @@ class ControlPanel : public QWidget {
     QPushButton* m_resetWindow;
     WindowSource m_source = WindowSource::Dlperf;
     QString m_campaignFile;
+    // The windows the shown group's runs were measured over, with their formats.
+    std::vector<WindowUse> m_shownWindows;
     QComboBox* m_group;
     QCheckBox* m_excludeDisturbed;
     ReferenceListModel* m_references;

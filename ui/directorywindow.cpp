@@ -1,14 +1,15 @@
 #include "directorywindow.h"
 
 #include "appsettings.h"
+#include "runmeter.h"
 
 namespace sv::ui {
 
-namespace {
-bool same(const MeasureOptions& a, const MeasureOptions& b) {
-    return a.warmup == b.warmup && a.iterations == b.iterations;
+MeasureOptions formatDefaults() {
+    MeasureOptions m;
+    m.formatDefaults = true;
+    return m;
 }
-} // namespace
 
 const char* windowSourceName(WindowSource source) {
     switch (source) {
@@ -30,6 +31,7 @@ WindowChoice DirectoryWindow::open(const QString& root, const CampaignWindowLook
     m_root = root;
     m_campaign = found.window;
     WindowChoice c;
+    c.measure = formatDefaults();
     if (found.window) c.campaignFile = QString::fromStdString(found.window->file);
     if (auto next = std::exchange(m_next, std::nullopt)) {
         std::tie(c.measure, c.source) = *next;
@@ -52,8 +54,8 @@ WindowChoice DirectoryWindow::set(const MeasureOptions& measure) {
         return m_current;
     }
     // The directory's own window needs no remembering; anything else is the user's choice.
-    const MeasureOptions own = m_campaign ? m_campaign->measure : MeasureOptions{};
-    if (same(measure, own)) {
+    const MeasureOptions own = m_campaign ? m_campaign->measure : formatDefaults();
+    if (sameMeasure(measure, own)) {
         m_settings->setWindowFor(m_root, std::nullopt);
         m_current.source = m_campaign ? WindowSource::Campaign : WindowSource::Dlperf;
     } else {

@@ -16,10 +16,13 @@ class AppSettings;
 
 // Where the window of the directory open comes from.
 enum class WindowSource {
-    Dlperf,   // DLPerf's warmup 20, iterations 120
+    Dlperf,   // each log over its format's DLPerf defaults (NGC MXNet's: warmup 20, iterations 120)
     Campaign, // the campaign that wrote the logs
     User,     // what the user chose for this directory
 };
+
+// The window that measures each log over its format's DLPerf defaults.
+MeasureOptions formatDefaults();
 
 // "dlperf", "campaign" or "user", as exports say it.
 const char* windowSourceName(WindowSource source);

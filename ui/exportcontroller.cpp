@@ -26,7 +26,8 @@ QChart* ExportController::buildChart(const Analysis& a, ChartKind kind, int run,
     case ChartKind::Trace:
         if (run < 0 || static_cast<std::size_t>(run) >= a.logs.size()) return nullptr;
         return TraceChart::build(
-            traceRunLog(*a.logs[static_cast<std::size_t>(run)]), a.summary.load.measure,
+            traceRunLog(*a.logs[static_cast<std::size_t>(run)]),
+            a.summary.runs[static_cast<std::size_t>(run)].window,
             QString::fromStdString(a.summary.runs[static_cast<std::size_t>(run)].path),
             a.summary.runs[static_cast<std::size_t>(run)].monitor);
     }

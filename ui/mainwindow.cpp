@@ -17,6 +17,7 @@
 #include "pagebanner.h"
 #include "resultspage.h"
 #include "runcontroller.h"
+#include "runmeter.h"
 #include "runpanel.h"
 #include "runspage.h"
 #include "seriesset.h"
@@ -236,8 +237,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     m_analysis->setOptions(m_settings->analysisOptions());
     connect(m_controls, &ControlPanel::optionsEdited, this, [this](AnalysisOptions o) {
         const AnalysisOptions& now = m_analysis->options();
-        const bool windowEdited = o.measure.warmup != now.measure.warmup ||
-                                  o.measure.iterations != now.measure.iterations;
+        const bool windowEdited = !sameMeasure(o.measure, now.measure);
         if (windowEdited) m_measureEditedSinceCampaignStart = true;
         // Whose window it is, the controls do not know: the directory's policy does.
         o.windowSource = now.windowSource;
@@ -340,8 +340,7 @@ void MainWindow::applyWindow(const WindowChoice& choice) {
     AnalysisOptions options = m_analysis->options();
     const AnalysisOptions before = options;
     stampWindow(options, choice);
-    if (options.measure.warmup == before.measure.warmup &&
-        options.measure.iterations == before.measure.iterations &&
+    if (sameMeasure(options.measure, before.measure) &&
         options.windowSource == before.windowSource && options.campaignFile == before.campaignFile)
         return;
     m_controls->setOptions(options);
@@ -399,8 +398,8 @@ void MainWindow::showOpenFailure(const QString& root, const QString& error) {
 
 void MainWindow::offerWindowFor(const AnalysisPtr& a) {
     if (!a->complete || a->summary.cancelled || a->summary.runs.empty()) return;
-    const MeasureOptions window = a->summary.load.measure;
-    const auto n = commonShortIterations(a->summary.runs, window);
+    const auto n = commonShortIterations(a->summary.runs);
+    const MeasureOptions window = a->summary.runs.front().window; // every run's, when n is
     if (!n) {
         // An offer no longer true goes; a note stays as the user left it.
         if (!m_windowBanner->actionButton()->isHidden()) {
@@ -565,13 +564,18 @@ QString MainWindow::statusText() const {
             .arg(QString::fromStdString(std::string(methodName(a->summary.options.method))))
             .arg(countOf(qsizetype(m_warnings->warnings().size()), tr("warning"), tr("warnings")));
     // A window other than DLPerf's changes every figure: the status line names it and whose.
-    const MeasureOptions& m = a->summary.load.measure;
-    if (m.warmup != MeasureOptions{}.warmup || m.iterations != MeasureOptions{}.iterations) {
-        const QString window = QStringLiteral("%1…%2").arg(m.warmup).arg(m.iterations - 1);
+    const auto windows = a->groupWindows();
+    if (windows.size() > 1 || (windows.size() == 1 && !sameMeasure(windows[0].window, {}))) {
+        QStringList ranges;
+        for (const auto& u : windows)
+            ranges << QStringLiteral("%1…%2").arg(u.window.warmup).arg(u.window.iterations - 1);
+        const QString window = ranges.join(QStringLiteral(", "));
         if (a->summary.windowSource == "campaign")
             text += tr(" · the campaign's window %1").arg(window);
         else if (a->summary.windowSource == "user")
             text += tr(" · your window %1").arg(window);
+        else if (a->summary.load.measure.formatDefaults)
+            text += tr(" · DLPerf's window %1").arg(window);
         else
             text += tr(" · window %1").arg(window);
     }

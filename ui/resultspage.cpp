@@ -139,17 +139,16 @@ void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
                               : tr("Details of <b>%1</b>: ")
                                     .arg(QString::fromStdString(analysis->label).toHtmlEscaped());
     m_caption->setText(
-        whose + tr("<b>%1</b>, %2 — throughput in %3 by the <b>%4 method</b> (warmup %5, "
-                   "window to %6); Δ compares the median with the published figure (hover for its "
-                   "source).")
+        whose + tr("<b>%1</b>, %2 — throughput in %3 by the <b>%4 method</b> (%5); Δ compares "
+                   "the median with the published figure (hover for its source).")
                     .arg(QString::fromStdString(analysis->group->label()).toHtmlEscaped(),
                          formats.size() > 1
                              ? tr("logs of %1 formats (the Framework column)").arg(formats.size())
                              : tr("logs in %1 format").arg(text(format.framework).toHtmlEscaped()),
                          text(format.unit),
-                         QString::fromStdString(std::string(methodName(s.options.method))))
-                    .arg(s.load.measure.warmup)
-                    .arg(s.load.measure.iterations));
+                         QString::fromStdString(std::string(methodName(s.options.method))),
+                         QString::fromStdString(windowText(analysis->groupWindows()))
+                             .toHtmlEscaped()));
 }
 
 QString ResultsPage::caption() const {

@@ -1,6 +1,7 @@
 #include "runspage.h"
 
 #include "logactions.h"
+#include "logformat.h"
 #include "plural.h"
 #include "runfilterproxy.h"
 #include "runtablemodel.h"
@@ -184,11 +185,14 @@ void RunsPage::showTrace(int index) {
                     QString::fromStdString(std::string(statusName(run.status)));
     if (m_series > 0) title = m_seriesBox->currentText() + QStringLiteral(": ") + title;
     if (auto v = run.throughput(m_analysis->summary.options.method))
-        title += QStringLiteral(", %1 images/s").arg(*v, 0, 'f', 2);
+        title += QStringLiteral(", %1 %2")
+                     .arg(*v, 0, 'f', 2)
+                     .arg(QString::fromUtf8(logFormatOf(run.key.format).unit.data(),
+                                            qsizetype(logFormatOf(run.key.format).unit.size())));
     if (run.disturbed) title += tr(" — disturbed");
     // One run's samples: thousands of values, cheap enough for the GUI thread.
     QChart* chart = TraceChart::build(traceRunLog(*shownLogs()[static_cast<std::size_t>(index)]),
-                                      m_analysis->summary.load.measure, title, run.monitor);
+                                      run.window, title, run.monitor);
     QChart* old = m_trace->chart();
     m_trace->setChart(chart);
     delete old;

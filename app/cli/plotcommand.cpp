@@ -3,6 +3,7 @@
 // the GUI's Compare frameworks charts: one bar (or line) per framework of the tree.
 
 #include "arguments.h"
+#include "campaignwindow.h"
 #include "commands.h"
 #include "runloader.h"
 
@@ -80,8 +81,10 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
             return usageError("unknown reference '" + r + "' (see 'references')");
 
     LoadOptions load;
-    if (warmup) load.measure.warmup = *warmup;
-    if (iterations) load.measure.iterations = *iterations;
+    // The window summarize, compare and report read the directory with.
+    const CampaignWindowLookup found = findCampaignWindow(opts.positional().front());
+    if (found.error) std::fprintf(stderr, "warning: %s\n", found.error->c_str());
+    load.measure = seriesWindow(found, warmup, iterations).measure;
     if (threads) load.threads = *threads;
     if (auto why = validateMeasureOptions(load.measure)) return usageError(*why);
     SummaryOptions options;

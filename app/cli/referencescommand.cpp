@@ -66,10 +66,7 @@ int saveTable(std::vector<std::string> argv) {
     if (catalog && catalog->find(*id))
         return usageError("a table '" + *id + "' exists already (scaleview-cli references)");
 
-    const CampaignWindowLookup found = findCampaignWindow(root);
-    if (found.window) load.measure = found.window->measure;
-    if (warmup) load.measure.warmup = *warmup;
-    if (iterations) load.measure.iterations = *iterations;
+    load.measure = seriesWindow(findCampaignWindow(root), warmup, iterations).measure;
     if (auto bad = validateMeasureOptions(load.measure)) return usageError(*bad);
     Summary s = summarizeDirectory(root, load, options);
     if (s.error) {

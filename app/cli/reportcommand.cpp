@@ -175,11 +175,12 @@ int reportCommand(const std::vector<std::string>& argvIn) {
                                                  "--output",
                                                  file,
                                                  "--method",
-                                                 std::string(methodName(options.method)),
-                                                 "--warmup",
-                                                 std::to_string(s.load.measure.warmup),
-                                                 "--iterations",
-                                                 std::to_string(s.load.measure.iterations)};
+                                                 std::string(methodName(options.method))};
+            // plot reads the directory by the same rule; a window given is passed on.
+            if (!s.load.measure.formatDefaults)
+                plotArgs.insert(plotArgs.end(),
+                                {"--warmup", std::to_string(s.load.measure.warmup),
+                                 "--iterations", std::to_string(s.load.measure.iterations)});
             if (!runPlot(*plot, plotArgs, error)) {
                 r.chartNote = "chart left out: " + error;
                 continue;

@@ -131,20 +131,14 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
     const bool quiet = args.flag("quiet");
 
     // A campaign's logs are measured over the campaign's window (what it ran), unless the
-    // command line says otherwise; a value given wins over the campaign's.
-    std::string windowSource = "dlperf", campaignFile;
+    // command line says otherwise (a value given wins over the campaign's); with neither, each
+    // log over its format's DLPerf defaults, as DLPerf's script for it would.
     const CampaignWindowLookup found = findCampaignWindow(root);
     if (found.error && !quiet) std::fprintf(stderr, "warning: %s\n", found.error->c_str());
-    if (found.window) {
-        load.measure = found.window->measure;
-        windowSource = "campaign";
-        campaignFile = found.window->file;
-    }
-    if (warmup) load.measure.warmup = *warmup;
-    if (iterations) load.measure.iterations = *iterations;
-    if (warmup || iterations) windowSource = "command line";
-    // Nobody chose a window: each log is measured as DLPerf's script for its format would.
-    load.formatDefaults = windowSource == "dlperf";
+    const SeriesWindow chosen = seriesWindow(found, warmup, iterations);
+    load.measure = chosen.measure;
+    const std::string& windowSource = chosen.source;
+    const std::string campaignFile = found.window ? found.window->file : std::string();
     if (auto bad = validateMeasureOptions(load.measure)) return usageError(*bad);
     if (found.window && !quiet)
         std::fprintf(stderr, "note: %s window: warmup %d, iterations %d%s (%s)\n",
@@ -217,11 +211,11 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
     if (!anyUsable) {
         // Logs that all stop at the same N were written for a window of N: say which flag reads
         // them, rather than leaving the user to guess from N warnings.
-        if (auto n = commonShortIterations(summary.runs, load.measure))
+        if (auto n = commonShortIterations(summary.runs))
             std::fprintf(stderr,
                          "note: these logs all have %d iterations, fewer than the window's %d: "
                          "use --iterations %d to read them as written\n",
-                         *n, load.measure.iterations, *n);
+                         *n, summary.runs.front().window.iterations, *n);
         // A table of dashes is no summary: say so, and let scripts see it.
         std::fprintf(stderr,
                      "scaleview-cli summarize: no usable run in %s (%zu logs, none counts: see "

@@ -478,7 +478,7 @@ TEST(DirectoryWindow, EachDirectoryIsMeasuredWithItsOwnWindow) {
     EXPECT_EQ(c.campaignFile, QStringLiteral("/c/campaign.json"));
     c = window.open(plain, {});
     EXPECT_EQ(c.source, ui::WindowSource::Dlperf);
-    EXPECT_TRUE(sameWindow(c.measure, {20, 120}));
+    EXPECT_TRUE(c.measure.formatDefaults); // each log over its format's DLPerf window
     c = window.set({10, 30});
     EXPECT_EQ(c.source, ui::WindowSource::User);
     ASSERT_TRUE(settings.windowFor(plain));
@@ -490,6 +490,11 @@ TEST(DirectoryWindow, EachDirectoryIsMeasuredWithItsOwnWindow) {
     c = window.set({20, 120}); // DLPerf's, asked for in a campaign's directory: the user's
     EXPECT_EQ(c.source, ui::WindowSource::User);
     EXPECT_TRUE(settings.windowFor(campaignLogs));
+    // Reset to each format's DLPerf window in a campaign's directory: the user's, remembered.
+    c = window.set(ui::formatDefaults());
+    EXPECT_EQ(c.source, ui::WindowSource::User);
+    ASSERT_TRUE(settings.windowFor(campaignLogs));
+    EXPECT_TRUE(settings.windowFor(campaignLogs)->formatDefaults);
     c = window.set({5, 60}); // back to the campaign's own: nothing to remember
     EXPECT_EQ(c.source, ui::WindowSource::Campaign);
     EXPECT_FALSE(settings.windowFor(campaignLogs));
@@ -503,7 +508,9 @@ TEST(DirectoryWindow, EachDirectoryIsMeasuredWithItsOwnWindow) {
     c = restarted.open(plain, {});
     EXPECT_EQ(c.source, ui::WindowSource::User);
     EXPECT_TRUE(sameWindow(c.measure, {10, 30}));
-    c = restarted.set({20, 120}); // reset to DLPerf's
+    c = restarted.set({20, 120}); // NGC MXNet's numbers, typed: still a window for every log
+    EXPECT_EQ(c.source, ui::WindowSource::User);
+    c = restarted.set(ui::formatDefaults()); // reset to DLPerf's: each format's own
     EXPECT_EQ(c.source, ui::WindowSource::Dlperf);
     EXPECT_FALSE(settings.windowFor(plain));
 
