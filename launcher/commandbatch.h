@@ -1,10 +1,13 @@
 #pragma once
 // Runs a few short commands at once (preflight checks, tag sweeps, staging), each with a time
-// limit, without blocking the event loop; says when all have ended.
+// limit, without blocking the event loop; says when all have ended. Commands that log in to the
+// same host take turns, a few at a time.
 
 #include <QObject>
 #include <QProcess>
+#include <deque>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,7 +16,12 @@ namespace sv::launcher {
 struct BatchCommand {
     std::vector<std::string> argv;
     std::string input; // written to standard input, then closed
-    int timeoutMs = 30000;
+    int timeoutMs = 30000; // from the moment it starts
+    // The host it logs in to over ssh, if any: at most CommandBatch::kPerHost of a batch's
+    // commands to one host run at once, the rest wait their turn. A host's sshd drops new
+    // connections at random beyond 10 unauthenticated ones by default (MaxStartups 10:30:100),
+    // and a burst of logins on a busy host outlasts their time limits.
+    std::string host = {};
 };
 
 struct BatchResult {
@@ -34,6 +42,7 @@ class CommandBatch : public QObject {
     Q_OBJECT
   public:
     using Done = std::function<void(std::vector<BatchResult>)>;
+    static constexpr int kPerHost = 4;
     explicit CommandBatch(QObject* parent = nullptr) : QObject(parent) {}
     // Gone before its commands ended (its owner went away): each command's session is KILLed,
     // so that QProcess's own destructor, which waits for the process, has nothing to wait for.
@@ -43,9 +52,13 @@ class CommandBatch : public QObject {
 
   private:
     void start(std::vector<BatchCommand> commands, Done done);
-    void oneEnded();
+    void launch(std::size_t i);
+    void oneEnded(std::size_t i);
 
+    std::vector<BatchCommand> m_commands;
     std::vector<BatchResult> m_results;
+    std::map<std::string, std::deque<std::size_t>> m_waiting; // by host
+    std::map<std::string, int> m_running;                      // by host
     int m_pending = 0;
     Done m_done;
 };

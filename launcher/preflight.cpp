@@ -162,6 +162,7 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
     auto checks = std::make_shared<std::vector<Check>>();
     auto containerChecks = std::make_shared<std::vector<ContainerCheck>>();
     for (int h = 0; h < hosts; ++h) {
+        const std::size_t first = cmds.size();
         if (!campaign.hosts.empty()) {
             cmds.push_back({builder->onHost(h, {"true"}, false), {}, timeoutMs});
             checks->push_back({h, "ssh"});
@@ -200,6 +201,10 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
             cmds.push_back({builder->probe(h, {launcher, probe}), {}, timeoutMs + 30000});
             checks->push_back({h, "launcher"});
         }
+        // A handful of logins at a time per host (see BatchCommand::host).
+        if (!campaign.hosts.empty())
+            for (std::size_t k = first; k < cmds.size(); ++k)
+                cmds[k].host = builder->hostName(h);
     }
     CommandBatch::run(std::move(cmds), context, [=](std::vector<BatchResult> results) {
         std::vector<PreflightFinding> out;

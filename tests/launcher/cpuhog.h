@@ -17,6 +17,19 @@ namespace sv::test {
 // session (setsid) with its autogroup at nice -15 (the tests run as root).
 inline const char* kHogLoop = "echo -15 > /proc/$$/autogroup 2>/dev/null; while :; do :; done";
 
+// The run's own busy process beside such a hog: the same loop at the default priority, in a
+// session of its own. It still takes most of a core on a machine the tests have to themselves
+// (the monitor's tests run alone), but two raised loops on a 2-core machine would leave sshd and
+// the sampler a few percent of a CPU: an ssh login would outlast its connect timeout and the host
+// would go unsampled.
+inline const char* kBusyLoop = "while :; do :; done";
+
+// The argv of a busy loop carrying the run's tag (env sets it, then execs).
+inline std::vector<std::string> taggedBusyLoop(const std::string& tag) {
+    return {"/usr/bin/env", "SCALEVIEW_RUN_TAG=" + tag, "/usr/bin/setsid", "/bin/sh", "-c",
+            kBusyLoop};
+}
+
 // setsid and nice exec, so the pid is the loop's and its name is sh.
 struct CpuHog {
     pid_t pid = 0;

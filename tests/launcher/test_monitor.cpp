@@ -21,7 +21,6 @@
 
 using namespace sv::launcher;
 using sv::test::CpuHog;
-using sv::test::kHogLoop;
 using sv::test::waitFor;
 
 namespace {
@@ -68,10 +67,9 @@ TEST(Monitor, SamplerNamesAnUntaggedHogAndNeverTheRunsTaggedProcesses) {
     const std::string dir = sv::test::tempDir("sampler");
     const std::string tag = "svmonitortest1";
     CpuHog hog(dir + "/hog.log");
-    // The run's own busy process: the same loop, carrying the tag (env sets it, then execs).
-    // Also at nice -15, so that it would be among the busiest if it were taken for foreign.
-    CpuHog own(dir + "/own.log", {"/usr/bin/env", "SCALEVIEW_RUN_TAG=" + tag, "/usr/bin/setsid",
-                                  "/usr/bin/nice", "-n", "-15", "/bin/sh", "-c", kHogLoop});
+    // The run's own busy process, carrying the tag: among the busiest if it were taken for
+    // foreign.
+    CpuHog own(dir + "/own.log", sv::test::taggedBusyLoop(tag));
     HostSampler sampler(tag);
     EXPECT_EQ(sampler.sample().seconds, 0.0); // the baseline
     // Samples half a second apart until the hog shows (both loops compete with whatever else

@@ -1,11 +1,13 @@
 // The Runner's parts in this process: its phases, the journal read back from lines a future
 // version or a typo wrote, timer caps, process groups forgotten once reaped, the output check
-// of preflight, and an environment capture that a hung nvidia-smi cannot hold.
+// of preflight, an environment capture that a hung nvidia-smi cannot hold, and a command batch
+// that lets a few logins at a time reach each host.
 
 #include "launchertest.h"
 #include "qtloop.h"
 
 #include "campaign.h"
+#include "commandbatch.h"
 #include "environmentcapture.h"
 #include "journal.h"
 #include "launchgroup.h"
@@ -15,7 +17,9 @@
 
 #include <QSignalSpy>
 #include <gtest/gtest.h>
+#include <chrono>
 #include <csignal>
+#include <optional>
 #include <sys/stat.h>
 
 using namespace sv::launcher;
@@ -252,5 +256,60 @@ TEST(EnvironmentCapture, AHungNvidiaSmiEndsAtTheTimeoutNamingWhereItHung) {
             return true;
         },
         5000));
+    std::filesystem::remove_all(dir);
+}
+
+// Twelve commands "to" host a and three to host b, each noting its start and end in a file of its
+// host's (appends of one short line are atomic): host a never has more than CommandBatch::kPerHost
+// running at once, b's run beside a's, a command without a host waits for nothing, and every
+// result lands in its own slot.
+TEST(CommandBatchTurns, AtMostAFewCommandsPerHostRunAtOnceTheRestWaitTheirTurn) {
+    sv::test::EventLoop loop;
+    const std::string dir = sv::test::tempDir("batchturns");
+    std::vector<BatchCommand> cmds;
+    auto noting = [&](const std::string& host, int i) {
+        const std::string file = dir + "/" + (host.empty() ? "none" : host) + ".log";
+        BatchCommand c{{"/bin/sh", "-c",
+                        "echo s >> \"$0\"; sleep 0.3; echo e >> \"$0\"; echo " +
+                            std::to_string(i),
+                        file},
+                       {},
+                       20000};
+        c.host = host;
+        return c;
+    };
+    for (int i = 0; i < 12; ++i)
+        cmds.push_back(noting("a", i));
+    for (int i = 12; i < 15; ++i)
+        cmds.push_back(noting("b", i));
+    cmds.push_back(noting("", 15));
+    std::optional<std::vector<BatchResult>> results;
+    QObject context;
+    const auto t0 = std::chrono::steady_clock::now();
+    CommandBatch::run(cmds, &context, [&](std::vector<BatchResult> r) { results = std::move(r); });
+    ASSERT_TRUE(waitFor([&] { return results.has_value(); }, 30000));
+    const double seconds = sv::test::since(t0);
+    ASSERT_EQ(results->size(), 16u);
+    for (std::size_t i = 0; i < results->size(); ++i) {
+        EXPECT_EQ((*results)[i].exitCode, 0) << i << (*results)[i].errors;
+        EXPECT_EQ((*results)[i].output, std::to_string(i) + "\n");
+    }
+    // The most of one host's commands that ran at once, from its start/end marks in order.
+    auto mostAtOnce = [&](const std::string& host) {
+        std::ifstream in(dir + "/" + host + ".log");
+        int now = 0, most = 0, starts = 0;
+        for (std::string line; std::getline(in, line);) {
+            now += line == "s" ? 1 : -1;
+            starts += line == "s";
+            most = std::max(most, now);
+        }
+        EXPECT_EQ(now, 0) << host;
+        return std::pair{most, starts};
+    };
+    EXPECT_EQ(mostAtOnce("a"), std::pair(CommandBatch::kPerHost, 12));
+    EXPECT_EQ(mostAtOnce("b"), std::pair(3, 3));
+    EXPECT_EQ(mostAtOnce("none"), std::pair(1, 1));
+    // a's twelve took three turns of 0.3 s (not one, not twelve).
+    EXPECT_GE(seconds, 0.9);
     std::filesystem::remove_all(dir);
 }
