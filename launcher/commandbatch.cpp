@@ -22,6 +22,14 @@ std::string failureLine(const BatchResult& r) {
     return lastLineOf(r.errors.empty() ? r.output : r.errors);
 }
 
+bool loginFailed(const BatchResult& r) {
+    if (r.exitCode != 255) return false;
+    for (const char* words : {"ssh: ", "kex_exchange_identification", "Connection closed by",
+                              "Connection reset by", "Connection timed out during banner"})
+        if (r.errors.find(words) != std::string::npos) return true;
+    return false;
+}
+
 CommandBatch::~CommandBatch() {
     for (QProcess* p : findChildren<QProcess*>())
         if (p->state() != QProcess::NotRunning && p->processId() > 0)

@@ -37,6 +37,9 @@ std::string lastLineOf(std::string text);
 // Why a command of a batch failed, in one line: its time limit, why it did not start, else the
 // last line it printed (standard error's, else standard output's).
 std::string failureLine(const BatchResult& r);
+// Whether ssh itself failed (exit 255 with ssh's own words: the login was refused, dropped or
+// timed out), so the command never ran on the host and says nothing about what it checks.
+bool loginFailed(const BatchResult& r);
 
 class CommandBatch : public QObject {
     Q_OBJECT

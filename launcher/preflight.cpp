@@ -217,7 +217,13 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
             f.check = c.name;
             const std::string why = failureLine(r);
             if (c.name != "ssh" && unreachable[static_cast<std::size_t>(c.host)]) continue;
-            if (c.container >= 0) {
+            if (c.name != "ssh" && !campaign.hosts.empty() && loginFailed(r)) {
+                // The check never ran: its verdict would blame the host for ssh's failure.
+                f.ok = false;
+                f.message = "could not log in to check it (" + why +
+                            "): the host turned this login away (busy, or its sshd's "
+                            "MaxStartups); run preflight again";
+            } else if (c.container >= 0) {
                 const ContainerCheck& cc =
                     (*containerChecks)[static_cast<std::size_t>(c.container)];
                 std::tie(f.ok, f.message) = ContainerPreflight::judge(*builder, cc, r, f.host);

@@ -313,3 +313,21 @@ TEST(CommandBatchTurns, AtMostAFewCommandsPerHostRunAtOnceTheRestWaitTheirTurn) 
     EXPECT_GE(seconds, 0.9);
     std::filesystem::remove_all(dir);
 }
+
+// ssh's own failures (exit 255 with its words) are told apart from a command that ran and failed:
+// preflight then says it could not log in, not that mpirun or the image's sshd is missing.
+TEST(CommandBatchTurns, AnSshLoginTurnedAwayIsNotTheCommandsFailure) {
+    BatchResult dropped;
+    dropped.exitCode = 255;
+    dropped.errors = "kex_exchange_identification: read: Connection reset by peer\r\n";
+    EXPECT_TRUE(loginFailed(dropped));
+    dropped.errors = "ssh: connect to host 127.0.0.2 port 2222: Connection refused\n";
+    EXPECT_TRUE(loginFailed(dropped));
+    BatchResult ran;
+    ran.exitCode = 255; // the command's own 255, its own words
+    ran.errors = "nvidia-smi: internal error\n";
+    EXPECT_FALSE(loginFailed(ran));
+    ran.exitCode = 1;
+    ran.errors = "kex_exchange_identification: read: Connection reset by peer\n";
+    EXPECT_FALSE(loginFailed(ran)); // not ssh's exit code
+}
