@@ -161,9 +161,31 @@ std::unique_ptr<FormatAnalyzer> makeOneflowFace(const LogFormat& format, Topolog
                                                  std::make_unique<SkipFiveScript>(o), nullptr);
 }
 
+// TrainMetric's usual line, "train: iter N, loss L, throughput: T" (N up to 18 digits, L digits
+// and points, T a number from its first digit to the line's end), in one pass: what
+// parseOneflowFaceLine's general reading gives it (no other ", loss" or "throughput: " can be
+// there). False, with s untouched, for any other line.
+bool oneflowFaceUsualLine(std::string_view text, SpeedSample& s) {
+    LineCursor c(text);
+    std::int64_t iteration = 0;
+    if (!c.literal("train: iter ") || !c.count(iteration, 18) || !c.literal(", loss "))
+        return false;
+    c.skipDigitsAndPoints();
+    if (!c.literal(", throughput: ") || c.atEnd() || !isDigit(*c.p)) return false;
+    double v = 0.0;
+    const auto [end, ec] = readDouble(c.p, c.end, v); // pythonFloat's plain case
+    if (ec != std::errc() || end != c.end) return false;
+    s.hasIteration = true;
+    s.batchFirst = s.batchLast = iteration;
+    s.hasSpeed = s.hasDlperfValue = true;
+    s.speed = s.dlperfValue = v;
+    return true;
+}
+
 } // namespace
 
 void parseOneflowFaceLine(std::string_view text, std::size_t, SpeedSample& s) {
+    if (oneflowFaceUsualLine(text, s)) return;
     // DLPerf's r"train: iter (.*), loss": from the first "train: iter " to the last ", loss".
     constexpr std::string_view iterKey = "train: iter ";
     if (const auto at = text.find(iterKey); at != std::string_view::npos) {
