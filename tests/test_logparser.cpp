@@ -336,9 +336,9 @@ TEST(LogParser, TagPrecheckNeverRejectsATaggedLine) {
                                       "train: iter 0, loss 1, throughput: 2.0",
                                       ""};
     std::mt19937_64 rng(3);
-    const std::string pieces[] = {"[",  "]",  "1",    ",",       "<stderr>:", "<stdout>:",
-                                  " ",  ":",  "rank", "Tue Sep", "2020",      "  1 10:00:00 ",
-                                  "x",  "9",  "0",    ": ",      "\t",        "I"};
+    const std::string pieces[] = {"[", "]", "1",    ",",       "<stderr>:", "<stdout>:",
+                                  " ", ":", "rank", "Tue Sep", "2020",      "  1 10:00:00 ",
+                                  "x", "9", "0",    ": ",      "\t",        "I"};
     for (int i = 0; i < 300000; ++i) {
         std::string s;
         const int n = static_cast<int>(rng() % 10);

@@ -121,17 +121,19 @@ TEST(Numerics, RoundPythonEqualsPrintfsRoundingOnTiesAndNearTies) {
     for (int d = 0; d <= 22; ++d)
         EXPECT_EQ(std::pow(10.0, d), std::stod("1e" + std::to_string(d))) << d;
     std::mt19937_64 rng(11);
-    std::vector<double> values = {0.05,   0.15,    0.25,   0.35,    761.05, 761.15, 761.25,
-                                  2.675,  1.115,   -0.05,  -0.25,   -2.5,   0.5,    1.5,
-                                  2.5,    1e14,    1e15,   1e16,    -761.05, 5e-324, 0.0,
-                                  -0.0,   123.45,  0.045,  1.0005,  99.95,  -99.95, 4503599627370495.5};
+    std::vector<double> values = {
+        0.05,  0.15,   0.25,  0.35,   761.05,  761.15, 761.25,
+        2.675, 1.115,  -0.05, -0.25,  -2.5,    0.5,    1.5,
+        2.5,   1e14,   1e15,  1e16,   -761.05, 5e-324, 0.0,
+        -0.0,  123.45, 0.045, 1.0005, 99.95,   -99.95, 4503599627370495.5};
     // Rates as logs print them ("%.2f", "%.3f"), half of them on a decimal tie of the next
     // rounding, and random doubles across magnitudes.
     for (int i = 0; i < 200000; ++i) {
         const double hundredths = static_cast<double>(rng() % 100000000);
         values.push_back((hundredths + (i % 2 ? 0.5 : 0.0)) / 100.0);
         values.push_back(-static_cast<double>(rng() % 10000000) / 1000.0);
-        values.push_back(std::ldexp(static_cast<double>(rng() >> 11), -static_cast<int>(rng() % 70)));
+        values.push_back(
+            std::ldexp(static_cast<double>(rng() >> 11), -static_cast<int>(rng() % 70)));
         values.push_back(static_cast<double>(rng() % 2000001) / 20.0); // k + 0.05 multiples
     }
     for (const double x : values)

@@ -20,7 +20,7 @@ bool contains(std::string_view text, std::string_view part) {
 double decimalValue(const char* first, const char* point, const char* last) {
     double value = 0.0;
     auto [p, ec] = readDouble(first, last, value); // std::from_chars's result, faster
-    if (ec == std::errc::result_out_of_range) // float() gives inf past the double's range
+    if (ec == std::errc::result_out_of_range)      // float() gives inf past the double's range
         value = std::string_view(first, static_cast<std::size_t>(point - first))
                             .find_first_not_of('0') != std::string_view::npos
                     ? HUGE_VAL

@@ -331,10 +331,10 @@ void parsePytorchRn50(std::string_view text, std::size_t markerPos, SpeedSample&
     std::size_t head = 0;
     bool plainHead = false;
     const char* timeNumber = nullptr;
-    const bool whole =
-        at != std::string_view::npos && text.find("Epoch: ", at + 1) == std::string_view::npos &&
-        wholeLine(text.substr(at), batch, seconds, head, plainHead, &timeNumber) &&
-        std::isfinite(seconds);
+    const bool whole = at != std::string_view::npos &&
+                       text.find("Epoch: ", at + 1) == std::string_view::npos &&
+                       wholeLine(text.substr(at), batch, seconds, head, plainHead, &timeNumber) &&
+                       std::isfinite(seconds);
     // DLPerf's batch field of a whole line that starts with its head, with no ']' after the
     // head, is the head's " k/n": its k is the batch just read.
     if (whole && at == 0 && !std::memchr(text.data() + head, ']', text.size() - head)) {
