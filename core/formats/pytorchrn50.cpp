@@ -107,6 +107,33 @@ bool meter(const char* p, const char* end, const char (&name)[N], double& v,
     return ec == std::errc() && end - q >= 4 && q[0] == ' ' && q[1] == '(' && end[-1] == ')';
 }
 
+// meter where v is not needed: a plain "[-]d+[.d+]" of at most 19 digits then " (" is what
+// readDouble accepts there (its end is the blank); anything else asks readDouble.
+template <std::size_t N> bool meterShape(const char* p, const char* end, const char (&name)[N]) {
+    const char* const field = p;
+    if (!startsWith(p, end, name)) return false;
+    p += N - 1;
+    if (p >= end || *p != ' ') return false;
+    while (p < end && *p == ' ')
+        ++p;
+    const char* q = p;
+    if (q < end && *q == '-') ++q;
+    const char* digits = q;
+    while (q < end && isDigit(*q))
+        ++q;
+    bool plain = q > digits;
+    if (plain && q < end && *q == '.') {
+        const char* fraction = ++q;
+        while (q < end && isDigit(*q))
+            ++q;
+        plain = q > fraction;
+    }
+    if (plain && q - digits <= 20 && q < end && *q == ' ')
+        return end - q >= 4 && q[1] == '(' && end[-1] == ')';
+    double unused = 0.0;
+    return meter(field, end, name, unused);
+}
+
 // DLPerf's Time regex on a whole line with a plain head, where Time's number is "\d+\.\d{1,3}"
 // (then the blank meter checked): its first match is the number's last integer digit, the point
 // and the fraction ("Time 12.054 " gives "2.054 "), since no digit comes between the head and the
@@ -183,12 +210,9 @@ bool wholeLine(std::string_view s, std::int64_t& batch, double& seconds, std::si
             return false;
     }
     if (b < 0 || b > total) return false;
-    double unused = 0.0;
     if (!meter(start[1], fieldEnd(1), "Time", seconds, timeNumber) ||
-        !meter(start[2], fieldEnd(2), "Data", unused) ||
-        !startsWith(start[3], fieldEnd(3), "Loss ") ||
-        !meter(start[4], fieldEnd(4), "Acc@1", unused) ||
-        !startsWith(start[5], fieldEnd(5), "Acc@5 "))
+        !meterShape(start[2], fieldEnd(2), "Data") || !startsWith(start[3], fieldEnd(3), "Loss ") ||
+        !meterShape(start[4], fieldEnd(4), "Acc@1") || !startsWith(start[5], fieldEnd(5), "Acc@5 "))
         return false;
     batch = b;
     headLength = head.size();
