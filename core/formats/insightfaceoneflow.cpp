@@ -162,7 +162,7 @@ std::unique_ptr<FormatAnalyzer> makeOneflowFace(const LogFormat& format, Topolog
 }
 
 // TrainMetric's usual line, "train: iter N, loss L, throughput: T" (N up to 18 digits, L digits
-// and points, T a number from its first digit to the line's end), in one pass: what
+// and points, T digits, a point and digits to the line's end), in one pass: what
 // parseOneflowFaceLine's general reading gives it (no other ", loss" or "throughput: " can be
 // there). False, with s untouched, for any other line.
 bool oneflowFaceUsualLine(std::string_view text, SpeedSample& s) {
@@ -171,10 +171,17 @@ bool oneflowFaceUsualLine(std::string_view text, SpeedSample& s) {
     if (!c.literal("train: iter ") || !c.count(iteration, 18) || !c.literal(", loss "))
         return false;
     c.skipDigitsAndPoints();
-    if (!c.literal(", throughput: ") || c.atEnd() || !isDigit(*c.p)) return false;
+    if (!c.literal(", throughput: ")) return false;
+    // pythonFloat's plain case, "\d+\.\d+" to the end: its value as the cursor read it where
+    // readDouble's fast path gives that, readDouble's otherwise.
+    const char *first = nullptr, *point = nullptr;
     double v = 0.0;
-    const auto [end, ec] = readDouble(c.p, c.end, v); // pythonFloat's plain case
-    if (ec != std::errc() || end != c.end) return false;
+    bool fast = false;
+    if (!c.pointDecimal(first, point, v, fast) || !c.atEnd()) return false;
+    if (!fast) {
+        const auto [end, ec] = readDouble(first, c.end, v);
+        if (ec != std::errc() || end != c.end) return false;
+    }
     s.hasIteration = true;
     s.batchFirst = s.batchLast = iteration;
     s.hasSpeed = s.hasDlperfValue = true;
