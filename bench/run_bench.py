@@ -2,7 +2,8 @@
 """ScaleView's speed and memory benchmark (make bench).
 
 Generates ~300 MB of DLPerf logs (21 runs: 1n8g, 2n8g and 4n8g at 6000 iterations, 7 repeats),
-and ~300 MB more for each other kind of line (dllogger, absl, torchvision's interleaved ranks),
+and ~300 MB more for each other kind of line (dllogger, absl, torchvision's interleaved ranks,
+the three InsightFace formats),
 then times, side by side on the same warm files: `grep -F -c " Epoch[0] Batch "` (the floor: one
 pass that finds the speed lines), `scaleview-cli summarize` with each method, and DLPerf's Python
 speed method (its own extract_mxnet_logs.py when --dlperf-script is given, and the restatement in
@@ -89,6 +90,13 @@ FORMAT_CORPORA = [
      "Train Step:"),
     ("torchvision, every rank in one file (PyTorch ResNet-50)", "pytorch-rn50", "r50",
      "1n1g,1n4g,1n8g", 22000, "Epoch: "),
+    # The InsightFace report's: ArcFace's iterations are batches (a Speedometer line every 20).
+    ("MXNet ArcFace Speedometer, one node (InsightFace)", "insightface-arcface", "r100",
+     "1n1g,1n4g,1n8g", 3400000, "[0] Batch"),
+    ("MXNet Partial FC, rank 0 (InsightFace)", "insightface-partialfc", "r100", "1n1g,1n8g,2n8g",
+     170000, "Total:"),
+    ("OneFlow InsightFace `train: iter`", "oneflow-insightface", "r100", "1n1g,1n8g,2n8g",
+     255000, "train: iter"),
 ]
 
 

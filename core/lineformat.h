@@ -29,6 +29,15 @@ struct MessageFormat {
 };
 
 std::span<const TagFormat> tagFormats();
+// False where no tag format can match line, from its first bytes: each starts with '[' (Open
+// MPI, "[rank"), a blank or a digit (srun's label), or asctime's "Www Mmm dd hh:" (Gloo). The
+// parser skips the matchers on the other lines, most lines of most logs.
+inline bool mayHaveTag(std::string_view line) {
+    if (line.empty()) return false;
+    const char c = line[0];
+    return c == '[' || c == ' ' || (c >= '0' && c <= '9') ||
+           (line.size() >= 28 && line[3] == ' ' && line[7] == ' ' && line[13] == ':');
+}
 std::span<const MessageFormat> messageFormats();
 // The NGC MXNet speedometer line: "... Epoch[0] Batch [19-19]\tSpeed: 3007.1 samples/sec ...".
 const MessageFormat& mxnetSpeedometer();

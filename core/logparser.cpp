@@ -150,13 +150,15 @@ void LogParser::processLine(std::string_view line, std::size_t markerPos) {
 
     SpeedSample sample;
     sample.line = m_counters.lines;
-    for (const TagFormat& tag : tagFormats()) {
-        int rank = -1;
-        std::size_t len = 0;
-        if (tag.match(line, rank, len)) {
-            sample.rank = rank;
-            dropPrefix(len);
-            break;
+    if (mayHaveTag(line)) {
+        for (const TagFormat& tag : tagFormats()) {
+            int rank = -1;
+            std::size_t len = 0;
+            if (tag.match(line, rank, len)) {
+                sample.rank = rank;
+                dropPrefix(len);
+                break;
+            }
         }
     }
     m_options.format.parse(line, markerPos, sample);

@@ -27,14 +27,34 @@ double roundNumpy2(double x) {
     return std::nearbyint(x * 100.0) / 100.0;
 }
 
+namespace {
+// The powers of ten a double holds exactly: std::pow(10.0, d)'s values, without its cost.
+constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+} // namespace
+
 double roundPython(double x, int digits) {
     if (digits == 2) return roundPython2(x);
     if (!std::isfinite(x)) return x;
-    const double scale = std::pow(10.0, digits);
+    const bool exactScale = digits >= 0 && digits <= 22;
+    const double scale = exactScale ? kPow10[digits] : std::pow(10.0, digits);
     const double scaled = x * scale;
-    const double frac = scaled - std::floor(scaled);
+    const double floor = std::floor(scaled);
+    const double frac = scaled - floor;
     if (std::fabs(frac - 0.5) > 1e-6 && std::fabs(scaled) < 1e15)
         return std::nearbyint(scaled) / scale;
+    if (exactScale && std::fabs(scaled) >= 1.0 && std::fabs(scaled) < 1e15) {
+        // Near a tie, decided on the exact product x * scale = scaled + error (fma gives the
+        // error exactly). frac - 0.5 is exact and a multiple of scaled's ulp, error at most half
+        // of one: their sum has the sign of the exact product's distance to floor + 0.5, and is
+        // 0 on an exact tie, which goes to the even neighbour. printf rounds so too; the quotient
+        // n / scale is then the double nearest the decimal, as strtod of printf's text is, with
+        // the sign of x ("-0.0" for a negative x that rounds to 0).
+        const double above = (frac - 0.5) + std::fma(x, scale, -scaled);
+        double n = floor;
+        if (above > 0.0 || (above == 0.0 && std::fmod(floor, 2.0) != 0.0)) n = floor + 1.0;
+        return std::copysign(n, x) / scale;
+    }
     char buf[400];
     std::snprintf(buf, sizeof buf, "%.*f", digits, x);
     return std::strtod(buf, nullptr);

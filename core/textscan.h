@@ -3,6 +3,8 @@
 
 #include <charconv>
 #include <cstdint>
+#include <cstring>
+#include <string_view>
 #include <system_error>
 
 namespace sv {
@@ -16,14 +18,18 @@ inline bool isSpace(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+// The powers of ten that doubles hold exactly.
+inline constexpr double kPow10Exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                         1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 // std::from_chars(first, last, out) for a double, with the same result and end: the common
 // "[-]ddd[.ddd]" of at most 19 digits whose digits fit 53 bits is one division of two exact
 // doubles (correctly rounded, so equal to from_chars'); anything else (an exponent, inf, nan,
 // ".5", "5.", long digit strings) goes to from_chars itself.
+
 inline std::from_chars_result readDouble(const char* first, const char* last, double& out) {
-    static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    constexpr const double* kPow10 = kPow10Exact;
     const char* p = first;
     const bool negative = p < last && *p == '-';
     if (negative) ++p;
@@ -51,5 +57,62 @@ inline std::from_chars_result readDouble(const char* first, const char* last, do
     out = negative ? -v : v;
     return {p, std::errc()};
 }
+
+// A cursor over one line for the parsers' fast paths: each step consumes what it matches and
+// says whether it did (a failed step may leave the cursor anywhere: the caller then falls back to
+// its general reading of the whole line). Literals are compared inline: these run on every line.
+struct LineCursor {
+    const char* p;
+    const char* end;
+
+    explicit LineCursor(std::string_view s) : p(s.data()), end(s.data() + s.size()) {}
+
+    bool atEnd() const { return p == end; }
+    std::size_t left() const { return static_cast<std::size_t>(end - p); }
+    // A string literal: a compare of known size, which the compiler does a word at a time.
+    template <std::size_t N> bool literal(const char (&t)[N]) {
+        if (left() < N - 1 || std::memcmp(p, t, N - 1) != 0) return false;
+        p += N - 1;
+        return true;
+    }
+    bool next(char c) {
+        if (p == end || *p != c) return false;
+        ++p;
+        return true;
+    }
+    // 1 to maxDigits digits, and no digit after them: their value.
+    bool count(std::int64_t& out, int maxDigits = 18) {
+        const char* first = p;
+        std::int64_t v = 0;
+        while (p < end && isDigit(*p)) {
+            if (p - first == maxDigits) return false;
+            v = v * 10 + (*p++ - '0');
+        }
+        out = v;
+        return p > first;
+    }
+    // Digits, a point and digits ("\d+\.\d+", greedy): where the number and its point are,
+    // and its value when readDouble's exact fast path gives it (fast: false where it does not,
+    // and readDouble of [first, p) is to be asked).
+    bool pointDecimal(const char*& first, const char*& point, double& value, bool& fast) {
+        first = p;
+        std::uint64_t m = 0;
+        while (p < end && isDigit(*p))
+            m = m * 10 + static_cast<std::uint64_t>(*p++ - '0');
+        if (p == first || p == end || *p != '.') return false;
+        point = p++;
+        while (p < end && isDigit(*p))
+            m = m * 10 + static_cast<std::uint64_t>(*p++ - '0');
+        const auto fraction = p - point - 1;
+        // readDouble's fast path: at most 19 digits (m did not wrap) whose value fits 53 bits.
+        fast = (p - first) - 1 <= 19 && fraction <= 19 && m < (std::uint64_t{1} << 53);
+        if (fast) value = static_cast<double>(m) / kPow10Exact[fraction];
+        return fraction > 0;
+    }
+    void skipDigitsAndPoints() {
+        while (p < end && (isDigit(*p) || *p == '.'))
+            ++p;
+    }
+};
 
 } // namespace sv

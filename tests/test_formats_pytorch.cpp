@@ -104,7 +104,8 @@ TEST(PytorchRn50, DlperfRegexesAsStdRegexSaysOnMangledLines) {
     const std::regex simpleInt(R"(^ *(\d{1,17}) *$)");
     const std::vector<std::string> epochs = {"0", "12", "1 2", "1 2 ", "0][1", "", "a5", "007"};
     const std::vector<std::string> heads = {"%s", "  6", "123", "12345", " 1_0", "-3", "6 "};
-    const std::vector<std::string> times = {"12.054", " 0.403", "0.4", "1e-03", "123.4567", "9.9"};
+    const std::vector<std::string> times = {"12.054", " 0.403", "0.4",      "1e-03",  "123.4567",
+                                            "9.9",    "7.25",   "1234.567", "0.1234", "-1.5"};
     std::mt19937 rng(11);
     auto pick = [&](const std::vector<std::string>& v) { return v[rng() % v.size()]; };
     int whole = 0;

@@ -321,3 +321,49 @@ TEST(LogParser, DigitRoundingEqualsPythonRoundOfTheDouble) {
     EXPECT_GT(decidedFromDigits,
               30000); // all but the near-ties (a third of the texts are exact ties)
 }
+
+// The parser skips the tag matchers on lines whose first bytes start none of them: no line a
+// matcher takes may be skipped. Tagged lines, their near-misses and random bytes.
+TEST(LogParser, TagPrecheckNeverRejectsATaggedLine) {
+    std::vector<std::string> lines = {"[1,3]<stderr>:INFO:root:Iter:5",
+                                      "Tue Sep  1 10:00:00 2020[3]<stderr>:x",
+                                      "Mon Dec 31 23:59:59 1999[12]<stdout>:",
+                                      "[rank7]:Epoch: [0][ 1/9]",
+                                      " 3: train: iter 5",
+                                      "12: x",
+                                      "     7: y",
+                                      "INFO:root:Epoch[0] Batch [0-20]",
+                                      "train: iter 0, loss 1, throughput: 2.0",
+                                      ""};
+    std::mt19937_64 rng(3);
+    const std::string pieces[] = {"[", "]", "1",    ",",       "<stderr>:", "<stdout>:",
+                                  " ", ":", "rank", "Tue Sep", "2020",      "  1 10:00:00 ",
+                                  "x", "9", "0",    ": ",      "\t",        "I"};
+    for (int i = 0; i < 300000; ++i) {
+        std::string s;
+        const int n = static_cast<int>(rng() % 10);
+        for (int k = 0; k < n; ++k)
+            s += pieces[rng() % std::size(pieces)];
+        lines.push_back(s);
+        // And a real tag with a byte changed.
+        std::string t = lines[rng() % 7];
+        if (!t.empty()) t[rng() % t.size()] = pieces[rng() % std::size(pieces)][0];
+        lines.push_back(t);
+    }
+    int tagged = 0;
+    for (const std::string& line : lines) {
+        bool any = false;
+        for (const TagFormat& tag : tagFormats()) {
+            int rank = -1;
+            std::size_t len = 0;
+            any = any || tag.match(line, rank, len);
+        }
+        tagged += any;
+        if (any) {
+            ASSERT_TRUE(mayHaveTag(line)) << line;
+        }
+    }
+    EXPECT_GT(tagged, 1000);
+    EXPECT_FALSE(mayHaveTag("INFO:root:Iter:21 Rank:95.12 it/sec Total:761.00 it/sec"));
+    EXPECT_FALSE(mayHaveTag("train: iter 20, loss 45.123456, throughput: 1927.456"));
+}

@@ -6,6 +6,8 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -99,6 +101,96 @@ TEST(TextScan, ReadDoubleIsFromChars) {
         ASSERT_EQ(a.ptr, b.ptr) << s;
         if (a.ec == std::errc()) {
             ASSERT_EQ(std::bit_cast<std::uint64_t>(fast), std::bit_cast<std::uint64_t>(ref)) << s;
+        }
+    }
+}
+
+namespace {
+// round(x, d) as Python computes it, and as roundPython's last resort does: printf rounds the
+// exact binary value (ties to even), strtod reads the decimal back.
+double roundByPrintf(double x, int digits) {
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+    return std::strtod(buf, nullptr);
+}
+} // namespace
+
+// roundPython takes its scale from a table and decides near-ties on the exact product (fma),
+// where it asked printf before: the same double, to the bit, for every value.
+TEST(Numerics, RoundPythonEqualsPrintfsRoundingOnTiesAndNearTies) {
+    for (int d = 0; d <= 22; ++d)
+        EXPECT_EQ(std::pow(10.0, d), std::stod("1e" + std::to_string(d))) << d;
+    std::mt19937_64 rng(11);
+    std::vector<double> values = {
+        0.05,  0.15,   0.25,  0.35,   761.05,  761.15, 761.25,
+        2.675, 1.115,  -0.05, -0.25,  -2.5,    0.5,    1.5,
+        2.5,   1e14,   1e15,  1e16,   -761.05, 5e-324, 0.0,
+        -0.0,  123.45, 0.045, 1.0005, 99.95,   -99.95, 4503599627370495.5};
+    // Rates as logs print them ("%.2f", "%.3f"), half of them on a decimal tie of the next
+    // rounding, and random doubles across magnitudes.
+    for (int i = 0; i < 200000; ++i) {
+        const double hundredths = static_cast<double>(rng() % 100000000);
+        values.push_back((hundredths + (i % 2 ? 0.5 : 0.0)) / 100.0);
+        values.push_back(-static_cast<double>(rng() % 10000000) / 1000.0);
+        values.push_back(
+            std::ldexp(static_cast<double>(rng() >> 11), -static_cast<int>(rng() % 70)));
+        values.push_back(static_cast<double>(rng() % 2000001) / 20.0); // k + 0.05 multiples
+    }
+    for (const double x : values)
+        for (int d : {0, 1, 3, 4, 6}) {
+            const double got = roundPython(x, d), want = roundByPrintf(x, d);
+            ASSERT_EQ(std::bit_cast<std::uint64_t>(got), std::bit_cast<std::uint64_t>(want))
+                << x << " to " << d;
+        }
+}
+
+// The parsers' LineCursor: literals, counts bounded in digits, "\d+\.\d+" with readDouble's value.
+TEST(TextScan, LineCursorStepsAndDecimals) {
+    LineCursor c("Iter:123 Rank:95.12 x");
+    std::int64_t n = 0;
+    EXPECT_FALSE(c.literal("Iter:1234"));
+    ASSERT_TRUE(c.literal("Iter:"));
+    ASSERT_TRUE(c.count(n, 3));
+    EXPECT_EQ(n, 123);
+    EXPECT_TRUE(c.next(' '));
+    EXPECT_TRUE(c.literal("Rank:"));
+    c.skipDigitsAndPoints();
+    EXPECT_TRUE(c.literal(" x"));
+    EXPECT_TRUE(c.atEnd());
+    EXPECT_FALSE(c.next('x'));
+    LineCursor four("1234]");
+    EXPECT_FALSE(four.count(n, 3)); // a fourth digit
+    LineCursor none("]");
+    EXPECT_FALSE(none.count(n, 3));
+
+    std::mt19937_64 rng(5);
+    const std::string alphabet = "0123456789012345678901234567890123456789.. x";
+    for (int i = 0; i < 200000; ++i) {
+        std::string s;
+        const int len = 1 + static_cast<int>(rng() % 26);
+        for (int k = 0; k < len; ++k)
+            s += alphabet[rng() % alphabet.size()];
+        LineCursor cur(s);
+        const char *first = nullptr, *point = nullptr;
+        double v = -1.0;
+        bool fast = false;
+        const bool ok = cur.pointDecimal(first, point, v, fast);
+        // As the regex "\d+\.\d+" at the start, greedy.
+        std::size_t i1 = 0;
+        while (i1 < s.size() && isDigit(s[i1]))
+            ++i1;
+        std::size_t i2 = i1 + 1;
+        while (i2 < s.size() && isDigit(s[i2]))
+            ++i2;
+        const bool want = i1 > 0 && i1 < s.size() && s[i1] == '.' && i2 > i1 + 1;
+        ASSERT_EQ(ok, want) << s;
+        if (!ok) continue;
+        ASSERT_EQ(point, s.data() + i1) << s;
+        ASSERT_EQ(cur.p, s.data() + i2) << s;
+        if (fast) {
+            double ref = 0.0;
+            std::from_chars(s.data(), s.data() + i2, ref);
+            ASSERT_EQ(std::bit_cast<std::uint64_t>(v), std::bit_cast<std::uint64_t>(ref)) << s;
         }
     }
 }

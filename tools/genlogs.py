@@ -13,7 +13,12 @@ lines arrive interleaved in timestamp order, with the launcher's tag prefix and 
 TensorFlow 1 instead (DLPerf's runners tee only rank 0), at the same simulated pace; tf2-bert
 writes TensorFlow 2's absl "Train Step:" lines (chief only), and pytorch-rn50 torchvision's
 `Epoch: [0][k/n]` lines of every rank in one file, interleaved in 8 KiB blocks as their
-unsynchronised writes land.
+unsynchronised writes land. The InsightFace report's formats (batch 64 by default, model r100
+with --model r100): insightface-arcface writes MXNet ArcFace's Speedometer lines every 20 batches
+(--iterations counts batches), insightface-partialfc MXNet Partial FC's rank-0 `Iter:N Rank:R
+it/sec Total:T it/sec` lines, oneflow-insightface OneFlow's `train: iter N, loss L, throughput:
+T` lines, the last under DLPerf's `85744_fp32_b64_oneflow_model_parallel_1_partial_fc_1/NnGg/`
+instead of `bz64/NnGg/`.
 """
 import argparse
 import datetime
@@ -161,6 +166,79 @@ def write_torchvision_run(path, nodes, gpus, batch, iterations, rng, slowdown):
     return write_new(path, "".join(out))
 
 
+# The InsightFace report's three formats. Rates once warm, from the tests' logs
+# (tests/insightfacewriter.h): MXNet ArcFace's per-node samples/s (r100, 64 a GPU), MXNet
+# Partial FC's per-rank samples/s, OneFlow's whole-job samples/s; other shapes scale by the usual
+# losses per GPU and per node.
+ARCFACE_NODE = {"1n1g": 236.0, "1n4g": 652.0, "1n8g": 757.0}
+PARTIALFC_RANK = {"1n1g": 219.0, "1n8g": 179.0, "2n8g": 163.0}
+ONEFLOW_FACE_JOB = {"1n1g": 245.0, "1n8g": 1925.0, "2n8g": 3780.0}
+
+
+def face_rate(table, nodes, gpus, per_gpu):
+    topology = "%dn%dg" % (nodes, gpus)
+    if topology in table:
+        return table[topology]
+    return per_gpu * (0.985 ** max(0, gpus.bit_length() - 1)) * (0.96 ** max(0, nodes - 1))
+
+
+def write_arcface_run(path, nodes, gpus, batches, rng, slowdown):
+    """insightface train_parall.py (one process per node): MXNet's Speedometer every 20 batches
+    with the accuracy metric, `INFO:root:Epoch[0] Batch [a-b]\\tSpeed: X samples/sec\\tacc=...`,
+    X one node's samples/s, and the batch callback's `lr-batch-epoch:` every 1000 batches."""
+    node = face_rate(ARCFACE_NODE, 1, gpus, 236.0 * gpus) * slowdown
+    out = ["Begin time: \n", "Thu Feb  4 10:00:00 CST 2021\n", "Use model patallel mode\n",
+           "gpu num %d\n" % gpus,
+           "Called with argument: Namespace(network='r100', loss='arcface', per_batch_size=64, "
+           "frequent=20, ctx_num=%d)\n" % gpus]
+    for b in range(20, batches + 1, 20):
+        v = node * (0.55 if b == 20 else 1.0 + rng.gauss(0.0, 0.003))
+        out.append("INFO:root:Epoch[0] Batch [%d-%d]\tSpeed: %.2f samples/sec\tacc=%f\n"
+                   % (b - 20, b, v, min(0.99, b * 1e-6)))
+        if b % 1000 == 0:
+            out.append("lr-batch-epoch: 0.1 %d 0\n" % (b - 1))
+    return write_new(path, "".join(out))
+
+
+def write_partialfc_run(path, nodes, gpus, updates, rng, slowdown):
+    """insightface partial_fc train_memory.py with config.frequent = 1: rank 0's CallBackLogging,
+    `INFO:root:Iter:N Rank:R it/sec Total:T it/sec [0][loss]:L ` (R and T samples/s despite the
+    label, T = R x world size) from update 2 (the first only starts the clock); horovodrun's
+    `[1,0]<stderr>:` on one node of several GPUs."""
+    ranks = nodes * gpus
+    per_rank = face_rate(PARTIALFC_RANK, nodes, gpus, 219.0) * slowdown
+    tag = "[1,0]<stderr>:" if 1 < ranks <= gpus else ""
+    out = [tag + "INFO:root:Namespace(dataset='emore', loss='arcface', network='r100', "
+           "sample_ratio=1.0)\n"]
+    for u in range(2, updates + 1):
+        r = per_rank * (0.7 if u <= 10 else 1.0 + rng.gauss(0.0, 0.004))
+        out.append("%sINFO:root:Iter:%d Rank:%.2f it/sec Total:%.2f it/sec [0][loss]:%.2f \n"
+                   % (tag, u, r, r * ranks, max(2.0, 45.0 - u * 1e-4)))
+    return write_new(path, "".join(out))
+
+
+def write_oneflow_face_run(path, nodes, gpus, iterations, rng, slowdown):
+    """oneflow_face insightface_train.py: TrainMetric's `train: iter N, loss L, throughput: T`
+    every iteration from 0, T the whole job's samples/s (iteration 0's from its timer's two
+    splits in a row: huge; the next five still warming up)."""
+    job = face_rate(ONEFLOW_FACE_JOB, nodes, gpus, 245.0 * gpus * nodes) * slowdown
+    out = ["2021-02-04 10:00:00\n",
+           "+ python3 /oneflow_face/insightface_train.py --network=r100 --dataset=emore "
+           "--loss=arcface --train_batch_size=%d --train_iter=%d\n" % (64 * nodes * gpus,
+                                                                      iterations),
+           "Loading data from /data/emore\n"]
+    for i in range(iterations):
+        if i == 0:
+            v = job * 130.0
+        elif i <= 5:
+            v = 0.6 * job
+        else:
+            v = job * (1.0 + rng.gauss(0.0, 0.002))
+        out.append("train: iter %d, loss %.6f, throughput: %.3f\n"
+                   % (i, max(2.0, 46.5 - i * 1e-5), v))
+    return write_new(path, "".join(out))
+
+
 def write_new(path, text):
     if os.path.exists(path):
         raise SystemExit("refusing to overwrite " + path)
@@ -169,13 +247,21 @@ def write_new(path, text):
     return len(text)
 
 
+# --format: the writer of each InsightFace format; --iterations is ArcFace's batches (a multiple
+# of its 20), Partial FC's updates, OneFlow's --train_iter.
+FACE_FORMATS = {"insightface-arcface": write_arcface_run,
+                "insightface-partialfc": write_partialfc_run,
+                "oneflow-insightface": write_oneflow_face_run}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
     ap.add_argument("--topologies", default="1n1g,1n2g,1n4g,1n8g,2n8g,4n8g")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--iterations", default="120", help="one value, or one per topology")
-    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--batch", type=int, default=None,
+                    help="per GPU (default 64 for the InsightFace formats, 128 for the others)")
     ap.add_argument("--precision", default="fp32")
     ap.add_argument("--model", default="r50")
     ap.add_argument("--style", default="openmpi", choices=["openmpi", "gloo", "none"])
@@ -188,10 +274,12 @@ def main():
                     help="TOPOLOGY=FACTOR[,...]: those topologies run FACTOR times as fast")
     ap.add_argument("--format", default="ngc-mxnet",
                     choices=["ngc-mxnet", "ngc-pytorch-rn50", "ngc-tf-rn50", "tf2-bert",
-                             "pytorch-rn50"])
+                             "pytorch-rn50"] + list(FACE_FORMATS))
     ap.add_argument("--slow", action="append", default=[],
                     help="TOPOLOGY:FACTOR runs that topology at FACTOR of its rate (0.9: 10 %% slower)")
     args = ap.parse_args()
+    if args.batch is None:
+        args.batch = 64 if args.format in FACE_FORMATS else 128
     speed = {}
     for item in filter(None, args.speed.split(",")):
         topo, factor = item.split("=")
@@ -209,13 +297,20 @@ def main():
     total = 0
     for topo, iters in zip(topologies, iterations):
         nodes, gpus = (int(x) for x in topo[:-1].split("n"))
-        d = os.path.join(args.out, "bz%d" % args.batch, topo)
+        if args.format == "oneflow-insightface":  # LOG_DIR of its train_insightface.sh
+            d = os.path.join(args.out, "85744_%s_b%d_oneflow_model_parallel_1_partial_fc_1"
+                             % (args.precision, args.batch), topo)
+        else:
+            d = os.path.join(args.out, "bz%d" % args.batch, topo)
         os.makedirs(d, exist_ok=True)
         for rep in range(1, args.repeats + 1):
             path = os.path.join(d, "%s_b%d_%s_%d.log" % (args.model, args.batch, args.precision, rep))
             slowdown = (1.0 + rng.gauss(0.0, 0.003)) * speed.get(topo, 1.0) * slow.get(topo, 1.0)
             if args.format == "tf2-bert":
                 total += write_tf2_bert_run(path, nodes, gpus, args.batch, iters, rng, slowdown)
+                continue
+            if args.format in FACE_FORMATS:
+                total += FACE_FORMATS[args.format](path, nodes, gpus, iters, rng, slowdown)
                 continue
             if args.format == "pytorch-rn50":
                 total += write_torchvision_run(path, nodes, gpus, args.batch, iters, rng, slowdown)

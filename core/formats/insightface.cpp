@@ -16,6 +16,18 @@ bool contains(std::string_view text, std::string_view part) {
     return text.find(part) != std::string_view::npos;
 }
 
+// float() of "\d+\.\d+" in [first, last), the point at `point`.
+double decimalValue(const char* first, const char* point, const char* last) {
+    double value = 0.0;
+    auto [p, ec] = readDouble(first, last, value); // std::from_chars's result, faster
+    if (ec == std::errc::result_out_of_range)      // float() gives inf past the double's range
+        value = std::string_view(first, static_cast<std::size_t>(point - first))
+                            .find_first_not_of('0') != std::string_view::npos
+                    ? HUGE_VAL
+                    : 0.0;
+    return value;
+}
+
 // re.findall(prefix + r"(\d+\.\d+)" + suffix, line)[0] then float(): the first place where
 // digits, a point and digits follow prefix and precede suffix (suffix starts with no digit, so
 // the greedy reading is the only one).
@@ -32,15 +44,23 @@ bool readDecimal(std::string_view text, std::string_view prefix, std::string_vie
         while (i < text.size() && isDigit(text[i]))
             ++i;
         if (i == point + 1 || text.substr(i, suffix.size()) != suffix) continue;
-        auto [p, ec] = std::from_chars(text.data() + first, text.data() + i, value);
-        if (ec == std::errc::result_out_of_range) // float() gives inf past the double's range
-            value = std::string_view(text.data() + first, point - first).find_first_not_of('0') !=
-                            std::string_view::npos
-                        ? HUGE_VAL
-                        : 0.0;
+        value = decimalValue(text.data() + first, text.data() + point, text.data() + i);
         return true;
     }
     return false;
+}
+
+// LineCursor's fast path of readDecimal where the prefix is known to be the line's first: the
+// number at the cursor and the suffix right after it.
+template <std::size_t N>
+bool readDecimalHere(LineCursor& c, const char (&suffix)[N], double& value) {
+    const char *first = nullptr, *point = nullptr;
+    bool fast = false;
+    if (!c.pointDecimal(first, point, value, fast)) return false;
+    const char* last = c.p;
+    if (!c.literal(suffix)) return false;
+    if (!fast) value = decimalValue(first, point, last);
+    return true;
 }
 
 // The unsigned integer at text[i...] up to `end`; false when there is none or it is too long.
@@ -177,9 +197,47 @@ std::unique_ptr<FormatAnalyzer> makePartialfc(const LogFormat& format, Topology 
                                                  std::make_unique<OpenEndedScript>(o));
 }
 
+// The Speedometer's usual line, "INFO:root:Epoch[0] Batch [a-b]\tSpeed: X samples/sec...", in
+// one pass: what parseArcfaceLine's general reading gives it (nothing before its "Epoch[0] Batch
+// [" or its "Speed: " can be another such). False, with s untouched, for any other line.
+bool arcfaceUsualLine(std::string_view text, SpeedSample& s) {
+    LineCursor c(text);
+    std::int64_t first = 0, last = 0;
+    double v = 0.0;
+    if (!c.literal("INFO:root:Epoch[0] Batch [") || !c.count(first, 15) || !c.next('-') ||
+        !c.count(last, 15) || !c.next(']') || !c.literal("\tSpeed: ") ||
+        !readDecimalHere(c, " samples/sec", v))
+        return false;
+    s.hasIteration = true;
+    s.batchFirst = first;
+    s.batchLast = last;
+    s.hasSpeed = true;
+    s.speed = v;
+    setDlperfValue(s, true, v);
+    return true;
+}
+
+// CallBackLogging's usual line, "INFO:root:Iter:N Rank:R it/sec Total:T it/sec ...", likewise
+// (no "Iter:" or "Total:" can come before these, and it holds "Rank:" and "Total:").
+bool partialfcUsualLine(std::string_view text, SpeedSample& s) {
+    LineCursor c(text);
+    std::int64_t update = 0;
+    double v = 0.0;
+    if (!c.literal("INFO:root:Iter:") || !c.count(update, 15) || !c.literal(" Rank:")) return false;
+    c.skipDigitsAndPoints();
+    if (!c.literal(" it/sec Total:") || !readDecimalHere(c, " it/sec", v)) return false;
+    s.hasIteration = true;
+    s.batchFirst = s.batchLast = update;
+    s.hasSpeed = true;
+    s.speed = v;
+    setDlperfValue(s, true, v);
+    return true;
+}
+
 } // namespace
 
 void parseArcfaceLine(std::string_view text, std::size_t, SpeedSample& s) {
+    if (arcfaceUsualLine(text, s)) return;
     // The Speedometer with an eval metric names the batches its rate covers ("Batch [20-40]");
     // without one, the last ("Iter[0] Batch [40]").
     std::int64_t first = 0, last = 0;
@@ -208,6 +266,7 @@ void parseArcfaceLine(std::string_view text, std::size_t, SpeedSample& s) {
 }
 
 void parsePartialfcLine(std::string_view text, std::size_t, SpeedSample& s) {
+    if (partialfcUsualLine(text, s)) return;
     // DLPerf reads the lines holding both; so does ScaleView (CallBackLogging's).
     if (!contains(text, "Rank:") || !contains(text, "Total:")) return;
     std::int64_t update = 0;

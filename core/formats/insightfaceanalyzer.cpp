@@ -23,9 +23,13 @@ InsightfaceAnalyzer::InsightfaceAnalyzer(const LogFormat& format, Topology topol
               std::move(speedScript)) {}
 
 void InsightfaceAnalyzer::add(const SpeedSample& s) {
-    SpeedSample job = s;
-    job.speed *= m_factor;
-    m_inner.add(job);
+    if (m_factor == 1) {
+        m_inner.add(s); // the line's rate is the job's: no copy
+    } else {
+        SpeedSample job = s;
+        job.speed *= m_factor;
+        m_inner.add(job);
+    }
     if (s.rank > 0 || !s.hasIteration) return;
     const std::int64_t step = s.batchLast;
     if (m_hasStep && step > m_lastStep && m_lastStep >= m_opt.warmup && step <= m_opt.iterations) {

@@ -161,9 +161,38 @@ std::unique_ptr<FormatAnalyzer> makeOneflowFace(const LogFormat& format, Topolog
                                                  std::make_unique<SkipFiveScript>(o), nullptr);
 }
 
+// TrainMetric's usual line, "train: iter N, loss L, throughput: T" (N up to 18 digits, L digits
+// and points, T digits, a point and digits to the line's end), in one pass: what
+// parseOneflowFaceLine's general reading gives it (no other ", loss" or "throughput: " can be
+// there). False, with s untouched, for any other line.
+bool oneflowFaceUsualLine(std::string_view text, SpeedSample& s) {
+    LineCursor c(text);
+    std::int64_t iteration = 0;
+    if (!c.literal("train: iter ") || !c.count(iteration, 18) || !c.literal(", loss "))
+        return false;
+    c.skipDigitsAndPoints();
+    if (!c.literal(", throughput: ")) return false;
+    // pythonFloat's plain case, "\d+\.\d+" to the end: its value as the cursor read it where
+    // readDouble's fast path gives that, readDouble's otherwise.
+    const char *first = nullptr, *point = nullptr;
+    double v = 0.0;
+    bool fast = false;
+    if (!c.pointDecimal(first, point, v, fast) || !c.atEnd()) return false;
+    if (!fast) {
+        const auto [end, ec] = readDouble(first, c.end, v);
+        if (ec != std::errc() || end != c.end) return false;
+    }
+    s.hasIteration = true;
+    s.batchFirst = s.batchLast = iteration;
+    s.hasSpeed = s.hasDlperfValue = true;
+    s.speed = s.dlperfValue = v;
+    return true;
+}
+
 } // namespace
 
 void parseOneflowFaceLine(std::string_view text, std::size_t, SpeedSample& s) {
+    if (oneflowFaceUsualLine(text, s)) return;
     // DLPerf's r"train: iter (.*), loss": from the first "train: iter " to the last ", loss".
     constexpr std::string_view iterKey = "train: iter ";
     if (const auto at = text.find(iterKey); at != std::string_view::npos) {

@@ -92,16 +92,83 @@ template <std::size_t N> bool startsWith(const char* p, const char* end, const c
     return static_cast<std::size_t>(end - p) >= N - 1 && std::memcmp(p, literal, N - 1) == 0;
 }
 
-// "<name> +<v> \( *<avg>\)" in [p, end): an AverageMeter's text; v is read.
+// "<name> +<v> \( *<avg>\)" in [p, end): an AverageMeter's text; v is read, and *number is
+// where its text starts (it ends at the blank before the '(').
 template <std::size_t N>
-bool meter(const char* p, const char* end, const char (&name)[N], double& v) {
+bool meter(const char* p, const char* end, const char (&name)[N], double& v,
+           const char** number = nullptr) {
     if (!startsWith(p, end, name)) return false;
     p += N - 1;
     if (p >= end || *p != ' ') return false;
     while (p < end && *p == ' ')
         ++p;
-    const auto [q, ec] = readDouble(p, end, v);
-    return ec == std::errc() && end - q >= 4 && q[0] == ' ' && q[1] == '(' && end[-1] == ')';
+    if (number) *number = p;
+    // The usual "\d+\.\d+" before the blank, read here as readDouble's fast path reads it (at
+    // most 19 digits, within 53 bits); anything else by readDouble.
+    const char* q = p;
+    std::uint64_t m = 0;
+    while (q < end && isDigit(*q))
+        m = m * 10 + static_cast<std::uint64_t>(*q++ - '0');
+    if (q > p && q < end && *q == '.') {
+        const char* fraction = ++q;
+        while (q < end && isDigit(*q))
+            m = m * 10 + static_cast<std::uint64_t>(*q++ - '0');
+        const auto places = q - fraction;
+        if (places > 0 && q - p - 1 <= 19 && m < (std::uint64_t{1} << 53) && q < end && *q == ' ') {
+            v = static_cast<double>(m) / kPow10Exact[places];
+            return end - q >= 4 && q[1] == '(' && end[-1] == ')';
+        }
+    }
+    const auto [r, ec] = readDouble(p, end, v);
+    return ec == std::errc() && end - r >= 4 && r[0] == ' ' && r[1] == '(' && end[-1] == ')';
+}
+
+// meter where v is not needed: a plain "[-]d+[.d+]" of at most 19 digits then " (" is what
+// readDouble accepts there (its end is the blank); anything else asks readDouble.
+template <std::size_t N> bool meterShape(const char* p, const char* end, const char (&name)[N]) {
+    const char* const field = p;
+    if (!startsWith(p, end, name)) return false;
+    p += N - 1;
+    if (p >= end || *p != ' ') return false;
+    while (p < end && *p == ' ')
+        ++p;
+    const char* q = p;
+    if (q < end && *q == '-') ++q;
+    const char* digits = q;
+    while (q < end && isDigit(*q))
+        ++q;
+    bool plain = q > digits;
+    if (plain && q < end && *q == '.') {
+        const char* fraction = ++q;
+        while (q < end && isDigit(*q))
+            ++q;
+        plain = q > fraction;
+    }
+    if (plain && q - digits <= 20 && q < end && *q == ' ')
+        return end - q >= 4 && q[1] == '(' && end[-1] == ')';
+    double unused = 0.0;
+    return meter(field, end, name, unused);
+}
+
+// DLPerf's Time regex on a whole line with a plain head, where Time's number is "\d+\.\d{1,3}"
+// (then the blank meter checked): its first match is the number's last integer digit, the point
+// and the fraction ("Time 12.054 " gives "2.054 "), since no digit comes between the head and the
+// number and every earlier start inside the number runs into the point or a fourth digit before
+// a blank. Its value as readDouble reads that text; false for any other number (the caller then
+// runs the regex).
+bool plainTimeRegexValue(const char* number, double& value) {
+    const char* p = number;
+    while (isDigit(*p))
+        ++p;
+    if (p == number || *p != '.') return false;
+    const char* point = p++;
+    std::uint64_t m = static_cast<std::uint64_t>(point[-1] - '0');
+    while (isDigit(*p))
+        m = m * 10 + static_cast<std::uint64_t>(*p++ - '0');
+    const auto fraction = p - point - 1;
+    if (fraction < 1 || fraction > 3 || *p != ' ') return false;
+    value = static_cast<double>(m) / kPow10Exact[fraction]; // readDouble's exact fast path
+    return true;
 }
 
 // The usual head, "Epoch: [e][ k/n]" with e digits and k and n blanks then at most 18 digits,
@@ -132,7 +199,7 @@ bool plainHeadNumbers(std::string_view head, std::int64_t& k, std::int64_t& n) {
 // separated by tabs: a line cut by another rank's block rarely keeps that shape.
 // headLength: the size of "Epoch: [e][ k/n]"; plainHead: plainHeadNumbers read it.
 bool wholeLine(std::string_view s, std::int64_t& batch, double& seconds, std::size_t& headLength,
-               bool& plainHead) {
+               bool& plainHead, const char** timeNumber = nullptr) {
     // start[k]: where field k starts; field k ends one before start[k + 1] (its tab).
     const char* start[7];
     const char* p = s.data();
@@ -159,12 +226,9 @@ bool wholeLine(std::string_view s, std::int64_t& batch, double& seconds, std::si
             return false;
     }
     if (b < 0 || b > total) return false;
-    double unused = 0.0;
-    if (!meter(start[1], fieldEnd(1), "Time", seconds) ||
-        !meter(start[2], fieldEnd(2), "Data", unused) ||
-        !startsWith(start[3], fieldEnd(3), "Loss ") ||
-        !meter(start[4], fieldEnd(4), "Acc@1", unused) ||
-        !startsWith(start[5], fieldEnd(5), "Acc@5 "))
+    if (!meter(start[1], fieldEnd(1), "Time", seconds, timeNumber) ||
+        !meterShape(start[2], fieldEnd(2), "Data") || !startsWith(start[3], fieldEnd(3), "Loss ") ||
+        !meterShape(start[4], fieldEnd(4), "Acc@1") || !startsWith(start[5], fieldEnd(5), "Acc@5 "))
         return false;
     batch = b;
     headLength = head.size();
@@ -306,9 +370,11 @@ void parsePytorchRn50(std::string_view text, std::size_t markerPos, SpeedSample&
     double seconds = 0.0;
     std::size_t head = 0;
     bool plainHead = false;
-    const bool whole =
-        at != std::string_view::npos && text.find("Epoch: ", at + 1) == std::string_view::npos &&
-        wholeLine(text.substr(at), batch, seconds, head, plainHead) && std::isfinite(seconds);
+    const char* timeNumber = nullptr;
+    const bool whole = at != std::string_view::npos &&
+                       text.find("Epoch: ", at + 1) == std::string_view::npos &&
+                       wholeLine(text.substr(at), batch, seconds, head, plainHead, &timeNumber) &&
+                       std::isfinite(seconds);
     // DLPerf's batch field of a whole line that starts with its head, with no ']' after the
     // head, is the head's " k/n": its k is the batch just read.
     if (whole && at == 0 && !std::memchr(text.data() + head, ']', text.size() - head)) {
@@ -327,7 +393,11 @@ void parsePytorchRn50(std::string_view text, std::size_t markerPos, SpeedSample&
     // there ends at ']', '/' or '[' and no digit sits two after "][", "/" or "]\t"), so its
     // first match is searched from the Time field on.
     const std::size_t timeFrom = whole && at == 0 && plainHead ? head + 1 : 0;
-    if (auto t = dlperfTimeField(text.substr(timeFrom))) {
+    double plainTime = 0.0;
+    if (timeFrom > 0 && plainTimeRegexValue(timeNumber, plainTime)) {
+        s.hasDlperfValue = true;
+        s.dlperfValue = plainTime;
+    } else if (auto t = dlperfTimeField(text.substr(timeFrom))) {
         double v = 0.0;
         const std::string_view num = *t;
         auto [p, ec] = readDouble(num.data(), num.data() + num.size(), v);
