@@ -1,4 +1,5 @@
 #include "numerics.h"
+#include "textscan.h"
 
 #include <algorithm>
 #include <charconv>
@@ -27,17 +28,11 @@ double roundNumpy2(double x) {
     return std::nearbyint(x * 100.0) / 100.0;
 }
 
-namespace {
-// The powers of ten a double holds exactly: std::pow(10.0, d)'s values, without its cost.
-constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-} // namespace
-
 double roundPython(double x, int digits) {
     if (digits == 2) return roundPython2(x);
     if (!std::isfinite(x)) return x;
     const bool exactScale = digits >= 0 && digits <= 22;
-    const double scale = exactScale ? kPow10[digits] : std::pow(10.0, digits);
+    const double scale = exactScale ? kPow10Exact[digits] : std::pow(10.0, digits);
     const double scaled = x * scale;
     const double floor = std::floor(scaled);
     const double frac = scaled - floor;

@@ -18,7 +18,7 @@ inline bool isSpace(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-// The powers of ten that doubles hold exactly.
+// The powers of ten that doubles hold exactly (std::pow(10.0, d)'s values, without its cost).
 inline constexpr double kPow10Exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                          1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                          1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -27,9 +27,7 @@ inline constexpr double kPow10Exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6
 // "[-]ddd[.ddd]" of at most 19 digits whose digits fit 53 bits is one division of two exact
 // doubles (correctly rounded, so equal to from_chars'); anything else (an exponent, inf, nan,
 // ".5", "5.", long digit strings) goes to from_chars itself.
-
 inline std::from_chars_result readDouble(const char* first, const char* last, double& out) {
-    constexpr const double* kPow10 = kPow10Exact;
     const char* p = first;
     const bool negative = p < last && *p == '-';
     if (negative) ++p;
@@ -53,7 +51,7 @@ inline std::from_chars_result readDouble(const char* first, const char* last, do
     plain = plain && digits <= 19 && m < (std::uint64_t{1} << 53) &&
             !(p < last && (isDigit(*p) || *p == 'e' || *p == 'E'));
     if (!plain) return std::from_chars(first, last, out);
-    const double v = static_cast<double>(m) / kPow10[fraction];
+    const double v = static_cast<double>(m) / kPow10Exact[fraction];
     out = negative ? -v : v;
     return {p, std::errc()};
 }
