@@ -103,22 +103,13 @@ bool meter(const char* p, const char* end, const char (&name)[N], double& v,
     while (p < end && *p == ' ')
         ++p;
     if (number) *number = p;
-    // The usual "\d+\.\d+" before the blank, read here as readDouble's fast path reads it (at
-    // most 19 digits, within 53 bits); anything else by readDouble.
-    const char* q = p;
-    std::uint64_t m = 0;
-    while (q < end && isDigit(*q))
-        m = m * 10 + static_cast<std::uint64_t>(*q++ - '0');
-    if (q > p && q < end && *q == '.') {
-        const char* fraction = ++q;
-        while (q < end && isDigit(*q))
-            m = m * 10 + static_cast<std::uint64_t>(*q++ - '0');
-        const auto places = q - fraction;
-        if (places > 0 && q - p - 1 <= 19 && m < (std::uint64_t{1} << 53) && q < end && *q == ' ') {
-            v = static_cast<double>(m) / kPow10Exact[places];
-            return end - q >= 4 && q[1] == '(' && end[-1] == ')';
-        }
-    }
+    // The usual "\d+\.\d+" before the blank, as readDouble's fast path reads it; anything else
+    // by readDouble.
+    LineCursor c(std::string_view(p, static_cast<std::size_t>(end - p)));
+    const char *first = nullptr, *point = nullptr;
+    bool fast = false;
+    if (c.pointDecimal(first, point, v, fast) && fast && c.next(' '))
+        return end - c.p >= 3 && *c.p == '(' && end[-1] == ')';
     const auto [r, ec] = readDouble(p, end, v);
     return ec == std::errc() && end - r >= 4 && r[0] == ' ' && r[1] == '(' && end[-1] == ')';
 }

@@ -260,9 +260,9 @@ TEST(EnvironmentCapture, AHungNvidiaSmiEndsAtTheTimeoutNamingWhereItHung) {
 }
 
 // Twelve commands "to" host a and three to host b, each noting its start and end in a file of its
-// host's (appends of one short line are atomic): host a never has more than CommandBatch::kPerHost
-// running at once, b's run beside a's, a command without a host waits for nothing, and every
-// result lands in its own slot.
+// host's (appends of one short line are atomic): host a has exactly CommandBatch::kPerHost
+// running at most, all twelve in turn; b's three run at once beside a's; a command without a host
+// runs too; every result lands in its own slot.
 TEST(CommandBatchTurns, AtMostAFewCommandsPerHostRunAtOnceTheRestWaitTheirTurn) {
     sv::test::EventLoop loop;
     const std::string dir = sv::test::tempDir("batchturns");
@@ -285,10 +285,8 @@ TEST(CommandBatchTurns, AtMostAFewCommandsPerHostRunAtOnceTheRestWaitTheirTurn) 
     cmds.push_back(noting("", 15));
     std::optional<std::vector<BatchResult>> results;
     QObject context;
-    const auto t0 = std::chrono::steady_clock::now();
     CommandBatch::run(cmds, &context, [&](std::vector<BatchResult> r) { results = std::move(r); });
     ASSERT_TRUE(waitFor([&] { return results.has_value(); }, 30000));
-    const double seconds = sv::test::since(t0);
     ASSERT_EQ(results->size(), 16u);
     for (std::size_t i = 0; i < results->size(); ++i) {
         EXPECT_EQ((*results)[i].exitCode, 0) << i << (*results)[i].errors;
@@ -309,8 +307,6 @@ TEST(CommandBatchTurns, AtMostAFewCommandsPerHostRunAtOnceTheRestWaitTheirTurn) 
     EXPECT_EQ(mostAtOnce("a"), std::pair(CommandBatch::kPerHost, 12));
     EXPECT_EQ(mostAtOnce("b"), std::pair(3, 3));
     EXPECT_EQ(mostAtOnce("none"), std::pair(1, 1));
-    // a's twelve took three turns of 0.3 s (not one, not twelve).
-    EXPECT_GE(seconds, 0.9);
     std::filesystem::remove_all(dir);
 }
 
