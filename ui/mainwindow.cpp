@@ -138,7 +138,9 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     setCentralWidget(central);
     m_openBanner->setObjectName(QStringLiteral("openBanner"));
     m_windowBanner->setObjectName(QStringLiteral("windowBanner"));
-    connect(m_openBanner, &PageBanner::actionTriggered, this, &MainWindow::chooseDirectory);
+    // The banner says what did not open, or what could not be added; its button chooses again.
+    connect(m_openBanner, &PageBanner::actionTriggered, this,
+            [this] { m_bannerAdds ? chooseComparisonDirectory() : chooseDirectory(); });
     connect(m_start, &StartPage::openRequested, this, &MainWindow::chooseDirectory);
     connect(m_start, &StartPage::samplesRequested, this, &MainWindow::openDirectory);
     connect(m_start, &StartPage::runRequested, this, [this] { showPage(Run); });
@@ -194,9 +196,16 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     // window (the added ones' from their campaign.json, as `compare` does), on the worker.
     connect(m_series, &SeriesSet::changed, this,
             [this] { m_analysis->setSeries(m_series->mainLabel(), m_series->inputs()); });
+    // On the banner, not the status line alone: removing the series recomputes, and each
+    // recompute rewrites the status line.
     connect(m_series, &SeriesSet::failed, this, [this](const QString& root, const QString& error) {
-        m_status->setText(
-            tr("Cannot add %1 to the comparison: %2").arg(QDir::toNativeSeparators(root), error));
+        const QString what =
+            tr("Cannot add %1 to the comparison: %2").arg(QDir::toNativeSeparators(root), error);
+        m_bannerAdds = true;
+        m_openBanner->showMessage(what + QStringLiteral("\n") +
+                                      tr("The comparison goes on without it."),
+                                  tr("Add another…"));
+        m_status->setText(what);
     });
     connect(m_series, &SeriesSet::windowUnreadable, this,
             [this](const QString& root, const QString& error) {
@@ -290,6 +299,7 @@ void MainWindow::addToComparison(const QString& directory) {
         openDirectory(directory); // nothing to compare with yet: it is the first series
         return;
     }
+    if (m_bannerAdds) m_openBanner->hide(); // the last add's failure: this one replaces it
     m_series->add(QFileInfo(directory).absoluteFilePath());
     m_status->setText(tr("Adding %1 to the comparison…").arg(QDir::toNativeSeparators(directory)));
 }
@@ -384,6 +394,7 @@ void MainWindow::showOpenFailure(const QString& root, const QString& error) {
         m_analysis->setSnapshot(m_loader->snapshot());
     }
     const QString what = tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(root), error);
+    m_bannerAdds = false;
     m_openBanner->showMessage(
         what + QStringLiteral("\n") +
             tr("ScaleView reads DLPerf logs laid out as "

@@ -175,6 +175,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_status;
     PageBanner* m_openBanner;
     PageBanner* m_windowBanner;
+    bool m_bannerAdds = false; // m_openBanner says an added directory failed, not an open
     DirectoryWindow m_window;
     QString m_windowNote; // why the directory's campaign window is not used, if it is not
     QString m_lastOffer;  // the window offered last (directory, window, N)
