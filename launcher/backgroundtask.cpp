@@ -1,5 +1,7 @@
 #include "backgroundtask.h"
 
+#include <QThread>
+
 namespace sv::launcher {
 
 QThreadPool* backgroundPool() {
@@ -30,6 +32,15 @@ QThreadPool* recordQueue() {
         p->setMaxThreadCount(1);
         return p;
     }();
+    return pool;
+}
+
+QThreadPool* workPool() {
+    static QPointer<QThreadPool> pool;
+    if (!pool) {
+        pool = new QThreadPool(QCoreApplication::instance()); // leaked only with no application
+        pool->setMaxThreadCount(QThread::idealThreadCount());
+    }
     return pool;
 }
 

@@ -23,6 +23,12 @@ QThreadPool* backgroundPool();
 QThreadPool* scanPool();
 // The journal and the logs' fdatasync: one thread, so the records reach the disk in order.
 QThreadPool* recordQueue();
+// The app's own work: reading and analysing logs, and writing what the user saves (history
+// records, reference tables, campaign files, reports). A thread per core, owned by the
+// application, so that this work ends before the application does. Never
+// QThreadPool::globalInstance(): Qt's raster painting splits big fills over that pool and waits
+// for them on the GUI thread, so a directory's reading there held every paint until it ended.
+QThreadPool* workPool();
 
 // Runs work() on a worker thread of pool, then done(result) in the main thread's event loop,
 // unless context (an object of the main thread) is gone by then.

@@ -1,4 +1,5 @@
 #include "analysiscontroller.h"
+#include "backgroundtask.h"
 
 #include "runloader.h"
 
@@ -104,6 +105,7 @@ void AnalysisController::start() {
         if (m_pending) start();
     });
     m_watcher->setFuture(QtConcurrent::run(
+        launcher::workPool(),
         [snapshot = std::move(snapshot), options = m_options, label = m_label, others = m_others] {
             return AnalysisPtr(std::make_shared<const Analysis>(
                 analyze(snapshot, options, ReferenceCatalog::builtin(), label, others)));

@@ -39,6 +39,28 @@ void AppSettings::open(const QString& iniFile) {
     m_settings = std::make_unique<QSettings>(iniFile, QSettings::IniFormat);
 }
 
+// Every write marks the file for Qt to rewrite, and Qt rewrites it on the GUI thread with a
+// lock file, a temporary copy and an fdatasync: what is unchanged is not written (the window
+// stores its options each time it shows an analysis, which a load does many times over).
+void AppSettings::put(const QString& key, const QVariant& value) {
+    if (m_settings->contains(key)) {
+        const QVariant now = m_settings->value(key);
+        // As the file gives it back: a list of one as a string, a bool or number as its text.
+        const bool same =
+            value.metaType() == QMetaType::fromType<QStringList>()
+                ? now.toStringList() == value.toStringList()
+            : value.metaType() == QMetaType::fromType<QByteArray>()
+                ? now.toByteArray() == value.toByteArray()
+                : now.toString() == value.toString() && now.isValid() == value.isValid();
+        if (same) return;
+    }
+    m_settings->setValue(key, value);
+}
+
+void AppSettings::drop(const QString& key) {
+    if (m_settings->contains(key)) m_settings->remove(key);
+}
+
 int AppSettings::integer(const char* key, int fallback, int min, int max) const {
     bool ok = false;
     const int v = m_settings->value(QLatin1String(key)).toInt(&ok);
@@ -62,7 +84,7 @@ void AppSettings::addToRecentList(const QString& key, const QString& entry, int 
     r.prepend(entry);
     while (r.size() > max)
         r.removeLast();
-    m_settings->setValue(key, r);
+    put(key, r);
 }
 
 QStringList AppSettings::recent() const {
@@ -71,13 +93,13 @@ QStringList AppSettings::recent() const {
 
 void AppSettings::addRecent(const QString& directory) {
     addToRecentList(QStringLiteral("recent"), directory, kRecentMax);
-    m_settings->setValue(QStringLiteral("lastDirectory"), directory);
+    put(QStringLiteral("lastDirectory"), directory);
 }
 
 void AppSettings::removeRecent(const QString& directory) {
     QStringList r = recent();
     r.removeAll(directory);
-    m_settings->setValue(QStringLiteral("recent"), r);
+    put(QStringLiteral("recent"), r);
 }
 
 QStringList AppSettings::recentCampaigns() const {
@@ -101,8 +123,8 @@ QByteArray AppSettings::windowState() const {
 }
 
 void AppSettings::setWindow(const QByteArray& geometry, const QByteArray& state) {
-    m_settings->setValue(QStringLiteral("window/geometry"), geometry);
-    m_settings->setValue(QStringLiteral("window/state"), state);
+    put(QStringLiteral("window/geometry"), geometry);
+    put(QStringLiteral("window/state"), state);
 }
 
 AnalysisOptions AppSettings::analysisOptions() const {
@@ -138,23 +160,21 @@ std::optional<QStringList> AppSettings::checkedReferences() const {
 }
 
 void AppSettings::setAnalysisOptions(const AnalysisOptions& o) {
-    m_settings->setValue(QStringLiteral("analysis/method"), o.method == Method::Speed
-                                                                ? QStringLiteral("speed")
-                                                                : QStringLiteral("time"));
+    put(QStringLiteral("analysis/method"),
+        o.method == Method::Speed ? QStringLiteral("speed") : QStringLiteral("time"));
     // A window saved by an older version would follow every directory: gone.
-    m_settings->remove(QStringLiteral("analysis/warmup"));
-    m_settings->remove(QStringLiteral("analysis/iterations"));
+    drop(QStringLiteral("analysis/warmup"));
+    drop(QStringLiteral("analysis/iterations"));
     QStringList refs;
     for (const auto& r : o.references)
         refs << QString::fromStdString(r);
-    m_settings->setValue(QStringLiteral("analysis/references"),
-                         o.autoReferences ? QVariant(QStringLiteral("auto")) : QVariant(refs));
+    put(QStringLiteral("analysis/references"),
+        o.autoReferences ? QVariant(QStringLiteral("auto")) : QVariant(refs));
     if (o.group)
-        m_settings->setValue(QStringLiteral("analysis/group"),
-                             QStringList{QString::fromStdString(o.group->model),
-                                         QString::fromStdString(o.group->precision),
-                                         QString::number(o.group->batchPerDevice),
-                                         QString::fromStdString(o.group->format)});
+        put(QStringLiteral("analysis/group"),
+            QStringList{
+                QString::fromStdString(o.group->model), QString::fromStdString(o.group->precision),
+                QString::number(o.group->batchPerDevice), QString::fromStdString(o.group->format)});
 }
 
 std::optional<MeasureOptions> AppSettings::windowFor(const QString& directory) const {
@@ -190,44 +210,44 @@ void AppSettings::setWindowFor(const QString& directory,
             QStringLiteral("%1 %2 %3").arg(window->warmup).arg(window->iterations).arg(directory));
     while (kept.size() > kWindowsMax)
         kept.removeLast();
-    m_settings->setValue(kWindows, kept);
+    put(kWindows, kept);
 }
 
 int AppSettings::page() const {
     return integer("window/page", 0, 0, 4); // Results ... Run (MainWindow::Page)
 }
 void AppSettings::setPage(int page) {
-    m_settings->setValue(QStringLiteral("window/page"), page);
+    put(QStringLiteral("window/page"), page);
 }
 bool AppSettings::efficiency() const {
     return m_settings->value(QStringLiteral("charts/efficiency")).toBool();
 }
 void AppSettings::setEfficiency(bool on) {
-    m_settings->setValue(QStringLiteral("charts/efficiency"), on);
+    put(QStringLiteral("charts/efficiency"), on);
 }
 bool AppSettings::live() const {
     return m_settings->value(QStringLiteral("live"), true).toBool();
 }
 void AppSettings::setLive(bool on) {
-    m_settings->setValue(QStringLiteral("live"), on);
+    put(QStringLiteral("live"), on);
 }
 bool AppSettings::reopenLast() const {
     return m_settings->value(QStringLiteral("reopenLast"), true).toBool();
 }
 void AppSettings::setReopenLast(bool on) {
-    m_settings->setValue(QStringLiteral("reopenLast"), on);
+    put(QStringLiteral("reopenLast"), on);
 }
 QString AppSettings::lastExportDirectory() const {
     return m_settings->value(QStringLiteral("lastExportDirectory")).toString();
 }
 void AppSettings::setLastExportDirectory(const QString& directory) {
-    m_settings->setValue(QStringLiteral("lastExportDirectory"), directory);
+    put(QStringLiteral("lastExportDirectory"), directory);
 }
 bool AppSettings::livePolling() const {
     return m_settings->value(QStringLiteral("livePoll"), false).toBool();
 }
 void AppSettings::setLivePolling(bool on) {
-    m_settings->setValue(QStringLiteral("livePoll"), on);
+    put(QStringLiteral("livePoll"), on);
 }
 
 QSize AppSettings::exportSize() const {
@@ -242,9 +262,9 @@ double AppSettings::exportScale() const {
 }
 
 void AppSettings::setExport(QSize size, double scale) {
-    m_settings->setValue(QStringLiteral("export/width"), size.width());
-    m_settings->setValue(QStringLiteral("export/height"), size.height());
-    m_settings->setValue(QStringLiteral("export/scale"), scale);
+    put(QStringLiteral("export/width"), size.width());
+    put(QStringLiteral("export/height"), size.height());
+    put(QStringLiteral("export/scale"), scale);
 }
 
 void AppSettings::sync() {

@@ -69,6 +69,8 @@ class AppSettings {
     void sync();
 
   private:
+    void put(const QString& key, const QVariant& value); // written only when it changes
+    void drop(const QString& key);
     void open(const QString& iniFile);
     int integer(const char* key, int fallback, int min, int max) const;
     // One mechanism for every recent list: newest first, no duplicates, at most `max`.

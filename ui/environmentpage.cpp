@@ -1,4 +1,5 @@
 #include "environmentpage.h"
+#include "backgroundtask.h"
 
 #include "environmentsummary.h"
 
@@ -57,8 +58,9 @@ void EnvironmentPage::showDirectory(const QString& root, bool force) {
         showFiles(watcher->result());
         emit loaded();
     });
-    watcher->setFuture(QtConcurrent::run(
-        [dir = root.toStdString()] { return capturedFiles(std::filesystem::path(dir)); }));
+    watcher->setFuture(QtConcurrent::run(launcher::backgroundPool(), [dir = root.toStdString()] {
+        return capturedFiles(std::filesystem::path(dir));
+    }));
 }
 
 void EnvironmentPage::showFiles(std::vector<ReportFile> files) {

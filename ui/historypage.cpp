@@ -1,4 +1,5 @@
 #include "historypage.h"
+#include "backgroundtask.h"
 
 #include "campaignrecord.h"
 #include "historychart.h"
@@ -153,7 +154,7 @@ void HistoryPage::reload() {
         showTrends(std::move(read.trends), read.status);
         emit loaded();
     });
-    watcher->setFuture(QtConcurrent::run(readHistory, m_path));
+    watcher->setFuture(QtConcurrent::run(launcher::backgroundPool(), readHistory, m_path));
 }
 
 void HistoryPage::recordDirectory(const QString& directory) {
@@ -168,7 +169,8 @@ void HistoryPage::recordDirectory(const QString& directory) {
         emit recorded(message);
         reload();
     });
-    watcher->setFuture(QtConcurrent::run(recordDirectoryInto, m_path, directory));
+    watcher->setFuture(
+        QtConcurrent::run(launcher::workPool(), recordDirectoryInto, m_path, directory));
 }
 
 void HistoryPage::followCampaigns(RunPanel* panel) {

@@ -1,4 +1,5 @@
 #include "livecontroller.h"
+#include "backgroundtask.h"
 
 #include "remotefilesystem.h"
 
@@ -193,7 +194,8 @@ void LiveController::refresh() {
         }
         emit refreshed();
     });
-    m_job->setFuture(QtConcurrent::run(rescan, m_snapshot, m_states, m_readers));
+    m_job->setFuture(
+        QtConcurrent::run(launcher::workPool(), rescan, m_snapshot, m_states, m_readers));
 }
 
 void LiveController::watch(const QStringList& paths) {

@@ -1,4 +1,5 @@
 #include "loadcontroller.h"
+#include "backgroundtask.h"
 
 #include <QtConcurrent>
 
@@ -60,7 +61,7 @@ void LoadController::open(const QString& root) {
     });
     const std::filesystem::path path = root.toStdString();
     // campaign.json is read here too, so no file is touched on the GUI thread.
-    m_scanWatcher->setFuture(QtConcurrent::run([path] {
+    m_scanWatcher->setFuture(QtConcurrent::run(launcher::backgroundPool(), [path] {
         return Scan{scanLogDirectory(path), findCampaignWindow(path)};
     }));
 }
@@ -95,8 +96,8 @@ void LoadController::onScanned(quint64 generation, Scan found) {
     m_partialTimer.start();
     // After scanned(): its slots have chosen the window the directory is shown with.
     m_readMeasure = m_measure;
-    m_readWatcher->setFuture(
-        QtConcurrent::mapped(std::move(scan.logs), [measure = m_readMeasure](const LogFile& f) {
+    m_readWatcher->setFuture(QtConcurrent::mapped(
+        launcher::workPool(), std::move(scan.logs), [measure = m_readMeasure](const LogFile& f) {
             return std::make_shared<const RunLog>(readRunLog(f, measure));
         }));
 }

@@ -1,6 +1,7 @@
 // MainWindow's menus and actions (File, View, Run, Help; the recent directories), kept apart
 // from the window's layout and behaviour in mainwindow.cpp.
 #include "mainwindow.h"
+#include "backgroundtask.h"
 
 #include "analysiscontroller.h"
 #include "appsettings.h"
@@ -264,14 +265,14 @@ void MainWindow::exportReportInteractive() {
     // The campaign and environment files are read, the comparison computed and the report
     // written on a worker; only the charts are drawn here (Qt Charts live on the GUI thread).
     QPointer<MainWindow> self(this);
-    QThreadPool::globalInstance()->start([self, a, label, target] {
+    launcher::workPool()->start([self, a, label, target] {
         auto content = ReportExport::gather(*a);
         QMetaObject::invokeMethod(
             self.data(),
             [self, a, label, target, content = std::move(content)]() mutable {
                 if (!self) return;
                 const std::string text = ReportExport::html(*a, std::move(content), label);
-                QThreadPool::globalInstance()->start([self, text, target] {
+                launcher::workPool()->start([self, text, target] {
                     QString error;
                     const bool ok = ReportExport::write(text, target, &error);
                     QMetaObject::invokeMethod(

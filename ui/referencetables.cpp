@@ -1,4 +1,5 @@
 #include "referencetables.h"
+#include "backgroundtask.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -56,7 +57,7 @@ void ReferenceTables::loadUserTables() {
         apply(outcome, false);
         emit userTablesLoaded(outcome.warnings);
     });
-    watcher->setFuture(QtConcurrent::run([dir = m_directory] {
+    watcher->setFuture(QtConcurrent::run(launcher::backgroundPool(), [dir = m_directory] {
         std::vector<std::string> refused;
         Outcome out;
         out.catalog = std::make_shared<const ReferenceCatalog>(
@@ -74,7 +75,9 @@ void ReferenceTables::save(const Summary& summary, const ReferenceTableInfo& inf
         watcher->deleteLater();
         apply(watcher->result(), true);
     });
-    watcher->setFuture(QtConcurrent::run([dir = m_directory, current = m_catalog, summary, info] {
+    watcher->setFuture(QtConcurrent::run(launcher::workPool(), [dir = m_directory,
+                                                                current = m_catalog, summary,
+                                                                info] {
         Outcome out;
         std::string error;
         if (!isValidReferenceId(info.id)) {
@@ -114,7 +117,8 @@ void ReferenceTables::import(const QString& file) {
         watcher->deleteLater();
         apply(watcher->result(), true);
     });
-    watcher->setFuture(QtConcurrent::run([dir = m_directory, current = m_catalog, file] {
+    watcher->setFuture(QtConcurrent::run(launcher::workPool(), [dir = m_directory,
+                                                                current = m_catalog, file] {
         Outcome out;
         std::string error;
         const std::filesystem::path source = file.toStdString();

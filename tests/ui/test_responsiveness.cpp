@@ -24,6 +24,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sys/stat.h>
@@ -32,6 +33,66 @@
 
 using namespace sv;
 using namespace sv::test;
+
+namespace {
+
+// The GUI thread's time spent waiting for a CPU while runnable, in ms (the kernel's run-queue
+// delay, /proc/thread-self/schedstat's second field; 0 where the kernel does not keep it).
+double runQueueWaitMs() {
+    std::FILE* f = std::fopen("/proc/thread-self/schedstat", "r");
+    if (!f) return 0.0;
+    unsigned long long running = 0, waiting = 0;
+    const bool read = std::fscanf(f, "%llu %llu", &running, &waiting) == 2;
+    std::fclose(f);
+    return read ? static_cast<double>(waiting) / 1e6 : 0.0;
+}
+
+// The longest wait between two ticks of a 5 ms timer while it runs: how long the GUI thread
+// was unable to answer. stall() leaves out the time the thread was ready but had no CPU (a
+// machine busy with other work: CI runs several test binaries on 2 cores), so it is what the
+// app itself did on or to the GUI thread (work there, or waiting on a lock); gap() is the raw
+// figure, bounded loosely.
+class GapProbe {
+  public:
+    GapProbe() {
+        m_timer.setInterval(5);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            const qint64 gap = m_since.restart();
+            const double waited = runQueueWaitMs();
+            const double stall = static_cast<double>(gap) - (waited - m_waited);
+            m_waited = waited;
+            if (gap > 30 && qEnvironmentVariableIsSet("SCALEVIEW_PROBE_TRACE"))
+                std::printf("gap %lld ms, %.1f ms of it the app's\n", static_cast<long long>(gap),
+                            stall);
+            m_gap = std::max(m_gap, gap);
+            m_stall = std::max(m_stall, stall);
+            ++m_ticks;
+        });
+        m_waited = runQueueWaitMs();
+        m_since.start();
+        m_timer.start();
+    }
+    void stop() { m_timer.stop(); }
+    qint64 gap() const { return m_gap; }
+    qint64 stall() const { return static_cast<qint64>(m_stall); }
+    int ticks() const { return m_ticks; }
+
+  private:
+    QTimer m_timer;
+    QElapsedTimer m_since;
+    double m_waited = 0.0, m_stall = 0.0;
+    qint64 m_gap = 0;
+    int m_ticks = 0;
+};
+
+// What every probe asserts: the app never held the GUI thread for 100 ms, and the thread was
+// never away for a second even counting the machine's other work.
+void expectAnswering(const GapProbe& probe) {
+    EXPECT_LT(probe.stall(), 100) << "raw gap " << probe.gap() << " ms";
+    EXPECT_LT(probe.gap(), 1000);
+}
+
+} // namespace
 
 TEST(Responsiveness, EventLoopNeverStallsWhileABigDirectoryLoads) {
     const int megabytes = qEnvironmentVariableIsSet("SCALEVIEW_PROBE_MB")
@@ -62,25 +123,12 @@ TEST(Responsiveness, EventLoopNeverStallsWhileABigDirectoryLoads) {
     window.showPage(ui::MainWindow::Throughput);
     QTest::qWait(300); // the window's first layout and paint are not the load's
 
-    QElapsedTimer clock, sinceTick;
-    qint64 maxGap = 0;
-    int ticks = 0;
-    QTimer probe;
-    probe.setInterval(5);
-    QObject::connect(&probe, &QTimer::timeout, [&] {
-        const qint64 gap = sinceTick.restart();
-        if (gap > 50 && qEnvironmentVariableIsSet("SCALEVIEW_PROBE_TRACE"))
-            std::printf("gap %lld ms ending at %lld ms\n", static_cast<long long>(gap),
-                        static_cast<long long>(clock.elapsed()));
-        maxGap = std::max(maxGap, gap);
-        ++ticks;
-    });
     int partials = 0;
     QObject::connect(&window, &ui::MainWindow::analysisShown,
                      [&](ui::AnalysisPtr a) { partials += a->complete ? 0 : 1; });
+    QElapsedTimer clock;
     clock.start();
-    sinceTick.start();
-    probe.start();
+    GapProbe probe;
     window.openDirectory(QString::fromStdString(dir.path().string()));
     ASSERT_TRUE(waitUntil(
         [&] {
@@ -90,46 +138,18 @@ TEST(Responsiveness, EventLoopNeverStallsWhileABigDirectoryLoads) {
         550000));
     const double seconds = clock.elapsed() / 1000.0;
     probe.stop();
+    const qint64 maxGap = probe.stall();
     const auto a = window.analysis()->current();
     EXPECT_EQ(a->summary.runs.size(), static_cast<std::size_t>(files + 3));
     std::printf("GUI responsiveness: %.0f MB in %d logs loaded and analysed in %.1f s; "
-                "longest event-loop gap %lld ms over %d probe ticks; %d partial views shown while "
-                "loading\n",
+                "longest event-loop gap %lld ms (%lld ms with the waits for a CPU) over %d probe "
+                "ticks; %d partial views shown while loading\n",
                 static_cast<double>(bytes) / (1 << 20), files + 3, seconds,
-                static_cast<long long>(maxGap), ticks, partials);
+                static_cast<long long>(maxGap), static_cast<long long>(probe.gap()), probe.ticks(),
+                partials);
     RecordProperty("max_gap_ms", static_cast<int>(maxGap));
-    EXPECT_LT(maxGap, 100);
+    expectAnswering(probe);
 }
-
-namespace {
-
-// The longest wait between two ticks of a 5 ms timer while it runs: how long the GUI thread
-// was unable to answer.
-class GapProbe {
-  public:
-    GapProbe() {
-        m_timer.setInterval(5);
-        QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            const qint64 gap = m_since.restart();
-            if (gap > 30 && qEnvironmentVariableIsSet("SCALEVIEW_PROBE_TRACE"))
-                std::printf("gap %lld ms\n", static_cast<long long>(gap));
-            m_max = std::max(m_max, gap);
-            ++m_ticks;
-        });
-        m_since.start();
-        m_timer.start();
-    }
-    qint64 maxGap() const { return m_max; }
-    int ticks() const { return m_ticks; }
-
-  private:
-    QTimer m_timer;
-    QElapsedTimer m_since;
-    qint64 m_max = 0;
-    int m_ticks = 0;
-};
-
-} // namespace
 
 // Every run's end (sweep, log sync, journal record, the window reloading the results) and the
 // campaign's end keep the GUI thread answering: the longest event-loop gap is printed for
@@ -175,7 +195,7 @@ TEST(Responsiveness, RunEndsAndTheCampaignsEndNeverStallTheEventLoop) {
                    a->summary.runs.size() == 4;
         },
         30000));
-    const qint64 gap = probe.maxGap();
+    const qint64 gap = probe.stall();
     EXPECT_EQ(runsDone.size(), 4);
     EXPECT_EQ(finished.at(0).at(1).toInt(), 4); // ok
     EXPECT_TRUE(finished.at(0).at(3).toString().isEmpty());
@@ -184,7 +204,7 @@ TEST(Responsiveness, RunEndsAndTheCampaignsEndNeverStallTheEventLoop) {
                 "and the results reload included)\n",
                 clock.elapsed() / 1000.0, static_cast<long long>(gap), probe.ticks());
     RecordProperty("run_end_max_gap_ms", static_cast<int>(gap));
-    EXPECT_LT(gap, 100);
+    expectAnswering(probe);
 }
 
 namespace {
@@ -240,7 +260,7 @@ TEST(Responsiveness, AHungNvidiaSmiShowsCapturingEnvironmentThenWhyNotAFrozenApp
                        "'nvidia-smi -q'); the campaign goes on without it")))
         << problems.join(QLatin1Char('\n')).toStdString();
     EXPECT_EQ(finished.at(0).at(1).toInt(), 1); // the run went on and is ok
-    EXPECT_LT(probe.maxGap(), 100);
+    expectAnswering(probe);
 }
 
 // Cancel while the environment is being captured (a hung nvidia-smi, the capture allowed a

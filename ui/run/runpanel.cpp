@@ -223,10 +223,11 @@ void RunPanel::onFinished(bool cancelled, int ok, int total, const QString& fail
         if (generation != m_generation || m_controller->isRunning()) return;
         showFinished(watcher->result(), cancelled, ok, total);
     });
-    watcher->setFuture(QtConcurrent::run([dir = m_running.outputDir, hook = finishedReadHook()] {
-        if (hook) hook();
-        return launcher::CampaignDirectory::open(dir);
-    }));
+    watcher->setFuture(QtConcurrent::run(launcher::workPool(),
+                                         [dir = m_running.outputDir, hook = finishedReadHook()] {
+                                             if (hook) hook();
+                                             return launcher::CampaignDirectory::open(dir);
+                                         }));
 }
 
 void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool cancelled, int ok,
@@ -480,7 +481,7 @@ bool RunPanel::saveCampaign(const QString& file) {
         }
         emit campaignSaved(file, why);
     });
-    watcher->setFuture(QtConcurrent::run([c, path = file.toStdString()] {
+    watcher->setFuture(QtConcurrent::run(launcher::workPool(), [c, path = file.toStdString()] {
         std::string why;
         return launcher::saveCampaign(c, path, &why) ? QString() : QString::fromStdString(why);
     }));
