@@ -203,7 +203,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
             tr("Cannot add %1 to the comparison: %2").arg(QDir::toNativeSeparators(root), error);
         m_bannerAdds = true;
         m_openBanner->showMessage(what + QStringLiteral("\n") +
-                                      tr("The comparison goes on without it."),
+                                      tr("It is left out; everything else stays as it was."),
                                   tr("Add another…"));
         m_status->setText(what);
     });
