@@ -36,15 +36,16 @@ bool readStream(std::string_view s, std::size_t& pos) {
     return expect(s, pos, "<stdout>:") || expect(s, pos, "<stderr>:");
 }
 
-// Open MPI's --tag-output: "[jobid,rank]<stderr>:".
+// Open MPI's --tag-output: "[jobid,rank]<stderr>:". On every line of an mpirun log: read in one
+// pass with inline compares.
 bool matchOpenMpi(std::string_view s, int& rank, std::size_t& length) {
-    std::size_t pos = 0;
+    LineCursor c(s);
     std::int64_t job = 0, r = 0;
-    if (!expect(s, pos, "[") || !readInt(s, pos, job) || !expect(s, pos, ",") ||
-        !readInt(s, pos, r, 9) || !expect(s, pos, "]") || !readStream(s, pos))
+    if (!c.next('[') || !c.count(job) || !c.next(',') || !c.count(r, 9) || !c.next(']') ||
+        !(c.literal("<stdout>:") || c.literal("<stderr>:")))
         return false;
     rank = static_cast<int>(r);
-    length = pos;
+    length = static_cast<std::size_t>(c.p - s.data());
     return true;
 }
 
@@ -109,8 +110,63 @@ bool readDouble(std::string_view s, std::size_t& pos, double& out) {
     return true;
 }
 
+constexpr std::string_view kMxnetMarker = " Epoch[0] Batch ";
+
 constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                              1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+constexpr std::uint64_t kPow10u[] = {1,
+                                     10,
+                                     100,
+                                     1000,
+                                     10000,
+                                     100000,
+                                     1000000,
+                                     10000000,
+                                     100000000,
+                                     1000000000,
+                                     10000000000,
+                                     100000000000,
+                                     1000000000000,
+                                     10000000000000,
+                                     100000000000000,
+                                     1000000000000000,
+                                     10000000000000000,
+                                     100000000000000000,
+                                     1000000000000000000};
+
+// The digits of Python's usual float repr, "ddd.ddddddddddddd" (1 to 7 digits before the point,
+// 2 or more after it, 19 at most), eight bytes at a time: as readPlainDecimal below splits them.
+// False, p unmoved, for any other form or where eight bytes cannot be read at each step.
+bool usualDecimalDigits(const char*& p, const char* end, std::uint64_t& hundredths,
+                        std::uint64_t& tail, int& fraction, int& tailDigits) {
+    const char* q = p;
+    if (end - q < 8) return false;
+    std::uint64_t integer = 0;
+    const int n = leadingDigits(q, integer);
+    if (n == 0 || n == 8 || q[n] != '.') return false;
+    q += n + 1;
+    if (end - q < 2 || !isDigit(q[0]) || !isDigit(q[1])) return false;
+    hundredths = integer * 100 + static_cast<std::uint64_t>((q[0] - '0') * 10 + (q[1] - '0'));
+    q += 2;
+    int digits = n + 2;
+    tail = 0;
+    tailDigits = 0;
+    for (;;) {
+        if (end - q < 8) return false;
+        std::uint64_t chunk = 0;
+        const int k = leadingDigits(q, chunk);
+        if (digits + k > 19) return false;
+        tail = tail * kPow10u[k] + chunk;
+        tailDigits += k;
+        digits += k;
+        q += k;
+        if (k < 8) break;
+    }
+    fraction = 2 + tailDigits;
+    p = q;
+    return true;
+}
 
 // The common "ddd.ddd" form, read from its digits: the value, and Python's round(value, 2)
 // decided on the decimal digits, which is exact unless the digits sit within an ulp of a tie
@@ -118,32 +174,43 @@ constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8
 // inf, more than 19 digits, or digits beyond 53 bits that need the exact double: near a tie, or
 // too large to round on the digits): the caller falls back to from_chars.
 bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
-    std::size_t i = pos;
-    const bool negative = i < s.size() && s[i] == '-';
-    if (negative) ++i;
-    // m: every digit; hundredths: the digits down to the second decimal; tail: the ones after.
-    std::uint64_t m = 0, hundredths = 0, tail = 0;
-    int digits = 0, fraction = 0;
-    const std::size_t intStart = i;
-    while (i < s.size() && isDigit(s[i])) {
-        if (++digits > 19) return false;
-        m = m * 10 + static_cast<std::uint64_t>(s[i++] - '0');
-    }
-    if (i == intStart) return false;
-    hundredths = m;
-    if (i < s.size() && s[i] == '.') {
-        ++i;
-        while (i < s.size() && isDigit(s[i])) {
+    const char* p = s.data() + pos;
+    const char* const end = s.data() + s.size();
+    const bool negative = p < end && *p == '-';
+    if (negative) ++p;
+    // hundredths: the digits down to the second decimal; tail: the ones after (tailDigits of
+    // them); m, below: every digit. At most 19 digits, so none of them wraps.
+    std::uint64_t hundredths = 0, tail = 0;
+    int fraction = 0, tailDigits = 0;
+    if (!usualDecimalDigits(p, end, hundredths, tail, fraction, tailDigits)) {
+        // Any other form, or too near the end of the line to read a word at a time: a digit at
+        // a time.
+        hundredths = tail = 0;
+        fraction = tailDigits = 0;
+        int digits = 0;
+        const char* const intStart = p;
+        while (p < end && isDigit(*p)) {
             if (++digits > 19) return false;
-            const auto d = static_cast<std::uint64_t>(s[i++] - '0');
-            m = m * 10 + d;
-            if (++fraction <= 2)
-                hundredths = hundredths * 10 + d;
-            else
-                tail = tail * 10 + d;
+            hundredths = hundredths * 10 + static_cast<std::uint64_t>(*p++ - '0');
+        }
+        if (p == intStart) return false;
+        if (p < end && *p == '.') {
+            ++p;
+            while (fraction < 2 && p < end && isDigit(*p)) {
+                if (++digits > 19) return false;
+                hundredths = hundredths * 10 + static_cast<std::uint64_t>(*p++ - '0');
+                ++fraction;
+            }
+            while (p < end && isDigit(*p)) {
+                if (++digits > 19) return false;
+                tail = tail * 10 + static_cast<std::uint64_t>(*p++ - '0');
+                ++tailDigits;
+            }
+            fraction += tailDigits;
         }
     }
-    if (i < s.size() && (s[i] == 'e' || s[i] == 'E' || s[i] == '.')) return false;
+    if (p < end && (*p == 'e' || *p == 'E' || *p == '.')) return false;
+    const std::uint64_t m = hundredths * kPow10u[tailDigits] + tail;
     // Exact when m fits the 53-bit mantissa (one correctly rounded division); within an ulp else.
     double value = m < (std::uint64_t{1} << 53)
                        ? static_cast<double>(m) / kPow10[fraction]
@@ -176,11 +243,41 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
         out.hasRounded2 = true;
         out.speedRounded2 = (negative ? -1.0 : 1.0) * static_cast<double>(hundredths) / 100.0;
     }
-    pos = i;
+    pos = static_cast<std::size_t>(p - s.data());
+    return true;
+}
+
+// The usual line, found by its marker: "<asctime>:INFO: Epoch[0] Batch [19-19]\tSpeed: 3007.1
+// samples/sec...". Read in one pass; false (and sample untouched) for anything else, which the
+// general reading below then reads as before.
+bool parseMxnetUsual(std::string_view text, std::size_t markerPos, SpeedSample& sample) {
+    std::size_t tsLen = 0;
+    const auto t = parseLogTimestamp(text, &tsLen);
+    if (!t) return false;
+    LineCursor c(text.substr(markerPos + kMxnetMarker.size()));
+    std::int64_t first = 0, last = 0;
+    if (!c.next('[') || !c.longCount(first) || !c.next('-') || !c.longCount(last) ||
+        !c.literal("]\tSpeed: "))
+        return false;
+    std::size_t pos = static_cast<std::size_t>(c.p - text.data());
+    SpeedSample fast;
+    if (!readPlainDecimal(text, pos, fast)) return false;
+    c.p = text.data() + pos;
+    if (!c.literal(" samples/sec")) return false;
+    sample.hasTime = true;
+    sample.timeUs = *t;
+    sample.epoch = 0;
+    sample.batchFirst = first;
+    sample.batchLast = last;
+    sample.hasSpeed = true;
+    sample.speed = fast.speed;
+    sample.hasRounded2 = fast.hasRounded2;
+    sample.speedRounded2 = fast.speedRounded2;
     return true;
 }
 
 void parseMxnet(std::string_view text, std::size_t markerPos, SpeedSample& sample) {
+    if (markerPos != std::string_view::npos && parseMxnetUsual(text, markerPos, sample)) return;
     // Python logging's "{asctime}:{levelname}: " comes first; DLPerf searches the whole line for
     // the first timestamp, so a line with an unusual prefix still has its time read.
     std::size_t tsLen = 0;
@@ -240,7 +337,7 @@ constexpr std::array<TagFormat, 4> kTags = {{
 }};
 
 constexpr std::array<MessageFormat, 1> kMessages = {{
-    {"mxnet", " Epoch[0] Batch ", &parseMxnet},
+    {"mxnet", kMxnetMarker, &parseMxnet},
 }};
 
 // Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (Howard Hinnant's algorithm).
@@ -273,6 +370,26 @@ std::optional<MessageFormat> findMessageFormat(std::string_view name) {
 
 std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* length,
                                               char separator) {
+    // Consecutive lines of a log usually fall in the same second: remember the last second read
+    // by the fast path below, as text and as its value.
+    thread_local char cachedSecond[19] = {};
+    thread_local std::int64_t cachedSecondUs = -1;
+    auto fraction = [&](std::size_t& pos) {
+        std::int64_t frac = 0;
+        pos = 20;
+        while (pos < s.size() && pos < 26 && isDigit(s[pos]))
+            frac = frac * 10 + (s[pos++] - '0');
+        for (std::size_t n = pos - 20; n < 6; ++n)
+            frac *= 10;
+        return frac;
+    };
+    if (s.size() >= 21 && s[19] == separator && isDigit(s[20]) && cachedSecondUs >= 0 &&
+        sameBytes(cachedSecond, s.data(), 19)) {
+        std::size_t pos = 0;
+        const std::int64_t frac = fraction(pos);
+        if (length) *length = pos;
+        return cachedSecondUs + frac;
+    }
     // Fast path: logging's fixed "YYYY-MM-DD HH:MM:SS,fff".
     if (s.size() >= 21 && s[4] == '-' && s[7] == '-' && s[10] == ' ' && s[13] == ':' &&
         s[16] == ':' && s[19] == separator) {
@@ -293,15 +410,15 @@ std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* l
                 cachedDays = days;
             }
             const int h = two(11), mi = two(14), sec = two(17);
-            std::size_t pos = 20;
-            std::int64_t frac = 0;
-            while (pos < s.size() && pos < 26 && isDigit(s[pos]))
-                frac = frac * 10 + (s[pos++] - '0');
-            for (std::size_t n = pos - 20; n < 6; ++n)
-                frac *= 10;
             if (h > 23 || mi > 59 || sec > 61) return std::nullopt;
+            std::size_t pos = 0;
+            const std::int64_t frac = fraction(pos);
             if (length) *length = pos;
-            return ((days * 24 + h) * 60 + mi) * 60 * 1000000 + std::int64_t{sec} * 1000000 + frac;
+            const std::int64_t second =
+                ((days * 24 + h) * 60 + mi) * 60 * 1000000 + std::int64_t{sec} * 1000000;
+            std::memcpy(cachedSecond, s.data(), 19);
+            cachedSecondUs = second;
+            return second + frac;
         }
     }
     std::size_t pos = 0;

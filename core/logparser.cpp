@@ -1,4 +1,5 @@
 #include "logparser.h"
+#include "textscan.h"
 
 #include <cstring>
 
@@ -18,7 +19,7 @@ const char* findMarker(const char* hay, std::size_t n, std::string_view needle) 
         p = static_cast<const char*>(
             std::memchr(p, needle[1], static_cast<std::size_t>(last - p) + 1));
         if (!p) return nullptr;
-        if (p[-1] == needle[0] && std::memcmp(p + 1, needle.data() + 2, m - 2) == 0) return p - 1;
+        if (p[-1] == needle[0] && sameBytes(p + 1, needle.data() + 2, m - 2)) return p - 1;
         ++p;
     }
     return nullptr;

@@ -1,6 +1,7 @@
 #pragma once
 // Character classes and a number reader shared by the line parsers: the hot path of every format.
 
+#include <bit>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -22,6 +23,61 @@ inline bool isSpace(char c) {
 inline constexpr double kPow10Exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                          1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                          1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// How many of the eight bytes at p are digits before the first that is not (0 to 8), and the
+// value of those digits: a run of up to eight digits read in a word, whatever follows it. The
+// caller makes sure that eight bytes are there.
+inline int leadingDigits(const char* p, std::uint64_t& value) {
+    if constexpr (std::endian::native != std::endian::little) {
+        int n = 0;
+        std::uint64_t m = 0;
+        while (n < 8 && isDigit(p[n]))
+            m = m * 10 + static_cast<std::uint64_t>(p[n++] - '0');
+        value = m;
+        return n;
+    }
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    constexpr std::uint64_t high = 0xF0F0F0F0F0F0F0F0;
+    // A high nibble other than 3 marks a byte that is not a digit: in the byte itself, or in it
+    // plus 6 (0x3A..0x3F). Bytes after the first such one may be marked wrongly (a carry): only
+    // the first mark is used.
+    const std::uint64_t marks = ((v & high) ^ 0x3030303030303030) |
+                                (((v + 0x0606060606060606) & high) ^ 0x3030303030303030);
+    const int n = marks == 0 ? 8 : std::countr_zero(marks) / 8;
+    if (n == 0) {
+        value = 0;
+        return 0;
+    }
+    // The n digits moved to the top of the word, zeros below them: "12" becomes "00000012".
+    // The bytes after them are shifted out, and no borrow reaches the digits from below.
+    v = (v - 0x3030303030303030) << (8 * (8 - n));
+    v = v * 10 + (v >> 8);
+    constexpr std::uint64_t mask = 0x000000FF000000FF;
+    v = ((v & mask) * (100 + (1000000ULL << 32)) + ((v >> 16) & mask) * (1 + (10000ULL << 32))) >>
+        32;
+    value = static_cast<std::uint32_t>(v);
+    return n;
+}
+
+// n bytes at a and b equal: a word at a time (for n of 8 and more the last word overlaps the
+// one before), so that a short compare of a length known only at run time costs no call.
+inline bool sameBytes(const char* a, const char* b, std::size_t n) {
+    if (n < 8) {
+        for (std::size_t i = 0; i < n; ++i)
+            if (a[i] != b[i]) return false;
+        return true;
+    }
+    std::uint64_t x, y;
+    for (std::size_t i = 0; i + 8 < n; i += 8) {
+        std::memcpy(&x, a + i, 8);
+        std::memcpy(&y, b + i, 8);
+        if (x != y) return false;
+    }
+    std::memcpy(&x, a + n - 8, 8);
+    std::memcpy(&y, b + n - 8, 8);
+    return x == y;
+}
 
 // std::from_chars(first, last, out) for a double, with the same result and end: the common
 // "[-]ddd[.ddd]" of at most 19 digits whose digits fit 53 bits is one division of two exact
@@ -88,6 +144,20 @@ struct LineCursor {
         }
         out = v;
         return p > first;
+    }
+    // count() for a number that is usually several digits long (a batch number): read a word
+    // at a time where eight bytes are left. Shorter numbers are quicker with count().
+    bool longCount(std::int64_t& out) {
+        if (left() >= 8) {
+            std::uint64_t v = 0;
+            const int n = leadingDigits(p, v);
+            if (n < 8) {
+                out = static_cast<std::int64_t>(v);
+                p += n;
+                return n > 0;
+            }
+        }
+        return count(out);
     }
     // Digits, a point and digits ("\d+\.\d+", greedy): where the number and its point are,
     // and its value when readDouble's exact fast path gives it (fast: false where it does not,

@@ -279,6 +279,88 @@ TEST(LogParser, TimestampFractionIsStrptimeMicroseconds) {
     EXPECT_FALSE(parseLogTimestamp("2020-09-01 10:00:00"));
 }
 
+// Consecutive stamps usually share their second, which parseLogTimestamp remembers: a stamp read
+// right after another of the same second must read as it does on its own (fractions of 0 to 8
+// digits, either separator, anything after).
+TEST(LogParser, TimestampOfARememberedSecondReadsAsOnItsOwn) {
+    std::mt19937_64 rng(12);
+    const std::string seconds[] = {"2020-09-01 10:00:00", "2020-09-01 23:59:59",
+                                   "2020-12-31 23:59:61", "1999-02-28 00:00:00",
+                                   "2020-09-01 24:00:00", "2020-13-01 10:00:00"};
+    const std::string decoy = "1970-01-02 03:04:05,6";
+    int remembered = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const std::string& second = seconds[rng() % std::size(seconds)];
+        auto stamp = [&] {
+            std::string t = second + ",.x"[rng() % 3];
+            for (int k = static_cast<int>(rng() % 9); k > 0; --k)
+                t += static_cast<char>('0' + rng() % 10);
+            if (rng() % 2) t += ":INFO: x";
+            return t;
+        };
+        const std::string first = stamp(), next = stamp();
+        const char separator = rng() % 4 ? ',' : '.';
+        ASSERT_TRUE(parseLogTimestamp(decoy));
+        std::size_t coldLen = 0;
+        const auto cold = parseLogTimestamp(next, &coldLen, separator);
+        ASSERT_TRUE(parseLogTimestamp(decoy));
+        const bool primed = parseLogTimestamp(first, nullptr, ',').has_value();
+        std::size_t warmLen = 0;
+        const auto warm = parseLogTimestamp(next, &warmLen, separator);
+        ASSERT_EQ(cold, warm) << first << " then " << next;
+        if (cold) {
+            ASSERT_EQ(coldLen, warmLen) << next;
+            remembered += primed;
+        }
+    }
+    EXPECT_GT(remembered, 800);
+    // And the value itself: 2020-09-01 is day 18506.
+    EXPECT_EQ(parseLogTimestamp("2020-09-01 10:00:00,25"),
+              ((18506LL * 24 + 10) * 3600) * 1000000 + 250000);
+    EXPECT_EQ(parseLogTimestamp("2020-09-01 10:00:00,000007"),
+              ((18506LL * 24 + 10) * 3600) * 1000000 + 7);
+}
+
+// The usual NGC MXNet line is read in one pass from its marker; anything else by the general
+// reading, which also reads the usual line (with the marker's place unknown). Both must agree on
+// every line, clean or mangled.
+TEST(LogParser, MxnetUsualLineReadsAsTheGeneralReading) {
+    std::mt19937_64 rng(13);
+    const MessageFormat& f = mxnetSpeedometer();
+    const std::string pieces[] = {"-",   "1",  "9", ".", "e",        " ",
+                                  "\t",  "]",  "[", "x", "12345678", "99999999999999999999",
+                                  "nan", "0.", ",", ":"};
+    std::uniform_real_distribution<double> dist(0.0, 40000.0);
+    char buf[64];
+    int usual = 0;
+    for (int i = 0; i < 100000; ++i) {
+        const double x = dist(rng);
+        const auto res = std::to_chars(buf, buf + sizeof buf, x);
+        std::string line = "2020-09-01 10:00:0" + std::to_string(rng() % 10) + "," +
+                           std::to_string(100 + rng() % 900) + ":INFO: Epoch[0] Batch [" +
+                           std::to_string(i) + "-" + std::to_string(i + rng() % 30) +
+                           "]\tSpeed: " + std::string(buf, res.ptr) + " samples/sec\tLR: 0.1";
+        if (i % 2) { // mangle half of them
+            for (int k = 1 + static_cast<int>(rng() % 3); k > 0; --k) {
+                const std::size_t at = rng() % (line.size() + 1);
+                if (rng() % 2)
+                    line.insert(at, pieces[rng() % std::size(pieces)]);
+                else
+                    line.erase(at, 1 + rng() % 3);
+            }
+        }
+        const std::size_t marker = line.find(f.marker);
+        // Where the marker is not the first "Epoch[", the general reading starts elsewhere.
+        if (marker == std::string::npos || line.find("Epoch[") != marker + 1) continue;
+        SpeedSample a, b;
+        f.parse(line, marker, a);
+        f.parse(line, std::string_view::npos, b);
+        ASSERT_TRUE(sameSamples({a}, {b})) << line;
+        usual += a.hasSpeed && a.hasTime;
+    }
+    EXPECT_GT(usual, 50000);
+}
+
 TEST(LogParser, DigitRoundingEqualsPythonRoundOfTheDouble) {
     // The speed method rounds each printed speed as Python's round(float(text), 2). The parser
     // decides that from the digits when it safely can; it must agree with rounding the double.

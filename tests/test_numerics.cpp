@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -192,5 +193,65 @@ TEST(TextScan, LineCursorStepsAndDecimals) {
             std::from_chars(s.data(), s.data() + i2, ref);
             ASSERT_EQ(std::bit_cast<std::uint64_t>(v), std::bit_cast<std::uint64_t>(ref)) << s;
         }
+    }
+}
+
+// leadingDigits reads the run of digits at the start of eight bytes in a word: every byte value
+// at every place (0x2F and 0x3A..0x3F sit beside the digits; 0xFA..0xFF carry when 6 is added).
+TEST(TextScan, LeadingDigitsEqualsADigitAtATime) {
+    std::mt19937_64 rng(8);
+    const std::string digits = "0123456789";
+    auto check = [](const char* p) {
+        std::uint64_t want = 0;
+        int n = 0;
+        while (n < 8 && isDigit(p[n]))
+            want = want * 10 + static_cast<std::uint64_t>(p[n++] - '0');
+        std::uint64_t got = 12345;
+        ASSERT_EQ(leadingDigits(p, got), n) << std::string(p, 8);
+        ASSERT_EQ(got, want) << std::string(p, 8);
+    };
+    char b[8];
+    for (int i = 0; i < 400000; ++i) {
+        // Digits up to a random place, then any bytes.
+        const int run = static_cast<int>(rng() % 9);
+        for (int k = 0; k < 8; ++k)
+            b[k] = k < run ? digits[rng() % 10] : static_cast<char>(rng() & 0xFF);
+        check(b);
+    }
+    for (int place = 0; place < 8; ++place)
+        for (int v = 0; v < 256; ++v) {
+            std::memcpy(b, "98765432", 8);
+            b[place] = static_cast<char>(v);
+            check(b);
+        }
+}
+
+TEST(TextScan, LongCountEqualsCount) {
+    std::mt19937_64 rng(9);
+    const std::string alphabet = "0123456789012345678901234567890123456789-] x";
+    for (int i = 0; i < 200000; ++i) {
+        std::string s;
+        const int len = static_cast<int>(rng() % 30);
+        for (int k = 0; k < len; ++k)
+            s += alphabet[rng() % alphabet.size()];
+        LineCursor a(s), b(s);
+        std::int64_t x = -1, y = -2;
+        const bool okA = a.count(x), okB = b.longCount(y);
+        ASSERT_EQ(okA, okB) << s;
+        if (!okA) continue;
+        ASSERT_EQ(x, y) << s;
+        ASSERT_EQ(a.p, b.p) << s;
+    }
+}
+
+TEST(TextScan, SameBytesEqualsMemcmp) {
+    std::mt19937_64 rng(10);
+    char a[48], b[48];
+    for (int i = 0; i < 200000; ++i) {
+        const std::size_t n = rng() % 41;
+        for (std::size_t k = 0; k < n; ++k)
+            a[k] = b[k] = static_cast<char>('a' + rng() % 3);
+        if (n > 0 && rng() % 2) b[rng() % n] ^= static_cast<char>(1 + rng() % 255);
+        ASSERT_EQ(sameBytes(a, b, n), std::memcmp(a, b, n) == 0) << n;
     }
 }
