@@ -53,6 +53,7 @@ class LogParser {
     std::string m_pending;   // start of the current, unterminated line
     bool m_skipping = false; // the current line is over-long; drop bytes until its newline
     std::size_t m_skippedBytes = 0;
+    bool m_dense = false; // the last whole line held the marker: search the next one alone
 };
 
 } // namespace sv

@@ -246,6 +246,54 @@ TEST(LogParser, OverlongLinesAreSkippedAndCountedWithBoundedMemory) {
     EXPECT_EQ(parser.counters().markerLines, 3);
 }
 
+// Whole buffers are scanned for the marker across many lines, or line by line while the marker
+// is on every line; a byte at a time, each line is read on its own as it completes. Runs of speed
+// lines, other lines and over-long lines of both kinds, in every order: the same samples and
+// counters either way.
+TEST(LogParser, MixedLinesReadTheSameInBuffersAsAByteAtATime) {
+    ParseOptions opt;
+    opt.maxLineBytes = 300;
+    std::mt19937_64 rng(14);
+    for (int trial = 0; trial < 300; ++trial) {
+        std::string text;
+        int lines = 0;
+        while (lines < 60) {
+            const int run = 1 + static_cast<int>(rng() % 6);
+            const int kind = static_cast<int>(rng() % 4);
+            for (int k = 0; k < run; ++k, ++lines) {
+                switch (kind) {
+                case 0:
+                    text += speedLine(TagStyle::OpenMpi, static_cast<int>(rng() % 8), lines * 10,
+                                      lines, std::to_string(rng() % 5000) + ".5");
+                    break;
+                case 1:
+                    text += "NCCL INFO Ring 00 : 0 1 2 3 " + std::string(rng() % 40, 'z') + "\n";
+                    break;
+                case 2: // over-long, with the marker
+                    text += std::string(200, 'x') +
+                            " Epoch[0] Batch [1-1]\tSpeed: 2.5 samples/sec" +
+                            std::string(100, 'x') + "\n";
+                    break;
+                default: // over-long, without
+                    text += std::string(310 + rng() % 50, 'y') + "\n";
+                }
+            }
+        }
+        const auto buffered = parseWhole(text, opt);
+        Parsed single;
+        LogParser parser(opt, [&](const SpeedSample& s) { single.samples.push_back(s); });
+        for (char c : text)
+            parser.feed(std::string_view(&c, 1));
+        const ParseCounters& c = parser.counters();
+        ASSERT_TRUE(sameSamples(buffered.samples, single.samples)) << "trial " << trial;
+        ASSERT_EQ(buffered.counters.lines, c.lines) << "trial " << trial;
+        ASSERT_EQ(buffered.counters.markerLines, c.markerLines) << "trial " << trial;
+        ASSERT_EQ(buffered.counters.overlongLines, c.overlongLines) << "trial " << trial;
+        ASSERT_EQ(buffered.counters.firstOverlongLine, c.firstOverlongLine) << "trial " << trial;
+        ASSERT_EQ(buffered.counters.lines, lines);
+    }
+}
+
 TEST(LogParser, HostileBytesNeverCrash) {
     std::string text;
     std::mt19937 rng(7);
