@@ -255,3 +255,30 @@ TEST(TextScan, SameBytesEqualsMemcmp) {
         ASSERT_EQ(sameBytes(a, b, n), std::memcmp(a, b, n) == 0) << n;
     }
 }
+
+// equalsLiteral compares a literal's bytes a word or two at a time: every size class, a difference
+// at every place.
+TEST(TextScan, EqualsLiteralEqualsMemcmp) {
+    auto check = [](const auto& literal) {
+        constexpr std::size_t n = sizeof literal - 1;
+        char buf[n + 1];
+        std::memcpy(buf, literal, n + 1);
+        ASSERT_TRUE(equalsLiteral(buf, literal)) << literal;
+        for (std::size_t at = 0; at < n; ++at)
+            for (int flip : {1, 0x20, 0x80}) {
+                buf[at] = static_cast<char>(buf[at] ^ flip);
+                ASSERT_FALSE(equalsLiteral(buf, literal)) << literal << " at " << at;
+                buf[at] = literal[at];
+            }
+    };
+    check("E");
+    check("Dat");
+    check("Time");
+    check("Loss ");
+    check("Acc@5 ");
+    check("Epoch: ");
+    check("Epoch: [");
+    check("<stdout>:");
+    check(" samples/sec");
+    check(" Epoch[0] Batch [");
+}

@@ -89,7 +89,7 @@ std::optional<std::string_view> dlperfTimeField(std::string_view s) {
 
 // [p, end) starts with the literal (compared inline: these run on every line).
 template <std::size_t N> bool startsWith(const char* p, const char* end, const char (&literal)[N]) {
-    return static_cast<std::size_t>(end - p) >= N - 1 && std::memcmp(p, literal, N - 1) == 0;
+    return static_cast<std::size_t>(end - p) >= N - 1 && equalsLiteral(p, literal);
 }
 
 // "<name> +<v> \( *<avg>\)" in [p, end): an AverageMeter's text; v is read, and *number is
