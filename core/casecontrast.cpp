@@ -33,8 +33,7 @@ std::optional<Interval> bootstrapRatioCi(const std::vector<double>& a, const std
         if (ma[i] == 0.0) return std::nullopt; // a resampled median of 0: no ratio to speak of
         ratios.push_back(mb[i] / ma[i]);
     }
-    std::sort(ratios.begin(), ratios.end());
-    return Interval{percentileSorted(ratios, 2.5), percentileSorted(ratios, 97.5)};
+    return middle95(ratios);
 }
 
 Verdict verdictFor(double ratio, const Interval& ci, double thresholdPct) {

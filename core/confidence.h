@@ -35,4 +35,8 @@ std::uint64_t seedFor(std::string_view text);
 // numpy.percentile(sorted, q) with its default linear interpolation; sorted ascending, q 0..100.
 double percentileSorted(const std::vector<double>& sorted, double q);
 
+// The 2.5th and 97.5th percentiles of values, as percentileSorted gives them on the sorted
+// values, found by selection rather than a whole sort. Reorders values; needs at least one.
+Interval middle95(std::vector<double>& values);
+
 } // namespace sv

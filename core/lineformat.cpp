@@ -168,12 +168,20 @@ bool usualDecimalDigits(const char*& p, const char* end, std::uint64_t& hundredt
     return true;
 }
 
+// A speed read from its digits: the value and, when decided on the digits, Python's round(value,
+// 2). Small on purpose: it is filled on every line.
+struct PlainDecimal {
+    double value = 0.0;
+    double rounded2 = 0.0;
+    bool hasRounded2 = false;
+};
+
 // The common "ddd.ddd" form, read from its digits: the value, and Python's round(value, 2)
 // decided on the decimal digits, which is exact unless the digits sit within an ulp of a tie
 // (then the caller rounds the double, as Python does). False for any other form (exponent, nan,
 // inf, more than 19 digits, or digits beyond 53 bits that need the exact double: near a tie, or
 // too large to round on the digits): the caller falls back to from_chars.
-bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
+bool readPlainDecimal(std::string_view s, std::size_t& pos, PlainDecimal& out) {
     const char* p = s.data() + pos;
     const char* const end = s.data() + s.size();
     const bool negative = p < end && *p == '-';
@@ -217,8 +225,8 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
                        : static_cast<double>(static_cast<long double>(m) /
                                              static_cast<long double>(kPow10[fraction]));
     if (negative) value = -value;
-    out.hasSpeed = true;
-    out.speed = value;
+    out.value = value;
+    out.hasRounded2 = false;
     // Rounding to 2 decimals on the digits.
     const bool wide = m >= (std::uint64_t{1} << 53); // the value may be an ulp off float(text)
     bool exact = true;
@@ -241,7 +249,7 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, SpeedSample& out) {
     if (!exact && wide) return false;
     if (exact && hundredths < (std::uint64_t{1} << 53)) {
         out.hasRounded2 = true;
-        out.speedRounded2 = (negative ? -1.0 : 1.0) * static_cast<double>(hundredths) / 100.0;
+        out.rounded2 = (negative ? -1.0 : 1.0) * static_cast<double>(hundredths) / 100.0;
     }
     pos = static_cast<std::size_t>(p - s.data());
     return true;
@@ -260,7 +268,7 @@ bool parseMxnetUsual(std::string_view text, std::size_t markerPos, SpeedSample& 
         !c.literal("]\tSpeed: "))
         return false;
     std::size_t pos = static_cast<std::size_t>(c.p - text.data());
-    SpeedSample fast;
+    PlainDecimal fast;
     if (!readPlainDecimal(text, pos, fast)) return false;
     c.p = text.data() + pos;
     if (!c.literal(" samples/sec")) return false;
@@ -270,9 +278,9 @@ bool parseMxnetUsual(std::string_view text, std::size_t markerPos, SpeedSample& 
     sample.batchFirst = first;
     sample.batchLast = last;
     sample.hasSpeed = true;
-    sample.speed = fast.speed;
+    sample.speed = fast.value;
     sample.hasRounded2 = fast.hasRounded2;
-    sample.speedRounded2 = fast.speedRounded2;
+    sample.speedRounded2 = fast.rounded2;
     return true;
 }
 
@@ -313,14 +321,14 @@ void parseMxnet(std::string_view text, std::size_t markerPos, SpeedSample& sampl
         pos = text.find("Speed: ");
     if (pos != std::string_view::npos) {
         pos += 7;
-        SpeedSample fast;
+        PlainDecimal fast;
         double v = 0.0;
         if (readPlainDecimal(text, pos, fast)) {
             if (text.substr(pos, 12) == " samples/sec") {
                 sample.hasSpeed = true;
-                sample.speed = fast.speed;
+                sample.speed = fast.value;
                 sample.hasRounded2 = fast.hasRounded2;
-                sample.speedRounded2 = fast.speedRounded2;
+                sample.speedRounded2 = fast.rounded2;
             }
         } else if (readDouble(text, pos, v) && text.substr(pos, 12) == " samples/sec") {
             sample.hasSpeed = true;

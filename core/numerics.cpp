@@ -96,10 +96,12 @@ double numpyMean(std::span<const double> values) {
 
 double numpyMedianInPlace(std::span<double> values) {
     if (values.empty()) return std::nan("");
+    // The middle value, or the two middle ones, put in place without sorting the rest.
     const std::size_t n = values.size();
-    std::sort(values.begin(), values.end());
-    if (n % 2 == 1) return values[n / 2];
-    const double pair[2] = {values[n / 2 - 1], values[n / 2]};
+    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(n / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    if (n % 2 == 1) return *middle;
+    const double pair[2] = {*std::max_element(values.begin(), middle), *middle};
     return numpyMean(pair);
 }
 

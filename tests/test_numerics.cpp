@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -52,6 +53,24 @@ TEST(Numerics, NumpyMedianOddAndEven) {
     EXPECT_EQ(numpyMedian({3.0, 1.0, 2.0}), 2.0);
     EXPECT_EQ(numpyMedian({4.0, 1.0, 3.0, 2.0}), 2.5);
     EXPECT_TRUE(std::isnan(numpyMedian({})));
+}
+
+TEST(Numerics, NumpyMedianIsTheSortedMiddle) {
+    // Put in place by selection, not a sort: the same value as the sorted array's middle (or
+    // numpy's mean of the two middles), for every size and with ties.
+    std::mt19937_64 gen(11);
+    for (std::size_t n = 1; n <= 70; ++n)
+        for (int round = 0; round < 20; ++round) {
+            std::vector<double> v(n);
+            for (double& x : v)
+                x = static_cast<double>(gen() % 9) * 1.1 +
+                    (round % 2 ? 0.0 : 1e-3 * static_cast<double>(gen() % 7));
+            std::vector<double> sorted = v;
+            std::sort(sorted.begin(), sorted.end());
+            const double pair[2] = {sorted[(n - 1) / 2], sorted[n / 2]};
+            const double want = n % 2 ? sorted[n / 2] : numpyMean(pair);
+            ASSERT_EQ(numpyMedianInPlace(v), want) << n;
+        }
 }
 
 TEST(Numerics, PythonFloatReprMatchesJsonDump) {

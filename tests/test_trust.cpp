@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <random>
 #include <set>
 
 using namespace sv;
@@ -101,6 +102,51 @@ TEST(Bootstrap, MatchesTheExhaustiveDistribution) {
     const auto seven = bootstrapMedianCi(sets[0], 7);
     EXPECT_EQ(seven->lo, 391.58);
     EXPECT_EQ(seven->hi, 392.85);
+}
+
+TEST(Bootstrap, EachResampleMedianIsTheSortedResamplesMedian) {
+    // The medians come from counts of draws, not from sorting each resample; they must be what
+    // sorting the same draws (mt19937_64, unbiased rejection) gives, bit for bit, ties included.
+    std::mt19937_64 gen(3);
+    for (std::size_t n : {1u, 2u, 3u, 6u, 7u, 8u, 31u, 64u}) {
+        std::vector<double> values(n);
+        for (double& x : values)
+            x = static_cast<double>(gen() % 5) + 0.1 * static_cast<double>(gen() % 3); // ties
+        const std::uint64_t seed = seedFor("n" + std::to_string(n));
+        std::mt19937_64 rng(seed);
+        const std::uint64_t limit = std::mt19937_64::max() - std::mt19937_64::max() % n;
+        const std::vector<double> got = bootstrapMedians(values, seed, 500);
+        ASSERT_EQ(got.size(), 500u);
+        std::vector<double> sample(n);
+        for (double m : got) {
+            for (double& x : sample) {
+                std::uint64_t r;
+                do
+                    r = rng();
+                while (r >= limit);
+                x = values[r % n];
+            }
+            std::sort(sample.begin(), sample.end());
+            const double want = n % 2 ? sample[n / 2] : (sample[n / 2 - 1] + sample[n / 2]) / 2;
+            ASSERT_EQ(m, want) << "n " << n;
+        }
+    }
+}
+
+TEST(Bootstrap, Middle95IsThePercentilesOfTheSortedValues) {
+    // Selection, not a sort: the same two figures as percentileSorted on the sorted values, for
+    // every size from one value up, with ties.
+    std::mt19937_64 gen(5);
+    for (std::size_t n = 1; n <= 300; n += (n < 50 ? 1 : 37)) {
+        std::vector<double> v(n);
+        for (double& x : v)
+            x = static_cast<double>(gen() % 50) / 4.0;
+        std::vector<double> sorted = v;
+        std::sort(sorted.begin(), sorted.end());
+        const Interval got = middle95(v);
+        ASSERT_EQ(got.lo, percentileSorted(sorted, 2.5)) << n;
+        ASSERT_EQ(got.hi, percentileSorted(sorted, 97.5)) << n;
+    }
 }
 
 TEST(Bootstrap, ReproducibleAndSeeded) {
