@@ -5,13 +5,31 @@
 #include "numerics.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <thread>
 #include <tuple>
 
 namespace sv {
 namespace {
+
+// job(i) for i in [0, count), spread over the cores: each case's statistics (its bootstrap above
+// all, 10 000 resamples or more) depend on no other case's.
+template <class Job> void forEachCase(std::size_t count, const Job& job) {
+    const std::size_t threads =
+        std::min<std::size_t>(count, std::max(1u, std::thread::hardware_concurrency()));
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t i = next++; i < count; i = next++)
+            job(i);
+    };
+    std::vector<std::jthread> helpers;
+    for (std::size_t t = 1; t < threads; ++t)
+        helpers.emplace_back(work);
+    work();
+}
 
 auto orderKey(const CaseKey& k) {
     return std::make_tuple(k.format, k.model, k.precision, k.batchPerDevice, k.topology.ranks(),
@@ -157,12 +175,14 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
     std::vector<CaseStats> out;
     std::vector<std::vector<const RunResult*>> used, leftOut;
     for (auto& [k, b] : cases) {
-        fillStatistics(b.stats, options.method);
-        b.stats.medianCi95 = bootstrapMedianCi(b.stats.values, seedFor(caseSeedText(b.stats.key)));
         out.push_back(std::move(b.stats));
         used.push_back(std::move(b.used));
         leftOut.push_back(std::move(b.leftOutDisturbed));
     }
+    forEachCase(out.size(), [&](std::size_t i) {
+        fillStatistics(out[i], options.method);
+        out[i].medianCi95 = bootstrapMedianCi(out[i].values, seedFor(caseSeedText(out[i].key)));
+    });
     for (auto& c : out) {
         if (!c.median) {
             c.speedupNote = "no usable run";
@@ -189,12 +209,11 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
             }
         }
     }
-    for (std::size_t i = 0; i < out.size(); ++i)
+    forEachCase(out.size(), [&](std::size_t i) {
         compareWithReference(out[i], used[i], options, references);
-    for (std::size_t i = 0; i < out.size(); ++i) {
         out[i].warnings = caseWarnings(out[i], used[i], options.trust);
         if (auto w = disturbedWarning(leftOut[i], true)) out[i].warnings.push_back(*w);
-    }
+    });
     return out;
 }
 

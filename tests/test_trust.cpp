@@ -162,6 +162,39 @@ TEST(Bootstrap, ReproducibleAndSeeded) {
     EXPECT_TRUE(a[0].medianCi95->contains(*a[0].median));
 }
 
+TEST(Bootstrap, CasesComputedTogetherEqualEachComputedAlone) {
+    // The cases' statistics are computed side by side on the cores: each must come out as it
+    // does when its case is the only one besides its 1n1g baseline.
+    std::vector<RunResult> runs;
+    const Topology topologies[] = {{1, 1}, {1, 2}, {1, 4}, {1, 8}, {2, 8}, {4, 8}};
+    std::mt19937_64 gen(17);
+    for (const Topology& t : topologies)
+        for (int i = 1; i <= 7; ++i)
+            runs.push_back(
+                run(t, i, 390.0 * t.ranks() * (0.9 + 0.01 * static_cast<double>(gen() % 20))));
+    const auto together = computeCases(runs, {});
+    ASSERT_EQ(together.size(), std::size(topologies));
+    int contrasts = 0;
+    for (const Topology& t : topologies) {
+        std::vector<RunResult> alone;
+        for (const auto& r : runs)
+            if (r.key.topology == t || r.key.topology == Topology{1, 1}) alone.push_back(r);
+        const auto aloneCases = computeCases(alone, {});
+        const CaseStats& a = find(aloneCases, t);
+        const CaseStats& b = find(together, t);
+        ASSERT_TRUE(a.medianCi95 && b.medianCi95) << t.name();
+        EXPECT_EQ(*a.medianCi95, *b.medianCi95) << t.name();
+        EXPECT_EQ(a.speedupCi95, b.speedupCi95) << t.name();
+        EXPECT_EQ(kinds(a), kinds(b)) << t.name();
+        ASSERT_EQ(a.referenceContrast.has_value(), b.referenceContrast.has_value()) << t.name();
+        if (a.referenceContrast) {
+            EXPECT_EQ(a.referenceContrast->ratioCi95, b.referenceContrast->ratioCi95) << t.name();
+            contrasts += a.referenceContrast->ratioCi95.has_value();
+        }
+    }
+    EXPECT_GT(contrasts, 0); // the published repeats were resampled too
+}
+
 TEST(Bootstrap, SpeedupIntervalSpansBothCases) {
     const auto cases = computeCases(clean(), {});
     const CaseStats& one = find(cases, {1, 1});
