@@ -12,7 +12,7 @@ void summarise(std::vector<double>& values, IterationTrace& into, std::size_t k)
     if (values.empty()) return; // stays nan
     into.min[k] = *std::min_element(values.begin(), values.end());
     into.max[k] = *std::max_element(values.begin(), values.end());
-    into.median[k] = numpyMedianInPlace(values);
+    into.median[k] = finiteMedianInPlace(values); // add() keeps only finite speeds
 }
 
 } // namespace

@@ -2,10 +2,12 @@
 #include "textscan.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 namespace sv {
 
@@ -103,6 +105,60 @@ double numpyMedianInPlace(std::span<double> values) {
     if (n % 2 == 1) return *middle;
     const double pair[2] = {*std::max_element(values.begin(), middle), *middle};
     return numpyMean(pair);
+}
+
+namespace {
+// Batcher's odd-even merge sort for N values: its compare-exchanges, in order.
+template <std::size_t N> constexpr std::size_t batcherCount() {
+    std::size_t c = 0;
+    for (std::size_t p = 1; p < N; p <<= 1)
+        for (std::size_t k = p; k >= 1; k >>= 1)
+            for (std::size_t j = k % p; j + k < N; j += 2 * k)
+                for (std::size_t i = 0; i < std::min(k, N - j - k); ++i)
+                    if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) ++c;
+    return c;
+}
+template <std::size_t N> constexpr auto batcherPairs() {
+    std::array<std::pair<std::size_t, std::size_t>, batcherCount<N>()> out{};
+    std::size_t c = 0;
+    for (std::size_t p = 1; p < N; p <<= 1)
+        for (std::size_t k = p; k >= 1; k >>= 1)
+            for (std::size_t j = k % p; j + k < N; j += 2 * k)
+                for (std::size_t i = 0; i < std::min(k, N - j - k); ++i)
+                    if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) out[c++] = {i + j, i + j + k};
+    return out;
+}
+// The network unrolled: every compare-exchange a min and a max, no branch.
+template <std::size_t N, std::size_t... I>
+void sortingNetwork(double* v, std::index_sequence<I...>) {
+    static constexpr auto pairs = batcherPairs<N>();
+    auto exchange = [v](std::size_t a, std::size_t b) {
+        const double x = v[a], y = v[b];
+        v[a] = std::min(x, y);
+        v[b] = std::max(x, y);
+    };
+    (exchange(pairs[I].first, pairs[I].second), ...);
+}
+template <std::size_t N> double networkMedian(double* v) {
+    sortingNetwork<N>(v, std::make_index_sequence<batcherCount<N>()>{});
+    const double pair[2] = {v[N / 2 - 1], v[N / 2]};
+    return numpyMean(pair);
+}
+} // namespace
+
+double finiteMedianInPlace(std::span<double> values) {
+    switch (values.size()) {
+    case 4:
+        return networkMedian<4>(values.data());
+    case 8:
+        return networkMedian<8>(values.data());
+    case 16:
+        return networkMedian<16>(values.data());
+    case 32:
+        return networkMedian<32>(values.data());
+    default:
+        return numpyMedianInPlace(values);
+    }
 }
 
 std::string pythonFloatRepr(double x) {

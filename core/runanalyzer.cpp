@@ -119,7 +119,8 @@ void RunAnalyzer::add(const SpeedSample& s) {
 }
 
 void RunAnalyzer::addRow() {
-    m_rowMedians.push_back(numpyMedianInPlace(m_row));
+    // Every value is finite: a bad speed line's is 0.
+    m_rowMedians.push_back(finiteMedianInPlace(m_row));
     m_row.clear();
 }
 
