@@ -3,33 +3,16 @@
 #include "casewarnings.h"
 #include "logformat.h"
 #include "numerics.h"
+#include "parallel.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <thread>
 #include <tuple>
 
 namespace sv {
 namespace {
-
-// job(i) for i in [0, count), spread over the cores: each case's statistics (its bootstrap above
-// all, 10 000 resamples or more) depend on no other case's.
-template <class Job> void forEachCase(std::size_t count, const Job& job) {
-    const std::size_t threads =
-        std::min<std::size_t>(count, std::max(1u, std::thread::hardware_concurrency()));
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-        for (std::size_t i = next++; i < count; i = next++)
-            job(i);
-    };
-    std::vector<std::jthread> helpers;
-    for (std::size_t t = 1; t < threads; ++t)
-        helpers.emplace_back(work);
-    work();
-}
 
 auto orderKey(const CaseKey& k) {
     return std::make_tuple(k.format, k.model, k.precision, k.batchPerDevice, k.topology.ranks(),
@@ -179,9 +162,11 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
         used.push_back(std::move(b.used));
         leftOut.push_back(std::move(b.leftOutDisturbed));
     }
-    forEachCase(out.size(), [&](std::size_t i) {
+    // Each case's statistics (its bootstrap above all) depend on no other case's.
+    forEachIndex(out.size(), 0, [&](std::size_t i) {
         fillStatistics(out[i], options.method);
         out[i].medianCi95 = bootstrapMedianCi(out[i].values, seedFor(caseSeedText(out[i].key)));
+        return true;
     });
     for (auto& c : out) {
         if (!c.median) {
@@ -209,10 +194,11 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
             }
         }
     }
-    forEachCase(out.size(), [&](std::size_t i) {
+    forEachIndex(out.size(), 0, [&](std::size_t i) {
         compareWithReference(out[i], used[i], options, references);
         out[i].warnings = caseWarnings(out[i], used[i], options.trust);
         if (auto w = disturbedWarning(leftOut[i], true)) out[i].warnings.push_back(*w);
+        return true;
     });
     return out;
 }

@@ -69,8 +69,8 @@ std::vector<double> bootstrapMedians(const std::vector<double>& values, std::uin
         do
             r = rng();
         while (r >= limit);
-        const auto q = static_cast<std::uint64_t>((static_cast<Wide>(r) * reciprocal) >> 64);
         if (n == 1) return std::size_t{0};
+        const auto q = static_cast<std::uint64_t>((static_cast<Wide>(r) * reciprocal) >> 64);
         std::uint64_t rem = r - q * n;
         while (rem >= n)
             rem -= n;

@@ -108,24 +108,23 @@ double numpyMedianInPlace(std::span<double> values) {
 }
 
 namespace {
-// Batcher's odd-even merge sort for N values: its compare-exchanges, in order.
+// Batcher's odd-even merge sort for n values: visit(a, b) for each compare-exchange, in order.
+template <class Visit> constexpr void batcherNetwork(std::size_t n, Visit visit) {
+    for (std::size_t p = 1; p < n; p <<= 1)
+        for (std::size_t k = p; k >= 1; k >>= 1)
+            for (std::size_t j = k % p; j + k < n; j += 2 * k)
+                for (std::size_t i = 0; i < std::min(k, n - j - k); ++i)
+                    if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) visit(i + j, i + j + k);
+}
 template <std::size_t N> constexpr std::size_t batcherCount() {
     std::size_t c = 0;
-    for (std::size_t p = 1; p < N; p <<= 1)
-        for (std::size_t k = p; k >= 1; k >>= 1)
-            for (std::size_t j = k % p; j + k < N; j += 2 * k)
-                for (std::size_t i = 0; i < std::min(k, N - j - k); ++i)
-                    if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) ++c;
+    batcherNetwork(N, [&](std::size_t, std::size_t) { ++c; });
     return c;
 }
 template <std::size_t N> constexpr auto batcherPairs() {
     std::array<std::pair<std::size_t, std::size_t>, batcherCount<N>()> out{};
     std::size_t c = 0;
-    for (std::size_t p = 1; p < N; p <<= 1)
-        for (std::size_t k = p; k >= 1; k >>= 1)
-            for (std::size_t j = k % p; j + k < N; j += 2 * k)
-                for (std::size_t i = 0; i < std::min(k, N - j - k); ++i)
-                    if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) out[c++] = {i + j, i + j + k};
+    batcherNetwork(N, [&](std::size_t a, std::size_t b) { out[c++] = {a, b}; });
     return out;
 }
 // The network unrolled: every compare-exchange a min and a max, no branch.

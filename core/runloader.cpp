@@ -1,5 +1,6 @@
 #include "runloader.h"
 
+#include "parallel.h"
 #include "runmeter.h"
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 #include <fcntl.h>
 #include <memory>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 
 namespace sv {
@@ -162,23 +162,7 @@ void forEachLog(const std::vector<LogFile>& logs, int threads,
     }
     std::stable_sort(order.begin(), order.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> stopped{false};
-    auto worker = [&] {
-        for (;;) {
-            if (stopped.load()) return;
-            const std::size_t n = next.fetch_add(1);
-            if (n >= order.size()) return;
-            if (!job(order[n].second)) stopped.store(true);
-        }
-    };
-    int count =
-        threads > 0 ? threads : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
-    count = std::max(1, std::min<int>(count, static_cast<int>(logs.size())));
-    std::vector<std::jthread> pool;
-    for (int t = 1; t < count; ++t)
-        pool.emplace_back(worker);
-    worker();
+    forEachIndex(order.size(), threads, [&](std::size_t n) { return job(order[n].second); });
 }
 
 std::vector<RunResult> loadRuns(const std::vector<LogFile>& logs, const LoadOptions& options,
