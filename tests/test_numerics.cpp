@@ -75,7 +75,7 @@ TEST(Numerics, NumpyMedianIsTheSortedMiddle) {
 
 TEST(Numerics, FiniteMedianEqualsNumpyMedian) {
     // The sorting networks (4, 8, 16 and 32 values) and the selection agree on every count,
-    // with ties, zeros of both signs' neighbours and infinities.
+    // with ties, zeros and infinities.
     std::mt19937_64 gen(23);
     for (std::size_t n = 1; n <= 40; ++n)
         for (int round = 0; round < 300; ++round) {
