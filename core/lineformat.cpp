@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace sv {
 namespace {
@@ -168,6 +169,25 @@ bool usualDecimalDigits(const char*& p, const char* end, std::uint64_t& hundredt
     return true;
 }
 
+// m / 10^fraction for m of 54 to 64 bits, as float(text) has it: x87's 64-bit quotient is
+// correctly rounded, and rounding it again to 53 bits errs only where it fell exactly halfway
+// between two doubles (any other quotient and the true one lie on the same side of every halfway
+// point, which 64 bits can hold). That one case, about one in 1500 quotients of 18 or 19 digits,
+// and every build whose long double is not x87's, are left to from_chars.
+bool wideQuotient(std::uint64_t m, int fraction, double& out) {
+    if constexpr (std::numeric_limits<long double>::digits != 64) {
+        return false;
+    } else {
+        const long double q =
+            static_cast<long double>(m) / static_cast<long double>(kPow10[fraction]);
+        std::uint64_t mantissa = 0;
+        std::memcpy(&mantissa, &q, sizeof mantissa); // x87: the 64-bit mantissa comes first
+        if ((mantissa & 0x7FF) == 0x400) return false;
+        out = static_cast<double>(q);
+        return true;
+    }
+}
+
 // A speed read from its digits: the value and, when decided on the digits, Python's round(value,
 // 2). Small on purpose: it is filled on every line.
 struct PlainDecimal {
@@ -179,8 +199,8 @@ struct PlainDecimal {
 // The common "ddd.ddd" form, read from its digits: the value, and Python's round(value, 2)
 // decided on the decimal digits, which is exact unless the digits sit within an ulp of a tie
 // (then the caller rounds the double, as Python does). False for any other form (exponent, nan,
-// inf, more than 19 digits, or digits beyond 53 bits that need the exact double: near a tie, or
-// too large to round on the digits): the caller falls back to from_chars.
+// inf, more than 19 digits), for digits beyond 53 bits whose quotient wideQuotient leaves to
+// from_chars or that are too large to round on the digits: the caller falls back to from_chars.
 bool readPlainDecimal(std::string_view s, std::size_t& pos, PlainDecimal& out) {
     const char* p = s.data() + pos;
     const char* const end = s.data() + s.size();
@@ -219,19 +239,20 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, PlainDecimal& out) {
     }
     if (p < end && (*p == 'e' || *p == 'E' || *p == '.')) return false;
     const std::uint64_t m = hundredths * kPow10u[tailDigits] + tail;
-    // Exact when m fits the 53-bit mantissa (one correctly rounded division); within an ulp else.
-    double value = m < (std::uint64_t{1} << 53)
-                       ? static_cast<double>(m) / kPow10[fraction]
-                       : static_cast<double>(static_cast<long double>(m) /
-                                             static_cast<long double>(kPow10[fraction]));
+    // Exact when m fits the 53-bit mantissa: one correctly rounded division.
+    double value = 0.0;
+    if (m < (std::uint64_t{1} << 53))
+        value = static_cast<double>(m) / kPow10[fraction];
+    else if (!wideQuotient(m, fraction, value))
+        return false;
     if (negative) value = -value;
     out.value = value;
     out.hasRounded2 = false;
     // Rounding to 2 decimals on the digits.
-    const bool wide = m >= (std::uint64_t{1} << 53); // the value may be an ulp off float(text)
     bool exact = true;
     if (fraction < 2) {
-        if (wide) return false; // x 100 could overflow; from_chars reads it
+        if (m >= (std::uint64_t{1} << 53))
+            return false; // x 100 could overflow; from_chars reads it
         for (int k = fraction; k < 2; ++k)
             hundredths *= 10;
     } else if (fraction > 2) {
@@ -245,8 +266,7 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, PlainDecimal& out) {
         else if (t > half)
             ++hundredths;
     }
-    // Near a tie the caller rounds the double, which must then be float(text) to the bit.
-    if (!exact && wide) return false;
+    // Near a tie the caller rounds the double, which is float(text) to the bit.
     if (exact && hundredths < (std::uint64_t{1} << 53)) {
         out.hasRounded2 = true;
         out.rounded2 = (negative ? -1.0 : 1.0) * static_cast<double>(hundredths) / 100.0;
