@@ -37,9 +37,11 @@ bool readStream(std::string_view s, std::size_t& pos) {
     return expect(s, pos, "<stdout>:") || expect(s, pos, "<stderr>:");
 }
 
+} // namespace
+
 // Open MPI's --tag-output: "[jobid,rank]<stderr>:". On every line of an mpirun log: read in one
 // pass with inline compares.
-bool matchOpenMpi(std::string_view s, int& rank, std::size_t& length) {
+bool matchOpenMpiTag(std::string_view s, int& rank, std::size_t& length) {
     LineCursor c(s);
     std::int64_t job = 0, r = 0;
     if (!c.next('[') || !c.count(job) || !c.next(',') || !c.count(r, 9) || !c.next(']') ||
@@ -49,6 +51,8 @@ bool matchOpenMpi(std::string_view s, int& rank, std::size_t& length) {
     length = static_cast<std::size_t>(c.p - s.data());
     return true;
 }
+
+namespace {
 
 // Horovod's Gloo mode: time.asctime() then "[rank]<stderr>:", e.g.
 // "Tue Sep  1 10:00:00 2020[3]<stderr>:". asctime is always 24 characters.
@@ -111,7 +115,8 @@ bool readDouble(std::string_view s, std::size_t& pos, double& out) {
     return true;
 }
 
-constexpr std::string_view kMxnetMarker = " Epoch[0] Batch ";
+constexpr char kMxnetMarkerText[] = " Epoch[0] Batch ";
+constexpr std::string_view kMxnetMarker = kMxnetMarkerText;
 
 constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                              1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -201,7 +206,8 @@ struct PlainDecimal {
 // (then the caller rounds the double, as Python does). False for any other form (exponent, nan,
 // inf, more than 19 digits), for digits beyond 53 bits whose quotient wideQuotient leaves to
 // from_chars or that are too large to round on the digits: the caller falls back to from_chars.
-bool readPlainDecimal(std::string_view s, std::size_t& pos, PlainDecimal& out) {
+[[gnu::always_inline]] inline bool readPlainDecimal(std::string_view s, std::size_t& pos,
+                                                    PlainDecimal& out) {
     const char* p = s.data() + pos;
     const char* const end = s.data() + s.size();
     const bool negative = p < end && *p == '-';
@@ -275,13 +281,10 @@ bool readPlainDecimal(std::string_view s, std::size_t& pos, PlainDecimal& out) {
     return true;
 }
 
-// The usual line, found by its marker: "<asctime>:INFO: Epoch[0] Batch [19-19]\tSpeed: 3007.1
-// samples/sec...". Read in one pass; false (and sample untouched) for anything else, which the
-// general reading below then reads as before.
-bool parseMxnetUsual(std::string_view text, std::size_t markerPos, SpeedSample& sample) {
-    std::size_t tsLen = 0;
-    const auto t = parseLogTimestamp(text, &tsLen);
-    if (!t) return false;
+// The usual line from its marker on: "... Epoch[0] Batch [19-19]\tSpeed: 3007.1 samples/sec...",
+// the line's time already read. False (and sample untouched) for anything else.
+bool readMxnetFromMarker(std::string_view text, std::size_t markerPos, std::int64_t timeUs,
+                         SpeedSample& sample) {
     LineCursor c(text.substr(markerPos + kMxnetMarker.size()));
     std::int64_t first = 0, last = 0;
     if (!c.next('[') || !c.longCount(first) || !c.next('-') || !c.longCount(last) ||
@@ -293,7 +296,7 @@ bool parseMxnetUsual(std::string_view text, std::size_t markerPos, SpeedSample& 
     c.p = text.data() + pos;
     if (!c.literal(" samples/sec")) return false;
     sample.hasTime = true;
-    sample.timeUs = *t;
+    sample.timeUs = timeUs;
     sample.epoch = 0;
     sample.batchFirst = first;
     sample.batchLast = last;
@@ -302,6 +305,25 @@ bool parseMxnetUsual(std::string_view text, std::size_t markerPos, SpeedSample& 
     sample.hasRounded2 = fast.hasRounded2;
     sample.speedRounded2 = fast.rounded2;
     return true;
+}
+
+// The usual line, found by its marker: "<asctime>:INFO: Epoch[0] Batch [19-19]\tSpeed: 3007.1
+// samples/sec...". Read in one pass; false (and sample untouched) for anything else, which the
+// general reading below then reads as before.
+bool parseMxnetUsual(std::string_view text, std::size_t markerPos, SpeedSample& sample) {
+    const auto t = parseLogTimestamp(text);
+    return t && readMxnetFromMarker(text, markerPos, *t, sample);
+}
+
+// The line as NGC MXNet writes it, from its first byte: asctime, ":INFO:", the marker and the
+// rest as above. Each byte before the marker is a timestamp's digit or separator or the level.
+bool parseMxnetFromStart(std::string_view text, SpeedSample& sample) {
+    std::size_t tsLen = 0;
+    const auto t = parseLogTimestamp(text, &tsLen);
+    if (!t) return false;
+    LineCursor c(text.substr(tsLen));
+    if (!c.literal(":INFO:") || !c.literal(kMxnetMarkerText)) return false;
+    return readMxnetFromMarker(text, tsLen + 6, *t, sample);
 }
 
 void parseMxnet(std::string_view text, std::size_t markerPos, SpeedSample& sample) {
@@ -358,14 +380,14 @@ void parseMxnet(std::string_view text, std::size_t markerPos, SpeedSample& sampl
 }
 
 constexpr std::array<TagFormat, 4> kTags = {{
-    {"openmpi", &matchOpenMpi},
+    {"openmpi", &matchOpenMpiTag},
     {"horovod-gloo", &matchGloo},
     {"torch-rank", &matchTorchRank},
     {"srun-label", &matchSrunLabel},
 }};
 
 constexpr std::array<MessageFormat, 1> kMessages = {{
-    {"mxnet", kMxnetMarker, &parseMxnet},
+    {"mxnet", kMxnetMarker, &parseMxnet, &parseMxnetFromStart},
 }};
 
 // Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (Howard Hinnant's algorithm).

@@ -26,9 +26,16 @@ struct MessageFormat {
     // Fills epoch, batch, timestamp and speed from the line with its tag prefix removed;
     // markerPos is where the marker starts in text (npos: unknown, search for it).
     void (*parse)(std::string_view text, std::size_t markerPos, SpeedSample& sample);
+    // Optional: reads text (with its tag removed) only where it has the format's usual shape,
+    // every byte from the first to the marker checked (so it holds no '\r', no escape and no
+    // earlier marker), and gives then what parse gives; false, sample untouched, otherwise. The
+    // parser tries it first on Open MPI-tagged lines and skips its searches of the line.
+    bool (*parseUsual)(std::string_view text, SpeedSample& sample) = nullptr;
 };
 
 std::span<const TagFormat> tagFormats();
+// Open MPI's --tag-output prefix, "[jobid,rank]<stderr>:" (the first of tagFormats()).
+bool matchOpenMpiTag(std::string_view line, int& rank, std::size_t& length);
 // False where no tag format can match line, from its first bytes: each starts with '[' (Open
 // MPI, "[rank"), a blank or a digit (srun's label), or asctime's "Www Mmm dd hh:" (Gloo). The
 // parser skips the matchers on the other lines, most lines of most logs.

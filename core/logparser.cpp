@@ -103,6 +103,10 @@ void LogParser::scanCompleteLines(const char* begin, const char* end) {
             const char* nl =
                 static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
             const auto len = static_cast<std::size_t>(nl - p);
+            if (readUsualLine(p, len)) {
+                p = nl + 1;
+                continue;
+            }
             if (const char* hit = findMarker(p, len, marker)) {
                 endLine(len, p, static_cast<std::size_t>(hit - p));
             } else {
@@ -129,6 +133,28 @@ void LogParser::scanCompleteLines(const char* begin, const char* end) {
         p = nl + 1;
         m_dense = true;
     }
+}
+
+// A whole line in the format's usual shape behind Open MPI's tag, read without searching it: its
+// reader checks every byte up to the marker, so processLine's searches (the marker, a '\r' before
+// it, an escape, the other tags) would find what this assumes, and the sample is the same. False,
+// nothing counted, for any other line.
+bool LogParser::readUsualLine(const char* data, std::size_t length) {
+    const auto parseUsual = m_options.format.parseUsual;
+    if (!parseUsual || length == 0 || length > m_options.maxLineBytes || data[0] != '[')
+        return false;
+    std::string_view line(data, length);
+    if (line.back() == '\r') line.remove_suffix(1);
+    SpeedSample sample;
+    std::size_t tagLength = 0;
+    if (!matchOpenMpiTag(line, sample.rank, tagLength) ||
+        !parseUsual(line.substr(tagLength), sample))
+        return false;
+    ++m_counters.lines;
+    ++m_counters.markerLines;
+    sample.line = m_counters.lines;
+    if (m_handler) m_handler(sample);
+    return true;
 }
 
 // One line is complete: data is null when it was skipped while still arriving.

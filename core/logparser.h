@@ -42,6 +42,7 @@ class LogParser {
 
   private:
     void scanCompleteLines(const char* begin, const char* end);
+    bool readUsualLine(const char* data, std::size_t length);
     void endLine(std::size_t length, const char* data,
                  std::size_t markerPos = std::string_view::npos);
     // markerPos: where the marker starts in line, when the scan already knows.

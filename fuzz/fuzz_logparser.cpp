@@ -1,6 +1,7 @@
 // Fuzzes the log parser with each log format's line parser and analyzer, and format detection:
 // it must never crash, never hold more than its line cap, and parsing the same bytes whole or in
-// chunks (sizes drawn from the input) must give the same samples.
+// chunks (sizes drawn from the input), or with the general reading alone, must give the same
+// samples.
 
 #include "formatanalyzer.h"
 #include "logformat.h"
@@ -77,6 +78,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         chunked.counters = p.counters();
         chunked.pending = p.pendingBytes();
     }
+    // The general reading alone (no reader of the format's usual lines) reads the same.
+    Result general;
+    {
+        sv::ParseOptions plain = opt;
+        plain.format.parseUsual = nullptr;
+        sv::LogParser p(plain, [&](const sv::SpeedSample& s) { general.samples.push_back(s); });
+        p.feed(text);
+        general.counters = p.counters();
+    }
+    if (whole.samples.size() != general.samples.size() ||
+        whole.counters.markerLines != general.counters.markerLines)
+        std::abort();
+    for (std::size_t i = 0; i < whole.samples.size(); ++i)
+        if (!same(whole.samples[i], general.samples[i])) std::abort();
     if (whole.samples.size() != chunked.samples.size()) std::abort();
     for (std::size_t i = 0; i < whole.samples.size(); ++i)
         if (!same(whole.samples[i], chunked.samples[i])) std::abort();

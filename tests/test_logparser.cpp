@@ -502,3 +502,50 @@ TEST(LogParser, TagPrecheckNeverRejectsATaggedLine) {
     EXPECT_FALSE(mayHaveTag("INFO:root:Iter:21 Rank:95.12 it/sec Total:761.00 it/sec"));
     EXPECT_FALSE(mayHaveTag("train: iter 20, loss 45.123456, throughput: 1927.456"));
 }
+
+// Open MPI-tagged NGC MXNet lines are read by the format's reader of the usual shape, without the
+// searches of the general reading: every line, usual or nearly so, must read the same either way.
+// Usual lines with one to three bytes changed (a '\r' or an escape before the marker, a second
+// marker, another level, a longer fraction, a broken tag or number) against the general reading
+// alone (the format without its usual reader), with the same counters.
+TEST(LogParser, UsualLineReaderEqualsTheGeneralReading) {
+    ParseOptions usual;
+    ASSERT_NE(usual.format.parseUsual, nullptr);
+    ParseOptions general;
+    general.format.parseUsual = nullptr;
+    std::mt19937_64 rng(2024);
+    const std::string swaps = "\r\x1b[] :,.-0159EeBx\t";
+    const std::vector<std::string> inserts = {" Epoch[0] Batch [3-3]\tSpeed: 9.0 samples/sec ",
+                                              "WARNING",
+                                              "000",
+                                              "\r",
+                                              "\r\n",
+                                              "\x1b[0m",
+                                              "[1,2]"};
+    int readAlike = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+        std::string text;
+        for (int k = 0; k < 6; ++k) {
+            std::string line = speedLine(
+                TagStyle::OpenMpi, static_cast<int>(rng() % 16), 1000 * k + 7, k,
+                std::to_string(1000 + rng() % 9000) + "." + std::to_string(rng() % 100000000000000),
+                rng() % 4 == 0 ? "\r\n" : "\n");
+            for (int m = static_cast<int>(rng() % 4); m > 0; --m) {
+                const std::size_t at = rng() % (line.size() - 1); // never the newline
+                if (rng() % 3 == 0)
+                    line.insert(at, inserts[rng() % inserts.size()]);
+                else
+                    line[at] = swaps[rng() % swaps.size()];
+            }
+            text += line;
+        }
+        const auto a = parseWhole(text, usual);
+        const auto b = parseWhole(text, general);
+        ASSERT_TRUE(sameSamples(a.samples, b.samples)) << "trial " << trial << "\n" << text;
+        ASSERT_EQ(a.counters.lines, b.counters.lines) << text;
+        ASSERT_EQ(a.counters.markerLines, b.counters.markerLines) << text;
+        ASSERT_EQ(a.pending, b.pending) << text;
+        readAlike += static_cast<int>(a.samples.size());
+    }
+    EXPECT_GT(readAlike, 10000); // most lines still hold their marker
+}
