@@ -311,19 +311,19 @@ bool readMxnetFromMarker(std::string_view text, std::size_t markerPos, std::int6
 // samples/sec...". Read in one pass; false (and sample untouched) for anything else, which the
 // general reading below then reads as before.
 bool parseMxnetUsual(std::string_view text, std::size_t markerPos, SpeedSample& sample) {
-    const auto t = parseLogTimestamp(text);
-    return t && readMxnetFromMarker(text, markerPos, *t, sample);
+    std::int64_t t = 0;
+    return readLogTimestamp(text, t) && readMxnetFromMarker(text, markerPos, t, sample);
 }
 
 // The line as NGC MXNet writes it, from its first byte: asctime, ":INFO:", the marker and the
 // rest as above. Each byte before the marker is a timestamp's digit or separator or the level.
 bool parseMxnetFromStart(std::string_view text, SpeedSample& sample) {
     std::size_t tsLen = 0;
-    const auto t = parseLogTimestamp(text, &tsLen);
-    if (!t) return false;
+    std::int64_t t = 0;
+    if (!readLogTimestamp(text, t, &tsLen)) return false;
     LineCursor c(text.substr(tsLen));
     if (!c.literal(":INFO:") || !c.literal(kMxnetMarkerText)) return false;
-    return readMxnetFromMarker(text, tsLen + 6, *t, sample);
+    return readMxnetFromMarker(text, tsLen + 6, t, sample);
 }
 
 void parseMxnet(std::string_view text, std::size_t markerPos, SpeedSample& sample) {
@@ -418,8 +418,7 @@ std::optional<MessageFormat> findMessageFormat(std::string_view name) {
     return std::nullopt;
 }
 
-std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* length,
-                                              char separator) {
+bool readLogTimestamp(std::string_view s, std::int64_t& us, std::size_t* length, char separator) {
     // Consecutive lines of a log usually fall in the same second: remember the last second read
     // by the fast path below, as text and as its value.
     thread_local char cachedSecond[19] = {};
@@ -438,7 +437,8 @@ std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* l
         std::size_t pos = 0;
         const std::int64_t frac = fraction(pos);
         if (length) *length = pos;
-        return cachedSecondUs + frac;
+        us = cachedSecondUs + frac;
+        return true;
     }
     // Fast path: logging's fixed "YYYY-MM-DD HH:MM:SS,fff".
     if (s.size() >= 21 && s[4] == '-' && s[7] == '-' && s[10] == ' ' && s[13] == ':' &&
@@ -454,13 +454,13 @@ std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* l
             std::int64_t days = cachedDays;
             if (days < 0 || std::memcmp(cachedDate, s.data(), 10) != 0) {
                 const int y = two(0) * 100 + two(2), mo = two(5), d = two(8);
-                if (mo < 1 || mo > 12 || d < 1 || d > 31) return std::nullopt;
+                if (mo < 1 || mo > 12 || d < 1 || d > 31) return false;
                 days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
                 std::memcpy(cachedDate, s.data(), 10);
                 cachedDays = days;
             }
             const int h = two(11), mi = two(14), sec = two(17);
-            if (h > 23 || mi > 59 || sec > 61) return std::nullopt;
+            if (h > 23 || mi > 59 || sec > 61) return false;
             std::size_t pos = 0;
             const std::int64_t frac = fraction(pos);
             if (length) *length = pos;
@@ -468,7 +468,8 @@ std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* l
                 ((days * 24 + h) * 60 + mi) * 60 * 1000000 + std::int64_t{sec} * 1000000;
             std::memcpy(cachedSecond, s.data(), 19);
             cachedSecondUs = second;
-            return second + frac;
+            us = second + frac;
+            return true;
         }
     }
     std::size_t pos = 0;
@@ -477,21 +478,22 @@ std::optional<std::int64_t> parseLogTimestamp(std::string_view s, std::size_t* l
     if (!readInt(s, pos, y, 4) || pos != 4 || !expect(s, pos, "-") || !readInt(s, pos, mo, 2) ||
         !expect(s, pos, "-") || !readInt(s, pos, d, 2) || pos >= s.size() ||
         !(s[pos] == ' ' || s[pos] == '\t'))
-        return std::nullopt;
+        return false;
     ++pos;
     if (!readInt(s, pos, h, 2) || !expect(s, pos, ":") || !readInt(s, pos, mi, 2) ||
         !expect(s, pos, ":") || !readInt(s, pos, sec, 2) ||
         !expect(s, pos, std::string_view(&separator, 1)))
-        return std::nullopt;
+        return false;
     const std::size_t fracStart = pos;
     std::int64_t frac = 0;
-    if (!readInt(s, pos, frac, 6)) return std::nullopt;
+    if (!readInt(s, pos, frac, 6)) return false;
     for (std::size_t n = pos - fracStart; n < 6; ++n)
         frac *= 10; // ",123" is 123000 us
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 61) return std::nullopt;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 61) return false;
     if (length) *length = pos;
     const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-    return ((days * 24 + h) * 60 + mi) * 60 * 1000000 + sec * 1000000 + frac;
+    us = ((days * 24 + h) * 60 + mi) * 60 * 1000000 + sec * 1000000 + frac;
+    return true;
 }
 
 } // namespace sv

@@ -53,7 +53,17 @@ std::optional<MessageFormat> findMessageFormat(std::string_view name);
 // "YYYY-MM-DD HH:MM:SS,fff" (fraction of 1 to 6 digits, as strptime's %f) at the start of
 // text; microseconds since 1970-01-01 UTC, the date taken as is (no time zone applied).
 // fractionSeparator: ',' for Python logging's asctime, '.' for dllogger's "DLL" lines.
-std::optional<std::int64_t> parseLogTimestamp(std::string_view text, std::size_t* length = nullptr,
-                                              char fractionSeparator = ',');
+// The time in us, and true; false where text does not start with a timestamp.
+bool readLogTimestamp(std::string_view text, std::int64_t& us, std::size_t* length = nullptr,
+                      char fractionSeparator = ',');
+// The same as an optional. Inline, so that the optional lives in the caller's registers: returned
+// from a call, its flag was stored as a byte and reloaded as a word, a stall on every line.
+inline std::optional<std::int64_t> parseLogTimestamp(std::string_view text,
+                                                     std::size_t* length = nullptr,
+                                                     char fractionSeparator = ',') {
+    std::int64_t us = 0;
+    if (!readLogTimestamp(text, us, length, fractionSeparator)) return std::nullopt;
+    return us;
+}
 
 } // namespace sv
