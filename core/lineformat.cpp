@@ -1,11 +1,11 @@
 #include "lineformat.h"
+#include "decimal.h"
 #include "textscan.h"
 
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 namespace sv {
 namespace {
@@ -174,25 +174,6 @@ bool usualDecimalDigits(const char*& p, const char* end, std::uint64_t& hundredt
     return true;
 }
 
-// m / 10^fraction for m of 54 to 64 bits, as float(text) has it: x87's 64-bit quotient is
-// correctly rounded, and rounding it again to 53 bits errs only where it fell exactly halfway
-// between two doubles (any other quotient and the true one lie on the same side of every halfway
-// point, which 64 bits can hold). That one case, about one in 1500 quotients of 18 or 19 digits,
-// and every build whose long double is not x87's, are left to from_chars.
-bool wideQuotient(std::uint64_t m, int fraction, double& out) {
-    if constexpr (std::numeric_limits<long double>::digits != 64) {
-        return false;
-    } else {
-        const long double q =
-            static_cast<long double>(m) / static_cast<long double>(kPow10[fraction]);
-        std::uint64_t mantissa = 0;
-        std::memcpy(&mantissa, &q, sizeof mantissa); // x87: the 64-bit mantissa comes first
-        if ((mantissa & 0x7FF) == 0x400) return false;
-        out = static_cast<double>(q);
-        return true;
-    }
-}
-
 // A speed read from its digits: the value and, when decided on the digits, Python's round(value,
 // 2). Small on purpose: it is filled on every line.
 struct PlainDecimal {
@@ -204,8 +185,8 @@ struct PlainDecimal {
 // The common "ddd.ddd" form, read from its digits: the value, and Python's round(value, 2)
 // decided on the decimal digits, which is exact unless the digits sit within an ulp of a tie
 // (then the caller rounds the double, as Python does). False for any other form (exponent, nan,
-// inf, more than 19 digits), for digits beyond 53 bits whose quotient wideQuotient leaves to
-// from_chars or that are too large to round on the digits: the caller falls back to from_chars.
+// inf, more than 19 digits), and for an integer beyond 53 bits: the caller falls back to
+// from_chars.
 [[gnu::always_inline]] inline bool readPlainDecimal(std::string_view s, std::size_t& pos,
                                                     PlainDecimal& out) {
     const char* p = s.data() + pos;
@@ -245,12 +226,14 @@ struct PlainDecimal {
     }
     if (p < end && (*p == 'e' || *p == 'E' || *p == '.')) return false;
     const std::uint64_t m = hundredths * kPow10u[tailDigits] + tail;
-    // Exact when m fits the 53-bit mantissa: one correctly rounded division.
+    // float(text), to the bit, without a division.
     double value = 0.0;
-    if (m < (std::uint64_t{1} << 53))
-        value = static_cast<double>(m) / kPow10[fraction];
-    else if (!wideQuotient(m, fraction, value))
-        return false;
+    if (m == 0 || fraction == 0) {
+        if (m >= (std::uint64_t{1} << 53)) return false; // from_chars reads it
+        value = static_cast<double>(m);
+    } else {
+        value = decimalQuotient(m, fraction);
+    }
     if (negative) value = -value;
     out.value = value;
     out.hasRounded2 = false;

@@ -1,3 +1,4 @@
+#include "decimal.h"
 #include "numerics.h"
 #include "textscan.h"
 
@@ -322,4 +323,59 @@ TEST(TextScan, EqualsLiteralEqualsMemcmp) {
     check("<stdout>:");
     check(" samples/sec");
     check(" Epoch[0] Batch [");
+}
+
+// decimalQuotient(m, k) is m / 10^k as from_chars (float()) reads the digits: correctly rounded,
+// ties to even. Every length of m from 1 to 64 bits with every k from 1 to 19, the decimals that
+// sit exactly halfway between two doubles, and the shortest repr of random doubles.
+TEST(Numerics, DecimalQuotientIsTheCorrectlyRoundedDecimal) {
+    auto expected = [](std::uint64_t m, int k) {
+        std::string text = std::to_string(m);
+        if (static_cast<int>(text.size()) <= k) text.insert(0, k + 1 - text.size(), '0');
+        text.insert(text.size() - static_cast<std::size_t>(k), ".");
+        double v = 0.0;
+        std::from_chars(text.data(), text.data() + text.size(), v);
+        return std::pair{v, text};
+    };
+    std::mt19937_64 rng(1919);
+    int checked = 0;
+    for (int bits = 1; bits <= 64; ++bits) {
+        for (int k = 1; k <= 19; ++k) {
+            for (int i = 0; i < 200; ++i) {
+                std::uint64_t m = rng() >> (64 - bits) | std::uint64_t{1} << (bits - 1);
+                const auto [want, text] = expected(m, k);
+                ASSERT_EQ(decimalQuotient(m, k), want) << text;
+                ++checked;
+            }
+        }
+    }
+    // Exactly halfway between two doubles, written with 1 to 4 decimals (base x 10^n / 10^k with
+    // n = k): 2^53 + 1 and 2^53 + 3 (ties go to the even neighbour, down and up), 2^54 + 6, and
+    // 2^52 + 0.5 and 2^52 + 1.5 (base / 10).
+    for (std::uint64_t base : {std::uint64_t{9007199254740993}, std::uint64_t{9007199254740995},
+                               std::uint64_t{18014398509481990}, std::uint64_t{45035996273704965},
+                               std::uint64_t{45035996273704975}}) {
+        for (int k = 1; k <= 4; ++k) {
+            for (std::uint64_t scale = 1, n = 0; n <= 3; ++n, scale *= 10) {
+                if (base > ~std::uint64_t{0} / scale) break;
+                const auto [want, text] = expected(base * scale, k);
+                ASSERT_EQ(decimalQuotient(base * scale, k), want) << text;
+                ++checked;
+            }
+        }
+    }
+    char buf[64];
+    std::uniform_real_distribution<double> speeds(0.001, 60000.0);
+    for (int i = 0; i < 200000; ++i) {
+        const double x = speeds(rng);
+        const auto end = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed).ptr;
+        std::string digits(buf, end);
+        const auto point = digits.find('.');
+        if (point == std::string::npos || digits.size() > 20) continue;
+        const int k = static_cast<int>(digits.size() - point - 1);
+        digits.erase(point, 1);
+        ASSERT_EQ(decimalQuotient(std::stoull(digits), k), x) << buf;
+        ++checked;
+    }
+    EXPECT_GT(checked, 400000);
 }
