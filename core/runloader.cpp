@@ -60,7 +60,7 @@ LogRead readLogFile(const std::filesystem::path& path, LogParser& parser, LogPos
         return out;
     }
     constexpr std::size_t kChunk = std::size_t{1} << 20;
-    auto buffer = std::make_unique<char[]>(kChunk);
+    auto buffer = std::make_unique_for_overwrite<char[]>(kChunk); // not zeroed: read() fills it
     while (out.position.offset < size) {
         const auto want =
             static_cast<std::size_t>(std::min<std::uint64_t>(size - out.position.offset, kChunk));
