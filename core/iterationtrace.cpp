@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace sv {
 namespace {
@@ -41,7 +42,16 @@ void IterationTraceBuilder::add(const SpeedSample& s) {
         m_trace.max.resize(i + 1, nan);
     }
     if (m_closed[i]) return;
-    m_values[i].push_back(s.speed);
+    std::vector<double>& values = m_values[i];
+    if (values.capacity() == 0) {
+        if (!m_spare.empty()) {
+            values.swap(m_spare.back());
+            m_spare.pop_back();
+        } else {
+            values.reserve(static_cast<std::size_t>(m_ranks));
+        }
+    }
+    values.push_back(s.speed);
     ++m_openValues;
     if (m_values[i].size() == static_cast<std::size_t>(m_ranks)) close(i);
 }
@@ -49,7 +59,8 @@ void IterationTraceBuilder::add(const SpeedSample& s) {
 void IterationTraceBuilder::close(std::size_t k) {
     summarise(m_values[k], m_trace, k);
     m_openValues -= m_values[k].size();
-    std::vector<double>().swap(m_values[k]);
+    m_values[k].clear();
+    m_spare.push_back(std::exchange(m_values[k], {}));
     m_closed[k] = true;
 }
 

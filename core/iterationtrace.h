@@ -40,6 +40,9 @@ class IterationTraceBuilder {
     // iteration already closed; the trace leaves it out (such a run carries a note anyway).
     IterationTrace m_trace;
     std::vector<std::vector<double>> m_values; // by iteration; empty once closed
+    // Closed iterations' buffers, emptied, for the next iterations to open: one allocation per
+    // iteration open at a time, not several for every iteration of the run.
+    std::vector<std::vector<double>> m_spare;
     std::vector<bool> m_closed;
     std::size_t m_openValues = 0;
 };

@@ -1,7 +1,12 @@
+#include "iterationtrace.h"
 #include "logwriter.h"
+#include "numerics.h"
 #include "runanalyzer.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
 
 using namespace sv;
 using namespace sv::test;
@@ -158,4 +163,54 @@ TEST(RunAnalyzer, RankSpreadAndNodeClockOffset) {
     EXPECT_EQ(r.slowestRank, 3);
     ASSERT_TRUE(r.rankSpreadPct);
     EXPECT_NEAR(*r.rankSpreadPct, 10.0 / 97.5 * 100.0, 1e-9);
+}
+
+// The per-iteration trace (median, min and max across ranks) while ranks run ahead of each other
+// by up to 40 iterations, so that many iterations are open at once and closed out of order, and
+// their buffers are reused: every iteration's figures equal those of its own values, and a rank
+// that stops early leaves its last iterations open with what they hold.
+TEST(IterationTrace, EachIterationIsItsOwnRanksWhateverTheirOrder) {
+    const int ranks = 8, iterations = 500;
+    std::mt19937_64 rng(77);
+    std::vector<std::vector<double>> speeds(iterations, std::vector<double>(ranks));
+    for (auto& row : speeds)
+        for (double& v : row)
+            v = 1000.0 + static_cast<double>(rng() % 100000) / 100.0;
+    const int lastOfRank7 = iterations - 3; // rank 7 stops three iterations short
+    std::vector<int> next(ranks, 0);
+    IterationTraceBuilder builder(ranks);
+    for (;;) {
+        std::vector<int> live;
+        for (int r = 0; r < ranks; ++r) {
+            const int end = r == 7 ? lastOfRank7 : iterations;
+            const int slowest = *std::min_element(next.begin(), next.end());
+            if (next[r] < end && next[r] < slowest + 40) live.push_back(r);
+        }
+        if (live.empty()) {
+            bool left = false;
+            for (int r = 0; r < ranks; ++r)
+                left = left || next[r] < (r == 7 ? lastOfRank7 : iterations);
+            if (!left) break;
+            for (int r = 0; r < ranks; ++r)
+                if (next[r] < (r == 7 ? lastOfRank7 : iterations)) live.push_back(r);
+        }
+        const int r = live[rng() % live.size()];
+        SpeedSample s;
+        s.rank = r;
+        s.hasSpeed = true;
+        s.speed = speeds[static_cast<std::size_t>(next[r])][static_cast<std::size_t>(r)];
+        builder.add(s);
+        ++next[r];
+    }
+    const IterationTrace trace = builder.trace();
+    ASSERT_EQ(trace.median.size(), static_cast<std::size_t>(iterations));
+    for (int k = 0; k < iterations; ++k) {
+        std::vector<double> values = speeds[static_cast<std::size_t>(k)];
+        if (k >= lastOfRank7) values.pop_back(); // rank 7's value never came
+        const auto i = static_cast<std::size_t>(k);
+        EXPECT_EQ(trace.min[i], *std::min_element(values.begin(), values.end())) << k;
+        EXPECT_EQ(trace.max[i], *std::max_element(values.begin(), values.end())) << k;
+        EXPECT_EQ(trace.median[i], numpyMedian(values)) << k;
+    }
+    EXPECT_EQ(builder.openValues(), 3u * (ranks - 1));
 }
