@@ -15,7 +15,7 @@ struct SpeedSample {
     double speed = 0.0;         // samples/s, as printed: float(text), to the bit
     double speedRounded2 = 0.0; // Python's round(float(text), 2), exactly
     // The number DLPerf's own regex reads on the line where it may differ from speed (PyTorch's
-    // "Time 12.054" read as 2.054); false where its regex or float() fails on the line.
+    // "Time 12.054" read as 2.054).
     double dlperfValue = 0.0;
     int rank = -1; // from the launcher's tag prefix; -1 when the line is untagged
     int epoch = 0;
@@ -23,7 +23,7 @@ struct SpeedSample {
     bool hasTime = false;
     bool hasSpeed = false;       // a number was found; it may still be nan or inf
     bool hasRounded2 = false;    // speedRounded2 was decided from the printed digits
-    bool hasDlperfValue = false; // dlperfValue was read
+    bool hasDlperfValue = false; // false where DLPerf's regex or float() fails on the line
 };
 
 } // namespace sv
