@@ -88,6 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         general.counters = p.counters();
     }
     if (whole.samples.size() != general.samples.size() ||
+        whole.counters.lines != general.counters.lines ||
         whole.counters.markerLines != general.counters.markerLines)
         std::abort();
     for (std::size_t i = 0; i < whole.samples.size(); ++i)
