@@ -1,10 +1,15 @@
 #pragma once
 // Runs a program with an argument vector (no shell) and captures its output and exit code.
 
+#include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <string>
+#include <thread>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,7 +34,50 @@ inline std::string slurp(int fd) {
     return s;
 }
 
-inline ProcessResult runProcess(const std::vector<std::string>& argv) {
+// The whole file, or as much of it as could be read: never throws. A /proc file can vanish
+// mid-read (its process ended; read() says ESRCH), which an ifstream turns into an exception.
+inline std::string readWhole(const std::string& path) {
+    std::string s;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        s = slurp(fd);
+        ::close(fd);
+    }
+    return s;
+}
+
+// Every process on the machine as "pid ppid state wchan command", a line each: what a program
+// that did not end in time was waiting on, and what it had started (its ssh hops, mpirun, the
+// ranks, whatever sshd started for them).
+inline std::string processTable() {
+    std::string table;
+    DIR* proc = ::opendir("/proc");
+    if (!proc) return table;
+    const auto read = readWhole;
+    while (const dirent* e = ::readdir(proc)) {
+        const std::string pid = e->d_name;
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        const std::string base = "/proc/" + pid;
+        const std::string stat = read(base + "/stat");
+        const auto paren = stat.rfind(')');
+        if (paren == std::string::npos || paren + 2 >= stat.size()) continue;
+        char state = 0;
+        int ppid = 0;
+        std::sscanf(stat.c_str() + paren + 2, "%c %d", &state, &ppid);
+        std::string cmd = read(base + "/cmdline");
+        for (char& c : cmd)
+            if (c == '\0') c = ' ';
+        table += pid + " " + std::to_string(ppid) + " " + state + " " + read(base + "/wchan") +
+                 " " + cmd.substr(0, 240) + "\n";
+    }
+    ::closedir(proc);
+    return table;
+}
+
+// Runs argv to its end; with a limit, no longer: past it the program gets TERM, then KILL 10 s
+// later, and the result says it timed out (exit code -1), with processTable() as it was then.
+inline ProcessResult runProcess(const std::vector<std::string>& argv,
+                                std::chrono::seconds limit = std::chrono::seconds::zero()) {
     ProcessResult r;
     char outName[] = "/tmp/scaleview-out-XXXXXX", errName[] = "/tmp/scaleview-err-XXXXXX";
     const int outFd = ::mkstemp(outName), errFd = ::mkstemp(errName);
@@ -43,10 +91,32 @@ inline ProcessResult runProcess(const std::vector<std::string>& argv) {
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     pid_t pid = 0;
+    std::string stuck;
     if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) == 0) {
         int status = 0;
         struct rusage usage {};
-        ::wait4(pid, &status, 0, &usage);
+        if (limit > std::chrono::seconds::zero()) {
+            using clock = std::chrono::steady_clock;
+            const auto t0 = clock::now();
+            auto nap = std::chrono::milliseconds(1);
+            bool termed = false;
+            while (::wait4(pid, &status, WNOHANG, &usage) == 0) {
+                const auto waited = clock::now() - t0;
+                if (!termed && waited > limit) {
+                    stuck = processTable();
+                    ::kill(pid, SIGTERM);
+                    termed = true;
+                } else if (termed && waited > limit + std::chrono::seconds(10)) {
+                    ::kill(pid, SIGKILL);
+                    ::wait4(pid, &status, 0, &usage);
+                    break;
+                }
+                std::this_thread::sleep_for(nap);
+                nap = std::min(nap * 2, std::chrono::milliseconds(50));
+            }
+        } else {
+            ::wait4(pid, &status, 0, &usage);
+        }
         r.peakRssKiB = usage.ru_maxrss;
         r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     }
@@ -59,6 +129,11 @@ inline ProcessResult runProcess(const std::vector<std::string>& argv) {
     ::close(errFd);
     ::unlink(outName);
     ::unlink(errName);
+    if (!stuck.empty()) {
+        r.exitCode = -1;
+        r.err += "\n" + argv[0] + " did not end within " + std::to_string(limit.count()) +
+                 " s; the processes then (pid ppid state wchan command):\n" + stuck;
+    }
     return r;
 }
 

@@ -46,10 +46,7 @@ inline std::string tempDir(const std::string& name) {
 }
 
 inline std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return readWhole(path);
 }
 
 // Every live process whose environment holds SCALEVIEW_RUN_TAG=... (any run), as "pid cmdline";

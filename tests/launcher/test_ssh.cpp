@@ -64,6 +64,20 @@ class Ssh : public sv::test::SshNodesTest {
 
   public:
     std::vector<json> ends() const { return sv::test::journalEnds(m_dir + "/out"); }
+    // `scaleview-cli run path`, given 180 s (each test has 240): should it not end by then, the
+    // result says what every process was waiting on, and after a failure the journal and the
+    // runs' logs follow the CLI's own words, so that a failure here explains itself.
+    sv::test::ProcessResult runCampaign(const std::string& path) const {
+        auto r = runProcess({kCli, "run", path}, std::chrono::seconds(180));
+        if (r.exitCode == 0) return r;
+        r.err += "\njournal.jsonl:\n" + sv::test::readFile(m_dir + "/out/journal.jsonl");
+        std::error_code ec;
+        for (std::filesystem::recursive_directory_iterator it(m_dir + "/out", ec), end;
+             !ec && it != end; it.increment(ec))
+            if (it->path().extension() == ".log")
+                r.err += "\n" + it->path().string() + ":\n" + sv::test::readFile(it->path());
+        return r;
+    }
 
   protected:
     // Should ssh ever ask for a password (BatchMode off), it would run this instead of failing:
@@ -130,7 +144,7 @@ Refusal runRefusedBy(const Ssh& test, const std::string& path, const std::string
                      const std::string& sshSays) {
     Refusal out;
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = runProcess({kCli, "run", path});
+    const auto r = test.runCampaign(path);
     out.seconds = since(t0);
     out.out = r.out;
     EXPECT_LT(out.seconds, kConnectTimeout + 5.0);
@@ -160,7 +174,7 @@ TEST_F(Ssh, TwoNodesRunTheCpuWorkloadOverSshWithMpirun) {
     EXPECT_EQ(pre.exitCode, 0) << pre.out << pre.err;
     EXPECT_NE(pre.out.find("node2: torch"), std::string::npos) << pre.out;
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = runProcess({kCli, "run", path});
+    const auto r = runCampaign(path);
     std::printf("2n1g over ssh: %.1f s\n", since(t0));
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const auto s = runProcess({kCli, "summarize", m_dir + "/out", "--warmup", "2", "--iterations",
@@ -184,7 +198,7 @@ TEST_F(Ssh, RefusingHostFailsFastNamingTheHost) {
     EXPECT_EQ(pre.exitCode, 1);
     EXPECT_NE(pre.out.find("FAIL refused: ssh: SSH failed"), std::string::npos) << pre.out;
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = runProcess({kCli, "run", path});
+    const auto r = runCampaign(path);
     EXPECT_LT(since(t0), 60.0);
     EXPECT_EQ(r.exitCode, 1);
     const auto e = ends();
@@ -205,7 +219,7 @@ TEST_F(Ssh, BlackHoledHostFailsWithinTheConnectTimeout) {
     EXPECT_EQ(pre.exitCode, 1);
     EXPECT_NE(pre.out.find("FAIL blackhole: ssh"), std::string::npos) << pre.out;
     t0 = std::chrono::steady_clock::now();
-    const auto r = runProcess({kCli, "run", path});
+    const auto r = runCampaign(path);
     EXPECT_LT(since(t0), 60.0);
     const auto e = ends();
     ASSERT_EQ(e.size(), 1u);
@@ -218,7 +232,7 @@ TEST_F(Ssh, RankFailingOnTheRemoteNodeNamesThatNode) {
         m_dir, {"--fail-rank", "1", "--fail-at", "3", "--interval", "0.05"});
     auto c = campaign({"node1", "node2"}, "2n1g", profile);
     c["iterations"] = 40;
-    const auto r = runProcess({kCli, "run", write(c)});
+    const auto r = runCampaign(write(c));
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     const auto e = ends();
     ASSERT_EQ(e.size(), 1u);
@@ -274,8 +288,7 @@ TEST_F(Ssh, HostileArgvArrivesByteIdenticalThroughEveryHop) {
         program.push_back(h);
     profile["program"] = program;
     std::ofstream(m_dir + "/argv.json") << profile.dump();
-    const auto r = runProcess(
-        {kCli, "run", write(campaign({"node1", "node2"}, "2n1g", m_dir + "/argv.json"))});
+    const auto r = runCampaign(write(campaign({"node1", "node2"}, "2n1g", m_dir + "/argv.json")));
     std::vector<std::string> expected;
     for (const auto& h : hostile) {
         std::string hex;
@@ -415,8 +428,7 @@ TEST_F(Ssh, EachHostRunsTheRunInASessionOfItsOwn) {
     profile["program"] = {"/usr/bin/python3", sv::test::kFake, "--ids-dump", m_dir + "/ids"};
     profile["args"] = {"--iterations", "{iterations}", "--batch", "{batch}"};
     std::ofstream(m_dir + "/ids.json") << profile.dump();
-    const auto r =
-        runProcess({kCli, "run", write(campaign({"node1", "node2"}, "2n1g", m_dir + "/ids.json"))});
+    const auto r = runCampaign(write(campaign({"node1", "node2"}, "2n1g", m_dir + "/ids.json")));
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     std::vector<int> sessions;
     for (int rank = 0; rank < 2; ++rank) {

@@ -3,6 +3,7 @@
 // quit, leaving no process of the campaign behind.
 
 #include "campaign.h"
+#include "../process.h"
 
 #include <gtest/gtest.h>
 
@@ -21,10 +22,7 @@
 namespace {
 
 std::string readFile(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return sv::test::readWhole(path);
 }
 
 // Live processes whose command line mentions needle.

@@ -5,6 +5,7 @@
 #include "appsettings.h"
 #include "logwriter.h"
 #include "mainwindow.h"
+#include "process.h"
 
 #include <QImage>
 #include <QSet>
@@ -71,8 +72,7 @@ template <typename Pred> bool waitUntil(Pred pred, int ms = 10000) {
 }
 
 inline std::string slurpFile(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
+    return readWhole(p.string());
 }
 
 // The whole window, its settings in an INI file of its own that goes away with it.
