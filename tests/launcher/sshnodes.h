@@ -18,10 +18,13 @@
 #include <fstream>
 #include <netinet/in.h>
 #include <pwd.h>
+#include <random>
 #include <arpa/inet.h>
 #include <string>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace sv::test {
@@ -32,7 +35,34 @@ inline std::string currentUser() {
     return pw ? pw->pw_name : "root";
 }
 
+// Whether a TCP port can be bound on address right now.
+inline bool canBind(const char* address, int port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    ::inet_pton(AF_INET, address, &a.sin_addr);
+    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    ::close(fd);
+    return ok;
+}
+
+// A port free on address, for a server a test starts. Drawn at random below the kernel's
+// ephemeral range (ip_local_port_range), which every connect() and bind() to port 0 here draws
+// from, so that nothing can take it in the moment before the server binds it (other tests
+// drawing the same way aside: one chance in 10 000), and above the ports the tests fix (the
+// containers' sshd on 10001); not 29500-29699 either, their rendezvous ports.
 inline int freePort(const char* address) {
+    int low = 32768;
+    if (std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range"); range >> low) {
+    }
+    static std::mt19937 draw(static_cast<unsigned>(::getpid()) ^ std::random_device{}());
+    constexpr int kFirst = 12000;
+    for (int tries = 0; low - kFirst > 1000 && tries < 200; ++tries) {
+        const int port = std::uniform_int_distribution<int>(kFirst, low - 1)(draw);
+        if ((port < 29500 || port > 29699) && canBind(address, port)) return port;
+    }
+    // An ephemeral range that leaves no room below it: one the kernel gives.
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -59,40 +89,6 @@ class SshNodes {
         runProcess({"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
                     m_dir + "/otherhostkey"});
         std::filesystem::copy_file(m_dir + "/userkey.pub", m_dir + "/authorized_keys");
-        const char* addresses[] = {"127.0.0.1", "127.0.0.2", "127.0.0.1"};
-        // Four listening ports, three on 127.0.0.1: drawn apart.
-        for (int i = 0; i < 3; ++i)
-            do
-                m_ports[i] = freePort(addresses[i]);
-            while (i == 2 && m_ports[2] == m_ports[0]);
-        do
-            m_changedKeyPort = freePort("127.0.0.1");
-        while (m_changedKeyPort == m_ports[0] || m_changedKeyPort == m_ports[2]);
-        // sshd's own limits otherwise, as on users' hosts: MaxStartups 10:30:100 drops new
-        // connections at random beyond 10 unauthenticated ones, so a burst of logins fails here
-        // as it would there.
-        for (int i = 0; i < 3; ++i) {
-            const std::string cfg = m_dir + "/sshd" + std::to_string(i + 1) + ".conf";
-            std::ofstream out(cfg);
-            out << "Port " << m_ports[i] << "\n";
-            if (i == 0) out << "Port " << m_changedKeyPort << "\n";
-            out << "ListenAddress " << addresses[i] << "\nHostKey " << m_dir
-                << "/hostkey\nAuthorizedKeysFile " << m_dir << "/authorized_keys\nPidFile " << m_dir
-                << "/sshd" << i + 1 << ".pid\nStrictModes no\nUsePAM no\nPermitRootLogin yes\n"
-                << (i == 2 ? "PubkeyAuthentication no\nPasswordAuthentication yes\n"
-                           : "PasswordAuthentication no\n")
-                << "KbdInteractiveAuthentication no\n"
-                << "MaxSessions 100\nLogLevel ERROR\n";
-            out.close();
-            m_sshd[i] = spawn({"/usr/sbin/sshd", "-D", "-e", "-f", cfg},
-                              m_dir + "/sshd" + std::to_string(i + 1) + ".log");
-        }
-        {
-            const std::string other = readFile(m_dir + "/otherhostkey.pub");
-            std::ofstream(knownHosts()) << "[127.0.0.1]:" << m_changedKeyPort << " "
-                                        << other.substr(0, other.rfind(' ')) << "\n";
-        }
-        m_refusedPort = freePort("127.0.0.1");
         // Black hole: the kernel completes the TCP handshake (backlog), nobody ever speaks.
         m_blackhole = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         sockaddr_in a{};
@@ -103,21 +99,18 @@ class SshNodes {
         socklen_t len = sizeof a;
         ::getsockname(m_blackhole, reinterpret_cast<sockaddr*>(&a), &len);
         m_blackholePort = ntohs(a.sin_port);
-        std::ofstream(config())
-            << "Host node1\n  HostName 127.0.0.1\n  Port " << m_ports[0]
-            << "\nHost node2\n  HostName 127.0.0.2\n  Port " << m_ports[1]
-            << "\nHost refused\n  HostName 127.0.0.1\n  Port " << m_refusedPort
-            << "\nHost blackhole\n  HostName 127.0.0.1\n  Port " << m_blackholePort
-            << "\nHost passwordonly\n  HostName 127.0.0.1\n  Port " << m_ports[2]
-            << "\nHost changedkey\n  HostName 127.0.0.1\n  Port " << m_changedKeyPort
-            << "\nHost ghost\n  HostName ghost.invalid\n  ProxyCommand /usr/bin/ssh -F " << config()
-            << " -W 127.0.0.1:" << m_ports[0] << " node1"
-            << "\nHost *\n  User " << currentUser() << "\n  IdentityFile " << m_dir
-            << "/userkey\n  IdentitiesOnly yes\n  UserKnownHostsFile " << m_dir
-            << "/known_hosts\n  GlobalKnownHostsFile /dev/null\n  LogLevel ERROR\n";
-        // Wait until all answer.
-        for (int tries = 0; tries < 50 && !ready(); ++tries)
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        // Should a port found free still be taken before sshd binds it, sshd logs that it could
+        // not bind it and ssh would reach whatever holds it: then all sshd start again on other
+        // ports, until each has bound all of its own.
+        for (int attempt = 0; attempt < 5; ++attempt) {
+            start();
+            bool up = false;
+            for (int tries = 0; tries < 50 && !notBound() && !(up = ready()); ++tries)
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            if (up && !notBound()) break;
+            for (pid_t& p : m_sshd)
+                stop(std::exchange(p, 0));
+        }
     }
     ~SshNodes() {
         for (pid_t p : m_sshd)
@@ -139,6 +132,8 @@ class SshNodes {
                 "BatchMode=yes",
                 "-o",
                 "StrictHostKeyChecking=accept-new",
+                "-o",
+                "ConnectTimeout=5", // a port held by something that never speaks ssh
                 "--",
                 host,
                 command};
@@ -192,6 +187,76 @@ class SshNodes {
     }
 
   private:
+    // Draws the ports, writes the configs and starts the three sshd, each logging to a file of
+    // its own (emptied first).
+    void start() {
+        const char* addresses[] = {"127.0.0.1", "127.0.0.2", "127.0.0.1"};
+        // Four listening ports, three on 127.0.0.1: drawn apart.
+        for (int i = 0; i < 3; ++i)
+            do
+                m_ports[i] = freePort(addresses[i]);
+            while (i == 2 && m_ports[2] == m_ports[0]);
+        do
+            m_changedKeyPort = freePort("127.0.0.1");
+        while (m_changedKeyPort == m_ports[0] || m_changedKeyPort == m_ports[2]);
+        // sshd's own limits otherwise, as on users' hosts: MaxStartups 10:30:100 drops new
+        // connections at random beyond 10 unauthenticated ones, so a burst of logins fails here
+        // as it would there.
+        for (int i = 0; i < 3; ++i) {
+            const std::string cfg = m_dir + "/sshd" + std::to_string(i + 1) + ".conf";
+            std::ofstream out(cfg);
+            out << "Port " << m_ports[i] << "\n";
+            if (i == 0) out << "Port " << m_changedKeyPort << "\n";
+            out << "ListenAddress " << addresses[i] << "\nHostKey " << m_dir
+                << "/hostkey\nAuthorizedKeysFile " << m_dir << "/authorized_keys\nPidFile " << m_dir
+                << "/sshd" << i + 1 << ".pid\nStrictModes no\nUsePAM no\nPermitRootLogin yes\n"
+                << (i == 2 ? "PubkeyAuthentication no\nPasswordAuthentication yes\n"
+                           : "PasswordAuthentication no\n")
+                << "KbdInteractiveAuthentication no\n"
+                << "MaxSessions 100\nLogLevel ERROR\n";
+            out.close();
+            const std::string log = m_dir + "/sshd" + std::to_string(i + 1) + ".log";
+            std::filesystem::remove(log);
+            m_sshd[i] = spawn({"/usr/sbin/sshd", "-D", "-e", "-f", cfg}, log);
+        }
+        {
+            const std::string other = readFile(m_dir + "/otherhostkey.pub");
+            std::ofstream(knownHosts()) << "[127.0.0.1]:" << m_changedKeyPort << " "
+                                        << other.substr(0, other.rfind(' ')) << "\n";
+        }
+        do
+            m_refusedPort = freePort("127.0.0.1");
+        while (m_refusedPort == m_ports[0] || m_refusedPort == m_ports[2] ||
+               m_refusedPort == m_changedKeyPort);
+        std::ofstream(config())
+            << "Host node1\n  HostName 127.0.0.1\n  Port " << m_ports[0]
+            << "\nHost node2\n  HostName 127.0.0.2\n  Port " << m_ports[1]
+            << "\nHost refused\n  HostName 127.0.0.1\n  Port " << m_refusedPort
+            << "\nHost blackhole\n  HostName 127.0.0.1\n  Port " << m_blackholePort
+            << "\nHost passwordonly\n  HostName 127.0.0.1\n  Port " << m_ports[2]
+            << "\nHost changedkey\n  HostName 127.0.0.1\n  Port " << m_changedKeyPort
+            << "\nHost ghost\n  HostName ghost.invalid\n  ProxyCommand /usr/bin/ssh -F " << config()
+            << " -W 127.0.0.1:" << m_ports[0] << " node1"
+            << "\nHost *\n  User " << currentUser() << "\n  IdentityFile " << m_dir
+            << "/userkey\n  IdentitiesOnly yes\n  UserKnownHostsFile " << m_dir
+            << "/known_hosts\n  GlobalKnownHostsFile /dev/null\n  LogLevel ERROR\n";
+    }
+    // Whether an sshd has ended or could not bind one of its ports (it carries on without it,
+    // saying so in its log).
+    bool notBound() const {
+        for (int i = 0; i < 3; ++i)
+            if (m_sshd[i] <= 0 || ended(m_sshd[i]) ||
+                readFile(m_dir + "/sshd" + std::to_string(i + 1) + ".log").find("Bind to port") !=
+                    std::string::npos)
+                return true;
+        return false;
+    }
+    // Whether child p has ended (not reaped: stop() still waits for it).
+    static bool ended(pid_t p) {
+        siginfo_t info{};
+        return ::waitid(P_PID, static_cast<id_t>(p), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+               info.si_pid != 0;
+    }
     static bool listening(const char* address, int port) {
         const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         sockaddr_in a{};
