@@ -56,6 +56,7 @@ struct RunMonitor::Remote {
     RemoteSampler* sampler = nullptr; // a child of the monitor
     MonitorSummary summary;
     bool finished = false;
+    int writing = 0; // samples whose line is still being appended
 };
 
 RunMonitor::RunMonitor(std::string file, std::string tag, int ownProcesses,
@@ -68,7 +69,12 @@ RunMonitor::RunMonitor(std::string file, std::string tag, int ownProcesses,
     connect(&m_timer, &QTimer::timeout, this, &RunMonitor::takeSample);
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this, [this] {
-        if (m_summary.problem.empty())
+        for (auto& r : m_remote)
+            if (r->writing && r->summary.problem.empty())
+                r->summary.problem = "the monitor's last samples were not written to " +
+                                     m_shared->file + " within " +
+                                     std::to_string(kLastSampleDeadline.count()) + " s";
+        if (m_remote.empty() && m_summary.problem.empty())
             m_summary.problem = "the monitor's last sample did not finish within " +
                                 std::to_string(kLastSampleDeadline.count()) + " s";
         deliver();
@@ -103,6 +109,7 @@ void RunMonitor::remoteSampled(std::size_t host, HostSample sample) {
     // Where the run was when the sample arrived: within a second or so of when it was taken.
     sample.iteration = m_iteration ? m_iteration() : -1;
     r.summary.add(sample);
+    ++r.writing;
     runInBackground(
         this,
         [shared = m_shared, line = HostSampler::toJson(sample, r.summary.host, m_shared->tag)] {
@@ -110,8 +117,10 @@ void RunMonitor::remoteSampled(std::size_t host, HostSample sample) {
             return shared->append(line);
         },
         [this, host](std::string error) {
+            --m_remote[host]->writing;
             MonitorSummary& s = m_remote[host]->summary;
             if (!error.empty() && s.problem.empty()) s.problem = error;
+            deliverRemote();
         },
         monitorPool());
     emit sampled(sample);
@@ -124,15 +133,22 @@ void RunMonitor::finishRemote() {
             // The host's own words win over a write problem: a host not watched is unknown.
             if (!remote->sampler->problem().empty())
                 remote->summary.problem = remote->sampler->problem();
-            if (!std::all_of(m_remote.begin(), m_remote.end(),
-                             [](const auto& o) { return o->finished; }))
-                return;
-            m_summary.hosts.clear();
-            for (const auto& o : m_remote)
-                m_summary.hosts.push_back(o->summary);
-            deliver();
+            deliverRemote();
         });
     }
+}
+
+void RunMonitor::deliverRemote() {
+    if (!m_finishing || !m_done ||
+        !std::all_of(m_remote.begin(), m_remote.end(), [](const auto& o) { return o->finished; }))
+        return;
+    // The summary counts no sample whose line is not in the file yet: whoever reads the file
+    // once the run has ended finds every one (a line stuck on a slow disk: the deadline).
+    if (std::any_of(m_remote.begin(), m_remote.end(), [](const auto& o) { return o->writing; })) {
+        if (!m_deadline.isActive()) m_deadline.start(kLastSampleDeadline);
+        return;
+    }
+    deliver();
 }
 
 void RunMonitor::takeSample() {
@@ -185,6 +201,11 @@ void RunMonitor::finish(std::function<void(MonitorSummary)> done) {
 void RunMonitor::deliver() {
     m_deadline.stop();
     m_lastTaken = true;
+    if (!m_remote.empty()) {
+        m_summary.hosts.clear();
+        for (const auto& o : m_remote)
+            m_summary.hosts.push_back(o->summary);
+    }
     if (auto done = std::exchange(m_done, nullptr)) done(m_summary);
 }
 

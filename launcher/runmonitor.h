@@ -53,6 +53,7 @@ class RunMonitor : public QObject {
     void takeSample();
     void remoteSampled(std::size_t host, HostSample sample);
     void finishRemote();
+    void deliverRemote(); // once every remote sampler has finished and its lines are written
     void deliver();
 
     std::shared_ptr<Shared> m_shared;

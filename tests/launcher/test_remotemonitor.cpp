@@ -325,6 +325,13 @@ TEST(RemoteSamplerGpu, AThrottledGpuAndAForeignComputeProcessOnAHostMarkTheRunDi
     std::optional<MonitorSummary> summary;
     monitor.finish([&](MonitorSummary s) { summary = s; });
     ASSERT_TRUE(sv::test::waitFor([&] { return summary.has_value(); }, 20000));
+    // Every sample the summary counts is in the file by then: a reader at the run's end (the
+    // window's trace) misses none, and nothing writes there any more.
+    ASSERT_EQ(summary->hosts.size(), 1u);
+    const auto written = lines();
+    EXPECT_EQ(std::count_if(written.begin(), written.end(),
+                            [](const json& l) { return l["seconds"].get<double>() > 0; }),
+              summary->hosts[0].samples);
     std::string words;
     for (const auto& e : summary->evidence())
         words += e + "\n";
