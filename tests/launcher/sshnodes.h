@@ -35,14 +35,29 @@ inline std::string currentUser() {
     return pw ? pw->pw_name : "root";
 }
 
-// Whether a TCP port can be bound on address right now.
-inline bool canBind(const char* address, int port) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+// An IPv4 address ("127.0.0.1") and port, as the socket calls take them.
+inline sockaddr_in inetAddress(const char* address, int port) {
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_port = htons(static_cast<uint16_t>(port));
     ::inet_pton(AF_INET, address, &a.sin_addr);
-    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    return a;
+}
+
+// Binds socket fd to a port the kernel chooses on address; that port.
+inline int bindAnyPort(int fd, const char* address) {
+    sockaddr_in a = inetAddress(address, 0);
+    ::bind(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    return ntohs(a.sin_port);
+}
+
+// Whether a TCP port can be bound on address right now.
+inline bool canBind(const char* address, int port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const sockaddr_in a = inetAddress(address, port);
+    const bool ok = ::bind(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0;
     ::close(fd);
     return ok;
 }
@@ -63,15 +78,10 @@ inline int freePort(const char* address) {
         if ((port < 29500 || port > 29699) && canBind(address, port)) return port;
     }
     // An ephemeral range that leaves no room below it: one the kernel gives.
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    ::inet_pton(AF_INET, address, &a.sin_addr);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int port = bindAnyPort(fd, address);
     ::close(fd);
-    return ntohs(a.sin_port);
+    return port;
 }
 
 class SshNodes {
@@ -91,14 +101,8 @@ class SshNodes {
         std::filesystem::copy_file(m_dir + "/userkey.pub", m_dir + "/authorized_keys");
         // Black hole: the kernel completes the TCP handshake (backlog), nobody ever speaks.
         m_blackhole = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        ::inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-        ::bind(m_blackhole, reinterpret_cast<sockaddr*>(&a), sizeof a);
+        m_blackholePort = bindAnyPort(m_blackhole, "127.0.0.1");
         ::listen(m_blackhole, 16);
-        socklen_t len = sizeof a;
-        ::getsockname(m_blackhole, reinterpret_cast<sockaddr*>(&a), &len);
-        m_blackholePort = ntohs(a.sin_port);
         // Should a port found free still be taken before sshd binds it, sshd logs that it could
         // not bind it and ssh would reach whatever holds it: then all sshd start again on other
         // ports, until each has bound all of its own.
@@ -259,11 +263,8 @@ class SshNodes {
     }
     static bool listening(const char* address, int port) {
         const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_port = htons(static_cast<uint16_t>(port));
-        ::inet_pton(AF_INET, address, &a.sin_addr);
-        const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+        const sockaddr_in a = inetAddress(address, port);
+        const bool ok = ::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0;
         ::close(fd);
         return ok;
     }
