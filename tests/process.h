@@ -53,21 +53,20 @@ inline std::string processTable() {
     std::string table;
     DIR* proc = ::opendir("/proc");
     if (!proc) return table;
-    const auto read = readWhole;
     while (const dirent* e = ::readdir(proc)) {
         const std::string pid = e->d_name;
         if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
         const std::string base = "/proc/" + pid;
-        const std::string stat = read(base + "/stat");
+        const std::string stat = readWhole(base + "/stat");
         const auto paren = stat.rfind(')');
         if (paren == std::string::npos || paren + 2 >= stat.size()) continue;
         char state = 0;
         int ppid = 0;
         std::sscanf(stat.c_str() + paren + 2, "%c %d", &state, &ppid);
-        std::string cmd = read(base + "/cmdline");
+        std::string cmd = readWhole(base + "/cmdline");
         for (char& c : cmd)
             if (c == '\0') c = ' ';
-        table += pid + " " + std::to_string(ppid) + " " + state + " " + read(base + "/wchan") +
+        table += pid + " " + std::to_string(ppid) + " " + state + " " + readWhole(base + "/wchan") +
                  " " + cmd.substr(0, 240) + "\n";
     }
     ::closedir(proc);
@@ -91,6 +90,7 @@ inline ProcessResult runProcess(const std::vector<std::string>& argv,
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     pid_t pid = 0;
+    bool timedOut = false;
     std::string stuck;
     if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) == 0) {
         int status = 0;
@@ -99,14 +99,13 @@ inline ProcessResult runProcess(const std::vector<std::string>& argv,
             using clock = std::chrono::steady_clock;
             const auto t0 = clock::now();
             auto nap = std::chrono::milliseconds(1);
-            bool termed = false;
             while (::wait4(pid, &status, WNOHANG, &usage) == 0) {
                 const auto waited = clock::now() - t0;
-                if (!termed && waited > limit) {
+                if (!timedOut && waited > limit) {
                     stuck = processTable();
                     ::kill(pid, SIGTERM);
-                    termed = true;
-                } else if (termed && waited > limit + std::chrono::seconds(10)) {
+                    timedOut = true;
+                } else if (timedOut && waited > limit + std::chrono::seconds(10)) {
                     ::kill(pid, SIGKILL);
                     ::wait4(pid, &status, 0, &usage);
                     break;
@@ -129,7 +128,7 @@ inline ProcessResult runProcess(const std::vector<std::string>& argv,
     ::close(errFd);
     ::unlink(outName);
     ::unlink(errName);
-    if (!stuck.empty()) {
+    if (timedOut) {
         r.exitCode = -1;
         r.err += "\n" + argv[0] + " did not end within " + std::to_string(limit.count()) +
                  " s; the processes then (pid ppid state wchan command):\n" + stuck;

@@ -68,9 +68,8 @@ inline bool canBind(const char* address, int port) {
 // drawing the same way aside: one chance in 10 000), and above the ports the tests fix (the
 // containers' sshd on 10001); not 29500-29699 either, their rendezvous ports.
 inline int freePort(const char* address) {
-    int low = 32768;
-    if (std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range"); range >> low) {
-    }
+    int low = 32768; // the range's first port; 0 when the file does not read as a number
+    std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> low;
     static std::mt19937 draw(static_cast<unsigned>(::getpid()) ^ std::random_device{}());
     constexpr int kFirst = 12000;
     for (int tries = 0; low - kFirst > 1000 && tries < 200; ++tries) {

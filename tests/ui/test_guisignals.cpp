@@ -13,17 +13,11 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
 namespace {
-
-std::string readFile(const std::string& path) {
-    return sv::test::readWhole(path);
-}
 
 // Live processes whose command line mentions needle.
 int processesMentioning(const std::string& needle) {
@@ -33,9 +27,10 @@ int processesMentioning(const std::string& needle) {
         if (name.find_first_not_of("0123456789") != std::string::npos ||
             std::stoi(name) == ::getpid())
             continue;
-        std::string cmd = readFile(e.path() / "cmdline");
+        std::string cmd = sv::test::readWhole(e.path() / "cmdline");
         std::replace(cmd.begin(), cmd.end(), '\0', ' ');
-        const bool zombie = readFile(e.path() / "stat").find(") Z ") != std::string::npos;
+        const bool zombie =
+            sv::test::readWhole(e.path() / "stat").find(") Z ") != std::string::npos;
         if (!zombie && cmd.find(needle) != std::string::npos) ++found;
     }
     return found;
@@ -53,7 +48,7 @@ struct Cleanup {
         for (const auto& e : std::filesystem::directory_iterator("/proc")) {
             const std::string name = e.path().filename();
             if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-            std::string cmd = readFile(e.path() / "cmdline");
+            std::string cmd = sv::test::readWhole(e.path() / "cmdline");
             std::replace(cmd.begin(), cmd.end(), '\0', ' ');
             if (!needle.empty() && cmd.find(needle) != std::string::npos)
                 ::kill(std::stoi(name), SIGKILL);
@@ -66,7 +61,7 @@ bool hasSpeedLine(const std::string& dir) {
     for (std::filesystem::recursive_directory_iterator it(dir, ec), end; !ec && it != end;
          it.increment(ec))
         if (it->path().extension() == ".log" &&
-            readFile(it->path()).find(" Epoch[0] Batch ") != std::string::npos)
+            sv::test::readWhole(it->path()).find(" Epoch[0] Batch ") != std::string::npos)
             return true;
     return false;
 }
@@ -124,7 +119,7 @@ TEST(GuiSignals, SigtermMidCampaignCancelsTheRunAndQuits) {
     cleanup.pid = -1;
     EXPECT_TRUE(WIFEXITED(status))
         << "killed by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    const std::string j = readFile(journal);
+    const std::string j = sv::test::readWhole(journal);
     EXPECT_NE(j.find("\"event\":\"end\""), std::string::npos) << j;
     EXPECT_NE(j.find("\"state\":\"cancelled\""), std::string::npos) << j;
     // The second repeat never started.
