@@ -1,8 +1,8 @@
 // In-memory parser throughput, beside a memchr line count over the same bytes (the floor any
 // line-oriented reader pays), so the ratio means something on a noisy machine.
 
-#include "logparser.h"
-#include "runanalyzer.h"
+#include "core/parse/logparser.h"
+#include "core/measure/runanalyzer.h"
 
 #include <benchmark/benchmark.h>
 

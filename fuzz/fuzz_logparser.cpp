@@ -3,12 +3,12 @@
 // chunks (sizes drawn from the input), or with the general reading alone, must give the same
 // samples.
 
-#include "formatanalyzer.h"
-#include "logformat.h"
-#include "logparser.h"
-#include "ratelineanalyzer.h"
-#include "runanalyzer.h"
-#include "steptimeanalyzer.h"
+#include "core/measure/formatanalyzer.h"
+#include "core/parse/logformat.h"
+#include "core/parse/logparser.h"
+#include "core/measure/ratelineanalyzer.h"
+#include "core/measure/runanalyzer.h"
+#include "core/measure/steptimeanalyzer.h"
 
 #include <cmath>
 #include <cstdint>

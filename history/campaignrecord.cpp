@@ -1,6 +1,6 @@
-#include "campaignrecord.h"
+#include "history/campaignrecord.h"
 
-#include "campaignwindow.h"
+#include "core/load/campaignwindow.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

@@ -3,8 +3,8 @@
 // case its median and spread, with an identity taken from the logs' contents so that the same
 // campaign recorded twice, or from a copy, is one entry.
 
-#include "environmentsummary.h"
-#include "summary.h"
+#include "history/environmentsummary.h"
+#include "core/stats/summary.h"
 
 #include <filesystem>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "environmentsummary.h"
+#include "history/environmentsummary.h"
 
 #include <algorithm>
 #include <sstream>

@@ -2,7 +2,7 @@
 // What the machines of a campaign were, in a line: the hosts, NVIDIA driver, CUDA, GPU model and
 // container image read from the environment files the launcher captures beside the logs.
 
-#include "reportdocument.h"
+#include "core/report/reportdocument.h"
 
 #include <string>
 #include <vector>

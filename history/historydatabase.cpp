@@ -1,4 +1,4 @@
-#include "historydatabase.h"
+#include "history/historydatabase.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -4,7 +4,7 @@
 // transaction; a file that is corrupt, not a database, or locked beyond the busy timeout is
 // renamed aside with a timestamp (never deleted) and a fresh history started, saying so.
 
-#include "campaignrecord.h"
+#include "history/campaignrecord.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "historyformat.h"
+#include "history/historyformat.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The history's trends as text: a table for people, CSV (a row per case per campaign) and JSON.
 
-#include "historytrend.h"
+#include "history/historytrend.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "historytrend.h"
+#include "history/historytrend.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 // regression flag when the latest campaign falls below every earlier campaign's spread by more
 // than the practical threshold (the comparison's noise threshold, 2 % by default).
 
-#include "historydatabase.h"
+#include "history/historydatabase.h"
 
 #include <optional>
 #include <string>

@@ -1,17 +1,17 @@
 // scaleview-cli compare: several log directories or campaigns as named series, each case's
 // medians side by side, and each series against the first with an interval and a verdict.
 
-#include "arguments.h"
-#include "measurearguments.h"
-#include "seriesdirectory.h"
-#include "commands.h"
-#include "usercatalog.h"
+#include "app/cli/arguments.h"
+#include "app/cli/measurearguments.h"
+#include "app/cli/seriesdirectory.h"
+#include "app/cli/commands.h"
+#include "app/cli/usercatalog.h"
 #include "version.h"
 
-#include "campaignwindow.h"
-#include "comparison.h"
-#include "comparisonreport.h"
-#include "summary.h"
+#include "core/load/campaignwindow.h"
+#include "core/compare/comparison.h"
+#include "core/compare/comparisonreport.h"
+#include "core/stats/summary.h"
 
 #include <cstdio>
 #include <cstdlib>

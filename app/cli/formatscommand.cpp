@@ -1,9 +1,9 @@
 // scaleview-cli formats: the table of log formats, for --log-format and for DLPerf users who
 // want to know which of DLPerf's scripts ScaleView's --format dlperf reproduces.
 
-#include "commands.h"
+#include "app/cli/commands.h"
 
-#include "logformat.h"
+#include "core/parse/logformat.h"
 
 #include <cstdio>
 #include <string>

@@ -2,14 +2,14 @@
 // directories; `history` prints each case's median over time with each campaign's min-max and
 // flags a regression of the latest campaign (exit 1 with --fail-on-regression).
 
-#include "arguments.h"
-#include "commands.h"
-#include "measurearguments.h"
+#include "app/cli/arguments.h"
+#include "app/cli/commands.h"
+#include "app/cli/measurearguments.h"
 
-#include "campaignrecord.h"
-#include "historydatabase.h"
-#include "historyformat.h"
-#include "historytrend.h"
+#include "history/campaignrecord.h"
+#include "history/historydatabase.h"
+#include "history/historyformat.h"
+#include "history/historytrend.h"
 
 #include <QCoreApplication>
 

@@ -1,20 +1,20 @@
 // scaleview-cli run / resume / preflight: the launcher from a terminal or a script.
 
-#include "arguments.h"
-#include "commands.h"
+#include "app/cli/arguments.h"
+#include "app/cli/commands.h"
 
-#include "adaptiverepeats.h"
-#include "campaign.h"
-#include "campaigndirectory.h"
-#include "containerspec.h"
-#include "dryrun.h"
-#include "environmentcapture.h"
-#include "hostaddresses.h"
-#include "preflight.h"
-#include "report.h"
-#include "runner.h"
-#include "shellquote.h"
-#include "terminationsignals.h"
+#include "launcher/campaign/adaptiverepeats.h"
+#include "launcher/campaign/campaign.h"
+#include "launcher/campaign/campaigndirectory.h"
+#include "launcher/container/containerspec.h"
+#include "launcher/campaign/dryrun.h"
+#include "launcher/monitor/environmentcapture.h"
+#include "launcher/runner/hostaddresses.h"
+#include "launcher/runner/preflight.h"
+#include "core/report/report.h"
+#include "launcher/runner/runner.h"
+#include "launcher/ssh/shellquote.h"
+#include "launcher/runner/terminationsignals.h"
 
 #include <QCoreApplication>
 #include <charconv>

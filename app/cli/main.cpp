@@ -1,6 +1,6 @@
 // scaleview-cli: ScaleView's statistics for headless machines and scripts.
 
-#include "commands.h"
+#include "app/cli/commands.h"
 #include "version.h"
 
 #include <algorithm>

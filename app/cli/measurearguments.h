@@ -2,9 +2,9 @@
 // The options several commands read the same way: DLPerf's method, the measured window, the
 // reader threads and the comparison threshold, with the same words when a value is wrong.
 
-#include "arguments.h"
-#include "casestats.h"
-#include "runloader.h"
+#include "app/cli/arguments.h"
+#include "core/stats/casestats.h"
+#include "core/load/runloader.h"
 
 #include <cstdlib>
 #include <optional>

@@ -2,17 +2,17 @@
 // without a display (Qt's offscreen platform when there is none). `--compare frameworks` draws
 // the GUI's Compare frameworks charts: one bar (or line) per framework of the tree.
 
-#include "arguments.h"
-#include "campaignwindow.h"
-#include "commands.h"
-#include "runloader.h"
+#include "app/cli/arguments.h"
+#include "core/load/campaignwindow.h"
+#include "app/cli/commands.h"
+#include "core/load/runloader.h"
 
-#include "analysis.h"
-#include "chartexport.h"
-#include "scalingdata.h"
-#include "speedupchart.h"
-#include "summary.h"
-#include "throughputchart.h"
+#include "ui/browse/analysis.h"
+#include "ui/charts/chartexport.h"
+#include "ui/charts/scalingdata.h"
+#include "ui/charts/speedupchart.h"
+#include "core/stats/summary.h"
+#include "ui/charts/throughputchart.h"
 
 #include <QApplication>
 #include <QChart>

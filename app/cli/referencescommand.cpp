@@ -1,15 +1,15 @@
 // scaleview-cli references: list the tables ScaleView compares with (published, the user's
 // own, --reference-file), and `references save` to make a log directory one of them.
 
-#include "arguments.h"
-#include "measurearguments.h"
-#include "commands.h"
-#include "usercatalog.h"
+#include "app/cli/arguments.h"
+#include "app/cli/measurearguments.h"
+#include "app/cli/commands.h"
+#include "app/cli/usercatalog.h"
 #include "version.h"
 
-#include "campaignwindow.h"
-#include "referencetablewriter.h"
-#include "summary.h"
+#include "core/load/campaignwindow.h"
+#include "core/reference/referencetablewriter.h"
+#include "core/stats/summary.h"
 
 #include <cstdio>
 #include <ctime>

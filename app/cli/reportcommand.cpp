@@ -1,17 +1,17 @@
 // scaleview-cli report: one shareable file for one or more log directories, HTML (charts inline
 // as SVG) or Markdown (charts as PNG beside it).
 
-#include "arguments.h"
-#include "measurearguments.h"
-#include "seriesdirectory.h"
-#include "commands.h"
-#include "usercatalog.h"
+#include "app/cli/arguments.h"
+#include "app/cli/measurearguments.h"
+#include "app/cli/seriesdirectory.h"
+#include "app/cli/commands.h"
+#include "app/cli/usercatalog.h"
 #include "version.h"
 
-#include "campaignwindow.h"
-#include "comparison.h"
-#include "reportdocument.h"
-#include "summary.h"
+#include "core/load/campaignwindow.h"
+#include "core/compare/comparison.h"
+#include "core/report/reportdocument.h"
+#include "core/stats/summary.h"
 
 #include <algorithm>
 #include <cctype>

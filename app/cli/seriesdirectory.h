@@ -2,9 +2,9 @@
 // One directory of a comparison or a report: read over its own campaign's window unless the
 // command line sets one, its warnings said on standard error, and its name as a series.
 
-#include "campaignwindow.h"
-#include "measurearguments.h"
-#include "summary.h"
+#include "core/load/campaignwindow.h"
+#include "app/cli/measurearguments.h"
+#include "core/stats/summary.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -1,14 +1,14 @@
-#include "arguments.h"
-#include "measurearguments.h"
-#include "commands.h"
-#include "runloader.h"
-#include "usercatalog.h"
+#include "app/cli/arguments.h"
+#include "app/cli/measurearguments.h"
+#include "app/cli/commands.h"
+#include "core/load/runloader.h"
+#include "app/cli/usercatalog.h"
 #include "version.h"
 
-#include "campaignwindow.h"
-#include "dlperfview.h"
-#include "report.h"
-#include "summary.h"
+#include "core/load/campaignwindow.h"
+#include "core/report/dlperfview.h"
+#include "core/report/report.h"
+#include "core/stats/summary.h"
 
 #include <algorithm>
 #include <cstdio>

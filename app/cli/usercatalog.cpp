@@ -1,6 +1,6 @@
-#include "usercatalog.h"
+#include "app/cli/usercatalog.h"
 
-#include "referencetablewriter.h"
+#include "core/reference/referencetablewriter.h"
 
 #include <cstdio>
 #include <cstdlib>

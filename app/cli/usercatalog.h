@@ -2,7 +2,7 @@
 // The reference tables a command compares with: the published ones, the user's own (saved in
 // the XDG data directory) and any --reference-file, each file taken whole or refused.
 
-#include "referencecatalog.h"
+#include "core/reference/referencecatalog.h"
 
 #include <filesystem>
 #include <optional>

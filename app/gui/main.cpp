@@ -7,14 +7,14 @@
 // [--campaign DIR|FILE] [--start] [--after SECONDS] grabs the Run panel (idle, after SECONDS while
 // running, or once the started campaign has finished).
 
-#include "appsettings.h"
-#include "historypage.h"
-#include "reportrender.h"
-#include "mainwindow.h"
-#include "runpanel.h"
-#include "runspage.h"
-#include "speeduppage.h"
-#include "terminationsignals.h"
+#include "ui/window/appsettings.h"
+#include "ui/history/historypage.h"
+#include "ui/window/reportrender.h"
+#include "ui/window/mainwindow.h"
+#include "ui/run/runpanel.h"
+#include "ui/browse/runspage.h"
+#include "ui/browse/speeduppage.h"
+#include "launcher/runner/terminationsignals.h"
 #include "version.h"
 
 #include <QApplication>

@@ -2,7 +2,7 @@
 // Widgets or Charts: summarize and run start in milliseconds, and only plot pays for Qt's GUI
 // libraries. scaleview-cli execs this program with the same arguments.
 
-#include "commands.h"
+#include "app/cli/commands.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "formats/gluonanalyzer.h"
+#include "core/formats/gluonanalyzer.h"
 
-#include "numerics.h"
+#include "core/stats/numerics.h"
 
 #include <algorithm>
 #include <cmath>

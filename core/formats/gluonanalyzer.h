@@ -3,8 +3,8 @@
 // a throughput, as ScaleView measures it (the window's steps, W to I) and as DLPerf's
 // extract_mxnet_logs.py does (rows of consecutive lines, its own window start, exact line count).
 
-#include "formatanalyzer.h"
-#include "logformat.h"
+#include "core/measure/formatanalyzer.h"
+#include "core/parse/logformat.h"
 
 #include <map>
 #include <vector>

@@ -1,8 +1,8 @@
-#include "formats/insightface.h"
+#include "core/formats/insightface.h"
 
-#include "formats/insightfaceanalyzer.h"
-#include "numerics.h"
-#include "textscan.h"
+#include "core/formats/insightfaceanalyzer.h"
+#include "core/stats/numerics.h"
+#include "core/parse/textscan.h"
 
 #include <algorithm>
 #include <charconv>

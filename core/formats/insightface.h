@@ -4,7 +4,7 @@
 // one process per node) and Partial-FC (train_memory.py, rank 0's "INFO:root:Iter:N Rank:R it/sec
 // Total:T it/sec"), each read by its MxNet/InsightFace/.../extract_mxnet_logs.py.
 
-#include "logformat.h"
+#include "core/parse/logformat.h"
 
 namespace sv {
 

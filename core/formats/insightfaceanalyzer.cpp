@@ -1,4 +1,4 @@
-#include "formats/insightfaceanalyzer.h"
+#include "core/formats/insightfaceanalyzer.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // what these logs add: ArcFace's Speedometer rate is one node's (the job's is that times the
 // nodes), and a line lost inside the window is said, not silently averaged over.
 
-#include "stepwindowanalyzer.h"
+#include "core/measure/stepwindowanalyzer.h"
 
 namespace sv {
 

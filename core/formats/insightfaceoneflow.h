@@ -3,7 +3,7 @@
 // insightface_train.py: "train: iter N, loss L, throughput: T" every iteration from 0, T the
 // whole job's samples/s), read by OneFlow/Recognition/insightface/extract_oneflow_logs_time.py.
 
-#include "logformat.h"
+#include "core/parse/logformat.h"
 
 namespace sv {
 

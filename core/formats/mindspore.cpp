@@ -1,7 +1,7 @@
-#include "formats/mindspore.h"
-#include "textscan.h"
+#include "core/formats/mindspore.h"
+#include "core/parse/textscan.h"
 
-#include "formats/mindsporeanalyzer.h"
+#include "core/formats/mindsporeanalyzer.h"
 
 #include <charconv>
 

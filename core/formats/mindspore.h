@@ -4,7 +4,7 @@
 // step), each followed by TimeMonitor's "epoch time: X ms, per step time: Y ms" per sink of
 // steps; every rank in one file. Read by MindSpore/.../extract_mindspore_logs_time.py.
 
-#include "logformat.h"
+#include "core/parse/logformat.h"
 
 namespace sv {
 

@@ -1,7 +1,7 @@
-#include "formats/mindsporeanalyzer.h"
+#include "core/formats/mindsporeanalyzer.h"
 
-#include "formats/mindspore.h"
-#include "numerics.h"
+#include "core/formats/mindspore.h"
+#include "core/stats/numerics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,8 +3,8 @@
 // all ranks in one file) to a throughput: ScaleView assigns the k-th epoch time line to sink
 // k / R; DLPerf's script to whichever step line any rank printed last (a shared cur_step).
 
-#include "formatanalyzer.h"
-#include "logformat.h"
+#include "core/measure/formatanalyzer.h"
+#include "core/parse/logformat.h"
 
 namespace sv {
 

@@ -1,7 +1,7 @@
-#include "formats/mxnetgluon.h"
-#include "textscan.h"
+#include "core/formats/mxnetgluon.h"
+#include "core/parse/textscan.h"
 
-#include "formats/gluonanalyzer.h"
+#include "core/formats/gluonanalyzer.h"
 
 #include <charconv>
 

@@ -3,7 +3,7 @@
 // X samples/sec", rank 0) and gluon-nlp BERT-base ("[step N] ... latency=X ms/batch", every rank
 // in one file), each read by its MxNet/.../extract_mxnet_logs.py.
 
-#include "logformat.h"
+#include "core/parse/logformat.h"
 
 namespace sv {
 

@@ -1,9 +1,9 @@
-#include "ngctfbert.h"
-#include "textscan.h"
+#include "core/formats/ngctfbert.h"
+#include "core/parse/textscan.h"
 
-#include "dlloggerline.h"
-#include "numerics.h"
-#include "stepwindowanalyzer.h"
+#include "core/parse/dlloggerline.h"
+#include "core/stats/numerics.h"
+#include "core/measure/stepwindowanalyzer.h"
 
 #include <charconv>
 #include <cmath>

@@ -3,7 +3,7 @@
 // throughput_train : X seq/s ...", printed at step 1 and every 10 steps with the mean rate since
 // the previous print; DLPerf's extract_tensorflow_logs.py and _time.py.
 
-#include "logformat.h"
+#include "core/parse/logformat.h"
 
 namespace sv {
 

@@ -1,7 +1,7 @@
-#include "formats/oneflow.h"
+#include "core/formats/oneflow.h"
 
-#include "formats/oneflowanalyzer.h"
-#include "formats/oneflowmarkdown.h"
+#include "core/formats/oneflowanalyzer.h"
+#include "core/formats/oneflowmarkdown.h"
 
 #include <charconv>
 #include <cmath>

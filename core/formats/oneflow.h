@@ -4,7 +4,7 @@
 // ("train: epoch 0, iter 120, ... samples/s: X T", "step: 119, ... throughput: X T"), read by
 // extract_cnn_result.py / extract_bert_result.py, which print Markdown tables.
 
-#include "logformat.h"
+#include "core/parse/logformat.h"
 
 namespace sv {
 

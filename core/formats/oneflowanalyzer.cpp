@@ -1,7 +1,7 @@
-#include "formats/oneflowanalyzer.h"
+#include "core/formats/oneflowanalyzer.h"
 
-#include "formats/oneflow.h"
-#include "numerics.h"
+#include "core/formats/oneflow.h"
+#include "core/stats/numerics.h"
 
 #include <cmath>
 #include <initializer_list>

@@ -3,8 +3,8 @@
 // from the log's own header times the iterations between start and end, over the difference of
 // their Unix timestamps. The topology and batch of the result come from that header.
 
-#include "formatanalyzer.h"
-#include "logformat.h"
+#include "core/measure/formatanalyzer.h"
+#include "core/parse/logformat.h"
 
 namespace sv {
 

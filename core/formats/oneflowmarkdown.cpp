@@ -1,7 +1,7 @@
-#include "formats/oneflowmarkdown.h"
-#include "numerics.h"
+#include "core/formats/oneflowmarkdown.h"
+#include "core/stats/numerics.h"
 
-#include "summary.h"
+#include "core/stats/summary.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,8 +1,8 @@
-#include "paddle.h"
-#include "textscan.h"
+#include "core/formats/paddle.h"
+#include "core/parse/textscan.h"
 
-#include "numerics.h"
-#include "stepwindowanalyzer.h"
+#include "core/stats/numerics.h"
+#include "core/measure/stepwindowanalyzer.h"
 
 #include <charconv>
 #include <cmath>

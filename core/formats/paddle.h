@@ -3,7 +3,7 @@
 // [Pass 0, train batch 19] \tloss ..., elapse 0.3625 sec") and BERT's ("epoch: 0, progress: 1/1,
 // step: 20, ..., speed: 1.491234 steps/s, file: ..."); DLPerf's PaddlePaddle scripts.
 
-#include "logformat.h"
+#include "core/parse/logformat.h"
 
 namespace sv {
 

@@ -1,7 +1,7 @@
-#include "pytorchrn50.h"
+#include "core/formats/pytorchrn50.h"
 
-#include "numerics.h"
-#include "textscan.h"
+#include "core/stats/numerics.h"
+#include "core/parse/textscan.h"
 
 #include <algorithm>
 #include <charconv>

@@ -3,7 +3,7 @@
 // ProgressMeter lines ("Epoch: [0][ 6/53]\tTime  0.403 ( 2.123)\tData ...") into one file, each
 // in blocks of about 8 KiB; DLPerf's PyTorch/resnet50v1.5/extract_pytorch_logs_time.py.
 
-#include "logformat.h"
+#include "core/parse/logformat.h"
 
 namespace sv {
 

@@ -1,8 +1,8 @@
-#include "tf2.h"
-#include "textscan.h"
+#include "core/formats/tf2.h"
+#include "core/parse/textscan.h"
 
-#include "numerics.h"
-#include "stepwindowanalyzer.h"
+#include "core/stats/numerics.h"
+#include "core/measure/stepwindowanalyzer.h"
 
 #include <charconv>
 #include <cmath>

@@ -4,7 +4,7 @@
 // examples/second between steps 100 and 200") and BERT's custom loop ("Train Step: 20/120  /
 // loss = 7.53"); DLPerf's TensorFlow/resnet50v1.5 and TensorFlow/bert scripts.
 
-#include "logformat.h"
+#include "core/parse/logformat.h"
 
 namespace sv {
 

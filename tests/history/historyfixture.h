@@ -3,7 +3,7 @@
 // repeats with a little spread), each case's speed scaled by a factor, the logs dated so that
 // the campaigns follow each other in time, and optionally a captured environment.
 
-#include "logwriter.h"
+#include "tests/support/logwriter.h"
 
 #include <chrono>
 #include <cmath>

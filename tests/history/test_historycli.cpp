@@ -1,8 +1,8 @@
 // scaleview-cli history on three generated campaigns (the latest regressed in 1n2g only):
 // record, idempotence, the trend in every format, --case and --fail-on-regression.
 
-#include "historyfixture.h"
-#include "process.h"
+#include "tests/history/historyfixture.h"
+#include "tests/support/process.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

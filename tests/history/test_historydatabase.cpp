@@ -2,11 +2,11 @@
 // content, one transaction per record (an injected failure and a writer killed mid-write leave
 // the previous state), and a corrupt or locked file set aside with the app going on.
 
-#include "historyfixture.h"
+#include "tests/history/historyfixture.h"
 
-#include "campaignrecord.h"
-#include "environmentsummary.h"
-#include "historydatabase.h"
+#include "history/campaignrecord.h"
+#include "history/environmentsummary.h"
+#include "history/historydatabase.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>

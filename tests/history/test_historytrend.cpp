@@ -1,7 +1,7 @@
 // The regression rule on stored campaigns built by hand: the latest median against the earlier
 // campaigns' min-max envelope, beyond the practical threshold.
 
-#include "historytrend.h"
+#include "history/historytrend.h"
 
 #include <gtest/gtest.h>
 

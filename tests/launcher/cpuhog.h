@@ -2,7 +2,7 @@
 // A real CPU hog for the monitor's tests: a busy loop beside a run (a real process, not a
 // mock), KILLed and reaped when the test ends, whatever happens in it.
 
-#include "launchertest.h"
+#include "tests/launcher/launchertest.h"
 
 #include <csignal>
 #include <string>

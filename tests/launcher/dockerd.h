@@ -5,7 +5,7 @@
 // also when a test fails. Where docker.io is missing or dockerd cannot start, skipReason() says
 // why, and the test skips.
 
-#include "../process.h"
+#include "tests/support/process.h"
 
 #include <chrono>
 #include <csignal>

@@ -2,8 +2,8 @@
 // Shared by the launcher's tests: paths of the programs under test, temporary directories,
 // and a look for processes still carrying a run tag.
 
-#include "../process.h"
-#include "campaign.h"
+#include "tests/support/process.h"
+#include "launcher/campaign/campaign.h"
 
 #include <chrono>
 #include <fcntl.h>

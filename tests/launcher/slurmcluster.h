@@ -6,8 +6,8 @@
 // stopped by the PID in its own pid file (checked against /proc/PID/comm), also when a test
 // failed; nothing under /etc is read or written.
 
-#include "../process.h"
-#include "sshnodes.h"
+#include "tests/support/process.h"
+#include "tests/launcher/sshnodes.h"
 
 #include <chrono>
 #include <csignal>

@@ -3,8 +3,8 @@
 // environment, torn down by PID after the last test), and what their tests read back: the CLI's
 // arguments for a Slurm campaign, the ranks srun labelled, the job ids in the journal.
 
-#include "launchertest.h"
-#include "slurmcluster.h"
+#include "tests/launcher/launchertest.h"
+#include "tests/launcher/slurmcluster.h"
 
 #include <chrono>
 #include <functional>

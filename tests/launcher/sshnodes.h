@@ -9,7 +9,7 @@
 // (no privilege separation, UsePAM no, ports above 1024) and only that user logs in. Everything
 // it starts is stopped by its destructor.
 
-#include "launchertest.h"
+#include "tests/launcher/launchertest.h"
 
 #include <gtest/gtest.h>
 

@@ -2,16 +2,16 @@
 // (order, reruns of disturbed and failed runs, resume), the ETA range, the campaign's JSON and
 // options; then real campaigns of the fake workload through scaleview-cli, and a kill -9.
 
-#include "launchertest.h"
+#include "tests/launcher/launchertest.h"
 
-#include "adaptiverepeats.h"
-#include "adaptiveschedule.h"
-#include "campaign.h"
-#include "campaigndirectory.h"
-#include "confidence.h"
-#include "journal.h"
-#include "runprogress.h"
-#include "workloadprofile.h"
+#include "launcher/campaign/adaptiverepeats.h"
+#include "launcher/campaign/adaptiveschedule.h"
+#include "launcher/campaign/campaign.h"
+#include "launcher/campaign/campaigndirectory.h"
+#include "core/stats/confidence.h"
+#include "launcher/runner/journal.h"
+#include "launcher/runner/runprogress.h"
+#include "launcher/campaign/workloadprofile.h"
 
 #include <csignal>
 #include <gtest/gtest.h>

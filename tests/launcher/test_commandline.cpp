@@ -1,19 +1,19 @@
 // Quoting, name checks, campaign files and the exact command lines of the seed's runner.
 
-#include "campaign.h"
-#include "campaigndiff.h"
-#include "campaigndirectory.h"
-#include "commandbuilder.h"
-#include "dryrun.h"
-#include "identifiers.h"
-#include "launchertest.h"
-#include "plannedrun.h"
-#include "runcapacity.h"
-#include "runprogress.h"
-#include "runverdict.h"
-#include "shellquote.h"
-#include "topologyfit.h"
-#include "workloadprofile.h"
+#include "launcher/campaign/campaign.h"
+#include "launcher/campaign/campaigndiff.h"
+#include "launcher/campaign/campaigndirectory.h"
+#include "launcher/runner/commandbuilder.h"
+#include "launcher/campaign/dryrun.h"
+#include "launcher/ssh/identifiers.h"
+#include "tests/launcher/launchertest.h"
+#include "launcher/campaign/plannedrun.h"
+#include "launcher/campaign/runcapacity.h"
+#include "launcher/runner/runprogress.h"
+#include "launcher/runner/runverdict.h"
+#include "launcher/ssh/shellquote.h"
+#include "launcher/campaign/topologyfit.h"
+#include "launcher/campaign/workloadprofile.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -2,8 +2,8 @@
 // runs inside it, and removes it; cancel, timeouts, a container that dies, kill -9 + resume; and
 // preflight's answers for a missing image, a refused socket and a missing mount source.
 
-#include "dockerd.h"
-#include "launchertest.h"
+#include "tests/launcher/dockerd.h"
+#include "tests/launcher/launchertest.h"
 
 #include <csignal>
 #include <filesystem>

@@ -2,14 +2,14 @@
 // anything starts, the JSON round trip, the docker command lines the launcher builds, and when
 // and how the containers of a multi-node campaign get their own sshd (files, port, PATH).
 
-#include "launchertest.h"
+#include "tests/launcher/launchertest.h"
 
-#include "commandbuilder.h"
-#include "containercommands.h"
-#include "containerssh.h"
-#include "containerspec.h"
-#include "identifiers.h"
-#include "shellquote.h"
+#include "launcher/runner/commandbuilder.h"
+#include "launcher/container/containercommands.h"
+#include "launcher/container/containerssh.h"
+#include "launcher/container/containerspec.h"
+#include "launcher/ssh/identifiers.h"
+#include "launcher/ssh/shellquote.h"
 
 #include <algorithm>
 #include <map>

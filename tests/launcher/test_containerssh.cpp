@@ -4,8 +4,8 @@
 // container 1 reaching container 2 through it; cancel; and preflight over SSH on each node.
 // Every test binds port 10001 on both addresses: ctest runs them one at a time (RESOURCE_LOCK).
 
-#include "dockerd.h"
-#include "sshnodes.h"
+#include "tests/launcher/dockerd.h"
+#include "tests/launcher/sshnodes.h"
 
 #include <csignal>
 #include <sys/socket.h>

@@ -2,7 +2,7 @@
 // that fills, a journal line a future version wrote. The run ends failed with the reason and an
 // end record, the campaign says why it stopped, and nothing is left running.
 
-#include "launchertest.h"
+#include "tests/launcher/launchertest.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 // Runs that go wrong on this machine, with the fake workload under mpirun: the right state,
 // nothing tagged left behind, no hang. And kill -9 of the runner, then resume.
 
-#include "launchertest.h"
+#include "tests/launcher/launchertest.h"
 
 #include <chrono>
 #include <csignal>

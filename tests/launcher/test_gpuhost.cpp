@@ -3,7 +3,7 @@
 // real preflight and environment capture, since the real one is not here. Without any
 // nvidia-smi, preflight says what to install.
 
-#include "launchertest.h"
+#include "tests/launcher/launchertest.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

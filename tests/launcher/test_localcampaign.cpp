@@ -1,7 +1,7 @@
 // The real CPU workload (torchvision ResNet-50 under mpirun, gloo), tiny, launched by
 // scaleview-cli run and read back by scaleview-cli summarize.
 
-#include "launchertest.h"
+#include "tests/launcher/launchertest.h"
 
 #include <chrono>
 #include <gtest/gtest.h>

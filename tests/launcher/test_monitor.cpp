@@ -3,14 +3,14 @@
 // are appended to DIR/monitor/<run>.jsonl, and preflight warns about it; a run's own (tagged)
 // processes are never foreign.
 
-#include "cpuhog.h"
-#include "hostsampler.h"
-#include "launchertest.h"
-#include "preflight.h"
-#include "runmonitor.h"
-#include "qtloop.h"
-#include "runner.h"
-#include "workloadprofile.h"
+#include "tests/launcher/cpuhog.h"
+#include "launcher/monitor/hostsampler.h"
+#include "tests/launcher/launchertest.h"
+#include "launcher/runner/preflight.h"
+#include "launcher/monitor/runmonitor.h"
+#include "tests/launcher/qtloop.h"
+#include "launcher/runner/runner.h"
+#include "launcher/campaign/workloadprofile.h"
 
 #include <QThread>
 #include <csignal>

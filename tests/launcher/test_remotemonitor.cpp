@@ -5,12 +5,12 @@
 // timeout and kill -9 + resume leave no sampler behind on any host; the run's own tagged
 // processes are never foreign.
 
-#include "commandbuilder.h"
-#include "cpuhog.h"
-#include "qtloop.h"
-#include "remotesampler.h"
-#include "runmonitor.h"
-#include "sshnodes.h"
+#include "launcher/runner/commandbuilder.h"
+#include "tests/launcher/cpuhog.h"
+#include "tests/launcher/qtloop.h"
+#include "launcher/monitor/remotesampler.h"
+#include "launcher/monitor/runmonitor.h"
+#include "tests/launcher/sshnodes.h"
 
 #include <chrono>
 #include <fstream>

@@ -3,17 +3,17 @@
 // of preflight, an environment capture that a hung nvidia-smi cannot hold, and a command batch
 // that lets a few logins at a time reach each host.
 
-#include "launchertest.h"
-#include "qtloop.h"
+#include "tests/launcher/launchertest.h"
+#include "tests/launcher/qtloop.h"
 
-#include "campaign.h"
-#include "commandbatch.h"
-#include "environmentcapture.h"
-#include "journal.h"
-#include "launchgroup.h"
-#include "outputspace.h"
-#include "runner.h"
-#include "workloadprofile.h"
+#include "launcher/campaign/campaign.h"
+#include "launcher/runner/commandbatch.h"
+#include "launcher/monitor/environmentcapture.h"
+#include "launcher/runner/journal.h"
+#include "launcher/runner/launchgroup.h"
+#include "launcher/runner/outputspace.h"
+#include "launcher/runner/runner.h"
+#include "launcher/campaign/workloadprofile.h"
 
 #include <QSignalSpy>
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 // torchrun per node), a queued job, cancel, a failing rank, hostile values, pyxis' options
 // through a SPANK double. Skipped, saying why, only where the Slurm packages are missing.
 
-#include "slurmtest.h"
+#include "tests/launcher/slurmtest.h"
 
 #include <csignal>
 #include <fstream>

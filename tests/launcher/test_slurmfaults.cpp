@@ -4,7 +4,7 @@
 // Slurm 22.05), so a 1-minute job started in the cluster's first 30 s ends at about 90 s: that
 // campaign starts with the suite, on node1 only, and the dead-node test runs meanwhile.
 
-#include "slurmtest.h"
+#include "tests/launcher/slurmtest.h"
 
 #include <algorithm>
 #include <csignal>

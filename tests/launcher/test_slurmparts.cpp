@@ -2,15 +2,15 @@
 // what Slurm's commands print read back, each end state mapped, and the exact sbatch and srun
 // lines of the NGC profile under pyxis (golden file).
 
-#include "launchertest.h"
+#include "tests/launcher/launchertest.h"
 
-#include "campaign.h"
-#include "dryrun.h"
-#include "shellquote.h"
-#include "slurmjobscript.h"
-#include "slurmpreflight.h"
-#include "slurmstatus.h"
-#include "workloadprofile.h"
+#include "launcher/campaign/campaign.h"
+#include "launcher/campaign/dryrun.h"
+#include "launcher/ssh/shellquote.h"
+#include "launcher/slurm/slurmjobscript.h"
+#include "launcher/slurm/slurmpreflight.h"
+#include "launcher/slurm/slurmstatus.h"
+#include "launcher/campaign/workloadprofile.h"
 
 #include <gtest/gtest.h>
 

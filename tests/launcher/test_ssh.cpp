@@ -3,9 +3,9 @@
 // host whose key changed, a rank failing on the remote node, a node vanishing mid-run, and hostile
 // argv through ssh -> remote shell -> mpirun -> ssh -> rank; and the session each host gives a run.
 
-#include "sshnodes.h"
+#include "tests/launcher/sshnodes.h"
 
-#include "sshdiagnosis.h"
+#include "launcher/ssh/sshdiagnosis.h"
 
 #include <chrono>
 #include <cstdlib>

@@ -3,7 +3,7 @@
 // a ProxyCommand, as behind a bastion) fails in preflight naming it, and a run started anyway
 // ends within seconds saying why, not at the start timeout.
 
-#include "sshnodes.h"
+#include "tests/launcher/sshnodes.h"
 
 #include <chrono>
 #include <gtest/gtest.h>

@@ -2,14 +2,14 @@
 // must not hold the journal's records (the campaign still ends, every run recorded), and a log
 // that cannot be made durable is never recorded ok.
 
-#include "launchertest.h"
-#include "qtloop.h"
+#include "tests/launcher/launchertest.h"
+#include "tests/launcher/qtloop.h"
 
-#include "campaign.h"
-#include "processtree.h"
-#include "runner.h"
-#include "runrecorder.h"
-#include "workloadprofile.h"
+#include "launcher/campaign/campaign.h"
+#include "launcher/runner/processtree.h"
+#include "launcher/runner/runner.h"
+#include "launcher/runner/runrecorder.h"
+#include "launcher/campaign/workloadprofile.h"
 
 #include <gtest/gtest.h>
 #include <cerrno>

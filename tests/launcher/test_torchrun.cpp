@@ -3,7 +3,7 @@
 // sshd "nodes" (2n1g), read back by summarize with every rank's tag; and a node whose torchrun
 // fails while the other waits, which must end the run at once, naming that node.
 
-#include "sshnodes.h"
+#include "tests/launcher/sshnodes.h"
 
 #include <chrono>
 #include <gtest/gtest.h>

@@ -2,9 +2,9 @@
 // A campaign of the fake workload (the launcher tests' fakeworkload.py) under mpirun: real
 // processes, logs, journal and sweeps, in seconds and without loading the CPU.
 
-#include "campaign.h"
-#include "plannedrun.h"
-#include "workloadprofile.h"
+#include "launcher/campaign/campaign.h"
+#include "launcher/campaign/plannedrun.h"
+#include "launcher/campaign/workloadprofile.h"
 
 #include <QStringList>
 #include <fstream>

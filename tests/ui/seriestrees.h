@@ -3,8 +3,8 @@
 // is set by a factor (so B against A is faster, slower or the same by construction), and a tree
 // holding three frameworks' logs of one model, precision and batch size.
 
-#include "dllwriter.h"
-#include "logwriter.h"
+#include "tests/support/dllwriter.h"
+#include "tests/support/logwriter.h"
 
 #include <cmath>
 #include <filesystem>

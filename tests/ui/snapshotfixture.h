@@ -1,7 +1,7 @@
 #pragma once
 // A LogSnapshot read synchronously, for tests of what is built from one.
 
-#include "analysis.h"
+#include "ui/browse/analysis.h"
 
 namespace sv::test {
 

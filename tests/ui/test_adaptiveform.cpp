@@ -1,12 +1,12 @@
 // The Run panel's adaptive repeats: the form's option round-trips a campaign (and leaves a
 // fixed one fixed), and the monitor shows top-ups as they start and the campaign ETA as a range.
 
-#include "uifixture.h"
+#include "tests/ui/uifixture.h"
 
-#include "campaigndiff.h"
-#include "campaignform.h"
-#include "runmonitor.h"
-#include "runprogress.h"
+#include "launcher/campaign/campaigndiff.h"
+#include "ui/run/campaignform.h"
+#include "ui/run/runprogressview.h"
+#include "launcher/runner/runprogress.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
@@ -54,7 +54,7 @@ TEST(AdaptiveForm, TheRepeatsOptionRoundTripsAnAdaptiveCampaignAndLeavesAFixedOn
 }
 
 TEST(AdaptiveForm, TheMonitorAddsTopUpsAsTheyStartAndShowsTheCampaignEtaAsARange) {
-    ui::RunMonitor monitor;
+    ui::RunProgressView monitor;
     monitor.setPlan(
         {QStringLiteral("bz16/1n1g/r50_b16_fp32_1"), QStringLiteral("bz16/1n1g/r50_b16_fp32_2")},
         {}, 40);

@@ -4,11 +4,11 @@
 // so the panel must come back at once, say "Reading campaign…" with the form disabled, and keep
 // the event loop ticking; once the journal arrives, the campaign shows.
 
-#include "uifixture.h"
+#include "tests/ui/uifixture.h"
 
-#include "campaignform.h"
-#include "journal.h"
-#include "runpanel.h"
+#include "ui/run/campaignform.h"
+#include "launcher/runner/journal.h"
+#include "ui/run/runpanel.h"
 
 #include <QElapsedTimer>
 #include <QLineEdit>

@@ -1,16 +1,16 @@
 // The chart builders draw what the statistics say, and the exports write real images.
 
-#include "snapshotfixture.h"
-#include "uifixture.h"
+#include "tests/ui/snapshotfixture.h"
+#include "tests/ui/uifixture.h"
 
-#include "chartexport.h"
-#include "charthover.h"
-#include "chartpage.h"
-#include "chartstyle.h"
-#include "speeduppage.h"
-#include "speedupchart.h"
-#include "throughputchart.h"
-#include "tracechart.h"
+#include "ui/charts/chartexport.h"
+#include "ui/charts/charthover.h"
+#include "ui/browse/chartpage.h"
+#include "ui/charts/chartstyle.h"
+#include "ui/browse/speeduppage.h"
+#include "ui/charts/speedupchart.h"
+#include "ui/charts/throughputchart.h"
+#include "ui/charts/tracechart.h"
 
 #include <QAreaSeries>
 #include <QBarSeries>

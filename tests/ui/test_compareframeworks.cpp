@@ -2,16 +2,16 @@
 // lists each framework's cases and the Compare frameworks view; that view's charts draw one bar
 // and one speedup line per framework, in the window and in `scaleview-cli plot --compare`.
 
-#include "process.h"
-#include "seriestrees.h"
-#include "uifixture.h"
+#include "tests/support/process.h"
+#include "tests/ui/seriestrees.h"
+#include "tests/ui/uifixture.h"
 
-#include "analysiscontroller.h"
-#include "chartpage.h"
-#include "comparisontablemodel.h"
-#include "controlpanel.h"
-#include "resultspage.h"
-#include "speeduppage.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/browse/chartpage.h"
+#include "ui/models/comparisontablemodel.h"
+#include "ui/browse/controlpanel.h"
+#include "ui/browse/resultspage.h"
+#include "ui/browse/speeduppage.h"
 
 #include <QAbstractAxis>
 #include <QBarCategoryAxis>

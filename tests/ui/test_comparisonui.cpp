@@ -2,22 +2,22 @@
 // command line's extra directories), overlaid in the charts, compared case by case on Results
 // with the same figures as `scaleview-cli compare --format json`, filtered on Runs.
 
-#include "dialoganswer.h"
-#include "process.h"
-#include "seriestrees.h"
-#include "uifixture.h"
+#include "tests/ui/dialoganswer.h"
+#include "tests/support/process.h"
+#include "tests/ui/seriestrees.h"
+#include "tests/ui/uifixture.h"
 
-#include "analysiscontroller.h"
-#include "comparisontablemodel.h"
-#include "chartpage.h"
-#include "controlpanel.h"
-#include "pagebanner.h"
-#include "report.h"
-#include "resultspage.h"
-#include "runspage.h"
-#include "runtablemodel.h"
-#include "seriesset.h"
-#include "speeduppage.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/models/comparisontablemodel.h"
+#include "ui/browse/chartpage.h"
+#include "ui/browse/controlpanel.h"
+#include "ui/window/pagebanner.h"
+#include "core/report/report.h"
+#include "ui/browse/resultspage.h"
+#include "ui/browse/runspage.h"
+#include "ui/models/runtablemodel.h"
+#include "ui/compare/seriesset.h"
+#include "ui/browse/speeduppage.h"
 
 #include <QAction>
 #include <QBarSeries>

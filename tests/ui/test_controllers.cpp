@@ -1,15 +1,15 @@
 // The background machinery: loading with progress and cancel, stale loads dropped, recompute
 // without reading files, and live updates of a directory being written.
 
-#include "uifixture.h"
+#include "tests/ui/uifixture.h"
 
-#include "analysiscontroller.h"
-#include "consolefeed.h"
-#include "directorywindow.h"
-#include "livecontroller.h"
-#include "loadcontroller.h"
-#include "remotefilesystem.h"
-#include "runtablemodel.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/run/consolefeed.h"
+#include "ui/browse/directorywindow.h"
+#include "ui/browse/livecontroller.h"
+#include "ui/browse/loadcontroller.h"
+#include "launcher/runner/remotefilesystem.h"
+#include "ui/models/runtablemodel.h"
 
 #include <QFutureWatcher>
 #include <QSettings>

@@ -1,12 +1,12 @@
 // A campaign whose monitor marked a run disturbed, as the window shows it: the Runs table's
 // mark with the evidence, the Controls toggle that leaves such runs out, and the trace's curve
 // of what other processes used.
-#include "snapshotfixture.h"
-#include "uifixture.h"
+#include "tests/ui/snapshotfixture.h"
+#include "tests/ui/uifixture.h"
 
-#include "controlpanel.h"
-#include "models/runtablemodel.h"
-#include "tracechart.h"
+#include "ui/browse/controlpanel.h"
+#include "ui/models/runtablemodel.h"
+#include "ui/charts/tracechart.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

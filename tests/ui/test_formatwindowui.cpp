@@ -3,12 +3,12 @@
 // controls show that window and say whose it is, a window typed in is every log's, and the
 // reset button goes back to each format's own.
 
-#include "formatlogs.h"
-#include "process.h"
-#include "uifixture.h"
+#include "tests/support/formatlogs.h"
+#include "tests/support/process.h"
+#include "tests/ui/uifixture.h"
 
-#include "analysiscontroller.h"
-#include "controlpanel.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/browse/controlpanel.h"
 
 #include <QLabel>
 #include <QPushButton>

@@ -2,8 +2,8 @@
 // process, a real CPU workload under mpirun. The app must cancel the run, flush the journal and
 // quit, leaving no process of the campaign behind.
 
-#include "campaign.h"
-#include "../process.h"
+#include "launcher/campaign/campaign.h"
+#include "tests/support/process.h"
 
 #include <gtest/gtest.h>
 

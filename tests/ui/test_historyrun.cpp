@@ -3,13 +3,13 @@
 // one row per case; a second campaign is a second entry, the same directory recorded again
 // is not.
 
-#include "fakecampaign.h"
-#include "uifixture.h"
+#include "tests/ui/fakecampaign.h"
+#include "tests/ui/uifixture.h"
 
-#include "campaignform.h"
-#include "historydatabase.h"
-#include "historypage.h"
-#include "runpanel.h"
+#include "ui/run/campaignform.h"
+#include "history/historydatabase.h"
+#include "ui/history/historypage.h"
+#include "ui/run/runpanel.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>

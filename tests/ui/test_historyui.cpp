@@ -3,13 +3,13 @@
 // set of logs), the captured environment shown readable, and a corrupt database that the
 // window survives.
 
-#include "history/historyfixture.h"
-#include "uifixture.h"
+#include "tests/history/historyfixture.h"
+#include "tests/ui/uifixture.h"
 
-#include "campaignrecord.h"
-#include "environmentpage.h"
-#include "historydatabase.h"
-#include "historypage.h"
+#include "history/campaignrecord.h"
+#include "ui/browse/environmentpage.h"
+#include "history/historydatabase.h"
+#include "ui/history/historypage.h"
 
 #include <QChart>
 #include <QChartView>

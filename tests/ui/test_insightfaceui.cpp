@@ -1,12 +1,12 @@
 // The InsightFace report's comparison in the window: MXNet ArcFace's and OneFlow's R100 logs of
 // one batch size open as the Compare frameworks view, its axis in samples/s (the formats' unit).
 
-#include "insightfacewriter.h"
-#include "logwriter.h"
-#include "uifixture.h"
+#include "tests/support/insightfacewriter.h"
+#include "tests/support/logwriter.h"
+#include "tests/ui/uifixture.h"
 
-#include "analysiscontroller.h"
-#include "chartpage.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/browse/chartpage.h"
 
 #include <QAbstractAxis>
 #include <QBarSeries>

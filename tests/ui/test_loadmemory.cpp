@@ -2,12 +2,12 @@
 // 3 GB of logs, where summarize streams them in 12 MB). It keeps per run what the views need,
 // O(iterations x nodes), and reads the logs again, in the background, for another window.
 
-#include "process.h"
-#include "uifixture.h"
+#include "tests/support/process.h"
+#include "tests/ui/uifixture.h"
 
-#include "analysiscontroller.h"
-#include "loadcontroller.h"
-#include "report.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/browse/loadcontroller.h"
+#include "core/report/report.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,14 +1,14 @@
 // Every model under QAbstractItemModelTester, and its contents against the core's statistics.
 
-#include "snapshotfixture.h"
-#include "uifixture.h"
+#include "tests/ui/snapshotfixture.h"
+#include "tests/ui/uifixture.h"
 
-#include "casetablemodel.h"
-#include "controlpanel.h"
-#include "referencelistmodel.h"
-#include "report.h"
-#include "runtablemodel.h"
-#include "warninglistmodel.h"
+#include "ui/models/casetablemodel.h"
+#include "ui/browse/controlpanel.h"
+#include "ui/models/referencelistmodel.h"
+#include "core/report/report.h"
+#include "ui/models/runtablemodel.h"
+#include "ui/models/warninglistmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>

@@ -1,7 +1,7 @@
 // scaleview-cli plot, run as a user runs it, with no display at all.
 
-#include "process.h"
-#include "uifixture.h"
+#include "tests/support/process.h"
+#include "tests/ui/uifixture.h"
 
 #include <QImage>
 

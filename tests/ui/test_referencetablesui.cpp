@@ -2,13 +2,13 @@
 // tables appear in the reference selector; a malformed file is refused whole with the field
 // and the reason, and none of its tables appears.
 
-#include "uifixture.h"
+#include "tests/ui/uifixture.h"
 
-#include "analysiscontroller.h"
-#include "controlpanel.h"
-#include "loadcontroller.h"
-#include "referencelistmodel.h"
-#include "referencetables.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/browse/controlpanel.h"
+#include "ui/browse/loadcontroller.h"
+#include "ui/models/referencelistmodel.h"
+#include "ui/browse/referencetables.h"
 
 #include <QSignalSpy>
 #include <QStatusBar>

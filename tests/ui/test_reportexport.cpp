@@ -3,12 +3,12 @@
 // every case's median and speedup, both charts inline as SVG, the excluded run with its reason,
 // the campaign file and the environment.
 
-#include "dialoganswer.h"
-#include "uifixture.h"
+#include "tests/ui/dialoganswer.h"
+#include "tests/ui/uifixture.h"
 
-#include "analysiscontroller.h"
-#include "mainwindow.h"
-#include "report.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/window/mainwindow.h"
+#include "core/report/report.h"
 
 #include <QAction>
 #include <QSignalSpy>

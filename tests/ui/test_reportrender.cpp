@@ -2,8 +2,8 @@
 // documentation's report.png): each inline SVG chart sits right under its caption, with no blank
 // the chart's height above it, and each caption starts a line of its own.
 
-#include "reportdocument.h"
-#include "reportrender.h"
+#include "core/report/reportdocument.h"
+#include "ui/window/reportrender.h"
 
 #include <QColor>
 #include <QImage>

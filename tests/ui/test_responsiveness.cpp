@@ -3,21 +3,21 @@
 // on screen (models, tables and charts rebuilt as partial results arrive). SCALEVIEW_PROBE_MB
 // sets the directory size (default 40; docs/benchmarks.md records a 300 MB run).
 
-#include "fakecampaign.h"
-#include "uifixture.h"
+#include "tests/ui/fakecampaign.h"
+#include "tests/ui/uifixture.h"
 
-#include "analysiscontroller.h"
-#include "appsettings.h"
-#include "backgroundtask.h"
-#include "loadcontroller.h"
-#include "mainwindow.h"
-#include "plannedrun.h"
-#include "processtree.h"
-#include "runrecorder.h"
-#include "runcontroller.h"
-#include "runmonitor.h"
-#include "runpanel.h"
-#include "workloadprofile.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/window/appsettings.h"
+#include "async/backgroundtask.h"
+#include "ui/browse/loadcontroller.h"
+#include "ui/window/mainwindow.h"
+#include "launcher/campaign/plannedrun.h"
+#include "launcher/runner/processtree.h"
+#include "launcher/runner/runrecorder.h"
+#include "ui/run/runcontroller.h"
+#include "ui/run/runprogressview.h"
+#include "ui/run/runpanel.h"
+#include "launcher/campaign/workloadprofile.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -134,7 +134,7 @@ TEST(Responsiveness, EventLoopNeverStallsWhileABigDirectoryLoads) {
     std::atomic<int> globalBusy{-1}, ownBusy{-1};
     std::jthread looker;
     QObject::connect(window.loader(), &ui::LoadController::scanned, &window, [&] {
-        QThreadPool* const pool = launcher::workPool(); // made on this thread, not the looker's
+        QThreadPool* const pool = async::workPool(); // made on this thread, not the looker's
         looker = std::jthread([&, pool] {
             for (int ms = 0; ms < 20000; ++ms) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(1));

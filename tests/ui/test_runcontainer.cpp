@@ -2,10 +2,10 @@
 // mount, the fields become the campaign's container block (and back), and what the form has
 // no field for (options, keep) stays as the campaign had it.
 
-#include "uifixture.h"
+#include "tests/ui/uifixture.h"
 
-#include "campaignform.h"
-#include "runpanel.h"
+#include "ui/run/campaignform.h"
+#include "ui/run/runpanel.h"
 
 #include <QComboBox>
 #include <QLineEdit>

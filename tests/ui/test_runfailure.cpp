@@ -2,12 +2,12 @@
 // failed with the reason on the banner, and Resume is not offered into a directory that
 // cannot be written.
 
-#include "fakecampaign.h"
-#include "uifixture.h"
+#include "tests/ui/fakecampaign.h"
+#include "tests/ui/uifixture.h"
 
-#include "runcontroller.h"
-#include "runmonitor.h"
-#include "runpanel.h"
+#include "ui/run/runcontroller.h"
+#include "ui/run/runprogressview.h"
+#include "ui/run/runpanel.h"
 
 #include <QPushButton>
 #include <QSignalSpy>

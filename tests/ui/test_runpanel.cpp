@@ -2,22 +2,22 @@
 // set up through the widgets, Run, progress and the results filling in; Cancel mid-run leaving
 // no process; reopening offering Resume; topologies the hosts cannot run greyed out with why.
 
-#include "uifixture.h"
+#include "tests/ui/uifixture.h"
 
-#include "analysiscontroller.h"
-#include "appsettings.h"
-#include "campaigndiff.h"
-#include "campaignform.h"
-#include "casetablemodel.h"
-#include "hosttablemodel.h"
-#include "journal.h"
-#include "mainwindow.h"
-#include "resultspage.h"
-#include "runcapacity.h"
-#include "runcontroller.h"
-#include "runmonitor.h"
-#include "runpanel.h"
-#include "sshconfighosts.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/window/appsettings.h"
+#include "launcher/campaign/campaigndiff.h"
+#include "ui/run/campaignform.h"
+#include "ui/models/casetablemodel.h"
+#include "ui/run/hosttablemodel.h"
+#include "launcher/runner/journal.h"
+#include "ui/window/mainwindow.h"
+#include "ui/browse/resultspage.h"
+#include "launcher/campaign/runcapacity.h"
+#include "ui/run/runcontroller.h"
+#include "ui/run/runprogressview.h"
+#include "ui/run/runpanel.h"
+#include "launcher/ssh/sshconfighosts.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -3,15 +3,15 @@
 // its job id and "PENDING (Resources)" in the monitor, then runs and ends ok. With
 // SCALEVIEW_SCREENSHOT_DIR set, the window is saved pending and running (docs/screenshots).
 
-#include "../launcher/slurmcluster.h"
-#include "uifixture.h"
+#include "tests/launcher/slurmcluster.h"
+#include "tests/ui/uifixture.h"
 
-#include "campaignform.h"
-#include "mainwindow.h"
-#include "runcontroller.h"
-#include "runmonitor.h"
-#include "runpanel.h"
-#include "slurmfields.h"
+#include "ui/run/campaignform.h"
+#include "ui/window/mainwindow.h"
+#include "ui/run/runcontroller.h"
+#include "ui/run/runprogressview.h"
+#include "ui/run/runpanel.h"
+#include "ui/run/slurmfields.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -85,7 +85,7 @@ TEST(RunPanelSlurm, QueuedThenRunningCampaignShowsJobAndQueueState) {
     });
     ASSERT_TRUE(waitUntil([&] { return w.window.runPanel()->runButton()->isEnabled(); }, 5000));
     w.window.runPanel()->runButton()->click();
-    ui::RunMonitor* monitor = w.window.runPanel()->monitor();
+    ui::RunProgressView* monitor = w.window.runPanel()->monitor();
     QTableWidget* runs = monitor->runsTable();
     ASSERT_TRUE(waitUntil(
         [&] {

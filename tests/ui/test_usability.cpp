@@ -3,29 +3,29 @@
 // and filter, headers that explain themselves, plurals and no "-0.0 %", the Run form's messages
 // and the monitor's headline. The real window, offscreen.
 
-#include "uifixture.h"
+#include "tests/ui/uifixture.h"
 
-#include "analysiscontroller.h"
-#include "campaignform.h"
-#include "casetablemodel.h"
-#include "cellvalues.h"
-#include "exportcontroller.h"
-#include "loadcontroller.h"
-#include "logactions.h"
-#include "methodologydialog.h"
-#include "pagebanner.h"
-#include "plural.h"
-#include "journal.h"
-#include "resultspage.h"
-#include "runcontroller.h"
-#include "runfilterproxy.h"
-#include "runmonitor.h"
-#include "runpanel.h"
-#include "runprogress.h"
-#include "runspage.h"
-#include "runtablemodel.h"
-#include "startpage.h"
-#include "warninglistmodel.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/run/campaignform.h"
+#include "ui/models/casetablemodel.h"
+#include "ui/models/cellvalues.h"
+#include "ui/window/exportcontroller.h"
+#include "ui/browse/loadcontroller.h"
+#include "ui/window/logactions.h"
+#include "ui/window/methodologydialog.h"
+#include "ui/window/pagebanner.h"
+#include "ui/window/plural.h"
+#include "launcher/runner/journal.h"
+#include "ui/browse/resultspage.h"
+#include "ui/run/runcontroller.h"
+#include "ui/models/runfilterproxy.h"
+#include "ui/run/runprogressview.h"
+#include "ui/run/runpanel.h"
+#include "launcher/runner/runprogress.h"
+#include "ui/browse/runspage.h"
+#include "ui/models/runtablemodel.h"
+#include "ui/window/startpage.h"
+#include "ui/models/warninglistmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -463,8 +463,8 @@ TEST(RunForm, HostProblemsNameTheRowAndTheImportSaysWhatItDid) {
     EXPECT_TRUE(form.importNote().startsWith(QLatin1String("Nothing imported: cannot read")));
 }
 
-TEST(RunMonitor, TheHeadlineIsTheIterationWhileRunningAndTheTimeMethodAfter) {
-    ui::RunMonitor monitor;
+TEST(RunProgressView, TheHeadlineIsTheIterationWhileRunningAndTheTimeMethodAfter) {
+    ui::RunProgressView monitor;
     monitor.setPlan({QStringLiteral("1n1g_r1")}, {}, 40);
     monitor.runStarted(0, QStringLiteral("1n1g_r1"));
     launcher::RunProgress p;

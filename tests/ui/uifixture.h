@@ -2,10 +2,10 @@
 // Log directories for the UI tests, with throughputs known in advance: repeat p of a topology
 // with R ranks runs at rate(R, p) images/s (iteration k ends at (k + 1) * step).
 
-#include "appsettings.h"
-#include "logwriter.h"
-#include "mainwindow.h"
-#include "process.h"
+#include "ui/window/appsettings.h"
+#include "tests/support/logwriter.h"
+#include "ui/window/mainwindow.h"
+#include "tests/support/process.h"
 
 #include <QImage>
 #include <QSet>

@@ -1,4 +1,4 @@
-#include "chartexport.h"
+#include "ui/charts/chartexport.h"
 
 #include <QChart>
 #include <QFileInfo>

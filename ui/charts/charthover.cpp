@@ -1,6 +1,6 @@
-#include "charthover.h"
+#include "ui/charts/charthover.h"
 
-#include "speedupchart.h"
+#include "ui/charts/speedupchart.h"
 
 #include <QStringList>
 

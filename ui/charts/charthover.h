@@ -3,8 +3,8 @@
 // reference, in words. Built from the ScalingData the chart was drawn from, so it is testable
 // without a view and says exactly what the chart shows.
 
-#include "scalingdata.h"
-#include "throughputchart.h"
+#include "ui/charts/scalingdata.h"
+#include "ui/charts/throughputchart.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "chartstyle.h"
+#include "ui/charts/chartstyle.h"
 
 #include <QAbstractAxis>
 #include <QAbstractSeries>

@@ -1,7 +1,7 @@
-#include "historychart.h"
+#include "ui/charts/historychart.h"
 
-#include "chartstyle.h"
-#include "historytrend.h"
+#include "ui/charts/chartstyle.h"
+#include "history/historytrend.h"
 
 #include <QCategoryAxis>
 #include <QChart>

@@ -1,7 +1,7 @@
-#include "scalingdata.h"
+#include "ui/charts/scalingdata.h"
 
-#include "analysis.h"
-#include "logformat.h"
+#include "ui/browse/analysis.h"
+#include "core/parse/logformat.h"
 
 #include <algorithm>
 

@@ -3,10 +3,10 @@
 // median and the spread of repeats, and each selected reference's figures. The GUI and
 // `scaleview-cli plot` build their charts from this, so both draw the same thing.
 
-#include "analysisoptions.h"
-#include "casestats.h"
-#include "comparison.h"
-#include "referencecatalog.h"
+#include "ui/browse/analysisoptions.h"
+#include "core/stats/casestats.h"
+#include "core/compare/comparison.h"
+#include "core/reference/referencecatalog.h"
 
 #include <map>
 #include <optional>

@@ -1,6 +1,6 @@
-#include "speedupchart.h"
+#include "ui/charts/speedupchart.h"
 
-#include "chartstyle.h"
+#include "ui/charts/chartstyle.h"
 
 #include <QCategoryAxis>
 #include <QChart>

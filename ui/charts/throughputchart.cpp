@@ -1,6 +1,6 @@
-#include "throughputchart.h"
+#include "ui/charts/throughputchart.h"
 
-#include "chartstyle.h"
+#include "ui/charts/chartstyle.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

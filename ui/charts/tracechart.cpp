@@ -1,7 +1,7 @@
-#include "tracechart.h"
+#include "ui/charts/tracechart.h"
 
-#include "chartstyle.h"
-#include "slowiterations.h"
+#include "ui/charts/chartstyle.h"
+#include "core/measure/slowiterations.h"
 
 #include <QAreaSeries>
 #include <QChart>

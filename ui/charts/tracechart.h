@@ -3,8 +3,8 @@
 // min–max band, and the warmup and measured window shaded — where a slow or odd run shows why;
 // under it, on a right-hand axis, what the launcher's monitor saw other processes use.
 
-#include "runlog.h"
-#include "runresult.h"
+#include "core/load/runlog.h"
+#include "core/measure/runresult.h"
 
 #include <QString>
 

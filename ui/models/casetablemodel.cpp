@@ -1,9 +1,9 @@
-#include "casetablemodel.h"
+#include "ui/models/casetablemodel.h"
 
-#include "cellvalues.h"
+#include "ui/models/cellvalues.h"
 
-#include "logformat.h"
-#include "report.h"
+#include "core/parse/logformat.h"
+#include "core/report/report.h"
 
 #include <QApplication>
 #include <QBrush>

@@ -4,7 +4,7 @@
 // warning (high CV, superlinear, ...) carries an icon and says why on hover. Swapped whole on every
 // new Analysis.
 
-#include "casestats.h"
+#include "core/stats/casestats.h"
 
 #include <QAbstractTableModel>
 

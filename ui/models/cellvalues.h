@@ -2,7 +2,7 @@
 // How table models show optional figures: fixed decimals for display (a dash when absent), the
 // number itself for sorting.
 
-#include "report.h"
+#include "core/report/report.h"
 
 #include <QColor>
 #include <QGuiApplication>

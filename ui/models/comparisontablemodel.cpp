@@ -1,6 +1,6 @@
-#include "comparisontablemodel.h"
+#include "ui/models/comparisontablemodel.h"
 
-#include "cellvalues.h"
+#include "ui/models/cellvalues.h"
 
 #include <QBrush>
 #include <QFont>

@@ -3,7 +3,7 @@
 // series after the first, the ratio of medians (B over A) with its 95 % interval and the verdict
 // of core/comparison (the figures `scaleview-cli compare` prints). Swapped whole per Analysis.
 
-#include "comparison.h"
+#include "core/compare/comparison.h"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
-#include "referencelistmodel.h"
+#include "ui/models/referencelistmodel.h"
 
-#include "analysis.h"
-#include "scalingdata.h"
+#include "ui/browse/analysis.h"
+#include "ui/charts/scalingdata.h"
 
 #include <QFont>
 

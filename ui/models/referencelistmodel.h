@@ -3,7 +3,7 @@
 // prints them): a one-series table is itself a checkable row, a comparison table holds a
 // checkable row per series. Tables matching the shown case's precision and batch come first.
 
-#include "referencecatalog.h"
+#include "core/reference/referencecatalog.h"
 
 #include <QAbstractItemModel>
 

@@ -1,6 +1,6 @@
-#include "runfilterproxy.h"
+#include "ui/models/runfilterproxy.h"
 
-#include "runtablemodel.h"
+#include "ui/models/runtablemodel.h"
 
 #include <QPartialOrdering>
 

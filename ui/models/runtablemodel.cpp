@@ -1,8 +1,8 @@
-#include "runtablemodel.h"
+#include "ui/models/runtablemodel.h"
 
-#include "cellvalues.h"
+#include "ui/models/cellvalues.h"
 
-#include "report.h"
+#include "core/report/report.h"
 
 #include <QBrush>
 #include <QColor>

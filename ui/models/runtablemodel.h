@@ -3,7 +3,7 @@
 // the outlier flag, per-rank spread, node clock offset, and whether the launcher's monitor saw
 // the host busy (the evidence as tooltip). Row i is summary.runs[i].
 
-#include "summary.h"
+#include "core/stats/summary.h"
 
 #include <QAbstractTableModel>
 

@@ -1,4 +1,4 @@
-#include "warninglistmodel.h"
+#include "ui/models/warninglistmodel.h"
 
 #include <QApplication>
 #include <QStyle>

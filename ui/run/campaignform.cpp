@@ -1,13 +1,13 @@
-#include "campaignform.h"
+#include "ui/run/campaignform.h"
 
-#include "cellvalues.h"
-#include "containerspec.h"
+#include "ui/models/cellvalues.h"
+#include "launcher/container/containerspec.h"
 
-#include "hosttablemodel.h"
-#include "runcapacity.h"
-#include "slurmfields.h"
-#include "sshconfighosts.h"
-#include "workloadprofile.h"
+#include "ui/run/hosttablemodel.h"
+#include "launcher/campaign/runcapacity.h"
+#include "ui/run/slurmfields.h"
+#include "launcher/ssh/sshconfighosts.h"
+#include "launcher/campaign/workloadprofile.h"
 
 #include <QCheckBox>
 #include <QComboBox>

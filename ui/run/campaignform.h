@@ -7,8 +7,8 @@
 
 // moc trips over the C++20 standard headers behind the launcher types; it needs only names.
 #ifndef Q_MOC_RUN
-#include "campaign.h"
-#include "workloadprofile.h"
+#include "launcher/campaign/campaign.h"
+#include "launcher/campaign/workloadprofile.h"
 #endif
 
 #include <QWidget>

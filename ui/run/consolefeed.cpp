@@ -1,4 +1,4 @@
-#include "consolefeed.h"
+#include "ui/run/consolefeed.h"
 
 namespace sv::ui {
 namespace {

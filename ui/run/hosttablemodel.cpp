@@ -1,6 +1,6 @@
-#include "hosttablemodel.h"
+#include "ui/run/hosttablemodel.h"
 
-#include "identifiers.h"
+#include "launcher/ssh/identifiers.h"
 
 #include <QBrush>
 #include <QColor>

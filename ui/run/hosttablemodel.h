@@ -4,7 +4,7 @@
 
 // moc trips over the C++20 standard headers behind the launcher types; it needs only names.
 #ifndef Q_MOC_RUN
-#include "campaign.h"
+#include "launcher/campaign/campaign.h"
 #endif
 
 #include <QAbstractTableModel>

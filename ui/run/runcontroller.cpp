@@ -1,10 +1,10 @@
-#include "runcontroller.h"
+#include "ui/run/runcontroller.h"
 
-#include "environmentcapture.h"
-#include "consolefeed.h"
-#include "runner.h"
-#include "shellquote.h"
-#include "workloadprofile.h"
+#include "launcher/monitor/environmentcapture.h"
+#include "ui/run/consolefeed.h"
+#include "launcher/runner/runner.h"
+#include "launcher/ssh/shellquote.h"
+#include "launcher/campaign/workloadprofile.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -6,12 +6,12 @@
 
 // moc trips over the C++20 standard headers behind the launcher types; it needs only names.
 #ifndef Q_MOC_RUN
-#include "campaign.h"
-#include "campaignend.h"
-#include "environmentcapture.h"
-#include "journal.h"
-#include "preflight.h"
-#include "runprogress.h"
+#include "launcher/campaign/campaign.h"
+#include "launcher/campaign/campaignend.h"
+#include "launcher/monitor/environmentcapture.h"
+#include "launcher/runner/journal.h"
+#include "launcher/runner/preflight.h"
+#include "launcher/runner/runprogress.h"
 #endif
 
 #include <QObject>

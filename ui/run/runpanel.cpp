@@ -1,13 +1,13 @@
-#include "runpanel.h"
+#include "ui/run/runpanel.h"
 
-#include "appsettings.h"
-#include "backgroundtask.h"
-#include "campaigndiff.h"
-#include "campaignform.h"
-#include "dryrun.h"
-#include "runcontroller.h"
-#include "runmonitor.h"
-#include "runner.h"
+#include "ui/window/appsettings.h"
+#include "async/backgroundtask.h"
+#include "launcher/campaign/campaigndiff.h"
+#include "ui/run/campaignform.h"
+#include "launcher/campaign/dryrun.h"
+#include "ui/run/runcontroller.h"
+#include "ui/run/runprogressview.h"
+#include "launcher/runner/runner.h"
 
 #include <QDir>
 #include <QFutureWatcher>
@@ -62,7 +62,7 @@ void RunPanel::setFinishedReadHookForTest(std::function<void()> hook) {
 
 RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
     : QWidget(parent), m_settings(settings), m_form(new CampaignForm(this)),
-      m_monitor(new RunMonitor(this)), m_controller(new RunController(this)),
+      m_monitor(new RunProgressView(this)), m_controller(new RunController(this)),
       m_banner(new QLabel(this)), m_choice(new QWidget(this)),
       m_runAsNew(new QPushButton(tr("Run as a new campaign"), m_choice)),
       m_revert(new QPushButton(tr("Revert the form"), m_choice)),
@@ -161,13 +161,13 @@ RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
                     emit logInProgress(QString::fromStdString(
                         runner->runs()[static_cast<std::size_t>(index)].logPath));
             });
-    connect(m_controller, &RunController::progress, m_monitor, &RunMonitor::showProgress);
+    connect(m_controller, &RunController::progress, m_monitor, &RunProgressView::showProgress);
     connect(m_controller, &RunController::runFinished, this,
             [this](int index, const QString&, const launcher::RunEnd& end) {
                 m_monitor->runFinished(index, end);
                 emit logInProgress({});
             });
-    connect(m_controller, &RunController::logText, m_monitor, &RunMonitor::appendLog);
+    connect(m_controller, &RunController::logText, m_monitor, &RunProgressView::appendLog);
     connect(m_controller, &RunController::resultsChanged, this, [this](const QString& root) {
         emit resultsReady(root, m_running.warmup, m_running.iterations);
     });
@@ -223,7 +223,7 @@ void RunPanel::onFinished(bool cancelled, int ok, int total, const QString& fail
         if (generation != m_generation || m_controller->isRunning()) return;
         showFinished(watcher->result(), cancelled, ok, total);
     });
-    watcher->setFuture(QtConcurrent::run(launcher::workPool(),
+    watcher->setFuture(QtConcurrent::run(async::workPool(),
                                          [dir = m_running.outputDir, hook = finishedReadHook()] {
                                              if (hook) hook();
                                              return launcher::CampaignDirectory::open(dir);
@@ -339,7 +339,7 @@ void RunPanel::readCampaign(const std::string& fileOrDir,
             });
     // The launcher's pool, not Qt's global one: a read stuck on a hung disk must not hold the
     // app's exit (QCoreApplication waits for the global pool).
-    watcher->setFuture(QtConcurrent::run(launcher::backgroundPool(), [fileOrDir] {
+    watcher->setFuture(QtConcurrent::run(async::backgroundPool(), [fileOrDir] {
         return launcher::CampaignDirectory::open(fileOrDir);
     }));
 }
@@ -481,7 +481,7 @@ bool RunPanel::saveCampaign(const QString& file) {
         }
         emit campaignSaved(file, why);
     });
-    watcher->setFuture(QtConcurrent::run(launcher::workPool(), [c, path = file.toStdString()] {
+    watcher->setFuture(QtConcurrent::run(async::workPool(), [c, path = file.toStdString()] {
         std::string why;
         return launcher::saveCampaign(c, path, &why) ? QString() : QString::fromStdString(why);
     }));

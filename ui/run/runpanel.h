@@ -1,14 +1,14 @@
 #pragma once
 // The Run page: set up a campaign (CampaignForm), see the exact commands, Preflight, Run,
-// Cancel and Resume, and watch it (RunMonitor). Campaigns save and load as the launcher's JSON;
+// Cancel and Resume, and watch it (RunProgressView). Campaigns save and load as the launcher's JSON;
 // a campaign is its directory (launcher::CampaignDirectory): reopening one shows its plan and
 // results, and Resume runs that directory's campaign.json, never the form's edits. The window
 // reads what is new in the campaign's log tree when resultsReady says a run has ended.
 
 #ifndef Q_MOC_RUN
-#include "campaign.h"
-#include "campaigndirectory.h"
-#include "preflight.h"
+#include "launcher/campaign/campaign.h"
+#include "launcher/campaign/campaigndirectory.h"
+#include "launcher/runner/preflight.h"
 #endif
 
 #include <QWidget>
@@ -26,7 +26,7 @@ namespace sv::ui {
 class AppSettings;
 class CampaignForm;
 class RunController;
-class RunMonitor;
+class RunProgressView;
 
 class RunPanel : public QWidget {
     Q_OBJECT
@@ -61,7 +61,7 @@ class RunPanel : public QWidget {
     void cancelBeforeClosing();
 
     CampaignForm* form() const { return m_form; }
-    RunMonitor* monitor() const { return m_monitor; }
+    RunProgressView* monitor() const { return m_monitor; }
     RunController* controller() const { return m_controller; }
     QPushButton* runButton() const { return m_run; }
     QPushButton* cancelButton() const { return m_cancel; }
@@ -113,7 +113,7 @@ class RunPanel : public QWidget {
 
     AppSettings* m_settings;
     CampaignForm* m_form;
-    RunMonitor* m_monitor;
+    RunProgressView* m_monitor;
     RunController* m_controller;
     QLabel* m_banner;
     QWidget* m_choice; // Run as a new campaign / Revert the form, under the banner

@@ -1,4 +1,4 @@
-#include "slurmfields.h"
+#include "ui/run/slurmfields.h"
 
 #include <QCheckBox>
 #include <QComboBox>

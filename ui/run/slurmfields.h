@@ -4,7 +4,7 @@
 // a pyxis container image with its mounts.
 
 #ifndef Q_MOC_RUN
-#include "slurmsettings.h"
+#include "launcher/slurm/slurmsettings.h"
 #endif
 
 #include <QWidget>

@@ -1,0 +1,115 @@
+#include "core/compare/comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+namespace sv {
+namespace {
+
+auto orderKey(const CaseKey& k) {
+    return std::make_tuple(k.model, k.precision, k.batchPerDevice, k.topology.ranks(),
+                           k.topology.nodes);
+}
+
+// The text casestats seeds a reference's contrast with, so that a reference compared here and in
+// a summary draws the same resamples.
+std::string seedText(const CaseKey& k) {
+    return "contrast/" + k.model + "/" + k.precision + "/" + std::to_string(k.batchPerDevice) +
+           "/" + k.topology.name();
+}
+
+const CaseStats* findCase(const ComparisonSeries& s, const CaseKey& key) {
+    for (const auto& c : s.cases)
+        if (c.key == key) return &c;
+    return nullptr;
+}
+
+CaseContrast contrast(const CaseStats* a, const CaseStats* b, const CaseKey& key,
+                      std::size_t bIndex, const ComparisonOptions& options) {
+    CaseContrast out;
+    const bool hasA = a && a->median, hasB = b && b->median;
+    if (!hasA && !hasB) {
+        out.verdict = Verdict::Absent;
+        return out;
+    }
+    if (!hasB) {
+        out.verdict = Verdict::OnlyInA;
+        return out;
+    }
+    if (!hasA) {
+        out.verdict = Verdict::OnlyInB;
+        return out;
+    }
+    return contrastRepeats(a->values, *a->median, b->values, *b->median, seedText(key),
+                           "series " + std::to_string(bIndex + 1), options);
+}
+
+} // namespace
+
+Comparison compareSeries(const std::vector<ComparisonSeries>& series,
+                         const ComparisonOptions& options) {
+    Comparison out;
+    out.options = options;
+    for (const auto& s : series) {
+        out.labels.push_back(s.label);
+        out.sources.push_back(s.source);
+        out.methods.push_back(s.method);
+    }
+    // Every key of every series once, in the cases' usual order.
+    std::vector<CaseKey> keys;
+    for (const auto& s : series)
+        for (const auto& c : s.cases)
+            if (std::find(keys.begin(), keys.end(), c.key) == keys.end()) keys.push_back(c.key);
+    std::stable_sort(keys.begin(), keys.end(),
+                     [](const CaseKey& x, const CaseKey& y) { return orderKey(x) < orderKey(y); });
+    for (const auto& key : keys) {
+        CaseComparison cc;
+        cc.key = key;
+        std::vector<const CaseStats*> found;
+        for (const auto& s : series) {
+            const CaseStats* c = findCase(s, key);
+            found.push_back(c);
+            cc.medians.push_back(c ? c->median : std::nullopt);
+            cc.repeats.push_back(c ? c->values.size() : 0);
+        }
+        for (std::size_t i = 1; i < series.size(); ++i)
+            cc.contrasts.push_back(contrast(found[0], found[i], key, i, options));
+        out.cases.push_back(std::move(cc));
+    }
+    return out;
+}
+
+std::optional<ComparisonSeries> seriesFromReference(const ReferenceCatalog& catalog,
+                                                    std::string_view reference) {
+    if (!catalog.knows(reference)) return std::nullopt;
+    const auto colon = reference.find(':');
+    const ReferenceTable* table = catalog.find(reference.substr(0, colon));
+    const ReferenceSeries* series = table->primary();
+    if (colon != std::string_view::npos)
+        for (const auto& s : table->series)
+            if (s.name == reference.substr(colon + 1)) series = &s;
+    ComparisonSeries out;
+    out.label = std::string(reference);
+    out.source = table->title.empty() ? table->id : table->title;
+    out.method = parseMethod(table->method).value_or(Method::Time);
+    const auto precision = series->precision ? series->precision : table->precision;
+    const auto batch = series->batchPerDevice ? series->batchPerDevice : table->batchPerDevice;
+    for (const auto& [topo, figure] : series->throughput) {
+        CaseStats c;
+        c.key.model = table->model;
+        c.key.precision = precision.value_or("");
+        c.key.batchPerDevice = batch.value_or(0);
+        c.key.topology = *parseTopology(topo);
+        // The tables hold ResNet-50 figures of DLPerf's NGC MXNet runs (the report's other
+        // frameworks' series are not told apart yet), so they meet the NGC MXNet cases.
+        c.key.format = "ngc-mxnet";
+        auto r = series->repeats.find(topo);
+        c.values = r != series->repeats.end() ? r->second : std::vector<double>{figure};
+        c.median = figure;
+        out.cases.push_back(std::move(c));
+    }
+    return out;
+}
+
+} // namespace sv

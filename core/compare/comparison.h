@@ -1,0 +1,51 @@
+#pragma once
+// Several series of the same cases (log directories, campaigns, a reference table with repeats)
+// side by side: per case each series' median and, against the first series, the ratio of
+// medians with a 95 % bootstrap interval and a verdict that never calls noise a change.
+
+#include "core/stats/casestats.h"
+#include "core/compare/casecontrast.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sv {
+
+// One named series: its cases as computed for it (the method says how).
+struct ComparisonSeries {
+    std::string label;
+    std::string source; // the directory or reference it was read from
+    Method method = Method::Time;
+    std::vector<CaseStats> cases;
+};
+
+// The options of each contrast (threshold, resamples).
+using ComparisonOptions = ContrastOptions;
+
+struct CaseComparison {
+    CaseKey key;
+    std::vector<std::optional<double>> medians; // one per series; nullopt: not in that series
+    std::vector<std::size_t> repeats;           // usable repeats per series
+    std::vector<CaseContrast> contrasts;        // one per series after the first
+};
+
+struct Comparison {
+    std::vector<std::string> labels, sources;
+    std::vector<Method> methods;
+    ComparisonOptions options;
+    std::vector<CaseComparison> cases; // ordered like computeCases' cases
+};
+
+// Matches cases by their whole key. Needs at least one series.
+Comparison compareSeries(const std::vector<ComparisonSeries>& series,
+                         const ComparisonOptions& options = {});
+
+// A reference table (or one of its series) as a series: each topology's figure as the median,
+// its repeats where the table has them (else the one figure: a ratio, no interval), and the
+// table's method. nullopt when the catalog has no such "TABLE_ID[:SERIES]".
+std::optional<ComparisonSeries> seriesFromReference(const ReferenceCatalog& catalog,
+                                                    std::string_view reference);
+
+} // namespace sv

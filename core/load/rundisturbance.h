@@ -1,0 +1,48 @@
+#pragma once
+// What the launcher saw disturb a campaign's runs (a busy host, a foreign process, throttling),
+// read back from the campaign's journal so that a directory's statistics can warn about, or leave
+// out, the runs it names. Plain reading of DIR/journal.jsonl: core does not link the launcher.
+
+#include "core/measure/runresult.h"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sv {
+
+struct RunDisturbances {
+    std::string journal; // the journal.jsonl read; empty: none found
+    // Per log (its last four path components: profile folder, bz folder, topology, file), the
+    // evidence of its latest end record that says "disturbed": true.
+    std::map<std::string, std::string> byLog;
+    // Per log (same key), its monitor file and the tag of its latest end record.
+    struct Monitor {
+        std::filesystem::path file;
+        std::string tag;
+    };
+    std::map<std::string, Monitor> monitors;
+};
+
+// The key byLog uses for a log path (absolute, or relative to anything above the campaign).
+std::string disturbanceKey(const std::filesystem::path& log);
+
+// Looks for journal.jsonl in dir, then up to maxParents directories above it, and reads its end
+// records. Lines that are not end records, or not JSON (a torn last line), are passed over: the
+// launcher reports those itself. Never throws.
+RunDisturbances readRunDisturbances(const std::filesystem::path& dir, int maxParents = 6);
+
+// Marks the runs the journal says were disturbed (RunResult::disturbed, ::disturbance); root is
+// the directory the runs' paths are relative to.
+void applyRunDisturbances(std::vector<RunResult>& runs, const std::filesystem::path& root,
+                          const RunDisturbances& found);
+
+// Reads the monitor samples of the runs that have them (the latest attempt's: its tag), for the
+// trace's load curve. Small files; a line that is not a sample is passed over.
+void applyMonitorCurves(std::vector<RunResult>& runs, const std::filesystem::path& root,
+                        const RunDisturbances& found);
+std::vector<RunResult::MonitorPoint> readMonitorCurve(const std::filesystem::path& file,
+                                                      const std::string& tag);
+
+} // namespace sv

@@ -1,0 +1,184 @@
+#include "core/load/runloader.h"
+
+#include "core/stats/parallel.h"
+#include "core/measure/runmeter.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sv {
+
+std::optional<std::string> validateMeasureOptions(const MeasureOptions& o) {
+    if (o.warmup < 1)
+        return "warmup must be at least 1 iteration (the time method needs a start line)";
+    if (o.iterations <= o.warmup) return "iterations must be greater than warmup";
+    if (o.iterations > kMaxMeasureIterations)
+        return "iterations must be at most " + std::to_string(kMaxMeasureIterations);
+    return std::nullopt;
+}
+
+LogRead readLogFile(const std::filesystem::path& path, LogParser& parser, LogPosition from,
+                    const LogRestart& restart) {
+    LogRead out;
+    out.position = from;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        out.error = std::strerror(errno);
+        return out;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        out.error = std::strerror(errno);
+        ::close(fd);
+        return out;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        out.error = "not a regular file";
+        ::close(fd);
+        return out;
+    }
+    const auto inode = static_cast<std::uint64_t>(st.st_ino);
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    LogParser* target = &parser;
+    if (from.offset > 0 && (inode != from.inode || size < from.offset)) {
+        target = &restart();
+        out.restarted = true;
+        out.position.offset = 0;
+    }
+    out.position.inode = inode;
+    if (out.position.offset == 0) ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    if (out.position.offset > 0 &&
+        ::lseek(fd, static_cast<off_t>(out.position.offset), SEEK_SET) < 0) {
+        out.error = std::strerror(errno);
+        ::close(fd);
+        return out;
+    }
+    constexpr std::size_t kChunk = std::size_t{1} << 20;
+    auto buffer = std::make_unique_for_overwrite<char[]>(kChunk); // not zeroed: read() fills it
+    while (out.position.offset < size) {
+        const auto want =
+            static_cast<std::size_t>(std::min<std::uint64_t>(size - out.position.offset, kChunk));
+        const ssize_t n = ::read(fd, buffer.get(), want);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            out.error = std::strerror(errno);
+            break;
+        }
+        if (n == 0) break; // shrank while being read: what was there is parsed
+        target->feed(std::string_view(buffer.get(), static_cast<std::size_t>(n)));
+        out.position.offset += static_cast<std::uint64_t>(n);
+    }
+    ::close(fd);
+    return out;
+}
+
+const LogFormat* detectLogFile(const std::filesystem::path& path, std::string* why) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (why) *why = std::strerror(errno);
+        return nullptr;
+    }
+    // Most logs say what they are within a few lines: read 64 KiB, and more only if needed.
+    std::string head;
+    const LogFormat* f = nullptr;
+    std::size_t got = 0;
+    for (std::size_t want = std::size_t{1} << 16; !f && got < kDetectBytes; want *= 4) {
+        head.resize(std::min(want, kDetectBytes));
+        const std::size_t before = got;
+        while (got < head.size()) {
+            const ssize_t n = ::read(fd, head.data() + got, head.size() - got);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            got += static_cast<std::size_t>(n);
+        }
+        f = detectLogFormat(std::string_view(head.data(), got));
+        if (got < head.size() || got == before) break; // the whole file is read
+    }
+    ::close(fd);
+    if (!f && why)
+        *why = got == 0
+                   ? std::string("the file is empty")
+                   : "none of its first " + std::to_string(kDetectLines) +
+                         " lines is a throughput line of a known format (" + logFormatIds() + ")";
+    return f;
+}
+
+const LogFormat& chooseLogFormat(const LogFile& log, const LoadOptions& options,
+                                 std::string* undetected) {
+    if (!options.logFormat.empty())
+        if (const LogFormat* f = findLogFormat(options.logFormat)) return *f;
+    if (!log.key.format.empty())
+        if (const LogFormat* f = findLogFormat(log.key.format)) return *f;
+    if (const LogFormat* f = detectLogFile(log.path, undetected)) return *f;
+    // A log of no known format is read as NGC MXNet's (whose speed lines may start late), and
+    // is reported as empty with the detection's reason if that finds nothing either.
+    return ngcMxnetFormat();
+}
+
+RunResult loadRun(const LogFile& log, const LoadOptions& options) {
+    return loadRun(log, options, {});
+}
+
+RunResult loadRun(const LogFile& log, const LoadOptions& options, const SampleObserver& observe,
+                  LogRead* readOut) {
+    std::string undetected;
+    const LogFormat& format = chooseLogFormat(log, options, &undetected);
+    RunMeter meter(log, format, options.measure);
+    ParseOptions parse = options.parse;
+    parse.format = format.message;
+    // Without an observer the analyzer is the handler itself: one indirect call per sample.
+    LogParser parser(
+        parse, observe ? LogParser::SampleHandler([&](const SpeedSample& s) {
+            meter.add(s);
+            observe(s);
+        })
+                       : LogParser::SampleHandler([&](const SpeedSample& s) { meter.add(s); }));
+    const LogRead read = readLogFile(log.path, parser);
+    if (readOut) *readOut = read;
+    if (read.error) return meter.unreadable(*read.error, parser.counters());
+    RunResult result = meter.result(parser.counters(), parser.pendingBytes() > 0);
+    if (result.status == RunStatus::Empty && !undetected.empty())
+        result.reason += "; " + undetected;
+    return result;
+}
+
+void forEachLog(const std::vector<LogFile>& logs, int threads,
+                const std::function<bool(std::size_t)>& job) {
+    // Largest first (longest processing time first): with files of 1, 2 and 4 nodes' ranks
+    // sorted by name, the biggest came last and one core read them alone.
+    std::vector<std::pair<std::uint64_t, std::size_t>> order;
+    order.reserve(logs.size());
+    for (std::size_t i = 0; i < logs.size(); ++i) {
+        struct stat st {};
+        const std::uint64_t size =
+            ::stat(logs[i].path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+        order.emplace_back(size, i);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    forEachIndex(order.size(), threads, [&](std::size_t n) { return job(order[n].second); });
+}
+
+std::vector<RunResult> loadRuns(const std::vector<LogFile>& logs, const LoadOptions& options,
+                                const LoadProgress& progress) {
+    std::vector<std::optional<RunResult>> slots(logs.size());
+    std::atomic<std::size_t> done{0};
+    forEachLog(logs, options.threads, [&](std::size_t i) {
+        slots[i] = loadRun(logs[i], options);
+        const std::size_t d = done.fetch_add(1) + 1;
+        return !progress || progress(d, logs.size());
+    });
+    std::vector<RunResult> out;
+    out.reserve(logs.size());
+    for (auto& s : slots)
+        if (s) out.push_back(std::move(*s));
+    return out;
+}
+
+} // namespace sv

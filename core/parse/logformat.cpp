@@ -1,0 +1,122 @@
+#include "core/parse/logformat.h"
+
+#include "core/parse/dlloggerline.h"
+#include "core/formats/insightface.h"
+#include "core/formats/insightfaceoneflow.h"
+#include "core/formats/mindspore.h"
+#include "core/formats/mxnetgluon.h"
+#include "core/formats/ngctfbert.h"
+#include "core/formats/oneflow.h"
+#include "core/formats/paddle.h"
+#include "core/formats/pytorchrn50.h"
+#include "core/formats/tf2.h"
+#include "core/load/runkey.h"
+#include "core/measure/runresult.h"
+
+#include <array>
+#include <cstring>
+
+namespace sv {
+namespace {
+
+bool isMxnetSpeedometerLine(std::string_view line) {
+    const auto at = line.find(" Epoch[");
+    return at != std::string_view::npos && line.find("Speed: ", at) != std::string_view::npos &&
+           line.find("samples/sec", at) != std::string_view::npos;
+}
+
+const LogFormat kFormats[] = {
+    {"ngc-mxnet", "NGC MXNet",
+     "NVIDIADeepLearningExamples/MxNet/Classification/RN50v1.5/extract_mxnet_logs.py",
+     "NVIDIADeepLearningExamples/MxNet/Classification/RN50v1.5/extract_mxnet_logs_time.py",
+     "images/s", 20, 120, FormatFamily::MxnetSpeedometer, mxnetSpeedometer(), -1,
+     &isMxnetSpeedometerLine},
+    {"ngc-pytorch-rn50", "NGC PyTorch", "",
+     "NVIDIADeepLearningExamples/PyTorch/resnet50v1.5/extract_pytorch_logs_time.py", "images/s", 20,
+     120, FormatFamily::StepTimestamps,
+     MessageFormat{"dll-pytorch-rn50", "Iteration: ", &parseDllPytorchRn50}, 5,
+     &isDllPytorchRn50Line},
+    {"ngc-pytorch-bert", "NGC PyTorch", "",
+     "NVIDIADeepLearningExamples/PyTorch/BERT/extract_pytorch_logs_time.py", "sequences/s", 20, 110,
+     FormatFamily::StepTimestamps,
+     MessageFormat{"dll-pytorch-bert", "Training Epoch: ", &parseDllPytorchBert}, 5,
+     &isDllPytorchBertLine},
+    {"ngc-tf-rn50", "NGC TensorFlow 1",
+     "NVIDIADeepLearningExamples/TensorFlow/Classification/ConvNets/resnet50v1.5/"
+     "extract_tensorflow_logs.py",
+     "NVIDIADeepLearningExamples/TensorFlow/Classification/ConvNets/resnet50v1.5/"
+     "extract_tensorflow_logs_time.py",
+     "images/s", 20, 120, FormatFamily::LoggedRates,
+     MessageFormat{"dll-tf-rn50", " imgs_per_sec ", &parseDllTfRn50}, -1, &isDllTfRn50Line, 20},
+    ngcTfBertFormat(),
+    tf2Rn50Format(),
+    tf2BertFormat(),
+    paddleRn50Format(),
+    paddleBertFormat(),
+    pytorchRn50Format(),
+    mxnetGluoncvRn50Format(),
+    mxnetGluonnlpBertFormat(),
+    mindsporeRn50Format(),
+    mindsporeBertFormat(),
+    oneflowCnnFormat(),
+    oneflowBertFormat(),
+    insightfaceArcfaceFormat(),
+    insightfacePartialfcFormat(),
+    oneflowInsightfaceFormat(),
+};
+
+} // namespace
+
+std::span<const LogFormat> logFormats() {
+    return kFormats;
+}
+
+const LogFormat& ngcMxnetFormat() {
+    return kFormats[0];
+}
+
+const LogFormat* findLogFormat(std::string_view id) {
+    for (const auto& f : kFormats)
+        if (f.id == id) return &f;
+    return nullptr;
+}
+
+const LogFormat& logFormatOf(std::string_view id) {
+    const LogFormat* f = findLogFormat(id);
+    return f ? *f : ngcMxnetFormat();
+}
+
+int ranksLogging(const LogFormat& format, const Topology& topology) {
+    return format.family == FormatFamily::MxnetSpeedometer ? topology.ranks() : 1;
+}
+
+MeasureOptions windowFor(const LogFormat& format, const MeasureOptions& measure) {
+    if (!measure.formatDefaults) return measure;
+    return MeasureOptions{format.defaultWarmup, format.defaultIterations};
+}
+
+std::string logFormatIds() {
+    std::string s;
+    for (const auto& f : kFormats)
+        s += (s.empty() ? "" : ", ") + std::string(f.id);
+    return s;
+}
+
+const LogFormat* detectLogFormat(std::string_view head, std::int64_t* lineOut) {
+    std::int64_t line = 0;
+    while (!head.empty() && line < kDetectLines) {
+        const auto nl = head.find('\n');
+        const std::string_view text = head.substr(0, nl);
+        ++line;
+        for (const auto& f : kFormats)
+            if (f.detect(text)) {
+                if (lineOut) *lineOut = line;
+                return &f;
+            }
+        if (nl == std::string_view::npos) break;
+        head.remove_prefix(nl + 1);
+    }
+    return nullptr;
+}
+
+} // namespace sv

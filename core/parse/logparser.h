@@ -1,0 +1,60 @@
+#pragma once
+// Streaming log parser: bytes in, speedometer samples out. Fed with chunks of any size (a file
+// read, a process's live output); a line split across chunks is parsed once, whole; an
+// unterminated last line is held, never parsed half. Never throws, whatever the bytes.
+
+#include "core/parse/lineformat.h"
+#include "core/parse/sample.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace sv {
+
+struct ParseOptions {
+    // Lines longer than this are skipped and counted, so memory stays bounded.
+    std::size_t maxLineBytes = std::size_t{1} << 20;
+    MessageFormat format = mxnetSpeedometer();
+};
+
+struct ParseCounters {
+    std::int64_t bytes = 0;
+    std::int64_t lines = 0;         // newline-terminated lines seen
+    std::int64_t markerLines = 0;   // lines holding the format's marker (DLPerf's count)
+    std::int64_t overlongLines = 0; // skipped for exceeding maxLineBytes
+    std::int64_t firstOverlongLine = 0;
+};
+
+class LogParser {
+  public:
+    using SampleHandler = std::function<void(const SpeedSample&)>;
+
+    LogParser(ParseOptions options, SampleHandler handler);
+
+    void feed(std::string_view chunk);
+    // Bytes after the last newline: a line still being written.
+    std::size_t pendingBytes() const { return m_skipping ? m_skippedBytes : m_pending.size(); }
+    // Bytes held in memory for that line: never more than maxLineBytes.
+    std::size_t bufferedBytes() const { return m_pending.size(); }
+    const ParseCounters& counters() const { return m_counters; }
+
+  private:
+    void scanCompleteLines(const char* begin, const char* end);
+    bool readUsualLine(const char* data, std::size_t length);
+    void endLine(std::size_t length, const char* data,
+                 std::size_t markerPos = std::string_view::npos);
+    // markerPos: where the marker starts in line, when the scan already knows.
+    void processLine(std::string_view line, std::size_t markerPos);
+
+    ParseOptions m_options;
+    SampleHandler m_handler;
+    ParseCounters m_counters;
+    std::string m_pending;   // start of the current, unterminated line
+    bool m_skipping = false; // the current line is over-long; drop bytes until its newline
+    std::size_t m_skippedBytes = 0;
+    bool m_dense = false; // the last whole line held the marker: search the next one alone
+};
+
+} // namespace sv

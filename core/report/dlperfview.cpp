@@ -1,0 +1,87 @@
+#include "core/report/dlperfview.h"
+
+#include "core/stats/numerics.h"
+
+#include <algorithm>
+
+namespace sv {
+
+DlperfView dlperfView(const Summary& in, Method method) {
+    DlperfView view;
+    view.summary = in;
+    for (const auto& r : in.runs)
+        if (!r.key.format.empty()) {
+            view.format = findLogFormat(r.key.format);
+            break;
+        }
+    if (!view.format) view.format = &ngcMxnetFormat();
+    const LogFormat& f = *view.format;
+    std::string_view script = method == Method::Time ? f.timeScript : f.speedScript;
+    if (script.empty()) {
+        // DLPerf has one script for this format: that one is what the user can compare with.
+        script = method == Method::Time ? f.speedScript : f.timeScript;
+        method = method == Method::Time ? Method::Speed : Method::Time;
+        view.notes.push_back(
+            "DLPerf has no --method " +
+            std::string(methodName(method == Method::Time ? Method::Speed : Method::Time)) +
+            " script for " + std::string(f.id) + "; this is " + std::string(script) + "'s output");
+    }
+    view.script = std::string(script);
+    view.summary.options.method = method;
+    // A format with both scripts keeps the speed script's figure apart.
+    const bool speedScript = method == Method::Speed && !f.timeScript.empty();
+    for (auto& r : view.summary.runs) {
+        const std::optional<double>& figure =
+            speedScript ? r.dlperfSpeedThroughput : r.dlperfThroughput;
+        const std::string& note = speedScript ? r.dlperfSpeedNote : r.dlperfNote;
+        if (figure) {
+            // The script's figure replaces ScaleView's; a file it records 0 for counts as 0.
+            r.status = RunStatus::Complete;
+            r.timeThroughput = r.speedThroughput = figure;
+        } else if (!note.empty()) {
+            // A script that skips the file (MindSpore's "cost time is 0") prints the others.
+            const bool fileOnly = note.find("records no entry") != std::string::npos;
+            view.notes.push_back(r.path + ": " + note +
+                                 (fileOnly ? ": ScaleView leaves this run out too"
+                                           : ": the script prints nothing for this directory; "
+                                             "ScaleView leaves this run out"));
+            r.status = RunStatus::Unusable;
+        }
+    }
+    recomputeCases(view.summary);
+    // Without a 1n1g figure the script prints no median and speedup 1.0, and its average_speed
+    // depends on the file system's listing order (formatDlperfJson).
+    std::vector<std::string> noBaseline;
+    for (const auto& c : view.summary.cases) {
+        if (!c.median || std::find(noBaseline.begin(), noBaseline.end(), c.key.model) !=
+                             noBaseline.end())
+            continue;
+        const bool baseline =
+            std::any_of(view.summary.cases.begin(), view.summary.cases.end(), [&](const auto& b) {
+                return b.key.model == c.key.model && b.median && b.key.topology == Topology{1, 1} &&
+                       b.values.back() != 0.0;
+            });
+        if (baseline) continue;
+        noBaseline.push_back(c.key.model);
+        view.notes.push_back(
+            "no 1n1g figure for " + c.key.model + ": DLPerf's script then writes speedup 1.0 and "
+            "no median_speed for every case, and as average_speed the figure of whichever file "
+            "its directory listing returned last (file-system order; here the highest repeat's)");
+    }
+    const bool pythonFloats = method == Method::Time && !f.timeScriptNumpyFigures;
+    if (f.averageDecimals != 2 || f.timeScriptNumpyFigures)
+        for (auto& c : view.summary.cases) {
+            // compute_average: the repeats added in order, divided, rounded to its decimals
+            // (Python's round on Python floats, numpy's on numpy floats).
+            if (c.values.empty()) continue;
+            double total = 0.0;
+            for (double x : c.values)
+                total += x;
+            const double mean = total / static_cast<double>(c.values.size());
+            c.mean = pythonFloats ? roundPython(mean, f.averageDecimals)
+                                  : roundNumpy(mean, f.averageDecimals);
+        }
+    return view;
+}
+
+} // namespace sv

@@ -1,0 +1,240 @@
+#include "core/report/reportdocument.h"
+
+#include "core/load/campaignwindow.h"
+#include "core/compare/comparisonreport.h"
+#include "core/report/report.h"
+
+#include <algorithm>
+#include <fstream>
+
+namespace sv {
+namespace {
+
+std::string esc(const std::string& s) {
+    std::string out;
+    for (unsigned char c : s) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            // XML 1.0 allows no control characters but tab, newline and carriage return.
+            if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+                out += "?";
+            else
+                out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+std::string opt(const std::optional<double>& v, int decimals) {
+    return v ? formatFixed(*v, decimals) : std::string("–");
+}
+
+std::string ci(const std::optional<Interval>& v, int decimals) {
+    return v ? formatFixed(v->lo, decimals) + " – " + formatFixed(v->hi, decimals) : "–";
+}
+
+std::string row(const std::vector<std::string>& cells, const char* tag = "td") {
+    std::string out = "<tr>";
+    for (const auto& c : cells)
+        out += std::string("<") + tag + ">" + esc(c) + "</" + tag + ">";
+    return out + "</tr>\n";
+}
+
+// An SVG as Qt writes it, without its XML declaration and DOCTYPE (not allowed mid-document).
+std::string inlineSvg(const std::string& svg) {
+    const auto start = svg.find("<svg");
+    return start == std::string::npos ? std::string() : svg.substr(start);
+}
+
+std::string caseTable(const Summary& s) {
+    std::string out =
+        "<table>\n" + row({"model", "precision", "batch", "nodes", "GPUs", "runs", "median",
+                           "95 % CI", "mean", "CV %", "speedup", "efficiency", "reference",
+                           "reference method", "delta %", "vs reference's repeats"},
+                          "th");
+    for (const auto& c : s.cases) {
+        std::string ab = "–";
+        if (const auto& k = c.referenceContrast; k && k->ratio)
+            ab = formatFixed(*k->ratio, 4) +
+                 (k->ratioCi95
+                      ? " [" + ci(k->ratioCi95, 4) + "] " + std::string(verdictName(k->verdict))
+                      : std::string());
+        out += row({c.key.model, c.key.precision, std::to_string(c.key.batchPerDevice),
+                    std::to_string(c.key.topology.nodes), std::to_string(c.gpus()),
+                    std::to_string(c.values.size()), opt(c.median, 2), ci(c.medianCi95, 2),
+                    opt(c.mean, 2), opt(c.cvPct, 2), opt(c.speedup, 2),
+                    c.efficiency ? formatFixed(*c.efficiency * 100.0, 1) + " %" : "–",
+                    c.reference ? c.reference->label() + " (" +
+                                      formatFixed(c.reference->throughput, 2) + ")"
+                                : "–",
+                    c.referenceMethod.empty() ? "–" : c.referenceMethod,
+                    c.deltaPct ? formatFixed(*c.deltaPct, 1) : "–", ab});
+    }
+    return out + "</table>\n";
+}
+
+std::string seriesSection(const ReportSeries& r) {
+    const Summary& s = r.summary;
+    std::string out = "<section>\n<h2>" + esc(r.label) + "</h2>\n<p>Directory: <code>" +
+                      esc(s.root) + "</code>. Method: <b>" +
+                      esc(std::string(methodName(s.options.method))) + "</b>, " +
+                      esc(windowText(s)) +
+                      (s.windowSource.empty() ? "" : " (window from " + esc(s.windowSource) + ")") +
+                      ". " + std::to_string(s.runs.size()) + " logs.</p>\n";
+    out += "<h3>Cases</h3>\n" + caseTable(s);
+    if (!r.charts.empty() || !r.chartNote.empty()) out += "<h3>Charts</h3>\n";
+    for (const auto& [title, svg] : r.charts)
+        out += "<figure><figcaption>" + esc(title) + "</figcaption>\n" + inlineSvg(svg) +
+               "\n</figure>\n";
+    if (!r.chartNote.empty()) out += "<p class=\"note\">" + esc(r.chartNote) + "</p>\n";
+    std::string cautions;
+    for (const auto& c : s.cases)
+        for (const auto& w : c.warnings)
+            cautions +=
+                "<li>" +
+                esc(c.key.topology.name() + " " + c.key.precision + " bs" +
+                    std::to_string(c.key.batchPerDevice) + ": " + w.message + " [" + w.kind + "]") +
+                "</li>\n";
+    for (const auto& w : s.warnings)
+        cautions += "<li>" + esc(w.text()) + "</li>\n";
+    out += "<h3>Warnings</h3>\n" +
+           (cautions.empty() ? std::string("<p>None.</p>\n") : "<ul>\n" + cautions + "</ul>\n");
+    std::string excluded;
+    for (const auto& c : s.cases)
+        for (const auto& e : c.excluded)
+            excluded += row({e.path, std::to_string(e.repeat), e.reason});
+    out += "<h3>Excluded runs</h3>\n" +
+           (excluded.empty()
+                ? std::string("<p>None: every run counts.</p>\n")
+                : "<table>\n" + row({"log", "repeat", "reason"}, "th") + excluded + "</table>\n");
+    out += "<h3>Campaign and environment</h3>\n";
+    if (r.files.empty())
+        out += "<p>No campaign file or captured environment beside the logs.</p>\n";
+    for (const auto& f : r.files)
+        out += "<details><summary>" + esc(f.name) + "</summary><pre>" + esc(f.text) +
+               "</pre></details>\n";
+    return out + "</section>\n";
+}
+
+std::string comparisonSection(const Comparison& c) {
+    std::string out = "<section>\n<h2>Comparison</h2>\n<p>Each series against the first (" +
+                      esc(c.labels.front()) +
+                      "): the ratio of medians with its 95 % bootstrap interval; a change is "
+                      "called only when the interval excludes 1 and the change is beyond " +
+                      formatFixed(c.options.thresholdPct, 1) + " %.</p>\n<table>\n";
+    std::vector<std::string> head = {"case"};
+    for (const auto& l : c.labels)
+        head.push_back(l);
+    for (std::size_t i = 1; i < c.labels.size(); ++i) {
+        head.push_back(c.labels[i] + " / " + c.labels[0] + " [95 % CI]");
+        head.push_back("verdict");
+    }
+    out += row(head, "th");
+    for (const auto& cc : c.cases) {
+        std::vector<std::string> cells = {cc.key.model + " " + cc.key.precision + " bs" +
+                                          std::to_string(cc.key.batchPerDevice) + " " +
+                                          cc.key.topology.name()};
+        for (const auto& m : cc.medians)
+            cells.push_back(opt(m, 2));
+        for (const auto& k : cc.contrasts) {
+            cells.push_back(k.ratio ? formatFixed(*k.ratio, 4) +
+                                          (k.ratioCi95 ? " [" + ci(k.ratioCi95, 4) + "]" : "")
+                                    : "–");
+            cells.push_back(std::string(verdictName(k.verdict)));
+        }
+        out += row(cells);
+    }
+    return out + "</table>\n</section>\n";
+}
+
+const char* kStyle = R"(body{font-family:sans-serif;margin:2em;max-width:80em}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:.2em .5em;text-align:right}
+th{background:#eee}figure{margin:1em 0}figure svg{max-width:100%;height:auto}
+pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:30em}.note{color:#a60}
+)";
+
+std::string readCapped(const std::filesystem::path& p, std::size_t cap) {
+    std::ifstream in(p, std::ios::binary);
+    std::string s(cap, '\0');
+    in.read(s.data(), static_cast<std::streamsize>(cap));
+    s.resize(static_cast<std::size_t>(in.gcount()));
+    if (in && in.peek() != EOF) s += "\n[... cut at " + std::to_string(cap / 1024) + " KiB]";
+    return s;
+}
+
+} // namespace
+
+std::vector<ReportFile> capturedFiles(const std::filesystem::path& logDir) {
+    namespace fs = std::filesystem;
+    constexpr std::size_t cap = 256 * 1024;
+    std::vector<ReportFile> out;
+    const CampaignWindowLookup found = findCampaignWindow(logDir);
+    fs::path home = logDir;
+    if (found.window) {
+        out.push_back({"campaign.json", readCapped(found.window->file, cap)});
+        home = fs::path(found.window->file).parent_path();
+    }
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (fs::directory_iterator it(home / "environment", ec), end; !ec && it != end;
+         it.increment(ec))
+        if (it->is_regular_file(ec)) files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files)
+        out.push_back({"environment/" + f.filename().string(), readCapped(f, cap)});
+    return out;
+}
+
+std::string formatHtmlReport(const ReportInput& in) {
+    std::string title = "ScaleView report";
+    if (!in.series.empty()) title += ": " + in.series.front().label;
+    for (std::size_t i = 1; i < in.series.size(); ++i)
+        title += (i + 1 == in.series.size() ? " and " : ", ") + in.series[i].label;
+    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n"
+                      "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
+                      "<meta charset=\"UTF-8\"/>\n<title>" +
+                      esc(title) + "</title>\n<style>" + kStyle +
+                      "</style>\n</head>\n<body>\n<h1>" + esc(title) + "</h1>\n<p>ScaleView " +
+                      esc(in.version) + ", " + esc(in.generated) +
+                      ". Throughput in images/s; DLPerf's method and statistics (median of the "
+                      "repeats, speedup against 1n1g).</p>\n";
+    if (in.comparison) out += comparisonSection(*in.comparison);
+    for (const auto& s : in.series)
+        out += seriesSection(s);
+    return out + "</body>\n</html>\n";
+}
+
+std::string formatMarkdownReport(const ReportInput& in) {
+    std::string out = "# ScaleView report\n\nScaleView " + in.version + ", " + in.generated +
+                      ". Throughput in images/s.\n\n";
+    if (in.comparison) out += "## Comparison\n\n" + formatComparisonMarkdown(*in.comparison) + "\n";
+    for (const auto& r : in.series) {
+        const Summary& s = r.summary;
+        out += "## " + r.label + "\n\nDirectory `" + s.root + "`, " +
+               std::string(methodName(s.options.method)) + " method, " + windowText(s) +
+               ".\n\n" + formatMarkdown(s) + "\n";
+        for (const auto& [title, file] : r.charts)
+            out += "![" + title + "](" + file + ")\n\n";
+        if (!r.chartNote.empty()) out += "> " + r.chartNote + "\n\n";
+        std::string excluded;
+        for (const auto& c : s.cases)
+            for (const auto& e : c.excluded)
+                excluded += "- `" + e.path + "`: " + e.reason + "\n";
+        if (!excluded.empty()) out += "Excluded runs:\n\n" + excluded + "\n";
+    }
+    return out;
+}
+
+} // namespace sv

@@ -1,0 +1,60 @@
+#pragma once
+// A log directory summarized: its runs, their case statistics, and every warning on the way.
+
+#include "core/stats/casestats.h"
+#include "core/load/runloader.h"
+#include "core/parse/warning.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sv {
+
+struct CaseFilter {
+    std::optional<std::string> model, precision;
+    std::optional<int> batchPerDevice;
+    bool accepts(const RunKey& k) const {
+        return (!model || *model == k.model) && (!precision || *precision == k.precision) &&
+               (!batchPerDevice || *batchPerDevice == k.batchPerDevice);
+    }
+};
+
+struct Summary {
+    std::string root;
+    LoadOptions load;
+    SummaryOptions options;
+    std::vector<RunResult> runs;
+    std::vector<CaseStats> cases;
+    std::vector<Warning> warnings;    // scan problems, then each run that does not count
+    std::size_t skippedFiles = 0;     // log-like files the scan left out
+    std::optional<std::string> error; // nothing could be summarized at all
+    // Where load.measure came from: "dlperf" (its defaults), "campaign" (campaignFile's window)
+    // or "command line"; exports say so, since the same logs read otherwise give other figures.
+    // Empty: not known to whoever summarized (exported as null).
+    std::string windowSource;
+    std::string campaignFile;
+    bool cancelled = false;
+};
+
+Summary summarizeDirectory(const std::filesystem::path& root, const LoadOptions& load,
+                           const SummaryOptions& options, const CaseFilter& filter = {},
+                           const LoadProgress& progress = {});
+
+// Recomputes cases and run warnings from runs already read (another method or reference).
+void recomputeCases(Summary& summary);
+
+// A window the runs were measured over, and the formats whose runs were (in run order). One
+// for all, unless load.measure asked for each format's DLPerf defaults and they differ.
+struct WindowUse {
+    MeasureOptions window;
+    std::vector<std::string> formats;
+};
+std::vector<WindowUse> windowsUsed(const Summary& summary);
+// "warmup 20, iterations 120", or each window with its formats: "warmup 100, iterations 600
+// (tf2-rn50); warmup 20, iterations 120 (ngc-mxnet)".
+std::string windowText(const Summary& summary);
+std::string windowText(const std::vector<WindowUse>& windows);
+
+} // namespace sv

@@ -1,0 +1,308 @@
+#include "launcher/campaign/campaign.h"
+
+#include "launcher/container/containerspec.h"
+#include "launcher/ssh/identifiers.h"
+#include "core/load/runloader.h"
+#include "launcher/campaign/topologyfit.h"
+
+#include <QSaveFile>
+#include <climits>
+#include <cstdint>
+#include <type_traits>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace sv::launcher {
+
+using nlohmann::json;
+
+bool isKnownPrecision(const std::string& p) {
+    return p == "fp32" || p == "fp16" || p == "fp16-noamp";
+}
+
+std::vector<std::string> Campaign::validate() const {
+    std::vector<std::string> e;
+    if (profile.empty()) e.push_back("profile: empty");
+    if (!launcher.empty() && launcher != "mpirun" && launcher != "horovodrun" &&
+        launcher != "torchrun")
+        e.push_back("launcher: '" + launcher + "' is not mpirun, horovodrun or torchrun");
+    for (std::size_t i = 0; i < hosts.size(); ++i) {
+        const Host& h = hosts[i];
+        const std::string where = "hosts[" + std::to_string(i) + "]";
+        if (!isValidHostName(h.name))
+            e.push_back(where + ".name: '" + h.name + "' is not a host name or alias");
+        if (!h.address.empty() && !isValidHostName(h.address))
+            e.push_back(where + ".address: '" + h.address + "' is not a host name or address");
+        if (!h.user.empty() && !isValidUserName(h.user))
+            e.push_back(where + ".user: '" + h.user + "' is not a user name");
+        if (h.port < 0 || h.port > 65535) e.push_back(where + ".port: out of range");
+        if (h.gpus < 1) e.push_back(where + ".gpus: must be at least 1");
+    }
+    for (auto& why : validateContainer(container))
+        e.push_back(std::move(why));
+    if (topologies.empty()) e.push_back("topologies: none given");
+    // Under Slurm the nodes come from the allocation, not from a host list.
+    if (!scheduler.enabled())
+        for (const Topology& t : topologies)
+            if (const TopologyFit fit = fitTopology(hosts, t); !fit.fits())
+                e.push_back("topologies: " + fit.message(t));
+    for (auto& why : scheduler.validate())
+        e.push_back(std::move(why));
+    if (scheduler.enabled() && !hosts.empty())
+        e.push_back(
+            "hosts: a Slurm campaign takes its nodes from the allocation; leave hosts empty");
+    if (scheduler.enabled() && container.runtime != "none")
+        e.push_back("container: under Slurm, name a pyxis image (scheduler.containerImage)");
+    if (batchSizes.empty()) e.push_back("batchSizes: none given");
+    for (int b : batchSizes)
+        if (b < 1) e.push_back("batchSizes: " + std::to_string(b) + " is not a batch size");
+    if (precisions.empty()) e.push_back("precisions: none given");
+    for (const auto& p : precisions)
+        if (!isKnownPrecision(p))
+            e.push_back("precisions: '" + p + "' is not fp32, fp16 or fp16-noamp");
+    if (repeats < 1) e.push_back("repeats: must be at least 1");
+    if (repeatsMax != 0 && repeatsMax < repeats)
+        e.push_back("repeats: the maximum " + std::to_string(repeatsMax) +
+                    " is below the minimum " + std::to_string(repeats));
+    if (repeatsMax > kMaxRepeats)
+        e.push_back("repeats: the maximum " + std::to_string(repeatsMax) + " is above " +
+                    std::to_string(kMaxRepeats));
+    if (!(targetCiPct >= 0 && targetCiPct <= 100)) // also NaN
+        e.push_back("targetCiPct: " + std::to_string(targetCiPct) +
+                    " is out of range (0 to 100 %)");
+    if (repeatsMax > repeats && !adaptive())
+        e.push_back("repeats: a range " + std::to_string(repeats) + ".." +
+                    std::to_string(repeatsMax) +
+                    " needs a target interval (targetCiPct, --target-ci) to stop at");
+    // A bootstrap interval needs two values: with one repeat there is nothing to judge.
+    if (adaptive() && repeats < 2)
+        e.push_back("repeats: the minimum must be at least 2 with a target interval");
+    if (rerunLimit < 0 || rerunLimit > kMaxRepeats)
+        e.push_back("rerunLimit: " + std::to_string(rerunLimit) + " is out of range (0 to " +
+                    std::to_string(kMaxRepeats) + ")");
+    if (auto why = validateMeasureOptions(MeasureOptions{warmup, iterations}))
+        e.push_back("iterations/warmup: " + *why);
+    auto range = [&e](const char* field, int value, int low, int high) {
+        if (value < low || value > high)
+            e.push_back(std::string(field) + ": " + std::to_string(value) + " is out of range (" +
+                        std::to_string(low) + " to " + std::to_string(high) + " s)");
+    };
+    range("cooldownSeconds", cooldownSeconds, 0, kMaxCooldownSeconds);
+    range("startTimeoutSeconds", startTimeoutSeconds, 1, kMaxTimeoutSeconds);
+    range("wallTimeoutSeconds", wallTimeoutSeconds, 1, kMaxTimeoutSeconds);
+    range("graceSeconds", graceSeconds, 0, kMaxGraceSeconds);
+    if (outputDir.empty()) e.push_back("outputDir: empty");
+    if (!sshConfig.empty() && !isValidPlainPath(sshConfig))
+        e.push_back("sshConfig: '" + sshConfig +
+                    "' must be an absolute path without spaces or quotes (mpirun splits it)");
+    range("connectTimeoutSeconds", connectTimeoutSeconds, 1, kMaxSshSeconds);
+    range("aliveIntervalSeconds", aliveIntervalSeconds, 1, kMaxSshSeconds);
+    if (aliveCountMax < 1 || aliveCountMax > 1000)
+        e.push_back("aliveCountMax: " + std::to_string(aliveCountMax) +
+                    " is out of range (1 to 1000)");
+    return e;
+}
+
+namespace {
+
+template <typename T> void take(json& j, const char* key, T& out) {
+    auto it = j.find(key);
+    if (it == j.end()) return;
+    if constexpr (std::is_same_v<T, int>) {
+        // json's get<int> wraps a number beyond int (4000000000 would become negative).
+        if (!it->is_number_integer())
+            throw std::runtime_error(std::string(key) + ": " + it->dump() + " is not an integer");
+        const bool fits =
+            it->is_number_unsigned()
+                ? it->get<std::uint64_t>() <= std::uint64_t(INT_MAX)
+                : it->get<std::int64_t>() >= INT_MIN && it->get<std::int64_t>() <= INT_MAX;
+        if (!fits)
+            throw std::runtime_error(std::string(key) + ": " + it->dump() + " is out of range");
+    }
+    out = it->get<T>();
+    j.erase(it);
+}
+
+std::string leftover(const json& j, const std::string& where) {
+    if (j.empty()) return {};
+    return where + ": unknown key '" + j.begin().key() + "'";
+}
+
+} // namespace
+
+std::optional<Campaign> campaignFromJson(const std::string& text, std::string* error) {
+    try {
+        json j = json::parse(text);
+        if (!j.is_object()) throw std::runtime_error("not a JSON object");
+        Campaign c;
+        take(j, "profile", c.profile);
+        take(j, "launcher", c.launcher);
+        if (j.contains("hosts")) {
+            for (json h : j["hosts"]) {
+                Host host;
+                take(h, "name", host.name);
+                take(h, "address", host.address);
+                take(h, "port", host.port);
+                take(h, "user", host.user);
+                take(h, "gpus", host.gpus);
+                if (auto why = leftover(h, "hosts"); !why.empty()) throw std::runtime_error(why);
+                c.hosts.push_back(host);
+            }
+            j.erase("hosts");
+        }
+        if (j.contains("container")) {
+            readContainer(j["container"], c.container);
+            j.erase("container");
+        }
+        if (j.contains("scheduler")) {
+            json k = j["scheduler"];
+            SlurmSettings& s = c.scheduler;
+            take(k, "type", s.type);
+            take(k, "partition", s.partition);
+            take(k, "account", s.account);
+            take(k, "qos", s.qos);
+            take(k, "reservation", s.reservation);
+            take(k, "constraint", s.constraint);
+            take(k, "timeLimit", s.timeLimit);
+            take(k, "exclusive", s.exclusive);
+            take(k, "gpus", s.gpus);
+            take(k, "launch", s.launch);
+            take(k, "extraSbatchArgs", s.extraSbatchArgs);
+            take(k, "containerImage", s.containerImage);
+            take(k, "containerMounts", s.containerMounts);
+            take(k, "containerWorkdir", s.containerWorkdir);
+            if (auto why = leftover(k, "scheduler"); !why.empty()) throw std::runtime_error(why);
+            j.erase("scheduler");
+        }
+        std::vector<std::string> topologies;
+        take(j, "topologies", topologies);
+        for (const auto& t : topologies) {
+            auto topo = parseTopology(t);
+            if (!topo) throw std::runtime_error("topologies: '" + t + "' is not NnGg (e.g. 2n8g)");
+            c.topologies.push_back(*topo);
+        }
+        take(j, "batchSizes", c.batchSizes);
+        take(j, "precisions", c.precisions);
+        if (auto it = j.find("repeats"); it != j.end() && it->is_object()) {
+            // {"min": 3, "max": 15}: adaptive repeats (with targetCiPct).
+            json r = *it;
+            take(r, "min", c.repeats);
+            take(r, "max", c.repeatsMax);
+            if (auto why = leftover(r, "repeats"); !why.empty()) throw std::runtime_error(why);
+            j.erase(it);
+        } else {
+            take(j, "repeats", c.repeats);
+        }
+        take(j, "targetCiPct", c.targetCiPct);
+        take(j, "rerunLimit", c.rerunLimit);
+        take(j, "countDisturbed", c.countDisturbed);
+        take(j, "iterations", c.iterations);
+        take(j, "warmup", c.warmup);
+        take(j, "cooldownSeconds", c.cooldownSeconds);
+        take(j, "startTimeoutSeconds", c.startTimeoutSeconds);
+        take(j, "wallTimeoutSeconds", c.wallTimeoutSeconds);
+        take(j, "graceSeconds", c.graceSeconds);
+        take(j, "outputDir", c.outputDir);
+        take(j, "sshConfig", c.sshConfig);
+        take(j, "connectTimeoutSeconds", c.connectTimeoutSeconds);
+        take(j, "aliveIntervalSeconds", c.aliveIntervalSeconds);
+        take(j, "aliveCountMax", c.aliveCountMax);
+        take(j, "variables", c.variables);
+        if (auto why = leftover(j, "campaign"); !why.empty()) throw std::runtime_error(why);
+        return c;
+    } catch (const std::exception& ex) {
+        if (error) *error = ex.what();
+        return std::nullopt;
+    }
+}
+
+std::string campaignToJson(const Campaign& c) {
+    json j;
+    j["profile"] = c.profile;
+    if (!c.launcher.empty()) j["launcher"] = c.launcher;
+    j["hosts"] = json::array();
+    for (const Host& h : c.hosts) {
+        json o{{"name", h.name}, {"gpus", h.gpus}};
+        if (!h.address.empty()) o["address"] = h.address;
+        if (h.port) o["port"] = h.port;
+        if (!h.user.empty()) o["user"] = h.user;
+        j["hosts"].push_back(o);
+    }
+    j["container"] = writeContainer(c.container);
+    if (c.scheduler.enabled()) {
+        const SlurmSettings& s = c.scheduler;
+        j["scheduler"] = {{"type", s.type},
+                          {"partition", s.partition},
+                          {"account", s.account},
+                          {"qos", s.qos},
+                          {"reservation", s.reservation},
+                          {"constraint", s.constraint},
+                          {"timeLimit", s.timeLimit},
+                          {"exclusive", s.exclusive},
+                          {"gpus", s.gpus},
+                          {"launch", s.launch},
+                          {"extraSbatchArgs", s.extraSbatchArgs},
+                          {"containerImage", s.containerImage},
+                          {"containerMounts", s.containerMounts},
+                          {"containerWorkdir", s.containerWorkdir}};
+    }
+    std::vector<std::string> topologies;
+    for (const auto& t : c.topologies)
+        topologies.push_back(t.name());
+    j["topologies"] = topologies;
+    j["batchSizes"] = c.batchSizes;
+    j["precisions"] = c.precisions;
+    if (c.repeatsMax > c.repeats)
+        j["repeats"] = {{"min", c.repeats}, {"max", c.repeatsMax}};
+    else
+        j["repeats"] = c.repeats;
+    if (c.adaptive()) {
+        j["targetCiPct"] = c.targetCiPct;
+        j["rerunLimit"] = c.rerunLimit;
+        if (c.countDisturbed) j["countDisturbed"] = true;
+    }
+    j["iterations"] = c.iterations;
+    j["warmup"] = c.warmup;
+    j["cooldownSeconds"] = c.cooldownSeconds;
+    j["startTimeoutSeconds"] = c.startTimeoutSeconds;
+    j["wallTimeoutSeconds"] = c.wallTimeoutSeconds;
+    j["graceSeconds"] = c.graceSeconds;
+    j["outputDir"] = c.outputDir;
+    if (!c.sshConfig.empty()) j["sshConfig"] = c.sshConfig;
+    j["connectTimeoutSeconds"] = c.connectTimeoutSeconds;
+    j["aliveIntervalSeconds"] = c.aliveIntervalSeconds;
+    j["aliveCountMax"] = c.aliveCountMax;
+    j["variables"] = c.variables;
+    return j.dump(2) + "\n";
+}
+
+std::optional<Campaign> loadCampaign(const std::string& path, std::string* error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        if (error) *error = "cannot read " + path;
+        return std::nullopt;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string why;
+    auto c = campaignFromJson(ss.str(), &why);
+    if (!c && error) *error = path + ": " + why;
+    return c;
+}
+
+bool saveCampaign(const Campaign& campaign, const std::string& path, std::string* error) {
+    QSaveFile file(QString::fromStdString(path));
+    const std::string text = campaignToJson(campaign);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) !=
+            static_cast<qint64>(text.size()) ||
+        !file.commit()) {
+        if (error) *error = "cannot write " + path + ": " + file.errorString().toStdString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace sv::launcher

@@ -1,0 +1,135 @@
+#include "launcher/monitor/environmentcapture.h"
+
+#include "async/backgroundtask.h"
+#include "launcher/runner/commandbatch.h"
+#include "launcher/ssh/shellquote.h"
+
+#include <QDateTime>
+#include <QSaveFile>
+#include <filesystem>
+#include <memory>
+
+namespace sv::launcher {
+namespace {
+
+const char* kProbe =
+    "echo \"== hostname\"; hostname; echo \"== kernel\"; uname -a; "
+    "echo \"== cpus\"; nproc; "
+    "if command -v nvidia-smi >/dev/null 2>&1; then echo \"== nvidia-smi -q\"; nvidia-smi -q; "
+    "echo \"== nvidia-smi topo -m\"; nvidia-smi topo -m; else echo \"== nvidia-smi: not present\"; "
+    "fi; "
+    "if [ -n \"$1\" ]; then echo \"== python\"; \"$1\" -c 'import sys; print(sys.version)' 2>&1; "
+    "\"$1\" -c 'import torch; print(\"torch\", torch.__version__)' 2>&1; fi; "
+    "echo \"== mpirun\"; mpirun --version 2>&1 | head -n 1; exit 0";
+
+bool write(const std::string& path, const std::string& text) {
+    QSaveFile f(QString::fromStdString(path));
+    return f.open(QIODevice::WriteOnly) &&
+           f.write(text.data(), static_cast<qint64>(text.size())) ==
+               static_cast<qint64>(text.size()) &&
+           f.commit();
+}
+
+// The section a probe that timed out was in: the last "== " header it printed.
+std::string lastSection(const std::string& output) {
+    const auto at = output.rfind("== ");
+    if (at == std::string::npos || (at > 0 && output[at - 1] != '\n')) return {};
+    const auto end = output.find('\n', at);
+    return output.substr(at + 3, end == std::string::npos ? std::string::npos : end - at - 3);
+}
+
+} // namespace
+
+void EnvironmentCapture::run(const Campaign& campaign, const WorkloadProfile& profile,
+                             const std::string& version, QObject* context,
+                             std::function<void(Result)> done, std::chrono::milliseconds timeout) {
+    auto builder = std::make_shared<CommandBuilder>(campaign, profile, std::string());
+    const auto dir = std::filesystem::absolute(campaign.outputDir) / "environment";
+    const std::string stamp =
+        QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString();
+    std::string python =
+        profile.variables.count("python") ? profile.variables.at("python") : "python3";
+    if (campaign.variables.count("python")) python = campaign.variables.at("python");
+    if (profile.needs != "torch")
+        python.clear(); // importing torch takes seconds: only where it is used
+    const int hosts = std::max<int>(1, static_cast<int>(campaign.hosts.size()));
+    const int limit = static_cast<int>(timeout.count());
+    std::vector<BatchCommand> cmds;
+    const ContainerCommands& containers = builder->containers();
+    const bool docker = containers.any();
+    for (int h = 0; h < hosts; ++h) {
+        // The containers the launcher starts are not up yet: the hosts themselves, and below
+        // the image and how each container will be started.
+        cmds.push_back(
+            {builder->onHost(h, {"sh", "-c", kProbe, "sh", python}, !containers.managed()),
+             {},
+             limit});
+        if (docker) {
+            auto image = containers.inspectImage();
+            if (!containers.managed()) {
+                image = containers.docker();
+                image.insert(image.end(),
+                             {"inspect", "--format", "{{.Image}}", containers.name(h)});
+            }
+            cmds.push_back({builder->onHost(h, image, false), {}, limit});
+            cmds.push_back({builder->onHost(h, containers.version(), false), {}, limit});
+        }
+    }
+    const std::string campaignText = campaignToJson(campaign);
+    CommandBatch::run(std::move(cmds), context, [=](std::vector<BatchResult> results) {
+        std::vector<std::pair<std::string, std::string>> files{
+            {(dir / (stamp + "-campaign.json")).string(), campaignText}};
+        Result result;
+        std::size_t i = 0;
+        for (int h = 0; h < hosts; ++h) {
+            std::string host = builder->hostName(h);
+            std::string text =
+                "ScaleView " + version + "\nprofile " + profile.name + ": " + profile.label + "\n";
+            const BatchResult& probe = results[i++];
+            text += probe.output + probe.errors;
+            if (probe.exitCode != 0)
+                text += "(probe failed: exit " + std::to_string(probe.exitCode) +
+                        (probe.timedOut ? ", timed out" : "") + ")\n";
+            if (probe.timedOut) {
+                const std::string section = lastSection(probe.output);
+                result.problems.push_back(
+                    "capturing the environment of " + host + ": no answer within " +
+                    std::to_string(limit / 1000) + " s" +
+                    (section.empty() ? std::string() : " (stuck in '" + section + "')") +
+                    "; the campaign goes on without it");
+            }
+            if (docker) {
+                const BatchResult& image = results[i++];
+                const BatchResult& version = results[i++];
+                if (containers.managed())
+                    text += "== container image " + containers.image() + " (id, repo digests)\n" +
+                            image.output + image.errors + "== container " + containers.name(h) +
+                            " run command\n" + shellCommand(containers.runArgv(h)) + "\n";
+                else
+                    text += "== container " + containers.name(h) + " image\n" + image.output +
+                            image.errors;
+                text += "== docker server version\n" + version.output + version.errors;
+            }
+            for (char& c : host)
+                if (c == ' ') c = '-';
+            files.emplace_back((dir / (stamp + "-" + host + ".txt")).string(), text);
+        }
+        // Directory and QSaveFile commits (an fsync each) on a worker thread.
+        async::runInBackground(
+            context,
+            [dir, files, result]() mutable {
+                std::error_code ec;
+                std::filesystem::create_directories(dir, ec);
+                for (const auto& [path, text] : files) {
+                    if (write(path, text))
+                        ++result.files;
+                    else
+                        result.problems.push_back("cannot write " + path);
+                }
+                return result;
+            },
+            done);
+    });
+}
+
+} // namespace sv::launcher

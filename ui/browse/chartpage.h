@@ -1,0 +1,57 @@
+#pragma once
+// A page that shows one chart of the current Analysis in a QChartView, rebuilt whole when the
+// analysis changes (charts are cheap to build; the data behind them is already computed), with
+// hover text that stays while the mouse rests on a bar or point.
+
+#include "ui/browse/analysis.h"
+#include "ui/window/exportcontroller.h"
+#include "ui/charts/throughputchart.h"
+
+#include <QWidget>
+
+class QChartView;
+class QComboBox;
+class QHBoxLayout;
+class QLabel;
+
+namespace sv::ui {
+
+class ChartPage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ChartPage(ChartKind kind, QWidget* parent = nullptr);
+
+    void setAnalysis(AnalysisPtr analysis);
+    virtual ChartKind kind() const { return m_kind; }
+    QChartView* view() const { return m_view; }
+    // The throughput chart's whisker (the page offers the choice only there).
+    Whisker whisker() const { return m_whisker; }
+    void setWhisker(Whisker whisker);
+    QComboBox* whiskerBox() const { return m_whiskerBox; }
+    // What the tooltip says while the mouse rests on the bar or point it last entered.
+    QString hoverText() const { return m_hoverText; }
+
+  signals:
+    void whiskerChanged(sv::ui::Whisker whisker);
+
+  protected:
+    QHBoxLayout* header() const { return m_header; }
+    void rebuild();
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+  private:
+    void connectHover(QChart* chart, bool efficiency);
+    void hover(const QString& text);
+
+    ChartKind m_kind;
+    AnalysisPtr m_analysis;
+    ScalingData m_data; // what the chart shown was drawn from
+    Whisker m_whisker = Whisker::MinMax;
+    QString m_hoverText;
+    QChartView* m_view;
+    QHBoxLayout* m_header;
+    QLabel* m_hint;
+    QComboBox* m_whiskerBox = nullptr;
+};
+
+} // namespace sv::ui

@@ -1,0 +1,192 @@
+#include "ui/browse/resultspage.h"
+
+#include "ui/models/casetablemodel.h"
+#include "ui/models/comparisontablemodel.h"
+#include "core/parse/logformat.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <map>
+#include <set>
+
+namespace sv::ui {
+
+ResultsPage::ResultsPage(QWidget* parent)
+    : QWidget(parent), m_model(new CaseTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_view(new QTableView(this)), m_caption(new QLabel(this)),
+      m_comparisonModel(new ComparisonTableModel(this)),
+      m_comparisonProxy(new QSortFilterProxyModel(this)), m_comparisonView(new QTableView(this)),
+      m_comparisonCaption(new QLabel(this)), m_comparisonBox(new QWidget(this)) {
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(CaseTableModel::SortRole);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(-1, Qt::AscendingOrder); // the core's order until the user sorts
+    m_view->setAlternatingRowColors(true);
+    // Tab moves on to the next control; arrows move within the table.
+    m_view->setTabKeyNavigation(false);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->verticalHeader()->setVisible(false);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    // Model, precision and batch are the same on every row of a group, and the caption names
+    // them: hidden, the figures fit the window. A copy still carries them.
+    for (int c : {CaseTableModel::Model, CaseTableModel::Precision, CaseTableModel::Batch})
+        m_view->setColumnHidden(c, true);
+    // The comparison with the published figure sits next to the median, so that a narrow window
+    // (1024 px) shows it without scrolling; the model's order (exports, copies) is unchanged.
+    QHeaderView* header = m_view->horizontalHeader();
+    header->moveSection(header->visualIndex(CaseTableModel::Reference),
+                        header->visualIndex(CaseTableModel::Median) + 1);
+    header->moveSection(header->visualIndex(CaseTableModel::Delta),
+                        header->visualIndex(CaseTableModel::Reference) + 1);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto* copy = new QAction(tr("Copy"), m_view);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    connect(copy, &QAction::triggered, this, &ResultsPage::copySelection);
+    m_view->addAction(copy);
+    m_caption->setWordWrap(true);
+
+    m_comparisonProxy->setSourceModel(m_comparisonModel);
+    m_comparisonProxy->setSortRole(ComparisonTableModel::SortRole);
+    m_comparisonView->setObjectName(QStringLiteral("comparison"));
+    m_comparisonView->setModel(m_comparisonProxy);
+    m_comparisonView->setSortingEnabled(true);
+    m_comparisonView->sortByColumn(-1, Qt::AscendingOrder);
+    m_comparisonView->setAlternatingRowColors(true);
+    m_comparisonView->setTabKeyNavigation(false);
+    m_comparisonView->verticalHeader()->setVisible(false);
+    m_comparisonView->horizontalHeader()->setStretchLastSection(true);
+    m_comparisonCaption->setWordWrap(true);
+    auto* comparisonLayout = new QVBoxLayout(m_comparisonBox);
+    comparisonLayout->setContentsMargins(0, 0, 0, 0);
+    comparisonLayout->addWidget(m_comparisonCaption);
+    comparisonLayout->addWidget(m_comparisonView, 1);
+    m_comparisonBox->setVisible(false);
+
+    auto* lower = new QWidget(this);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(m_caption);
+    lowerLayout->addWidget(m_view, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_comparisonBox);
+    split->addWidget(lower);
+    split->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(split, 1);
+}
+
+QString ResultsPage::comparisonCaption() const {
+    return m_comparisonCaption->text();
+}
+
+void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
+    std::vector<CaseStats> cases;
+    std::set<std::string> formats;
+    if (analysis)
+        for (const auto* c : analysis->groupCases()) {
+            cases.push_back(*c);
+            formats.insert(c->key.format);
+        }
+    m_model->setCases(std::move(cases));
+    // Several series: the comparison first, since it is what the user asked for.
+    const bool compared = analysis && analysis->comparison;
+    m_comparisonModel->setComparison(compared ? *analysis->comparison : Comparison{});
+    m_comparisonBox->setVisible(compared);
+    if (compared) {
+        m_comparisonView->resizeColumnsToContents();
+        const auto& labels = analysis->comparison->labels;
+        QStringList names;
+        for (const auto& l : labels)
+            names << QStringLiteral("<b>%1</b>").arg(QString::fromStdString(l).toHtmlEscaped());
+        m_comparisonCaption->setText(
+            (analysis->comparesFrameworks ? tr("Frameworks compared: %1, each against %2.")
+                                          : tr("Series compared: %1, each against %2."))
+                .arg(names.join(QStringLiteral(", ")), names.front()) +
+            QStringLiteral(" ") +
+            tr("Ratio of medians with its 95 % bootstrap interval; faster or slower only when the "
+               "interval excludes 1 and the change is beyond %1 %.")
+                .arg(analysis->comparison->options.thresholdPct));
+    }
+    // One log format: the caption names it and the column would repeat it on every row.
+    m_view->setColumnHidden(CaseTableModel::Framework, formats.size() <= 1);
+    m_view->resizeColumnsToContents();
+    if (!analysis || !analysis->group) {
+        m_caption->setText(tr("No results yet."));
+        return;
+    }
+    const auto& s = analysis->summary;
+    // The format names the lines the logs hold (the local CPU workload writes NGC MXNet's), so
+    // the caption says "logs in … format", not which framework trained.
+    const LogFormat& format = logFormatOf(formats.empty() ? std::string() : *formats.begin());
+    const auto text = [](std::string_view v) {
+        return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+    };
+    // Compared directories: the detail table below is the open directory's.
+    const QString whose = analysis->others.empty()
+                              ? QString()
+                              : tr("Details of <b>%1</b>: ")
+                                    .arg(QString::fromStdString(analysis->label).toHtmlEscaped());
+    m_caption->setText(
+        whose + tr("<b>%1</b>, %2 — throughput in %3 by the <b>%4 method</b> (%5); Δ compares "
+                   "the median with the published figure (hover for its source).")
+                    .arg(QString::fromStdString(analysis->group->label()).toHtmlEscaped(),
+                         formats.size() > 1
+                             ? tr("logs of %1 formats (the Framework column)").arg(formats.size())
+                             : tr("logs in %1 format").arg(text(format.framework).toHtmlEscaped()),
+                         text(format.unit),
+                         QString::fromStdString(std::string(methodName(s.options.method))),
+                         QString::fromStdString(windowText(analysis->groupWindows()))
+                             .toHtmlEscaped()));
+}
+
+QString ResultsPage::caption() const {
+    return m_caption->text();
+}
+
+QString ResultsPage::selectionText() const {
+    const auto indexes =
+        m_view->selectionModel() ? m_view->selectionModel()->selectedIndexes() : QModelIndexList{};
+    if (indexes.isEmpty()) return {};
+    std::map<int, std::map<int, QString>> cells; // view row -> column -> text
+    std::map<int, bool> columns;
+    for (const auto& i : indexes) {
+        cells[i.row()][i.column()] = i.data().toString();
+        columns[i.column()] = true;
+    }
+    for (auto& [r, row] : cells)
+        for (int c = 0; c < CaseTableModel::ColumnCount; ++c)
+            if (m_view->isColumnHidden(c)) {
+                row[c] = m_proxy->index(r, c).data().toString();
+                columns[c] = true;
+            }
+    QStringList lines, header;
+    for (const auto& [c, _] : columns)
+        header << m_proxy->headerData(c, Qt::Horizontal).toString();
+    lines << header.join(QLatin1Char('\t'));
+    for (const auto& [r, row] : cells) {
+        QStringList fields;
+        for (const auto& [c, _] : columns)
+            fields << (row.count(c) ? row.at(c) : QString());
+        lines << fields.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void ResultsPage::copySelection() const {
+    const QString text = selectionText();
+    if (!text.isEmpty()) QApplication::clipboard()->setText(text);
+}
+
+} // namespace sv::ui

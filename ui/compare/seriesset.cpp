@@ -1,0 +1,138 @@
+#include "ui/compare/seriesset.h"
+
+#include "ui/browse/loadcontroller.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace sv::ui {
+
+SeriesSet::SeriesSet(QObject* parent) : QObject(parent) {}
+
+QString SeriesSet::directoryLabel(const QString& root) {
+    const QString name = QFileInfo(QDir::cleanPath(root)).fileName();
+    return name.isEmpty() ? QDir::cleanPath(root) : name;
+}
+
+QString SeriesSet::uniqueLabel(const QString& wanted, int skip) const {
+    // "(N)" after a name another series has, N the series' place, as the CLI does.
+    QStringList taken = labels();
+    if (skip >= 0 && skip < taken.size()) taken.removeAt(skip);
+    const int place = skip >= 0 ? skip : count();
+    return taken.contains(wanted) ? QStringLiteral("%1 (%2)").arg(wanted).arg(place + 1) : wanted;
+}
+
+void SeriesSet::setMainRoot(const QString& root) {
+    // The first directory opened (also when series were added before it finished scanning, as
+    // `scaleview A B` does) keeps them; another directory starts afresh.
+    if (!m_mainRoot.isEmpty() && root != m_mainRoot) clear();
+    if (root == m_mainRoot && !m_mainLabel.isEmpty()) return;
+    m_mainRoot = root;
+    if (!m_mainRenamed) m_mainLabel = directoryLabel(root);
+    for (std::size_t i = 0; i < m_entries.size(); ++i)
+        if (m_entries[i].label == m_mainLabel)
+            m_entries[i].label = uniqueLabel(m_entries[i].label, static_cast<int>(i) + 1);
+    emit changed();
+}
+
+void SeriesSet::add(const QString& root) {
+    Entry e;
+    e.root = QFileInfo(root).absoluteFilePath();
+    e.label = uniqueLabel(directoryLabel(e.root), -1);
+    e.loader = new LoadController(this);
+    LoadController* loader = e.loader;
+    // Its window before its logs are read, so that each is read once, for it.
+    connect(loader, &LoadController::scanned, this, [this, loader](const QString& scannedRoot) {
+        const SeriesWindow window = seriesWindow(loader->campaignWindow());
+        loader->setMeasure(window.measure);
+        for (auto& entry : m_entries)
+            if (entry.loader == loader) entry.window = window;
+        if (const auto& error = loader->campaignWindow().error)
+            emit windowUnreadable(scannedRoot, QString::fromStdString(*error));
+    });
+    connect(loader, &LoadController::snapshotReady, this, [this, loader](const LogSnapshot& s) {
+        for (auto& entry : m_entries)
+            if (entry.loader == loader) {
+                entry.snapshot = s;
+                emit changed();
+            }
+    });
+    connect(loader, &LoadController::failed, this,
+            [this, loader](const QString& failedRoot, const QString& error) {
+                for (std::size_t i = 0; i < m_entries.size(); ++i)
+                    if (m_entries[i].loader == loader) {
+                        remove(static_cast<int>(i) + 1);
+                        break;
+                    }
+                emit failed(failedRoot, error);
+            });
+    m_entries.push_back(std::move(e));
+    loader->open(m_entries.back().root);
+    emit changed();
+}
+
+void SeriesSet::remove(int index) {
+    if (index < 1 || index > static_cast<int>(m_entries.size())) return;
+    auto it = m_entries.begin() + (index - 1);
+    // Its load, if still going, is dropped with it (the controller cancels on destruction).
+    it->loader->deleteLater();
+    m_entries.erase(it);
+    emit changed();
+}
+
+void SeriesSet::rename(int index, const QString& label) {
+    const QString trimmed = label.trimmed();
+    if (trimmed.isEmpty() || index < 0 || index >= count()) return;
+    const QString unique = uniqueLabel(trimmed, index);
+    if (index == 0) {
+        if (unique == m_mainLabel) return;
+        m_mainLabel = unique;
+        m_mainRenamed = true;
+    } else {
+        auto& e = m_entries[static_cast<std::size_t>(index - 1)];
+        if (unique == e.label) return;
+        e.label = unique;
+    }
+    emit changed();
+}
+
+void SeriesSet::clear() {
+    const bool had = !m_entries.empty() || m_mainRenamed;
+    for (auto& e : m_entries)
+        e.loader->deleteLater();
+    m_entries.clear();
+    m_mainRenamed = false;
+    m_mainRoot.clear();
+    m_mainLabel.clear();
+    if (had) emit changed();
+}
+
+QStringList SeriesSet::labels() const {
+    QStringList out{m_mainLabel};
+    for (const auto& e : m_entries)
+        out << e.label;
+    return out;
+}
+
+QStringList SeriesSet::roots() const {
+    QStringList out{m_mainRoot};
+    for (const auto& e : m_entries)
+        out << e.root;
+    return out;
+}
+
+std::vector<SeriesInput> SeriesSet::inputs() const {
+    std::vector<SeriesInput> out;
+    for (const auto& e : m_entries)
+        out.push_back(SeriesInput{e.label.toStdString(), e.snapshot, e.window.measure,
+                                  e.window.source, e.window.campaignFile});
+    return out;
+}
+
+bool SeriesSet::isLoading() const {
+    for (const auto& e : m_entries)
+        if (e.loader->isLoading()) return true;
+    return false;
+}
+
+} // namespace sv::ui

@@ -1,0 +1,264 @@
+#include "ui/history/historypage.h"
+#include "async/backgroundtask.h"
+
+#include "history/campaignrecord.h"
+#include "ui/charts/historychart.h"
+#include "history/historydatabase.h"
+#include "ui/run/runpanel.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDir>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace sv::ui {
+
+namespace {
+
+struct HistoryRead {
+    std::vector<history::CaseTrend> trends;
+    QString status; // what was read, or why nothing was; a database set aside is said here
+};
+
+HistoryRead readHistory(const std::filesystem::path& path) {
+    HistoryRead out;
+    history::HistoryDatabase db(path);
+    QString aside = QString::fromStdString(db.setAsideNotice());
+    if (!db.isOpen()) {
+        out.status = QString::fromStdString(db.error());
+        return out;
+    }
+    std::string error;
+    const auto campaigns = db.campaigns(&error);
+    if (!campaigns) {
+        out.status = QString::fromStdString(error);
+        return out;
+    }
+    out.trends = history::computeTrends(*campaigns);
+    out.status = QObject::tr("%n campaign(s) in %1", nullptr, static_cast<int>(campaigns->size()))
+                     .arg(QDir::toNativeSeparators(QString::fromStdString(path.string())));
+    if (!aside.isEmpty()) out.status = aside + QStringLiteral("\n") + out.status;
+    return out;
+}
+
+QString recordDirectoryInto(const std::filesystem::path& path, const QString& directory) {
+    history::HistoryDatabase db(path);
+    QString aside = QString::fromStdString(db.setAsideNotice());
+    if (!db.isOpen()) return QString::fromStdString(db.error());
+    const auto read = history::readCampaign(directory.toStdString());
+    if (!read.record) return QString::fromStdString(read.error);
+    const auto result = db.record(*read.record);
+    const QString message = QString::fromStdString(result.message);
+    return aside.isEmpty() ? message : aside + QStringLiteral("\n") + message;
+}
+
+QString number(double v) {
+    return QString::number(v, 'f', 2);
+}
+
+} // namespace
+
+HistoryPage::HistoryPage(QWidget* parent)
+    : QWidget(parent), m_path(history::HistoryDatabase::defaultPath()), m_case(new QComboBox(this)),
+      m_reload(new QPushButton(tr("Reload"), this)),
+      m_record(new QPushButton(tr("Record in History"), this)), m_flag(new QLabel(this)),
+      m_status(new QLabel(this)), m_chart(new QChartView(this)), m_table(new QTableWidget(this)) {
+    m_case->setObjectName(QStringLiteral("historyCase"));
+    m_case->setMinimumContentsLength(28);
+    m_case->setToolTip(tr("The case whose history is shown"));
+    m_record->setToolTip(tr("Add the directory shown to the history (once: the same logs are "
+                            "one entry)"));
+    m_record->setEnabled(false);
+    m_flag->setWordWrap(true);
+    m_flag->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_chart->setRenderHint(QPainter::Antialiasing);
+    m_chart->setMinimumHeight(260);
+    const QStringList headers{tr("Ran (UTC)"),
+                              tr("Campaign"),
+                              tr("Runs"),
+                              tr("Median"),
+                              tr("Min"),
+                              tr("Max"),
+                              tr("Hosts"),
+                              tr("GPU"),
+                              tr("Driver"),
+                              tr("CUDA"),
+                              tr("Container image"),
+                              tr("Directory")};
+    m_table->setColumnCount(static_cast<int>(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Case"), this));
+    top->addWidget(m_case, 1);
+    top->addWidget(m_reload);
+    top->addWidget(m_record);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_chart);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_flag);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_status);
+
+    connect(m_case, &QComboBox::currentIndexChanged, this, &HistoryPage::showCase);
+    connect(m_reload, &QPushButton::clicked, this, &HistoryPage::reload);
+    connect(m_record, &QPushButton::clicked, this, [this] { recordDirectory(m_directory); });
+    showTrends({}, tr("Reading the history…"));
+}
+
+void HistoryPage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (!m_readOnce) reload();
+}
+
+void HistoryPage::setDatabasePath(const std::filesystem::path& path) {
+    m_path = path;
+    reload();
+}
+
+void HistoryPage::setCurrentDirectory(const QString& directory) {
+    m_directory = directory;
+    m_record->setEnabled(!directory.isEmpty());
+}
+
+void HistoryPage::reload() {
+    m_readOnce = true;
+    const quint64 generation = ++m_generation;
+    ++m_loading;
+    auto* watcher = new QFutureWatcher<HistoryRead>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        --m_loading;
+        if (generation != m_generation) return; // a newer read is on its way
+        HistoryRead read = watcher->result();
+        showTrends(std::move(read.trends), read.status);
+        emit loaded();
+    });
+    watcher->setFuture(QtConcurrent::run(async::backgroundPool(), readHistory, m_path));
+}
+
+void HistoryPage::recordDirectory(const QString& directory) {
+    if (directory.isEmpty()) return;
+    ++m_loading;
+    m_status->setText(tr("Recording %1…").arg(QDir::toNativeSeparators(directory)));
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        --m_loading;
+        const QString message = watcher->result();
+        emit recorded(message);
+        reload();
+    });
+    watcher->setFuture(
+        QtConcurrent::run(async::workPool(), recordDirectoryInto, m_path, directory));
+}
+
+void HistoryPage::followCampaigns(RunPanel* panel) {
+    connect(panel, &RunPanel::resultsReady, this,
+            [this](const QString& root, int, int) { m_campaignRoot = root; });
+    connect(panel, &RunPanel::campaignFinished, this, [this](bool cancelled, int ok, int) {
+        // A cancelled campaign stands for less than it is: its resume records it.
+        if (!cancelled && ok > 0 && !m_campaignRoot.isEmpty() && !m_path.empty())
+            recordDirectory(m_campaignRoot);
+        m_campaignRoot.clear();
+    });
+}
+
+void HistoryPage::showTrends(std::vector<history::CaseTrend> trends, const QString& status) {
+    const QString previous = m_case->currentText();
+    m_trends = std::move(trends);
+    m_status->setText(status);
+    {
+        QSignalBlocker block(m_case);
+        m_case->clear();
+        for (const auto& t : m_trends)
+            m_case->addItem(QString::fromStdString(history::caseName(t.key)) +
+                            (t.regression ? tr("  — regression") : QString()));
+        // Where the user was, else the first flagged case, else the first.
+        int index = m_case->findText(previous);
+        for (std::size_t i = 0; index < 0 && i < m_trends.size(); ++i)
+            if (m_trends[i].regression) index = static_cast<int>(i);
+        m_case->setCurrentIndex(index < 0 && !m_trends.empty() ? 0 : index);
+    }
+    showCase(m_case->currentIndex());
+}
+
+void HistoryPage::showCase(int index) {
+    QChart* old = m_chart->chart();
+    m_table->setRowCount(0);
+    if (index < 0 || index >= static_cast<int>(m_trends.size())) {
+        m_chart->setChart(new QChart());
+        delete old;
+        m_flag->setText(m_trends.empty()
+                            ? tr("No campaign in the history yet. Every campaign run from the Run "
+                                 "tab goes in when it finishes; Record in History adds the "
+                                 "directory shown.")
+                            : QString());
+        m_flag->setStyleSheet(QString());
+        return;
+    }
+    const auto& t = m_trends[static_cast<std::size_t>(index)];
+    m_chart->setChart(HistoryChart::build(t));
+    delete old;
+    QString note = QString::fromStdString(t.note);
+    if (!note.isEmpty()) note[0] = note[0].toUpper();
+    m_flag->setText(note);
+    m_flag->setStyleSheet(
+        t.regression ? QStringLiteral("QLabel { color: #b00020; font-weight: bold }") : QString());
+    m_table->setRowCount(static_cast<int>(t.points.size()));
+    // Newest first: the campaign a reader looks for.
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        const auto& p = t.points[t.points.size() - 1 - static_cast<std::size_t>(row)];
+        QStringList hosts;
+        for (const auto& h : p.environment.hosts)
+            hosts << QString::fromStdString(h);
+        const QStringList cells{
+            QString::fromStdString(p.time).replace(QLatin1Char('T'), QLatin1Char(' ')),
+            QString::fromStdString(p.label),
+            QString::number(p.runs),
+            number(p.median),
+            number(p.min),
+            number(p.max),
+            hosts.join(QStringLiteral(", ")),
+            QString::fromStdString(p.environment.gpuModel),
+            QString::fromStdString(p.environment.driver),
+            QString::fromStdString(p.environment.cuda),
+            QString::fromStdString(p.environment.containerImage),
+            QDir::toNativeSeparators(QString::fromStdString(p.path))};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c].isEmpty() && c >= 6 ? tr("—") : cells[c]);
+            if (c >= 2 && c <= 5) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_table->setItem(row, c, item);
+        }
+    }
+    m_table->resizeColumnsToContents();
+}
+
+QString HistoryPage::flagText() const {
+    return m_flag->text();
+}
+QString HistoryPage::statusText() const {
+    return m_status->text();
+}
+
+} // namespace sv::ui

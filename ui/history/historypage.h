@@ -1,0 +1,76 @@
+#pragma once
+// The History page: for a chosen case, its median over the recorded campaigns with each one's
+// min-max and the regression flag, and the campaigns' environments in a table. The database is
+// read and written on a worker thread; a stale read is dropped.
+
+#include "history/historytrend.h"
+
+#include <QWidget>
+
+#include <filesystem>
+#include <vector>
+
+class QChartView;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace sv::ui {
+
+class RunPanel;
+
+class HistoryPage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit HistoryPage(QWidget* parent = nullptr);
+
+    // Where the history lives (default: HistoryDatabase::defaultPath()); reloads.
+    void setDatabasePath(const std::filesystem::path& path);
+    const std::filesystem::path& databasePath() const { return m_path; }
+    // Reads the history again, in the background.
+    void reload();
+    // Records a log directory (Record in History), in the background, then reloads.
+    void recordDirectory(const QString& directory);
+    // Every campaign the Run panel finishes with some run ok goes into the history.
+    void followCampaigns(RunPanel* panel);
+    // The directory "Record in History" records (the one open in the window).
+    void setCurrentDirectory(const QString& directory);
+
+    const std::vector<history::CaseTrend>& trends() const { return m_trends; }
+    QComboBox* caseBox() const { return m_case; }
+    QTableWidget* table() const { return m_table; }
+    QChartView* chartView() const { return m_chart; }
+    QString flagText() const;
+    QString statusText() const;
+    bool isLoading() const { return m_loading > 0; }
+
+  signals:
+    void loaded();                         // the page shows what the database holds now
+    void recorded(const QString& message); // a record ended (added, already there, failed)
+
+  protected:
+    // The history is read when the page is first shown, not at start.
+    void showEvent(QShowEvent* event) override;
+
+  private:
+    void showTrends(std::vector<history::CaseTrend> trends, const QString& status);
+    void showCase(int index);
+
+    std::filesystem::path m_path;
+    QString m_directory;
+    QString m_campaignRoot; // the log root of the campaign the Run panel is running
+    std::vector<history::CaseTrend> m_trends;
+    quint64 m_generation = 0;
+    int m_loading = 0;
+    bool m_readOnce = false;
+    QComboBox* m_case;
+    QPushButton* m_reload;
+    QPushButton* m_record;
+    QLabel* m_flag;
+    QLabel* m_status;
+    QChartView* m_chart;
+    QTableWidget* m_table;
+};
+
+} // namespace sv::ui
