@@ -11,6 +11,8 @@
 #include "core/load/campaignwindow.h"
 #include "core/compare/comparison.h"
 #include "core/compare/comparisonreport.h"
+#include "core/compare/serieslabels.h"
+#include "core/parse/logformat.h"
 #include "core/stats/summary.h"
 
 #include <cstdio>
@@ -75,18 +77,33 @@ int compareCommand(const std::vector<std::string>& argvIn) {
     } else if (!referenceFiles.empty()) {
         return usageError("--reference-file needs --reference ID (a table of that file)");
     }
+    const std::size_t firstDir = series.size(); // after the reference's series, if any
+    std::vector<SeriesOrigin> origins;
     for (std::size_t i = 0; i < dirs.size(); ++i) {
         auto read =
             readSeriesDirectory(dirs[i], load, options, {warmup, iterations}, quiet, "compare");
         if (read.usage) return usageError(*read.usage);
         if (!read.summary) return 2;
         Summary& s = *read.summary;
+        SeriesOrigin origin{dirs[i], {}};
+        for (const auto& r : s.runs)
+            if (!r.key.format.empty())
+                origin.frameworks.emplace_back(logFormatOf(r.key.format).framework);
+        origins.push_back(std::move(origin));
         ComparisonSeries cs;
-        cs.label = seriesLabel(dirs[i], i < labels.size() ? labels[i] : "", i, series);
         cs.source = dirs[i];
         cs.method = options.method;
         cs.cases = std::move(s.cases);
         series.push_back(std::move(cs));
+    }
+    // Named after the directory, and where two share a name, after what tells them apart (their
+    // frameworks, else their folders); a --label as given. "(N)" only for a name still taken.
+    const auto named = distinguishingLabels(origins);
+    for (std::size_t i = 0; i < dirs.size(); ++i) {
+        std::string label = i < labels.size() ? labels[i] : named[i];
+        for (std::size_t j = 0; j < firstDir + i; ++j)
+            if (series[j].label == label) label += " (" + std::to_string(i + 1) + ")";
+        series[firstDir + i].label = std::move(label);
     }
 
     const Comparison c = compareSeries(series, compare);

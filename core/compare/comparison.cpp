@@ -19,9 +19,24 @@ std::string seedText(const CaseKey& k) {
            "/" + k.topology.name();
 }
 
-const CaseStats* findCase(const ComparisonSeries& s, const CaseKey& key) {
+// A series of one framework (a TensorFlow 2 tree beside an NGC MXNet one) meets the others' cases
+// by model, precision, batch and topology: its keys without the format. A series of several
+// keeps it, so that its frameworks' cases stay apart.
+bool oneFormat(const ComparisonSeries& s) {
+    return std::all_of(s.cases.begin(), s.cases.end(), [&](const CaseStats& c) {
+        return c.key.format == s.cases.front().key.format;
+    });
+}
+
+CaseKey matchKey(const CaseKey& k, bool single) {
+    CaseKey out = k;
+    if (single) out.format.clear();
+    return out;
+}
+
+const CaseStats* findCase(const ComparisonSeries& s, bool single, const CaseKey& key) {
     for (const auto& c : s.cases)
-        if (c.key == key) return &c;
+        if (matchKey(c.key, single) == key) return &c;
     return nullptr;
 }
 
@@ -57,18 +72,23 @@ Comparison compareSeries(const std::vector<ComparisonSeries>& series,
         out.methods.push_back(s.method);
     }
     // Every key of every series once, in the cases' usual order.
-    std::vector<CaseKey> keys;
+    std::vector<bool> single;
     for (const auto& s : series)
-        for (const auto& c : s.cases)
-            if (std::find(keys.begin(), keys.end(), c.key) == keys.end()) keys.push_back(c.key);
+        single.push_back(oneFormat(s));
+    std::vector<CaseKey> keys;
+    for (std::size_t i = 0; i < series.size(); ++i)
+        for (const auto& c : series[i].cases)
+            if (const CaseKey k = matchKey(c.key, single[i]);
+                std::find(keys.begin(), keys.end(), k) == keys.end())
+                keys.push_back(k);
     std::stable_sort(keys.begin(), keys.end(),
                      [](const CaseKey& x, const CaseKey& y) { return orderKey(x) < orderKey(y); });
     for (const auto& key : keys) {
         CaseComparison cc;
         cc.key = key;
         std::vector<const CaseStats*> found;
-        for (const auto& s : series) {
-            const CaseStats* c = findCase(s, key);
+        for (std::size_t i = 0; i < series.size(); ++i) {
+            const CaseStats* c = findCase(series[i], single[i], key);
             found.push_back(c);
             cc.medians.push_back(c ? c->median : std::nullopt);
             cc.repeats.push_back(c ? c->values.size() : 0);

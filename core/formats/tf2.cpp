@@ -286,7 +286,7 @@ bool isTf2BertLine(std::string_view line) {
 }
 
 LogFormat tf2Rn50Format() {
-    return LogFormat{
+    LogFormat f{
         "tf2-rn50",
         "TensorFlow 2",
         "TensorFlow/resnet50v1.5/extract_tensorflow_logs.py",
@@ -301,6 +301,8 @@ LogFormat tf2Rn50Format() {
         0,
         &makeRn50,
     };
+    f.traceStepSpans = true; // TimeHistory: "between steps 0 and 100"
+    return f;
 }
 
 LogFormat tf2BertFormat() {

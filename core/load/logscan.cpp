@@ -1,5 +1,7 @@
 #include "core/load/logscan.h"
 
+#include "core/load/modelname.h"
+
 #include <algorithm>
 #include <set>
 #include <sys/stat.h>
@@ -82,8 +84,9 @@ struct Walker {
             LogFile log;
             log.path = p;
             log.display = display(p);
-            log.key = RunKey{logName->model, logName->precision, logName->batchPerDevice, *topology,
-                             logName->repeat};
+            // One model under its spellings (rn50, resnet50_v1.5 ...): cases meet across trees.
+            log.key = RunKey{canonicalModel(logName->model), logName->precision,
+                             logName->batchPerDevice, *topology, logName->repeat};
             out.logs.push_back(std::move(log));
         }
     }

@@ -20,7 +20,7 @@ RunLog readRunLog(const LogFile& file, const MeasureOptions& measure, const Pars
     // was found: then loadRun says why.
     std::string undetected;
     const LogFormat& format = chooseLogFormat(file, load, &undetected);
-    IterationTraceBuilder trace(ranksLogging(format, file.key.topology));
+    IterationTraceBuilder trace(ranksLogging(format, file.key.topology), format.traceStepSpans);
     LogFile known = file;
     if (undetected.empty()) known.key.format = std::string(format.id);
     LogRead read;
@@ -76,7 +76,8 @@ LogParser& IncrementalRunLog::restart() {
     m_detected = !m_file.key.format.empty() || undetected.empty();
     m_position = {};
     m_meter = std::make_unique<RunMeter>(m_file, *m_format, m_measure);
-    m_trace = std::make_unique<IterationTraceBuilder>(ranksLogging(*m_format, m_file.key.topology));
+    m_trace = std::make_unique<IterationTraceBuilder>(ranksLogging(*m_format, m_file.key.topology),
+                                                      m_format->traceStepSpans);
     ParseOptions parse = m_options;
     parse.format = m_format->message;
     m_parser = std::make_unique<LogParser>(parse, [this](const SpeedSample& s) {

@@ -18,13 +18,22 @@ void summarise(std::vector<double>& values, IterationTrace& into, std::size_t k)
 
 } // namespace
 
-IterationTraceBuilder::IterationTraceBuilder(int ranks)
-    : m_ranks(std::max(1, ranks)), m_seen(static_cast<std::size_t>(m_ranks), 0) {
+IterationTraceBuilder::IterationTraceBuilder(int ranks, bool stepSpans)
+    : m_ranks(std::max(1, ranks)), m_stepSpans(stepSpans),
+      m_seen(static_cast<std::size_t>(m_ranks), 0) {
     m_trace.ranks = m_ranks;
 }
 
 void IterationTraceBuilder::add(const SpeedSample& s) {
     if (!s.hasSpeed || !std::isfinite(s.speed)) return;
+    // Steps named by the line (bounded: a trace is O(iterations), not O(a number in a log)).
+    constexpr std::int64_t kMaxStep = 10'000'000;
+    if (m_stepSpans && s.hasIteration && s.batchFirst >= 0 && s.batchLast > s.batchFirst &&
+        s.batchLast <= kMaxStep && (s.rank < 0 || s.rank < m_ranks)) {
+        for (std::int64_t k = s.batchFirst; k < s.batchLast; ++k)
+            place(static_cast<std::size_t>(k), s.speed);
+        return;
+    }
     std::int64_t k;
     if (s.rank >= 0 && s.rank < m_ranks)
         k = m_seen[static_cast<std::size_t>(s.rank)]++;
@@ -32,7 +41,10 @@ void IterationTraceBuilder::add(const SpeedSample& s) {
         k = m_untagged++ / m_ranks;
     else
         return;
-    const auto i = static_cast<std::size_t>(k);
+    place(static_cast<std::size_t>(k), s.speed);
+}
+
+void IterationTraceBuilder::place(std::size_t i, double value) {
     if (i >= m_values.size()) {
         m_values.resize(i + 1);
         m_closed.resize(i + 1, false);
@@ -51,7 +63,7 @@ void IterationTraceBuilder::add(const SpeedSample& s) {
             values.reserve(static_cast<std::size_t>(m_ranks));
         }
     }
-    values.push_back(s.speed);
+    values.push_back(value);
     ++m_openValues;
     if (m_values[i].size() == static_cast<std::size_t>(m_ranks)) close(i);
 }

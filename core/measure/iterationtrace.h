@@ -20,7 +20,11 @@ struct IterationTrace {
 
 class IterationTraceBuilder {
   public:
-    explicit IterationTraceBuilder(int ranks);
+    // With stepSpans, a line that names the steps it spans (TensorFlow 2's TimeHistory "between
+    // steps A and B": batchFirst A, batchLast B > A) stands for iterations A..B-1, the steps A+1
+    // to B it averages, each at its rate: the trace's iterations are the log's steps, not its
+    // lines (600 iterations for 6 lines, the first 100 in the warmup they describe).
+    explicit IterationTraceBuilder(int ranks, bool stepSpans = false);
 
     void add(const SpeedSample& sample);
     // The trace of what was added so far (iterations still short of R values included).
@@ -31,8 +35,10 @@ class IterationTraceBuilder {
 
   private:
     void close(std::size_t k);
+    void place(std::size_t k, double value);
 
     int m_ranks;
+    bool m_stepSpans = false;
     std::vector<std::int64_t> m_seen; // lines per tagged rank
     std::int64_t m_untagged = 0;
     // An iteration is closed once it holds R values: its median, min and max go to m_trace and

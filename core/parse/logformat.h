@@ -58,6 +58,9 @@ struct LogFormat {
     // trace can draw it; false where the format's one number is a latency, a step or epoch time,
     // a timestamp or steps/s (its analyzer turns it into a throughput).
     bool speedIsThroughput = true;
+    // Its lines name the steps they average ("between steps A and B"): the per-iteration trace
+    // puts each at those steps (IterationTraceBuilder's stepSpans), not at its line's place.
+    bool traceStepSpans = false;
 };
 
 std::span<const LogFormat> logFormats();

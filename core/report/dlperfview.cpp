@@ -1,8 +1,10 @@
 #include "core/report/dlperfview.h"
 
+#include "core/load/runkey.h"
 #include "core/stats/numerics.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace sv {
 
@@ -31,6 +33,10 @@ DlperfView dlperfView(const Summary& in, Method method) {
     // A format with both scripts keeps the speed script's figure apart.
     const bool speedScript = method == Method::Speed && !f.timeScript.empty();
     for (auto& r : view.summary.runs) {
+        // DLPerf's scripts key their output by the file's own model name ("rn50"), not
+        // ScaleView's one name for the model ("r50").
+        if (auto name = parseLogName(std::filesystem::path(r.path).filename().string()))
+            r.key.model = name->model;
         const std::optional<double>& figure =
             speedScript ? r.dlperfSpeedThroughput : r.dlperfThroughput;
         const std::string& note = speedScript ? r.dlperfSpeedNote : r.dlperfNote;

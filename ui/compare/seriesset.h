@@ -14,6 +14,7 @@
 #include <QObject>
 #include <QStringList>
 
+#include <string>
 #include <vector>
 
 namespace sv::ui {
@@ -45,6 +46,9 @@ class SeriesSet : public QObject {
 
     // The directory's own name ("campaign-2026-11"), as `scaleview-cli compare` names a series.
     static QString directoryLabel(const QString& root);
+    // The open directory's frameworks (its logs' formats' ids), once read: series that share a
+    // directory name are named after their frameworks where these differ (distinguishingLabels).
+    void setMainFormats(const std::vector<std::string>& formats);
 
   signals:
     void changed();
@@ -58,15 +62,20 @@ class SeriesSet : public QObject {
     struct Entry {
         QString root;
         QString label;
+        bool renamed = false; // by the user: kept as given
         LoadController* loader = nullptr;
         LogSnapshot snapshot;
         SeriesWindow window; // known once scanned (its campaign.json is read by the scan)
     };
     QString uniqueLabel(const QString& wanted, int skip) const;
+    // The labels not given by the user, after what tells their directories apart; true when one
+    // changed.
+    bool relabel();
 
     QString m_mainRoot;
     QString m_mainLabel;
     bool m_mainRenamed = false;
+    std::vector<std::string> m_mainFrameworks;
     std::vector<Entry> m_entries;
 };
 
