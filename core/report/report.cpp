@@ -2,6 +2,7 @@
 
 #include "core/parse/logformat.h"
 #include "core/stats/numerics.h"
+#include "core/stats/scalingloss.h"
 
 #include <nlohmann/json.hpp>
 
@@ -39,6 +40,49 @@ nlohmann::json intervalJson(const std::optional<Interval>& v) {
 
 std::string intervalText(const std::optional<Interval>& v, int decimals, const char* none = "-") {
     return v ? formatFixed(v->lo, decimals) + "-" + formatFixed(v->hi, decimals) : none;
+}
+
+// A case's scaling loss in JSON (issue 28's contract): null where there is no efficiency.
+nlohmann::json scalingLossJson(const std::optional<ScalingLoss>& l) {
+    using nlohmann::json;
+    if (!l) return nullptr;
+    json parts = json::array();
+    for (const auto& p : l->parts)
+        parts.push_back({{"kind", p.kind},
+                         {"pct", p.pct},
+                         {"ci95", intervalJson(p.ci95)},
+                         {"evidence", p.evidence}});
+    return {{"total_pct", l->totalPct},
+            {"total_ci95", intervalJson(l->totalCi95)},
+            {"parts", parts},
+            {"not_measured", l->notMeasured}};
+}
+
+nlohmann::json slowNodesJson(const std::optional<ScalingLoss>& l) {
+    nlohmann::json out = nlohmann::json::array();
+    if (l)
+        for (const auto& n : l->slowNodes)
+            out.push_back({{"node", n.node}, {"slower_pct", n.slowerPct}, {"evidence", n.evidence}});
+    return out;
+}
+
+// "scaling loss 9.72 % of ideal: device-slowdown 3.10 [2.90, 3.30], …; not measured: …"
+std::string scalingLossText(const ScalingLoss& l) {
+    std::string out = "scaling loss " + formatFixed(l.totalPct, 2) + " % of ideal:";
+    for (std::size_t i = 0; i < l.parts.size(); ++i) {
+        const auto& p = l.parts[i];
+        out += std::string(i ? ", " : " ") + p.kind + " " + formatFixed(p.pct, 2);
+        if (p.ci95)
+            out += " [" + formatFixed(p.ci95->lo, 2) + ", " + formatFixed(p.ci95->hi, 2) + "]";
+    }
+    if (!l.notMeasured.empty()) {
+        out += "; not measured:";
+        for (std::size_t i = 0; i < l.notMeasured.size(); ++i)
+            out += std::string(i ? ", " : " ") + l.notMeasured[i];
+    }
+    for (const auto& n : l.slowNodes)
+        out += "; slow node " + n.node + " (" + formatFixed(n.slowerPct, 1) + " % slower)";
+    return out;
 }
 
 } // namespace
@@ -83,6 +127,8 @@ std::string formatTable(const Summary& s) {
     }
     // What the reader must know to trust the table.
     std::vector<std::string> notes, cautions;
+    const ProbeFile probes = readProbeFile(s.root);
+    if (!probes.error.empty()) cautions.push_back("probes not read: " + probes.error);
     for (const auto& c : s.cases) {
         const std::string where = c.key.model + " " + c.key.precision + " b" +
                                   std::to_string(c.key.batchPerDevice) + " " +
@@ -97,6 +143,10 @@ std::string formatTable(const Summary& s) {
             cautions.push_back(where + ": " + w.message + " [" + w.kind + "]");
         for (const auto& e : c.excluded)
             notes.push_back(where + ": excluded " + e.path + ": " + e.reason);
+        // The breakdown where probes measured a part of it (the loss alone is the efficiency).
+        if (const auto l = scalingLossFor(s.cases, c, probes); l && c.gpus() > 1 &&
+                                                               !l->parts.empty())
+            notes.push_back(where + ": " + scalingLossText(*l));
         if (!c.deltaNote.empty()) notes.push_back(where + ": " + c.deltaNote);
         if (c.referenceMedian && c.referenceMethod != methodName(s.options.method))
             notes.push_back(where + ": delta by the reference's " + c.referenceMethod +
@@ -139,8 +189,22 @@ std::string formatCsv(const Summary& s) {
         "runs_excluded,mean,median,median_ci95_lo,median_ci95_hi,min,max,stdev,cv_pct,speedup,"
         "speedup_ci95_lo,speedup_ci95_hi,efficiency,outlier_repeats,reference_id,reference,"
         "delta_pct,warnings,reference_method,reference_median,reference_ratio,"
-        "reference_ratio_ci95_lo,reference_ratio_ci95_hi,reference_verdict,framework,format,unit\n";
+        "reference_ratio_ci95_lo,reference_ratio_ci95_hi,reference_verdict,framework,format,unit,"
+        "scaling_loss_pct,loss_device_slowdown_pct,loss_slowest_node_pct,loss_communication_pct,"
+        "loss_remainder_pct,slow_nodes\n";
+    const ProbeFile probes = readProbeFile(s.root);
     for (const auto& c : s.cases) {
+        const auto loss = scalingLossFor(s.cases, c, probes);
+        auto part = [&](const char* kind) {
+            if (loss)
+                for (const auto& p : loss->parts)
+                    if (p.kind == kind) return formatFixed(p.pct, 2);
+            return std::string();
+        };
+        std::string slow;
+        if (loss)
+            for (const auto& n : loss->slowNodes)
+                slow += (slow.empty() ? "" : " ") + n.node;
         std::string outl;
         for (int r : c.outlierRepeats)
             outl += (outl.empty() ? "" : " ") + std::to_string(r);
@@ -185,7 +249,13 @@ std::string formatCsv(const Summary& s) {
                                       k && k->ratioCi95 ? std::string(verdictName(k->verdict)) : "",
                                       csvField(std::string(logFormatOf(c.key.format).framework)),
                                       std::string(logFormatOf(c.key.format).id),
-                                      std::string(logFormatOf(c.key.format).unit)};
+                                      std::string(logFormatOf(c.key.format).unit),
+                                      loss ? formatFixed(loss->totalPct, 2) : "",
+                                      part("device-slowdown"),
+                                      part("slowest-node"),
+                                      part("communication"),
+                                      part("remainder"),
+                                      csvField(slow)};
         std::string line;
         for (std::size_t i = 0; i < f.size(); ++i)
             line += (i ? "," : "") + f[i];
@@ -277,6 +347,13 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
     }
     j["runs"] = std::move(runs);
     json cases = json::array();
+    const ProbeFile probes = readProbeFile(s.root);
+    j["probes"] = probes.path.empty() ? json(nullptr)
+                                      : json({{"file", probes.path},
+                                              {"records", probes.records.size()},
+                                              {"error", probes.error.empty()
+                                                            ? json(nullptr)
+                                                            : json(probes.error)}});
     for (const auto& c : s.cases) {
         json excluded = json::array();
         for (const auto& e : c.excluded)
@@ -340,6 +417,9 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
               c.referenceMethod.empty() ? json(nullptr) : json(c.referenceMethod)},
              {"reference_median", optJson(c.referenceMedian)},
              {"reference_comparison", contrast}});
+        const auto loss = scalingLossFor(s.cases, c, probes);
+        cases.back()["scaling_loss"] = scalingLossJson(loss);
+        cases.back()["slow_nodes"] = slowNodesJson(loss);
     }
     j["cases"] = std::move(cases);
     json warnings = json::array();

@@ -1,0 +1,301 @@
+#include "core/stats/scalingloss.h"
+
+#include "core/stats/numerics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace sv {
+namespace {
+
+std::string pts(double v) { return formatFixed(v, 2) + " points"; }
+
+std::optional<Interval> medianCi(const std::vector<double>& samples, const std::string& what) {
+    if (samples.size() < 2) return std::nullopt;
+    return bootstrapMedianCi(samples, seedFor(what));
+}
+
+// lo/hi of a / b over the intervals' extremes (b positive).
+Interval ratioRange(Interval a, Interval b) {
+    const double lo = a.lo / (a.lo >= 0 ? b.hi : b.lo);
+    const double hi = a.hi / (a.hi >= 0 ? b.lo : b.hi);
+    return {std::min(lo, hi), std::max(lo, hi)};
+}
+
+} // namespace
+
+const std::vector<std::string>& scalingLossKinds() {
+    static const std::vector<std::string> kinds = {"device-slowdown", "slowest-node",
+                                                   "communication", "remainder"};
+    return kinds;
+}
+
+ScalingLoss scalingLoss(const ScalingLossInput& in) {
+    ScalingLoss out;
+    out.totalPct = 100.0 * (1.0 - in.efficiency);
+    if (in.efficiencyCi95)
+        out.totalCi95 =
+            Interval{100.0 * (1.0 - in.efficiencyCi95->hi), 100.0 * (1.0 - in.efficiencyCi95->lo)};
+    const double t1 = in.baselinePace;
+    const Interval t1Range = in.baselineCi95 ? *in.baselineCi95 : Interval{t1, t1};
+    const CaseProbes* probes = in.probes && !in.probes->empty() && t1 > 0 ? in.probes : nullptr;
+    if (!probes) {
+        out.notMeasured = scalingLossKinds();
+        return out;
+    }
+
+    // The nodes' solo paces per device, ascending.
+    std::vector<const SoloProbe*> nodes;
+    for (const auto& s : probes->solo)
+        if (s.pacePerDevice > 0) nodes.push_back(&s);
+    std::sort(nodes.begin(), nodes.end(), [](const SoloProbe* a, const SoloProbe* b) {
+        return a->pacePerDevice < b->pacePerDevice;
+    });
+    double pMed = 0, pMin = 0;
+    std::optional<Interval> pMedCi, pMinCi;
+    if (!nodes.empty()) {
+        const std::size_t n = nodes.size();
+        std::vector<const SoloProbe*> middle = {nodes[(n - 1) / 2]};
+        if (n % 2 == 0) middle.push_back(nodes[n / 2]);
+        Interval sum{0, 0};
+        bool allCi = true;
+        for (const SoloProbe* m : middle) {
+            pMed += m->pacePerDevice / double(middle.size());
+            if (auto ci = medianCi(m->paceSamples, "solo " + m->node)) {
+                sum.lo += ci->lo / double(middle.size());
+                sum.hi += ci->hi / double(middle.size());
+            } else {
+                allCi = false;
+            }
+        }
+        if (allCi) pMedCi = sum;
+        pMin = nodes.front()->pacePerDevice;
+        pMinCi = medianCi(nodes.front()->paceSamples, "solo " + nodes.front()->node);
+    }
+
+    double measured = 0.0;
+    std::vector<std::string> missing;
+    if (!nodes.empty()) {
+        LossPart dev{"device-slowdown", 100.0 * (1.0 - pMed / t1), std::nullopt, {}};
+        if (pMedCi) {
+            const Interval r = ratioRange(*pMedCi, t1Range);
+            dev.ci95 = Interval{100.0 * (1.0 - r.hi), 100.0 * (1.0 - r.lo)};
+        }
+        dev.evidence = "the median node alone: " + formatFixed(pMed, 2) +
+                       " per device against the 1-device case's " + formatFixed(t1, 2) + " (" +
+                       std::to_string(nodes.size()) + " node(s) probed alone at " +
+                       std::to_string(nodes.front()->devices) + " device(s) each)";
+        measured += dev.pct;
+        out.parts.push_back(std::move(dev));
+
+        LossPart slow{"slowest-node", 0.0, std::nullopt, {}};
+        if (nodes.size() == 1) {
+            slow.ci95 = Interval{0.0, 0.0};
+            slow.evidence = "one node: no other node to wait for";
+        } else {
+            slow.pct = 100.0 * (pMed - pMin) / t1;
+            if (pMedCi && pMinCi) {
+                const Interval num{pMedCi->lo - pMinCi->hi, pMedCi->hi - pMinCi->lo};
+                const Interval r = ratioRange(num, t1Range);
+                slow.ci95 = Interval{100.0 * r.lo, 100.0 * r.hi};
+            }
+            slow.evidence = "the slowest node, " + nodes.front()->node + ", alone: " +
+                            formatFixed(pMin, 2) + " per device against the median node's " +
+                            formatFixed(pMed, 2);
+        }
+        measured += slow.pct;
+        out.parts.push_back(std::move(slow));
+
+        for (const SoloProbe* s : nodes) {
+            const double slower = 100.0 * (1.0 - s->pacePerDevice / pMed);
+            if (nodes.size() < 2 || slower <= in.slowNodeThresholdPct) continue;
+            out.slowNodes.push_back(
+                {s->node, slower,
+                 "alone at " + std::to_string(s->devices) + " device(s): " +
+                     formatFixed(s->pacePerDevice, 2) + " per device, " + formatFixed(slower, 1) +
+                     " % below the median node's " + formatFixed(pMed, 2) + " (" +
+                     std::to_string(nodes.size()) + " nodes probed; threshold " +
+                     formatFixed(in.slowNodeThresholdPct, 1) + " %)"});
+        }
+    } else {
+        missing = {"device-slowdown", "slowest-node"};
+    }
+
+    if (const auto& ar = probes->allReduce; ar && !ar->seconds.empty() && in.batchPerDevice > 0) {
+        // The pace a device keeps between all-reduces: the slowest node's alone, else the
+        // 1-device case's.
+        const double q = nodes.empty() ? t1 : pMin;
+        const double tComp = double(in.batchPerDevice) / q;
+        auto cost = [&](double tAr) { return 100.0 * (q / t1) * tAr / (tComp + tAr); };
+        const double tAr = numpyMedian(ar->seconds);
+        LossPart comm{"communication", cost(tAr), std::nullopt, {}};
+        if (auto ci = medianCi(ar->seconds, "allreduce"))
+            comm.ci95 = Interval{cost(ci->lo), cost(ci->hi)};
+        comm.evidence = "all-reduce of " + formatFixed(ar->bytes / 1e6, 1) + " MB across " +
+                        std::to_string(ar->ranks) + " ranks (" + ar->backend + "): " +
+                        formatFixed(tAr * 1000.0, 2) + " ms per iteration (median of " +
+                        std::to_string(ar->seconds.size()) + ") against " +
+                        formatFixed(tComp * 1000.0, 2) +
+                        " ms of compute; its cost if the workload did not overlap it";
+        measured += comm.pct;
+        out.parts.push_back(std::move(comm));
+    } else {
+        missing.push_back("communication");
+    }
+
+    LossPart rest{"remainder", out.totalPct - measured, std::nullopt, {}};
+    rest.evidence = "the loss (" + pts(out.totalPct) + ") less the measured parts (" +
+                    pts(measured) + ")";
+    if (!missing.empty()) {
+        std::string names;
+        for (const auto& m : missing)
+            names += (names.empty() ? "" : ", ") + m;
+        rest.evidence += "; it includes what was not measured: " + names;
+    }
+    if (rest.pct < 0) {
+        const bool comm = std::any_of(out.parts.begin(), out.parts.end(),
+                                      [](const LossPart& p) { return p.kind == "communication"; });
+        rest.evidence += "; negative: the measured parts exceed the loss by " + pts(-rest.pct) +
+                         (comm ? ", so the workload hides at least that much of the "
+                                 "communication behind its compute (or the probes ran slower "
+                                 "than the case)"
+                               : ", so the probes ran slower than the case itself");
+    }
+    out.parts.push_back(std::move(rest));
+    out.notMeasured = missing;
+    return out;
+}
+
+ProbeFile parseProbeFile(const std::string& text, const std::string& path) {
+    ProbeFile f;
+    f.path = path;
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        f.error = path + ": not JSON: " + e.what();
+        return f;
+    }
+    if (!j.is_object() || !j.contains("probes") || !j["probes"].is_array()) {
+        f.error = path + ": no \"probes\" array";
+        return f;
+    }
+    const auto& list = j["probes"];
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const auto& p = list[i];
+        const std::string where = path + ": probes[" + std::to_string(i) + "]";
+        auto fail = [&](const std::string& why) {
+            f.error = where + ": " + why;
+            f.records.clear();
+            return f;
+        };
+        if (!p.is_object()) return fail("not an object");
+        auto str = [&](const char* k) {
+            return p.contains(k) && p[k].is_string() ? p[k].get<std::string>() : std::string();
+        };
+        auto num = [&](const char* k) -> std::optional<double> {
+            if (!p.contains(k) || !p[k].is_number()) return std::nullopt;
+            const double v = p[k].get<double>();
+            return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+        };
+        auto nums = [&](const char* k, std::vector<double>& out) {
+            if (!p.contains(k)) return true;
+            if (!p[k].is_array()) return false;
+            for (const auto& v : p[k]) {
+                if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
+                    return false;
+                out.push_back(v.get<double>());
+            }
+            return true;
+        };
+        ProbeRecord r;
+        r.topology = str("topology");
+        if (r.topology.empty()) return fail("no \"topology\"");
+        r.model = str("model");
+        r.precision = str("precision");
+        if (auto b = num("batch_size_per_device")) r.batchPerDevice = int(*b);
+        const std::string kind = str("kind");
+        if (kind == "solo") {
+            SoloProbe s;
+            s.node = str("node");
+            if (s.node.empty()) return fail("no \"node\"");
+            s.devices = int(num("devices").value_or(0));
+            const auto pace = num("pace_per_device");
+            if (!pace || *pace <= 0) return fail("no positive \"pace_per_device\"");
+            s.pacePerDevice = *pace;
+            if (!nums("pace_samples", s.paceSamples))
+                return fail("\"pace_samples\" is not a list of non-negative numbers");
+            r.solo = std::move(s);
+        } else if (kind == "allreduce") {
+            AllReduceProbe a;
+            a.backend = str("backend");
+            a.bytes = num("bytes").value_or(0);
+            a.ranks = int(num("ranks").value_or(0));
+            if (!p.contains("seconds") || !nums("seconds", a.seconds) || a.seconds.empty())
+                return fail("no \"seconds\" list of non-negative numbers");
+            r.allReduce = std::move(a);
+        } else {
+            return fail("unknown \"kind\" \"" + kind + "\" (solo or allreduce)");
+        }
+        f.records.push_back(std::move(r));
+    }
+    return f;
+}
+
+ProbeFile readProbeFile(const std::filesystem::path& root) {
+    if (root.empty()) return {};
+    std::error_code ec;
+    const auto dir = std::filesystem::is_directory(root, ec) ? root : root.parent_path();
+    const auto file = dir / "probes.json";
+    ProbeFile f;
+    if (!std::filesystem::exists(file, ec)) return f;
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+        f.path = file.string();
+        f.error = file.string() + ": cannot be read";
+        return f;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseProbeFile(text.str(), file.string());
+}
+
+CaseProbes probesFor(const ProbeFile& file, const std::string& topology, const std::string& model,
+                     const std::string& precision, int batchPerDevice) {
+    CaseProbes c;
+    for (const auto& r : file.records) {
+        if (r.topology != topology || (!r.model.empty() && r.model != model) ||
+            (!r.precision.empty() && r.precision != precision) ||
+            (r.batchPerDevice && *r.batchPerDevice != batchPerDevice))
+            continue;
+        if (r.solo) c.solo.push_back(*r.solo);
+        if (r.allReduce) c.allReduce = r.allReduce; // the last one wins
+    }
+    return c;
+}
+
+std::optional<ScalingLoss> scalingLossFor(const std::vector<CaseStats>& cases, const CaseStats& c,
+                                          const ProbeFile& probes) {
+    if (!c.efficiency) return std::nullopt;
+    const CaseStats* base = nullptr;
+    for (const auto& b : cases)
+        if (b.key.sameGroup(c.key) && b.key.topology == Topology{1, 1} && b.median) base = &b;
+    if (!base) return std::nullopt;
+    const CaseProbes p = probesFor(probes, c.key.topology.name(), c.key.model, c.key.precision,
+                                   c.key.batchPerDevice);
+    ScalingLossInput in;
+    in.devices = c.gpus();
+    in.batchPerDevice = c.key.batchPerDevice;
+    in.efficiency = *c.efficiency;
+    in.efficiencyCi95 = c.efficiencyCi95;
+    in.baselinePace = *base->median;
+    in.baselineCi95 = base->medianCi95;
+    in.probes = &p;
+    return scalingLoss(in);
+}
+
+} // namespace sv
