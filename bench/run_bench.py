@@ -132,6 +132,122 @@ def format_rows(cli, corpus, repeat):
     return rows
 
 
+# A folder as users have them (issue 26): logs of several frameworks under the names real runs
+# give them (result_0.txt, slurm-4711.out, 09-03-2020_03-38-54.txt, none), one of a trainer no
+# built-in format reads (read with a user's format file), beside scripts, configs, a README,
+# images and checkpoints: ~240 MB of logs (~40 MB a shape), ~85 MB of other files. (genlogs
+# --format, topologies, iterations, the marker of its lines.)
+MIXED_LOGS = [
+    ("ngc-mxnet", "1n8g", 13000, " Batch ["),
+    ("ngc-pytorch-rn50", "1n8g", 130000, "Iteration: "),
+    ("pytorch-rn50", "1n8g", 12000, "Epoch: ["),
+    ("tf2-bert", "1n8g", 130000, "Train Step:"),
+    ("insightface-arcface", "1n8g", 3000000, "[0] Batch"),
+]
+MIXED_NAMES = ["result_0.txt", "slurm-4711.out", "09-03-2020_03-38-54.txt", "train", "rank0.log",
+               "resnet50_v1b.log", "log.txt"]
+FRESH_FORMAT = r'''{
+  "scaleview_format": 1,
+  "id": "bench-fresh-trainer",
+  "name": "Fresh trainer",
+  "unit": "samples/s",
+  "line": "\\] trainer \\| it (?P<step>\\d+)/\\d+ \\| loss [0-9.]+ \\| (?P<value>[0-9.]+)(?P<scale>[KM]?) samples/s",
+  "metadata": {"batch": "batch_size=(\\d+)", "gpus": "world_size=(\\d+)"},
+  "window": {"drop_first": 0.1}
+}
+'''
+FRESH_MARKER = " samples/s"
+
+
+def write_fresh_log(path, steps, seed):
+    """A trainer no built-in format reads: its lines in the shape FRESH_FORMAT reads."""
+    import random
+    rng = random.Random(seed)
+    with open(path, "w") as out:
+        out.write("config: batch_size=64 world_size=8 precision=fp16 model=mynet\n")
+        for i in range(1, steps + 1):
+            value = 11.0 * (0.7 if i <= steps // 10 else 1.0) * (1 + rng.uniform(-0.01, 0.01))
+            out.write("[2026-12-04 10:%02d:%02d.250] trainer | it %d/%d | loss %.4f | %.2fK samples/s\n"
+                      % (i // 60 % 60, i % 60, i, steps, 2.0 + rng.random(), value))
+            if i % 50 == 0:
+                out.write("eval: accuracy %.4f after %d steps\n" % (rng.random(), i))
+
+
+def generate_mixed(corpus):
+    """The mixed folder (built once): its path, its files and the markers of its logs' lines."""
+    import random
+    import shutil
+    mixed = os.path.join(corpus, "mixed")
+    fmt_file = os.path.join(corpus, "bench-fresh-trainer.json")
+    markers = [m for _, _, _, m in MIXED_LOGS] + [FRESH_MARKER]
+    if not os.path.isdir(mixed):
+        src = os.path.join(corpus, "mixed-src")
+        shutil.rmtree(src, ignore_errors=True)
+        os.makedirs(mixed + ".tmp", exist_ok=True)
+        n = 0
+        for fmt, topologies, iterations, _ in MIXED_LOGS:
+            out = os.path.join(src, fmt)
+            subprocess.check_call([sys.executable, os.path.join(ROOT, "tools", "genlogs.py"), out,
+                                   "--format", fmt, "--topologies", topologies, "--iterations",
+                                   str(iterations), "--repeats", "3", "--seed", "302"])
+            for f in sorted(glob.glob(os.path.join(out, "**", "*.log"), recursive=True)):
+                # experiments/<framework>_<n>/<a name real runs give>
+                d = os.path.join(mixed + ".tmp", "experiments", "%s_%d" % (fmt.replace("-", "_"), n))
+                os.makedirs(d, exist_ok=True)
+                os.rename(f, os.path.join(d, MIXED_NAMES[n % len(MIXED_NAMES)]))
+                n += 1
+        shutil.rmtree(src, ignore_errors=True)
+        rng = random.Random(303)
+        for k in range(3):
+            d = os.path.join(mixed + ".tmp", "experiments", "fresh_%d" % k)
+            os.makedirs(d, exist_ok=True)
+            write_fresh_log(os.path.join(d, "stdout.txt"), 150000, 304 + k)
+        # What else such folders hold: code, configs, notes, images, checkpoints, event files.
+        for k in range(40):
+            d = os.path.join(mixed + ".tmp", "src" if k % 2 else "configs")
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, "file_%d.%s" % (k, "py" if k % 2 else "yaml")), "w") as out:
+                for line in range(400):
+                    out.write("    value_%d = compute(batch_size=%d, lr=%.4f)  # step %d\n"
+                              % (line, 64 + k, rng.random(), line))
+        with open(os.path.join(mixed + ".tmp", "README.md"), "w") as out:
+            out.write("# Our runs\n\nThroughput measured on 8xV100; see experiments/.\n" * 50)
+        for k, (name, size) in enumerate([("checkpoints/model_final.pt", 48 << 20),
+                                           ("checkpoints/model_0010.pt", 24 << 20),
+                                           ("plots/loss.png", 2 << 20),
+                                           ("tb/events.out.tfevents.1599100000.node1", 8 << 20)]):
+            path = os.path.join(mixed + ".tmp", name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            block = random.Random(305 + k).randbytes(1 << 20)
+            with open(path, "wb") as out:
+                for _ in range(size >> 20):
+                    out.write(block)
+        os.rename(mixed + ".tmp", mixed)
+    with open(fmt_file, "w") as out:
+        out.write(FRESH_FORMAT)
+    files = sorted(f for f in glob.glob(os.path.join(mixed, "**", "*"), recursive=True)
+                   if os.path.isfile(f))
+    return mixed, fmt_file, files, markers
+
+
+def mixed_row(cli, corpus, repeat):
+    """summarize over the mixed folder against grep -F -c of its logs' markers, side by side."""
+    mixed, fmt_file, files, markers = generate_mixed(corpus)
+    warm(files)
+    size = sum(os.path.getsize(f) for f in files) / 1e6
+    summarize = [cli, "summarize", mixed, "--format-file", fmt_file, "--quiet", "--format", "json"]
+    probe = subprocess.run(summarize, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if probe.returncode not in (0, 1):
+        return (len(files), size, None, None, None, None,
+                probe.stderr.decode(errors="replace").strip().splitlines()[-1:])
+    import json
+    runs = json.loads(probe.stdout)["runs"]
+    read = sum(1 for r in runs if r.get("throughput_time") is not None)
+    grep = ["grep", "-F", "-c"] + [a for m in markers for a in ("-e", m)] + files
+    (grep_wall, _), [(wall, ratio, rss)] = side_by_side(grep, [summarize], repeat)
+    return (len(files), size, grep_wall, wall, ratio, rss, "%d of %d logs read" % (read, len(runs)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--cli", required=True)
@@ -140,15 +256,27 @@ def main():
     ap.add_argument("--dlperf-script", help="DLPerf's extract_mxnet_logs.py, to time it as well")
     ap.add_argument("--repeat", type=int, default=7, help="rounds of every contender beside grep")
     ap.add_argument("--formats-only", action="store_true", help="only the other formats' corpora")
+    ap.add_argument("--mixed-only", action="store_true",
+                    help="only the mixed folder of real-world names and other files")
     args = ap.parse_args()
 
-    fmt_rows = format_rows(args.cli, args.corpus, args.repeat)
-    print("\n| corpus (format) | files | MB | grep -F -c s | summarize s | x grep (median of rounds) | peak RSS MiB |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    fmt_rows = [] if args.mixed_only else format_rows(args.cli, args.corpus, args.repeat)
+    if fmt_rows:
+        print("\n| corpus (format) | files | MB | grep -F -c s | summarize s | x grep (median of rounds) | peak RSS MiB |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for label, fmt, n, size, grep_wall, wall, ratio, rss in fmt_rows:
         print("| %s (`%s`) | %d | %.0f | %.3f | %.3f | %.2f | %.0f |" %
               (label, fmt, n, size, grep_wall, wall, ratio, rss))
-    if args.formats_only:
+    n, size, grep_wall, wall, ratio, rss, note = mixed_row(args.cli, args.corpus, args.repeat)
+    print("\n| mixed folder (issue 26) | files | MB | grep -F -c s | summarize s | x grep (median of rounds) | peak RSS MiB | read |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    if grep_wall is None:
+        print("| real-world names, 6 shapes, other files | %d | %.0f | - | not read | - | - | %s |"
+              % (n, size, " ".join(note)))
+    else:
+        print("| real-world names, 6 shapes, other files | %d | %.0f | %.3f | %.3f | %.2f | %.0f | %s |"
+              % (n, size, grep_wall, wall, ratio, rss, note))
+    if args.formats_only or args.mixed_only:
         return
 
     logs = generate(args.corpus)

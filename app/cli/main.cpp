@@ -1,6 +1,7 @@
 // scaleview-cli: ScaleView's statistics for headless machines and scripts.
 
 #include "app/cli/commands.h"
+#include "app/cli/userformats.h"
 #include "version.h"
 
 #include <algorithm>
@@ -22,7 +23,7 @@ const char* kOverview = R"(Usage:
   scaleview-cli report LOG_DIR... --output report.html|report.md [--label NAME]...
   scaleview-cli references [--reference-file FILE]... | references save LOG_DIR --id ID
   scaleview-cli history [--case 2n8g] [--fail-on-regression] | history record LOG_DIR...
-  scaleview-cli formats
+  scaleview-cli formats | formats add FORMAT_FILE | formats test FORMAT_FILE LOG...
   scaleview-cli --version | --help
 
 )";
@@ -174,7 +175,18 @@ started, with a warning.
 )"},
     {"formats",
      R"(formats: list the log formats ScaleView reads (ids for --log-format), each with its
-framework, throughput unit, DLPerf extraction scripts and their default warmup and iterations.
+framework, throughput unit, DLPerf extraction scripts and their default warmup and iterations,
+then the user's own formats (files in $XDG_CONFIG_HOME/scaleview/formats, else
+~/.config/scaleview/formats), each with its file.
+formats add FORMAT_FILE [--replace]
+                          check a format file (docs/user-formats.md) and keep it in that
+                          directory as <id>.json: every command then reads its logs
+formats test FORMAT_FILE LOG...
+                          the lines of each LOG the format matches and the figure it gives
+--format-file FILE        (summarize, compare, report, history) read logs with this format
+                          file too; its logs are detected by content after the built-in formats
+                          (--log-format ID forces it on every log); repeatable
+A format file that is not right is refused naming the file, the JSON key and the reason (exit 2).
 )"}};
 
 const char* kExitStatus =
@@ -230,6 +242,15 @@ int main(int argc, char** argv) {
                             std::find(args.begin(), args.end(), "-h") != args.end())) {
         std::fputs(helpOf(command), stdout);
         return 0;
+    }
+    // Users' format files: --format-file FILE and the config directory's, before logs are read.
+    if (command == "summarize" || command == "compare" || command == "report" ||
+        command == "history") {
+        std::string error;
+        if (!sv::cli::prepareUserFormats(args, &error)) {
+            std::fprintf(stderr, "scaleview-cli %s: %s\n", command.c_str(), error.c_str());
+            return 2;
+        }
     }
     if (command == "summarize") return sv::cli::summarizeCommand(args);
     if (command == "plot") return sv::cli::plotCommand(args);

@@ -14,7 +14,10 @@
 #include "core/measure/runresult.h"
 
 #include <array>
+#include <atomic>
 #include <cstring>
+#include <mutex>
+#include <stdexcept>
 
 namespace sv {
 namespace {
@@ -78,6 +81,8 @@ const LogFormat& ngcMxnetFormat() {
 const LogFormat* findLogFormat(std::string_view id) {
     for (const auto& f : kFormats)
         if (f.id == id) return &f;
+    for (const LogFormat* f : registeredLogFormats())
+        if (f->id == id) return f;
     return nullptr;
 }
 
@@ -99,10 +104,13 @@ std::string logFormatIds() {
     std::string s;
     for (const auto& f : kFormats)
         s += (s.empty() ? "" : ", ") + std::string(f.id);
+    for (const LogFormat* f : registeredLogFormats())
+        s += ", " + std::string(f->id);
     return s;
 }
 
 const LogFormat* detectLogFormat(std::string_view head, std::int64_t* lineOut) {
+    const std::string_view all = head;
     std::int64_t line = 0;
     while (!head.empty() && line < kDetectLines) {
         const auto nl = head.find('\n');
@@ -116,7 +124,49 @@ const LogFormat* detectLogFormat(std::string_view head, std::int64_t* lineOut) {
         if (nl == std::string_view::npos) break;
         head.remove_prefix(nl + 1);
     }
+    // Formats registered at run time (users' format files) after every built-in one, over the
+    // same lines: a user format never takes a log that a built-in format reads.
+    const auto registered = registeredLogFormats();
+    if (registered.empty()) return nullptr;
+    head = all;
+    line = 0;
+    while (!head.empty() && line < kDetectLines) {
+        const auto nl = head.find('\n');
+        const std::string_view text = head.substr(0, nl);
+        ++line;
+        for (const LogFormat* f : registered)
+            if (f->detectWith ? f->detectWith(f->context, text) : f->detect && f->detect(text)) {
+                if (lineOut) *lineOut = line;
+                return f;
+            }
+        if (nl == std::string_view::npos) break;
+        head.remove_prefix(nl + 1);
+    }
     return nullptr;
+}
+
+// Formats registered at run time: a fixed array of slots, each written once before the count
+// that publishes it, so readers on other threads need no lock.
+namespace {
+constexpr std::size_t kMaxRegistered = 256;
+std::array<const LogFormat*, kMaxRegistered> g_registered{};
+std::atomic<std::size_t> g_registeredCount{0};
+std::mutex g_registerMutex;
+} // namespace
+
+const LogFormat& registerLogFormat(LogFormat format) {
+    std::lock_guard lock(g_registerMutex);
+    const std::size_t n = g_registeredCount.load(std::memory_order_relaxed);
+    for (std::size_t i = 0; i < n; ++i)
+        if (g_registered[i]->id == format.id) return *g_registered[i];
+    if (n >= kMaxRegistered) throw std::length_error("more than 256 registered log formats");
+    g_registered[n] = new LogFormat(format); // lives as long as the program
+    g_registeredCount.store(n + 1, std::memory_order_release);
+    return *g_registered[n];
+}
+
+std::span<const LogFormat* const> registeredLogFormats() {
+    return {g_registered.data(), g_registeredCount.load(std::memory_order_acquire)};
 }
 
 } // namespace sv

@@ -58,6 +58,10 @@ struct LogFormat {
     // trace can draw it; false where the format's one number is a latency, a step or epoch time,
     // a timestamp or steps/s (its analyzer turns it into a throughput).
     bool speedIsThroughput = true;
+    // A format read at run time (a user's format file, core/parse/userformat.h): detect is
+    // null and detectWith(context, line) says whether line is one of its lines.
+    const void* context = nullptr;
+    bool (*detectWith)(const void* context, std::string_view line) = nullptr;
     // Its lines name the steps they average ("between steps A and B"): the per-iteration trace
     // puts each at those steps (IterationTraceBuilder's stepSpans), not at its line's place.
     bool traceStepSpans = false;
@@ -84,6 +88,13 @@ std::string logFormatIds();
 // How many lines of a log's start detection reads, at most (and at most kDetectBytes).
 inline constexpr int kDetectLines = 2000;
 inline constexpr std::size_t kDetectBytes = std::size_t{1} << 20;
+
+// Formats registered at run time (users' format files, core/parse/userformat.h), tried AFTER
+// every built-in format by detectLogFormat; findLogFormat finds them too. The first of an id is
+// kept (registering the id again returns it); each LogFormat lives as long as the program.
+// Safe to call while other threads read registeredLogFormats(); at most 256.
+const LogFormat& registerLogFormat(LogFormat format);
+std::span<const LogFormat* const> registeredLogFormats();
 
 // The format of the first line in head that matches one; nullptr when none does.
 const LogFormat* detectLogFormat(std::string_view head, std::int64_t* line = nullptr);

@@ -205,7 +205,10 @@ void LogParser::processLine(std::string_view line, std::size_t markerPos) {
             }
         }
     }
-    m_options.format.parse(line, markerPos, sample);
+    if (m_options.format.parseWith)
+        m_options.format.parseWith(m_options.format.context, line, markerPos, sample);
+    else
+        m_options.format.parse(line, markerPos, sample);
     if (m_handler) m_handler(sample);
 }
 

@@ -1,0 +1,599 @@
+#include "core/parse/userformat.h"
+
+#include "core/measure/userformatanalyzer.h"
+#include "core/parse/logparser.h"
+#include "core/stats/numerics.h"
+
+#include <nlohmann/json.hpp>
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sv {
+namespace {
+
+constexpr std::size_t kMaxFormatFileBytes = 64 * 1024;
+constexpr std::size_t kMaxPatternBytes = 4096;
+constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+
+struct Refusal {
+    std::string key, reason;
+};
+
+bool validId(std::string_view id) {
+    if (id.empty() || id.size() > 64) return false;
+    auto ok = [](char c, bool first) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+               (!first && (c == '.' || c == '_' || c == '-'));
+    };
+    for (std::size_t i = 0; i < id.size(); ++i)
+        if (!ok(id[i], i == 0)) return false;
+    return true;
+}
+
+// Python's "(?<name>" for RE2's "(?P<name>" (a lookbehind "(?<=", "(?<!" is left for RE2 to refuse).
+std::string pythonGroupsToRe2(std::string_view p) {
+    std::string out;
+    out.reserve(p.size() + 8);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (p[i] == '\\' && i + 1 < p.size()) {
+            out += p[i];
+            out += p[++i];
+            continue;
+        }
+        if (p.substr(i, 3) == "(?<" && i + 3 < p.size() && p[i + 3] != '=' && p[i + 3] != '!') {
+            out += "(?P<";
+            i += 2;
+            continue;
+        }
+        out += p[i];
+    }
+    return out;
+}
+
+std::unique_ptr<re2::RE2> compile(const std::string& pattern, const std::string& key) {
+    if (pattern.empty()) throw Refusal{key, "the pattern is empty"};
+    if (pattern.size() > kMaxPatternBytes)
+        throw Refusal{key, "the pattern is longer than " + std::to_string(kMaxPatternBytes) +
+                               " bytes"};
+    re2::RE2::Options options;
+    options.set_log_errors(false);
+    options.set_max_mem(8 << 20); // per pattern; RE2 falls back to its NFA beyond, still linear
+    auto re = std::make_unique<re2::RE2>(pythonGroupsToRe2(pattern), options);
+    if (!re->ok()) {
+        std::string why = re->error();
+        if (re->error_code() == re2::RE2::ErrorBadEscape &&
+            pattern.find_first_of("123456789", pattern.find('\\')) != std::string::npos)
+            why += " (back references are not supported: RE2 matches in linear time)";
+        if (re->error_code() == re2::RE2::ErrorMissingParen ||
+            re->error_code() == re2::RE2::ErrorUnexpectedParen)
+            why += " (unbalanced parentheses)";
+        throw Refusal{key, "bad pattern: " + why};
+    }
+    return re;
+}
+
+const nlohmann::json* member(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    return it == j.end() ? nullptr : &*it;
+}
+
+std::string stringAt(const nlohmann::json& j, const char* key, const std::string& fallback,
+                     bool required = false) {
+    const nlohmann::json* v = member(j, key);
+    if (!v) {
+        if (required) throw Refusal{key, "missing (required)"};
+        return fallback;
+    }
+    if (!v->is_string()) throw Refusal{key, "must be a string"};
+    return v->get<std::string>();
+}
+
+std::optional<double> numberAt(const nlohmann::json& j, const char* key, const std::string& path) {
+    const nlohmann::json* v = member(j, key);
+    if (!v) return std::nullopt;
+    if (!v->is_number()) throw Refusal{path, "must be a number"};
+    return v->get<double>();
+}
+
+std::optional<int> wholeAt(const nlohmann::json& j, const char* key, const std::string& path,
+                           int min, int max) {
+    const nlohmann::json* v = member(j, key);
+    if (!v) return std::nullopt;
+    if (!v->is_number_integer() || v->get<std::int64_t>() < min || v->get<std::int64_t>() > max)
+        throw Refusal{path, "must be a whole number from " + std::to_string(min) + " to " +
+                                std::to_string(max)};
+    return static_cast<int>(v->get<std::int64_t>());
+}
+
+std::optional<double> readNumber(std::string_view text) {
+    std::string digits;
+    digits.reserve(text.size());
+    for (char c : text)
+        if (c != ',' && c != '_' && c != ' ') digits += c;
+    if (digits.empty()) return std::nullopt;
+    const char* b = digits.data();
+    if (*b == '+') ++b;
+    double v = 0;
+    auto [p, ec] = std::from_chars(b, digits.data() + digits.size(), v);
+    if (ec != std::errc() || p != digits.data() + digits.size()) return std::nullopt;
+    return v;
+}
+
+std::optional<std::int64_t> readWhole(std::string_view text) {
+    std::int64_t v = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || p != text.data() + text.size()) return std::nullopt;
+    return v;
+}
+
+bool detectWithUser(const void* context, std::string_view line) {
+    return static_cast<const UserFormat*>(context)->matches(line);
+}
+void parseWithUser(const void* context, std::string_view text, std::size_t, SpeedSample& s) {
+    static_cast<const UserFormat*>(context)->read(text, s);
+}
+// MessageFormat::parse of a user format: never called, the parser calls parseWith.
+void parseNothing(std::string_view, std::size_t, SpeedSample&) {}
+
+} // namespace
+
+// Fills a UserFormat from a parsed file (a friend: the members are private).
+struct UserFormatBuilder {
+    static std::shared_ptr<const UserFormat> build(const nlohmann::json& j, const std::string& file,
+                                                   std::string json);
+};
+
+std::string UserFormatError::text() const {
+    std::string s = file.empty() ? std::string("format file") : file;
+    if (!key.empty()) s += ": \"" + key + "\"";
+    return s + ": " + reason;
+}
+
+std::string requiredLiteral(std::string_view p) {
+    std::string best, run;
+    auto endRun = [&] {
+        if (run.size() > best.size()) best = run;
+        run.clear();
+    };
+    // Case-insensitive somewhere ("(?i)", "(?i:..."): no literal is certain.
+    if (p.find("(?i") != std::string_view::npos) return {};
+    int depth = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const char c = p[i];
+        if (depth == 0 && c == '|') return {};
+        // One atom: its text (if a literal) and where it ends.
+        std::string lit;
+        bool literal = false;
+        std::size_t next = i + 1;
+        if (c == '\\' && i + 1 < p.size()) {
+            const char e = p[i + 1];
+            next = i + 2;
+            if (!std::isalnum(static_cast<unsigned char>(e))) {
+                lit = std::string(1, e);
+                literal = depth == 0;
+            } else if (e == 't') {
+                lit = "\t";
+                literal = depth == 0;
+            }
+        } else if (c == '[') {
+            std::size_t j = i + 1;
+            if (j < p.size() && p[j] == '^') ++j;
+            if (j < p.size() && p[j] == ']') ++j;
+            while (j < p.size() && p[j] != ']') j += p[j] == '\\' ? 2 : 1;
+            next = j + 1;
+        } else if (c == '(') {
+            ++depth;
+            endRun();
+            continue;
+        } else if (c == ')') {
+            --depth;
+            endRun();
+            continue;
+        } else if (c == '.' || c == '^' || c == '$' || c == '*' || c == '+' || c == '?' ||
+                   c == '{' || c == '}') {
+            // '*', '+', '?' after a group: the group's text was not in the run anyway.
+            if (c == '{') {
+                const auto close = p.find('}', i);
+                next = close == std::string_view::npos ? p.size() : close + 1;
+            }
+        } else {
+            lit = std::string(1, c);
+            literal = depth == 0;
+        }
+        // A quantifier after the atom: "?", "*", "{0" make it optional; "+" and "{n" keep one.
+        bool optional = false, repeats = false;
+        if (next < p.size()) {
+            const char q = p[next];
+            if (q == '?' || q == '*') optional = true;
+            if (q == '+') repeats = true;
+            if (q == '{') {
+                optional = next + 1 < p.size() && p[next + 1] == '0';
+                repeats = true;
+            }
+        }
+        if (literal && !optional) {
+            run += lit;
+            if (repeats) endRun();
+        } else {
+            endRun();
+        }
+        i = next - 1;
+    }
+    endRun();
+    return best;
+}
+
+std::shared_ptr<const UserFormat> UserFormatBuilder::build(const nlohmann::json& j,
+                                                           const std::string& file,
+                                                           std::string json) {
+    if (!j.is_object()) throw Refusal{"", "the file is not a JSON object"};
+    static const char* const kKeys[] = {"scaleview_format", "id",    "name",      "unit",
+                                        "line",             "marker", "value",    "scale",
+                                        "scales",           "batch",  "metadata", "window",
+                                        "statistic",        "description"};
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (std::find_if(std::begin(kKeys), std::end(kKeys),
+                         [&](const char* k) { return it.key() == k; }) == std::end(kKeys))
+            throw Refusal{it.key(), "unknown key (known: id, name, unit, line, marker, value, "
+                                    "scale, scales, batch, metadata, window, statistic)"};
+    if (auto v = wholeAt(j, "scaleview_format", "scaleview_format", 1, 1000); v && *v != 1)
+        throw Refusal{"scaleview_format", "version " + std::to_string(*v) +
+                                              " is newer than this ScaleView reads (1)"};
+    std::shared_ptr<UserFormat> f(new UserFormat());
+    f->m_file = file;
+    f->m_json = std::move(json);
+    f->m_id = stringAt(j, "id", "", true);
+    if (!validId(f->m_id))
+        throw Refusal{"id", "'" + f->m_id +
+                                "' is not an id: lower-case letters, digits, '.', '_' and '-', "
+                                "starting with a letter or digit, at most 64"};
+    if (findLogFormat(f->m_id) && !userFormatOf(*findLogFormat(f->m_id)))
+        throw Refusal{"id", "'" + f->m_id + "' is a built-in format's id"};
+    f->m_name = stringAt(j, "name", f->m_id);
+    f->m_unit = stringAt(j, "unit", "samples/s");
+    if (f->m_name.empty() || f->m_name.size() > 80) throw Refusal{"name", "must be 1 to 80 characters"};
+    if (f->m_unit.empty() || f->m_unit.size() > 40) throw Refusal{"unit", "must be 1 to 40 characters"};
+
+    f->m_pattern = stringAt(j, "line", "", true);
+    f->m_line = compile(f->m_pattern, "line");
+    f->m_groups = f->m_line->NumberOfCapturingGroups();
+    for (const auto& [name, index] : f->m_line->NamedCapturingGroups()) {
+        if (name == "value") f->m_valueGroup = index;
+        else if (name == "scale" || name == "unit") f->m_scaleGroup = index;
+        else if (name == "step") f->m_stepGroup = index;
+        else if (name == "epoch") f->m_epochGroup = index;
+        else if (name == "rank") f->m_rankGroup = index;
+        else if (name == "timestamp") f->m_timeGroup = index;
+        else
+            throw Refusal{"line", "unknown capture '" + name +
+                                      "' (known: value, scale or unit, step, epoch, rank, "
+                                      "timestamp)"};
+    }
+    if (f->m_valueGroup < 0)
+        throw Refusal{"line", "no (?P<value>...) capture: the pattern must name the number "
+                              "that is the throughput (or the step time)"};
+
+    f->m_marker = stringAt(j, "marker", requiredLiteral(f->m_pattern));
+    if (f->m_marker.empty())
+        throw Refusal{"marker",
+                      "the pattern has no text every match must hold (an alternative at the top, "
+                      "or no literal text): give one as \"marker\""};
+    if (f->m_marker.find('\n') != std::string::npos)
+        throw Refusal{"marker", "must not hold a line break"};
+
+    const std::string value = stringAt(j, "value", "rate");
+    if (value == "rate") f->m_value = UserFormat::Value::Rate;
+    else if (value == "step_time") f->m_value = UserFormat::Value::StepTime;
+    else throw Refusal{"value", "must be \"rate\" or \"step_time\", not \"" + value + "\""};
+    if (auto s = numberAt(j, "scale", "scale")) {
+        if (!(*s > 0) || !std::isfinite(*s)) throw Refusal{"scale", "must be above 0"};
+        f->m_scale = *s;
+    }
+    if (const nlohmann::json* s = member(j, "scales")) {
+        if (!s->is_object()) throw Refusal{"scales", "must be an object of text: multiplier"};
+        for (auto it = s->begin(); it != s->end(); ++it) {
+            if (!it->is_number() || !(it->get<double>() > 0))
+                throw Refusal{"scales." + it.key(), "must be a number above 0"};
+            f->m_scales.emplace(it.key(), it->get<double>());
+        }
+    } else {
+        f->m_scales = {{"", 1.0}, {"K", 1e3}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}};
+    }
+    f->m_scales.emplace("", 1.0);
+    f->m_batch = wholeAt(j, "batch", "batch", 1, 1 << 24);
+
+    if (const nlohmann::json* m = member(j, "metadata")) {
+        if (!m->is_object()) throw Refusal{"metadata", "must be an object of key: pattern"};
+        for (auto it = m->begin(); it != m->end(); ++it) {
+            const std::string key = "metadata." + it.key();
+            if (it.key() != "batch" && it.key() != "gpus" && it.key() != "precision" &&
+                it.key() != "model")
+                throw Refusal{key, "unknown (known: batch, gpus, precision, model)"};
+            if (!it->is_string()) throw Refusal{key, "must be a pattern (a string)"};
+            auto re = compile(it->get<std::string>(), key);
+            if (re->NumberOfCapturingGroups() < 1)
+                throw Refusal{key, "needs one capture, (...), around the value"};
+            f->m_meta.push_back({it.key(), std::move(re)});
+        }
+    }
+    if (const nlohmann::json* w = member(j, "window")) {
+        if (!w->is_object()) throw Refusal{"window", "must be an object"};
+        f->m_warmup = wholeAt(*w, "warmup", "window.warmup", 0, 1000000);
+        f->m_iterations = wholeAt(*w, "iterations", "window.iterations", 1, 1000000);
+        if (f->m_warmup.has_value() != f->m_iterations.has_value())
+            throw Refusal{"window", "give both warmup and iterations, or neither"};
+        if (f->m_iterations && *f->m_iterations <= *f->m_warmup)
+            throw Refusal{"window.iterations", "must be greater than warmup"};
+        if (auto d = numberAt(*w, "drop_first", "window.drop_first")) {
+            if (f->m_warmup) throw Refusal{"window", "drop_first or warmup/iterations, not both"};
+            if (!(*d >= 0 && *d < 1)) throw Refusal{"window.drop_first", "must be from 0 to below 1"};
+            f->m_dropFirst = *d;
+        }
+    }
+    const std::string statistic = stringAt(j, "statistic", "median");
+    if (statistic == "median") f->m_statistic = UserFormat::Statistic::Median;
+    else if (statistic == "mean") f->m_statistic = UserFormat::Statistic::Mean;
+    else throw Refusal{"statistic", "must be \"median\" or \"mean\", not \"" + statistic + "\""};
+
+    LogFormat& lf = f->m_format;
+    lf.id = f->m_id;
+    lf.framework = f->m_name;
+    lf.unit = f->m_unit;
+    lf.defaultWarmup = f->m_warmup.value_or(-1);
+    lf.defaultIterations = f->m_iterations.value_or(-1);
+    lf.family = FormatFamily::Own;
+    lf.message = MessageFormat{"user-format", f->m_marker, &parseNothing};
+    lf.message.context = f.get();
+    lf.message.parseWith = &parseWithUser;
+    lf.detect = nullptr;
+    lf.detectWith = &detectWithUser;
+    lf.context = f.get();
+    lf.makeAnalyzer = &makeUserFormatAnalyzer;
+    lf.speedIsThroughput = f->m_value == UserFormat::Value::Rate;
+    return f;
+}
+
+UserFormat::~UserFormat() = default;
+
+std::shared_ptr<const UserFormat> UserFormat::parse(std::string_view json, const std::string& file,
+                                                    UserFormatError* error) {
+    try {
+        nlohmann::json j = nlohmann::json::parse(json.begin(), json.end(), nullptr, true,
+                                                 /*ignore_comments=*/true);
+        return UserFormatBuilder::build(j, file, std::string(json));
+    } catch (const Refusal& r) {
+        if (error) *error = {file, r.key, r.reason};
+    } catch (const nlohmann::json::parse_error& e) {
+        std::string what = e.what();
+        if (auto at = what.find("] "); at != std::string::npos) what = what.substr(at + 2);
+        if (error) *error = {file, "", "not JSON: " + what};
+    } catch (const std::exception& e) {
+        if (error) *error = {file, "", e.what()};
+    }
+    return nullptr;
+}
+
+std::shared_ptr<const UserFormat> UserFormat::load(const std::filesystem::path& path,
+                                                   UserFormatError* error) {
+    const std::string file = path.string();
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (error) *error = {file, "", std::strerror(errno)};
+        return nullptr;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        if (error) *error = {file, "", "not a regular file"};
+        return nullptr;
+    }
+    std::string text(kMaxFormatFileBytes + 1, '\0');
+    std::size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    if (got > kMaxFormatFileBytes) {
+        if (error)
+            *error = {file, "", "larger than " + std::to_string(kMaxFormatFileBytes / 1024) +
+                                    " KiB: not a format file"};
+        return nullptr;
+    }
+    text.resize(got);
+    if (text.find('\0') != std::string::npos) {
+        if (error) *error = {file, "", "binary content (a NUL byte): not a format file"};
+        return nullptr;
+    }
+    return parse(text, file, error);
+}
+
+bool UserFormat::read(std::string_view line, SpeedSample& s) const {
+    if (line.size() > kMaxLineBytes) return false;
+    if (!m_marker.empty() && line.find(m_marker) == std::string_view::npos) return false;
+    constexpr int kMaxGroups = 16;
+    re2::StringPiece groups[kMaxGroups + 1];
+    const int n = std::min(m_groups, kMaxGroups) + 1;
+    const re2::StringPiece text(line.data(), line.size());
+    if (!m_line->Match(text, 0, text.size(), re2::RE2::UNANCHORED, groups, n)) return false;
+    auto group = [&](int i) -> std::string_view {
+        if (i < 0 || i >= n || groups[i].data() == nullptr) return {};
+        return {groups[i].data(), groups[i].size()};
+    };
+    auto v = readNumber(group(m_valueGroup));
+    if (!v) return false;
+    double value = *v * m_scale;
+    if (m_scaleGroup >= 0) {
+        auto it = m_scales.find(group(m_scaleGroup));
+        if (it == m_scales.end()) {
+            value = std::nan("");
+        } else {
+            value *= it->second;
+        }
+    }
+    s.hasSpeed = true;
+    s.speed = value;
+    if (auto step = readWhole(group(m_stepGroup))) {
+        s.hasIteration = true;
+        s.batchFirst = s.batchLast = *step;
+    }
+    if (auto epoch = readWhole(group(m_epochGroup))) s.epoch = static_cast<int>(*epoch);
+    if (auto rank = readWhole(group(m_rankGroup))) s.rank = static_cast<int>(*rank);
+    if (const std::string_view t = group(m_timeGroup); !t.empty()) {
+        std::int64_t us = 0;
+        std::size_t len = 0;
+        if ((readLogTimestamp(t, us, &len, ',') || readLogTimestamp(t, us, &len, '.')) &&
+            len == t.size()) {
+            s.hasTime = true;
+            s.timeUs = us;
+        } else if (auto secs = readNumber(t); secs && *secs > 0 && *secs < 1e11) {
+            s.hasTime = true;
+            s.timeUs = static_cast<std::int64_t>(std::llround(*secs * 1e6));
+        }
+    }
+    return true;
+}
+
+bool UserFormat::matches(std::string_view line) const {
+    SpeedSample s;
+    return read(line, s) && std::isfinite(s.speed);
+}
+
+UserFormatFacts UserFormat::facts(std::string_view text) const {
+    UserFormatFacts out;
+    for (const Meta& m : m_meta) {
+        re2::StringPiece capture;
+        // One line at a time: a pattern's ".*" never runs over a line break.
+        std::string_view rest = text;
+        std::optional<std::string> found;
+        while (!rest.empty() && !found) {
+            const auto nl = rest.find('\n');
+            std::string_view line = rest.substr(0, nl);
+            if (line.size() <= kMaxLineBytes &&
+                re2::RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), *m.re, &capture))
+                found = std::string(capture.data(), capture.size());
+            if (nl == std::string_view::npos) break;
+            rest.remove_prefix(nl + 1);
+        }
+        if (!found) continue;
+        auto whole = [&]() -> std::optional<int> {
+            auto v = readWhole(*found);
+            if (!v || *v < 1 || *v > (1 << 24)) return std::nullopt;
+            return static_cast<int>(*v);
+        };
+        if (m.key == "batch") out.batch = whole();
+        else if (m.key == "gpus") out.gpus = whole();
+        else if (m.key == "precision") out.precision = *found;
+        else if (m.key == "model") out.model = *found;
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, const re2::RE2*>> UserFormat::metadata() const {
+    std::vector<std::pair<std::string, const re2::RE2*>> out;
+    for (const Meta& m : m_meta)
+        out.emplace_back(m.key, m.re.get());
+    return out;
+}
+
+std::filesystem::path userFormatDirectory(const char* xdgConfigHome, const char* home) {
+    if (xdgConfigHome && *xdgConfigHome == '/')
+        return std::filesystem::path(xdgConfigHome) / "scaleview" / "formats";
+    if (home && *home) return std::filesystem::path(home) / ".config" / "scaleview" / "formats";
+    return {};
+}
+
+std::filesystem::path userFormatDirectory() {
+    return userFormatDirectory(std::getenv("XDG_CONFIG_HOME"), std::getenv("HOME"));
+}
+
+std::vector<std::shared_ptr<const UserFormat>> readUserFormats(const std::filesystem::path& dir,
+                                                               std::vector<UserFormatError>* errors) {
+    std::vector<std::shared_ptr<const UserFormat>> out;
+    std::error_code ec;
+    if (dir.empty() || !std::filesystem::is_directory(dir, ec)) return out;
+    std::vector<std::filesystem::path> files;
+    for (auto it = std::filesystem::directory_iterator(dir, ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+        if (it->path().extension() == ".json") files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    for (const auto& p : files) {
+        UserFormatError e;
+        if (auto f = UserFormat::load(p, &e))
+            out.push_back(std::move(f));
+        else if (errors)
+            errors->push_back(std::move(e));
+    }
+    return out;
+}
+
+namespace {
+std::mutex& registryMutex() {
+    static std::mutex m;
+    return m;
+}
+std::vector<std::shared_ptr<const UserFormat>>& registry() {
+    static std::vector<std::shared_ptr<const UserFormat>> r;
+    return r;
+}
+} // namespace
+
+const LogFormat* registerUserFormat(std::shared_ptr<const UserFormat> format, std::string* why) {
+    std::lock_guard lock(registryMutex());
+    for (const auto& r : registry())
+        if (r->id() == format->id()) {
+            if (r->json() == format->json()) return findLogFormat(r->id());
+            if (why)
+                *why = "the id '" + format->id() + "' is already the user format of " + r->file();
+            return nullptr;
+        }
+    if (const LogFormat* builtin = findLogFormat(format->id())) {
+        (void)builtin;
+        if (why) *why = "'" + format->id() + "' is a built-in format's id";
+        return nullptr;
+    }
+    registry().push_back(format);
+    return &registerLogFormat(format->logFormat());
+}
+
+std::shared_ptr<const UserFormat> registeredUserFormat(std::string_view id) {
+    std::lock_guard lock(registryMutex());
+    for (const auto& r : registry())
+        if (r->id() == id) return r;
+    return nullptr;
+}
+
+std::vector<std::shared_ptr<const UserFormat>> registeredUserFormats() {
+    std::lock_guard lock(registryMutex());
+    return registry();
+}
+
+const UserFormat* userFormatOf(const LogFormat& format) {
+    return format.detectWith == &detectWithUser ? static_cast<const UserFormat*>(format.context)
+                                                : nullptr;
+}
+
+void loadUserFormats(std::vector<std::string>* problems) {
+    std::vector<UserFormatError> errors;
+    for (auto& f : readUserFormats(userFormatDirectory(), &errors)) {
+        std::string why;
+        if (!registerUserFormat(f, &why) && problems) problems->push_back(f->file() + ": " + why);
+    }
+    if (problems)
+        for (const auto& e : errors)
+            problems->push_back(e.text());
+}
+
+} // namespace sv

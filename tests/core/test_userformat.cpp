@@ -1,0 +1,319 @@
+// Users' format files (core/parse/userformat.h) and the teach dialog's model
+// (core/parse/formatdraft.h): a file for a line shape no built-in format reads gives the right
+// figure; bad files and patterns are refused naming the key and the reason; no pattern hangs;
+// binary and huge logs are read in bounded memory.
+
+#include "core/load/runloader.h"
+#include "core/measure/runmeter.h"
+#include "core/measure/userformatanalyzer.h"
+#include "core/parse/formatdraft.h"
+#include "core/parse/logparser.h"
+#include "core/parse/userformat.h"
+#include "core/stats/numerics.h"
+#include "tests/support/freshtrainer.h"
+#include "tests/support/logwriter.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+
+using namespace sv;
+using namespace sv::test;
+
+namespace {
+
+std::shared_ptr<const UserFormat> parseOrFail(std::string_view json) {
+    UserFormatError e;
+    auto f = UserFormat::parse(json, "test.json", &e);
+    EXPECT_TRUE(f) << e.text();
+    return f;
+}
+
+UserFormatError refusal(std::string_view json) {
+    UserFormatError e;
+    EXPECT_FALSE(UserFormat::parse(json, "bad.json", &e)) << json;
+    return e;
+}
+
+} // namespace
+
+TEST(UserFormat, ReadsAFreshLineShape) {
+    auto f = parseOrFail(kFreshFormat);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->id(), "fresh-trainer");
+    EXPECT_EQ(f->marker(), "] trainer | it "); // the longest text every match holds
+    SpeedSample s;
+    ASSERT_TRUE(f->read("[2026-12-04 10:00:01.250] trainer | it 12/2000 | loss 2.31 | 12.34K "
+                        "samples/s",
+                        s));
+    EXPECT_TRUE(s.hasSpeed);
+    EXPECT_DOUBLE_EQ(s.speed, 12340.0);
+    EXPECT_TRUE(s.hasIteration);
+    EXPECT_EQ(s.batchFirst, 12);
+    EXPECT_FALSE(f->read("eval: accuracy 0.71 after 7 steps", s));
+    const auto facts = f->facts("x\nconfig: batch_size=64 world_size=8 precision=fp16\n");
+    EXPECT_EQ(facts.batch, 64);
+    EXPECT_EQ(facts.gpus, 8);
+    EXPECT_EQ(facts.precision, "fp16");
+}
+
+TEST(UserFormat, PreviewGivesTheMedianAfterTheFirstTenth) {
+    TempDir dir;
+    const auto values = writeFreshLog(dir / "train.log", 300, 12.5);
+    auto f = parseOrFail(kFreshFormat);
+    ASSERT_TRUE(f);
+    const UserFormatPreview p = previewUserFormat(*f, dir / "train.log");
+    EXPECT_EQ(p.matches, 300);
+    EXPECT_EQ(p.lines, 2 + 300 + 300 / 7);
+    ASSERT_TRUE(p.figure) << p.problem;
+    EXPECT_DOUBLE_EQ(*p.figure, medianAfterFirstTenth(values));
+    EXPECT_NE(p.rule.find("the first 10 % dropped"), std::string::npos) << p.rule;
+    EXPECT_EQ(p.facts.batch, 64);
+}
+
+TEST(UserFormat, TheEngineReadsItThroughLoadRun) {
+    TempDir dir;
+    const auto values = writeFreshLog(dir / "1n8g" / "mynet_b64_fp16_1.log", 200, 9.9);
+    auto f = parseOrFail(kFreshFormat);
+    ASSERT_TRUE(f);
+    LogFile log;
+    log.path = dir / "1n8g" / "mynet_b64_fp16_1.log";
+    log.display = "1n8g/mynet_b64_fp16_1.log";
+    log.key.topology = {1, 8};
+    log.key.batchPerDevice = 64;
+    LoadOptions options;
+    options.measure.formatDefaults = true;
+    // Not registered: the format is handed to the meter as any LogFormat is.
+    RunMeter meter(log, f->logFormat(), options.measure);
+    ParseOptions parse;
+    parse.format = f->logFormat().message;
+    LogParser parser(parse, [&](const SpeedSample& s) { meter.add(s); });
+    ASSERT_FALSE(readLogFile(log.path, parser).error);
+    const RunResult r = meter.result(parser.counters(), false);
+    ASSERT_EQ(r.status, RunStatus::Complete) << r.reason;
+    EXPECT_DOUBLE_EQ(*r.speedThroughput, medianAfterFirstTenth(values));
+    EXPECT_DOUBLE_EQ(*r.timeThroughput, *r.speedThroughput);
+    ASSERT_FALSE(r.notes.empty());
+    EXPECT_NE(r.notes.front().find("user format 'fresh-trainer'"), std::string::npos);
+}
+
+TEST(UserFormat, AStepWindowCountsSteps) {
+    auto json = std::string(kFreshFormat);
+    json.replace(json.find("{\"drop_first\": 0.1}"), 19, "{\"warmup\": 20, \"iterations\": 120}");
+    auto f = parseOrFail(json);
+    ASSERT_TRUE(f);
+    TempDir dir;
+    const auto values = writeFreshLog(dir / "a.log", 150, 10);
+    const UserFormatPreview p = previewUserFormat(*f, dir / "a.log");
+    ASSERT_TRUE(p.figure) << p.problem;
+    EXPECT_DOUBLE_EQ(*p.figure, numpyMedian(std::vector<double>(values.begin() + 20,
+                                                                values.begin() + 120)));
+    writeFreshLog(dir / "short.log", 100, 10);
+    const UserFormatPreview s = previewUserFormat(*f, dir / "short.log");
+    EXPECT_FALSE(s.figure);
+    EXPECT_NE(s.problem.find("reach step 100 of 120"), std::string::npos) << s.problem;
+}
+
+TEST(UserFormat, StepTimesBecomeRatesWithTheBatch) {
+    auto f = parseOrFail(R"j({"id": "steptimer", "value": "step_time",
+        "line": "step (?P<step>\\d+) took (?P<value>[0-9.]+) ?s",
+        "metadata": {"batch": "--batch-size (\\d+)", "gpus": "--nproc (\\d+)"}})j");
+    ASSERT_TRUE(f);
+    TempDir dir;
+    {
+        std::ofstream out(dir / "t.log");
+        out << "args: --batch-size 32 --nproc 4\n";
+        for (int i = 1; i <= 50; ++i)
+            out << "step " << i << " took " << (i <= 5 ? "0.5" : "0.25") << "s\n";
+    }
+    const UserFormatPreview p = previewUserFormat(*f, dir / "t.log");
+    ASSERT_TRUE(p.figure) << p.problem;
+    EXPECT_DOUBLE_EQ(*p.figure, 32.0 * 4 / 0.25);
+}
+
+TEST(UserFormat, RefusesBadFilesNamingTheKeyAndReason) {
+    // Unbalanced parenthesis: RE2's own words, and the key.
+    auto e = refusal(R"j({"id": "x", "line": "speed (?P<value>[0-9.]+ samples"})j");
+    EXPECT_EQ(e.key, "line");
+    EXPECT_NE(e.reason.find("missing )"), std::string::npos) << e.text();
+    EXPECT_NE(e.text().find("bad.json: \"line\": bad pattern:"), std::string::npos) << e.text();
+    e = refusal(R"j({"id": "x", "line": "speed [0-9.]+) samples (?P<value>1)"})j");
+    EXPECT_NE(e.reason.find("unexpected )"), std::string::npos) << e.text();
+    // No value capture.
+    e = refusal(R"j({"id": "x", "line": "speed ([0-9.]+) samples/s"})j");
+    EXPECT_EQ(e.key, "line");
+    EXPECT_NE(e.reason.find("no (?P<value>...) capture"), std::string::npos) << e.text();
+    // Back references and lookarounds: RE2 has none.
+    e = refusal(R"j({"id": "x", "line": "(a)\\1 speed (?P<value>\\d+)"})j");
+    EXPECT_NE(e.reason.find("back references are not supported"), std::string::npos) << e.text();
+    e = refusal(R"j({"id": "x", "line": "(?<=speed) (?P<value>\\d+)"})j");
+    EXPECT_EQ(e.key, "line");
+    // Not JSON, missing keys, wrong types, unknown keys, a built-in's id.
+    EXPECT_NE(refusal("{\"id\": ").reason.find("not JSON"), std::string::npos);
+    EXPECT_EQ(refusal(R"j({"line": "s (?P<value>\\d+)"})j").key, "id");
+    EXPECT_EQ(refusal(R"j({"id": "x"})j").key, "line");
+    EXPECT_EQ(refusal(R"j({"id": "x", "line": 3})j").key, "line");
+    EXPECT_EQ(refusal(R"j({"id": "X Y", "line": "s (?P<value>\\d+)"})j").key, "id");
+    EXPECT_EQ(refusal(R"j({"id": "x", "line": "s (?P<value>\\d+)", "colour": 1})j").key, "colour");
+    EXPECT_EQ(refusal(R"j({"id": "ngc-mxnet", "line": "s (?P<value>\\d+)"})j").key, "id");
+    EXPECT_EQ(refusal(R"j({"id": "x", "line": "s (?P<value>\\d+)", "metadata": {"batch": "b=\\d+"}})j")
+                  .key,
+              "metadata.batch");
+    EXPECT_EQ(refusal(R"j({"id": "x", "line": "s (?P<value>\\d+)", "window": {"warmup": 5}})j").key,
+              "window");
+    EXPECT_EQ(refusal(R"j({"id": "x", "line": "(?P<value>\\d+)|(?P<step>x)"})j").key, "marker");
+    EXPECT_EQ(refusal(R"j({"id": "x", "line": "s (?P<value>\\d+) (?P<speed>\\d+)"})j").key, "line");
+    EXPECT_EQ(refusal(R"j({"id": "x", "line": "s (?P<value>\\d+)", "value": "fast"})j").key, "value");
+}
+
+// (a+)+$ takes a backtracking engine exponential time on "aaaa...b"; RE2 is linear.
+TEST(UserFormat, ACatastrophicLookingPatternDoesNotHang) {
+    auto f = parseOrFail(R"j({"id": "slow", "line": "^x(a+)+(a|aa)*$ speed (?P<value>\\d+)"})j");
+    ASSERT_TRUE(f);
+    const std::string line = "x" + std::string(200000, 'a') + "b speed 12";
+    const auto start = std::chrono::steady_clock::now();
+    SpeedSample s;
+    for (int i = 0; i < 20; ++i)
+        EXPECT_FALSE(f->read(line, s));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(UserFormat, BinaryAndHugeFiles) {
+    TempDir dir;
+    {
+        std::ofstream out(dir / "model.ckpt", std::ios::binary);
+        for (int i = 0; i < 300000; ++i)
+            out.put(static_cast<char>((i * 7919) & 0xff));
+    }
+    auto f = parseOrFail(kFreshFormat);
+    ASSERT_TRUE(f);
+    // A binary log: read, nothing matches, no figure, no crash.
+    const UserFormatPreview p = previewUserFormat(*f, dir / "model.ckpt");
+    EXPECT_EQ(p.matches, 0);
+    EXPECT_FALSE(p.figure);
+    // A format file that is binary or huge is refused without reading it all.
+    UserFormatError e;
+    EXPECT_FALSE(UserFormat::load(dir / "model.ckpt", &e));
+    EXPECT_NE(e.reason.find("larger than 64 KiB"), std::string::npos) << e.text();
+    {
+        std::ofstream out(dir / "nul.json", std::ios::binary);
+        out << "{\"id\": \"a\"}" << '\0';
+    }
+    EXPECT_FALSE(UserFormat::load(dir / "nul.json", &e));
+    EXPECT_NE(e.reason.find("binary"), std::string::npos) << e.text();
+    EXPECT_FALSE(UserFormat::load(dir / "missing.json", &e));
+    EXPECT_EQ(e.file, (dir / "missing.json").string());
+    // A huge log with one 3 MiB line and 64 MiB in all: streamed, the long line skipped.
+    {
+        std::ofstream out(dir / "huge.log", std::ios::binary);
+        out << std::string(3 << 20, 'z') << " 1.00K samples/s\n";
+        const std::string filler(1023, '.');
+        for (int i = 0; i < 61 * 1024; ++i)
+            out << filler << '\n';
+        out << "[t] trainer | it 1/1 | loss 1.0 | 2.00K samples/s\n";
+    }
+    const UserFormatPreview h = previewUserFormat(*f, dir / "huge.log");
+    EXPECT_EQ(h.matches, 1);
+    ASSERT_TRUE(h.figure) << h.problem;
+    EXPECT_DOUBLE_EQ(*h.figure, 2000.0);
+    // The draft model shows a bounded head of it, and refuses a binary file.
+    std::string why;
+    auto d = FormatDraft::open(dir / "huge.log", &why);
+    ASSERT_TRUE(d) << why;
+    EXPECT_LE(d->lines().front().size(), 4096u);
+    EXPECT_FALSE(FormatDraft::open(dir / "model.ckpt", &why));
+    EXPECT_NE(why.find("binary"), std::string::npos) << why;
+}
+
+TEST(UserFormat, RequiredLiteral) {
+    EXPECT_EQ(requiredLiteral("Epoch\\[\\d+\\] Batch \\[\\d+\\]\\tSpeed: (?P<value>[0-9.]+) samples/sec"),
+              " samples/sec");
+    EXPECT_EQ(requiredLiteral("a|b"), "");
+    EXPECT_EQ(requiredLiteral("(?i)speed (?P<value>\\d+)"), "");
+    EXPECT_EQ(requiredLiteral("xy?z (?P<value>\\d+)"), "z ");
+    EXPECT_EQ(requiredLiteral("speed=+(?P<value>\\d+)"), "speed=");
+    EXPECT_EQ(requiredLiteral("throughput: *(?P<value>\\d+)"), "throughput:");
+}
+
+TEST(UserFormat, DirectoryFromTheEnvironment) {
+    EXPECT_EQ(userFormatDirectory("/cfg", "/home/u"), "/cfg/scaleview/formats");
+    EXPECT_EQ(userFormatDirectory(nullptr, "/home/u"), "/home/u/.config/scaleview/formats");
+    EXPECT_EQ(userFormatDirectory("relative", "/home/u"), "/home/u/.config/scaleview/formats");
+    EXPECT_TRUE(userFormatDirectory(nullptr, nullptr).empty());
+}
+
+TEST(FormatDraft, NumbersOfALine) {
+    const auto n = numbersInLine("INFO:root:Epoch[3] Batch [20-40]\tSpeed: 1234.5 samples/sec "
+                                 "r50 fp16 3.2K tks/s loss=-0.5 1e-3");
+    std::vector<std::string> texts;
+    for (const auto& x : n)
+        texts.push_back(x.text);
+    EXPECT_EQ(texts, (std::vector<std::string>{"3", "20", "40", "1234.5", "3.2", "-0.5", "1e-3"}));
+    EXPECT_EQ(n[4].suffix, 'K');
+    EXPECT_TRUE(n[1].whole);
+    EXPECT_FALSE(n[3].whole);
+}
+
+TEST(FormatDraft, DraftsPreviewsAndSavesAFreshShape) {
+    TempDir dir;
+    const auto values = writeFreshLog(dir / "run" / "train_log.txt", 250, 11.0);
+    std::string why;
+    auto d = FormatDraft::open(dir / "run" / "train_log.txt", &why);
+    ASSERT_TRUE(d) << why;
+    EXPECT_EQ(d->id, "train-log");
+    const int suggested = suggestThroughputLine(d->lines());
+    ASSERT_EQ(suggested, 2);
+    d->chooseLine(suggested);
+    // [2026-12-04 10:00:01.250] trainer | it 1/250 | loss 2.31 | 10.67K samples/s: the numbers
+    // are the date's (3), the time's (3: "01.250" is one), the step's, the total's, the loss's
+    // and the value's.
+    ASSERT_EQ(d->numbers().size(), 10u);
+    EXPECT_EQ(d->numbers()[5].text, "01.250");
+    EXPECT_EQ(d->numbers()[static_cast<std::size_t>(d->value())].suffix, 'K');
+    EXPECT_EQ(d->value(), 9);
+    EXPECT_EQ(d->step(), 6); // after "it"
+    EXPECT_NE(d->pattern.find("(?P<value>"), std::string::npos) << d->pattern;
+    EXPECT_NE(d->pattern.find("(?P<scale>[KkMG]?) samples/s"), std::string::npos) << d->pattern;
+    EXPECT_NE(d->pattern.find("\\] trainer \\| it *(?P<step>[0-9]+)/[0-9]+ \\| loss"), std::string::npos)
+        << d->pattern;
+    // The quick look: every step line of the first 400, no eval line.
+    const auto shown = d->matchingLines();
+    EXPECT_EQ(shown.size(), 250u);
+    // The preview over the whole file: every step line, the median after the first tenth.
+    UserFormatError e;
+    const UserFormatPreview p = d->preview(&e);
+    EXPECT_EQ(p.matches, 250);
+    ASSERT_TRUE(p.figure) << p.problem;
+    EXPECT_DOUBLE_EQ(*p.figure, medianAfterFirstTenth(values));
+    // An edit that breaks the pattern says why; one that picks another number changes the draft.
+    d->pattern += "(";
+    EXPECT_FALSE(d->format(&e));
+    EXPECT_EQ(e.key, "line");
+    d->chooseValue(8); // the loss
+    EXPECT_EQ(d->preview(&e).values.front(), 2.31);
+    d->chooseValue(9);
+    // Saved: a format file the CLI loads as it is.
+    const auto saved = d->save(dir / "config" / "scaleview" / "formats", &why);
+    ASSERT_TRUE(saved) << why;
+    EXPECT_EQ(saved->filename(), "train-log.json");
+    auto loaded = UserFormat::load(*saved, &e);
+    ASSERT_TRUE(loaded) << e.text();
+    EXPECT_EQ(loaded->pattern(), d->pattern);
+    EXPECT_DOUBLE_EQ(*previewUserFormat(*loaded, dir / "run" / "train_log.txt").figure,
+                     medianAfterFirstTenth(values));
+}
+
+TEST(FormatDraft, LeavesALaunchersTagOut) {
+    const std::string line = "[1,0]<stdout>:step 10 speed 512.5 img/s";
+    const auto n = numbersInLine(line);
+    const std::string p = draftLinePattern(line, n, static_cast<int>(n.size()) - 1, 2);
+    EXPECT_EQ(p.rfind("step ", 0), 0u) << p;
+}
+
+TEST(FormatDraft, IdFromName) {
+    EXPECT_EQ(formatIdFromName("09-03-2020_03-38-54.txt"), "09-03-2020-03-38-54");
+    EXPECT_EQ(formatIdFromName("My Log!.log"), "my-log");
+    EXPECT_EQ(formatIdFromName("___"), "user-format");
+}
