@@ -11,6 +11,8 @@
 #include "ui/history/historypage.h"
 #include "ui/window/reportrender.h"
 #include "ui/window/mainwindow.h"
+#include "ui/window/teachdialog.h"
+#include "core/parse/userformat.h"
 #include "ui/run/runpanel.h"
 #include "ui/browse/runspage.h"
 #include "ui/browse/speeduppage.h"
@@ -99,6 +101,12 @@ int main(int argc, char** argv) {
         QStringLiteral("FILE"));
     renderHtml.setFlags(QCommandLineOption::HiddenFromHelp);
     cli.addOption(renderHtml);
+    // Teach ScaleView this Log on FILE (with --screenshot: the dialog grabbed once its preview
+    // has read the file, then exit).
+    QCommandLineOption teach(QStringLiteral("teach"),
+                             QStringLiteral("Open \"Teach ScaleView this Log\" on FILE."),
+                             QStringLiteral("FILE"));
+    cli.addOption(teach);
     cli.process(app);
     if (cli.isSet(renderHtml) && cli.isSet(screenshot)) {
         QFile in(cli.value(renderHtml));
@@ -116,6 +124,11 @@ int main(int argc, char** argv) {
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/scaleview.svg")));
     QApplication::setDesktopFileName(QStringLiteral("io.github.scaleview.ScaleView"));
 
+    // The user's own formats (~/.config/scaleview/formats), read before any log is.
+    std::vector<std::string> refusedFormats;
+    sv::loadUserFormats(&refusedFormats);
+    for (const auto& r : refusedFormats)
+        std::fprintf(stderr, "scaleview: user format left out: %s\n", r.c_str());
     auto settings = cli.isSet(settingsFile)
                         ? std::make_unique<sv::ui::AppSettings>(cli.value(settingsFile))
                         : std::make_unique<sv::ui::AppSettings>();
@@ -147,7 +160,9 @@ int main(int argc, char** argv) {
         directory = window.directoryToReopen();
     if (directory.isEmpty() && !cli.isSet(campaign)) window.showStartPage();
     if (cli.isSet(campaign)) window.runPanel()->openCampaign(cli.value(campaign));
-    if (cli.isSet(screenshot) && cli.value(page) == QLatin1String("run")) {
+    if (cli.isSet(teach)) {
+        // The teach dialog is grabbed below, once shown.
+    } else if (cli.isSet(screenshot) && cli.value(page) == QLatin1String("run")) {
         window.showPage(MainWindow::Run);
         const QString file = cli.value(screenshot);
         auto grab = [&window, file] {
@@ -220,6 +235,25 @@ int main(int argc, char** argv) {
         });
     }
     window.show();
+    if (cli.isSet(teach)) {
+        auto* dialog = sv::ui::openTeachDialog(&window, cli.value(teach));
+        if (cli.isSet(screenshot)) {
+            const QString file = cli.value(screenshot);
+            auto* poll = new QTimer(&window);
+            QObject::connect(poll, &QTimer::timeout, &window, [dialog, file, poll, &app, ticks = 0]() mutable {
+                // At most 30 s: a log with no line to suggest has no preview to wait for.
+                const bool done = !dialog->loadError().isEmpty() || ++ticks > 300 ||
+                                  (dialog->ready() && !dialog->previewRunning() &&
+                                   dialog->previewMatches().has_value());
+                if (!done) return;
+                poll->stop();
+                const bool ok = dialog->grab().save(file);
+                if (!ok) std::fprintf(stderr, "scaleview: cannot write %s\n", qPrintable(file));
+                app.exit(ok ? 0 : 1);
+            });
+            poll->start(100);
+        }
+    }
     if (!directory.isEmpty()) window.openDirectory(directory);
     for (const QString& other : cli.positionalArguments().mid(1))
         window.addToComparison(other);

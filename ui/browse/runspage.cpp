@@ -52,7 +52,8 @@ RunsPage::RunsPage(QWidget* parent)
         if (!m_analysis || run < 0 || run >= m_model->rowCount()) return LogActions::Target{};
         const QString path = QString::fromStdString(m_model->run(run).path);
         return LogActions::Target{path,
-                                  QDir(QString::fromStdString(shownSummary().root)).filePath(path)};
+                                  QDir(QString::fromStdString(shownSummary().root)).filePath(path),
+                                  m_model->run(run).status == RunStatus::Empty};
     });
     m_seriesBox->setToolTip(tr("Whose runs to show: each directory compared is a series"));
     m_seriesBox->setVisible(false);

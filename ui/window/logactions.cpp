@@ -1,5 +1,7 @@
 #include "ui/window/logactions.h"
 
+#include "ui/window/teachdialog.h"
+
 #include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
@@ -14,7 +16,13 @@ namespace sv::ui {
 LogActions::LogActions(QAbstractItemView* view, Resolver resolve)
     : QObject(view), m_view(view), m_resolve(std::move(resolve)),
       m_copy(new QAction(tr("&Copy"), view)), m_open(new QAction(tr("&Open Log"), view)),
-      m_show(new QAction(tr("Show in &File Manager"), view)) {
+      m_show(new QAction(tr("Show in &File Manager"), view)),
+      m_teach(new QAction(tr("&Teach ScaleView this Log…"), view)) {
+    m_teach->setObjectName(QStringLiteral("teachLog"));
+    connect(m_teach, &QAction::triggered, this, [this] {
+        const Target t = current();
+        if (!t.path.isEmpty()) openTeachDialog(m_view->window(), t.path);
+    });
     m_copy->setShortcut(QKeySequence::Copy);
     m_copy->setShortcutContext(Qt::WidgetShortcut);
     m_open->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
@@ -34,7 +42,7 @@ LogActions::LogActions(QAbstractItemView* view, Resolver resolve)
             QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(t.path).absolutePath()));
     });
     view->setContextMenuPolicy(Qt::ActionsContextMenu);
-    view->addActions({m_copy, m_open, m_show});
+    view->addActions({m_copy, m_open, m_show, m_teach});
     updateEnabled();
 }
 
@@ -50,6 +58,8 @@ void LogActions::updateEnabled() {
         m_copy->setEnabled(!t.text.isEmpty());
         m_open->setEnabled(!t.path.isEmpty());
         m_show->setEnabled(!t.path.isEmpty());
+        m_teach->setEnabled(!t.path.isEmpty() && t.unread);
+        m_teach->setVisible(t.unread);
     };
     refresh();
     if (m_view->selectionModel())

@@ -21,6 +21,8 @@ class LogActions : public QObject {
     struct Target {
         QString text;
         QString path;
+        // No format reads the log: Teach ScaleView this Log… is offered.
+        bool unread = false;
     };
     using Resolver = std::function<Target(const QModelIndex&)>;
 
@@ -29,6 +31,7 @@ class LogActions : public QObject {
     QAction* copyAction() const { return m_copy; }
     QAction* openLogAction() const { return m_open; }
     QAction* showInFolderAction() const { return m_show; }
+    QAction* teachAction() const { return m_teach; }
 
   private:
     Target current() const;
@@ -39,6 +42,7 @@ class LogActions : public QObject {
     QAction* m_copy;
     QAction* m_open;
     QAction* m_show;
+    QAction* m_teach;
 };
 
 } // namespace sv::ui

@@ -162,7 +162,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
         return LogActions::Target{
             QString::fromStdString(w.text()),
             file.isEmpty() || !a ? QString()
-                                 : QDir(QString::fromStdString(a->summary.root)).filePath(file)};
+                                 : QDir(QString::fromStdString(a->summary.root)).filePath(file),
+            // A log no format reads: the user may teach one (ui/window/teachdialog.h).
+            w.message.find("of a known format") != std::string::npos ||
+                w.message.find("no speed line") != std::string::npos};
     });
     m_warningsDock->setObjectName(QStringLiteral("warnings"));
     m_warningsDock->setWidget(m_warningView);

@@ -22,6 +22,7 @@
 #include "ui/browse/runspage.h"
 #include "ui/browse/speeduppage.h"
 #include "ui/window/startpage.h"
+#include "ui/window/teachdialog.h"
 #include "ui/models/warninglistmodel.h"
 #include <QApplication>
 #include <QCloseEvent>
@@ -65,6 +66,17 @@ void MainWindow::buildMenus() {
     rebuildRecentMenu();
     named(file->addAction(tr("Re&load"), QKeySequence(Qt::Key_F5), this, &MainWindow::reload),
           "reload");
+    // A log no built-in format reads: the user teaches one (ui/window/teachdialog.h); a saved
+    // format is registered and the directory shown read again.
+    named(file->addAction(tr("&Teach ScaleView a Log…"), this,
+                          [this] {
+                              const QString log = QFileDialog::getOpenFileName(
+                                  this, tr("Teach ScaleView a Log"), QString(),
+                                  tr("Logs (*.log *.txt *.out);;All files (*)"));
+                              if (!log.isEmpty()) openTeachDialog(this, log);
+                          }),
+          "teachLogMenu");
+    setAfterTeach([this](const QString&) { reload(); });
     QAction* reopen =
         named(file->addAction(tr("Reopen the Last Directory at &Start")), "reopenLast");
     reopen->setCheckable(true);

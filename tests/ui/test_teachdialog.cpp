@@ -1,0 +1,124 @@
+// "Teach ScaleView this Log": the dialog on a log of a line shape no built-in format reads,
+// offscreen. It shows the log's first lines, offers the clicked line's numbers as value and
+// step, drafts a pattern, previews the matches and the figure on the whole file (off the GUI
+// thread), reports a broken pattern in words, and saves a format file that reads the log.
+
+#include "tests/support/freshtrainer.h"
+#include "tests/support/logwriter.h"
+#include "tests/ui/uifixture.h"
+
+#include "core/parse/userformat.h"
+#include "ui/window/logactions.h"
+#include "ui/window/teachdialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStringListModel>
+
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+using namespace sv;
+using namespace sv::test;
+
+TEST(TeachDialog, DraftsPreviewsAndSaves) {
+    TempDir dir;
+    const auto values = writeFreshLog(dir / "logs" / "result_0.txt", 300, 7.25);
+    const QString formats = QString::fromStdString((dir / "formats").string());
+    ui::TeachDialog dialog(QString::fromStdString((dir / "logs" / "result_0.txt").string()),
+                           nullptr, formats);
+    dialog.show();
+    ASSERT_TRUE(waitUntil([&] { return dialog.ready(); })) << dialog.loadError().toStdString();
+    // The log's first lines, the suggested throughput line chosen, its numbers offered.
+    EXPECT_EQ(dialog.lines()->count(), 2 + 300 + 300 / 7);
+    EXPECT_EQ(dialog.lines()->currentRow(), 2);
+    EXPECT_EQ(dialog.valueChoice()->count(), 10);
+    EXPECT_EQ(dialog.stepChoice()->count(), 11); // "(none)" first
+    EXPECT_TRUE(dialog.valueChoice()->currentText().contains(QStringLiteral("K")));
+    EXPECT_TRUE(dialog.patternEdit()->text().contains(QStringLiteral("(?P<value>")));
+    EXPECT_EQ(dialog.idEdit()->text(), QStringLiteral("result-0"));
+    // The preview: every step line of the file, the median after the first tenth.
+    ASSERT_TRUE(waitUntil([&] { return dialog.previewMatches().has_value(); }));
+    EXPECT_EQ(*dialog.previewMatches(), 300);
+    ASSERT_TRUE(dialog.previewFigure());
+    EXPECT_DOUBLE_EQ(*dialog.previewFigure(), medianAfterFirstTenth(values));
+    EXPECT_TRUE(dialog.previewLabel()->text().contains(QStringLiteral("300 lines of")));
+    EXPECT_TRUE(dialog.saveButton()->isEnabled());
+    // Matching lines are marked in the list.
+    EXPECT_TRUE(dialog.lines()->item(3)->font().bold());
+    EXPECT_FALSE(dialog.lines()->item(0)->font().bold());
+    // A broken edit: the reason, no save.
+    dialog.patternEdit()->setText(dialog.patternEdit()->text() + QStringLiteral("("));
+    emit dialog.patternEdit()->textEdited(dialog.patternEdit()->text());
+    EXPECT_TRUE(dialog.previewLabel()->text().contains(QStringLiteral("missing )")))
+        << dialog.previewLabel()->text().toStdString();
+    EXPECT_FALSE(dialog.saveButton()->isEnabled());
+    // Another line chosen: a fresh draft, previewed again.
+    dialog.chooseLine(3);
+    ASSERT_TRUE(waitUntil([&] { return dialog.previewMatches().has_value(); }));
+    EXPECT_EQ(*dialog.previewMatches(), 300);
+    // Save: the file in the directory given, loaded back as the format that reads the log.
+    QSignalSpy saved(&dialog, &ui::TeachDialog::formatSaved);
+    dialog.saveButton()->click();
+    ASSERT_TRUE(waitUntil([&] { return saved.count() == 1; }));
+    const QString path = saved.at(0).at(0).toString();
+    EXPECT_EQ(path, formats + QStringLiteral("/result-0.json"));
+    UserFormatError e;
+    const auto format = UserFormat::load(path.toStdString(), &e);
+    ASSERT_TRUE(format) << e.text();
+    const auto p = previewUserFormat(*format, dir / "logs" / "result_0.txt");
+    ASSERT_TRUE(p.figure);
+    EXPECT_DOUBLE_EQ(*p.figure, medianAfterFirstTenth(values));
+}
+
+TEST(TeachDialog, SaysWhyABinaryFileCannotBeTaught) {
+    TempDir dir;
+    {
+        std::ofstream out(dir / "weights.bin", std::ios::binary);
+        for (int i = 0; i < 4096; ++i)
+            out.put(static_cast<char>(i & 0xff));
+    }
+    ui::TeachDialog dialog(QString::fromStdString((dir / "weights.bin").string()));
+    ASSERT_TRUE(waitUntil([&] { return !dialog.loadError().isEmpty(); }));
+    EXPECT_TRUE(dialog.loadError().contains(QStringLiteral("binary")));
+    EXPECT_FALSE(dialog.saveButton()->isEnabled());
+}
+
+// A row whose log nothing reads offers Teach ScaleView this Log…, which opens the dialog on it;
+// a row that reads does not.
+TEST(TeachDialog, OfferedOnARowNothingReads) {
+    TempDir dir;
+    writeFreshLog(dir / "result_0.txt", 50, 7.0);
+    QStringListModel model({QStringLiteral("result_0.txt"), QStringLiteral("r50_b128_fp32_1.log")});
+    QListView view;
+    view.setModel(&model);
+    const QString unreadPath = QString::fromStdString((dir / "result_0.txt").string());
+    ui::LogActions actions(&view, [&](const QModelIndex& index) {
+        return ui::LogActions::Target{index.data().toString(), unreadPath, index.row() == 0};
+    });
+    view.show();
+    view.setCurrentIndex(model.index(1, 0));
+    EXPECT_FALSE(actions.teachAction()->isEnabled());
+    EXPECT_FALSE(actions.teachAction()->isVisible());
+    view.setCurrentIndex(model.index(0, 0));
+    EXPECT_TRUE(actions.teachAction()->isEnabled());
+    EXPECT_TRUE(actions.teachAction()->isVisible());
+    EXPECT_TRUE(view.actions().contains(actions.teachAction()));
+    actions.teachAction()->trigger();
+    ui::TeachDialog* dialog = nullptr;
+    ASSERT_TRUE(waitUntil([&] {
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (auto* d = qobject_cast<ui::TeachDialog*>(w); d && d->isVisible()) dialog = d;
+        return dialog && dialog->ready();
+    }));
+    EXPECT_EQ(dialog->lines()->count(), 2 + 50 + 50 / 7);
+    dialog->close(); // deleted on close
+}

@@ -1,0 +1,96 @@
+#pragma once
+// "Teach ScaleView this log": a thin view of FormatDraft (core/parse/formatdraft.h). The log's
+// first lines; the user clicks a throughput line; the numbers in it are offered as value and
+// step; the drafted pattern is editable; a live preview (off the GUI thread) shows the lines it
+// matches and the figure it gives on this file; Save writes the format file into the user's
+// format directory (off the GUI thread) and says so with formatSaved.
+
+#include "core/parse/formatdraft.h"
+
+#include <QDialog>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+namespace sv {
+class UserFormat;
+}
+
+namespace sv::ui {
+
+class TeachDialog : public QDialog {
+    Q_OBJECT
+  public:
+    // formatDir: where Save writes (userFormatDirectory() when empty).
+    explicit TeachDialog(const QString& log, QWidget* parent = nullptr,
+                         const QString& formatDir = QString());
+
+    // For tests and the screenshot: the state as shown.
+    bool ready() const { return m_draft.has_value(); }
+    QString loadError() const { return m_loadError; }
+    QListWidget* lines() const { return m_lines; }
+    QComboBox* valueChoice() const { return m_value; }
+    QComboBox* stepChoice() const { return m_step; }
+    QLineEdit* patternEdit() const { return m_pattern; }
+    QLineEdit* idEdit() const { return m_id; }
+    QLabel* previewLabel() const { return m_preview; }
+    QPushButton* saveButton() const { return m_save; }
+    // The preview's figures as last shown (nullopt while one is running or none applies).
+    std::optional<std::int64_t> previewMatches() const { return m_previewMatches; }
+    std::optional<double> previewFigure() const { return m_previewFigure; }
+    bool previewRunning() const { return m_running; }
+    void chooseLine(int row);
+
+  signals:
+    // The format file was written: its path, and the format as loaded from it.
+    void formatSaved(const QString& path, std::shared_ptr<const sv::UserFormat> format);
+
+  private:
+    void opened(std::optional<FormatDraft> draft, QString error);
+    void fillNumbers();
+    void syncFromFields();
+    void schedulePreview();
+    void runPreview();
+    void showMatches(const std::vector<int>& rows);
+    void save();
+
+    QString m_logPath, m_formatDir;
+    std::optional<FormatDraft> m_draft;
+    QString m_loadError;
+    QLabel* m_intro = nullptr;
+    QListWidget* m_lines = nullptr;
+    QComboBox* m_value = nullptr;
+    QComboBox* m_step = nullptr;
+    QCheckBox* m_stepTime = nullptr;
+    QSpinBox* m_batch = nullptr;
+    QLineEdit* m_pattern = nullptr;
+    QLineEdit* m_id = nullptr;
+    QLineEdit* m_name = nullptr;
+    QComboBox* m_unit = nullptr;
+    QLabel* m_preview = nullptr;
+    QPushButton* m_save = nullptr;
+    QTimer* m_previewTimer = nullptr;
+    int m_generation = 0;
+    bool m_running = false;
+    bool m_filling = false;
+    std::optional<std::int64_t> m_previewMatches;
+    std::optional<double> m_previewFigure;
+};
+
+// Opens the dialog on log (non-modal, deleted on close). A saved format is registered with the
+// engine (registerUserFormat), then what setAfterTeach gave runs (the main window: reload).
+TeachDialog* openTeachDialog(QWidget* parent, const QString& log);
+void setAfterTeach(std::function<void(const QString& formatId)> afterSave);
+
+} // namespace sv::ui
