@@ -14,7 +14,7 @@ BUILD_DEPS := cmake ninja-build g++ clang git pkg-config python3 python3-numpy d
               nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
               qt6-base-dev qt6-base-dev-tools libgl-dev \
               qt6-charts-dev libqt6opengl6-dev qt6-svg-dev fonts-dejavu-core \
-              xvfb xauth imagemagick libqt6sql6-sqlite libre2-dev
+              xvfb xauth imagemagick libqt6sql6-sqlite libqt6sql6-psql libre2-dev
 TEST_DEPS  := $(BUILD_DEPS) time appstream desktop-file-utils
 BENCH_DEPS := $(BUILD_DEPS) time grep
 # The launcher's tests run sshd, ssh, mpirun and the PyTorch CPU workload for real.
@@ -28,6 +28,8 @@ TEST_DEPS  += libslurm-dev
 TEST_DEPS  += docker.io
 # A real browser opens the exported report offline (tests/test_cli_report.cpp).
 TEST_DEPS  += chromium-headless-shell
+# The shared history's tests start a private PostgreSQL 15 (tests/history/postgresserver.h).
+TEST_DEPS  += postgresql
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -78,6 +78,29 @@ EnvironmentSummary summarizeEnvironment(const std::vector<ReportFile>& files) {
     return out;
 }
 
+std::vector<EnvironmentChange> diffEnvironments(const EnvironmentSummary& a,
+                                                const EnvironmentSummary& b) {
+    std::vector<EnvironmentChange> out;
+    auto add = [&](const char* what, const std::string& x, const std::string& y) {
+        if (x != y) out.push_back({what, x, y});
+    };
+    add("driver", a.driver, b.driver);
+    add("cuda", a.cuda, b.cuda);
+    add("gpu_model", a.gpuModel, b.gpuModel);
+    add("container_image", a.containerImage, b.containerImage);
+    add("hosts", joined(a.hosts, " "), joined(b.hosts, " "));
+    return out;
+}
+
+std::string describeChanges(const std::vector<EnvironmentChange>& changes) {
+    if (changes.empty()) return "nothing recorded changed";
+    std::string out;
+    for (const auto& c : changes)
+        out += (out.empty() ? "" : "; ") + c.what + " " + (c.a.empty() ? "(none)" : c.a) + " -> " +
+               (c.b.empty() ? "(none)" : c.b);
+    return out;
+}
+
 std::string describeEnvironment(const EnvironmentSummary& env) {
     std::vector<std::string> parts;
     if (!env.gpuModel.empty()) parts.push_back(env.gpuModel);

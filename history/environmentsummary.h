@@ -20,6 +20,22 @@ struct EnvironmentSummary {
     }
 };
 
+// One thing recorded that differs between two campaigns: what ("driver", "cuda", "gpu_model",
+// "container_image", "hosts", and the campaign's own settings "method", "warmup",
+// "iterations"), its value in a and in b ("" where it was not recorded).
+struct EnvironmentChange {
+    std::string what, a, b;
+    bool operator==(const EnvironmentChange&) const = default;
+};
+
+// What the launcher recorded that differs from a to b, in the order above; empty when nothing
+// recorded differs.
+std::vector<EnvironmentChange> diffEnvironments(const EnvironmentSummary& a,
+                                                const EnvironmentSummary& b);
+
+// "driver 535.104.05 -> 550.54.14; hosts node1 -> node2" or "nothing recorded changed".
+std::string describeChanges(const std::vector<EnvironmentChange>& changes);
+
 // Reads the "environment/*.txt" files of capturedFiles(); other files are ignored.
 EnvironmentSummary summarizeEnvironment(const std::vector<ReportFile>& files);
 

@@ -1,10 +1,15 @@
 #pragma once
-// The local history of campaigns: a SQLite file (Qt SQL) with one row per campaign and one per
-// case per campaign. Recording is idempotent (keyed on the logs' content identity) and one
-// transaction; a file that is corrupt, not a database, or locked beyond the busy timeout is
-// renamed aside with a timestamp (never deleted) and a fresh history started, saying so.
+// The history of campaigns, through Qt SQL: a local SQLite file, or a team's shared PostgreSQL
+// database (a postgresql:// URI, Qt's QPSQL driver), with one row per campaign and one per case
+// per campaign, and the same schema on both (versioned and migrated by ScaleView). Recording is
+// idempotent (a unique key on the logs' content identity, INSERT ... ON CONFLICT DO NOTHING, so
+// concurrent writers of the same campaign add it once) and one transaction. A SQLite file that
+// is corrupt, not a database, or locked beyond the busy timeout is renamed aside with a
+// timestamp (never deleted) and a fresh history started, saying so; a PostgreSQL connection
+// that drops mid-record is rolled back by the server, and the record is tried once more.
 
 #include "history/campaignrecord.h"
+#include "history/historylocation.h"
 
 #include <QString>
 
@@ -36,8 +41,10 @@ class HistoryDatabase {
 
     static constexpr std::chrono::milliseconds kBusyTimeout{5000};
 
-    // Opens path, creating it (and its folder) when missing. Use one object on one thread.
-    explicit HistoryDatabase(const std::filesystem::path& path,
+    // Opens location: a SQLite file path (created, with its folder, when missing) or a
+    // postgresql:// URI (parseHistoryLocation); anything else is refused with error(). Use one
+    // object on one thread.
+    explicit HistoryDatabase(const std::filesystem::path& location,
                              std::chrono::milliseconds busyTimeout = kBusyTimeout);
     ~HistoryDatabase();
     HistoryDatabase(const HistoryDatabase&) = delete;
@@ -47,9 +54,14 @@ class HistoryDatabase {
     const std::string& error() const { return m_error; }
     // Set when the file found was set aside: what was wrong and where it was moved.
     const std::string& setAsideNotice() const { return m_notice; }
+    // The file, or the URI as given.
     const std::filesystem::path& path() const { return m_path; }
+    bool isShared() const { return m_location.isPostgres(); }
 
-    RecordResult record(const CampaignRecord& campaign, const CaseWritten& caseWritten = {});
+    // One transaction; on PostgreSQL a connection lost midway is reopened and the record tried
+    // once more (the message says so). recordedAt: keep this time (an import), else now.
+    RecordResult record(const CampaignRecord& campaign, const CaseWritten& caseWritten = {},
+                        const std::string& recordedAt = {});
     // Every campaign with its cases, oldest first (by the time it ran); nullopt with *error.
     std::optional<std::vector<StoredCampaign>> campaigns(std::string* error) const;
 
@@ -59,13 +71,37 @@ class HistoryDatabase {
     static bool off() { return defaultPath().empty(); }
     static std::filesystem::path defaultPath();
 
+    // A verdict marked expected: the case (caseKeyText) in the campaign (its identity) no
+    // longer fails --fail-on-regression. Recorded with who and why.
+    struct Expectation {
+        std::string caseKey, campaignIdentity, who, why, at;
+    };
+    // Adds or replaces the mark; "" or the error in words.
+    std::string expect(const Expectation& e);
+    std::optional<std::vector<Expectation>> expectations(std::string* error) const;
+
+    // Every campaign of source into this history (each in its own transaction, as recorded
+    // there, its time kept); the same campaign already here is left as it is.
+    struct ImportResult {
+        int added = 0, alreadyThere = 0, failed = 0;
+        std::vector<std::string> messages; // the failures
+    };
+    ImportResult importFrom(const HistoryDatabase& source);
+
+    static constexpr int kSchemaVersion = 2;
+
   private:
     enum class Health { Ok, Corrupt, Locked, Newer };
     Health openAndPrepare(std::string* why);
+    Health openPostgres(std::string* why);
+    RecordResult recordOnce(const CampaignRecord& campaign, const CaseWritten& caseWritten,
+                            const std::string& recordedAt, bool* connectionLost);
+    bool connectionAlive() const;
     bool setAside(const std::string& why);
     void close();
 
     std::filesystem::path m_path;
+    HistoryLocation m_location;
     std::chrono::milliseconds m_busyTimeout;
     QString m_connection;
     bool m_open = false;

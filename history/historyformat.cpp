@@ -1,5 +1,7 @@
 #include "history/historyformat.h"
 
+#include "core/report/csv.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -13,15 +15,6 @@ std::string fixed(double v, int decimals = 2) {
     return buf;
 }
 
-// RFC 4180: quoted when it holds a comma, a quote or a line break.
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
 std::string hostsText(const EnvironmentSummary& env) {
     std::string out;
     for (const auto& h : env.hosts)
@@ -29,9 +22,26 @@ std::string hostsText(const EnvironmentSummary& env) {
     return out;
 }
 
+nlohmann::ordered_json changesJson(const std::vector<EnvironmentChange>& changes) {
+    auto out = nlohmann::ordered_json::array();
+    for (const auto& c : changes)
+        out.push_back({{"what", c.what}, {"a", c.a}, {"b", c.b}});
+    return out;
+}
+
+std::string stepText(const CaseTrend& t, const CaseStep& s) {
+    const TrendPoint& p = t.points[s.point.index];
+    char head[160];
+    std::snprintf(head, sizeof head, "%+.1f %% (%.2f -> %.2f)", s.point.stepPct, s.point.before,
+                  s.point.after);
+    return "step at " + p.label + " (ran " + p.time + "): " + head + "; " +
+           describeChanges(s.changed);
+}
+
 } // namespace
 
-std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresholdPct) {
+std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresholdPct,
+                             double fdr) {
     if (trends.empty()) return "No case in the history.\n";
     std::string out;
     int flagged = 0;
@@ -48,12 +58,22 @@ std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresh
                           describeEnvironment(p.environment).c_str());
             out += line;
         }
-        out += std::string("  ") + (t.regression ? "REGRESSION: " : "") + t.note + "\n\n";
-        flagged += t.regression ? 1 : 0;
+        out += std::string("  ") +
+               (t.failsCheck() ? "REGRESSION: "
+                : t.regression ? "EXPECTED: "
+                               : "") +
+               t.note + "\n";
+        if (t.points.size() >= 2)
+            out += "  changed at the latest campaign: " + describeChanges(t.changed) + "\n";
+        for (const auto& s : t.steps)
+            out += "  " + stepText(t, s) + "\n";
+        out += "\n";
+        flagged += t.failsCheck() ? 1 : 0;
     }
     out += std::to_string(trends.size()) + " case" + (trends.size() == 1 ? "" : "s") + ", " +
            std::to_string(flagged) + " flagged (the latest median below every earlier campaign's " +
-           "min by more than " + fixed(thresholdPct, 1) + " %)\n";
+           "min by more than " + fixed(thresholdPct, 1) + " %, and a discovery on its repeats)\n";
+    out += describeCheck(summarizeCheck(trends, fdr)) + "\n";
     return out;
 }
 
@@ -73,18 +93,25 @@ std::string formatTrendCsv(const std::vector<CaseTrend>& trends) {
                    csvField(hostsText(p.environment)) + "," + csvField(p.environment.driver) + "," +
                    csvField(p.environment.cuda) + "," + csvField(p.environment.gpuModel) + "," +
                    csvField(p.environment.containerImage) + "," + (latest ? "true" : "false") +
-                   "," + (latest && t.regression ? "true" : "false") + "\n";
+                   "," + (latest && t.failsCheck() ? "true" : "false") + "\n";
         }
     return out;
 }
 
 std::string formatTrendJson(const std::vector<CaseTrend>& trends, double thresholdPct,
-                            const std::string& database) {
+                            const std::string& database, double fdr) {
     nlohmann::ordered_json root;
     root["database"] = database;
     root["threshold_pct"] = thresholdPct;
+    root["fdr"] = fdr;
     root["rule"] = "regression when the latest campaign's median is below the lowest repeat of "
-                   "every earlier campaign by more than threshold_pct";
+                   "every earlier campaign by more than threshold_pct and, where both sides have "
+                   "repeats, the one-sided Welch test of the latest repeats against the earlier "
+                   "ones is a Benjamini-Hochberg discovery at fdr over the cases tested";
+    const CheckSummary check = summarizeCheck(trends, fdr);
+    root["check"] = {{"cases", check.cases},       {"judged", check.judged},
+                     {"tested", check.tested},     {"regressions", check.regressions},
+                     {"expected", check.expected}, {"text", describeCheck(check)}};
     auto& cases = root["cases"] = nlohmann::ordered_json::array();
     for (const auto& t : trends) {
         nlohmann::ordered_json c;
@@ -115,9 +142,30 @@ std::string formatTrendJson(const std::vector<CaseTrend>& trends, double thresho
                                             : nlohmann::ordered_json(nullptr);
         c["change_pct"] =
             t.changePct ? nlohmann::ordered_json(*t.changePct) : nlohmann::ordered_json(nullptr);
+        c["p_value"] =
+            t.pValue ? nlohmann::ordered_json(*t.pValue) : nlohmann::ordered_json(nullptr);
+        c["discovery"] = t.discovery;
         c["regression"] = t.regression;
         c["improvement"] = t.improvement;
+        c["expected"] = t.expected
+                            ? nlohmann::ordered_json{{"who", t.expectedWho}, {"why", t.expectedWhy}}
+                            : nlohmann::ordered_json(nullptr);
+        c["fails_check"] = t.failsCheck();
         c["note"] = t.note;
+        c["changed"] = changesJson(t.changed);
+        auto& steps = c["change_points"] = nlohmann::ordered_json::array();
+        for (const auto& s : t.steps) {
+            const TrendPoint& p = t.points[s.point.index];
+            steps.push_back({{"index", s.point.index},
+                             {"label", p.label},
+                             {"identity", p.identity},
+                             {"ran_at", p.time},
+                             {"before", s.point.before},
+                             {"after", s.point.after},
+                             {"step_pct", s.point.stepPct},
+                             {"score", s.point.score},
+                             {"changed", changesJson(s.changed)}});
+        }
         cases.push_back(std::move(c));
     }
     return root.dump(2) + "\n";

@@ -1,5 +1,6 @@
 #pragma once
-// The history's trends as text: a table for people, CSV (a row per case per campaign) and JSON.
+// The history's trends as text: a table for people, CSV (a row per case per campaign) and JSON,
+// each verdict with what changed in the recorded environment, and the change points.
 
 #include "history/historytrend.h"
 
@@ -8,9 +9,10 @@
 
 namespace sv::history {
 
-std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresholdPct);
+std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresholdPct,
+                             double fdr = 0.05);
 std::string formatTrendCsv(const std::vector<CaseTrend>& trends);
 std::string formatTrendJson(const std::vector<CaseTrend>& trends, double thresholdPct,
-                            const std::string& database);
+                            const std::string& database, double fdr = 0.05);
 
 } // namespace sv::history

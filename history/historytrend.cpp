@@ -7,6 +7,35 @@
 
 namespace sv::history {
 
+std::string caseKeyText(const CaseKey& k, const std::string& method) {
+    return k.model + "|" + k.precision + "|" + std::to_string(k.batchPerDevice) + "|" +
+           k.topology.name() + "|" + k.format + "|" + method;
+}
+
+CheckSummary summarizeCheck(const std::vector<CaseTrend>& trends, double fdr) {
+    CheckSummary s;
+    s.fdr = fdr;
+    for (const auto& t : trends) {
+        ++s.cases;
+        s.judged += t.points.size() >= 2 ? 1 : 0;
+        s.tested += t.pValue ? 1 : 0;
+        s.regressions += t.failsCheck() ? 1 : 0;
+        s.expected += t.regression && t.expected ? 1 : 0;
+    }
+    return s;
+}
+
+std::string describeCheck(const CheckSummary& s) {
+    char buf[640];
+    std::snprintf(buf, sizeof buf,
+                  "checked %d case%s (%d with two campaigns or more; %d tested on their repeats, "
+                  "one-sided Welch t-tests with Benjamini-Hochberg at a false discovery rate of "
+                  "%.1f %%): %d regression%s, %d marked expected",
+                  s.cases, s.cases == 1 ? "" : "s", s.judged, s.tested, s.fdr * 100.0,
+                  s.regressions, s.regressions == 1 ? "" : "s", s.expected);
+    return buf;
+}
+
 std::string caseName(const CaseKey& k) {
     std::string s = k.model + " " + k.precision + " bs" + std::to_string(k.batchPerDevice) + " " +
                     k.topology.name();
@@ -32,17 +61,21 @@ std::string pct(double v) {
     return buf;
 }
 
-void judge(CaseTrend& t, double thresholdPct) {
+// The latest campaign against the baseline: the campaigns from `from` to the one before it.
+void judge(CaseTrend& t, double thresholdPct, std::size_t from) {
     if (t.points.size() < 2) {
         t.note = "one campaign: nothing to compare with yet";
         return;
     }
     const TrendPoint& latest = t.points.back();
-    double lo = t.points.front().min, hi = t.points.front().max;
-    for (std::size_t i = 0; i + 1 < t.points.size(); ++i) {
+    double lo = t.points[from].min, hi = t.points[from].max;
+    std::vector<double> baseline;
+    for (std::size_t i = from; i + 1 < t.points.size(); ++i) {
         lo = std::min(lo, t.points[i].min);
         hi = std::max(hi, t.points[i].max);
+        baseline.insert(baseline.end(), t.points[i].values.begin(), t.points[i].values.end());
     }
+    t.pValue = welchLowerPValue(baseline, latest.values);
     t.previousLow = lo;
     t.previousHigh = hi;
     const double factor = thresholdPct / 100.0;
@@ -55,7 +88,10 @@ void judge(CaseTrend& t, double thresholdPct) {
     } else {
         t.changePct = 0.0;
     }
-    const std::string range = "the earlier campaigns' range " + pct(lo) + "-" + pct(hi);
+    const std::string range = (from > 0 ? "the campaigns' range since the expected change at " +
+                                              t.points[from].label + " "
+                                        : std::string("the earlier campaigns' range ")) +
+                              pct(lo) + "-" + pct(hi);
     if (t.regression)
         t.note = "regression: latest median " + pct(latest.median) + " is " + pct(-*t.changePct) +
                  " % below " + range;
@@ -68,6 +104,21 @@ void judge(CaseTrend& t, double thresholdPct) {
                  " % threshold";
     else
         t.note = "no change: latest median " + pct(latest.median) + " is within " + range;
+}
+
+std::vector<EnvironmentChange> changesBetween(const TrendPoint& a, const TrendPoint& b) {
+    std::vector<EnvironmentChange> out = diffEnvironments(a.environment, b.environment);
+    if (a.warmup != b.warmup)
+        out.push_back({"warmup", std::to_string(a.warmup), std::to_string(b.warmup)});
+    if (a.iterations != b.iterations)
+        out.push_back({"iterations", std::to_string(a.iterations), std::to_string(b.iterations)});
+    return out;
+}
+
+std::string pValueText(double p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, p < 1e-4 ? "%.1e" : "%.4f", p);
+    return buf;
 }
 
 } // namespace
@@ -89,15 +140,69 @@ std::vector<CaseTrend> computeTrends(const std::vector<StoredCampaign>& campaign
                 it->method = c.method;
             }
             it->points.push_back({c.time, c.label, c.path, c.identity, k.median, k.min, k.max,
-                                  k.runs, c.environment});
+                                  k.runs, c.environment, c.warmup, c.iterations, k.values});
         }
     }
     for (auto& t : out) {
         // The database gives campaigns by time; keep it explicit for callers that do not.
         std::stable_sort(t.points.begin(), t.points.end(),
                          [](const TrendPoint& a, const TrendPoint& b) { return a.time < b.time; });
-        judge(t, options.thresholdPct);
+        // An expected verdict: on the latest campaign it no longer fails; on an earlier one
+        // the campaigns from it on are the baseline (the new level was accepted there).
+        const std::string key = caseKeyText(t.key, t.method);
+        std::size_t from = 0;
+        for (std::size_t i = 1; i < t.points.size(); ++i)
+            for (const auto& e : options.expectations)
+                if (e.caseKey == key && e.campaignIdentity == t.points[i].identity) {
+                    if (i + 1 == t.points.size()) {
+                        t.expected = true;
+                        t.expectedWho = e.who;
+                        t.expectedWhy = e.why;
+                    } else {
+                        from = i;
+                    }
+                }
+        if (from > 0) t.baselineFrom = t.points[from].label;
+        judge(t, options.thresholdPct, from);
+        if (t.points.size() >= 2)
+            t.changed = changesBetween(t.points[t.points.size() - 2], t.points.back());
+        std::vector<double> medians;
+        for (const auto& p : t.points)
+            medians.push_back(p.median);
+        ChangePointOptions stepOptions = options.steps;
+        stepOptions.minStepPct = std::max(stepOptions.minStepPct, options.thresholdPct);
+        for (const ChangePoint& cp : findChangePoints(medians, stepOptions))
+            t.steps.push_back({cp, changesBetween(t.points[cp.index - 1], t.points[cp.index])});
     }
+    // Benjamini-Hochberg over every case that could be tested.
+    std::vector<double> p;
+    std::vector<CaseTrend*> tested;
+    for (auto& t : out)
+        if (t.pValue) {
+            p.push_back(*t.pValue);
+            tested.push_back(&t);
+        }
+    const std::vector<bool> rejected = benjaminiHochberg(p, options.fdr);
+    for (std::size_t i = 0; i < tested.size(); ++i) {
+        CaseTrend& t = *tested[i];
+        t.discovery = rejected[i];
+        if (t.regression && !t.discovery) {
+            t.regression = false;
+            t.note = "within noise: latest median " + pct(t.points.back().median) + " is " +
+                     pct(-*t.changePct) + " % below the earlier campaigns' range, but its " +
+                     "repeats do not tell it from the earlier ones' (Welch p = " +
+                     pValueText(*t.pValue) + ", not a discovery at a false discovery rate of " +
+                     pct(options.fdr * 100.0) + " % over " + std::to_string(tested.size()) +
+                     " cases)";
+        } else if (t.regression) {
+            t.note += " (Welch p = " + pValueText(*t.pValue) + ", a discovery at a false " +
+                      "discovery rate of " + pct(options.fdr * 100.0) + " % over " +
+                      std::to_string(tested.size()) + " cases)";
+        }
+    }
+    for (auto& t : out)
+        if (t.regression && t.expected)
+            t.note += "; marked expected by " + t.expectedWho + ": " + t.expectedWhy;
     std::sort(out.begin(), out.end(), caseLess);
     return out;
 }

@@ -1,9 +1,15 @@
 #pragma once
 // Each case's median over the campaigns of the history, with each campaign's min-max, and a
 // regression flag when the latest campaign falls below every earlier campaign's spread by more
-// than the practical threshold (the comparison's noise threshold, 2 % by default).
+// than the practical threshold (the comparison's noise threshold, 2 % by default) and, where
+// both sides have repeats, a one-sided Welch test of the latest campaign's repeats against the
+// earlier ones' is a discovery under Benjamini-Hochberg at the false discovery rate across all
+// the cases tested. A verdict marked expected (who, why) does not fail the check, and later
+// campaigns are judged from the expected one on. Each case also carries what its environment
+// changed at the latest campaign, and the campaigns at which its throughput stepped.
 
 #include "history/historydatabase.h"
+#include "history/historystats.h"
 
 #include <optional>
 #include <string>
@@ -16,6 +22,14 @@ struct TrendPoint {
     double median = 0.0, min = 0.0, max = 0.0;
     int runs = 0;
     EnvironmentSummary environment;
+    int warmup = 0, iterations = 0;
+    std::vector<double> values; // the repeats
+};
+
+// A campaign at which the case's throughput stepped, with what changed there.
+struct CaseStep {
+    ChangePoint point;                      // point.index into CaseTrend::points
+    std::vector<EnvironmentChange> changed; // the campaign before it -> it
 };
 
 struct CaseTrend {
@@ -26,15 +40,42 @@ struct CaseTrend {
     std::optional<double> previousLow, previousHigh;
     // The latest median against that envelope, in percent (negative: below the lowest).
     std::optional<double> changePct;
-    bool regression = false;  // latest median below previousLow by more than the threshold
-    bool improvement = false; // above previousHigh by more than the threshold
-    std::string note;         // the verdict in words
+    // Latest median below previousLow by more than the threshold and, when tested, a
+    // discovery at the false discovery rate.
+    bool regression = false;
+    bool improvement = false;     // above previousHigh by more than the threshold
+    std::string note;             // the verdict in words
+    std::optional<double> pValue; // the one-sided Welch test; none without two repeats a side
+    bool discovery = false;       // Benjamini-Hochberg rejected it among the cases tested
+    // The latest campaign's verdict marked expected: no longer fails the check.
+    bool expected = false;
+    std::string expectedWho, expectedWhy;
+    std::string baselineFrom; // the label the baseline starts at, when an expectation moved it
+    // The latest campaign's environment against the one before it (empty: nothing changed).
+    std::vector<EnvironmentChange> changed;
+    std::vector<CaseStep> steps; // change points, oldest first
+    bool failsCheck() const { return regression && !expected; }
 };
 
 struct TrendOptions {
     double thresholdPct = 2.0; // as ContrastOptions' default: the comparisons' noise threshold
     std::string topology;      // "2n8g": only that case topology; empty: every case
+    double fdr = 0.05;         // the false discovery rate across the cases tested
+    std::vector<HistoryDatabase::Expectation> expectations;
+    ChangePointOptions steps;
 };
+
+// How a check over the cases went: how many were judged (two campaigns or more), how many of
+// those had repeats to test, at what rate, and what was found.
+struct CheckSummary {
+    int cases = 0, judged = 0, tested = 0, regressions = 0, expected = 0;
+    double fdr = 0.05;
+};
+CheckSummary summarizeCheck(const std::vector<CaseTrend>& trends, double fdr);
+std::string describeCheck(const CheckSummary& s);
+
+// The text that names a case in expectations: model|precision|batch|topology|format|method.
+std::string caseKeyText(const CaseKey& key, const std::string& method);
 
 // Cases ordered like computeCases' (model, precision, batch, format, then topology).
 std::vector<CaseTrend> computeTrends(const std::vector<StoredCampaign>& campaigns,

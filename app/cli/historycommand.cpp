@@ -1,6 +1,9 @@
-// scaleview-cli history: the local history of campaigns. `history record DIR...` adds
-// directories; `history` prints each case's median over time with each campaign's min-max and
-// flags a regression of the latest campaign (exit 1 with --fail-on-regression).
+// scaleview-cli history: the history of campaigns, a local SQLite file or a team's PostgreSQL
+// (--history-db postgresql://...). `history record DIR...` adds directories; `history` prints
+// each case's median over time with each campaign's min-max, what changed and where it stepped,
+// and flags a regression of the latest campaign (exit 1 with --fail-on-regression, the false
+// discovery rate controlled over the cases); `history expect` marks a verdict expected;
+// `history import FILE` moves a SQLite history into the one named.
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
@@ -13,7 +16,11 @@
 
 #include <QCoreApplication>
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 
 namespace sv::cli {
@@ -81,6 +88,97 @@ int recordCommand(Arguments& args) {
     return status;
 }
 
+// Who marks a verdict expected: $USER, else $LOGNAME, else the account's name.
+std::string whoAmI() {
+    for (const char* name : {"USER", "LOGNAME"})
+        if (const char* v = std::getenv(name); v && *v) return v;
+    if (const passwd* pw = ::getpwuid(::getuid())) return pw->pw_name;
+    return "uid " + std::to_string(::getuid());
+}
+
+int importCommand(Arguments& args) {
+    if (args.positional().size() != 2)
+        return usageError("history import needs one SQLite history file (history import FILE "
+                          "--history-db postgresql://...)");
+    if (args.error()) return usageError(*args.error());
+    const std::string from = args.positional()[1];
+    const history::HistoryLocation source = history::parseHistoryLocation(from);
+    if (source.kind == history::HistoryLocation::Kind::Invalid) return usageError(source.error);
+    if (source.kind == history::HistoryLocation::Kind::SQLite &&
+        !std::filesystem::is_regular_file(source.file))
+        return usageError(from + ": no such history file");
+    auto app = ensureApplication();
+    const bool quiet = args.flag("quiet");
+    HistoryDatabase in(from);
+    if (!open(in, quiet)) return 2;
+    HistoryDatabase db(databasePath(args));
+    if (!open(db, quiet)) return 2;
+    if (db.path() == in.path())
+        return usageError("the history to import is the one named by "
+                          "--history-db");
+    const auto r = db.importFrom(in);
+    for (const auto& m : r.messages)
+        std::fprintf(stderr, "scaleview-cli history import: %s\n", m.c_str());
+    std::printf("imported %s into %s: %d campaign%s added, %d already there, %d failed\n",
+                in.path().string().c_str(), db.path().string().c_str(), r.added,
+                r.added == 1 ? "" : "s", r.alreadyThere, r.failed);
+    return r.failed > 0 ? 2 : 0;
+}
+
+int expectCommand(Arguments& args) {
+    const std::string caseText = args.value("case").value_or("");
+    const std::string campaign = args.value("campaign").value_or("");
+    const std::string why = args.value("why").value_or("");
+    if (args.positional().size() != 1) args.fail("history expect takes no other arguments");
+    if (caseText.empty() || campaign.empty() || why.empty())
+        args.fail("history expect needs --case CASE --campaign ID --why \"...\"");
+    if (args.error()) return usageError(*args.error());
+    auto app = ensureApplication();
+    HistoryDatabase db(databasePath(args));
+    if (!open(db, args.flag("quiet"))) return 2;
+    std::string error;
+    const auto campaigns = db.campaigns(&error);
+    if (!campaigns) {
+        std::fprintf(stderr, "scaleview-cli history: %s\n", error.c_str());
+        return 2;
+    }
+    // The campaign: its label, or its identity or a prefix of it (six characters at least).
+    std::vector<const history::StoredCampaign*> found;
+    for (const auto& s : *campaigns)
+        if (s.record.label == campaign ||
+            (campaign.size() >= 6 && s.record.identity.rfind(campaign, 0) == 0))
+            found.push_back(&s);
+    if (found.size() != 1)
+        return usageError(found.empty()
+                              ? "no campaign in the history is '" + campaign + "'"
+                              : "'" + campaign + "' names " + std::to_string(found.size()) +
+                                    " campaigns; give more of its identity");
+    const history::CampaignRecord& c = found.front()->record;
+    // The case: its full name ("r50 fp32 bs64 1n2g"), or a topology that is one case there.
+    std::vector<const history::CaseRecord*> cases;
+    for (const auto& k : c.cases)
+        if (history::caseName(k.key) == caseText || k.key.topology.name() == caseText)
+            cases.push_back(&k);
+    if (cases.size() != 1) {
+        std::string names;
+        for (const auto& k : c.cases)
+            names += (names.empty() ? "" : ", ") + history::caseName(k.key);
+        return usageError((cases.empty() ? "campaign " + c.label + " has no case '" + caseText
+                                         : "'" + caseText + "' is several cases in " + c.label) +
+                          "'; its cases: " + names);
+    }
+    const std::string key = history::caseKeyText(cases.front()->key, c.method);
+    const std::string who = whoAmI();
+    if (const std::string failed = db.expect({key, c.identity, who, why, {}}); !failed.empty()) {
+        std::fprintf(stderr, "scaleview-cli history expect: %s\n", failed.c_str());
+        return 2;
+    }
+    std::printf("marked %s in %s (%s) expected, by %s: %s\n",
+                history::caseName(cases.front()->key).c_str(), c.label.c_str(),
+                c.identity.substr(0, 12).c_str(), who.c_str(), why.c_str());
+    return 0;
+}
+
 } // namespace
 
 void recordInHistory(const std::string& dir) {
@@ -104,19 +202,33 @@ void recordInHistory(const std::string& dir) {
 }
 
 int historyCommand(const std::vector<std::string>& argv) {
-    Arguments args(argv, {"case", "format", "threshold", "history-db", "method"},
-                   {"fail-on-regression", "quiet"});
+    Arguments args(
+        argv, {"case", "format", "threshold", "history-db", "method", "fdr", "campaign", "why"},
+        {"fail-on-regression", "quiet"});
     if (!args.positional().empty() && args.positional().front() == "record")
         return recordCommand(args);
+    if (!args.positional().empty() && args.positional().front() == "import")
+        return importCommand(args);
+    if (!args.positional().empty() && args.positional().front() == "expect")
+        return expectCommand(args);
     if (!args.positional().empty())
         return usageError("unexpected '" + args.positional().front() +
-                          "' (history, or history record DIR...)");
+                          "' (history, history record DIR..., history import FILE, or history "
+                          "expect --case C --campaign ID --why TEXT)");
+    if (args.value("campaign") || args.value("why"))
+        args.fail("--campaign and --why are for history expect");
     if (args.value("method")) args.fail("--method is for history record");
     history::TrendOptions options;
     readThreshold(args, &options.thresholdPct);
     options.topology = args.value("case").value_or("");
     if (!options.topology.empty() && !parseTopology(options.topology))
         args.fail("--case must be a topology like 2n8g, not '" + options.topology + "'");
+    if (const auto fdr = args.value("fdr")) {
+        char* end = nullptr;
+        options.fdr = std::strtod(fdr->c_str(), &end);
+        if (end == fdr->c_str() || *end != '\0' || !(options.fdr > 0.0 && options.fdr < 1.0))
+            args.fail("--fdr must be a rate between 0 and 1, like 0.05, not '" + *fdr + "'");
+    }
     const std::string format = args.value("format").value_or("table");
     if (format != "table" && format != "csv" && format != "json")
         args.fail("--format must be table, csv or json, not '" + format + "'");
@@ -131,19 +243,26 @@ int historyCommand(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "scaleview-cli history: %s\n", error.c_str());
         return 2;
     }
+    if (auto marks = db.expectations(&error))
+        options.expectations = std::move(*marks);
+    else {
+        std::fprintf(stderr, "scaleview-cli history: %s\n", error.c_str());
+        return 2;
+    }
     const auto trends = history::computeTrends(*campaigns, options);
     std::string text;
     if (format == "table")
-        text = history::formatTrendTable(trends, options.thresholdPct);
+        text = history::formatTrendTable(trends, options.thresholdPct, options.fdr);
     else if (format == "csv")
         text = history::formatTrendCsv(trends);
     else
-        text = history::formatTrendJson(trends, options.thresholdPct, db.path().string());
+        text =
+            history::formatTrendJson(trends, options.thresholdPct, db.path().string(), options.fdr);
     std::fwrite(text.data(), 1, text.size(), stdout);
-    bool regression = false;
-    for (const auto& t : trends)
-        regression = regression || t.regression;
-    return regression && args.flag("fail-on-regression") ? 1 : 0;
+    const history::CheckSummary check = history::summarizeCheck(trends, options.fdr);
+    if (args.flag("fail-on-regression"))
+        std::fprintf(stderr, "scaleview-cli history: %s\n", describeCheck(check).c_str());
+    return check.regressions > 0 && args.flag("fail-on-regression") ? 1 : 0;
 }
 
 } // namespace sv::cli

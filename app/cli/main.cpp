@@ -22,7 +22,7 @@ const char* kOverview = R"(Usage:
   scaleview-cli compare A B [C...] [--label NAME]... [--format table|csv|json|markdown]
   scaleview-cli report LOG_DIR... --output report.html|report.md [--label NAME]...
   scaleview-cli references [--reference-file FILE]... | references save LOG_DIR --id ID
-  scaleview-cli history [--case 2n8g] [--fail-on-regression] | history record LOG_DIR...
+  scaleview-cli history [--fail-on-regression] | history record LOG_DIR... | history import|expect
   scaleview-cli formats | formats add FORMAT_FILE | formats test FORMAT_FILE LOG...
   scaleview-cli --version | --help
 
@@ -156,19 +156,27 @@ references save LOG_DIR --id ID [--title T] [--hardware H] [--method time|speed]
                           directory; an existing file is never replaced
 )"},
     {"history",
-     R"(history: the local history of campaigns (SQLite, $XDG_DATA_HOME/scaleview/history.sqlite,
-~/.local/share/...). Every campaign run finishes into it; history record adds directories. Prints
-per case its median over time with each campaign's min-max, and flags a regression when the
-latest campaign's median is below every earlier campaign's min by more than the threshold.
+     R"(history: the history of campaigns (SQLite, $XDG_DATA_HOME/scaleview/history.sqlite,
+~/.local/share/..., or a team's PostgreSQL). Every campaign run finishes into it; history record
+adds directories. Prints per case its median over time with each campaign's min-max and what
+changed in the recorded environment, the campaigns where it stepped, and flags a regression when
+the latest campaign's median is below every earlier campaign's min by more than the threshold
+and its repeats' one-sided Welch test is a Benjamini-Hochberg discovery at --fdr over the cases.
 history record LOG_DIR... [--method time|speed]
                           add each directory, once: the same logs (by content) are one entry
+history import FILE       every campaign of the SQLite history FILE into --history-db's
+history expect --case C --campaign ID --why TEXT
+                          mark case C's verdict in campaign ID (label or identity) expected,
+                          with who ($USER) and why: it no longer fails --fail-on-regression
   --case TOPOLOGY         only that case's topology, e.g. 2n8g
   --format table|csv|json table (default); csv: a row per case per campaign; json: {"cases":
                           [{"topology", ..., "campaigns": [...], "regression", "note"}]}
   --threshold PCT         the practical threshold (default 2, as compare's)
   --fail-on-regression    exit 1 when a case is flagged (a nightly check's alert)
-  --history-db FILE       this database instead (also SCALEVIEW_HISTORY_DB; =off: a campaign
-                          run records nothing)
+  --fdr Q                 the false discovery rate across the cases (default 0.05)
+  --history-db FILE|URI   this database instead (also SCALEVIEW_HISTORY_DB; =off: a campaign
+                          run records nothing): a file, or postgresql://[user@]host[:port]/db
+                          [?sslmode=verify-full&...] (any libpq URI; passwords from ~/.pgpass)
   --quiet                 no warnings on standard error
 A database that is corrupt or locked past 5 s is renamed FILE.broken-<time> (kept) and a new one
 started, with a warning.

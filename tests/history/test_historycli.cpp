@@ -92,3 +92,52 @@ TEST(CliHistory, CorruptDatabaseIsSetAsideAndTheCommandGoesOn) {
     EXPECT_NE(r.err.find(".broken-"), std::string::npos) << r.err;
     EXPECT_NE(r.out.find("recorded"), std::string::npos) << r.out;
 }
+
+TEST(CliHistory, VerdictsSayWhatChangedAndAnExpectedOneNoLongerFails) {
+    ThreeCampaigns c;
+    for (const char* week : {"week1", "week2", "week3"})
+        ASSERT_EQ(
+            cli({"history", "record", (c.dir / week).string(), "--history-db", c.db}).exitCode, 0);
+    const auto fail = cli({"history", "--fail-on-regression", "--history-db", c.db});
+    EXPECT_EQ(fail.exitCode, 1);
+    EXPECT_NE(fail.err.find("checked 2 cases"), std::string::npos) << fail.err;
+    EXPECT_NE(fail.err.find("false discovery rate of 5.0 %): 1 regression, 0 marked expected"),
+              std::string::npos)
+        << fail.err;
+    EXPECT_NE(fail.out.find("changed at the latest campaign: driver 535.104.05 -> 550.54.14"),
+              std::string::npos)
+        << fail.out;
+    auto j = nlohmann::json::parse(cli({"history", "--format", "json", "--history-db", c.db}).out);
+    const auto& two = j["cases"][1];
+    ASSERT_EQ(two["changed"].size(), 1u);
+    EXPECT_EQ(two["changed"][0]["what"], "driver");
+    EXPECT_EQ(two["changed"][0]["a"], "535.104.05");
+    EXPECT_EQ(two["changed"][0]["b"], "550.54.14");
+    EXPECT_TRUE(two["discovery"].get<bool>());
+    EXPECT_LT(two["p_value"].get<double>(), 0.001);
+    EXPECT_EQ(j["check"]["tested"], 2);
+
+    ::setenv("USER", "ana", 1);
+    const auto mark = cli({"history", "expect", "--case", "1n2g", "--campaign", "week3", "--why",
+                           "driver 550 costs 15 % here, accepted", "--history-db", c.db});
+    EXPECT_EQ(mark.exitCode, 0) << mark.err;
+    EXPECT_NE(mark.out.find("by ana"), std::string::npos) << mark.out;
+    const auto pass = cli({"history", "--fail-on-regression", "--history-db", c.db});
+    EXPECT_EQ(pass.exitCode, 0) << pass.out;
+    EXPECT_NE(pass.out.find("EXPECTED: regression"), std::string::npos) << pass.out;
+    EXPECT_NE(pass.err.find("0 regressions, 1 marked expected"), std::string::npos) << pass.err;
+    j = nlohmann::json::parse(cli({"history", "--format", "json", "--history-db", c.db}).out);
+    EXPECT_EQ(j["cases"][1]["expected"]["who"], "ana");
+    EXPECT_EQ(j["cases"][1]["expected"]["why"], "driver 550 costs 15 % here, accepted");
+    EXPECT_FALSE(j["cases"][1]["fails_check"].get<bool>());
+    // A mark needs its case, campaign and reason.
+    EXPECT_EQ(
+        cli({"history", "expect", "--case", "1n2g", "--campaign", "week3", "--history-db", c.db})
+            .exitCode,
+        2);
+    const auto unknown = cli({"history", "expect", "--case", "4n8g", "--campaign", "week3", "--why",
+                              "x", "--history-db", c.db});
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_NE(unknown.err.find("its cases: r50 fp32 bs64 1n1g"), std::string::npos) << unknown.err;
+    EXPECT_EQ(cli({"history", "--fdr", "2", "--history-db", c.db}).exitCode, 2);
+}

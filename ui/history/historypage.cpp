@@ -8,6 +8,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QColor>
 #include <QComboBox>
 #include <QDir>
 #include <QFutureWatcher>
@@ -43,7 +44,9 @@ HistoryRead readHistory(const std::filesystem::path& path) {
         out.status = QString::fromStdString(error);
         return out;
     }
-    out.trends = history::computeTrends(*campaigns);
+    history::TrendOptions options;
+    if (auto marks = db.expectations(&error)) options.expectations = std::move(*marks);
+    out.trends = history::computeTrends(*campaigns, options);
     out.status = QObject::tr("%n campaign(s) in %1", nullptr, static_cast<int>(campaigns->size()))
                      .arg(QDir::toNativeSeparators(QString::fromStdString(path.string())));
     if (!aside.isEmpty()) out.status = aside + QStringLiteral("\n") + out.status;
@@ -193,11 +196,11 @@ void HistoryPage::showTrends(std::vector<history::CaseTrend> trends, const QStri
         m_case->clear();
         for (const auto& t : m_trends)
             m_case->addItem(QString::fromStdString(history::caseName(t.key)) +
-                            (t.regression ? tr("  — regression") : QString()));
+                            (t.failsCheck() ? tr("  — regression") : QString()));
         // Where the user was, else the first flagged case, else the first.
         int index = m_case->findText(previous);
         for (std::size_t i = 0; index < 0 && i < m_trends.size(); ++i)
-            if (m_trends[i].regression) index = static_cast<int>(i);
+            if (m_trends[i].failsCheck()) index = static_cast<int>(i);
         m_case->setCurrentIndex(index < 0 && !m_trends.empty() ? 0 : index);
     }
     showCase(m_case->currentIndex());
@@ -222,9 +225,22 @@ void HistoryPage::showCase(int index) {
     delete old;
     QString note = QString::fromStdString(t.note);
     if (!note.isEmpty()) note[0] = note[0].toUpper();
+    // What changed with the verdict, and each change point with what changed there.
+    if (t.points.size() >= 2)
+        note += QStringLiteral("\n") + tr("Changed at the latest campaign: %1")
+                                          .arg(QString::fromStdString(
+                                              history::describeChanges(t.changed)));
+    for (const auto& step : t.steps)
+        note += QStringLiteral("\n") +
+                tr("Stepped at %1: %2 % (%3 → %4); %5")
+                    .arg(QString::fromStdString(t.points[step.point.index].label))
+                    .arg(QString::number(step.point.stepPct, 'f', 1))
+                    .arg(number(step.point.before), number(step.point.after),
+                         QString::fromStdString(history::describeChanges(step.changed)));
     m_flag->setText(note);
-    m_flag->setStyleSheet(
-        t.regression ? QStringLiteral("QLabel { color: #b00020; font-weight: bold }") : QString());
+    m_flag->setStyleSheet(t.failsCheck()
+                              ? QStringLiteral("QLabel { color: #b00020; font-weight: bold }")
+                              : QString());
     m_table->setRowCount(static_cast<int>(t.points.size()));
     // Newest first: the campaign a reader looks for.
     for (int row = 0; row < m_table->rowCount(); ++row) {
@@ -245,9 +261,24 @@ void HistoryPage::showCase(int index) {
             QString::fromStdString(p.environment.cuda),
             QString::fromStdString(p.environment.containerImage),
             QDir::toNativeSeparators(QString::fromStdString(p.path))};
+        // A change point's campaign is marked: its label says the step, the row is tinted,
+        // and its tooltip says what changed there.
+        const std::size_t at = t.points.size() - 1 - static_cast<std::size_t>(row);
+        const history::CaseStep* step = nullptr;
+        for (const auto& s : t.steps)
+            if (s.point.index == at) step = &s;
         for (int c = 0; c < cells.size(); ++c) {
-            auto* item = new QTableWidgetItem(cells[c].isEmpty() && c >= 6 ? tr("—") : cells[c]);
+            QString text = cells[c].isEmpty() && c >= 6 ? tr("—") : cells[c];
+            if (step && c == 1)
+                text += tr("  ◆ step %1 %").arg(QString::number(step->point.stepPct, 'f', 1));
+            auto* item = new QTableWidgetItem(text);
             if (c >= 2 && c <= 5) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (step) {
+                item->setBackground(QColor(255, 236, 179));
+                item->setToolTip(tr("Change point: %1")
+                                     .arg(QString::fromStdString(
+                                         history::describeChanges(step->changed))));
+            }
             m_table->setItem(row, c, item);
         }
     }
