@@ -37,15 +37,6 @@ int usageError(const std::string& message) {
     return 2;
 }
 
-std::string readText(const fs::path& p, std::size_t cap) {
-    std::ifstream in(p, std::ios::binary);
-    std::string s(cap, '\0');
-    in.read(s.data(), static_cast<std::streamsize>(cap));
-    s.resize(static_cast<std::size_t>(in.gcount()));
-    if (in && in.peek() != EOF) s += "\n[... cut at " + std::to_string(cap / 1024) + " KiB]";
-    return s;
-}
-
 // Runs scaleview-plot with an argument vector (no shell); its standard error on failure.
 bool runPlot(const fs::path& program, const std::vector<std::string>& args, std::string& error) {
     std::vector<std::string> all = {program.string()};
@@ -67,7 +58,7 @@ bool runPlot(const fs::path& program, const std::vector<std::string>& args, std:
     if (spawned == 0) ::waitpid(pid, &status, 0);
     std::string said;
     if (errFd >= 0) {
-        said = readText(errName, 4096);
+        said = readCapped(errName, 4096);
         ::close(errFd);
         ::unlink(errName);
     }
@@ -109,6 +100,49 @@ bool writeAtomically(const fs::path& path, const std::string& text, std::string&
     return !ec;
 }
 
+// The same charts as the desktop app's, drawn by scaleview-plot into r: SVG text for HTML
+// (drawn in tmpDir), PNG files beside outPath for Markdown; a note where one cannot be drawn.
+void drawCharts(ReportSeries& r, const Summary& s, const std::string& dir, std::size_t index,
+                const std::optional<fs::path>& plot, Method method, bool html, const char* tmpDir,
+                const fs::path& outPath) {
+    if (!plot) r.chartNote = "charts left out: scaleview-plot is not installed";
+    for (const char* chart : {"throughput", "speedup"}) {
+        if (!plot) break;
+        const std::string file =
+            html ? std::string(tmpDir) + "/" + std::to_string(index) + "-" + chart + ".svg"
+                 : (outPath.parent_path() /
+                    (outPath.stem().string() + "-" + safeName(r.label) + "-" + chart + ".png"))
+                       .string();
+        std::vector<std::string> plotArgs = {
+            dir, "--chart", chart, "--output", file, "--method", std::string(methodName(method))};
+        // plot reads the directory by the same rule; a window given is passed on.
+        if (!s.load.measure.formatDefaults)
+            plotArgs.insert(plotArgs.end(),
+                            {"--warmup", std::to_string(s.load.measure.warmup), "--iterations",
+                             std::to_string(s.load.measure.iterations)});
+        std::string error;
+        if (!runPlot(*plot, plotArgs, error)) {
+            r.chartNote = "chart left out: " + error;
+            continue;
+        }
+        const std::string title = r.label + ": " + chart;
+        if (html) {
+            r.charts.push_back({title, readCapped(file, 16 * 1024 * 1024)});
+            fs::remove(file);
+        } else {
+            r.charts.push_back({title, fs::path(file).filename().string()});
+        }
+    }
+}
+
+// "2026-12-04 21:10 UTC": when the report was written.
+std::string utcNow() {
+    char when[64];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+    return when;
+}
+
 } // namespace
 
 int reportCommand(const std::vector<std::string>& argvIn) {
@@ -142,10 +176,7 @@ int reportCommand(const std::vector<std::string>& argvIn) {
 
     ReportInput input;
     input.version = SCALEVIEW_VERSION;
-    char when[64];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-    input.generated = when;
+    input.generated = utcNow();
     std::vector<ComparisonSeries> series;
     const auto plot = plotProgram();
     const fs::path outPath(*output);
@@ -160,39 +191,7 @@ int reportCommand(const std::vector<std::string>& argvIn) {
         ReportSeries r;
         r.label = seriesLabel(dirs[i], i < labels.size() ? labels[i] : "", i, input.series);
         r.files = capturedFiles(dirs[i]);
-        // The same charts as the desktop app's, drawn by scaleview-plot.
-        if (!plot) r.chartNote = "charts left out: scaleview-plot is not installed";
-        for (const char* chart : {"throughput", "speedup"}) {
-            if (!plot) break;
-            const std::string file =
-                html ? std::string(tmpDir) + "/" + std::to_string(i) + "-" + chart + ".svg"
-                     : (outPath.parent_path() /
-                        (outPath.stem().string() + "-" + safeName(r.label) + "-" + chart + ".png"))
-                           .string();
-            std::vector<std::string> plotArgs = {dirs[i],
-                                                 "--chart",
-                                                 chart,
-                                                 "--output",
-                                                 file,
-                                                 "--method",
-                                                 std::string(methodName(options.method))};
-            // plot reads the directory by the same rule; a window given is passed on.
-            if (!s.load.measure.formatDefaults)
-                plotArgs.insert(plotArgs.end(),
-                                {"--warmup", std::to_string(s.load.measure.warmup),
-                                 "--iterations", std::to_string(s.load.measure.iterations)});
-            if (!runPlot(*plot, plotArgs, error)) {
-                r.chartNote = "chart left out: " + error;
-                continue;
-            }
-            const std::string title = r.label + ": " + chart;
-            if (html) {
-                r.charts.push_back({title, readText(file, 16 * 1024 * 1024)});
-                fs::remove(file);
-            } else {
-                r.charts.push_back({title, fs::path(file).filename().string()});
-            }
-        }
+        drawCharts(r, s, dirs[i], i, plot, options.method, html, tmpDir, outPath);
         ComparisonSeries cs;
         cs.label = r.label;
         cs.source = dirs[i];

@@ -1,5 +1,6 @@
 #include "core/compare/comparisonreport.h"
 
+#include "core/report/csv.h"
 #include "core/report/report.h"
 
 #include <nlohmann/json.hpp>
@@ -22,14 +23,6 @@ std::string ratioText(const CaseContrast& c) {
     if (c.ratioCi95)
         s += " [" + formatFixed(c.ratioCi95->lo, 4) + ", " + formatFixed(c.ratioCi95->hi, 4) + "]";
     return s;
-}
-
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
 }
 
 std::string pad(const std::string& s, std::size_t width) {
@@ -62,8 +55,7 @@ nlohmann::json contrastJson(const CaseContrast& c) {
 
 } // namespace
 
-std::string formatComparisonTable(const Comparison& c) {
-    std::string out = seriesLegend(c, "");
+std::vector<std::string> comparisonTableHead(const Comparison& c) {
     std::vector<std::string> head = {"case"};
     for (const auto& l : c.labels)
         head.push_back(l);
@@ -71,6 +63,12 @@ std::string formatComparisonTable(const Comparison& c) {
         head.push_back(c.labels[i] + " / " + c.labels[0] + " [95 % CI]");
         head.push_back("verdict");
     }
+    return head;
+}
+
+std::string formatComparisonTable(const Comparison& c) {
+    std::string out = seriesLegend(c, "");
+    const std::vector<std::string> head = comparisonTableHead(c);
     std::vector<std::vector<std::string>> rows = {head};
     for (const auto& cc : c.cases) {
         std::vector<std::string> row = {caseName(cc.key)};

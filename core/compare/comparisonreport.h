@@ -6,8 +6,13 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sv {
+
+// The comparison table's header, as the text table and the HTML report both show it: "case",
+// each series' label, then "B / A [95 % CI]" and "verdict" for each series after the first.
+std::vector<std::string> comparisonTableHead(const Comparison& comparison);
 
 std::string formatComparisonTable(const Comparison& comparison);
 std::string formatComparisonCsv(const Comparison& comparison);

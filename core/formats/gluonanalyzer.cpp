@@ -1,5 +1,6 @@
 #include "core/formats/gluonanalyzer.h"
 
+#include "core/measure/dlperfgap.h"
 #include "core/stats/numerics.h"
 
 #include <algorithm>
@@ -164,9 +165,7 @@ void GluonAnalyzer::finish(RunResult& out, const ParseCounters& counters,
     out.methodDifferencePct = 0.0;
 
     if (out.dlperfThroughput) {
-        const double diff =
-            std::fabs(*out.dlperfThroughput - *out.timeThroughput) / *out.timeThroughput * 100.0;
-        if (diff > 0.5) {
+        if (dlperfApart(*out.dlperfThroughput, *out.timeThroughput)) {
             std::string why;
             if (m_dlperfFrom != m_opt.warmup)
                 why = "its window starts at row " + std::to_string(m_dlperfFrom) + " (warmup " +
@@ -178,10 +177,8 @@ void GluonAnalyzer::finish(RunResult& out, const ParseCounters& counters,
                       " consecutive lines, not of each step's lines (the ranks' lines interleave)";
             else
                 why = "it counts the lines of every rank, not only rank 0's";
-            out.notes.push_back("DLPerf's " + script + " gives " +
-                                formatFixed(*out.dlperfThroughput, 2) + ", " +
-                                formatFixed(diff, 2) + " % apart from " +
-                                formatFixed(*out.timeThroughput, 2) + ": " + why);
+            out.notes.push_back(
+                dlperfApartNote(script, *out.dlperfThroughput, *out.timeThroughput, why));
         }
     } else {
         out.notes.push_back(out.dlperfNote);

@@ -1,5 +1,6 @@
 #include "core/formats/mindsporeanalyzer.h"
 
+#include "core/measure/dlperfgap.h"
 #include "core/formats/mindspore.h"
 #include "core/stats/numerics.h"
 
@@ -126,18 +127,15 @@ void MindsporeAnalyzer::finish(RunResult& out, const ParseCounters& counters,
     out.methodDifferencePct = 0.0;
 
     if (out.dlperfThroughput) {
-        const double diff =
-            std::fabs(*out.dlperfThroughput - *out.timeThroughput) / *out.timeThroughput * 100.0;
-        if (diff > 0.5)
-            out.notes.push_back(
-                "DLPerf's " + script + " gives " + formatFixed(*out.dlperfThroughput, 2) + ", " +
-                formatFixed(diff, 2) + " % apart from " + formatFixed(*out.timeThroughput, 2) +
-                ": it counts an epoch time line by the last step line any rank printed (one "
+        if (dlperfApart(*out.dlperfThroughput, *out.timeThroughput))
+            out.notes.push_back(dlperfApartNote(
+                script, *out.dlperfThroughput, *out.timeThroughput,
+                "it counts an epoch time line by the last step line any rank printed (one "
                 "cur_step for all ranks), summing " +
-                std::to_string(m_dlperfLines) + " lines where the window holds " +
-                std::to_string(m_windowLines) + ", and divides by " +
-                std::to_string(m_opt.iterations - m_opt.warmup) + " x " + std::to_string(ranks) +
-                " steps");
+                    std::to_string(m_dlperfLines) + " lines where the window holds " +
+                    std::to_string(m_windowLines) + ", and divides by " +
+                    std::to_string(m_opt.iterations - m_opt.warmup) + " x " +
+                    std::to_string(ranks) + " steps"));
     } else {
         out.notes.push_back(out.dlperfNote);
     }

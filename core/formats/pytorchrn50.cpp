@@ -1,5 +1,6 @@
 #include "core/formats/pytorchrn50.h"
 
+#include "core/measure/dlperfgap.h"
 #include "core/stats/numerics.h"
 #include "core/parse/textscan.h"
 
@@ -294,8 +295,7 @@ class PooledRankAnalyzer : public FormatAnalyzer {
                                 std::to_string(m_opt.iterations) + " lines");
         } else {
             const double ours = *out.timeThroughput, theirs = *out.dlperfThroughput;
-            const double diff = std::fabs(theirs - ours) / ours * 100.0;
-            if (diff > 0.5) {
+            if (dlperfApart(theirs, ours)) {
                 std::string why;
                 if (m_misreadLine)
                     why = "its regex r\"(\\d{1}.\\d{1,3}\\s)\" keeps one digit before the point "
@@ -304,9 +304,7 @@ class PooledRankAnalyzer : public FormatAnalyzer {
                 if (m_cutLines)
                     why += std::string(why.empty() ? "" : "; ") + "it counts lines cut by " +
                            "other ranks' output";
-                out.notes.push_back("DLPerf's " + script + " gives " + formatFixed(theirs, 2) +
-                                    ", " + formatFixed(diff, 2) + " % apart from " +
-                                    formatFixed(ours, 2) + ": " + why);
+                out.notes.push_back(dlperfApartNote(script, theirs, ours, why));
             }
         }
         if (m_cutLines)

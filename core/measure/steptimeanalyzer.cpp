@@ -1,5 +1,6 @@
 #include "core/measure/steptimeanalyzer.h"
 
+#include "core/measure/dlperfgap.h"
 #include "core/stats/numerics.h"
 
 #include <cmath>
@@ -103,17 +104,14 @@ void StepTimeAnalyzer::finish(RunResult& out, const ParseCounters& counters,
     out.methodDifferencePct = 0.0;
 
     if (out.dlperfThroughput && *out.dlperfThroughput > 0.0) {
-        const double diff =
-            std::fabs(*out.dlperfThroughput - *out.timeThroughput) / *out.timeThroughput * 100.0;
-        if (diff > 0.5)
-            out.notes.push_back(
-                "DLPerf's " + script + " gives " + formatFixed(*out.dlperfThroughput, 2) + ", " +
-                formatFixed(diff, 2) + " % apart from " + formatFixed(*out.timeThroughput, 2) +
-                ": it skips the lines of iterations up to " +
-                std::to_string(m_format.skipIterationsThrough) + ", measuring lines " +
-                std::to_string(m_dlperf.start.line) + " to " + std::to_string(m_dlperf.end.line) +
-                " instead of " + std::to_string(m_ours.start.line) + " to " +
-                std::to_string(m_ours.end.line));
+        if (dlperfApart(*out.dlperfThroughput, *out.timeThroughput))
+            out.notes.push_back(dlperfApartNote(
+                script, *out.dlperfThroughput, *out.timeThroughput,
+                "it skips the lines of iterations up to " +
+                    std::to_string(m_format.skipIterationsThrough) + ", measuring lines " +
+                    std::to_string(m_dlperf.start.line) + " to " +
+                    std::to_string(m_dlperf.end.line) + " instead of " +
+                    std::to_string(m_ours.start.line) + " to " + std::to_string(m_ours.end.line)));
     } else if (out.dlperfThroughput) {
         out.notes.push_back("DLPerf's " + script + " records 0 for this run: after skipping " +
                             "iterations up to " + std::to_string(m_format.skipIterationsThrough) +

@@ -1,5 +1,6 @@
 #include "core/measure/stepwindowanalyzer.h"
 
+#include "core/measure/dlperfgap.h"
 #include "core/stats/numerics.h"
 
 #include <cmath>
@@ -112,11 +113,8 @@ void StepWindowAnalyzer::compareWithScripts(RunResult& out) const {
                                 " for this run: " + sc.replica->quirk());
             continue;
         }
-        const double diff = std::fabs(theirs - ours) / ours * 100.0;
-        if (diff > 0.5)
-            out.notes.push_back("DLPerf's " + name + " gives " + formatFixed(theirs, 2) + ", " +
-                                formatFixed(diff, 2) + " % apart from " + formatFixed(ours, 2) +
-                                ": " + sc.replica->quirk());
+        if (dlperfApart(theirs, ours))
+            out.notes.push_back(dlperfApartNote(name, theirs, ours, sc.replica->quirk()));
     }
 }
 

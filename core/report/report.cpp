@@ -1,5 +1,6 @@
 #include "core/report/report.h"
 
+#include "core/report/csv.h"
 #include "core/parse/logformat.h"
 #include "core/stats/numerics.h"
 #include "core/stats/scalingloss.h"
@@ -15,14 +16,6 @@ namespace {
 
 std::string opt(const std::optional<double>& v, int decimals, const char* none = "-") {
     return v ? formatFixed(*v, decimals) : std::string(none);
-}
-
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
 }
 
 std::string pad(const std::string& s, std::size_t width, bool right) {

@@ -134,14 +134,7 @@ std::string comparisonSection(const Comparison& c) {
                       "): the ratio of medians with its 95 % bootstrap interval; a change is "
                       "called only when the interval excludes 1 and the change is beyond " +
                       formatFixed(c.options.thresholdPct, 1) + " %.</p>\n<table>\n";
-    std::vector<std::string> head = {"case"};
-    for (const auto& l : c.labels)
-        head.push_back(l);
-    for (std::size_t i = 1; i < c.labels.size(); ++i) {
-        head.push_back(c.labels[i] + " / " + c.labels[0] + " [95 % CI]");
-        head.push_back("verdict");
-    }
-    out += row(head, "th");
+    out += row(comparisonTableHead(c), "th");
     for (const auto& cc : c.cases) {
         std::vector<std::string> cells = {cc.key.model + " " + cc.key.precision + " bs" +
                                           std::to_string(cc.key.batchPerDevice) + " " +
@@ -165,6 +158,8 @@ th{background:#eee}figure{margin:1em 0}figure svg{max-width:100%;height:auto}
 pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:30em}.note{color:#a60}
 )";
 
+} // namespace
+
 std::string readCapped(const std::filesystem::path& p, std::size_t cap) {
     std::ifstream in(p, std::ios::binary);
     std::string s(cap, '\0');
@@ -173,8 +168,6 @@ std::string readCapped(const std::filesystem::path& p, std::size_t cap) {
     if (in && in.peek() != EOF) s += "\n[... cut at " + std::to_string(cap / 1024) + " KiB]";
     return s;
 }
-
-} // namespace
 
 std::vector<ReportFile> capturedFiles(const std::filesystem::path& logDir) {
     namespace fs = std::filesystem;

@@ -40,6 +40,10 @@ struct ReportInput {
 // where the campaign's window is: logDir or up to three parents above. Each file cut at 256 KiB.
 std::vector<ReportFile> capturedFiles(const std::filesystem::path& logDir);
 
+// The first cap bytes of a file, followed by "[... cut at N KiB]" when it holds more; empty when
+// it cannot be read. What a report embeds, and what `report` reads of scaleview-plot's output.
+std::string readCapped(const std::filesystem::path& file, std::size_t cap);
+
 // XHTML (well-formed XML, so any browser and any XML parser read it), no external resource.
 std::string formatHtmlReport(const ReportInput& input);
 std::string formatMarkdownReport(const ReportInput& input);

@@ -1,6 +1,6 @@
 #include "core/stats/casewarnings.h"
 
-#include "core/report/report.h"
+#include "core/stats/numerics.h" // formatFixed
 
 #include <algorithm>
 

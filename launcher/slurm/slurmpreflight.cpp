@@ -3,6 +3,7 @@
 #include "async/backgroundtask.h"
 #include "launcher/runner/commandbatch.h"
 #include "launcher/slurm/slurmjobscript.h"
+#include "launcher/slurm/slurmstatus.h"
 
 #include <QRandomGenerator>
 #include <filesystem>
@@ -16,15 +17,6 @@ namespace fs = std::filesystem;
 namespace {
 constexpr int kQueryMs = 30000;
 constexpr int kVisibilityMs = 120000; // the tiny job may wait in the queue
-
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> out;
-    std::string part;
-    std::istringstream in(s);
-    while (std::getline(in, part, sep))
-        out.push_back(part);
-    return out;
-}
 
 std::vector<std::string> partitionOptions(const SlurmSettings& s) {
     std::vector<std::string> o;
@@ -46,7 +38,7 @@ std::vector<PreflightFinding> judgeSinfo(const Campaign& c, const std::string& s
     }
     std::istringstream in(sinfo);
     for (std::string line; std::getline(in, line);) {
-        const auto f = split(line, '|');
+        const auto f = splitSlurmFields(line);
         if (f.size() < 5) continue;
         std::string name = f[0];
         const bool isDefault = !name.empty() && name.back() == '*';
@@ -70,7 +62,7 @@ std::vector<PreflightFinding> judgeSinfo(const Campaign& c, const std::string& s
                  where + " has no gres/gpu (" + f[4] + "); untick GPUs per node or pick another"}};
         return {{"slurm", "partition", true,
                  where + ": up, " + std::to_string(nodes) + " nodes, " + std::to_string(cpus) +
-                     " CPUs per node" + (f[4] == "(null)" ? "" : ", " + f[4])}};
+                     " CPUs per node" + (f[4].empty() || f[4] == "(null)" ? "" : ", " + f[4])}};
     }
     return {{"slurm", "partition", false,
              s.partition.empty() ? "sinfo names no default partition: set one"

@@ -8,16 +8,6 @@
 namespace sv::launcher {
 namespace {
 
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> out;
-    std::string part;
-    std::istringstream in(s);
-    while (std::getline(in, part, sep))
-        out.push_back(part);
-    if (!s.empty() && s.back() == sep) out.emplace_back();
-    return out;
-}
-
 std::string firstLine(const std::string& s) {
     std::istringstream in(s);
     std::string line;
@@ -41,6 +31,16 @@ void readExitCode(const std::string& text, SlurmJobEnd& end) {
 
 } // namespace
 
+std::vector<std::string> splitSlurmFields(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::string part;
+    std::istringstream in(s);
+    while (std::getline(in, part, sep))
+        out.push_back(part);
+    if (!s.empty() && s.back() == sep) out.emplace_back();
+    return out;
+}
+
 std::optional<std::string> parseSbatchJobId(const std::string& output) {
     const std::string line = firstLine(output);
     const std::string id = line.substr(0, line.find(';'));
@@ -49,7 +49,7 @@ std::optional<std::string> parseSbatchJobId(const std::string& output) {
 }
 
 std::optional<SlurmQueueState> parseSqueueLine(const std::string& output) {
-    const auto f = split(firstLine(output), '|');
+    const auto f = splitSlurmFields(firstLine(output), '|');
     if (f.size() < 4 || f[0].empty()) return std::nullopt;
     SlurmQueueState s{f[0], f[1], f[2], f[3]};
     if (s.reason == "None" || s.reason == "(null)") s.reason.clear();
@@ -58,7 +58,7 @@ std::optional<SlurmQueueState> parseSqueueLine(const std::string& output) {
 }
 
 std::optional<SlurmJobEnd> parseSacct(const std::string& output) {
-    const auto f = split(firstLine(output), '|');
+    const auto f = splitSlurmFields(firstLine(output), '|');
     if (f.size() < 2 || f[0].empty()) return std::nullopt;
     SlurmJobEnd end;
     end.state = f[0].substr(0, f[0].find(' ')); // "CANCELLED by 0"
@@ -94,7 +94,7 @@ void readDownNodes(const std::string& sinfo, SlurmJobEnd& end) {
     std::istringstream in(sinfo);
     std::vector<std::string> nodes, whys;
     for (std::string line; std::getline(in, line);) {
-        const auto f = split(line, '|');
+        const auto f = splitSlurmFields(line, '|');
         if (f.size() < 2 || f[0].empty()) continue;
         if (std::find(nodes.begin(), nodes.end(), f[0]) == nodes.end()) nodes.push_back(f[0]);
         if (!f[1].empty() && std::find(whys.begin(), whys.end(), f[1]) == whys.end())

@@ -8,8 +8,14 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace sv::launcher {
+
+// The fields of one line of Slurm's parsable output (sinfo -o "%P|%a|...", squeue, sacct -P),
+// every one of them: "a||" is three fields, the last empty, as a trailing field Slurm leaves
+// empty (squeue's %N of a pending job) still counts. An empty line has none.
+std::vector<std::string> splitSlurmFields(const std::string& line, char sep = '|');
 
 // "1234" or "1234;cluster" (--parsable); nullopt when the output holds no job id.
 std::optional<std::string> parseSbatchJobId(const std::string& output);

@@ -354,6 +354,27 @@ TEST(SlurmPreflight, SinfoSaysWhetherThePartitionCanRunTheCampaign) {
     EXPECT_NE(judgeSinfo(c, sinfo)[0].message.find("no partition nosuch"), std::string::npos);
 }
 
+// One way to read Slurm's parsable lines, for sinfo, squeue and sacct alike: every field counts,
+// an empty last one too. (Preflight's own split once dropped it, so a partition whose last
+// field was empty was "not found".)
+TEST(SlurmStatus, ParsableLinesKeepEveryFieldAnEmptyLastOneToo) {
+    EXPECT_EQ(splitSlurmFields("debug*|up|2|4|gpu:8"),
+              (std::vector<std::string>{"debug*", "up", "2", "4", "gpu:8"}));
+    EXPECT_EQ(splitSlurmFields("a||"), (std::vector<std::string>{"a", "", ""}));
+    EXPECT_EQ(splitSlurmFields("|"), (std::vector<std::string>{"", ""}));
+    EXPECT_EQ(splitSlurmFields("a"), (std::vector<std::string>{"a"}));
+    EXPECT_TRUE(splitSlurmFields("").empty());
+    EXPECT_EQ(splitSlurmFields("x;y;", ';'), (std::vector<std::string>{"x", "y", ""}));
+    // Preflight reads the same way: the default partition with an empty GRES field is found.
+    Campaign c = slurmCampaign(); // 2n2g, no GPUs asked for
+    c.scheduler.partition = "";
+    const auto f = judgeSinfo(c, "debug*|up|2|4|\n");
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_TRUE(f[0].ok) << f[0].message;
+    EXPECT_NE(f[0].message.find("partition debug: up, 2 nodes, 4 CPUs per node"), std::string::npos)
+        << f[0].message;
+}
+
 TEST(SlurmStatus, TheFirstFailedTaskIsTheOneSrunNamesFirst) {
     const std::string out = "1: rank 1 fails on purpose\n"
                             "srun: error: node2: task 1: Exited with exit code 3\n"
