@@ -50,14 +50,40 @@ CampaignWindowLookup readWindow(const fs::path& file) {
 
 } // namespace
 
+namespace {
+
+// Whether FILE is a campaign the launcher wrote (it names its workload profile) and DIR lies
+// under its logs: a profile's log root ("logs/local/pytorch-cpu/resnet50") may be deeper than
+// the few directories any campaign.json is looked for.
+bool ownsLogsBelow(const fs::path& file, const fs::path& dir) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return false;
+    std::stringstream text;
+    text << in.rdbuf();
+    const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("profile") || !j["profile"].is_string())
+        return false;
+    const fs::path rel = dir.lexically_relative(file.parent_path());
+    return !rel.empty() && *rel.begin() == "logs";
+}
+
+} // namespace
+
 CampaignWindowLookup findCampaignWindow(const fs::path& dir, int maxParents) {
     std::error_code ec;
     fs::path at = fs::absolute(dir, ec).lexically_normal();
     if (ec) return {};
     if (!at.has_filename()) at = at.parent_path(); // "DIR/" names DIR
-    for (int up = 0; up <= maxParents; ++up) {
+    const fs::path start = at;
+    for (int up = 0; up <= kCampaignLogDepth; ++up) {
         const fs::path file = at / "campaign.json";
-        if (fs::is_regular_file(file, ec)) return readWindow(file);
+        if (fs::is_regular_file(file, ec)) {
+            if (up <= maxParents) return readWindow(file);
+            // Further up only the launcher's own campaign holding DIR in its logs counts;
+            // another campaign.json there is another tree's.
+            if (ownsLogsBelow(file, start)) return readWindow(file);
+            return {};
+        }
         if (!at.has_relative_path()) break; // the root: nothing above
         at = at.parent_path();
     }

@@ -24,9 +24,14 @@ struct CampaignWindowLookup {
     std::optional<std::string> error;
 };
 
-// Looks for campaign.json in dir, then in up to maxParents directories above it (a campaign's
-// logs sit in OUT/logs/..., its campaign.json in OUT). Reads only "warmup" and "iterations";
-// one missing takes DLPerf's value, as the launcher does.
+// How far up a launcher campaign's campaign.json is looked for above its logs.
+inline constexpr int kCampaignLogDepth = 8;
+
+// Looks for campaign.json in dir, then in up to maxParents directories above it; further up
+// (to kCampaignLogDepth) only a campaign the launcher wrote (it names a "profile") whose logs/
+// holds dir: a profile's logs sit in OUT/logs/local/pytorch-cpu/resnet50, its campaign.json in
+// OUT. Reads only "warmup" and "iterations"; one missing takes DLPerf's value, as the launcher
+// does.
 CampaignWindowLookup findCampaignWindow(const std::filesystem::path& dir, int maxParents = 3);
 
 // The window a directory of a comparison or a report is measured with: each value given wins,

@@ -379,3 +379,21 @@ TEST(Cli, DlperfFormatOfNgcPytorchPrintsItsScriptsJson) {
         << t.err;
     EXPECT_EQ(cli({"summarize", root, "--log-format", "pytorch"}).exitCode, 2);
 }
+
+// Issue 27: the Run tab's own campaign keeps its logs four levels down
+// (OUT/logs/local/pytorch-cpu/resnet50); its campaign.json in OUT is still its window.
+TEST(Cli, ALauncherCampaignsDeepLogRootIsMeasuredWithItsWindow) {
+    TempDir dir;
+    writeFile(dir.path() / "campaign.json",
+              R"({"profile": "local-cpu-rn50", "warmup": 10, "iterations": 40})");
+    const auto logs = dir.path() / "logs" / "local" / "pytorch-cpu" / "resnet50";
+    writeShortLogs(logs, 40);
+    const auto r = cli({"summarize", logs.string(), "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.err.find("incomplete"), std::string::npos) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["options"]["warmup"], 10);
+    EXPECT_EQ(j["options"]["iterations"], 40);
+    EXPECT_EQ(j["options"]["window_source"], "campaign");
+    EXPECT_EQ(j["options"]["campaign_file"], (dir.path() / "campaign.json").string());
+}

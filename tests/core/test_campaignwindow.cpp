@@ -34,6 +34,27 @@ TEST(CampaignWindow, FoundBesideTheLogsAndAFewDirectoriesUp) {
     EXPECT_FALSE(findCampaignWindow(dir.path() / "a" / "b" / "c" / "d").window);
 }
 
+// Issue 27: a launcher profile's logs sit four levels under the campaign
+// (OUT/logs/local/pytorch-cpu/resnet50): its campaign.json is theirs; a campaign.json as far
+// up that is not the launcher's, or whose logs/ does not hold the directory, is not.
+TEST(CampaignWindow, ALauncherCampaignIsFoundAboveItsDeepLogRoot) {
+    TempDir dir;
+    writeFile(dir.path() / "campaign.json",
+              R"({"profile": "local-cpu-rn50", "warmup": 10, "iterations": 40})");
+    const auto logs = dir.path() / "logs" / "local" / "pytorch-cpu" / "resnet50";
+    writeLogs(logs, 40);
+    for (const auto& at : {logs, logs / "1n2g"}) {
+        const auto found = findCampaignWindow(at);
+        ASSERT_TRUE(found.window) << at;
+        EXPECT_EQ(found.window->measure.warmup, 10);
+        EXPECT_EQ(found.window->measure.iterations, 40);
+    }
+    EXPECT_FALSE(findCampaignWindow(dir.path() / "other" / "b" / "c" / "d").window);
+    TempDir plain;
+    writeFile(plain.path() / "campaign.json", R"({"warmup": 10, "iterations": 40})");
+    EXPECT_FALSE(findCampaignWindow(plain.path() / "logs" / "b" / "c" / "d").window);
+}
+
 TEST(CampaignWindow, NoneInAPlainTree) {
     TempDir dir;
     writeLogs(dir.path(), 120);
