@@ -157,13 +157,19 @@ ScalingLoss scalingLoss(const ScalingLossInput& in) {
         rest.evidence += "; it includes what was not measured: " + names;
     }
     if (rest.pct < 0) {
-        const bool comm = std::any_of(out.parts.begin(), out.parts.end(),
-                                      [](const LossPart& p) { return p.kind == "communication"; });
-        rest.evidence += "; negative: the measured parts exceed the loss by " + pts(-rest.pct) +
-                         (comm ? ", so the workload hides at least that much of the "
-                                 "communication behind its compute (or the probes ran slower "
-                                 "than the case)"
-                               : ", so the probes ran slower than the case itself");
+        // Overlap can hide at most the whole communication part; an excess beyond it means the
+        // probes ran slower than the case itself.
+        double commPct = 0.0;
+        for (const auto& p : out.parts)
+            if (p.kind == "communication") commPct = p.pct;
+        rest.evidence += "; negative: the measured parts exceed the loss by " + pts(-rest.pct);
+        if (-rest.pct <= commPct)
+            rest.evidence += ", so the workload hides at least that much of the communication "
+                             "behind its compute";
+        else
+            rest.evidence += ", more than overlapping the communication (" + pts(commPct) +
+                             ") could hide: the probes ran slower than the case itself (a busier "
+                             "machine, or other settings); rerun them beside the case";
     }
     out.parts.push_back(std::move(rest));
     out.notMeasured = missing;
