@@ -1,5 +1,6 @@
 // scaleview-cli as a user runs it: a real process on real generated log directories.
 
+#include "tests/support/files.h"
 #include "tests/support/dllwriter.h"
 #include "tests/support/logwriter.h"
 #include "tests/support/process.h"
@@ -34,13 +35,6 @@ void writeCampaign(const std::filesystem::path& root, const std::string& precisi
                       makeLog(spec, [rate](int, int) { return std::to_string(rate); }));
         }
     }
-}
-
-std::string readAll(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 } // namespace
@@ -83,7 +77,7 @@ TEST(Cli, TableIsTheDefaultFormat) {
 TEST(Cli, WarningsNameTheFileAndStrictExitsOne) {
     TempDir dir;
     writeCampaign(dir.path());
-    std::string partial = readAll(dir / "bz64/1n2g/r50_b64_fp32_3.log");
+    std::string partial = readWhole(dir / "bz64/1n2g/r50_b64_fp32_3.log");
     partial.resize(partial.size() / 3);
     std::filesystem::remove(dir / "bz64/1n2g/r50_b64_fp32_3.log");
     writeFile(dir / "bz64/1n2g/r50_b64_fp32_3.log", partial);
@@ -194,7 +188,7 @@ TEST(Cli, OutputFileAndJson) {
         cli({"summarize", dir.path().string(), "--format=json", "--output", out.string()});
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out, "");
-    const std::string j = readAll(out);
+    const std::string j = readWhole(out);
     EXPECT_NE(j.find("\"throughput_speed\""), std::string::npos);
     EXPECT_NE(j.find("\"cases\""), std::string::npos);
     EXPECT_NE(j.find("\"warmup\": 20"), std::string::npos);

@@ -2,6 +2,7 @@
 // A/B on its seven repeats), save a log directory as one's own table in the XDG data
 // directory, list and use it, and refuse a malformed --reference-file whole.
 
+#include "tests/support/files.h"
 #include "tests/support/logwriter.h"
 #include "tests/support/process.h"
 
@@ -34,13 +35,6 @@ void writeSeedLikeRuns(const std::filesystem::path& root, double factor) {
         writeFile(root / "1n1g" / ("r50_b128_fp32_" + std::to_string(p + 1) + ".log"),
                   makeLog(spec, [s = std::string(speed)](int, int) { return s; }));
     }
-}
-
-std::string readAll(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 // Points the CLI's XDG data directory at a test's own folder for the test's duration.
@@ -122,7 +116,7 @@ TEST(CliReferences, SaveListUseAndNeverOverwrite) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto file = dir / "data" / "scaleview" / "references" / "our-october.json";
     EXPECT_EQ(r.out, file.string() + "\n");
-    const auto saved = nlohmann::json::parse(readAll(file));
+    const auto saved = nlohmann::json::parse(readWhole(file));
     const auto& t = saved["tables"][0];
     EXPECT_EQ(t["id"], "our-october");
     EXPECT_EQ(t["method"], "speed");
@@ -149,12 +143,12 @@ TEST(CliReferences, SaveListUseAndNeverOverwrite) {
     EXPECT_EQ(nlohmann::json::parse(r.out)["cases"][0]["reference"]["id"], "our-october");
 
     // Saved again under the same id: refused, the first file intact.
-    const std::string before = readAll(file);
+    const std::string before = readWhole(file);
     r = cliRun(
         {"references", "save", (dir / "november").string(), "--id", "our-october", "--quiet"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("exists already"), std::string::npos) << r.err;
-    EXPECT_EQ(readAll(file), before);
+    EXPECT_EQ(readWhole(file), before);
     // An id that is a published table's, or not a file name: refused.
     r = cliRun(
         {"references", "save", (dir / "november").string(), "--id", "dlperf-ngc-mxnet-fp32-bs128"});

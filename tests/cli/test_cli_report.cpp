@@ -2,6 +2,7 @@
 // present, the charts inline as SVG, excluded runs with reasons, the campaign file and the
 // environment; the Markdown's tables checked number by number against the same JSON.
 
+#include "tests/support/files.h"
 #include "tests/support/logwriter.h"
 #include "tests/support/process.h"
 
@@ -16,13 +17,6 @@
 using namespace sv::test;
 
 namespace {
-
-std::string readAll(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // A campaign: campaign.json (warmup 10, iterations 60), an environment file, 1n1g and 1n2g
 // with three repeats each, and one truncated log that is excluded.
@@ -122,7 +116,7 @@ TEST(CliReport, HtmlIsWellFormedAndHoldsEveryFigure) {
 #ifdef SCALEVIEW_HAS_PLOT
     // Throughput and speedup for each directory, inline: no file or network needed.
     EXPECT_EQ(html["svgs"], 4);
-    EXPECT_EQ(readAll(out).find("src=\"http"), std::string::npos);
+    EXPECT_EQ(readWhole(out).find("src=\"http"), std::string::npos);
 #endif
 }
 
@@ -176,7 +170,7 @@ TEST(CliReport, MarkdownTablesMatchSummarizeJson) {
     std::filesystem::create_directories(out.parent_path());
     const auto r = cli({"report", (dir / "october").string(), "--output", out.string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const std::string md = readAll(out);
+    const std::string md = readWhole(out);
     const auto s = cli({"summarize", (dir / "october").string(), "--format", "json", "--quiet"});
     const auto j = nlohmann::json::parse(s.out);
     // DLPerf's README layout: | node_num | gpu_num | samples/s | speedup |
@@ -203,7 +197,7 @@ TEST(CliReport, MarkdownTablesMatchSummarizeJson) {
     for (const char* chart : {"throughput", "speedup"}) {
         const std::string name = std::string("report-october-") + chart + ".png";
         EXPECT_NE(md.find("](" + name + ")"), std::string::npos) << md;
-        EXPECT_EQ(readAll(out.parent_path() / name).substr(1, 3), "PNG") << name;
+        EXPECT_EQ(readWhole(out.parent_path() / name).substr(1, 3), "PNG") << name;
     }
 #endif
 }

@@ -3,6 +3,7 @@
 // 20/120 in one tree. summarize, compare, report and references save agree on the figures, and
 // each says which window measured what.
 
+#include "tests/support/files.h"
 #include "tests/support/formatlogs.h"
 #include "tests/support/logwriter.h"
 #include "tests/support/process.h"
@@ -37,13 +38,6 @@ std::map<std::string, double> summarizeMedians(const std::string& dir) {
             out[c.at("model").get<std::string>() + " " + c.at("topology").get<std::string>()] =
                 c.at("median_speed").get<double>();
     return out;
-}
-
-std::string readAll(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 } // namespace
@@ -119,7 +113,7 @@ TEST(FormatWindowsCli, ReportAndSavedTableSayTheWindows) {
     const auto out = dir / "report.md";
     const auto r = cli({"report", (dir / "tf2").string(), "--output", out.string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const std::string md = readAll(out);
+    const std::string md = readWhole(out);
     EXPECT_NE(md.find("warmup 100, iterations 600"), std::string::npos) << md;
     EXPECT_EQ(md.find("warmup 20, iterations 120"), std::string::npos) << md;
 
@@ -131,7 +125,7 @@ TEST(FormatWindowsCli, ReportAndSavedTableSayTheWindows) {
     ::unsetenv("XDG_DATA_HOME");
     ASSERT_EQ(saved.exitCode, 0) << saved.err;
     const auto table = nlohmann::json::parse(
-        readAll(data / "scaleview" / "references" / "tf2-mine.json"))["tables"][0];
+        readWhole(data / "scaleview" / "references" / "tf2-mine.json"))["tables"][0];
     EXPECT_DOUBLE_EQ(table["throughput"]["2n8g"].get<double>(), medians.at("rn50 2n8g"))
         << table.dump();
     EXPECT_NE(table["repeats_note"].get<std::string>().find("warmup 100, iterations 600"),

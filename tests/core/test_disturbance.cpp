@@ -155,6 +155,9 @@ TEST(Disturbance, NoJournalOrAQuietOneMarksNothing) {
                       endRecord(logOf(campaign, "1n1g", 1), "ok", std::nullopt) +
                           "not json at all\n[1,2]\n");
         const Summary s = summarizeDirectory(campaign, load, SummaryOptions{});
+        // Three repeats of 1n1g and 1n2g: loops over no run and no case would pass.
+        ASSERT_EQ(s.runs.size(), 6u);
+        ASSERT_EQ(s.cases.size(), 2u);
         for (const auto& r : s.runs)
             EXPECT_FALSE(r.disturbed) << r.path;
         for (const auto& c : s.cases)

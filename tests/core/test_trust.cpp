@@ -207,7 +207,9 @@ TEST(Bootstrap, SpeedupIntervalSpansBothCases) {
 }
 
 TEST(CaseWarnings, CleanRepeatsGetNone) {
-    for (const auto& c : computeCases(clean(), {}))
+    const auto cases = computeCases(clean(), {});
+    ASSERT_EQ(cases.size(), 2u); // 1n1g and 1n2g: a loop over no case would pass
+    for (const auto& c : cases)
         EXPECT_TRUE(c.warnings.empty()) << c.key.topology.name() << ": " << c.warnings[0].message;
 }
 
@@ -277,6 +279,7 @@ TEST(CaseWarnings, FewRepeats) {
     auto runs = clean();
     runs.resize(4); // two repeats of each case
     const auto cases = computeCases(runs, {});
+    ASSERT_EQ(cases.size(), 2u);
     for (const auto& c : cases) {
         EXPECT_EQ(kinds(c), (std::set<std::string>{"few-repeats"}));
         EXPECT_NE(c.warnings[0].message.find("only 2 usable repeats"), std::string::npos);

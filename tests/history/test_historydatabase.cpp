@@ -2,6 +2,7 @@
 // content, one transaction per record (an injected failure and a writer killed mid-write leave
 // the previous state), and a corrupt or locked file set aside with the app going on.
 
+#include "tests/support/files.h"
 #include "tests/history/historyfixture.h"
 
 #include "history/campaignrecord.h"
@@ -45,11 +46,6 @@ std::vector<std::filesystem::path> setAsideFiles(const std::filesystem::path& di
             name.find("-journal") == std::string::npos)
             out.push_back(e.path());
     return out;
-}
-
-std::string slurpFile(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 } // namespace
@@ -167,7 +163,7 @@ TEST(HistoryDatabase, CorruptFileIsSetAsideAndANewHistoryStarts) {
     EXPECT_NE(db.setAsideNotice().find("kept as"), std::string::npos) << db.setAsideNotice();
     const auto aside = setAsideFiles(dir.path());
     ASSERT_EQ(aside.size(), 1u);
-    EXPECT_EQ(slurpFile(aside.front()), garbage); // kept byte for byte, never deleted
+    EXPECT_EQ(sv::test::readWhole(aside.front()), garbage); // kept byte for byte, never deleted
     EXPECT_EQ(entries(db), 0u);
     writeHistoryCampaign(dir / "c1", 1.0, 1.0, 3);
     EXPECT_EQ(db.record(readOrFail(dir / "c1")).outcome, HistoryDatabase::Outcome::Added);

@@ -1,6 +1,8 @@
 #pragma once
 // Runs a program with an argument vector (no shell) and captures its output and exit code.
 
+#include "tests/support/files.h" // slurp, readWhole
+
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -24,27 +26,6 @@ struct ProcessResult {
     std::string out, err;
     long peakRssKiB = 0; // the child's peak resident memory (getrusage's ru_maxrss)
 };
-
-inline std::string slurp(int fd) {
-    std::string s;
-    char buf[65536];
-    ssize_t n;
-    while ((n = ::read(fd, buf, sizeof buf)) > 0)
-        s.append(buf, static_cast<std::size_t>(n));
-    return s;
-}
-
-// The whole file, or as much of it as could be read: never throws. A /proc file can vanish
-// mid-read (its process ended; read() says ESRCH), which an ifstream turns into an exception.
-inline std::string readWhole(const std::string& path) {
-    std::string s;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        s = slurp(fd);
-        ::close(fd);
-    }
-    return s;
-}
 
 // Every process on the machine as "pid ppid state wchan command", a line each: what a program
 // that did not end in time was waiting on, and what it had started (its ssh hops, mpirun, the

@@ -17,6 +17,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 using namespace sv;
 using namespace sv::test;
 namespace fs = std::filesystem;
@@ -114,6 +116,10 @@ TEST(DisturbedRuns, RunsTableMarksTheRunWithTheEvidenceAsTooltip) {
 TEST(DisturbedRuns, TraceDrawsWhatOtherProcessesUsedOnASecondAxis) {
     DisturbedCampaign c;
     const ui::Analysis a = ui::analyze(readSnapshot(c.dir.path()), {});
+    // The loop checks the disturbed repeat's chart: there must be one, or it checks nothing.
+    ASSERT_EQ(a.logs.size(), a.summary.runs.size());
+    ASSERT_TRUE(std::any_of(a.summary.runs.begin(), a.summary.runs.end(),
+                            [](const RunResult& r) { return r.key.repeat == 2; }));
     for (std::size_t i = 0; i < a.logs.size(); ++i) {
         const RunResult& run = a.summary.runs[i];
         std::unique_ptr<QChart> chart(ui::TraceChart::build(
