@@ -19,6 +19,11 @@ with --model r100): insightface-arcface writes MXNet ArcFace's Speedometer lines
 it/sec Total:T it/sec` lines, oneflow-insightface OneFlow's `train: iter N, loss L, throughput:
 T` lines, the last under DLPerf's `85744_fp32_b64_oneflow_model_parallel_1_partial_fc_1/NnGg/`
 instead of `bz64/NnGg/`.
+
+--realworld COPIES writes instead a folder as users have them (issue 26): COPIES of each shape
+real runs write outside DLPerf's runners (MLPerf's MXNet with Open MPI tags and :::MLL lines,
+gluon-cv's Speedometer, NGC PyTorch and TensorFlow DLLogger text, gluon-nlp's throughput=K tks/s),
+under odd names, mixed with scripts, configs, a binary checkpoint and a big non-log text file.
 """
 import argparse
 import datetime
@@ -239,6 +244,72 @@ def write_oneflow_face_run(path, nodes, gpus, iterations, rng, slowdown):
     return write_new(path, "".join(out))
 
 
+def write_realworld(out, copies, rng):
+    """A mixed folder of real-world-shaped logs and other files; returns the bytes written."""
+    total = 0
+
+    def put(rel, text, mode="w"):
+        nonlocal total
+        path = os.path.join(out, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, mode) as f:
+            f.write(text)
+        total += len(text)
+
+    def rate(base, k):
+        return base / 10 if k < 3 else base * (1.0 + rng.gauss(0.0, 0.01))
+
+    for c in range(copies):
+        ranks = 16
+        lines = ["Beginning trial 1 of 1\n",
+                 ":::MLL 1560848966.667 submission_entry: {\"value\": \"{'nodes': \\\"{'num_accelerators': "
+                 "'%d', 'num_nodes': '1'}\\\"}\"}\n" % ranks]
+        for r in range(ranks):
+            lines.append("[1,%d]<stderr>:2019-06-18 09:10:31,333 Node[%d] start with arguments "
+                         "Namespace(batch_size=208, dtype='float16', gpus='0', network='resnet-v1b', "
+                         "num_layers=50)\n" % (r, r))
+        for k in range(1140):
+            e, b = divmod(k, 19)
+            lines.append("[1,0]<stderr>:2019-06-18 09:10:44,633 Node[0] Epoch[%d] Batch [%d-%d]\tSpeed: "
+                         "%.2f samples/sec\taccuracy=0.000916\n" % (e, b * 20, b * 20 + 20, rate(19000, k)))
+            if k % 19 == 18:
+                lines.append("[1,0]<stdout>::::MLL 1560852530.920 eval_start: {\"value\": null}\n")
+        put("mlperf/dgx2_ngc19.05_mxnet/resnet/result_%d.txt" % c, "".join(lines))
+        lines = ["Namespace(batch_size=128, dtype='float16', model='resnet50_v1b', num_gpus=8, "
+                 "num_workers=60)\n"]
+        for k in range(3000):
+            e, b = divmod(k, 25)
+            lines.append("Epoch[%d] Batch [%d]\tSpeed: %.6f samples/sec\taccuracy=0.868184\tlr=0.003133\n"
+                         % (e, b * 50 + 49, rate(5000, k)))
+            if b == 24:
+                lines.append("[Epoch %d] speed: 4681 samples/sec\ttime cost: 283.533315\n" % e)
+        put("gluoncv/classification/resnet50_v1b-%d.log" % c, "".join(lines))
+        lines = ["DLL 2020-03-09 03:39:11.320178 - PARAMETER arch : resnet50  batch_size : 296  "
+                 "amp : False  fp16 : False  world_size : 8 \n"]
+        for e in range(2):
+            for i in range(1, 100):
+                lines.append("DLL 2020-03-09 03:39:31.419192 - Epoch: %d Iteration: %d  train.loss : "
+                             "7.08172  train.total_ips : %.2f img/s\n" % (e, i, rate(2900, e * 99 + i - 1)))
+        put("pytorch/8xV100/PyTorch_resnet50_FP32/09-03-2020_03-38-%02d.txt" % c, "".join(lines))
+        lines = ["Num GPUs 8\nPer-GPU Batch Size 256\n"]
+        for k in range(720):
+            lines.append("DLL 2020-06-20 01:16:39.766736 - (0, %d) total_ips : %.9f\n" % (50 + k, rate(6700, k)))
+        lines.append("2020-06-20 01:15:36.381152: I tensorflow/stream_executor/platform/default/"
+                     "dso_loader.cc:44] Successfully opened dynamic library libcudart.so.10.0\n" * 40)
+        put("tf/slurm-%d.out" % (1234 + c), "".join(lines))
+        lines = ["INFO:root:Namespace(batch_size=16, dtype='float16', gpus='0,1,2,3,4,5,6,7')\n"]
+        for k in range(4000):
+            lines.append("INFO:root:[step %d]\tmlm_loss=9.24962\tthroughput=%.1fK tks/s\tlr=0.0000025\n"
+                         % (k * 250 + 249, rate(130000, k) / 1000))
+        put("bert/pretrain_%d" % c, "".join(lines).rstrip("\n"))
+        put("scripts/run_%d.sh" % c, "#!/bin/sh\nmpirun -np 16 python train.py --batch-size 208\n")
+        put("configs/cfg_%d.yaml" % c, "batch_size: 256\nlr: 0.1\n")
+        put("ckpt/model_%d.params" % c, bytes(rng.getrandbits(8) for _ in range(200000)).decode("latin-1"),
+            "w")
+        put("notes/train_%d.txt" % c, "loss 0.123 accuracy 0.456 nothing about speed here\n" * 20000)
+    return total
+
+
 def write_new(path, text):
     if os.path.exists(path):
         raise SystemExit("refusing to overwrite " + path)
@@ -277,7 +348,13 @@ def main():
                              "pytorch-rn50"] + list(FACE_FORMATS))
     ap.add_argument("--slow", action="append", default=[],
                     help="TOPOLOGY:FACTOR runs that topology at FACTOR of its rate (0.9: 10 %% slower)")
+    ap.add_argument("--realworld", type=int, default=0, metavar="COPIES",
+                    help="write a folder of real-world-shaped logs mixed with other files instead")
     args = ap.parse_args()
+    if args.realworld:
+        total = write_realworld(args.out, args.realworld, random.Random(args.seed))
+        print("wrote %.1f MB to %s" % (total / 1e6, args.out))
+        return
     if args.batch is None:
         args.batch = 64 if args.format in FACE_FORMATS else 128
     speed = {}

@@ -2,6 +2,7 @@
 // want to know which of DLPerf's scripts ScaleView's --format dlperf reproduces; and the
 // formats users teach it (formats add FILE, formats test FILE LOG...).
 
+#include "core/formats/realworld.h"
 #include "app/cli/commands.h"
 
 #include "core/parse/logformat.h"
@@ -38,6 +39,14 @@ int listFormats() {
             std::printf("  --method time: DLPerf %s\n", std::string(f.timeScript).c_str());
         std::printf("  defaults: warmup %d, iterations %d\n", f.defaultWarmup, f.defaultIterations);
     }
+    // Logs outside DLPerf's layout that report their own throughput (issue 26).
+    std::printf("\nLogs outside DLPerf's layout (read by content, any file name):\n");
+    for (const LogFormat& f : realWorldFormats())
+        std::printf("%s\n  framework: %s; throughput in %s\n  window: the log's own reports, "
+                    "the first tenth left out, median of the rest (--warmup/--iterations: "
+                    "reports W..I-1)\n",
+                    std::string(f.id).c_str(), std::string(f.framework).c_str(),
+                    std::string(f.unit).c_str());
     const auto dir = userFormatDirectory();
     std::vector<UserFormatError> refused;
     const auto user = readUserFormats(dir, &refused);

@@ -14,7 +14,7 @@ namespace {
 
 // The overview, then each command's own help (`scaleview-cli COMMAND --help` prints one).
 const char* kOverview = R"(Usage:
-  scaleview-cli summarize LOG_DIR [options]
+  scaleview-cli summarize LOG_DIR | LOG_FILE... [options]
   scaleview-cli plot LOG_DIR --chart throughput|speedup|efficiency --output FILE.png|FILE.svg [options]
   scaleview-cli run CAMPAIGN.json | run --topologies 1n1g,1n2g --batch-size B --out DIR [options]
   scaleview-cli resume DIR
@@ -34,8 +34,14 @@ struct CommandHelp {
 };
 const CommandHelp kCommands[] = {
     {"summarize",
-     R"(summarize: read a DLPerf-layout log directory (logs/.../bz128/4n8g/r50_b128_fp32_3.log), compute
-each run's throughput and each case's statistics, and compare them with the published tables.
+     R"(summarize: read a log directory or single logs, compute each run's throughput and each case's
+statistics, and compare them with the published tables. A DLPerf-layout file
+(logs/.../bz128/4n8g/r50_b128_fp32_3.log) reads as DLPerf reads it; any other file, whatever its
+name, is a run when its content is a throughput log (MLPerf/gluon-cv MXNet Speedometer, DLLogger,
+gluon-nlp, tf_cnn_benchmarks, ...: see 'formats'), its model, batch, precision and GPUs taken
+from the log's own parameter lines, then its path, then a scaleview.json in its folder. Such a
+log's figure is its own reports' median after the first tenth (or reports W..I-1 of a window
+given). Other files are counted in one line, not warned about.
 A directory that holds (or sits up to 3 levels under) a ScaleView campaign.json is measured with
 that campaign's warmup and iterations unless --warmup/--iterations say otherwise.
   --method time|speed     DLPerf method: time (default; timestamps of lines W*R and I*R) or

@@ -42,7 +42,7 @@ inline SeriesDirectory readSeriesDirectory(const std::string& dir, LoadOptions l
         for (const auto& w : s.warnings)
             std::fprintf(stderr, "warning: %s: %s\n", dir.c_str(), w.text().c_str());
     if (s.runs.empty()) {
-        std::fprintf(stderr, "scaleview-cli %s: no DLPerf logs in %s\n", command, dir.c_str());
+        std::fprintf(stderr, "scaleview-cli %s: no throughput logs in %s\n", command, dir.c_str());
         return out;
     }
     out.summary = std::move(s);

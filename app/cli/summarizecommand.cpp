@@ -125,9 +125,12 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
         options.reference = *r;
     }
     if (args.error()) return usageError(*args.error());
-    if (args.positional().size() != 1)
-        return usageError(args.positional().empty() ? "LOG_DIR is missing" : "one LOG_DIR, please");
+    if (args.positional().empty()) return usageError("LOG_DIR (or LOG_FILE...) is missing");
+    // One folder, one log, or several logs and folders (summarize FILE...).
     const std::string root = args.positional()[0];
+    std::vector<std::filesystem::path> paths;
+    for (const auto& p : args.positional())
+        paths.emplace_back(p);
     const bool quiet = args.flag("quiet");
 
     // A campaign's logs are measured over the campaign's window (what it ran), unless the
@@ -147,7 +150,7 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
                      windowSource == "campaign" ? "" : " instead of the campaign's",
                      campaignFile.c_str());
 
-    Summary summary = summarizeDirectory(root, load, options, filter);
+    Summary summary = summarizePaths(paths, load, options, filter);
     summary.windowSource = windowSource;
     summary.campaignFile = campaignFile;
     if (summary.error) {
@@ -157,6 +160,9 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
     if (!quiet)
         for (const auto& w : summary.warnings)
             std::fprintf(stderr, "warning: %s\n", w.text().c_str());
+    // What the scan found, in one line (never a warning per file that is not a log).
+    if (!quiet && !summary.scanLine.empty())
+        std::fprintf(stderr, "note: %s\n", summary.scanLine.c_str());
     // Where DLPerf's script computes another figure than ScaleView's, say so and give both.
     if (!quiet && format != "dlperf")
         for (const auto& r : summary.runs)
@@ -165,9 +171,10 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
                     std::fprintf(stderr, "note: %s: %s\n", r.path.c_str(), n.c_str());
     if (summary.runs.empty()) {
         std::fprintf(stderr,
-                     "scaleview-cli summarize: no DLPerf logs "
-                     "(<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log) in %s\n",
-                     summary.root.c_str());
+                     "scaleview-cli summarize: no throughput logs in %s (%s; DLPerf's layout "
+                     "<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log, or any file whose lines a "
+                     "known format reads: scaleview-cli formats)\n",
+                     summary.root.c_str(), summary.scanLine.c_str());
         return 2;
     }
 

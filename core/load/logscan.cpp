@@ -1,6 +1,17 @@
 #include "core/load/logscan.h"
 
+#include "core/formats/realworld.h"
 #include "core/load/modelname.h"
+#include "core/load/runidentity.h"
+#include "core/parse/logformat.h"
+#include "core/parse/runfacts.h"
+#include "core/parse/userformat.h"
+#include "core/parse/userformatfacts.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <set>
@@ -10,10 +21,33 @@ namespace sv {
 namespace fs = std::filesystem;
 namespace {
 
+// The first bytes of a file: 64 KiB, then up to kDetectBytes where the first chunk was text
+// but showed no log line yet (a long preamble).
+bool readHead(const fs::path& path, std::string& head, bool more, std::string* error) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        if (error) *error = std::strerror(errno);
+        return false;
+    }
+    const std::size_t want = more ? kDetectBytes : std::size_t{1} << 16;
+    head.resize(want);
+    std::size_t got = 0;
+    while (got < want) {
+        const ssize_t n = ::read(fd, head.data() + got, want - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    head.resize(got);
+    return true;
+}
+
 struct Walker {
     const fs::path root;
     ScanResult& out;
     std::set<std::pair<dev_t, ino_t>> visited;
+    Sidecars sidecars{root};
 
     std::string display(const fs::path& p) const {
         auto rel = p.lexically_relative(root);
@@ -69,16 +103,18 @@ struct Walker {
                     warn(p, "dangling symlink; skipped");
                 continue;
             }
+            ++out.filesRead;
             const std::string name = p.filename().string();
-            if (name.size() < 4 || name.compare(name.size() - 4, 4, ".log") != 0) continue;
-            std::string why;
-            auto logName = parseLogName(name, &why);
-            if (!logName) {
-                warn(p, why + "; skipped");
-                continue;
-            }
-            if (!topology) {
-                warn(p, "not inside a folder named <nodes>n<gpus>g (such as 1n8g); skipped");
+            auto logName = parseLogName(name);
+            if (!logName || !topology) {
+                // Outside DLPerf's layout: the content decides.
+                bool binary = false;
+                if (auto log = sniffLogFile(p, display(p), root, sidecars, out.warnings, &binary))
+                    out.logs.push_back(std::move(*log));
+                else {
+                    ++out.otherFiles;
+                    if (binary) ++out.binaryFiles;
+                }
                 continue;
             }
             LogFile log;
@@ -94,6 +130,118 @@ struct Walker {
 
 } // namespace
 
+std::string ScanResult::summaryLine() const {
+    std::string s = "read " + std::to_string(filesRead) + (filesRead == 1 ? " file: " : " files: ") +
+                    std::to_string(logs.size()) +
+                    (logs.size() == 1 ? " throughput log" : " throughput logs");
+    if (otherFiles) {
+        s += ", " + std::to_string(otherFiles) +
+             (otherFiles == 1 ? " other file skipped" : " other files skipped");
+        if (binaryFiles) s += " (" + std::to_string(binaryFiles) + " binary)";
+    }
+    return s;
+}
+
+std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& display,
+                                    const fs::path& root, Sidecars& sidecars,
+                                    std::vector<Warning>& warnings, bool* binary,
+                                    std::string* whyNot) {
+    if (binary) *binary = false;
+    std::string head, error;
+    if (!readHead(path, head, false, &error)) {
+        if (whyNot) *whyNot = "cannot be read: " + error;
+        return std::nullopt;
+    }
+    if (head.empty()) {
+        if (whyNot) *whyNot = "the file is empty";
+        return std::nullopt;
+    }
+    if (!looksLikeText(head)) {
+        if (binary) *binary = true;
+        if (whyNot) *whyNot = "a binary file, not a log";
+        return std::nullopt;
+    }
+    std::string why;
+    const LogFormat* format = detectAnyLogFormat(head, &why);
+    if (!format && head.size() == (std::size_t{1} << 16)) {
+        readHead(path, head, true, nullptr);
+        format = detectAnyLogFormat(head, &why);
+    }
+    if (!format) {
+        if (whyNot)
+            *whyNot = "not a throughput log: none of its first " + std::to_string(kDetectLines) +
+                      " lines is a throughput line of a known format (scaleview-cli formats "
+                      "lists them)";
+        return std::nullopt;
+    }
+    LogFile log;
+    log.path = path;
+    log.display = display;
+    RunFacts facts = readRunFacts(head);
+    // A user format's metadata patterns fill what the log's own dumps did not say.
+    if (const UserFormat* user = userFormatOf(*format)) mergeFacts(facts, userFormatRunFacts(*user, head));
+    const PathHints hints = readPathHints(path, root);
+    const auto sidecar = sidecars.lookup(path, warnings);
+    log.key = identifyRun(facts, hints, sidecar, display, warnings);
+    log.key.format = std::string(format->id);
+    log.detection = why;
+    return log;
+}
+
+ScanResult scanLogFiles(const std::vector<fs::path>& files) {
+    ScanResult result;
+    for (const auto& file : files) {
+        std::error_code ec;
+        const auto status = fs::status(file, ec);
+        if (ec || !fs::exists(status)) {
+            result.warnings.push_back({file.string(), 0, "no such file"});
+            continue;
+        }
+        if (fs::is_directory(status)) {
+            ScanResult sub = scanLogDirectory(file);
+            for (auto& l : sub.logs) {
+                l.display = (file / l.display).lexically_normal().string();
+                result.logs.push_back(std::move(l));
+            }
+            for (auto& w : sub.warnings)
+                result.warnings.push_back(std::move(w));
+            result.filesRead += sub.filesRead;
+            result.otherFiles += sub.otherFiles;
+            result.binaryFiles += sub.binaryFiles;
+            continue;
+        }
+        ++result.filesRead;
+        const fs::path parent = file.parent_path();
+        // One file of DLPerf's layout reads as DLPerf reads it.
+        const auto logName = parseLogName(file.filename().string());
+        const auto topology = parseTopology(parent.filename().string());
+        if (logName && topology) {
+            LogFile log;
+            log.path = file;
+            log.display = file.string();
+            log.key = RunKey{canonicalModel(logName->model), logName->precision,
+                             logName->batchPerDevice, *topology, logName->repeat};
+            result.logs.push_back(std::move(log));
+            continue;
+        }
+        Sidecars sidecars(parent.empty() ? fs::path(".") : parent);
+        std::string whyNot;
+        bool binary = false;
+        if (auto log = sniffLogFile(file, file.string(), parent.empty() ? fs::path(".") : parent,
+                                    sidecars, result.warnings, &binary, &whyNot))
+            result.logs.push_back(std::move(*log));
+        else {
+            ++result.otherFiles;
+            if (binary) ++result.binaryFiles;
+            result.warnings.push_back({file.string(), 0, whyNot});
+        }
+    }
+    if (result.logs.empty() && !files.empty() && result.warnings.size() == files.size() &&
+        files.size() == 1)
+        result.error = result.warnings.front().text();
+    return result;
+}
+
 ScanResult scanLogDirectory(const fs::path& rootIn) {
     ScanResult result;
     // "logs/1n8g/" names the folder 1n8g too.
@@ -106,7 +254,8 @@ ScanResult scanLogDirectory(const fs::path& rootIn) {
         return result;
     }
     if (!fs::is_directory(status)) {
-        result.error = root.string() + ": not a directory";
+        if (fs::is_regular_file(status)) return scanLogFiles({root});
+        result.error = root.string() + ": not a directory nor a regular file";
         return result;
     }
     fs::directory_iterator probe(root, ec);

@@ -24,6 +24,27 @@ bool isModelChar(char c) {
 
 } // namespace
 
+std::string_view keySourceName(KeySource source) {
+    switch (source) {
+    case KeySource::Log: return "log";
+    case KeySource::Path: return "path";
+    case KeySource::Sidecar: return "scaleview.json";
+    case KeySource::User: return "user";
+    case KeySource::Unknown: break;
+    }
+    return "?";
+}
+
+std::string batchText(const RunKey& key) {
+    return key.batchPerDevice > 0 ? std::to_string(key.batchPerDevice) : std::string("?");
+}
+
+std::string topologyText(const RunKey& key) {
+    if (key.topology.ranks() <= 0) return "?";
+    if (key.origins.nodesUnknown) return std::to_string(key.topology.ranks()) + " GPUs";
+    return key.topology.name();
+}
+
 std::string Topology::name() const {
     return std::to_string(nodes) + "n" + std::to_string(gpusPerNode) + "g";
 }

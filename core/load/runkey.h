@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sv {
 
@@ -23,6 +24,21 @@ bool topologyLess(const Topology& a, const Topology& b);
 // "16n8g" -> {16, 8}; any number of digits, both at least 1.
 std::optional<Topology> parseTopology(std::string_view folderName);
 
+// Where a run's key field was read: its log's own parameter dumps, its path (DLPerf's layout,
+// "8xV100", "dgx2h_n32"), a scaleview.json beside it, or the user in the app. Unknown: nowhere;
+// the field shows "?" and the run counts only where the field is not needed.
+enum class KeySource : unsigned char { Unknown, Log, Path, Sidecar, User };
+std::string_view keySourceName(KeySource source); // "log", "path", "scaleview.json", "user", "?"
+
+struct KeyOrigins {
+    KeySource model = KeySource::Path, precision = KeySource::Path, batch = KeySource::Path,
+              topology = KeySource::Path, repeat = KeySource::Path;
+    bool nodesUnknown = false; // the GPUs are known, the nodes not: shown as one node
+    // One line per field that did not come from DLPerf's layout, with its evidence and any
+    // disagreement ("batch 296: log, line 6: batch_size : 296 (the path says 128)").
+    std::vector<std::string> details;
+};
+
 struct RunKey {
     std::string model;     // "r50"
     std::string precision; // "fp32", "fp16" (AMP), "fp16-noamp"
@@ -32,7 +48,13 @@ struct RunKey {
     // The log format's id ("ngc-mxnet", "ngc-pytorch-rn50"), detected when the log is read:
     // the framework dimension of a case. Empty until then.
     std::string format = {};
+    // Where each field came from (DLPerf's layout: the path), for the Results page's tooltip.
+    KeyOrigins origins = {};
 };
+
+// A key's field shown to the user: "?" where it is not known (batch 0, no GPUs, model "?").
+std::string batchText(const RunKey& key);
+std::string topologyText(const RunKey& key);
 
 struct LogName {
     std::string model;

@@ -26,6 +26,7 @@ RunMeter::RunMeter(const LogFile& log, const LogFormat& format, const MeasureOpt
     : m_path(log.display), m_key(log.key), m_measure(windowFor(format, measure)),
       m_analyzer(makeAnalyzer(format, log.key, m_measure)) {
     m_key.format = std::string(format.id);
+    if (format.id == log.key.format) m_detection = log.detection;
     if (format.makeAnalyzer)
         m_own = format.makeAnalyzer(format, log.key.topology, log.key.batchPerDevice, m_measure);
 }
@@ -44,6 +45,7 @@ RunResult RunMeter::result(const ParseCounters& counters, bool unterminatedTail)
         m_own->finish(r, counters, unterminatedTail);
     else
         std::visit([&](const auto& a) { a.finish(r, counters, unterminatedTail); }, m_analyzer);
+    if (!m_detection.empty()) r.notes.insert(r.notes.begin(), m_detection);
     return r;
 }
 

@@ -44,6 +44,7 @@ class RunMeter {
 
     std::string m_path;
     RunKey m_key;
+    std::string m_detection; // how a log outside DLPerf's layout got its format (a note)
     MeasureOptions m_measure;
     std::variant<RunAnalyzer, RateLineAnalyzer, StepTimeAnalyzer> m_analyzer;
     // A format's own analyzer (family Own), where its table entry brings one.

@@ -9,6 +9,7 @@
 #include "core/formats/oneflow.h"
 #include "core/formats/paddle.h"
 #include "core/formats/pytorchrn50.h"
+#include "core/formats/realworld.h"
 #include "core/formats/tf2.h"
 #include "core/load/runkey.h"
 #include "core/measure/runresult.h"
@@ -80,6 +81,8 @@ const LogFormat& ngcMxnetFormat() {
 
 const LogFormat* findLogFormat(std::string_view id) {
     for (const auto& f : kFormats)
+        if (f.id == id) return &f;
+    for (const auto& f : realWorldFormats())
         if (f.id == id) return &f;
     for (const LogFormat* f : registeredLogFormats())
         if (f->id == id) return f;

@@ -1,4 +1,5 @@
 #include "core/report/report.h"
+#include "core/measure/steadystateanalyzer.h"
 
 #include "core/report/csv.h"
 #include "core/parse/logformat.h"
@@ -100,12 +101,16 @@ std::string formatTable(const Summary& s) {
             // A window other than DLPerf's usual 20…119 is named (each format's may differ).
             const MeasureOptions w = windowFor(f, s.load.measure);
             const std::string window =
-                w.warmup == 20 && w.iterations == 120
-                    ? ""
+                w.warmup == 20 && w.iterations == 120 ? ""
+                : isSteadyStateWindow(w)
+                    ? ", the log's own reports: median after the first tenth"
                     : ", iterations " + std::to_string(w.warmup) + "-" +
                           std::to_string(w.iterations - 1);
+            // A batch nobody states (a log outside DLPerf's layout) is "?".
+            const std::string batch =
+                c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?";
             out += std::string(f.framework) + "  " + c.key.model + "  " + c.key.precision +
-                   "  batch " + std::to_string(c.key.batchPerDevice) + " per GPU  (throughput in " +
+                   "  batch " + batch + " per GPU  (throughput in " +
                    std::string(f.unit) + ", " + std::string(methodName(s.options.method)) +
                    " method" + window + ")\n";
             row(head);

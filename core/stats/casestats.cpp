@@ -139,6 +139,8 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
         Building& b = cases[orderKey(key)];
         CaseStats& c = b.stats;
         c.key = key;
+        for (const auto& d : r->key.origins.details)
+            c.keySources.push_back(r->path + ": " + d);
         const auto value = r->throughput(options.method);
         if (r->usable() && value && r->disturbed && options.excludeDisturbed) {
             c.excluded.push_back({r->path, r->key.repeat, "disturbed: " + r->disturbance});
@@ -171,6 +173,11 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
     for (auto& c : out) {
         if (!c.median) {
             c.speedupNote = "no usable run";
+        } else if (c.key.topology.ranks() <= 0) {
+            // A run whose GPUs nobody states (RunKey::origins): its throughput, no speedup.
+            c.speedupNote = "GPU count unknown (?): no speedup";
+        } else if (c.key.batchPerDevice <= 0) {
+            c.speedupNote = "batch size unknown (?): no speedup against another GPU count";
         } else {
             const auto base = std::find_if(out.begin(), out.end(), [&](const CaseStats& b) {
                 return b.key.sameGroup(c.key) && b.key.topology == Topology{1, 1};

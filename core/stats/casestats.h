@@ -59,6 +59,10 @@ struct CaseStats {
     std::vector<double> values; // their throughput by the chosen method, same order
     std::vector<std::string> paths;
     std::vector<ExcludedRun> excluded;
+    // Where the case's keys came from, for runs outside DLPerf's layout (RunKey::origins): one
+    // line per run and field ("result_0.txt: batch 208: log, line 85: batch_size 208"); empty
+    // when every key is DLPerf's path.
+    std::vector<std::string> keySources;
 
     // DLPerf's average_speed and median_speed, rounded as its scripts round them.
     std::optional<double> mean, median;

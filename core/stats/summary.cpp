@@ -3,19 +3,46 @@
 #include "core/parse/logformat.h"
 #include "core/load/rundisturbance.h"
 #include "core/measure/runmeter.h"
+#include "core/measure/steadystateanalyzer.h"
 
 #include <algorithm>
 
 namespace sv {
 
+namespace {
+
+Summary summarizeScan(ScanResult scan, const std::filesystem::path& root, const LoadOptions& load,
+                      const SummaryOptions& options, const CaseFilter& filter,
+                      const LoadProgress& progress);
+
+} // namespace
+
 Summary summarizeDirectory(const std::filesystem::path& root, const LoadOptions& load,
                            const SummaryOptions& options, const CaseFilter& filter,
                            const LoadProgress& progress) {
+    return summarizeScan(scanLogDirectory(root), root, load, options, filter, progress);
+}
+
+Summary summarizePaths(const std::vector<std::filesystem::path>& paths, const LoadOptions& load,
+                       const SummaryOptions& options, const CaseFilter& filter,
+                       const LoadProgress& progress) {
+    if (paths.size() == 1) return summarizeDirectory(paths[0], load, options, filter, progress);
+    ScanResult scan = scanLogFiles(paths);
+    if (scan.logs.empty() && !scan.error) scan.error = "no throughput log among the files given";
+    return summarizeScan(std::move(scan), std::filesystem::path(), load, options, filter,
+                         progress);
+}
+
+namespace {
+
+Summary summarizeScan(ScanResult scan, const std::filesystem::path& root, const LoadOptions& load,
+                      const SummaryOptions& options, const CaseFilter& filter,
+                      const LoadProgress& progress) {
     Summary s;
     s.root = root.string();
     s.load = load;
     s.options = options;
-    ScanResult scan = scanLogDirectory(root);
+    s.scanLine = scan.summaryLine();
     if (scan.error) {
         s.error = *scan.error;
         return s;
@@ -36,10 +63,12 @@ Summary summarizeDirectory(const std::filesystem::path& root, const LoadOptions&
     });
     s.cancelled = cancelled && s.runs.size() < total;
     // A campaign's journal says which runs its monitor saw disturbed.
-    applyRunDisturbances(s.runs, root, readRunDisturbances(root));
+    if (!root.empty()) applyRunDisturbances(s.runs, root, readRunDisturbances(root));
     recomputeCases(s);
     return s;
 }
+
+} // namespace
 
 void recomputeCases(Summary& s) {
     // Scan warnings stay; run warnings are redone.
@@ -75,8 +104,12 @@ std::string windowText(const std::vector<WindowUse>& used) {
     std::string out;
     for (const auto& u : used) {
         if (!out.empty()) out += "; ";
-        out += "warmup " + std::to_string(u.window.warmup) + ", iterations " +
-               std::to_string(u.window.iterations);
+        // Logs that report their own throughput (steadystateanalyzer.h), by default.
+        if (isSteadyStateWindow(u.window))
+            out += "the log's own reports, first tenth left out, median of the rest";
+        else
+            out += "warmup " + std::to_string(u.window.warmup) + ", iterations " +
+                   std::to_string(u.window.iterations);
         if (used.size() == 1) break;
         std::string formats;
         for (const auto& f : u.formats)

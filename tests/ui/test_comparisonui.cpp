@@ -315,7 +315,7 @@ TEST(ComparisonUi, AnUnreadableAddedDirectoryIsSaidAndDropped) {
     QSignalSpy failed(app.window.series(), &ui::SeriesSet::failed);
     app.window.addToComparison(q(pair.dir / "empty"));
     ASSERT_TRUE(failed.wait(10000));
-    EXPECT_NE(failed.at(0).at(1).toString().indexOf(QStringLiteral("no DLPerf logs")), -1);
+    EXPECT_NE(failed.at(0).at(1).toString().indexOf(QStringLiteral("no throughput logs")), -1);
     EXPECT_EQ(app.window.series()->count(), 1);
     // The recompute over the one series left has been shown.
     const auto shown = app.window.analysis()->current();
@@ -326,7 +326,7 @@ TEST(ComparisonUi, AnUnreadableAddedDirectoryIsSaidAndDropped) {
     EXPECT_FALSE(app.window.openBanner()->isHidden());
     EXPECT_TRUE(app.window.openBanner()->text().startsWith(QStringLiteral("Cannot add")))
         << app.window.openBanner()->text().toStdString();
-    EXPECT_NE(app.window.openBanner()->text().indexOf(QStringLiteral("no DLPerf logs")), -1);
+    EXPECT_NE(app.window.openBanner()->text().indexOf(QStringLiteral("no throughput logs")), -1);
     EXPECT_EQ(app.window.openBanner()->actionButton()->text(), QStringLiteral("Add another…"));
     EXPECT_EQ(app.window.analysis()->current()->summary.root, pair.a.string()); // still shown
     // Adding again takes the old failure away.

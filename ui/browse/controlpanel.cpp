@@ -1,5 +1,7 @@
 #include "ui/browse/controlpanel.h"
 
+#include "core/measure/steadystateanalyzer.h"
+
 #include "core/parse/logformat.h"
 #include "ui/models/referencelistmodel.h"
 #include "core/measure/runmeter.h"
@@ -171,13 +173,19 @@ void ControlPanel::showWindow() {
     MeasureOptions m = m_options.measure;
     if (m.formatDefaults && !m_shownWindows.empty()) m = m_shownWindows.front().window;
     const bool updating = std::exchange(m_updating, true);
-    m_warmup->setValue(m.warmup);
-    m_iterations->setValue(m.iterations);
+    // Logs that report their own throughput (issue 26): no W and I of iterations, their rule.
+    const bool own = isSteadyStateWindow(m);
+    m_warmup->setSpecialValueText(own ? tr("first tenth") : QString());
+    m_iterations->setSpecialValueText(own ? tr("all reports") : QString());
+    m_warmup->setValue(own ? m_warmup->minimum() : m.warmup);
+    m_iterations->setValue(own ? m_iterations->minimum() : m.iterations);
     m_updating = updating;
 }
 
 namespace {
 QString windowRange(const MeasureOptions& m) {
+    // Logs that report their own throughput (issue 26): their rule, not a range.
+    if (isSteadyStateWindow(m)) return QStringLiteral("own reports after the first tenth");
     return QStringLiteral("%1…%2").arg(m.warmup).arg(m.iterations - 1);
 }
 QString frameworkOf(const std::string& format) {
@@ -216,7 +224,11 @@ void ControlPanel::updateBadge() {
                   (framework.isEmpty() ? QString() : framework + QLatin1Char(' ')) +
                   windowRange(window);
     if (isDlperf) {
-        m_windowBadge->setText(dlperf.size() == 1
+        m_windowBadge->setText(dlperf.size() == 1 && isSteadyStateWindow(dlperf.front().second)
+                                   ? tr("Window: %1's own reports, the first tenth left out, "
+                                        "median of the rest")
+                                         .arg(dlperf.front().first)
+                               : dlperf.size() == 1
                                    ? tr("Window %1: DLPerf's default for %2")
                                          .arg(windowRange(dlperf.front().second), dlperf.front().first)
                                    : tr("Each framework over its DLPerf default window: %1").arg(theirs));

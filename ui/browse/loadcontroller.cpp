@@ -75,9 +75,12 @@ void LoadController::onScanned(quint64 generation, Scan found) {
     }
     if (scan.logs.empty()) {
         m_loading = false;
+        // Content decides (issue 26): say what was read, in one line.
         emit failed(m_opening,
-                    QStringLiteral(
-                        "no DLPerf logs (…/<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log) found"));
+                    QStringLiteral("no throughput logs found (%1; a DLPerf log "
+                                   "…/<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log, or any "
+                                   "file whose lines a known format reads)")
+                        .arg(QString::fromStdString(scan.summaryLine())));
         return;
     }
     m_root = m_opening;

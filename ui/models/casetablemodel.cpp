@@ -69,14 +69,18 @@ QVariant CaseTableModel::display(const CaseStats& c, int column) const {
     case Precision:
         return QString::fromStdString(c.key.precision);
     case Batch:
+        // A batch nobody states (a log outside DLPerf's layout): "?", its source on hover.
+        if (c.key.batchPerDevice <= 0) return QStringLiteral("?");
         return c.key.batchPerDevice;
     case Framework:
         return QString::fromUtf8(
             logFormatOf(c.key.format).framework.data(),
             static_cast<qsizetype>(logFormatOf(c.key.format).framework.size()));
     case Nodes:
+        if (c.key.topology.ranks() <= 0) return QStringLiteral("?");
         return c.key.topology.nodes;
     case Gpus:
+        if (c.key.topology.ranks() <= 0) return QStringLiteral("?");
         return c.gpus();
     case RunsUsed:
         return static_cast<int>(c.values.size());
@@ -142,6 +146,15 @@ QString CaseTableModel::warningsText(const CaseStats& c) {
 }
 
 QString CaseTableModel::toolTip(const CaseStats& c, int column) const {
+    // Where the keys of runs outside DLPerf's layout came from: log, path, scaleview.json, user.
+    if ((column == Model || column == Precision || column == Batch || column == Gpus ||
+         (column == Nodes && c.warnings.empty())) &&
+        !c.keySources.empty()) {
+        QStringList lines{QStringLiteral("Where this case's keys came from:")};
+        for (const auto& k : c.keySources)
+            lines << QString::fromStdString(k);
+        return lines.join(QLatin1Char('\n'));
+    }
     if ((column == Nodes || column == Median) && !c.warnings.empty()) return warningsText(c);
     if (column == Speedup && c.speedupCi95)
         return QStringLiteral("95 % interval: %1 – %2 (from both cases' median intervals)")

@@ -1,5 +1,7 @@
 #include "ui/window/mainwindow.h"
 
+#include "core/measure/steadystateanalyzer.h"
+
 #include "ui/browse/analysiscontroller.h"
 #include "ui/window/appsettings.h"
 #include "ui/browse/chartpage.h"
@@ -458,12 +460,20 @@ QString MainWindow::statusText() const {
     if (windows.size() > 1 || (windows.size() == 1 && !sameMeasure(windows[0].window, {}))) {
         QStringList ranges;
         for (const auto& u : windows)
-            ranges << QStringLiteral("%1…%2").arg(u.window.warmup).arg(u.window.iterations - 1);
+            ranges << (isSteadyStateWindow(u.window)
+                           ? tr("the log's own reports after the first tenth")
+                           : QStringLiteral("%1…%2")
+                                 .arg(u.window.warmup)
+                                 .arg(u.window.iterations - 1));
         const QString window = ranges.join(QStringLiteral(", "));
         if (a->summary.windowSource == "campaign")
             text += tr(" · the campaign's window %1").arg(window);
         else if (a->summary.windowSource == "user")
             text += tr(" · your window %1").arg(window);
+        else if (a->summary.load.measure.formatDefaults &&
+                 std::all_of(windows.begin(), windows.end(),
+                             [](const auto& u) { return isSteadyStateWindow(u.window); }))
+            text += tr(" · window: %1").arg(window);
         else if (a->summary.load.measure.formatDefaults)
             text += tr(" · DLPerf's window %1").arg(window);
         else

@@ -3,6 +3,8 @@
 
 #include "ui/window/mainwindow.h"
 
+#include "core/load/runkey.h"
+
 #include "ui/window/appsettings.h"
 #include "ui/run/runpanel.h"
 
@@ -76,8 +78,12 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::openDropped(const QString& path, Qt::KeyboardModifiers modifiers) {
     const QFileInfo dropped(path);
-    // A dropped log stands for its directory tree; with Ctrl it joins the comparison.
-    const QString dir = dropped.isDir() ? dropped.absoluteFilePath() : dropped.absolutePath();
+    // A dropped DLPerf log stands for its directory tree; any other file is read as the single
+    // log it is (issue 26); with Ctrl it joins the comparison.
+    const bool dlperfLog =
+        dropped.isFile() && sv::parseLogName(dropped.fileName().toStdString()).has_value();
+    const QString dir = dropped.isDir() || !dlperfLog ? dropped.absoluteFilePath()
+                                                      : dropped.absolutePath();
     if (modifiers & Qt::ControlModifier)
         addToComparison(dir);
     else

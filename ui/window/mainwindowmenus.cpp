@@ -59,6 +59,16 @@ void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open Log Directory…"), QKeySequence::Open, this,
                     &MainWindow::chooseDirectory);
+    // A single log, whatever its name (issue 26): read as a run of its own.
+    named(file->addAction(tr("Open Log &File…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O),
+                          this,
+                          [this] {
+                              const QString f = QFileDialog::getOpenFileName(
+                                  this, tr("Open Log File"), m_settings->lastDirectory(),
+                                  tr("All files (*)"));
+                              if (!f.isEmpty()) openDirectory(f);
+                          }),
+          "openLogFile");
     named(file->addAction(tr("Add to &Comparison…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
                           this, &MainWindow::chooseComparisonDirectory),
           "addToComparison");

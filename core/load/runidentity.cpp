@@ -1,0 +1,384 @@
+#include "core/load/runidentity.h"
+
+#include "core/load/modelname.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <fnmatch.h>
+#include <fstream>
+#include <sstream>
+
+namespace sv {
+namespace fs = std::filesystem;
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::optional<int> number(std::string_view s) {
+    int v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || v < 0 || v > (1 << 24))
+        return std::nullopt;
+    return v;
+}
+
+// Tokens of a name split at '_', '-', '.', ' '.
+std::vector<std::string> tokens(std::string_view name) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : name) {
+        if (c == '_' || c == '-' || c == '.' || c == ' ') {
+            if (!cur.empty()) out.push_back(std::move(cur));
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) out.push_back(std::move(cur));
+    return out;
+}
+
+void addEvidence(PathHints& h, const std::string& what) {
+    h.evidence += (h.evidence.empty() ? "" : ", ") + what;
+}
+
+// A folder's or file's name: 8xV100 (GPUs), dgx2h_n32 / dgx1_n4 (nodes and GPUs per node),
+// FP32 / fp16 / AMP (precision).
+void readName(std::string_view name, PathHints& h, bool isFile) {
+    const std::string l = lower(name);
+    const auto parts = tokens(l);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const std::string& t = parts[i];
+        // 8xv100, 16xa100
+        if (const auto x = t.find('x'); x != std::string::npos && x > 0 && x + 1 < t.size() &&
+                                        std::isalpha(static_cast<unsigned char>(t[x + 1]))) {
+            if (auto g = number(std::string_view(t).substr(0, x)); g && *g > 0 && !h.gpus) {
+                h.gpus = *g;
+                addEvidence(h, "\"" + std::string(name) + "\"");
+            }
+        }
+        // dgx1 (8 per node), dgx2 / dgx2h (16), dgxa100 / dgxh100 (8); then n32: nodes
+        if (t.rfind("dgx", 0) == 0 && !h.gpusPerNode) {
+            const std::string m = t.substr(3);
+            if (m == "1" || m == "a100" || m == "h100" || m == "1v" || m == "station")
+                h.gpusPerNode = 8;
+            else if (m == "2" || m == "2h")
+                h.gpusPerNode = 16;
+            if (h.gpusPerNode) {
+                addEvidence(h, "\"" + std::string(name) + "\"");
+                if (i + 1 < parts.size() && parts[i + 1].size() > 1 && parts[i + 1][0] == 'n')
+                    if (auto n = number(std::string_view(parts[i + 1]).substr(1)); n && *n > 0)
+                        h.nodes = *n;
+            }
+        }
+        if (!h.precision && (t == "fp32" || t == "fp16" || t == "amp" || t == "bf16" ||
+                             t == "tf32" || t == "float16" || t == "float32"))
+            h.precision = t == "amp" || t == "float16" ? "fp16" : t == "float32" ? "fp32" : t;
+    }
+    // result_3.txt, run-2.log, trial_1.out: the repeat.
+    if (isFile && parts.size() >= 2) {
+        static const char* kWords[] = {"result", "results", "run", "rep", "repeat", "trial",
+                                       "seed", "log", "iter", "attempt"};
+        const std::string& stemLast = parts.size() >= 3 ? parts[parts.size() - 2] : parts.back();
+        const std::string& word = parts.size() >= 3 ? parts[parts.size() - 3] : parts[0];
+        for (const char* w : kWords)
+            if (word == w)
+                if (auto r = number(stemLast)) {
+                    h.repeat = *r;
+                    addEvidence(h, "name \"" + std::string(name) + "\"");
+                    break;
+                }
+    }
+}
+
+std::optional<int> jsonInt(const nlohmann::json& j, const char* key, const std::string& file,
+                           std::vector<Warning>& warnings) {
+    if (!j.contains(key)) return std::nullopt;
+    const auto& v = j[key];
+    if (v.is_number_integer() && v.get<long long>() >= 0 && v.get<long long>() < (1 << 24))
+        return static_cast<int>(v.get<long long>());
+    warnings.push_back({file, 0, std::string("\"") + key + "\" must be a whole number; ignored"});
+    return std::nullopt;
+}
+
+std::optional<std::string> jsonString(const nlohmann::json& j, const char* key,
+                                      const std::string& file, std::vector<Warning>& warnings) {
+    if (!j.contains(key)) return std::nullopt;
+    if (j[key].is_string()) return j[key].get<std::string>();
+    warnings.push_back({file, 0, std::string("\"") + key + "\" must be a string; ignored"});
+    return std::nullopt;
+}
+
+void applyEntry(const nlohmann::json& j, SidecarEntry& e, std::vector<Warning>& warnings) {
+    if (!j.is_object()) return;
+    if (auto v = jsonString(j, "model", e.file, warnings)) e.model = *v;
+    if (auto v = jsonString(j, "precision", e.file, warnings)) e.precision = *v;
+    if (auto v = jsonString(j, "label", e.file, warnings)) e.label = *v;
+    if (auto v = jsonInt(j, "batch", e.file, warnings)) e.batch = *v;
+    if (auto v = jsonInt(j, "repeat", e.file, warnings)) e.repeat = *v;
+    if (auto v = jsonInt(j, "gpus", e.file, warnings)) e.gpus = *v;
+    if (auto v = jsonInt(j, "nodes", e.file, warnings)) e.nodes = *v;
+    if (auto t = jsonString(j, "topology", e.file, warnings)) {
+        if (auto topo = parseTopology(*t)) {
+            e.nodes = topo->nodes;
+            e.gpus = topo->ranks();
+        } else {
+            warnings.push_back({e.file, 0, "\"topology\" must be like 2n8g, not \"" + *t +
+                                               "\"; ignored"});
+        }
+    }
+}
+
+} // namespace
+
+PathHints readPathHints(const fs::path& file, const fs::path& root) {
+    PathHints h;
+    const std::string name = file.filename().string();
+    if (auto n = parseLogName(name)) {
+        h.model = n->model;
+        h.batch = n->batchPerDevice;
+        h.precision = n->precision;
+        h.repeat = n->repeat;
+        addEvidence(h, "name \"" + name + "\"");
+    } else {
+        readName(file.stem().string(), h, true);
+    }
+    // The folders from the file up to (and with) the root: the nearest says first.
+    for (fs::path dir = file.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+        const std::string d = dir.filename().string();
+        if (auto t = parseTopology(d); t && !h.gpus) {
+            h.gpus = t->ranks();
+            h.nodes = t->nodes;
+            h.gpusPerNode = t->gpusPerNode;
+            addEvidence(h, "folder \"" + d + "\"");
+        } else {
+            readName(d, h, false);
+        }
+        if (dir == root || dir == dir.parent_path() || !dir.has_relative_path()) break;
+    }
+    return h;
+}
+
+const Sidecars::Loaded& Sidecars::load(const fs::path& dir, std::vector<Warning>& warnings) {
+    const std::string key = dir.string();
+    for (const auto& [k, v] : m_cache)
+        if (k == key) return v;
+    Loaded l;
+    const fs::path file = dir / "scaleview.json";
+    std::error_code ec;
+    if (fs::is_regular_file(file, ec)) {
+        l.present = true;
+        l.path = file.string();
+        std::ifstream in(file, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        l.text = text.str();
+        const auto j = nlohmann::json::parse(l.text, nullptr, false);
+        if (j.is_discarded() || !j.is_object()) {
+            warnings.push_back({l.path, 0, "not a JSON object; ignored"});
+            l.present = false;
+        }
+    }
+    m_cache.emplace_back(key, std::move(l));
+    return m_cache.back().second;
+}
+
+std::optional<SidecarEntry> Sidecars::lookup(const fs::path& file, std::vector<Warning>& warnings) {
+    for (fs::path dir = file.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+        const Loaded& l = load(dir, warnings);
+        if (l.present) {
+            SidecarEntry e;
+            e.file = l.path;
+            std::vector<Warning> quiet; // type errors were said when it was first read
+            auto& sink = warnings;
+            const auto j = nlohmann::json::parse(l.text, nullptr, false);
+            static thread_local std::vector<std::string> said;
+            const bool first = std::find(said.begin(), said.end(), l.path) == said.end();
+            if (first) said.push_back(l.path);
+            applyEntry(j, e, first ? sink : quiet);
+            if (j.contains("files") && j["files"].is_object()) {
+                const std::string rel = file.lexically_relative(dir).string();
+                const std::string name = file.filename().string();
+                for (const auto& [glob, entry] : j["files"].items())
+                    if (::fnmatch(glob.c_str(), rel.c_str(), 0) == 0 ||
+                        ::fnmatch(glob.c_str(), name.c_str(), 0) == 0)
+                        applyEntry(entry, e, first ? sink : quiet);
+            }
+            return e;
+        }
+        if (dir == m_root || dir == dir.parent_path() || !dir.has_relative_path()) break;
+    }
+    return std::nullopt;
+}
+
+RunKey identifyRun(const RunFacts& facts, const PathHints& path,
+                   const std::optional<SidecarEntry>& sidecar, const std::string& display,
+                   std::vector<Warning>& warnings) {
+    RunKey key;
+    KeyOrigins& o = key.origins;
+    const std::string sideName = "scaleview.json";
+    auto disagree = [&](const std::string& field, const std::string& logValue,
+                        const std::string& logWhere, const std::string& other,
+                        const std::string& otherWhere) {
+        const std::string text = field + ": the log says " + logValue + " (" + logWhere + "), " +
+                                 otherWhere + " says " + other + "; the log's is used";
+        warnings.push_back({display, 0, text});
+        o.details.push_back(text);
+    };
+
+    // Model
+    if (facts.model) {
+        key.model = canonicalModel(facts.model->value);
+        o.model = KeySource::Log;
+        o.details.push_back("model " + key.model + ": log, " + facts.model->where());
+    } else if (path.model) {
+        key.model = canonicalModel(*path.model);
+        o.model = KeySource::Path;
+        o.details.push_back("model " + key.model + ": path (" + path.evidence + ")");
+    } else if (sidecar && sidecar->model) {
+        key.model = canonicalModel(*sidecar->model);
+        o.model = KeySource::Sidecar;
+        o.details.push_back("model " + key.model + ": " + sidecar->file);
+    } else {
+        key.model = "?";
+        o.model = KeySource::Unknown;
+        o.details.push_back("model ?: the log names none (no arch/model/network parameter), nor "
+                            "its path or a scaleview.json");
+    }
+
+    // Batch size per device
+    if (facts.batch) {
+        key.batchPerDevice = std::stoi(facts.batch->value);
+        o.batch = KeySource::Log;
+        o.details.push_back("batch " + facts.batch->value + ": log, " + facts.batch->where());
+        if (path.batch && *path.batch != key.batchPerDevice)
+            disagree("batch size", facts.batch->value, facts.batch->where(),
+                     std::to_string(*path.batch), "its path (" + path.evidence + ")");
+        else if (sidecar && sidecar->batch && *sidecar->batch != key.batchPerDevice)
+            disagree("batch size", facts.batch->value, facts.batch->where(),
+                     std::to_string(*sidecar->batch), sidecar->file);
+    } else if (path.batch) {
+        key.batchPerDevice = *path.batch;
+        o.batch = KeySource::Path;
+        o.details.push_back("batch " + std::to_string(*path.batch) + ": path (" + path.evidence +
+                            ")");
+    } else if (sidecar && sidecar->batch) {
+        key.batchPerDevice = *sidecar->batch;
+        o.batch = KeySource::Sidecar;
+        o.details.push_back("batch " + std::to_string(*sidecar->batch) + ": " + sidecar->file);
+    } else {
+        key.batchPerDevice = 0;
+        o.batch = KeySource::Unknown;
+        o.details.push_back("batch ?: the log states no batch size (no batch_size parameter), "
+                            "nor its path or a scaleview.json: its throughput counts, no "
+                            "comparison across batch sizes");
+    }
+
+    // Precision
+    if (facts.precision) {
+        key.precision = facts.precision->value;
+        o.precision = KeySource::Log;
+        o.details.push_back("precision " + key.precision + ": log, " + facts.precision->where());
+        if (path.precision && *path.precision != key.precision)
+            disagree("precision", key.precision, facts.precision->where(), *path.precision,
+                     "its path (" + path.evidence + ")");
+    } else if (path.precision) {
+        key.precision = *path.precision;
+        o.precision = KeySource::Path;
+        o.details.push_back("precision " + key.precision + ": path");
+    } else if (sidecar && sidecar->precision) {
+        key.precision = *sidecar->precision;
+        o.precision = KeySource::Sidecar;
+        o.details.push_back("precision " + key.precision + ": " + sidecar->file);
+    } else {
+        key.precision = "?";
+        o.precision = KeySource::Unknown;
+        o.details.push_back("precision ?: stated by neither the log, its path nor a "
+                            "scaleview.json");
+    }
+
+    // GPUs and nodes
+    std::optional<int> gpus, nodes;
+    std::string gpusWhere;
+    if (facts.gpus) {
+        gpus = std::stoi(facts.gpus->value);
+        o.topology = KeySource::Log;
+        gpusWhere = "log, " + facts.gpus->where();
+        if (path.gpus && *path.gpus != *gpus)
+            disagree("GPUs", facts.gpus->value, facts.gpus->where(), std::to_string(*path.gpus),
+                     "its path (" + path.evidence + ")");
+        else if (sidecar && sidecar->gpus && *sidecar->gpus != *gpus)
+            disagree("GPUs", facts.gpus->value, facts.gpus->where(),
+                     std::to_string(*sidecar->gpus), sidecar->file);
+    } else if (path.gpus) {
+        gpus = *path.gpus;
+        o.topology = KeySource::Path;
+        gpusWhere = "path (" + path.evidence + ")";
+    } else if (path.nodes && path.gpusPerNode) {
+        gpus = *path.nodes * *path.gpusPerNode;
+        o.topology = KeySource::Path;
+        gpusWhere = "path (" + path.evidence + ")";
+    } else if (sidecar && sidecar->gpus) {
+        gpus = *sidecar->gpus;
+        o.topology = KeySource::Sidecar;
+        gpusWhere = sidecar->file;
+    }
+    std::string nodesWhere;
+    if (facts.nodes) {
+        nodes = std::stoi(facts.nodes->value);
+        nodesWhere = "log, " + facts.nodes->where();
+    } else if (path.nodes) {
+        nodes = *path.nodes;
+        nodesWhere = "path";
+    } else if (sidecar && sidecar->nodes) {
+        nodes = *sidecar->nodes;
+        nodesWhere = sidecar->file;
+    } else if (gpus && path.gpusPerNode && *gpus % *path.gpusPerNode == 0) {
+        nodes = *gpus / *path.gpusPerNode;
+        nodesWhere = "path (" + path.evidence + ": " + std::to_string(*path.gpusPerNode) +
+                     " GPUs per node)";
+    }
+    if (gpus && *gpus > 0) {
+        if (nodes && *nodes > 0 && *gpus % *nodes == 0) {
+            key.topology = Topology{*nodes, *gpus / *nodes};
+            o.details.push_back("GPUs " + std::to_string(*gpus) + ": " + gpusWhere + "; nodes " +
+                                std::to_string(*nodes) + ": " + nodesWhere);
+        } else {
+            key.topology = Topology{1, *gpus};
+            o.nodesUnknown = true;
+            o.details.push_back("GPUs " + std::to_string(*gpus) + ": " + gpusWhere +
+                                "; nodes: not stated (shown as " + std::to_string(*gpus) +
+                                " GPUs)");
+        }
+    } else {
+        key.topology = Topology{0, 0};
+        o.topology = KeySource::Unknown;
+        o.details.push_back("GPUs ?: the log states no GPU or rank count (world_size, num_gpus, "
+                            "rank tags), nor its path or a scaleview.json: its throughput "
+                            "counts, no speedup");
+    }
+
+    // Repeat
+    if (path.repeat) {
+        key.repeat = *path.repeat;
+        o.repeat = KeySource::Path;
+    } else if (sidecar && sidecar->repeat) {
+        key.repeat = *sidecar->repeat;
+        o.repeat = KeySource::Sidecar;
+    } else {
+        key.repeat = 0;
+        o.repeat = KeySource::Unknown;
+    }
+    if (sidecar && sidecar->label) o.details.push_back("label: " + *sidecar->label);
+    return key;
+}
+
+} // namespace sv

@@ -1,0 +1,67 @@
+#pragma once
+// Reduces a log that reports its own throughput every N iterations from one rank (MLPerf's and
+// gluon-cv's MXNet Speedometer, DLLogger's total_ips, gluon-nlp's throughput=, tf_cnn_benchmarks,
+// Keras' TimeHistory) to one figure: the log's own values over a steady-state window.
+//
+// The rule (docs/formats.md, "Logs that report their own throughput"):
+//  - the values are the reports of the lowest rank that reports (rank 0, or the untagged lines);
+//    other ranks' reports and per-epoch summaries are counted and left out;
+//  - by default (the format's window, kSteadyStateWindow) the first tenth of the reports is left
+//    out as warmup (at least the first report, which holds the start-up), and the figure is the
+//    median of the rest;
+//  - with a window given (--warmup W --iterations I, the app's window), W and I count the
+//    reports: the figure is the median of reports W..I-1.
+// The figure stands for both methods (these logs carry no per-iteration times to recompute it).
+
+#include "core/measure/formatanalyzer.h"
+#include "core/parse/logformat.h"
+
+#include <vector>
+
+namespace sv {
+
+// The window a steady-state format measures over unless one is given: warmup 0, iterations 0
+// stand for "drop the first tenth, median of the rest" (windowText says so in words).
+inline constexpr MeasureOptions kSteadyStateWindow{0, 0, false};
+inline bool isSteadyStateWindow(const MeasureOptions& m) {
+    return m.warmup == 0 && m.iterations == 0;
+}
+
+class SteadyStateAnalyzer : public FormatAnalyzer {
+  public:
+    // Rate: each report is a throughput in the format's unit. StepSeconds: each report is the
+    // seconds one step took, turned into a throughput with the global batch (batch x ranks).
+    enum class Value { Rate, StepSeconds };
+    SteadyStateAnalyzer(const LogFormat& format, Topology topology, int batchPerDevice,
+                        MeasureOptions options, Value value = Value::Rate);
+
+    void add(const SpeedSample& sample) override;
+    void finish(RunResult& result, const ParseCounters& counters,
+                bool unterminatedTail) const override;
+
+  private:
+    struct Report {
+        std::int64_t line = 0;
+        double value = 0.0;
+        int rank = -1;
+    };
+    const LogFormat& m_format;
+    Topology m_topology;
+    int m_batch;
+    MeasureOptions m_opt;
+    Value m_value;
+    std::vector<Report> m_reports;     // every rank's, in file order
+    std::int64_t m_summaryLines = 0;   // per-epoch or final summaries (no step): left out
+    double m_lastSummary = 0.0;
+    std::int64_t m_badLines = 0;       // a report without a usable value
+    std::int64_t m_firstBadLine = 0;
+};
+
+std::unique_ptr<FormatAnalyzer> makeSteadyStateAnalyzer(const LogFormat& format, Topology topology,
+                                                        int batchPerDevice,
+                                                        MeasureOptions options);
+std::unique_ptr<FormatAnalyzer> makeStepSecondsAnalyzer(const LogFormat& format, Topology topology,
+                                                        int batchPerDevice,
+                                                        MeasureOptions options);
+
+} // namespace sv

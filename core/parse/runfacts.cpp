@@ -1,0 +1,332 @@
+#include "core/parse/runfacts.h"
+
+#include "core/parse/lineformat.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <vector>
+
+namespace sv {
+namespace {
+
+bool has(std::string_view s, std::string_view what) {
+    return s.find(what) != std::string_view::npos;
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
+    return s;
+}
+
+std::string_view unquote(std::string_view s) {
+    s = trim(s);
+    if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front())
+        s = s.substr(1, s.size() - 2);
+    return s;
+}
+
+std::optional<int> positive(std::string_view s) {
+    s = unquote(s);
+    int v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || v < 1 || v > (1 << 24))
+        return std::nullopt;
+    return v;
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool truthy(std::string_view s) {
+    const std::string l = lower(unquote(s));
+    return l == "true" || l == "1" || l == "yes";
+}
+
+// The facts found so far, each kept from its first source of the highest rank.
+struct Collector {
+    RunFacts facts;
+    // Totals (world_size, "Num GPUs") beat processes x devices per process.
+    std::optional<RunFact> totalGpus, devicesPerProcess, mlperfGpus, mlperfNodes;
+    int maxRank = -1;
+    std::int64_t rankLine = 0;
+    std::string rankEvidence;
+    bool ampFalse = false, fp16False = false;
+    std::optional<int> layers; // MXNet's network='resnet-v1b' with num_layers=50
+    std::int64_t ampLine = 0;
+
+    static void set(std::optional<RunFact>& slot, std::string value, std::int64_t line,
+                    std::string_view evidence) {
+        if (slot || value.empty()) return;
+        std::string e(evidence.substr(0, 80));
+        slot = RunFact{std::move(value), line, std::move(e)};
+    }
+
+    // One "key value" pair of a parameter dump.
+    void pair(std::string_view key, std::string_view value, std::int64_t line) {
+        key = trim(key);
+        while (!key.empty() && key.front() == '-')
+            key.remove_prefix(1);
+        const std::string k = lower(key);
+        const std::string evidence = std::string(key) + " " + std::string(trim(value));
+        if (k == "batch_size" || k == "batch-size" || k == "per_gpu_batch_size" ||
+            k == "train_batch_size" || k == "batch_size_per_gpu") {
+            if (auto b = positive(value)) set(facts.batch, std::to_string(*b), line, evidence);
+        } else if (k == "world_size" || k == "num_gpus_total" || k == "total_gpus") {
+            if (auto g = positive(value)) set(totalGpus, std::to_string(*g), line, evidence);
+        } else if (k == "num_gpus" || k == "ngpus" || k == "num_devices") {
+            if (auto g = positive(value)) set(devicesPerProcess, std::to_string(*g), line, evidence);
+        } else if (k == "gpus") {
+            const std::string_view v = unquote(value);
+            if (!v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
+                    return (c >= '0' && c <= '9') || c == ',';
+                })) {
+                const auto n = std::count(v.begin(), v.end(), ',') + 1;
+                set(devicesPerProcess, std::to_string(n), line, evidence);
+            }
+        } else if (k == "dtype" || k == "precision" || k == "data_type" || k == "math") {
+            set(facts.precision, normalizePrecision(unquote(value)), line, evidence);
+        } else if (k == "amp" || k == "use_amp" || k == "use_tf_amp" || k == "fp16" ||
+                   k == "use_fp16" || k == "enable_amp") {
+            if (truthy(value))
+                set(facts.precision, "fp16", line, evidence);
+            else if (k == "amp" || k == "fp16" || k == "use_amp" || k == "use_fp16") {
+                (k == "amp" || k == "use_amp" ? ampFalse : fp16False) = true;
+                ampLine = line;
+            }
+        } else if (k == "num_layers" || k == "depth") {
+            if (auto n = positive(value)) layers = *n;
+        } else if (k == "arch" || k == "model" || k == "network" || k == "model_name") {
+            const std::string_view v = unquote(value);
+            if (!v.empty() && v.size() < 64 && v != "None" && !has(v, "/"))
+                set(facts.model, std::string(v), line, evidence);
+        }
+    }
+
+    // "DLL ... PARAMETER k : v  k : v ..." (two blanks between pairs).
+    void dllParameters(std::string_view text, std::int64_t line) {
+        const auto at = text.find("PARAMETER");
+        text.remove_prefix(at + 9);
+        std::size_t pos = 0;
+        while (pos < text.size()) {
+            const auto colon = text.find(" : ", pos);
+            if (colon == std::string_view::npos) break;
+            auto keyStart = text.rfind("  ", colon);
+            keyStart = keyStart == std::string_view::npos || keyStart < pos ? pos : keyStart + 2;
+            auto next = text.find(" : ", colon + 3);
+            std::size_t valueEnd = text.size();
+            if (next != std::string_view::npos) {
+                const auto sep = text.rfind("  ", next);
+                valueEnd = sep == std::string_view::npos || sep < colon + 3 ? next : sep;
+            }
+            pair(text.substr(keyStart, colon - keyStart),
+                 text.substr(colon + 3, valueEnd - (colon + 3)), line);
+            pos = valueEnd;
+        }
+    }
+
+    // "Namespace(a=1, b='x,y', c=[1, 2])"
+    void keywordArguments(std::string_view text, std::int64_t line) {
+        std::size_t i = 0;
+        while (i < text.size()) {
+            while (i < text.size() && (text[i] == ' ' || text[i] == ','))
+                ++i;
+            const std::size_t keyStart = i;
+            while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) ||
+                                       text[i] == '_'))
+                ++i;
+            if (i >= text.size() || text[i] != '=' || i == keyStart) {
+                // not key=value: skip to the next comma
+                while (i < text.size() && text[i] != ',')
+                    ++i;
+                continue;
+            }
+            const std::string_view key = text.substr(keyStart, i - keyStart);
+            ++i;
+            const std::size_t valueStart = i;
+            if (i < text.size() && (text[i] == '\'' || text[i] == '"')) {
+                const char q = text[i];
+                const auto close = text.find(q, i + 1);
+                i = close == std::string_view::npos ? text.size() : close + 1;
+            } else if (i < text.size() && (text[i] == '[' || text[i] == '(' || text[i] == '{')) {
+                int depth = 0;
+                for (; i < text.size(); ++i) {
+                    if (text[i] == '[' || text[i] == '(' || text[i] == '{') ++depth;
+                    if ((text[i] == ']' || text[i] == ')' || text[i] == '}') && --depth == 0) {
+                        ++i;
+                        break;
+                    }
+                }
+            } else {
+                while (i < text.size() && text[i] != ',' && text[i] != ')')
+                    ++i;
+            }
+            pair(key, text.substr(valueStart, i - valueStart), line);
+        }
+    }
+
+    void line(std::string_view text, std::int64_t n) {
+        // Launcher tags: the highest rank is the process count less one.
+        int rank = -1;
+        std::size_t tagLength = 0;
+        if (mayHaveTag(text))
+            for (const TagFormat& tag : tagFormats())
+                if (tag.match(text, rank, tagLength)) {
+                    if (rank > maxRank) {
+                        maxRank = rank;
+                        rankLine = n;
+                        rankEvidence = std::string(text.substr(0, tagLength));
+                    }
+                    text.remove_prefix(tagLength);
+                    break;
+                }
+        if (const auto node = text.find("Node["); node != std::string_view::npos) {
+            int v = -1;
+            const char* first = text.data() + node + 5;
+            auto [p, ec] = std::from_chars(first, text.data() + text.size(), v);
+            if (ec == std::errc() && p < text.data() + text.size() && *p == ']' && v > maxRank &&
+                v < (1 << 20)) {
+                maxRank = v;
+                rankLine = n;
+                rankEvidence = "Node[" + std::to_string(v) + "]";
+            }
+        }
+        if (has(text, "PARAMETER") && has(text, " : ")) dllParameters(text, n);
+        if (const auto ns = text.find("Namespace("); ns != std::string_view::npos)
+            keywordArguments(text.substr(ns + 10), n);
+        // Flags on a command line: --batch_size=256, --num_gpus=8
+        for (std::size_t at = text.find("--"); at != std::string_view::npos;
+             at = text.find("--", at + 2)) {
+            const auto eq = text.find('=', at);
+            const auto sp = text.find_first_of(" \t'\",]", at);
+            if (eq == std::string_view::npos || (sp != std::string_view::npos && sp < eq)) continue;
+            const auto end = text.find_first_of(" \t'\",]", eq);
+            pair(text.substr(at + 2, eq - at - 2),
+                 text.substr(eq + 1, (end == std::string_view::npos ? text.size() : end) - eq - 1),
+                 n);
+        }
+        // TensorFlow ConvNets' hyper-parameter lines.
+        if (text.rfind("Num GPUs ", 0) == 0) pair("world_size", text.substr(9), n);
+        if (text.rfind("Per-GPU Batch Size ", 0) == 0) pair("batch_size", text.substr(19), n);
+        if (text.rfind("dtype <dtype: '", 0) == 0) {
+            const auto q = text.find('\'', 15);
+            if (q != std::string_view::npos) pair("dtype", text.substr(15, q - 15), n);
+        }
+        // MLPerf: 'num_accelerators': '16', 'num_nodes': '1' in submission_entry; :::MLLOG keys.
+        if (has(text, ":::MLL")) {
+            auto quoted = [&](std::string_view key) -> std::optional<int> {
+                const auto at = text.find(key);
+                if (at == std::string_view::npos) return std::nullopt;
+                const auto start = at + key.size();
+                const auto end = text.find('\'', start);
+                if (end == std::string_view::npos) return std::nullopt;
+                return positive(text.substr(start, end - start));
+            };
+            if (auto a = quoted("'num_accelerators': '"))
+                set(mlperfGpus, std::to_string(*a), n, "num_accelerators " + std::to_string(*a));
+            if (auto nn = quoted("'num_nodes': '"))
+                set(mlperfNodes, std::to_string(*nn), n, "num_nodes " + std::to_string(*nn));
+        }
+    }
+
+    RunFacts finish() {
+        // "resnet-v1b" and num_layers=50: "resnet50-v1b", as the log says it in two parameters.
+        if (facts.model && layers) {
+            std::string& m = facts.model->value;
+            const auto at = lower(m).find("resnet");
+            if (at != std::string::npos &&
+                (at + 6 >= m.size() || m[at + 6] < '0' || m[at + 6] > '9')) {
+                m.insert(at + 6, std::to_string(*layers));
+                facts.model->evidence += ", num_layers " + std::to_string(*layers);
+            }
+        }
+        if (!facts.precision && (ampFalse || fp16False))
+            facts.precision = RunFact{"fp32", ampLine, "amp/fp16 False"};
+        const int processes = maxRank + 1;
+        if (totalGpus) {
+            facts.gpus = totalGpus;
+        } else if (processes > 0) {
+            const int per = devicesPerProcess ? std::stoi(devicesPerProcess->value) : 1;
+            std::string evidence = std::to_string(processes) + " ranks (" + rankEvidence + ")";
+            if (devicesPerProcess) evidence += " x " + devicesPerProcess->evidence;
+            facts.gpus = RunFact{std::to_string(processes * per), rankLine, evidence};
+        } else if (devicesPerProcess) {
+            facts.gpus = devicesPerProcess; // one process, untagged
+            facts.nodes = RunFact{"1", devicesPerProcess->line, "one process"};
+        }
+        if (!facts.gpus && mlperfGpus) {
+            const int nodes = mlperfNodes ? std::stoi(mlperfNodes->value) : 1;
+            facts.gpus = RunFact{std::to_string(std::stoi(mlperfGpus->value) * nodes),
+                                 mlperfGpus->line, mlperfGpus->evidence};
+        }
+        if (!facts.nodes && mlperfNodes) facts.nodes = mlperfNodes;
+        return facts;
+    }
+};
+
+} // namespace
+
+std::string normalizePrecision(std::string_view text) {
+    const std::string l = lower(trim(text));
+    if (l == "float16" || l == "fp16" || l == "half" || l == "amp" || l == "mixed" ||
+        l == "mixed_float16" || l == "o1" || l == "o2" || l == "torch.float16")
+        return "fp16";
+    if (l == "float32" || l == "fp32" || l == "float" || l == "single" || l == "torch.float32")
+        return "fp32";
+    if (l == "bfloat16" || l == "bf16" || l == "mixed_bfloat16") return "bf16";
+    if (l == "tf32") return "tf32";
+    return {};
+}
+
+RunFacts readRunFacts(std::string_view head) {
+    Collector c;
+    std::int64_t n = 0;
+    std::string joined;
+    while (!head.empty() && n < 2000) {
+        auto nl = head.find('\n');
+        std::string_view text = head.substr(0, nl);
+        ++n;
+        const std::int64_t lineNo = n;
+        head.remove_prefix(nl == std::string_view::npos ? head.size() : nl + 1);
+        if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+        // A DLLogger PARAMETER line wrapped by the terminal (TensorFlow's, at ~150 columns):
+        // the lines after it that do not start a record of their own continue it.
+        if (has(text, "PARAMETER") && text.size() >= 100) {
+            joined.assign(text);
+            std::size_t last = text.size();
+            for (int k = 0; k < 20 && !head.empty() && last >= 100; ++k) {
+                nl = head.find('\n');
+                std::string_view more = head.substr(0, nl);
+                if (more.rfind("DLL", 0) == 0 || more.empty()) break;
+                if (more.back() == '\r') more.remove_suffix(1);
+                joined += more;
+                last = more.size();
+                ++n;
+                head.remove_prefix(nl == std::string_view::npos ? head.size() : nl + 1);
+            }
+            c.line(joined, lineNo);
+            continue;
+        }
+        if (text.size() > 1 << 16) text = text.substr(0, 1 << 16);
+        c.line(text, lineNo);
+    }
+    return c.finish();
+}
+
+void mergeFacts(RunFacts& into, const RunFacts& from) {
+    if (!into.model) into.model = from.model;
+    if (!into.batch) into.batch = from.batch;
+    if (!into.precision) into.precision = from.precision;
+    if (!into.gpus) into.gpus = from.gpus;
+    if (!into.nodes) into.nodes = from.nodes;
+}
+
+} // namespace sv
