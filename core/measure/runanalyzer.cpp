@@ -142,8 +142,28 @@ void RunAnalyzer::finish(RunResult& out, const ParseCounters& counters,
                      "\") among " + std::to_string(counters.lines) + " lines" + skipped;
         return;
     }
+    if (const std::vector<std::string> missing = missingLines(unterminatedTail); !missing.empty()) {
+        out.status = RunStatus::Incomplete;
+        for (std::size_t i = 0; i < missing.size(); ++i)
+            out.reason += (i ? "; " : "") + missing[i];
+        out.reason += skipped;
+        return;
+    }
+    if (std::string why = unusableReason(); !why.empty()) {
+        out.status = RunStatus::Unusable;
+        out.reason = std::move(why) + skipped;
+        return;
+    }
 
-    // Incomplete: too few lines, or a rank that never logged.
+    out.status = RunStatus::Complete;
+    if (counters.overlongLines) out.notes.push_back(skipped.substr(2));
+    measure(out);
+    noteRanks(out);
+    noteClockOffset(out);
+}
+
+// Incomplete: too few lines, or a rank that never logged.
+std::vector<std::string> RunAnalyzer::missingLines(bool unterminatedTail) const {
     std::vector<std::string> missing;
     if (m_tagged) {
         std::vector<int> silent;
@@ -161,35 +181,26 @@ void RunAnalyzer::finish(RunResult& out, const ParseCounters& counters,
         if (unterminatedTail)
             missing.back() += ", and an unterminated last line (still being written?)";
     }
-    if (!missing.empty()) {
-        out.status = RunStatus::Incomplete;
-        for (std::size_t i = 0; i < missing.size(); ++i)
-            out.reason += (i ? "; " : "") + missing[i];
-        out.reason += skipped;
-        return;
-    }
+    return missing;
+}
 
-    auto unusable = [&](std::string why) {
-        out.status = RunStatus::Unusable;
-        out.reason = std::move(why) + skipped;
-    };
+std::string RunAnalyzer::unusableReason() const {
     if (m_strayRank >= 0)
-        return unusable("rank " + std::to_string(m_strayRank) + " logged, but " +
-                        m_topology.name() + " has ranks 0-" + std::to_string(m_ranks - 1));
+        return "rank " + std::to_string(m_strayRank) + " logged, but " + m_topology.name() +
+               " has ranks 0-" + std::to_string(m_ranks - 1);
     if (m_badSpeedLine != 0)
-        return unusable(m_badSpeedMissing
-                            ? "no speed value at line " + std::to_string(m_badSpeedLine)
-                            : "speed is " + formatDouble(m_badSpeedValue) + " at line " +
-                                  std::to_string(m_badSpeedLine));
-    if (!m_t1.hasTime) return unusable("no timestamp at line " + std::to_string(m_t1.line));
-    if (!m_t2.hasTime) return unusable("no timestamp at line " + std::to_string(m_t2.line));
+        return m_badSpeedMissing ? "no speed value at line " + std::to_string(m_badSpeedLine)
+                                 : "speed is " + formatDouble(m_badSpeedValue) + " at line " +
+                                       std::to_string(m_badSpeedLine);
+    if (!m_t1.hasTime) return "no timestamp at line " + std::to_string(m_t1.line);
+    if (!m_t2.hasTime) return "no timestamp at line " + std::to_string(m_t2.line);
     if (m_t2.timeUs <= m_t1.timeUs)
-        return unusable("time does not advance from line " + std::to_string(m_t1.line) +
-                        " to line " + std::to_string(m_t2.line));
+        return "time does not advance from line " + std::to_string(m_t1.line) + " to line " +
+               std::to_string(m_t2.line);
+    return {};
+}
 
-    out.status = RunStatus::Complete;
-    if (counters.overlongLines) out.notes.push_back(skipped.substr(2));
-
+void RunAnalyzer::measure(RunResult& out) const {
     // extract_mxnet_logs_time.py: round(float(B x R) / (seconds / (I - W)), 2), a Python float.
     const double seconds = static_cast<double>(m_t2.timeUs - m_t1.timeUs) / 1e6;
     const double totalBatch = static_cast<double>(static_cast<std::int64_t>(m_batch) * m_ranks);
@@ -219,50 +230,52 @@ void RunAnalyzer::finish(RunResult& out, const ParseCounters& counters,
         out.notes.push_back("holds " + std::to_string(m_count) +
                             " speed lines; measured the first " + std::to_string(m_expected));
     if (m_tagged && m_untaggedToo) out.notes.push_back("some speed lines carry no rank tag");
-
-    if (m_tagged && m_ranks > 1) {
-        const auto [lo, hi] = std::minmax_element(m_rankLines.begin(), m_rankLines.end());
-        if (*lo != *hi)
-            out.notes.push_back("ranks logged unequal line counts (" + std::to_string(*lo) +
-                                " to " + std::to_string(*hi) + ")");
-        double sum = 0, minMean = HUGE_VAL, maxMean = -HUGE_VAL;
-        int counted = 0;
-        for (std::size_t r = 0; r < m_rankWindowSum.size(); ++r) {
-            if (m_rankWindowCount[r] == 0) continue;
-            const double mean = m_rankWindowSum[r] / static_cast<double>(m_rankWindowCount[r]);
-            sum += mean;
-            ++counted;
-            maxMean = std::max(maxMean, mean);
-            if (mean < minMean) {
-                minMean = mean;
-                out.slowestRank = static_cast<int>(r);
-            }
-        }
-        if (counted > 1 && sum > 0)
-            out.rankSpreadPct = (maxMean - minMean) / (sum / counted) * 100.0;
-    }
-
-    // Clock offset: ranks leave an iteration together (the allreduce), so the median gap between
-    // a node's and node 0's timestamps for the same iteration is mostly their clocks' offset.
-    if (m_tagged && !m_nodeTimeSum.empty()) {
-        const auto nodes = static_cast<std::size_t>(m_topology.nodes);
-        double worst = 0.0;
-        bool any = false;
-        for (std::size_t n = 1; n < nodes; ++n) {
-            std::vector<double> gaps;
-            for (std::size_t k = 0; k < m_nodeTimeSum.size() / nodes; ++k) {
-                const std::size_t a = k * nodes, b = k * nodes + n;
-                if (m_nodeTimeCount[a] == 0 || m_nodeTimeCount[b] == 0) continue;
-                gaps.push_back(m_nodeTimeSum[b] / m_nodeTimeCount[b] -
-                               m_nodeTimeSum[a] / m_nodeTimeCount[a]);
-            }
-            if (gaps.empty()) continue;
-            const double offset = numpyMedian(std::move(gaps)) * 1000.0;
-            any = true;
-            if (std::fabs(offset) > std::fabs(worst)) worst = offset;
-        }
-        if (any) out.clockOffsetMs = worst;
-    }
 }
 
+// Unequal line counts, and the spread of the ranks' mean speeds over the window (the slowest
+// rank named).
+void RunAnalyzer::noteRanks(RunResult& out) const {
+    if (!m_tagged || m_ranks <= 1) return;
+    const auto [lo, hi] = std::minmax_element(m_rankLines.begin(), m_rankLines.end());
+    if (*lo != *hi)
+        out.notes.push_back("ranks logged unequal line counts (" + std::to_string(*lo) + " to " +
+                            std::to_string(*hi) + ")");
+    double sum = 0, minMean = HUGE_VAL, maxMean = -HUGE_VAL;
+    int counted = 0;
+    for (std::size_t r = 0; r < m_rankWindowSum.size(); ++r) {
+        if (m_rankWindowCount[r] == 0) continue;
+        const double mean = m_rankWindowSum[r] / static_cast<double>(m_rankWindowCount[r]);
+        sum += mean;
+        ++counted;
+        maxMean = std::max(maxMean, mean);
+        if (mean < minMean) {
+            minMean = mean;
+            out.slowestRank = static_cast<int>(r);
+        }
+    }
+    if (counted > 1 && sum > 0) out.rankSpreadPct = (maxMean - minMean) / (sum / counted) * 100.0;
+}
+
+// Clock offset: ranks leave an iteration together (the allreduce), so the median gap between
+// a node's and node 0's timestamps for the same iteration is mostly their clocks' offset.
+void RunAnalyzer::noteClockOffset(RunResult& out) const {
+    if (!m_tagged || m_nodeTimeSum.empty()) return;
+    const auto nodes = static_cast<std::size_t>(m_topology.nodes);
+    double worst = 0.0;
+    bool any = false;
+    for (std::size_t n = 1; n < nodes; ++n) {
+        std::vector<double> gaps;
+        for (std::size_t k = 0; k < m_nodeTimeSum.size() / nodes; ++k) {
+            const std::size_t a = k * nodes, b = k * nodes + n;
+            if (m_nodeTimeCount[a] == 0 || m_nodeTimeCount[b] == 0) continue;
+            gaps.push_back(m_nodeTimeSum[b] / m_nodeTimeCount[b] -
+                           m_nodeTimeSum[a] / m_nodeTimeCount[a]);
+        }
+        if (gaps.empty()) continue;
+        const double offset = numpyMedian(std::move(gaps)) * 1000.0;
+        any = true;
+        if (std::fabs(offset) > std::fabs(worst)) worst = offset;
+    }
+    if (any) out.clockOffsetMs = worst;
+}
 } // namespace sv

@@ -5,6 +5,7 @@
 #include "core/measure/runresult.h"
 #include "core/parse/sample.h"
 
+#include <string>
 #include <vector>
 
 namespace sv {
@@ -24,6 +25,14 @@ class RunAnalyzer {
 
   private:
     void addRow();
+    // finish's steps: what makes the run incomplete (too few lines, a silent rank), why its
+    // lines cannot be measured (empty when they can), its figures by both methods with the
+    // notes on them, and how its ranks and its nodes' clocks differ.
+    std::vector<std::string> missingLines(bool unterminatedTail) const;
+    std::string unusableReason() const;
+    void measure(RunResult& out) const;
+    void noteRanks(RunResult& out) const;
+    void noteClockOffset(RunResult& out) const;
 
     Topology m_topology;
     int m_ranks;

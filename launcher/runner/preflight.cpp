@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -141,6 +142,140 @@ void checkOutput(const Campaign& campaign, const WorkloadProfile& profile, QObje
         });
 }
 
+// What preflight asks each host (in order), and what each answer is about.
+struct CheckPlan {
+    std::vector<BatchCommand> commands;
+    std::vector<Check> checks;                   // one per command
+    std::vector<ContainerCheck> containerChecks; // those a Check points to
+};
+
+CheckPlan planChecks(const Campaign& campaign, const WorkloadProfile& profile,
+                     const CommandBuilder& builder, const std::string& python, int timeoutMs) {
+    const int hosts = std::max<int>(1, static_cast<int>(campaign.hosts.size()));
+    const bool docker = campaign.container.runtime == "docker";
+    const std::string launcher = builder.launcherName();
+    CheckPlan plan;
+    auto& cmds = plan.commands;
+    for (int h = 0; h < hosts; ++h) {
+        const std::size_t first = cmds.size();
+        if (!campaign.hosts.empty()) {
+            cmds.push_back({builder.onHost(h, {"true"}, false), {}, timeoutMs});
+            plan.checks.push_back({h, "ssh"});
+        }
+        for (auto& cc : ContainerPreflight::checks(builder, h, timeoutMs)) {
+            cmds.push_back(cc.command);
+            plan.checks.push_back({h, cc.name, static_cast<int>(plan.containerChecks.size())});
+            plan.containerChecks.push_back(std::move(cc));
+        }
+        if (docker && !campaign.container.managed()) {
+            auto inspect = builder.containers().docker();
+            inspect.insert(inspect.end(),
+                           {"inspect", "--format", "{{.State.Running}}", campaign.container.name});
+            cmds.push_back({builder.onHost(h, inspect, false), {}, timeoutMs});
+            plan.checks.push_back({h, "container"});
+        }
+        if (profile.needs == "gpu") {
+            cmds.push_back(
+                {builder.probe(h, {"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"},
+                               true),
+                 {},
+                 timeoutMs});
+            plan.checks.push_back({h, "gpus"});
+        }
+        if (profile.needs == "torch") {
+            cmds.push_back(
+                {builder.probe(
+                     h, {python, "-c", "import torch, torchvision; print(torch.__version__)"}),
+                 {},
+                 timeoutMs + 30000});
+            plan.checks.push_back({h, "torch"});
+        }
+        if (launcher == "mpirun" || launcher == "horovodrun" || launcher == "torchrun") {
+            // torchrun has no --version; its --help answers only where it can import torch.
+            const std::string probe = launcher == "torchrun" ? "--help" : "--version";
+            cmds.push_back({builder.probe(h, {launcher, probe}), {}, timeoutMs + 30000});
+            plan.checks.push_back({h, "launcher"});
+        }
+        // A handful of logins at a time per host (see BatchCommand::host).
+        if (!campaign.hosts.empty())
+            for (std::size_t k = first; k < cmds.size(); ++k)
+                cmds[k].host = builder.hostName(h);
+    }
+    return plan;
+}
+
+// The verdict on one answer; none for a check of a host found unreachable before it (its
+// ssh, docker or image failed). unreachable is updated with what this answer says.
+std::optional<PreflightFinding> judgeCheck(const Campaign& campaign, const CommandBuilder& builder,
+                                           const CheckPlan& plan, const Check& c,
+                                           const BatchResult& r, int gpusNeeded,
+                                           const std::string& python,
+                                           std::vector<bool>& unreachable) {
+    const std::string launcher = builder.launcherName();
+    PreflightFinding f;
+    f.host = builder.hostName(c.host);
+    f.check = c.name;
+    const std::string why = failureLine(r);
+    if (c.name != "ssh" && unreachable[static_cast<std::size_t>(c.host)]) return std::nullopt;
+    if (c.name != "ssh" && !campaign.hosts.empty() && loginFailed(r)) {
+        // The check never ran: its verdict would blame the host for ssh's failure.
+        f.ok = false;
+        f.message = "could not log in to check it (" + why +
+                    "): the host turned this login away (busy, or its sshd's "
+                    "MaxStartups); run preflight again";
+    } else if (c.container >= 0) {
+        const ContainerCheck& cc = plan.containerChecks[static_cast<std::size_t>(c.container)];
+        std::tie(f.ok, f.message) = ContainerPreflight::judge(builder, cc, r, f.host);
+        // Without docker or the image, nothing can be checked inside the container.
+        if (!f.ok && (cc.name == "docker" || cc.name == "image"))
+            unreachable[static_cast<std::size_t>(c.host)] = true;
+    } else if (c.name == "ssh") {
+        f.ok = r.exitCode == 0;
+        const SshDiagnosis d =
+            f.ok ? SshDiagnosis{}
+                 : diagnoseSsh(r.errors, campaign.hosts[static_cast<std::size_t>(c.host)],
+                               campaign.sshConfig);
+        f.message = f.ok ? "reachable"
+                    : d.failure != SshFailure::Other
+                        ? "SSH failed (" + why + "): " + d.advice
+                        : "SSH failed (" + why +
+                              "): check that the host is up, that "
+                              "key login works without a password (BatchMode), and that "
+                              "its host key is known or new";
+        unreachable[static_cast<std::size_t>(c.host)] = !f.ok;
+    } else if (c.name == "container") {
+        f.ok = r.exitCode == 0 && r.output.rfind("true", 0) == 0;
+        f.message = f.ok ? "container " + campaign.container.name + " running"
+                         : "container " + campaign.container.name + " is not running (" + why +
+                               "): start it with docker run (methodology section 1)";
+    } else if (c.name == "gpus") {
+        int n = 0;
+        for (char ch : r.output)
+            n += ch == '\n';
+        f.ok = r.exitCode == 0 && n >= gpusNeeded;
+        f.message =
+            r.exitCode != 0
+                ? "nvidia-smi failed (" + why +
+                      "): install the NVIDIA driver or run in a GPU container"
+                : std::to_string(n) + " GPUs" +
+                      (f.ok ? ""
+                            : ", the campaign needs " + std::to_string(gpusNeeded) + " per node");
+    } else if (c.name == "torch") {
+        f.ok = r.exitCode == 0;
+        f.message = f.ok ? "python3 + torch " + lastLineOf(r.output)
+                         : python + " cannot import torch and torchvision (" + why +
+                               "): apt-get install python3-torch python3-torchvision";
+    } else {
+        f.ok = r.exitCode == 0;
+        f.message = f.ok ? launcher + " found"
+                         : launcher + " not found or failing (" + why + "): install " +
+                               (launcher == "mpirun"     ? std::string("openmpi-bin")
+                                : launcher == "torchrun" ? std::string("python3-torch")
+                                                         : std::string("Horovod"));
+    }
+    return f;
+}
+
 } // namespace
 
 void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QObject* context,
@@ -155,127 +290,17 @@ void Preflight::run(const Campaign& campaign, const WorkloadProfile& profile, QO
         profile.variables.count("python") ? profile.variables.at("python") : std::string("python3");
     if (campaign.variables.count("python")) python = campaign.variables.at("python");
     const int timeoutMs = (campaign.connectTimeoutSeconds + 15) * 1000;
-    const bool docker = campaign.container.runtime == "docker";
-    const std::string launcher = builder->launcherName();
 
-    std::vector<BatchCommand> cmds;
-    auto checks = std::make_shared<std::vector<Check>>();
-    auto containerChecks = std::make_shared<std::vector<ContainerCheck>>();
-    for (int h = 0; h < hosts; ++h) {
-        const std::size_t first = cmds.size();
-        if (!campaign.hosts.empty()) {
-            cmds.push_back({builder->onHost(h, {"true"}, false), {}, timeoutMs});
-            checks->push_back({h, "ssh"});
-        }
-        for (auto& cc : ContainerPreflight::checks(*builder, h, timeoutMs)) {
-            cmds.push_back(cc.command);
-            checks->push_back({h, cc.name, static_cast<int>(containerChecks->size())});
-            containerChecks->push_back(std::move(cc));
-        }
-        if (docker && !campaign.container.managed()) {
-            auto inspect = builder->containers().docker();
-            inspect.insert(inspect.end(),
-                           {"inspect", "--format", "{{.State.Running}}", campaign.container.name});
-            cmds.push_back({builder->onHost(h, inspect, false), {}, timeoutMs});
-            checks->push_back({h, "container"});
-        }
-        if (profile.needs == "gpu") {
-            cmds.push_back(
-                {builder->probe(h, {"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"},
-                                true),
-                 {},
-                 timeoutMs});
-            checks->push_back({h, "gpus"});
-        }
-        if (profile.needs == "torch") {
-            cmds.push_back(
-                {builder->probe(
-                     h, {python, "-c", "import torch, torchvision; print(torch.__version__)"}),
-                 {},
-                 timeoutMs + 30000});
-            checks->push_back({h, "torch"});
-        }
-        if (launcher == "mpirun" || launcher == "horovodrun" || launcher == "torchrun") {
-            // torchrun has no --version; its --help answers only where it can import torch.
-            const std::string probe = launcher == "torchrun" ? "--help" : "--version";
-            cmds.push_back({builder->probe(h, {launcher, probe}), {}, timeoutMs + 30000});
-            checks->push_back({h, "launcher"});
-        }
-        // A handful of logins at a time per host (see BatchCommand::host).
-        if (!campaign.hosts.empty())
-            for (std::size_t k = first; k < cmds.size(); ++k)
-                cmds[k].host = builder->hostName(h);
-    }
+    auto plan =
+        std::make_shared<CheckPlan>(planChecks(campaign, profile, *builder, python, timeoutMs));
+    std::vector<BatchCommand> cmds = std::move(plan->commands);
     CommandBatch::run(std::move(cmds), context, [=](std::vector<BatchResult> results) {
         std::vector<PreflightFinding> out;
         std::vector<bool> unreachable(static_cast<std::size_t>(hosts), false);
-        for (std::size_t i = 0; i < results.size(); ++i) {
-            const Check& c = (*checks)[i];
-            const BatchResult& r = results[i];
-            PreflightFinding f;
-            f.host = builder->hostName(c.host);
-            f.check = c.name;
-            const std::string why = failureLine(r);
-            if (c.name != "ssh" && unreachable[static_cast<std::size_t>(c.host)]) continue;
-            if (c.name != "ssh" && !campaign.hosts.empty() && loginFailed(r)) {
-                // The check never ran: its verdict would blame the host for ssh's failure.
-                f.ok = false;
-                f.message = "could not log in to check it (" + why +
-                            "): the host turned this login away (busy, or its sshd's "
-                            "MaxStartups); run preflight again";
-            } else if (c.container >= 0) {
-                const ContainerCheck& cc =
-                    (*containerChecks)[static_cast<std::size_t>(c.container)];
-                std::tie(f.ok, f.message) = ContainerPreflight::judge(*builder, cc, r, f.host);
-                // Without docker or the image, nothing can be checked inside the container.
-                if (!f.ok && (cc.name == "docker" || cc.name == "image"))
-                    unreachable[static_cast<std::size_t>(c.host)] = true;
-            } else if (c.name == "ssh") {
-                f.ok = r.exitCode == 0;
-                const SshDiagnosis d =
-                    f.ok ? SshDiagnosis{}
-                         : diagnoseSsh(r.errors, campaign.hosts[static_cast<std::size_t>(c.host)],
-                                       campaign.sshConfig);
-                f.message = f.ok ? "reachable"
-                            : d.failure != SshFailure::Other
-                                ? "SSH failed (" + why + "): " + d.advice
-                                : "SSH failed (" + why +
-                                      "): check that the host is up, that "
-                                      "key login works without a password (BatchMode), and that "
-                                      "its host key is known or new";
-                unreachable[static_cast<std::size_t>(c.host)] = !f.ok;
-            } else if (c.name == "container") {
-                f.ok = r.exitCode == 0 && r.output.rfind("true", 0) == 0;
-                f.message = f.ok ? "container " + campaign.container.name + " running"
-                                 : "container " + campaign.container.name + " is not running (" +
-                                       why + "): start it with docker run (methodology section 1)";
-            } else if (c.name == "gpus") {
-                int n = 0;
-                for (char ch : r.output)
-                    n += ch == '\n';
-                f.ok = r.exitCode == 0 && n >= gpusNeeded;
-                f.message = r.exitCode != 0
-                                ? "nvidia-smi failed (" + why +
-                                      "): install the NVIDIA driver or run in a GPU container"
-                                : std::to_string(n) + " GPUs" +
-                                      (f.ok ? ""
-                                            : ", the campaign needs " + std::to_string(gpusNeeded) +
-                                                  " per node");
-            } else if (c.name == "torch") {
-                f.ok = r.exitCode == 0;
-                f.message = f.ok ? "python3 + torch " + lastLineOf(r.output)
-                                 : python + " cannot import torch and torchvision (" + why +
-                                       "): apt-get install python3-torch python3-torchvision";
-            } else {
-                f.ok = r.exitCode == 0;
-                f.message = f.ok ? launcher + " found"
-                                 : launcher + " not found or failing (" + why + "): install " +
-                                       (launcher == "mpirun"     ? std::string("openmpi-bin")
-                                        : launcher == "torchrun" ? std::string("python3-torch")
-                                                                 : std::string("Horovod"));
-            }
-            out.push_back(f);
-        }
+        for (std::size_t i = 0; i < results.size(); ++i)
+            if (auto f = judgeCheck(campaign, *builder, *plan, plan->checks[i], results[i],
+                                    gpusNeeded, python, unreachable))
+                out.push_back(*f);
         checkRendezvous(
             campaign, profile, unreachable, context,
             [out, done, campaign, profile, context](std::vector<PreflightFinding> more) mutable {

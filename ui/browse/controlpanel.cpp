@@ -34,6 +34,16 @@ ControlPanel::ControlPanel(QWidget* parent)
       m_references(new ReferenceListModel(ReferenceCatalog::builtin(), this)),
       m_referenceView(new QTreeView(this)), m_seriesBox(new QWidget(this)),
       m_seriesList(new QListWidget(this)), m_removeSeries(new QPushButton(tr("&Remove"), this)) {
+    setUpFields();
+    setUpWindowBadge();
+    QFormLayout* form = buildForm();
+    buildSeriesBox();
+    layOut(form);
+    connectEdits();
+    setOptions(m_options);
+}
+
+void ControlPanel::setUpFields() {
     m_method->addItem(tr("time (DLPerf default)"), QStringLiteral("time"));
     m_method->addItem(tr("speed"), QStringLiteral("speed"));
     m_method->setToolTip(
@@ -64,7 +74,9 @@ ControlPanel::ControlPanel(QWidget* parent)
             m_referenceView->expand(i);
         if (!matching.empty()) m_referenceView->scrollTo(matching.front());
     });
+}
 
+void ControlPanel::setUpWindowBadge() {
     m_windowBadge->setWordWrap(true);
     m_windowBadge->setFrameShape(QFrame::StyledPanel);
     m_windowBadge->setAutoFillBackground(true);
@@ -79,7 +91,9 @@ ControlPanel::ControlPanel(QWidget* parent)
         updateBadge();
         emit optionsEdited(m_options);
     });
+}
 
+QFormLayout* ControlPanel::buildForm() {
     auto* form = new QFormLayout;
     form->addRow(tr("Method"), m_method);
     form->addRow(tr("Warmup"), m_warmup);
@@ -88,8 +102,12 @@ ControlPanel::ControlPanel(QWidget* parent)
     form->addRow(m_resetWindow);
     form->addRow(tr("Show"), m_group);
     form->addRow(m_excludeDisturbed);
-    // The series of a comparison: renamed in place, removed with the button (not the first: it
-    // is the directory open).
+    return form;
+}
+
+// The series of a comparison: renamed in place, removed with the button (not the first: it
+// is the directory open).
+void ControlPanel::buildSeriesBox() {
     m_seriesList->setObjectName(QStringLiteral("series"));
     m_seriesList->setToolTip(tr("The directories compared, each a series; double-click a name to "
                                 "rename it. Each is compared with the first"));
@@ -121,13 +139,17 @@ ControlPanel::ControlPanel(QWidget* parent)
     seriesLayout->addLayout(seriesButtons);
     m_seriesBox->setVisible(false);
     m_removeSeries->setEnabled(false);
+}
 
+void ControlPanel::layOut(QFormLayout* form) {
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_seriesBox);
     layout->addWidget(new QLabel(tr("Published references"), this));
     layout->addWidget(m_referenceView, 1);
+}
 
+void ControlPanel::connectEdits() {
     connect(m_method, &QComboBox::currentIndexChanged, this, &ControlPanel::edited);
     connect(m_warmup, &QSpinBox::valueChanged, this, &ControlPanel::edited);
     connect(m_iterations, &QSpinBox::valueChanged, this, &ControlPanel::edited);
@@ -139,7 +161,6 @@ ControlPanel::ControlPanel(QWidget* parent)
         m_options.references = m_references->checked();
         emit optionsEdited(m_options);
     });
-    setOptions(m_options);
 }
 
 void ControlPanel::setOptions(const AnalysisOptions& options) {

@@ -11,6 +11,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QTreeView;
 class QLabel;
 class QListView;
@@ -69,6 +70,14 @@ class ControlPanel : public QWidget {
     // The spin boxes show the window measured: each format's DLPerf default is the shown
     // group's (its first format's, in Compare frameworks).
     void showWindow();
+    // The constructor's steps: the fields and their tooltips, the window's badge and reset,
+    // the form, the compared series, the whole panel, and what each edit sends.
+    void setUpFields();
+    void setUpWindowBadge();
+    QFormLayout* buildForm();
+    void buildSeriesBox();
+    void layOut(QFormLayout* form);
+    void connectEdits();
 
     AnalysisOptions m_options;
     std::vector<CaseGroup> m_groups;

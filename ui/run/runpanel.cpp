@@ -61,6 +61,18 @@ RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
       m_run(new QPushButton(tr("▶  Run"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
       m_resume(new QPushButton(tr("Resume"), this)), m_recentMenu(new QMenu(this)),
       m_commandTimer(new QTimer(this)) {
+    describeButtons();
+    QHBoxLayout* buttons = buildButtonRow();
+    setUpCommandArea();
+    layOut(buttons);
+    connectButtons();
+    connectController();
+    rebuildRecentMenu();
+    updateButtons();
+    updateCommand();
+}
+
+void RunPanel::describeButtons() {
     m_run->setDefault(true);
     m_run->setToolTip(tr("Start the campaign in the output directory"));
     m_preflight->setToolTip(
@@ -78,6 +90,9 @@ RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
     choiceLayout->addWidget(m_revert);
     choiceLayout->addStretch(1);
     m_choice->hide();
+}
+
+QHBoxLayout* RunPanel::buildButtonRow() {
     auto* newButton = new QPushButton(tr("New"), this);
     newButton->setToolTip(tr("Keep these settings, with a fresh output directory"));
     auto* open = new QPushButton(tr("Open…"), this);
@@ -90,7 +105,22 @@ RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
     buttons->addStretch(1);
     for (auto* b : {newButton, open, save, recent})
         buttons->addWidget(b);
+    connect(newButton, &QPushButton::clicked, this, [this] {
+        m_form->setOutputDir(CampaignForm::freshOutputDir());
+        ++m_generation;
+        m_reading = false; // a read under way describes what New leaves behind: dropped
+        m_opened.reset();
+        m_canResume = false;
+        m_banner->hide();
+        m_choice->hide();
+        updateButtons();
+    });
+    connect(open, &QPushButton::clicked, this, &RunPanel::chooseOpen);
+    connect(save, &QPushButton::clicked, this, &RunPanel::chooseSave);
+    return buttons;
+}
 
+void RunPanel::setUpCommandArea() {
     m_banner->setWordWrap(true);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_banner->hide();
@@ -99,7 +129,9 @@ RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
     m_command->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_command->setMaximumHeight(150);
     m_commandCaption->setWordWrap(true);
+}
 
+void RunPanel::layOut(QHBoxLayout* buttons) {
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(m_form);
     scroll->setWidgetResizable(true);
@@ -120,7 +152,9 @@ RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
     layout->addWidget(m_banner);
     layout->addWidget(m_choice);
     layout->addWidget(split, 1);
+}
 
+void RunPanel::connectButtons() {
     m_commandTimer->setSingleShot(true);
     m_commandTimer->setInterval(150);
     connect(m_commandTimer, &QTimer::timeout, this, &RunPanel::updateCommand);
@@ -131,19 +165,9 @@ RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
     connect(m_resume, &QPushButton::clicked, this, &RunPanel::resume);
     connect(m_runAsNew, &QPushButton::clicked, this, &RunPanel::runAsNewCampaign);
     connect(m_revert, &QPushButton::clicked, this, &RunPanel::revertForm);
-    connect(newButton, &QPushButton::clicked, this, [this] {
-        m_form->setOutputDir(CampaignForm::freshOutputDir());
-        ++m_generation;
-        m_reading = false; // a read under way describes what New leaves behind: dropped
-        m_opened.reset();
-        m_canResume = false;
-        m_banner->hide();
-        m_choice->hide();
-        updateButtons();
-    });
-    connect(open, &QPushButton::clicked, this, &RunPanel::chooseOpen);
-    connect(save, &QPushButton::clicked, this, &RunPanel::chooseSave);
+}
 
+void RunPanel::connectController() {
     connect(m_controller, &RunController::runStarted, this,
             [this](int index, int, const QString& id, const QString&) {
                 m_monitor->runStarted(index, id);
@@ -169,9 +193,6 @@ RunPanel::RunPanel(AppSettings* settings, QWidget* parent)
             [this](const QString& text) { m_monitor->appendNote(text, false); });
     connect(m_controller, &RunController::preflightDone, this, &RunPanel::showPreflight);
     connect(m_controller, &RunController::finished, this, &RunPanel::onFinished);
-    rebuildRecentMenu();
-    updateButtons();
-    updateCommand();
 }
 
 RunPanel::~RunPanel() = default;

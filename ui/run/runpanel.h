@@ -15,6 +15,7 @@
 
 #include <functional>
 
+class QHBoxLayout;
 class QLabel;
 class QMenu;
 class QPlainTextEdit;
@@ -89,6 +90,15 @@ class RunPanel : public QWidget {
     void logInProgress(const QString& path);
 
   private:
+    // The constructor's steps: the buttons said in words, the row of buttons (New, Open, Save
+    // and Recent wired), the command preview and banner, the panel's layout, and what the
+    // buttons and the controller set off.
+    void describeButtons();
+    QHBoxLayout* buildButtonRow();
+    void setUpCommandArea();
+    void layOut(QHBoxLayout* buttons);
+    void connectButtons();
+    void connectController();
     bool start(const launcher::Campaign& campaign, bool resume);
     // Reads fileOrDir as a campaign directory on a worker thread, the form disabled and the
     // banner saying so meanwhile; then(opened) on the GUI thread, unless the panel has moved

@@ -50,14 +50,6 @@
 
 namespace sv::ui {
 
-namespace {
-void stampWindow(AnalysisOptions& options, const WindowChoice& choice) {
-    options.measure = choice.measure;
-    options.windowSource = windowSourceName(choice.source);
-    options.campaignFile = choice.campaignFile.toStdString();
-}
-} // namespace
-
 MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     : QMainWindow(parent), m_settings(settings), m_loader(new LoadController(this)),
       m_analysis(new AnalysisController(this)), m_live(new LiveController(this)),
@@ -69,6 +61,21 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
       m_warningsDock(new QDockWidget(tr("Warnings"), this)), m_loadStatus(new LoadStatus(this)),
       m_status(new QLabel(this)), m_openBanner(new PageBanner(this)),
       m_windowBanner(new PageBanner(this)), m_window(settings) {
+    buildPages();
+    connectReferenceTables();
+    connectRunPanel();
+    buildCentral();
+    buildDocks();
+    connectLoader();
+    connectSeries();
+    connectOptions();
+    buildMenus();
+    restoreLayout();
+}
+
+// The pages, each in its tab (the Run page launches campaigns, Environment and History follow
+// what is open and what ran).
+void MainWindow::buildPages() {
     setWindowTitle(QStringLiteral("ScaleView"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/scaleview.svg")));
     setAcceptDrops(true);
@@ -87,44 +94,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     m_history = new HistoryPage(this);
     m_tabs->addTab(m_history, tr("History"));
     m_history->followCampaigns(m_runPanel);
-    // The user's own and imported reference tables join the built-in ones in the controls.
-    m_referenceTables = new ReferenceTables(this);
-    connect(m_referenceTables, &ReferenceTables::catalogChanged, m_controls,
-            &ControlPanel::setCatalog);
-    connect(m_referenceTables, &ReferenceTables::finished, this,
-            [this](bool ok, const QString& message) {
-                m_status->setText(message);
-                if (ok) return;
-                auto* box = new QMessageBox(QMessageBox::Warning, tr("Reference table refused"),
-                                            message, QMessageBox::Ok, this);
-                box->setAttribute(Qt::WA_DeleteOnClose);
-                box->open(); // not exec(): the window goes on
-            });
-    m_savedReferences = m_settings->checkedReferences();
-    m_startReferences = m_settings->analysisOptions().references;
-    connect(m_referenceTables, &ReferenceTables::userTablesLoaded, this,
-            &MainWindow::restoreReferences);
-    m_referenceTables->loadUserTables();
-    connect(this, &MainWindow::analysisShown, this, [this](const AnalysisPtr& a) {
-        const QString root = QString::fromStdString(a->summary.root);
-        m_environment->showDirectory(root);
-        m_history->setCurrentDirectory(a->complete && !a->summary.runs.empty() ? root : QString());
-    });
-    connect(m_runPanel->controller(), &RunController::started, this, [this] {
-        m_generationAtCampaignStart = m_loader->generation();
-        m_measureEditedSinceCampaignStart = false;
-    });
-    connect(m_runPanel, &RunPanel::resultsReady, this, &MainWindow::showRunResults);
-    connect(m_runPanel, &RunPanel::campaignOpened, this, &MainWindow::showCampaignResults);
-    // Closing mid-campaign cancelled it first (closeEvent); now the window may go.
-    connect(m_runPanel, &RunPanel::campaignFinished, this, [this] {
-        if (m_closeWhenIdle) close();
-    });
-    connect(m_runPanel, &RunPanel::logInProgress, this, [this](const QString& path) {
-        std::vector<std::filesystem::path> paths;
-        if (!path.isEmpty()) paths.emplace_back(path.toStdString());
-        m_analysis->setLogsInProgress(std::move(paths));
-    });
+}
+
+// The banners above the pages, the start page and the tabs in one stack.
+void MainWindow::buildCentral() {
     m_tabs->setDocumentMode(true);
     m_stack->addWidget(m_start);
     m_stack->addWidget(m_tabs);
@@ -146,7 +119,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     connect(m_start, &StartPage::openRequested, this, &MainWindow::chooseDirectory);
     connect(m_start, &StartPage::samplesRequested, this, &MainWindow::openDirectory);
     connect(m_start, &StartPage::runRequested, this, [this] { showPage(Run); });
+}
 
+// The Controls and Warnings docks, and the status bar.
+void MainWindow::buildDocks() {
     m_controlsDock = new QDockWidget(tr("Controls"), this);
     m_controlsDock->setObjectName(QStringLiteral("controls"));
     m_controlsDock->setWidget(m_controls);
@@ -175,113 +151,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_loadStatus);
     m_status->setText(openHint());
+}
 
-    // Loading: progress in the status bar; snapshots (partial, then complete) to the analysis.
-    // What is shown stays, titled and followed as it is, until the new directory turns out to
-    // hold logs: a failed open changes nothing but the banner.
-    connect(m_loader, &LoadController::started, this, [this](const QString& root) {
-        m_status->setText(tr("Scanning %1…").arg(QDir::toNativeSeparators(root)));
-        m_loadStatus->showProgress(0, 0, -1);
-    });
-    connect(m_loader, &LoadController::scanned, this, [this](const QString& root) {
-        if (isStartPageShown()) m_stack->setCurrentWidget(m_tabs);
-        updateDocks();
-        m_live->stop();
-        m_openBanner->hide();
-        m_windowBanner->hide();
-        m_lastOffer.clear();
-        // The window first: a recompute it starts for what was shown is dropped by clear().
-        chooseWindow(root);
-        m_loader->setMeasure(m_analysis->options().measure); // its logs are read for it
-        m_analysis->clear();
-        m_series->setMainRoot(root); // another directory ends the comparison
-        setWindowTitle(QStringLiteral("ScaleView — %1").arg(QDir::toNativeSeparators(root)));
-    });
-    // A comparison: every series is measured by the open directory's method, each over its own
-    // window (the added ones' from their campaign.json, as `compare` does), on the worker.
-    connect(m_series, &SeriesSet::changed, this,
-            [this] { m_analysis->setSeries(m_series->mainLabel(), m_series->inputs()); });
-    // On the banner, not the status line alone: removing the series recomputes, and each
-    // recompute rewrites the status line.
-    connect(m_series, &SeriesSet::failed, this, [this](const QString& root, const QString& error) {
-        const QString what =
-            tr("Cannot add %1 to the comparison: %2").arg(QDir::toNativeSeparators(root), error);
-        m_bannerAdds = true;
-        m_openBanner->showMessage(what + QStringLiteral("\n") +
-                                      tr("It is left out; everything else stays as it was."),
-                                  tr("Add another…"));
-        m_status->setText(what);
-    });
-    connect(m_series, &SeriesSet::windowUnreadable, this,
-            [this](const QString& root, const QString& error) {
-                const MeasureOptions dlperf;
-                // A message of its own: the status line is rewritten by each recompute.
-                statusBar()->showMessage(tr("%1: %2 — so it is measured over DLPerf's window %3…%4")
-                                             .arg(QDir::toNativeSeparators(root), error)
-                                             .arg(dlperf.warmup)
-                                             .arg(dlperf.iterations - 1),
-                                         60000);
-            });
-    connect(m_controls, &ControlPanel::seriesRenamed, m_series, &SeriesSet::rename);
-    connect(m_controls, &ControlPanel::seriesRemoveRequested, m_series, &SeriesSet::remove);
-    connect(m_controls, &ControlPanel::addSeriesRequested, this,
-            &MainWindow::chooseComparisonDirectory);
-    connect(m_loader, &LoadController::progress, m_loadStatus, &LoadStatus::showProgress);
-    connect(m_loadStatus, &LoadStatus::cancelRequested, m_loader, &LoadController::cancel);
-    connect(m_loader, &LoadController::snapshotReady, m_analysis, &AnalysisController::setSnapshot);
-    connect(m_loader, &LoadController::finished, this, [this](const QString& root, bool cancelled) {
-        m_loadStatus->showIdle();
-        if (!root.isEmpty()) m_settings->addRecent(root);
-        rebuildRecentMenu();
-        const bool runEnded = std::exchange(m_runEndedWhileLoading, false);
-        if (cancelled) return;
-        // Live's first look reads what was written during the load; without Live, a run that
-        // ended meanwhile is read by one look.
-        if (m_liveAction->isChecked())
-            m_live->start(m_loader->snapshot());
-        else if (runEnded)
-            m_live->refreshNow(m_loader->snapshot());
-    });
-    connect(m_loader, &LoadController::failed, this,
-            [this](const QString& root, const QString& error) { showOpenFailure(root, error); });
-    connect(m_live, &LiveController::snapshotReady, m_analysis, &AnalysisController::setSnapshot);
-
-    // Options: the control panel edits, the analysis recomputes, every page follows.
-    m_controls->setOptions(m_settings->analysisOptions());
-    m_analysis->setOptions(m_settings->analysisOptions());
-    connect(m_controls, &ControlPanel::optionsEdited, this, [this](AnalysisOptions o) {
-        const AnalysisOptions& now = m_analysis->options();
-        const bool windowEdited = !sameMeasure(o.measure, now.measure);
-        if (windowEdited) m_measureEditedSinceCampaignStart = true;
-        // Whose window it is, the controls do not know: the directory's policy does.
-        o.windowSource = now.windowSource;
-        o.campaignFile = now.campaignFile;
-        if (windowEdited && !validateMeasureOptions(o.measure)) {
-            const WindowChoice choice = m_window.set(o.measure);
-            stampWindow(o, choice);
-            m_controls->setWindowSource(choice.source, choice.campaignFile);
-            m_windowNote.clear(); // the user has chosen
-            m_windowBanner->hide();
-        }
-        m_analysis->setOptions(o);
-    });
-    connect(m_analysis, &AnalysisController::invalidOptions, this,
-            [this](const QString& why) { m_status->setText(tr("Not recomputed: %1").arg(why)); });
-    connect(m_analysis, &AnalysisController::analysisReady, this, &MainWindow::present);
-    connect(m_runs, &RunsPage::runSelected, m_export, &ExportController::setSelectedRun);
-    connect(m_throughput, &ChartPage::whiskerChanged, m_export, &ExportController::setWhisker);
-    connect(m_speedup, &SpeedupPage::efficiencyToggled, this,
-            [this](bool on) { m_settings->setEfficiency(on); });
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int page) {
-        m_settings->setPage(page);
-        updateDocks();
-        updateExportActions();
-    });
-    connect(m_speedup, &SpeedupPage::efficiencyToggled, this, &MainWindow::updateExportActions);
-    connect(m_controlsDock->toggleViewAction(), &QAction::triggered, this,
-            [this](bool on) { m_controlsWanted = on; });
-
-    buildMenus();
+// The window as the user left it: page, efficiency, geometry and docks.
+void MainWindow::restoreLayout() {
     m_speedup->setEfficiency(m_settings->efficiency());
     m_tabs->setCurrentIndex(m_settings->page());
     resize(1400, 900);
@@ -307,18 +180,6 @@ void MainWindow::addToComparison(const QString& directory) {
     if (m_bannerAdds) m_openBanner->hide(); // the last add's failure: this one replaces it
     m_series->add(QFileInfo(directory).absoluteFilePath());
     m_status->setText(tr("Adding %1 to the comparison…").arg(QDir::toNativeSeparators(directory)));
-}
-
-void MainWindow::applyWindow(const WindowChoice& choice) {
-    m_controls->setWindowSource(choice.source, choice.campaignFile);
-    AnalysisOptions options = m_analysis->options();
-    const AnalysisOptions before = options;
-    stampWindow(options, choice);
-    if (sameMeasure(options.measure, before.measure) &&
-        options.windowSource == before.windowSource && options.campaignFile == before.campaignFile)
-        return;
-    m_controls->setOptions(options);
-    m_analysis->setOptions(options);
 }
 
 void MainWindow::reload() {

@@ -111,6 +111,18 @@ class MainWindow : public QMainWindow {
     void dropEvent(QDropEvent* event) override;
 
   private:
+    // The constructor's steps, in its order: the pages, the reference tables, the Run page's
+    // signals, the banners and the stack, the docks, loading, the comparison, the options; then
+    // the menus and the layout the user left.
+    void buildPages();
+    void connectReferenceTables();
+    void connectRunPanel();
+    void buildCentral();
+    void buildDocks();
+    void connectLoader();
+    void connectSeries();
+    void connectOptions();
+    void restoreLayout();
     void buildMenus();
     void rebuildRecentMenu();
     void present(const AnalysisPtr& analysis);
