@@ -16,7 +16,7 @@ namespace sv {
 namespace {
 
 std::string opt(const std::optional<double>& v, int decimals, const char* none = "-") {
-    return v ? formatFixed(*v, decimals) : std::string(none);
+    return v ? formatShown(*v, decimals) : std::string(none);
 }
 
 std::string pad(const std::string& s, std::size_t width, bool right) {
@@ -120,7 +120,7 @@ std::string formatTable(const Summary& s) {
         if (!c.excluded.empty()) runs += "+" + std::to_string(c.excluded.size()) + "x";
         row({std::to_string(c.key.topology.nodes), std::to_string(c.gpus()), runs, opt(c.median, 2),
              intervalText(c.medianCi95, 2), opt(c.mean, 2), opt(c.stdev, 2), opt(c.cvPct, 1),
-             opt(c.speedup, 2), c.efficiency ? formatFixed(*c.efficiency * 100.0, 1) + " %" : "-",
+             opt(c.speedup, 2), c.efficiency ? formatShown(*c.efficiency * 100.0, 1) + " %" : "-",
              c.reference ? formatFixed(c.reference->throughput, 2) : "-", opt(c.deltaPct, 1)});
     }
     // What the reader must know to trust the table.

@@ -38,7 +38,7 @@ std::string esc(const std::string& s) {
 }
 
 std::string opt(const std::optional<double>& v, int decimals) {
-    return v ? formatFixed(*v, decimals) : std::string("–");
+    return v ? formatShown(*v, decimals) : std::string("–");
 }
 
 std::string ci(const std::optional<Interval>& v, int decimals) {
@@ -80,7 +80,7 @@ std::string caseTable(const Summary& s) {
                                       formatFixed(c.reference->throughput, 2) + ")"
                                 : "–",
                     c.referenceMethod.empty() ? "–" : c.referenceMethod,
-                    c.deltaPct ? formatFixed(*c.deltaPct, 1) : "–", ab});
+                    c.deltaPct ? formatShown(*c.deltaPct, 1) : "–", ab});
     }
     return out + "</table>\n";
 }

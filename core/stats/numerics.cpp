@@ -181,4 +181,11 @@ std::string formatFixed(double v, int decimals) {
     return buf;
 }
 
+std::string formatShown(double v, int decimals) {
+    std::string s = formatFixed(v, decimals);
+    if (!s.empty() && s[0] == '-' && s.find_first_not_of("0.", 1) == std::string::npos)
+        s.erase(0, 1);
+    return s;
+}
+
 } // namespace sv

@@ -33,5 +33,8 @@ std::string pythonFloatRepr(double x);
 // printf's "%.*f" (and Python's '{:.Nf}': both round the exact binary value): throughput,
 // speedup and percentages as the tables and notes show them.
 std::string formatFixed(double v, int decimals);
+// formatFixed for a person to read: a value that rounds to zero shows no sign ("0.0", never
+// "-0.0", which reads as a loss where there is none).
+std::string formatShown(double v, int decimals);
 
 } // namespace sv

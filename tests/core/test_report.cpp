@@ -1,4 +1,5 @@
 #include "core/report/report.h"
+#include "core/stats/numerics.h"
 
 #include <gtest/gtest.h>
 
@@ -84,6 +85,20 @@ TEST(Report, TableShowsCasesReferencesAndExclusions) {
     ASSERT_EQ(s.warnings.size(), 1u);
     EXPECT_EQ(s.warnings[0].text(),
               "4n8g/r50_b128_fp32_8.log: incomplete: found 576 of 3840 speed lines");
+}
+
+// Issue 27: a median 0.02 % under the reference read "-0.0" in the table, a loss where there is
+// none to see.
+TEST(Report, TableShowsNoNegativeZero) {
+    auto s = workedSummary();
+    for (auto& c : s.cases)
+        c.deltaPct = -0.02;
+    const std::string t = formatTable(s);
+    EXPECT_EQ(t.find("-0.0"), std::string::npos) << t;
+    EXPECT_NE(t.find("      0.0\n"), std::string::npos) << t;
+    EXPECT_EQ(formatShown(-0.04, 1), "0.0");
+    EXPECT_EQ(formatShown(-0.05, 1), "-0.1");
+    EXPECT_EQ(formatShown(-1.0, 0), "-1");
 }
 
 TEST(Report, JsonHoldsRunsCasesAndOptions) {
