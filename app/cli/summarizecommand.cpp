@@ -160,8 +160,9 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
     if (!quiet)
         for (const auto& w : summary.warnings)
             std::fprintf(stderr, "warning: %s\n", w.text().c_str());
-    // What the scan found, in one line (never a warning per file that is not a log).
-    if (!quiet && !summary.scanLine.empty())
+    // What the scan found, in one line (never a warning per file that is not a log); a tree of
+    // logs only says nothing, as before.
+    if (!quiet && summary.scanLine.find("skipped") != std::string::npos)
         std::fprintf(stderr, "note: %s\n", summary.scanLine.c_str());
     // Where DLPerf's script computes another figure than ScaleView's, say so and give both.
     if (!quiet && format != "dlperf")
