@@ -3,7 +3,6 @@
 
 #include "core/load/runloader.h"
 
-#include <QtConcurrent>
 
 namespace sv::ui {
 
@@ -66,7 +65,7 @@ void AnalysisController::remember(const std::vector<RunLogPtr>& sent,
 }
 
 void AnalysisController::request() {
-    if (m_watcher) {
+    if (m_running) {
         m_pending = true; // one job at a time; the latest inputs run next
         return;
     }
@@ -76,7 +75,7 @@ void AnalysisController::request() {
 void AnalysisController::start() {
     m_pending = false;
     const quint64 epoch = m_epoch;
-    m_watcher = new QFutureWatcher<AnalysisPtr>(this);
+    m_running = true;
     LogSnapshot snapshot = m_snapshot;
     snapshot.inProgress = m_inProgress;
     // Logs read again for this window before are not read a third time; those read for an
@@ -90,26 +89,26 @@ void AnalysisController::start() {
         kept.insert(*r);
     }
     m_remeasured = std::move(kept);
-    connect(m_watcher, &QFutureWatcherBase::finished, this, [this, epoch, sent = snapshot.logs] {
-        AnalysisPtr result = m_watcher->result();
-        m_watcher->deleteLater();
-        m_watcher = nullptr;
-        // A result for older options of the same directory is still true for what it
-        // shows, and showing it keeps a long partial load filling in; one for another
-        // directory is not.
-        if (epoch == m_epoch) {
-            remember(sent, result->logs);
-            m_current = result;
-            emit analysisReady(result);
-        }
-        if (m_pending) start();
-    });
-    m_watcher->setFuture(QtConcurrent::run(
-        async::workPool(),
+    std::vector<RunLogPtr> sent = snapshot.logs;
+    async::runInBackground(
+        this,
         [snapshot = std::move(snapshot), options = m_options, label = m_label, others = m_others] {
             return AnalysisPtr(std::make_shared<const Analysis>(
                 analyze(snapshot, options, ReferenceCatalog::builtin(), label, others)));
-        }));
+        },
+        [this, epoch, sent = std::move(sent)](AnalysisPtr result) {
+            m_running = false;
+            // A result for older options of the same directory is still true for what it
+            // shows, and showing it keeps a long partial load filling in; one for another
+            // directory is not.
+            if (epoch == m_epoch) {
+                remember(sent, result->logs);
+                m_current = result;
+                emit analysisReady(result);
+            }
+            if (m_pending) start();
+        },
+        async::workPool());
 }
 
 } // namespace sv::ui

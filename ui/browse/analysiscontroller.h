@@ -7,7 +7,6 @@
 
 #include "ui/browse/analysis.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 
 #include <map>
@@ -29,7 +28,7 @@ class AnalysisController : public QObject {
     const AnalysisOptions& options() const { return m_options; }
     const LogSnapshot& snapshot() const { return m_snapshot; }
     AnalysisPtr current() const { return m_current; }
-    bool isBusy() const { return m_watcher != nullptr || m_pending; }
+    bool isBusy() const { return m_running || m_pending; }
     void clear();
     // The directory at root could not be opened: an analysis with nothing in it but the reason,
     // at once, so no page and no export shows what was open before.
@@ -59,7 +58,7 @@ class AnalysisController : public QObject {
     std::map<const RunLog*, Remeasured> m_remeasured;
     quint64 m_epoch = 0; // bumped by clear(): results from before are stale
     bool m_pending = false;
-    QFutureWatcher<AnalysisPtr>* m_watcher = nullptr;
+    bool m_running = false; // a job is on the work pool (one at a time)
 };
 
 } // namespace sv::ui

@@ -5,13 +5,11 @@
 
 #include <QDir>
 #include <QFontDatabase>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace sv::ui {
 
@@ -51,16 +49,14 @@ void EnvironmentPage::showDirectory(const QString& root, bool force) {
         emit loaded();
         return;
     }
-    auto* watcher = new QFutureWatcher<std::vector<ReportFile>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation) return; // another directory since
-        showFiles(watcher->result());
-        emit loaded();
-    });
-    watcher->setFuture(QtConcurrent::run(async::backgroundPool(), [dir = root.toStdString()] {
-        return capturedFiles(std::filesystem::path(dir));
-    }));
+    async::runInBackground(
+        this, [dir = root.toStdString()] { return capturedFiles(std::filesystem::path(dir)); },
+        [this, generation](std::vector<ReportFile> files) {
+            if (generation != m_generation) return; // another directory since
+            showFiles(std::move(files));
+            emit loaded();
+        },
+        async::backgroundPool());
 }
 
 void EnvironmentPage::showFiles(std::vector<ReportFile> files) {

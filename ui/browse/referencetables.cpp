@@ -6,10 +6,8 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QInputDialog>
 #include <QMessageBox>
-#include <QtConcurrent>
 
 #include <cstdlib>
 #include <fstream>
@@ -49,99 +47,93 @@ void ReferenceTables::apply(const Outcome& outcome, bool reportFinished) {
 
 void ReferenceTables::loadUserTables() {
     const quint64 generation = ++m_generation;
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation) return; // a save or import since has the newer catalog
-        const Outcome outcome = watcher->result();
-        apply(outcome, false);
-        emit userTablesLoaded(outcome.warnings);
-    });
-    watcher->setFuture(QtConcurrent::run(async::backgroundPool(), [dir = m_directory] {
-        std::vector<std::string> refused;
-        Outcome out;
-        out.catalog = std::make_shared<const ReferenceCatalog>(
-            ReferenceCatalog::withUserTables(dir, &refused));
-        for (const auto& r : refused)
-            out.warnings << QString::fromStdString(r);
-        return out;
-    }));
+    async::runInBackground(
+        this,
+        [dir = m_directory] {
+            std::vector<std::string> refused;
+            Outcome out;
+            out.catalog = std::make_shared<const ReferenceCatalog>(
+                ReferenceCatalog::withUserTables(dir, &refused));
+            for (const auto& r : refused)
+                out.warnings << QString::fromStdString(r);
+            return out;
+        },
+        [this, generation](const Outcome& outcome) {
+            // A save or import since has the newer catalog.
+            if (generation != m_generation) return;
+            apply(outcome, false);
+            emit userTablesLoaded(outcome.warnings);
+        },
+        async::backgroundPool());
 }
 
 void ReferenceTables::save(const Summary& summary, const ReferenceTableInfo& info) {
     ++m_generation;
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        apply(watcher->result(), true);
-    });
-    watcher->setFuture(QtConcurrent::run(async::workPool(), [dir = m_directory,
-                                                                current = m_catalog, summary,
-                                                                info] {
-        Outcome out;
-        std::string error;
-        if (!isValidReferenceId(info.id)) {
-            out.message = QObject::tr("The id must be letters, digits, '.', '_' or '-' (up to "
-                                      "100), not '%1'")
-                              .arg(QString::fromStdString(info.id));
+    async::runInBackground(
+        this,
+        [dir = m_directory, current = m_catalog, summary, info] {
+            Outcome out;
+            std::string error;
+            if (!isValidReferenceId(info.id)) {
+                out.message = QObject::tr("The id must be letters, digits, '.', '_' or '-' (up to "
+                                          "100), not '%1'")
+                                  .arg(QString::fromStdString(info.id));
+                return out;
+            }
+            if (current->find(info.id)) {
+                out.message = QObject::tr("A table '%1' exists already: choose another id")
+                                  .arg(QString::fromStdString(info.id));
+                return out;
+            }
+            const auto json = referenceTablesJson(summary, info, &error);
+            std::error_code ec;
+            std::filesystem::create_directories(dir, ec);
+            const auto path = dir / (info.id + ".json");
+            if (!json || !writeNewReferenceFile(path, *json, error)) {
+                out.message = QString::fromStdString(error);
+                return out;
+            }
+            ReferenceCatalog next = *current;
+            if (!next.addFile(path, &error)) {
+                out.message = QString::fromStdString(error);
+                return out;
+            }
+            out.catalog = std::make_shared<const ReferenceCatalog>(std::move(next));
+            out.message = QObject::tr("Saved as %1").arg(QString::fromStdString(path.string()));
             return out;
-        }
-        if (current->find(info.id)) {
-            out.message = QObject::tr("A table '%1' exists already: choose another id")
-                              .arg(QString::fromStdString(info.id));
-            return out;
-        }
-        const auto json = referenceTablesJson(summary, info, &error);
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        const auto path = dir / (info.id + ".json");
-        if (!json || !writeNewReferenceFile(path, *json, error)) {
-            out.message = QString::fromStdString(error);
-            return out;
-        }
-        ReferenceCatalog next = *current;
-        if (!next.addFile(path, &error)) {
-            out.message = QString::fromStdString(error);
-            return out;
-        }
-        out.catalog = std::make_shared<const ReferenceCatalog>(std::move(next));
-        out.message = QObject::tr("Saved as %1").arg(QString::fromStdString(path.string()));
-        return out;
-    }));
+        },
+        [this](const Outcome& outcome) { apply(outcome, true); }, async::workPool());
 }
 
 void ReferenceTables::import(const QString& file) {
     ++m_generation;
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        apply(watcher->result(), true);
-    });
-    watcher->setFuture(QtConcurrent::run(async::workPool(), [dir = m_directory,
-                                                                current = m_catalog, file] {
-        Outcome out;
-        std::string error;
-        const std::filesystem::path source = file.toStdString();
-        ReferenceCatalog next = *current;
-        // Whole or nothing: addFile validates every table before any is added.
-        if (!next.addFile(source, &error)) {
-            out.message = QString::fromStdString(error);
+    async::runInBackground(
+        this,
+        [dir = m_directory, current = m_catalog, file] {
+            Outcome out;
+            std::string error;
+            const std::filesystem::path source = file.toStdString();
+            ReferenceCatalog next = *current;
+            // Whole or nothing: addFile validates every table before any is added.
+            if (!next.addFile(source, &error)) {
+                out.message = QString::fromStdString(error);
+                return out;
+            }
+            // A copy in the user directory lists it next time; an existing file is never replaced.
+            std::error_code ec;
+            std::filesystem::create_directories(dir, ec);
+            const auto copy = dir / source.filename();
+            if (std::filesystem::absolute(source).lexically_normal() != copy.lexically_normal() &&
+                !writeNewReferenceFile(copy, slurp(source), error)) {
+                out.message = QString::fromStdString(error);
+                return out;
+            }
+            out.catalog = std::make_shared<const ReferenceCatalog>(std::move(next));
+            out.message = QObject::tr("Imported %1 (kept as %2)")
+                              .arg(file, QString::fromStdString(copy.string()));
             return out;
-        }
-        // A copy in the user directory lists it next time; an existing file is never replaced.
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        const auto copy = dir / source.filename();
-        if (std::filesystem::absolute(source).lexically_normal() != copy.lexically_normal() &&
-            !writeNewReferenceFile(copy, slurp(source), error)) {
-            out.message = QString::fromStdString(error);
-            return out;
-        }
-        out.catalog = std::make_shared<const ReferenceCatalog>(std::move(next));
-        out.message = QObject::tr("Imported %1 (kept as %2)")
-                          .arg(file, QString::fromStdString(copy.string()));
-        return out;
-    }));
+        },
+        [this](const Outcome& outcome) { apply(outcome, true); }, async::workPool());
 }
 
 void ReferenceTables::saveInteractive(QWidget* parent, const AnalysisPtr& analysis) {
