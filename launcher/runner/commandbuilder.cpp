@@ -3,6 +3,11 @@
 #include "launcher/runner/localexecutor.h"
 #include "launcher/ssh/sshexecutor.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 namespace sv::launcher {
 namespace {
 
@@ -72,6 +77,26 @@ std::string CommandBuilder::failureMarker() const {
     return it == m_profile.launchers.end() ? std::string() : it->second.failureMarker;
 }
 
+bool CommandBuilder::choosesMasterPort() const {
+    return m_profile.variables.count("master_port") && !m_campaign.variables.count("master_port");
+}
+
+int CommandBuilder::freeLocalPort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return 0;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_ANY);
+    a.sin_port = 0; // the kernel's choice among the free ones
+    socklen_t length = sizeof a;
+    int port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &length) == 0)
+        port = ntohs(a.sin_port);
+    ::close(fd);
+    return port;
+}
+
 std::string CommandBuilder::substitute(const std::string& text, const PlannedRun& run,
                                        int node) const {
     const Topology& t = run.key.topology;
@@ -111,6 +136,7 @@ std::string CommandBuilder::substitute(const std::string& text, const PlannedRun
                                                             : rendezvous(0);
         if (auto it = m_campaign.variables.find(name); it != m_campaign.variables.end())
             return it->second;
+        if (name == "master_port" && m_masterPort > 0) return std::to_string(m_masterPort);
         if (auto it = m_profile.variables.find(name); it != m_profile.variables.end())
             return it->second;
         return std::nullopt;

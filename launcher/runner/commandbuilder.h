@@ -43,6 +43,15 @@ class CommandBuilder {
     std::string rendezvous(int index) const;
     // Whether the launcher runs once per node (torchrun) rather than once for the whole run.
     bool perNode() const;
+    // The port the ranks meet at for the next run ({master_port}), chosen free when it starts:
+    // the profile's fixed 29500 collided with another campaign on the same machine. A
+    // campaign's own "master_port" variable still wins.
+    void setMasterPort(int port) { m_masterPort = port; }
+    // Whether {master_port} is the runner's to choose: the profile names one and the campaign
+    // does not.
+    bool choosesMasterPort() const;
+    // A TCP port free on this machine now (the kernel's choice), or 0 when none can be had.
+    static int freeLocalPort();
     // What a per-node launcher prints when its node's workers failed; empty: nothing known.
     std::string failureMarker() const;
     // The workload as the launch host sees it: launcher + program + arguments; node is the
@@ -92,6 +101,7 @@ class CommandBuilder {
     ContainerCommands m_containers;
     ContainerSsh m_ssh;
     std::vector<std::string> m_rendezvous; // per host; empty: not resolved
+    int m_masterPort = 0;                  // 0: the profile's or the campaign's value
 };
 
 } // namespace sv::launcher

@@ -204,6 +204,11 @@ void Runner::launch(int index) {
     m_logError.clear();
     m_failureMarker = m_builder.failureMarker();
     m_lastIteration = 0; // progress from the first iteration on
+    // Each run's ranks meet at a port free now (recorded with its command line in the
+    // journal), not the profile's fixed one another campaign here may hold. The kernel's choice
+    // on this machine: for remote nodes no better guess is at hand, and it moves with each run.
+    if (!underSlurm() && m_builder.choosesMasterPort())
+        m_builder.setMasterPort(CommandBuilder::freeLocalPort());
     // Under Slurm no process starts here: the job script holds the launch.
     m_launches = underSlurm() ? std::vector<Launch>{} : m_builder.launches(run, m_tag);
     std::vector<std::vector<std::string>> argvs;

@@ -2,8 +2,12 @@
 // scaleview-cli run and read back by scaleview-cli summarize.
 
 #include "tests/launcher/launchertest.h"
+#include "launcher/campaign/campaign.h"
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -131,5 +135,69 @@ TEST(LocalCampaign, AdaptiveRepeatsStopAtTheMinimumWhenAQuietRunMeetsTheTarget) 
     EXPECT_NE(reason.find(" % within 25 % after 2 repeats"), std::string::npos) << reason;
     EXPECT_FALSE(std::filesystem::exists(out + "/logs/local/pytorch-cpu/resnet50/bz2/1n1g/"
                                                "r50_b2_fp32_3.log"));
+    std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// The fake workload's profile with a rendezvous port, as the bundled profiles have one.
+std::string writePortProfile(const std::string& dir) {
+    const std::string path = dir + "/port-profile.json";
+    std::ofstream(path)
+        << R"J({"name": "fakeport", "label": "fake workload (tests)", "model": "r50", "logRoot": "logs/fake",
+      "defaultLauncher": "mpirun",
+      "variables": {"master_port": "29500"},
+      "launchers": {"mpirun": ["mpirun", "--tag-output", "--allow-run-as-root", "--oversubscribe", "-np", "{ranks}",
+                               "-H", "{host_slots}", "{mpi_env}"]},
+      "program": ["/usr/bin/python3", ")J"
+        << sv::test::kFake << R"J("],
+      "args": ["--iterations", "{iterations}", "--batch", "{batch}", "--master-port", "{master_port}"]})J";
+    return path;
+}
+
+// The --master-port of each run's command line in the campaign's journal.
+std::vector<std::string> masterPorts(const std::string& out) {
+    std::vector<std::string> ports;
+    std::istringstream in(sv::test::readFile(out + "/journal.jsonl"));
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded() || j["event"] != "start") continue;
+        const auto& argv = j["command"];
+        for (std::size_t i = 0; i + 1 < argv.size(); ++i)
+            if (argv[i] == "--master-port") ports.push_back(argv[i + 1].get<std::string>());
+    }
+    return ports;
+}
+
+} // namespace
+
+// Issue 27: every run met at the profile's fixed --master-port 29500, which another campaign on
+// the same machine may hold. Each run gets a port free when it starts, in its recorded command
+// line; a campaign's own port still wins.
+TEST(LocalCampaign, EachRunMeetsAtAFreePortRecordedInItsCommandLine) {
+    const std::string dir = sv::test::tempDir("masterport");
+    const std::string profile = writePortProfile(dir);
+    for (const std::string given : {"", "29777"}) {
+        auto c = sv::test::fakeCampaign(profile, dir + "/out" + given, 2);
+        c.cooldownSeconds = 0;
+        if (!given.empty()) c.variables["master_port"] = given;
+        std::string error;
+        ASSERT_TRUE(sv::launcher::saveCampaign(c, dir + "/c" + given + ".json", &error)) << error;
+        const auto r = runProcess({kCli, "run", dir + "/c" + given + ".json"});
+        ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+        const auto ports = masterPorts(c.outputDir);
+        ASSERT_EQ(ports.size(), 2u);
+        for (const auto& p : ports) {
+            if (!given.empty()) {
+                EXPECT_EQ(p, given);
+                continue;
+            }
+            EXPECT_NE(p, "29500");
+            const int port = std::stoi(p);
+            EXPECT_GT(port, 1023);
+            EXPECT_LT(port, 65536);
+        }
+    }
     std::filesystem::remove_all(dir);
 }
