@@ -473,6 +473,8 @@ int preflightCommand(const std::vector<std::string>& args) {
                         f.host.c_str(), f.check.c_str(), f.message.c_str());
             failures += f.ok ? 0 : 1;
         }
+        // The worst of the lines above, last, where the eye lands.
+        std::printf("%s\n", preflightHeadline(findings).text.c_str());
         app.quit();
     });
     app.exec();

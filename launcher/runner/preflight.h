@@ -21,6 +21,15 @@ struct PreflightFinding {
     bool warning = false; // ok, but worth knowing before the campaign starts (a busy host)
 };
 
+// The one line that heads the findings, carrying the worst of them: a failure first, then a
+// warning (a busy host), and "all N checks passed" only when nothing below says otherwise.
+struct PreflightHeadline {
+    std::string text;
+    int failures = 0;
+    int warnings = 0;
+};
+PreflightHeadline preflightHeadline(const std::vector<PreflightFinding>& findings);
+
 class Preflight {
   public:
     using Done = std::function<void(std::vector<PreflightFinding>)>;

@@ -12,6 +12,7 @@
 #include "launcher/runner/journal.h"
 #include "launcher/runner/launchgroup.h"
 #include "launcher/runner/outputspace.h"
+#include "launcher/runner/preflight.h"
 #include "launcher/runner/runner.h"
 #include "launcher/campaign/workloadprofile.h"
 
@@ -326,4 +327,28 @@ TEST(CommandBatchTurns, AnSshLoginTurnedAwayIsNotTheCommandsFailure) {
     ran.exitCode = 1;
     ran.errors = "kex_exchange_identification: read: Connection reset by peer\n";
     EXPECT_FALSE(loginFailed(ran)); // not ssh's exit code
+}
+
+// Issue 27: the Run panel said "Preflight: all 4 checks passed" beside its own red "busy" line.
+// The headline carries the worst finding.
+TEST(PreflightHeadline, CarriesTheWorstFinding) {
+    std::vector<PreflightFinding> f = {{"localhost", "launcher", true, "mpirun 4.1.4"},
+                                       {"localhost", "torch", true, "torch 1.13"},
+                                       {"localhost", "output", true, "12 GiB free"},
+                                       {"localhost", "busy", true, "a python3 uses 98 % of a core", true}};
+    auto h = preflightHeadline(f);
+    EXPECT_EQ(h.warnings, 1);
+    EXPECT_EQ(h.failures, 0);
+    EXPECT_EQ(h.text.find("all 4 checks passed"), std::string::npos) << h.text;
+    EXPECT_NE(h.text.find("1 warning"), std::string::npos) << h.text;
+    EXPECT_NE(h.text.find("localhost · busy: a python3 uses 98 % of a core"), std::string::npos)
+        << h.text;
+    f.push_back({"node2", "ssh", false, "connection refused"});
+    h = preflightHeadline(f);
+    EXPECT_EQ(h.failures, 1);
+    EXPECT_NE(h.text.find("Preflight found 1 problem and 1 warning. node2 · ssh: connection refused"),
+              std::string::npos)
+        << h.text;
+    f = {{"localhost", "launcher", true, "ok"}};
+    EXPECT_EQ(preflightHeadline(f).text, "Preflight: all 1 check passed.");
 }
