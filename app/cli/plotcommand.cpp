@@ -14,6 +14,7 @@
 #include "core/stats/summary.h"
 #include "ui/charts/throughputchart.h"
 
+#include <algorithm>
 #include <QApplication>
 #include <QChart>
 #include <QFileInfo>
@@ -117,11 +118,16 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
     const auto& first = summary.cases.front().key;
     const ui::CaseGroup group{first.model, first.precision, first.batchPerDevice,
                               compare ? std::string() : first.format};
-    if (references.empty())
-        if (auto ref = ui::matchingReference(group)) references.push_back(*ref);
     std::vector<const CaseStats*> cases;
+    std::vector<std::string> formats;
     for (const auto& c : summary.cases)
-        if (group.contains(c.key)) cases.push_back(&c);
+        if (group.contains(c.key)) {
+            cases.push_back(&c);
+            if (std::find(formats.begin(), formats.end(), c.key.format) == formats.end())
+                formats.push_back(c.key.format);
+        }
+    // The app's own choice: each framework's matching table (its model, precision, batch).
+    if (references.empty()) references = ui::matchingReferences(group, formats);
     ui::ScalingData data;
     if (compare) {
         const auto series = ui::frameworkSeries(cases, options.method);

@@ -289,11 +289,9 @@ bool ofFramework(std::string_view name, std::string_view framework, bool ngcAlia
 
 } // namespace
 
-std::optional<ReferenceValue> ReferenceCatalog::lookup(std::string_view precision, int batch,
-                                                       std::string_view topology,
-                                                       std::string_view model,
-                                                       std::string_view framework) const {
-    const std::string topo(topology);
+std::optional<ReferenceValue> ReferenceCatalog::match(std::string_view precision, int batch,
+                                                      std::string_view model,
+                                                      std::string_view framework) const {
     for (const auto& t : m_tables) {
         // Without a model, ResNet-50's: what the lookup has always meant.
         if (modelFamily(t.model) != modelFamily(model.empty() ? "r50" : model)) continue;
@@ -311,13 +309,26 @@ std::optional<ReferenceValue> ReferenceCatalog::lookup(std::string_view precisio
         else
             for (const auto& s : t.series)
                 candidates.push_back(&s);
-        for (const auto* s : candidates) {
-            if (!s || s->precision != precision || s->batchPerDevice != batch) continue;
-            auto it = s->throughput.find(topo);
-            if (it != s->throughput.end()) return ReferenceValue{&t, s, it->second};
-        }
+        for (const auto* s : candidates)
+            if (s && s->precision == precision && s->batchPerDevice == batch &&
+                !s->throughput.empty())
+                return ReferenceValue{&t, s, 0.0};
     }
     return std::nullopt;
+}
+
+std::optional<ReferenceValue> ReferenceCatalog::lookup(std::string_view precision, int batch,
+                                                       std::string_view topology,
+                                                       std::string_view model,
+                                                       std::string_view framework) const {
+    // One table for the case's model, framework, precision and batch at every topology: where
+    // it has no figure, there is none (another table's would make a chart of two sources).
+    auto chosen = match(precision, batch, model, framework);
+    if (!chosen) return std::nullopt;
+    auto it = chosen->series->throughput.find(std::string(topology));
+    if (it == chosen->series->throughput.end()) return std::nullopt;
+    chosen->throughput = it->second;
+    return chosen;
 }
 
 namespace {

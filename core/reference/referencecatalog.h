@@ -69,11 +69,16 @@ class ReferenceCatalog {
     const std::vector<ReferenceTable>& tables() const { return m_tables; }
     const ReferenceTable* find(std::string_view id) const;
 
-    // The first table, in file order (the seed's NGC MXNet tables first), whose primary series
-    // matches precision and batch and has a figure for the topology. With a model, only tables
-    // of that model ("r50", "rn50" and "resnet50" are one; so are BERT's names); with a
-    // framework (a log format's, "NGC TensorFlow 1"), only its series ("NGC TensorFlow
-    // 1.15.2 ...") stand for a table.
+    // The reference for a case: the first table, in file order (the seed's NGC MXNet tables
+    // first, each framework's own DLPerf table before the report's comparisons), whose primary
+    // series matches precision and batch. With a model, only tables of that model ("r50",
+    // "rn50" and "resnet50" are one; so are BERT's names); with a framework (a log format's,
+    // "NGC TensorFlow 1"), only its series ("NGC TensorFlow 1.15.2 ...") stand for a table.
+    // The throughput of the value returned is 0: it names the table and series.
+    std::optional<ReferenceValue> match(std::string_view precision, int batchPerDevice,
+                                        std::string_view model = {},
+                                        std::string_view framework = {}) const;
+    // match()'s figure at the topology; none where that table has none (never another table's).
     std::optional<ReferenceValue> lookup(std::string_view precision, int batchPerDevice,
                                          std::string_view topology, std::string_view model = {},
                                          std::string_view framework = {}) const;

@@ -70,6 +70,15 @@ Summary summarizeScan(ScanResult scan, const std::filesystem::path& root, const 
 
 } // namespace
 
+std::size_t runsUsed(const Summary& s) {
+    std::size_t used = 0;
+    for (const auto& r : s.runs)
+        if (r.usable() && !r.inProgress && r.throughput(s.options.method) &&
+            !(r.disturbed && s.options.excludeDisturbed))
+            ++used;
+    return used;
+}
+
 void recomputeCases(Summary& s) {
     // Scan warnings stay; run warnings are redone.
     s.warnings.resize(s.skippedFiles);

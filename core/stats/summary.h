@@ -53,6 +53,10 @@ Summary summarizePaths(const std::vector<std::filesystem::path>& paths, const Lo
 // Recomputes cases and run warnings from runs already read (another method or reference).
 void recomputeCases(Summary& summary);
 
+// The runs whose figures the cases use: usable, with a figure by the method, finished, and not
+// left out as disturbed (SummaryOptions::excludeDisturbed). What a status line calls "used".
+std::size_t runsUsed(const Summary& summary);
+
 // A window the runs were measured over, and the formats whose runs were (in run order). One
 // for all, unless load.measure asked for each format's DLPerf defaults and they differ.
 struct WindowUse {

@@ -49,14 +49,31 @@ std::string referenceId(const ReferenceTable& table, const ReferenceSeries& seri
     return table.series.size() <= 1 ? table.id : table.id + ":" + series.name;
 }
 
-std::optional<std::string> matchingReference(const CaseGroup& group,
+std::optional<std::string> matchingReference(const CaseGroup& group, std::string_view format,
                                              const ReferenceCatalog& catalog) {
-    // The 1n1g figure is in every published table; any other topology will do when it is not.
-    for (const char* topo : {"1n1g", "1n8g", "2n8g", "4n8g", "1n2g", "1n4g", "1n16g"})
-        if (auto v = catalog.lookup(group.precision, group.batchPerDevice, topo);
-            v && v->table && v->series)
-            return referenceId(*v->table, *v->series);
+    const std::string_view framework =
+        format.empty() ? std::string_view() : logFormatOf(format).framework;
+    if (auto v = catalog.match(group.precision, group.batchPerDevice, group.model, framework);
+        v && v->table && v->series)
+        return referenceId(*v->table, *v->series);
     return std::nullopt;
+}
+
+std::vector<std::string> matchingReferences(const CaseGroup& group,
+                                            const std::vector<std::string>& formats,
+                                            const ReferenceCatalog& catalog) {
+    std::vector<std::string> out;
+    auto add = [&](std::string_view format) {
+        if (auto id = matchingReference(group, format, catalog);
+            id && std::find(out.begin(), out.end(), *id) == out.end())
+            out.push_back(*id);
+    };
+    if (!group.format.empty())
+        add(group.format);
+    else
+        for (const auto& f : formats)
+            add(f);
+    return out;
 }
 
 std::vector<RunLogPtr> remeasured(const std::vector<RunLogPtr>& logs,
@@ -223,8 +240,21 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
         a.group = a.groups.front();
 
     if (options.autoReferences) {
-        if (a.group)
-            if (auto id = matchingReference(*a.group, catalog)) a.references.push_back(*id);
+        // Each framework's own (the Results table's per case): a TensorFlow 2 tree is not
+        // compared with NGC MXNet's figures.
+        if (a.group) {
+            std::vector<std::string> formats;
+            auto collect = [&](const std::vector<CaseStats>& cases) {
+                for (const auto& c : cases)
+                    if (a.group->contains(c.key) &&
+                        std::find(formats.begin(), formats.end(), c.key.format) == formats.end())
+                        formats.push_back(c.key.format);
+            };
+            collect(s.cases);
+            for (const auto& o : a.others)
+                collect(o.summary.cases);
+            a.references = matchingReferences(*a.group, formats, catalog);
+        }
     } else {
         for (const auto& r : options.references)
             if (catalog.knows(r)) a.references.push_back(r);

@@ -86,10 +86,15 @@ std::vector<ComparisonSeries> frameworkSeries(const std::vector<const CaseStats*
 
 // "TABLE_ID" for a one-series table, "TABLE_ID:SERIES" otherwise: how references are named.
 std::string referenceId(const ReferenceTable& table, const ReferenceSeries& series);
-// The published figures matching a group (its precision and batch size), if any.
+// The published figures matching a group's model, precision and batch size and the framework
+// of the log format `format` (ReferenceCatalog::match, as each case's reference), if any.
 std::optional<std::string>
-matchingReference(const CaseGroup& group,
+matchingReference(const CaseGroup& group, std::string_view format,
                   const ReferenceCatalog& catalog = ReferenceCatalog::builtin());
+// The group's own format's, or with none (frameworks compared) each of `formats`' in turn, once.
+std::vector<std::string>
+matchingReferences(const CaseGroup& group, const std::vector<std::string>& formats,
+                   const ReferenceCatalog& catalog = ReferenceCatalog::builtin());
 
 } // namespace sv::ui
 

@@ -62,7 +62,10 @@ void ControlPanel::setUpFields() {
            "case is warned about"));
     m_referenceView->setModel(m_references);
     m_referenceView->setHeaderHidden(true);
-    m_referenceView->setTextElideMode(Qt::ElideMiddle); // a narrow dock keeps both ends
+    // A narrow dock wraps a name onto more lines: cut short, two tables read the same
+    // ("DLPerf NGC…bs 256)" for FP16 with and without AMP).
+    m_referenceView->setWordWrap(true);
+    m_referenceView->setTextElideMode(Qt::ElideRight);
     m_referenceView->setUniformRowHeights(false);
     m_referenceView->setToolTip(
         tr("Published figures to overlay, by table; the tables in bold match the case's "
@@ -215,9 +218,46 @@ QString frameworkOf(const std::string& format) {
 }
 } // namespace
 
+void ControlPanel::markEmptyWindow(bool empty) {
+    // Red text on the fields that make the window empty, with why in their tooltips; the
+    // usual look and tooltips otherwise.
+    const QString red = QStringLiteral("color: #c62828; font-weight: bold;");
+    m_warmup->setStyleSheet(empty ? QStringLiteral("QSpinBox { %1 }").arg(red) : QString());
+    m_iterations->setStyleSheet(empty ? QStringLiteral("QSpinBox { %1 }").arg(red) : QString());
+    m_windowBadge->setStyleSheet(empty ? QStringLiteral("QLabel { %1 }").arg(red) : QString());
+    m_warmup->setProperty("invalid", empty);
+    m_iterations->setProperty("invalid", empty);
+    if (empty) {
+        const QString why =
+            tr("Warmup %1 is not below iterations %2: the window W…I−1 holds no iteration, so "
+               "no run is measured. Lower the warmup or raise the iterations")
+                .arg(m_options.measure.warmup)
+                .arg(m_options.measure.iterations);
+        m_warmup->setToolTip(why);
+        m_iterations->setToolTip(why);
+    } else {
+        m_warmup->setToolTip(tr("Iterations left out at the start (W)"));
+        m_iterations->setToolTip(tr("End of the measured window (I): throughput is over W…I−1"));
+    }
+}
+
 void ControlPanel::updateBadge() {
     // The shown formats' DLPerf windows, and whether the window measured is theirs.
     const MeasureOptions& m = m_options.measure;
+    // A warmup at or above the iterations leaves nothing to measure: said on the fields and the
+    // note, never as a range running backwards ("Window 130…119").
+    const bool empty = !m.formatDefaults && m.warmup >= m.iterations;
+    markEmptyWindow(empty);
+    if (empty) {
+        m_windowBadge->setVisible(true);
+        m_resetWindow->setVisible(true);
+        m_windowBadge->setText(tr("No window: warmup %1 is not below iterations %2, so no "
+                                  "iteration is measured")
+                                   .arg(m.warmup)
+                                   .arg(m.iterations));
+        m_windowBadge->setToolTip(m_warmup->toolTip());
+        return;
+    }
     std::vector<std::pair<QString, MeasureOptions>> dlperf; // framework, its script's window
     for (const auto& u : m_shownWindows)
         for (const auto& f : u.formats) {

@@ -66,6 +66,7 @@ class ControlPanel : public QWidget {
 
   private:
     void edited();
+    void markEmptyWindow(bool empty);
     void updateBadge();
     // The spin boxes show the window measured: each format's DLPerf default is the shown
     // group's (its first format's, in Compare frameworks).

@@ -4,6 +4,11 @@
 #include <QAbstractSeries>
 #include <QChart>
 #include <QLegend>
+#include <QLegendMarker>
+#include <QFontMetricsF>
+#include <QStringList>
+
+#include <algorithm>
 
 namespace sv::ui {
 
@@ -82,6 +87,71 @@ void ChartStyle::apply(QChart* chart, const QString& title) {
     QFont legendFont = legend->font();
     legendFont.setPointSizeF(9.5);
     legend->setFont(legendFont);
+    // A name cut short ("Measur…", "DLPerf …") cannot be told from another: the legend moves
+    // beside the plot, one entry a line, whenever its entries do not fit in one row below it
+    // (every time the chart is resized: in a view or for an export), and a name still too
+    // long shows in full on hover.
+    legend->setShowToolTips(true);
+    QObject::connect(chart, &QGraphicsWidget::geometryChanged, chart,
+                     [chart] { fitLegend(chart); });
+}
+
+namespace {
+
+// The label in lines of at most width (at spaces), as the legend's rich text.
+QString wrapped(const QString& text, const QFontMetricsF& fm, qreal width) {
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '))) {
+        const QString next = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && fm.horizontalAdvance(next) > width) {
+            lines << line.toHtmlEscaped();
+            line = word;
+        } else {
+            line = next;
+        }
+    }
+    if (!line.isEmpty()) lines << line.toHtmlEscaped();
+    return lines.join(QStringLiteral("<br>"));
+}
+
+} // namespace
+
+void ChartStyle::fitLegend(QChart* chart) {
+    QLegend* legend = chart->legend();
+    const QMarginsF margins = chart->margins();
+    const qreal available = chart->size().width() - margins.left() - margins.right();
+    if (available <= 0 || !legend->isVisible()) return;
+    const QFontMetricsF fm(legend->font());
+    const qreal extra = 2 * fm.height() + 24; // the marker and the gaps Qt leaves (generously)
+    qreal row = 0, widest = 0;
+    for (QLegendMarker* m : legend->markers()) {
+        // Each entry's own name, kept: the label shown may be it in lines.
+        if (!m->property("svName").isValid()) m->setProperty("svName", m->label());
+        if (!m->isVisible()) continue;
+        const qreal w = fm.horizontalAdvance(m->property("svName").toString()) + extra;
+        row += w;
+        widest = std::max(widest, w);
+    }
+    if (row <= available) {
+        if (legend->alignment() != Qt::AlignBottom) legend->setAlignment(Qt::AlignBottom);
+        legend->setMinimumWidth(-1);
+        for (QLegendMarker* m : legend->markers())
+            if (m->label() != m->property("svName").toString())
+                m->setLabel(m->property("svName").toString());
+        return;
+    }
+    // One entry a line at the right, as wide as the widest name up to 45 % of the chart; a
+    // name wider than that in several lines.
+    const qreal width = std::min(widest, 0.45 * available);
+    if (legend->alignment() != Qt::AlignRight) legend->setAlignment(Qt::AlignRight);
+    legend->setMinimumWidth(width);
+    for (QLegendMarker* m : legend->markers()) {
+        const QString name = m->property("svName").toString();
+        const QString label =
+            fm.horizontalAdvance(name) + extra <= width ? name : wrapped(name, fm, width - extra);
+        if (m->label() != label) m->setLabel(label);
+    }
 }
 
 void ChartStyle::applyAxis(QAbstractAxis* axis, const QString& title) {

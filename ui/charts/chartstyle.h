@@ -33,6 +33,9 @@ class ChartStyle {
 
     // Title, fonts, margins, legend at the bottom, antialiasing-friendly background.
     static void apply(QChart* chart, const QString& title);
+    // The legend below the plot when all its entries fit in one row, else at the right, one a
+    // line: never a name cut short to look like another (apply() keeps it so on every resize).
+    static void fitLegend(QChart* chart);
     static void applyAxis(QAbstractAxis* axis, const QString& title);
     // Adds the axes (x at the bottom, y at the left) and the series, each attached to both.
     static void addSeries(QChart* chart, QAbstractAxis* axisX, QAbstractAxis* axisY,

@@ -46,6 +46,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <utility>
 
 namespace sv::ui {
@@ -263,6 +264,12 @@ ChartKind MainWindow::currentChartKind() const {
 }
 
 void MainWindow::present(const AnalysisPtr& a) {
+    // The open directory's frameworks: compared series of one name are named after them.
+    std::vector<std::string> formats;
+    for (const auto& r : a->summary.runs)
+        if (std::find(formats.begin(), formats.end(), r.key.format) == formats.end())
+            formats.push_back(r.key.format);
+    m_series->setMainFormats(formats);
     m_export->setAnalysis(a);
     m_controls->setAnalysis(a);
     m_results->setAnalysis(a);
@@ -305,9 +312,8 @@ QString MainWindow::statusText() const {
         return tr("Cannot open %1: %2")
             .arg(QDir::toNativeSeparators(QString::fromStdString(a->summary.root)),
                  QString::fromStdString(*a->summary.error));
-    std::size_t used = 0;
-    for (const auto& r : a->summary.runs)
-        used += r.usable() ? 1 : 0;
+    // The runs the cases use: not those left out as disturbed, as the tables count them.
+    const std::size_t used = runsUsed(a->summary);
     QString text = QDir::toNativeSeparators(QString::fromStdString(a->summary.root));
     if (a->group) text += QStringLiteral(" — ") + QString::fromStdString(a->group->label());
     text +=

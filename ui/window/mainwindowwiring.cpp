@@ -106,6 +106,19 @@ void MainWindow::connectLoader() {
         // The window first: a recompute it starts for what was shown is dropped by clear().
         chooseWindow(root);
         m_loader->setMeasure(m_analysis->options().measure); // its logs are read for it
+        // Another tree: its own matching references and first group, not what was ticked or
+        // shown for the last one (V100 batch-128 bars beside a CPU batch-32 campaign).
+        if (const QString shown = m_series->roots().front();
+            !shown.isEmpty() && QDir::cleanPath(shown) != QDir::cleanPath(root)) {
+            AnalysisOptions o = m_analysis->options();
+            if (!o.autoReferences || !o.references.empty() || o.group) {
+                o.autoReferences = true;
+                o.references.clear();
+                o.group.reset();
+                m_controls->setOptions(o);
+                m_analysis->setOptions(o);
+            }
+        }
         m_analysis->clear();
         m_series->setMainRoot(root); // another directory ends the comparison
         setWindowTitle(QStringLiteral("ScaleView — %1").arg(QDir::toNativeSeparators(root)));
