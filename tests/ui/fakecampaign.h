@@ -16,10 +16,12 @@ namespace sv::test {
 // interval: seconds between the workload's speed lines.
 inline launcher::Campaign fakeCampaign(const std::string& dir,
                                        const std::vector<std::string>& topologies, int repeats,
-                                       const std::string& interval = "0.01") {
+                                       const std::string& interval = "0.01",
+                                       const std::string& logRoot = "logs/fake") {
     const std::string profile = dir + "/fake-profile.json";
     std::ofstream(profile)
-        << R"J({"name": "fake", "label": "fake workload (tests)", "model": "r50", "logRoot": "logs/fake",
+        << R"J({"name": "fake", "label": "fake workload (tests)", "model": "r50", "logRoot": ")J"
+        << logRoot << R"J(",
       "defaultLauncher": "mpirun",
       "launchers": {"mpirun": ["mpirun", "--tag-output", "--allow-run-as-root", "--oversubscribe",
                                "-np", "{ranks}", "-H", "{host_slots}", "{mpi_env}"]},

@@ -98,3 +98,37 @@ TEST(HistoryRun, ACampaignTheRunTabFinishesIsRecordedOncePerCase) {
         << recorded.last().at(0).toString().toStdString();
     EXPECT_EQ(storedCampaigns(db).size(), 2u);
 }
+
+// Issue 27: the Run tab's own profiles keep their logs four levels down
+// (OUT/logs/local/pytorch-cpu/resnet50). Such a campaign went unrecorded: its logs were
+// measured over DLPerf's 120 iterations instead of the campaign's window, and none counted.
+TEST(HistoryRun, ACampaignWithADeepLogRootIsRecordedToo) {
+    TempDir dir;
+    const auto db = dir / "history.sqlite";
+    AppWindow app;
+    ui::HistoryPage* page = app.window.historyPage();
+    page->setDatabasePath(db);
+    ASSERT_TRUE(waitUntil([&] { return !page->isLoading(); }, 20000));
+    ui::RunPanel* panel = app.window.runPanel();
+    QSignalSpy recorded(page, &ui::HistoryPage::recorded);
+
+    auto c = fakeCampaign(dir.path().string(), {"1n1g", "1n2g"}, 1, "0.01",
+                          "logs/local/fake-cpu/resnet50");
+    c.outputDir = (dir / "deep").string();
+    const QString file = QString::fromStdString((dir / "campaign.json").string());
+    std::string error;
+    ASSERT_TRUE(launcher::saveCampaign(c, file.toStdString(), &error)) << error;
+    QSignalSpy read(panel, &ui::RunPanel::campaignRead);
+    panel->openCampaign(file);
+    ASSERT_TRUE(waitUntil([&] { return !read.isEmpty(); }, 10000));
+    ASSERT_TRUE(read.at(0).at(1).toBool());
+    panel->run();
+    ASSERT_TRUE(waitUntil([&] { return !recorded.isEmpty(); }, 60000))
+        << "banner: " << panel->bannerText().toStdString();
+    const auto stored = storedCampaigns(db);
+    ASSERT_EQ(stored.size(), 1u) << recorded.last().at(0).toString().toStdString();
+    EXPECT_EQ(topologies(stored[0].record), (std::vector<std::string>{"1n1g", "1n2g"}));
+    EXPECT_EQ(stored[0].record.warmup, c.warmup);
+    EXPECT_EQ(stored[0].record.iterations, c.iterations);
+    EXPECT_EQ(stored[0].record.label, "deep");
+}
