@@ -30,6 +30,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -564,6 +565,30 @@ TEST(MainWindow, ACampaignDirectoryOpenedPlainlyIsMeasuredWithTheCampaignsWindow
     }
 }
 
+// Issue 27: the Run tab's own campaign keeps its logs four levels under campaign.json
+// (OUT/logs/local/pytorch-cpu/resnet50), the directory the app shows and remembers. Reopened,
+// it read "9 runs, 0 used": every run incomplete against DLPerf's 120 iterations.
+TEST(MainWindow, ACampaignsDeepLogRootOpensWithTheCampaignsWindow) {
+    TempDir dir;
+    CampaignSpec spec;
+    spec.iterations = 40;
+    writeFile(dir.path() / "campaign.json",
+              "{\"profile\": \"local-cpu-rn50\", \"warmup\": 10, \"iterations\": 40}\n");
+    const auto logs = dir.path() / "logs" / "local" / "pytorch-cpu" / "resnet50";
+    writeCampaign(logs, spec);
+    Window w;
+    w.window.show();
+    w.window.openDirectory(QString::fromStdString(logs.string()));
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
+    const auto a = w.window.analysis()->current();
+    EXPECT_EQ(usedRuns(*a), 9u);
+    EXPECT_TRUE(sameWindow(a->summary.load.measure, {10, 40}));
+    EXPECT_TRUE(sameWindow(measureShown(w.window), {10, 40}));
+    EXPECT_EQ(w.window.controls()->windowSource(), ui::WindowSource::Campaign);
+    EXPECT_TRUE(w.window.statusText().contains(QStringLiteral("9 runs, 9 used")))
+        << w.window.statusText().toStdString();
+}
+
 // Issue 15: after a tiny campaign (warmup 5, 20 iterations), plain DLPerf logs opened later were
 // measured over iterations 5–19, and a truncated log counted as complete. The window belongs to
 // the directory, across opens and restarts; the user's choice is remembered for that directory
@@ -680,4 +705,34 @@ TEST(MainWindow, ABrokenCampaignFileIsSaidAndDlperfsWindowUsed) {
     w.window.windowBanner()->actionButton()->click();
     ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return usedRuns(a) == 9u; }));
     EXPECT_FALSE(w.window.windowBanner()->isVisible());
+}
+
+// Issue 27: at 1024x700 Speedup and Efficiency scrolled off the right edge of Results, and
+// Campaign > Cancel was offered while nothing ran.
+TEST(MainWindow, At1024x700ResultsShowSpeedupAndEfficiencyWithoutScrolling) {
+    Campaign c;
+    Window w;
+    w.window.resize(1024, 700);
+    w.window.show();
+    w.window.openDirectory(c.root());
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 9u; }));
+    w.window.showPage(ui::MainWindow::Results);
+    QTableView* view = w.window.resultsPage()->view();
+    ASSERT_TRUE(waitUntil([&] { return view->isVisible() && view->viewport()->width() > 0; }));
+    QCoreApplication::processEvents();
+    QHeaderView* header = view->horizontalHeader();
+    for (int column : {ui::CaseTableModel::Nodes, ui::CaseTableModel::Gpus,
+                       ui::CaseTableModel::Median, ui::CaseTableModel::Speedup,
+                       ui::CaseTableModel::Efficiency}) {
+        const int at = header->sectionViewportPosition(column);
+        EXPECT_GE(at, 0) << column;
+        EXPECT_LE(at + header->sectionSize(column), view->viewport()->width())
+            << "column " << column << " ends past the visible width";
+    }
+    QAction* cancel = w.window.findChild<QAction*>(QStringLiteral("cancel"));
+    ASSERT_TRUE(cancel);
+    EXPECT_FALSE(cancel->isEnabled()) << "Cancel offered while nothing runs";
+    QAction* run = w.window.findChild<QAction*>(QStringLiteral("run"));
+    ASSERT_TRUE(run);
+    EXPECT_TRUE(run->isEnabled());
 }

@@ -9,6 +9,8 @@
 #include "ui/run/runprogressview.h"
 #include "ui/run/runpanel.h"
 
+#include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <gtest/gtest.h>
@@ -43,4 +45,54 @@ TEST(RunFailure, AFullDiskEndsTheCampaignFailedWithTheReasonAndNoResume) {
     EXPECT_TRUE(panel->bannerText().startsWith(QStringLiteral("The campaign failed: ")))
         << panel->bannerText().toStdString();
     EXPECT_FALSE(panel->resumeButton()->isEnabled());
+}
+
+namespace {
+
+bool openAndWait(ui::RunPanel* panel, const QString& file) {
+    QSignalSpy read(panel, &ui::RunPanel::campaignRead);
+    panel->openCampaign(file);
+    return waitUntil([&] { return !read.isEmpty(); }, 10000) && read.at(0).at(1).toBool();
+}
+
+} // namespace
+
+// Issue 27: Campaign > Open showed the previous campaign's "Cancelled: 1 of 6 runs ok…" and its
+// output; a finished campaign reopened said "ETA unknown".
+TEST(RunPanelOpen, OpeningACampaignReplacesThePreviousOnesHeadlineAndOutput) {
+    TempDir dir;
+    AppWindow w;
+    ui::RunPanel* panel = w.window.runPanel();
+    auto c = fakeCampaign(dir.path().string(), {"1n1g"}, 1);
+    c.outputDir = (dir / "first").string();
+    std::string error;
+    const std::string first = (dir / "first.json").string();
+    ASSERT_TRUE(launcher::saveCampaign(c, first, &error)) << error;
+    ASSERT_TRUE(openAndWait(panel, QString::fromStdString(first)));
+    QSignalSpy finished(panel, &ui::RunPanel::campaignFinished);
+    panel->run();
+    ASSERT_TRUE(waitUntil([&] { return !finished.isEmpty(); }, 60000))
+        << panel->bannerText().toStdString();
+    ui::RunProgressView* monitor = panel->monitor();
+    ASSERT_TRUE(monitor->currentText().startsWith(QLatin1String("Finished")))
+        << monitor->currentText().toStdString();
+    ASSERT_FALSE(monitor->console()->toPlainText().isEmpty());
+
+    auto other = c;
+    other.outputDir = (dir / "second").string();
+    const std::string second = (dir / "second.json").string();
+    ASSERT_TRUE(launcher::saveCampaign(other, second, &error)) << error;
+    ASSERT_TRUE(openAndWait(panel, QString::fromStdString(second)));
+    EXPECT_FALSE(monitor->currentText().contains(QLatin1String("Finished")))
+        << monitor->currentText().toStdString();
+    EXPECT_TRUE(monitor->console()->toPlainText().isEmpty())
+        << monitor->console()->toPlainText().toStdString();
+    EXPECT_FALSE(panel->bannerText().contains(QLatin1String("Finished")));
+
+    // The finished campaign reopened: every run done, nothing to estimate.
+    ASSERT_TRUE(openAndWait(panel, QString::fromStdString((dir / "first").string())));
+    EXPECT_FALSE(monitor->campaignBar()->format().contains(QLatin1String("ETA")))
+        << monitor->campaignBar()->format().toStdString();
+    EXPECT_TRUE(monitor->campaignBar()->format().contains(QLatin1String("1 of 1 runs done")))
+        << monitor->campaignBar()->format().toStdString();
 }

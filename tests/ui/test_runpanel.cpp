@@ -19,7 +19,11 @@
 #include "ui/run/runpanel.h"
 #include "launcher/ssh/sshconfighosts.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QDockWidget>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QComboBox>
 #include <QDir>
 #include <QSignalSpy>
@@ -30,6 +34,9 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -728,4 +735,157 @@ TEST(RunPanel, TheCommandViewReadsTheProfileOncePerChoice) {
         const QString t = w.panel->commandText();
         return t.contains(QLatin1String("/bin/true")) && t.contains(QLatin1String("77"));
     })) << w.panel->commandText().toStdString();
+}
+
+namespace {
+
+// A wheel turn down over `w`'s middle, as the pointer sends it.
+void turnWheel(QWidget* w) {
+    const QPointF at(w->width() / 2.0, w->height() / 2.0);
+    QWheelEvent e(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                  Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w, &e);
+}
+
+QScrollArea* scrollAreaOf(QWidget* w) {
+    for (QWidget* p = w->parentWidget(); p; p = p->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(p)) return area;
+    return nullptr;
+}
+
+} // namespace
+
+// Issue 27: scrolling the Run form turned whatever spin box passed under the pointer (batch
+// 32 -> 19, warmup 10 -> 2). A field takes the wheel only once chosen; otherwise the form
+// scrolls.
+TEST(RunPanel, TheWheelScrollsTheFormAndEditsOnlyAFocusedField) {
+    Window w;
+    w.window.resize(1024, 700);
+    w.window.show();
+    w.window.showPage(ui::MainWindow::Run);
+    w.window.activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&w.window));
+    QSpinBox* warmup = w.form->warmup();
+    QScrollArea* area = scrollAreaOf(warmup);
+    ASSERT_TRUE(area);
+    QScrollBar* bar = area->verticalScrollBar();
+    ASSERT_GT(bar->maximum(), 0) << "the form fits: nothing to scroll";
+    bar->setValue(0);
+    w.panel->runButton()->setFocus();
+    ASSERT_FALSE(warmup->hasFocus());
+    EXPECT_NE(warmup->focusPolicy(), Qt::WheelFocus);
+    for (QSpinBox* box : {warmup, w.form->batchSize(), w.form->iterations()}) {
+        const int before = box->value();
+        turnWheel(box);
+        EXPECT_EQ(box->value(), before) << box->objectName().toStdString();
+        // The line edit inside the spin box is what the pointer is over.
+        turnWheel(box->findChild<QLineEdit*>());
+        EXPECT_EQ(box->value(), before) << box->objectName().toStdString();
+    }
+    EXPECT_GT(bar->value(), 0) << "the wheel did not scroll the form";
+    const int precision = w.form->precision()->currentIndex();
+    turnWheel(w.form->precision());
+    EXPECT_EQ(w.form->precision()->currentIndex(), precision);
+    // Chosen, it takes the wheel as usual.
+    warmup->setFocus();
+    ASSERT_TRUE(waitUntil([&] { return warmup->hasFocus(); }, 2000));
+    const int before = warmup->value();
+    turnWheel(warmup);
+    EXPECT_NE(warmup->value(), before);
+}
+
+// Issue 27: for "This machine" the panel showed hosts, an SSH config and three container
+// fields, and batch, repeats, iterations and warmup sat below the fold at 1024x700.
+TEST(RunPanel, ThisMachineShowsNoHostsNorContainerAndTheNumbersFitAt1024x700) {
+    Window w;
+    w.window.resize(1024, 700);
+    w.window.show();
+    w.window.showPage(ui::MainWindow::Run);
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w.window));
+    ASSERT_EQ(w.form->where()->currentData().toString(), QStringLiteral("local"));
+    QPushButton* import = nullptr;
+    for (QPushButton* b : w.form->findChildren<QPushButton*>())
+        if (b->text().contains(QLatin1String("SSH config"))) import = b;
+    ASSERT_TRUE(import);
+    EXPECT_FALSE(import->isVisibleTo(w.form));
+    for (QLineEdit* e : {w.form->containerImage(), w.form->containerMounts(),
+                         w.form->runningContainer()})
+        EXPECT_FALSE(e->isVisibleTo(w.form));
+    QScrollArea* area = scrollAreaOf(w.form->batchSize());
+    ASSERT_TRUE(area);
+    area->verticalScrollBar()->setValue(0);
+    QCoreApplication::processEvents();
+    for (QWidget* field : {static_cast<QWidget*>(w.form->batchSize()),
+                           static_cast<QWidget*>(w.form->repeats()),
+                           static_cast<QWidget*>(w.form->iterations()),
+                           static_cast<QWidget*>(w.form->warmup())}) {
+        const int bottom = field->mapTo(area->viewport(), QPoint(0, field->height())).y();
+        EXPECT_LE(bottom, area->viewport()->height())
+            << field->objectName().toStdString() << " is below the fold";
+    }
+    // SSH hosts bring the table and its import; the tick brings the container rows.
+    w.form->where()->setCurrentIndex(w.form->where()->findData(QStringLiteral("ssh")));
+    EXPECT_TRUE(import->isVisibleTo(w.form));
+    auto* use = w.form->findChild<QCheckBox*>(QStringLiteral("useContainer"));
+    ASSERT_TRUE(use);
+    use->setChecked(true);
+    EXPECT_TRUE(w.form->containerImage()->isVisibleTo(w.form));
+    // The Warnings dock is the analysis', not the Run panel's.
+    auto* warnings = w.window.findChild<QDockWidget*>(QStringLiteral("warnings"));
+    ASSERT_TRUE(warnings);
+    EXPECT_FALSE(warnings->isVisible());
+    w.window.showPage(ui::MainWindow::Results);
+    EXPECT_TRUE(warnings->isVisible());
+}
+
+// Issue 27: the tabs jumped sideways when Controls hid on the Run page.
+TEST(RunPanel, TheTabsStayPutWhenControlsHide) {
+    Window w;
+    w.window.resize(1024, 700);
+    w.window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w.window));
+    auto* tabs = w.window.findChild<QTabWidget*>();
+    ASSERT_TRUE(tabs);
+    w.window.showPage(ui::MainWindow::Results);
+    QCoreApplication::processEvents();
+    const QPoint before = tabs->tabBar()->mapTo(&w.window, QPoint(0, 0));
+    w.window.showPage(ui::MainWindow::Run);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(tabs->tabBar()->mapTo(&w.window, QPoint(0, 0)), before);
+}
+
+// Issue 27: the output pane stopped following once a long line brought the sideways bar.
+TEST(RunProgressView, TheConsoleKeepsFollowingAfterASidewaysScroll) {
+    ui::RunProgressView view;
+    view.resize(500, 400);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    QScrollBar* bar = view.console()->verticalScrollBar();
+    for (int i = 0; i < 200; ++i)
+        view.appendLog(QStringLiteral("line %1").arg(i));
+    QCoreApplication::processEvents();
+    ASSERT_EQ(bar->value(), bar->maximum());
+    view.appendLog(QString(600, QLatin1Char('x')));
+    QCoreApplication::processEvents();
+    view.console()->horizontalScrollBar()->setValue(200);
+    QCoreApplication::processEvents();
+    for (int i = 0; i < 20; ++i) {
+        view.appendLog(QStringLiteral("more %1").arg(i));
+        QCoreApplication::processEvents();
+    }
+    EXPECT_EQ(bar->value(), bar->maximum());
+    // Scrolled up by the user, it stays where they read.
+    bar->setValue(10);
+    view.appendLog(QStringLiteral("later"));
+    QCoreApplication::processEvents();
+    EXPECT_EQ(bar->value(), 10);
+}
+
+// Issue 27: "Finished: all 6 runs ok" when every run was disturbed.
+TEST(RunProgressView, TheFinishedHeadlineSaysEveryRunWasDisturbed) {
+    ui::RunProgressView view;
+    view.campaignFinished(false, 6, 6, 6);
+    EXPECT_TRUE(view.currentText().contains(QLatin1String("disturbed"))) << view.currentText().toStdString();
+    view.campaignFinished(false, 6, 6, 0);
+    EXPECT_FALSE(view.currentText().contains(QLatin1String("disturbed")));
 }

@@ -48,6 +48,12 @@ ResultsPage::ResultsPage(QWidget* parent)
                         header->visualIndex(CaseTableModel::Median) + 1);
     header->moveSection(header->visualIndex(CaseTableModel::Delta),
                         header->visualIndex(CaseTableModel::Reference) + 1);
+    // Speedup and efficiency, what a scaling study is read for, come next: at 1024 px they
+    // scrolled off the right edge behind the spread columns.
+    header->moveSection(header->visualIndex(CaseTableModel::Speedup),
+                        header->visualIndex(CaseTableModel::Delta) + 1);
+    header->moveSection(header->visualIndex(CaseTableModel::Efficiency),
+                        header->visualIndex(CaseTableModel::Speedup) + 1);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     auto* copy = new QAction(tr("Copy"), m_view);
     copy->setShortcut(QKeySequence::Copy);

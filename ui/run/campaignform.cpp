@@ -96,7 +96,8 @@ CampaignForm::CampaignForm(QWidget* parent)
     for (const auto& name : launcher::builtinProfileNames())
         m_profile->addItem(QString::fromStdString(name));
     m_profileLabel->setWordWrap(true);
-    m_profileLabel->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    // Text to read, in the text's colour: grey read as a disabled field.
+    m_profileLabel->setStyleSheet(QString());
     m_precision->addItem(tr("fp32"), QStringLiteral("fp32"));
     m_precision->addItem(tr("fp16 (AMP)"), QStringLiteral("fp16"));
     m_precision->addItem(tr("fp16 without AMP"), QStringLiteral("fp16-noamp"));
@@ -110,23 +111,28 @@ CampaignForm::CampaignForm(QWidget* parent)
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // What is measured first (the workload, the topologies and the four numbers every campaign
+    // sets), so that a 700-pixel window shows them; where it runs and how, after.
     form->addRow(tr("&Workload"), m_profile);
     form->addRow(QString(), m_profileLabel);
-    form->addRow(tr("&Launcher"), m_launcher);
-    form->addRow(tr("W&here"), m_where);
-    m_hostsRow = buildHosts();
-    form->addRow(tr("Hosts"), m_hostsRow);
-    form->addRow(tr("Slurm"), m_slurm);
-    form->addRow(tr("Container ima&ge"), m_image);
-    form->addRow(tr("&Container mounts"), m_mounts);
-    form->addRow(tr("Or running con&tainer"), m_container);
-    m_form = form;
     form->addRow(tr("Topologies"), buildTopologies());
     form->addRow(tr("&Batch size per device"), m_batch);
     form->addRow(tr("Precisio&n"), m_precision);
     form->addRow(tr("Re&peats"), buildRepeats());
     form->addRow(tr("&Iterations"), m_iterations);
     form->addRow(tr("Warm&up iterations"), m_warmup);
+    form->addRow(tr("W&here"), m_where);
+    m_hostsRow = buildHosts();
+    form->addRow(tr("Hosts"), m_hostsRow);
+    form->addRow(tr("Slurm"), m_slurm);
+    m_useContainer = new QCheckBox(tr("Run in a docker container"), this);
+    m_useContainer->setObjectName(QStringLiteral("useContainer"));
+    form->addRow(tr("Container"), m_useContainer);
+    form->addRow(tr("Container ima&ge"), m_image);
+    form->addRow(tr("&Container mounts"), m_mounts);
+    form->addRow(tr("Or running con&tainer"), m_container);
+    m_form = form;
+    form->addRow(tr("&Launcher"), m_launcher);
     form->addRow(tr("C&ooldown between runs"), m_cooldown);
     form->addRow(tr("Image si&ze"), m_imageSize);
     auto* out = new QHBoxLayout;
@@ -137,6 +143,19 @@ CampaignForm::CampaignForm(QWidget* parent)
     setLayout(form);
 
     connect(browse, &QPushButton::clicked, this, &CampaignForm::chooseOutputDir);
+    // The tick shows the container rows; unticked, they are emptied (no container is used),
+    // and a row given text (a campaign opened, a paste) ticks it.
+    connect(m_useContainer, &QCheckBox::toggled, this, [this](bool on) {
+        if (!on)
+            for (QLineEdit* e : {m_image, m_mounts, m_container})
+                e->clear();
+        showWhere();
+        emit edited();
+    });
+    for (QLineEdit* e : {m_image, m_mounts, m_container})
+        connect(e, &QLineEdit::textChanged, this, [this](const QString& text) {
+            if (!text.isEmpty() && !m_useContainer->isChecked()) m_useContainer->setChecked(true);
+        });
     connect(m_profile, &QComboBox::currentTextChanged, this, [this] { showProfile({}); });
     connect(m_hosts, &HostTableModel::hostsEdited, this, &CampaignForm::updateAvailability);
     connect(m_custom, &QLineEdit::textChanged, this, &CampaignForm::updateAvailability);
@@ -266,12 +285,15 @@ bool CampaignForm::underSlurm() const {
 void CampaignForm::showWhere() {
     if (!m_form) return;
     const QString where = m_where->currentData().toString();
-    m_form->setRowVisible(m_hostsRow, where != QLatin1String("slurm"));
+    // This machine needs no hosts nor SSH config; the table comes with "SSH hosts".
+    m_form->setRowVisible(m_hostsRow, where == QLatin1String("ssh"));
     m_form->setRowVisible(m_slurm, where == QLatin1String("slurm"));
     // Under Slurm the image is pyxis', in the Slurm fields; docker's rows do not apply.
+    // Elsewhere they show once a container is asked for.
+    m_form->setRowVisible(m_useContainer, where != QLatin1String("slurm"));
     for (QWidget* row : {static_cast<QWidget*>(m_image), static_cast<QWidget*>(m_mounts),
                          static_cast<QWidget*>(m_container)})
-        m_form->setRowVisible(row, where != QLatin1String("slurm"));
+        m_form->setRowVisible(row, where != QLatin1String("slurm") && m_useContainer->isChecked());
     // The partitions are offered as soon as the cluster is chosen (sinfo, in the background).
     if (where == QLatin1String("slurm") && m_slurm->partition()->count() == 0)
         m_slurm->refreshPartitions();

@@ -123,6 +123,7 @@ class CampaignForm : public QWidget {
     SlurmFields* m_slurm;
     QFormLayout* m_form = nullptr;
     QWidget* m_hostsRow = nullptr;
+    QCheckBox* m_useContainer = nullptr; // shows the container rows; off: none is used
     launcher::Campaign m_base;  // keeps what the form has no widget for (timeouts, launcher)
     QString m_defaultImageSize; // the profile's, as text; empty when it has none
     int m_setImageSize = 0;     // what setCampaign showed: unchanged keeps the campaign's text

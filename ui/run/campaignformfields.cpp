@@ -125,6 +125,10 @@ void CampaignForm::setCampaign(const launcher::Campaign& c) {
     m_sshConfig->setText(QString::fromStdString(c.sshConfig));
     m_container->setText(QString::fromStdString(c.container.name));
     m_image->setText(QString::fromStdString(c.container.image));
+    if (m_useContainer) {
+        m_useContainer->setChecked(!c.container.name.empty() || !c.container.image.empty());
+        showWhere();
+    }
     QStringList mounts;
     for (const auto& m : c.container.mounts)
         mounts << QString::fromStdString(m.source + ":" + m.target + (m.readOnly ? ":ro" : ""));

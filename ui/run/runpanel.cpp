@@ -8,6 +8,7 @@
 #include "ui/run/runcontroller.h"
 #include "ui/run/runprogressview.h"
 #include "ui/run/stdstrings.h"
+#include "launcher/runner/preflight.h"
 #include "launcher/runner/runner.h"
 
 #include <QDir>
@@ -245,6 +246,13 @@ void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool canc
                             int total) {
     m_opened = opened;
     m_canResume = opened.ok() && !opened.runsLeft().empty();
+    // The headline carries the worst the details say: runs that ended ok while something
+    // else shared the machine are not figures to trust.
+    int disturbed = 0;
+    for (const auto& [id, entry] : opened.journal())
+        if (entry.end && entry.end->state == launcher::RunState::Ok && entry.end->isDisturbed())
+            ++disturbed;
+    m_monitor->campaignFinished(cancelled, ok, total, disturbed);
     if (cancelled)
         showBanner(tr("Cancelled: %1 of %2 runs ok; nothing of the campaign is left "
                       "running. Resume runs the rest.")
@@ -256,6 +264,18 @@ void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool canc
                       "Runs tab say why.")
                        .arg(ok)
                        .arg(total),
+                   true);
+    else if (disturbed > 0)
+        showBanner((disturbed >= total
+                        ? tr("Finished, but every one of the %1 runs was disturbed: something "
+                             "else used the machine while they ran, and their figures are not "
+                             "reliable. The Runs tab says what disturbed each.")
+                              .arg(total)
+                        : tr("Finished, but %1 of the %2 runs were disturbed: something else "
+                             "used the machine while they ran, and their figures are not "
+                             "reliable. The Runs tab says what disturbed each.")
+                              .arg(disturbed)
+                              .arg(total)),
                    true);
     else
         showBanner(tr("Finished: all %1 runs ok. Results, Throughput and Speedup show "
@@ -435,20 +455,16 @@ void RunPanel::updateButtons() {
 }
 
 void RunPanel::showPreflight(const std::vector<launcher::PreflightFinding>& findings) {
-    int failed = 0;
-    QString first;
     for (const auto& f : findings) {
         const QString line =
             QStringLiteral("%1 · %2: %3")
                 .arg(QString::fromStdString(f.host), QString::fromStdString(f.check),
                      QString::fromStdString(f.message));
         m_monitor->appendNote(tr("Preflight ") + line, !f.ok || f.warning);
-        if (!f.ok && failed++ == 0) first = line;
     }
-    if (failed == 0)
-        showBanner(tr("Preflight: all %1 checks passed.").arg(findings.size()), false);
-    else
-        showBanner(tr("Preflight found %1 problem(s). %2").arg(failed).arg(first), true);
+    // The headline is as red as the worst line under it (a busy host is a warning).
+    const launcher::PreflightHeadline headline = launcher::preflightHeadline(findings);
+    showBanner(QString::fromStdString(headline.text), headline.failures + headline.warnings > 0);
 }
 
 } // namespace sv::ui

@@ -61,6 +61,10 @@ void RunPanel::showOpened(const QString& fileOrDir, const launcher::CampaignDire
     m_opened = opened;
     m_choice->hide();
     m_form->setCampaign(opened.campaign());
+    // The previous campaign's headline ("Cancelled: 1 of 6 runs ok") and output are not this
+    // one's: they go.
+    m_monitor->clearCampaign(
+        tr("Opened %1.").arg(native(opened.isOwnDirectory() ? opened.directory() : opened.file())));
     m_monitor->setPlan(toQt(opened.plannedIds()), opened.journal(), opened.campaign().iterations);
     m_canResume = opened.hasJournal() && !opened.runsLeft().empty();
     describeOpened(opened);

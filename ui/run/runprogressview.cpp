@@ -78,6 +78,20 @@ RunProgressView::RunProgressView(QWidget* parent)
     m_console->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_console->setPlaceholderText(tr("The current run's output appears here."));
 
+    // The console follows its last line until the user scrolls up, and again once they are
+    // back at the end. A sideways scroll, or the horizontal bar coming or going as long lines
+    // arrive, changes the vertical range but is no choice to stop following.
+    QScrollBar* bar = m_console->verticalScrollBar();
+    connect(bar, &QScrollBar::valueChanged, this, [this, bar](int value) {
+        if (!m_writing) m_following = value >= bar->maximum();
+    });
+    connect(bar, &QScrollBar::rangeChanged, this, [this, bar](int, int max) {
+        if (!m_following) return;
+        m_writing = true;
+        bar->setValue(max);
+        m_writing = false;
+    });
+
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_runs);
     split->addWidget(m_console);
@@ -212,15 +226,32 @@ void RunProgressView::runFinished(int index, const launcher::RunEnd& end) {
     updateCampaignBar(-1, -1);
 }
 
-void RunProgressView::campaignFinished(bool cancelled, int ok, int total) {
-    m_current->setText(
+void RunProgressView::campaignFinished(bool cancelled, int ok, int total, int disturbed) {
+    QString text =
         cancelled
             ? tr("Cancelled: %1 of %2 runs ok. Resume runs the rest.").arg(ok).arg(total)
             : tr("Finished: %1 of %2 runs ok. The Results, Throughput and Speedup tabs show them.")
                   .arg(ok)
-                  .arg(total));
+                  .arg(total);
+    if (disturbed > 0)
+        text += QLatin1Char(' ') +
+                (disturbed >= ok ? tr("Every one of them was disturbed: their figures are not "
+                                      "reliable.")
+                                 : tr("%1 of them disturbed: their figures are not reliable.")
+                                       .arg(disturbed));
+    m_current->setText(text);
     m_runBar->setFormat(cancelled ? tr("Run: cancelled") : tr("Run: done"));
     m_campaignBar->setFormat(tr("Campaign: %1 of %2 runs ok").arg(ok).arg(total));
+}
+
+void RunProgressView::clearCampaign(const QString& headline) {
+    m_current->setText(headline);
+    m_speed->clear();
+    m_console->clear();
+    m_following = true;
+    m_runBar->setRange(0, 1);
+    m_runBar->setValue(0);
+    m_runBar->setFormat(tr("Run: no run yet"));
 }
 
 void RunProgressView::updateCampaignBar(double etaSeconds, double etaMaxSeconds) {
@@ -233,8 +264,15 @@ void RunProgressView::updateCampaignBar(double etaSeconds, double etaMaxSeconds)
                             ? tr("ETA %1").arg(QString::fromStdString(
                                   launcher::etaRangeText(etaSeconds, etaMaxSeconds)))
                             : duration(etaSeconds);
-    m_campaignBar->setFormat(
-        tr("Campaign: %1 of %2 runs done · %3").arg(m_done).arg(m_runs->rowCount()).arg(eta));
+    // Every run ended: there is nothing left to estimate.
+    if (m_runs->rowCount() > 0 && m_done >= m_runs->rowCount())
+        m_campaignBar->setFormat(
+            tr("Campaign: %1 of %2 runs done").arg(m_done).arg(m_runs->rowCount()));
+    else
+        m_campaignBar->setFormat(tr("Campaign: %1 of %2 runs done · %3")
+                                     .arg(m_done)
+                                     .arg(m_runs->rowCount())
+                                     .arg(eta));
 }
 
 void RunProgressView::appendLog(const QString& text) {
@@ -260,7 +298,9 @@ void RunProgressView::appendNote(const QString& text, bool problem) {
 
 void RunProgressView::writeLine(const QString& line, const QColor& colour, bool bold) {
     QScrollBar* bar = m_console->verticalScrollBar();
-    const bool following = bar->value() == bar->maximum();
+    const bool following = m_following;
+    // Lines dropped at the top and the bar's own moves below are no choice of the user's.
+    m_writing = true;
     QTextCursor cursor(m_console->document());
     cursor.movePosition(QTextCursor::End);
     QTextCharFormat format;
@@ -270,6 +310,7 @@ void RunProgressView::writeLine(const QString& line, const QColor& colour, bool 
     cursor.insertText(line, format);
     // Only follow the tail when the user has not scrolled up to read something.
     if (following) bar->setValue(bar->maximum());
+    m_writing = false;
 }
 
 QString RunProgressView::speedText() const {

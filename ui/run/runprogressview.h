@@ -33,7 +33,10 @@ class RunProgressView : public QWidget {
     void runStarted(int index, const QString& id);
     void showProgress(const launcher::RunProgress& progress);
     void runFinished(int index, const launcher::RunEnd& end);
-    void campaignFinished(bool cancelled, int ok, int total);
+    // disturbed: runs among the ok ones the monitor found disturbed; the headline says so.
+    void campaignFinished(bool cancelled, int ok, int total, int disturbed = 0);
+    // Another campaign opened: the previous one's headline, bars, figure and output go.
+    void clearCampaign(const QString& headline);
     void appendLog(const QString& text);
     // A line of the panel's own (preflight, errors): shown in the console, coloured.
     void appendNote(const QString& text, bool problem);
@@ -63,6 +66,8 @@ class RunProgressView : public QWidget {
     int m_iterations = 0;
     int m_done = 0; // runs that ended, in any state
     std::int64_t m_iteration = 0;
+    bool m_following = true; // the console keeps its last line in view
+    bool m_writing = false;   // the console's bar moves by a write, not by the user
 };
 
 } // namespace sv::ui

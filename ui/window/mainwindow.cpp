@@ -25,6 +25,7 @@
 #include "ui/compare/seriesset.h"
 #include "ui/browse/speeduppage.h"
 #include "ui/window/startpage.h"
+#include "ui/window/wheelguard.h"
 #include "ui/models/warninglistmodel.h"
 
 #include <QApplication>
@@ -124,10 +125,14 @@ void MainWindow::buildCentral() {
 
 // The Controls and Warnings docks, and the status bar.
 void MainWindow::buildDocks() {
+    // A wheel turned over a field the user has not chosen scrolls, never edits (everywhere).
+    installWheelGuard();
     m_controlsDock = new QDockWidget(tr("Controls"), this);
     m_controlsDock->setObjectName(QStringLiteral("controls"));
     m_controlsDock->setWidget(m_controls);
-    addDockWidget(Qt::LeftDockWidgetArea, m_controlsDock);
+    // On the right: hidden on the Run, Environment and History pages, a dock on the left took
+    // the tab bar with it, and the tabs jumped sideways under the pointer.
+    addDockWidget(Qt::RightDockWidgetArea, m_controlsDock);
     m_warningView = new QListView(m_warningsDock);
     m_warningView->setModel(m_warnings);
     m_warningView->setWordWrap(true);
@@ -221,13 +226,19 @@ void MainWindow::updateDocks() {
     // The controls shape the analysis pages only (those before Run).
     const bool analysisPage = !isStartPageShown() && m_tabs->currentIndex() < Run;
     m_controlsDock->setVisible(analysisPage && m_controlsWanted);
-    // An empty warnings strip under the start page says nothing; it comes back with the pages.
-    if (isStartPageShown() && !m_warningsDock->isHidden()) {
+    // The analysis' warnings say nothing under the start page, the Run panel or the history;
+    // they come back with the pages they are about.
+    const bool warningsApart = isStartPageShown() || m_tabs->currentIndex() == Run ||
+                               m_tabs->currentIndex() == History;
+    if (warningsApart && !m_warningsDock->isHidden()) {
         m_warningsDock->hide();
         m_warningsHiddenByStart = true;
-    } else if (!isStartPageShown() && m_warningsHiddenByStart) {
+    } else if (!warningsApart && m_warningsHiddenByStart) {
         m_warningsDock->show();
         m_warningsHiddenByStart = false;
+        const int fewLines = fontMetrics().lineSpacing() * 6;
+        if (m_warnings->rowCount() > 0 && m_warningsDock->height() < fewLines)
+            resizeDocks({m_warningsDock}, {fewLines}, Qt::Vertical);
     }
 }
 
@@ -280,7 +291,13 @@ void MainWindow::present(const AnalysisPtr& a) {
     const bool none = shown.empty();
     m_warningsDock->setWindowTitle(tr("Warnings (%1)").arg(shown.size()));
     m_warnings->setWarnings(std::move(shown));
-    if (none) resizeDocks({m_warningsDock}, {1}, Qt::Vertical);
+    // None: a strip, the pages get the room. Some: a few of them readable at once, not the
+    // one line the empty strip left.
+    const int fewLines = fontMetrics().lineSpacing() * 6;
+    if (none)
+        resizeDocks({m_warningsDock}, {1}, Qt::Vertical);
+    else if (m_warningsDock->height() < fewLines)
+        resizeDocks({m_warningsDock}, {fewLines}, Qt::Vertical);
     updateExportActions();
     m_settings->setAnalysisOptions(m_analysis->options());
     m_status->setText(statusText());

@@ -50,6 +50,30 @@
 
 namespace sv::ui {
 
+namespace {
+
+// Keeps a menu action enabled exactly when the button it presses is: Campaign > Cancel is
+// not offered while nothing runs (and its shortcut does nothing then).
+class EnabledMirror : public QObject {
+  public:
+    EnabledMirror(QPushButton* button, QAction* action) : QObject(action), m_action(action) {
+        button->installEventFilter(this);
+        m_action->setEnabled(button->isEnabled());
+    }
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::EnabledChange)
+            m_action->setEnabled(static_cast<QWidget*>(watched)->isEnabled());
+        return false;
+    }
+
+  private:
+    QAction* m_action;
+};
+
+} // namespace
+
 void MainWindow::buildMenus() {
     // Actions are named (objectName) so that tests and shortcuts find the same ones.
     auto named = [](QAction* action, const char* name) {
@@ -193,15 +217,20 @@ void MainWindow::buildMenus() {
             if (b->isEnabled()) b->click();
         };
     };
-    named(campaign->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
-                              press(&RunPanel::runButton)),
-          "run");
-    named(campaign->addAction(tr("&Cancel"), QKeySequence(Qt::CTRL | Qt::Key_Period), this,
-                              press(&RunPanel::cancelButton)),
-          "cancel");
-    named(campaign->addAction(tr("Pre&flight"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
-                              this, press(&RunPanel::preflightButton)),
-          "preflight");
+    new EnabledMirror(m_runPanel->runButton(),
+                      named(campaign->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R),
+                                                this, press(&RunPanel::runButton)),
+                            "run"));
+    new EnabledMirror(m_runPanel->cancelButton(),
+                      named(campaign->addAction(tr("&Cancel"),
+                                                QKeySequence(Qt::CTRL | Qt::Key_Period), this,
+                                                press(&RunPanel::cancelButton)),
+                            "cancel"));
+    new EnabledMirror(m_runPanel->preflightButton(),
+                      named(campaign->addAction(tr("Pre&flight"),
+                                                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
+                                                this, press(&RunPanel::preflightButton)),
+                            "preflight"));
     campaign->addSeparator();
     campaign->addAction(tr("&Open Campaign…"), this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("Open campaign"), QString(),
