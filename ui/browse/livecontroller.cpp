@@ -4,7 +4,6 @@
 #include "launcher/runner/remotefilesystem.h"
 
 #include <QSet>
-#include <QtConcurrent>
 
 #include <set>
 
@@ -151,11 +150,8 @@ void LiveController::stop() {
     m_states.clear();
     // A worker may still hold the old readers; it keeps them alive, and we start afresh.
     m_readers = std::make_shared<Readers>();
-    if (m_job) {
-        m_job->disconnect(this);
-        connect(m_job, &QFutureWatcherBase::finished, m_job, &QObject::deleteLater);
-        m_job = nullptr;
-    }
+    // A look under way is dropped when it returns (its generation is gone).
+    m_running = false;
 }
 
 void LiveController::schedule() {
@@ -164,38 +160,40 @@ void LiveController::schedule() {
 
 void LiveController::refresh() {
     if (!m_active) return;
-    if (m_job) {
+    if (m_running) {
         m_pending = true;
         return;
     }
     const quint64 generation = m_generation;
-    m_job = new QFutureWatcher<Refresh>(this);
-    connect(m_job, &QFutureWatcherBase::finished, this, [this, generation] {
-        Refresh r = m_job->result();
-        m_job->deleteLater();
-        m_job = nullptr;
-        if (generation != m_generation) return;
-        m_states = std::move(r.states);
-        watch(r.watchPaths);
-        if (r.remote != m_remote) {
-            m_remote = r.remote;
-            updatePolling();
-        }
-        if (r.changed > 0 || r.snapshot.logs.size() != m_snapshot.logs.size()) {
-            m_snapshot = r.snapshot;
-            emit snapshotReady(m_snapshot);
-            emit updated(r.changed);
-        }
-        if (m_pending) {
-            m_pending = false;
-            refresh();
-        } else if (m_once) {
-            stop();
-        }
-        emit refreshed();
-    });
-    m_job->setFuture(
-        QtConcurrent::run(async::workPool(), rescan, m_snapshot, m_states, m_readers));
+    m_running = true;
+    async::runInBackground(
+        this,
+        [snapshot = m_snapshot, states = m_states, readers = m_readers]() mutable {
+            return rescan(std::move(snapshot), std::move(states), std::move(readers));
+        },
+        [this, generation](Refresh r) {
+            if (generation != m_generation) return; // stopped since
+            m_running = false;
+            m_states = std::move(r.states);
+            watch(r.watchPaths);
+            if (r.remote != m_remote) {
+                m_remote = r.remote;
+                updatePolling();
+            }
+            if (r.changed > 0 || r.snapshot.logs.size() != m_snapshot.logs.size()) {
+                m_snapshot = r.snapshot;
+                emit snapshotReady(m_snapshot);
+                emit updated(r.changed);
+            }
+            if (m_pending) {
+                m_pending = false;
+                refresh();
+            } else if (m_once) {
+                stop();
+            }
+            emit refreshed();
+        },
+        async::workPool());
 }
 
 void LiveController::watch(const QStringList& paths) {

@@ -10,7 +10,6 @@
 #endif
 
 #include <QFileSystemWatcher>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
 
@@ -84,7 +83,7 @@ class LiveController : public QObject {
     std::map<std::string, FileState> m_states;
     std::shared_ptr<Readers> m_readers;
     QFileSystemWatcher* m_watcher = nullptr;
-    QFutureWatcher<Refresh>* m_job = nullptr;
+    bool m_running = false; // a look is on the work pool (one at a time)
     QTimer m_debounce;
     QTimer m_poll;
 };
