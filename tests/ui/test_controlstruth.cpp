@@ -6,13 +6,9 @@
 #include "ui/browse/analysiscontroller.h"
 #include "ui/browse/controlpanel.h"
 #include "ui/compare/seriesset.h"
-#include "ui/models/referencelistmodel.h"
 #include "ui/window/mainwindow.h"
 
 #include <QCheckBox>
-#include <QCoreApplication>
-#include <QFontMetrics>
-#include <QTreeView>
 #include <QLabel>
 #include <QSpinBox>
 
@@ -116,29 +112,3 @@ TEST(ControlsTruth, SeriesOfOneDirectoryNameAreNamedByWhatTellsThemApart) {
     EXPECT_EQ(set.labels(), (QStringList{QStringLiteral("resnet50"), QStringLiteral("mine")}));
 }
 
-// Item 13: in a narrow dock the reference tree cut names in the middle, so that two tables read
-// the same; it wraps them now, every name whole.
-TEST(ControlsTruth, TheReferenceTreeWrapsNamesInsteadOfCuttingThem) {
-    ui::ControlPanel panel;
-    panel.resize(220, 700);
-    panel.show();
-    QCoreApplication::processEvents();
-    QTreeView* view = panel.referenceView();
-    view->expandAll();
-    QCoreApplication::processEvents();
-    EXPECT_TRUE(view->wordWrap());
-    const QFontMetrics fm(view->font());
-    int wrapped = 0;
-    for (const char* id : {"dlperf-ngc-mxnet-fp16-amp-bs256", "dlperf-ngc-mxnet-fp16-noamp-bs256"}) {
-        const QModelIndex i = panel.references()->indexOf(id);
-        ASSERT_TRUE(i.isValid()) << id;
-        const QString text = i.data().toString();
-        const QRect rect = view->visualRect(i);
-        // Wider than its row: shown on more than one line.
-        if (fm.horizontalAdvance(text) > rect.width()) {
-            EXPECT_GT(rect.height(), fm.lineSpacing() * 3 / 2) << id << " " << text.toStdString();
-            ++wrapped;
-        }
-    }
-    EXPECT_GT(wrapped, 0); // the dock is narrow enough to need it
-}

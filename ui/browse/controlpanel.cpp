@@ -62,10 +62,7 @@ void ControlPanel::setUpFields() {
            "case is warned about"));
     m_referenceView->setModel(m_references);
     m_referenceView->setHeaderHidden(true);
-    // A narrow dock wraps a name onto more lines: cut short, two tables read the same
-    // ("DLPerf NGC…bs 256)" for FP16 with and without AMP).
-    m_referenceView->setWordWrap(true);
-    m_referenceView->setTextElideMode(Qt::ElideRight);
+    m_referenceView->setTextElideMode(Qt::ElideMiddle); // a narrow dock keeps both ends
     m_referenceView->setUniformRowHeights(false);
     m_referenceView->setToolTip(
         tr("Published figures to overlay, by table; the tables in bold match the case's "
