@@ -252,19 +252,21 @@ TEST(ReferenceListModel, TablesMatchingTheCaseComeFirstMarked) {
     std::vector<std::string> ids;
     for (const QModelIndex& i : model.matchingTables())
         ids.push_back(model.data(i, Qt::DisplayRole).toString().toStdString());
-    // The NGC MXNet fp32 table, the report's fp32 comparison, and DGX-2's FP32 batch 128 series.
+    // The NGC MXNet fp32 table, DLPerf's TensorFlow 2 fp32 table, the report's fp32 comparison,
+    // and DGX-2's FP32 batch 128 series.
     EXPECT_EQ(ids, (std::vector<std::string>{
-                       "DLPerf NGC MXNet 20.03 (FP32, bs 128)", "DLPerf report v1.0 (FP32, bs 128)",
+                       "DLPerf NGC MXNet 20.03 (FP32, bs 128)",
+                       "DLPerf TensorFlow 2.3.0 (FP32, bs 128)", "DLPerf report v1.0 (FP32, bs 128)",
                        "NVIDIA DeepLearningExamples MXNet RN50 v1.5 (DGX-2)"}));
-    ASSERT_EQ(model.matchingTables().size(), 3u);
-    for (int t = 0; t < 3; ++t)
+    ASSERT_EQ(model.matchingTables().size(), 4u);
+    for (int t = 0; t < 4; ++t)
         EXPECT_TRUE(model.data(model.index(t, 0), ui::ReferenceListModel::MatchesRole).toBool());
-    for (int t = 3; t < model.rowCount(); ++t)
+    for (int t = 4; t < model.rowCount(); ++t)
         EXPECT_FALSE(model.data(model.index(t, 0), ui::ReferenceListModel::MatchesRole).toBool());
     EXPECT_EQ(model.indexOf("dlperf-ngc-mxnet-fp32-bs128").row(), 0);
-    EXPECT_EQ(model.indexOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0").parent().row(), 1);
+    EXPECT_EQ(model.indexOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0").parent().row(), 2);
     const QModelIndex dgx2 = model.indexOf("nvidia-dle-mxnet-dgx2-19.07:FP32, batch 128");
-    EXPECT_EQ(dgx2.parent().row(), 2);
+    EXPECT_EQ(dgx2.parent().row(), 3);
     EXPECT_TRUE(model.data(dgx2, ui::ReferenceListModel::MatchesRole).toBool());
     EXPECT_FALSE(model
                      .data(model.indexOf("nvidia-dle-mxnet-dgx2-19.07:Mixed precision, batch 256"),
