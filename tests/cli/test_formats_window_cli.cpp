@@ -20,14 +20,15 @@ using namespace sv::test;
 
 namespace {
 
-// TF2 ResNet-50 (rn50, DLPerf's window 100/600) and NGC MXNet (r50, 20/120) in one tree. The
+// TF2 ResNet-50 (rn50, DLPerf's window 100/600) and NGC MXNet (r50, 20/120) in one tree: one
+// model, r50, batch 128 and 64. The
 // TF2 logs' first 100 steps are slow, so a 20/120 window reads other figures than DLPerf's.
 void writeTwoFrameworks(const std::filesystem::path& root) {
     writeTf2Rn50Tree(root / "tensorflow/resnet50/bz128");
     writeSteadyRuns(root / "ngc/mxnet/resnet50", {{"1n1g", 1}, {"1n2g", 2}}, 120);
 }
 
-// "model topology" -> median, from summarize --format json.
+// "model bBATCH topology" -> median, from summarize --format json.
 std::map<std::string, double> summarizeMedians(const std::string& dir) {
     const auto r = cli({"summarize", dir, "--format", "json", "--quiet"});
     EXPECT_EQ(r.exitCode, 0) << r.err;
@@ -35,7 +36,9 @@ std::map<std::string, double> summarizeMedians(const std::string& dir) {
     const auto j = nlohmann::json::parse(r.out);
     for (const auto& c : j.at("cases"))
         if (!c.at("median_speed").is_null())
-            out[c.at("model").get<std::string>() + " " + c.at("topology").get<std::string>()] =
+            out[c.at("model").get<std::string>() + " b" +
+                std::to_string(c.at("batch_size_per_device").get<int>()) + " " +
+                c.at("topology").get<std::string>()] =
                 c.at("median_speed").get<double>();
     return out;
 }
@@ -69,7 +72,7 @@ TEST(FormatWindowsCli, SummarizeSaysEachFormatsWindow) {
     EXPECT_EQ(mxnet, 4);
     // The table names a window other than 20…119 in its framework's header.
     const auto table = cli({"summarize", dir.path().string(), "--quiet"});
-    EXPECT_NE(table.out.find("TensorFlow 2  rn50  fp32  batch 128 per GPU  (throughput in "
+    EXPECT_NE(table.out.find("TensorFlow 2  r50  fp32  batch 128 per GPU  (throughput in "
                              "images/s, time method, iterations 100-599)"),
               std::string::npos)
         << table.out;
@@ -89,15 +92,16 @@ TEST(FormatWindowsCli, CompareMeasuresEachFormatAsSummarizeDoes) {
     TempDir dir;
     writeTwoFrameworks(dir.path());
     const auto medians = summarizeMedians(dir.path().string());
-    ASSERT_TRUE(medians.count("rn50 2n8g")) << "the TF2 runs count under DLPerf's window";
-    ASSERT_TRUE(medians.count("r50 1n2g"));
+    ASSERT_TRUE(medians.count("r50 b128 2n8g")) << "the TF2 runs count under DLPerf's window";
+    ASSERT_TRUE(medians.count("r50 b64 1n2g"));
     const auto r = cli({"compare", dir.path().string(), dir.path().string(), "--format", "json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     std::size_t seen = 0;
     for (const auto& c : j["cases"]) {
-        const std::string key =
-            c["model"].get<std::string>() + " " + c["topology"].get<std::string>();
+        const std::string key = c["model"].get<std::string>() + " b" +
+                                 std::to_string(c["batch_size_per_device"].get<int>()) + " " +
+                                 c["topology"].get<std::string>();
         ASSERT_TRUE(medians.count(key)) << key;
         ASSERT_FALSE(c["series"][0].is_null()) << key;
         EXPECT_DOUBLE_EQ(c["series"][0].get<double>(), medians.at(key)) << key;
@@ -126,7 +130,7 @@ TEST(FormatWindowsCli, ReportAndSavedTableSayTheWindows) {
     ASSERT_EQ(saved.exitCode, 0) << saved.err;
     const auto table = nlohmann::json::parse(
         readWhole(data / "scaleview" / "references" / "tf2-mine.json"))["tables"][0];
-    EXPECT_DOUBLE_EQ(table["throughput"]["2n8g"].get<double>(), medians.at("rn50 2n8g"))
+    EXPECT_DOUBLE_EQ(table["throughput"]["2n8g"].get<double>(), medians.at("r50 b128 2n8g"))
         << table.dump();
     EXPECT_NE(table["repeats_note"].get<std::string>().find("warmup 100, iterations 600"),
               std::string::npos)
