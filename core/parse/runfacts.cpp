@@ -123,7 +123,13 @@ struct Collector {
             keyStart = keyStart == std::string_view::npos || keyStart < pos ? pos : keyStart + 2;
             auto next = text.find(" : ", colon + 3);
             std::size_t valueEnd = text.size();
-            if (next != std::string_view::npos) {
+            if (next == std::string_view::npos) {
+                // The last pair ends at a double blank: what follows is another line's text
+                // (PyTorch's PARAMETER line is followed by " ! Weight decay NOT applied ...").
+                const auto start = text.find_first_not_of(' ', colon + 3);
+                const auto gap = start == std::string_view::npos ? start : text.find("  ", start);
+                if (gap != std::string_view::npos) valueEnd = gap;
+            } else {
                 const auto sep = text.rfind("  ", next);
                 valueEnd = sep == std::string_view::npos || sep < colon + 3 ? next : sep;
             }
