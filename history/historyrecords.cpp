@@ -1,0 +1,306 @@
+// HistoryDatabase: recording campaigns, reading them back, expectations and import (the
+// opening, the schema and its migration are in historydatabase.cpp).
+#include "history/historydatabase.h"
+#include "history/sqltext.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QVariant>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+namespace sv::history {
+using namespace sqltext;
+
+HistoryDatabase::RecordResult HistoryDatabase::record(const CampaignRecord& c,
+                                                      const CaseWritten& caseWritten,
+                                                      const std::string& recordedAt) {
+    if (!m_open) {
+        RecordResult out;
+        out.message = m_error.empty() ? "the history is not open" : m_error;
+        return out;
+    }
+    bool lost = false;
+    RecordResult first = recordOnce(c, caseWritten, recordedAt, &lost);
+    if (first.outcome != Outcome::Failed || !lost) return first;
+    // The server rolled the transaction back with the connection: nothing of it was kept.
+    // Connect again and try once more.
+    const std::string dropped = "the connection to " + m_path.string() +
+                                " dropped while recording " + c.path +
+                                "; nothing of it was kept (" + first.message + ")";
+    close();
+    std::string why;
+    if (openPostgres(&why) != Health::Ok) {
+        close();
+        m_error = m_path.string() + ": " + why;
+        RecordResult out;
+        out.message = dropped + "; connecting again failed (" + why +
+                      "): record it again when the server is back";
+        return out;
+    }
+    m_open = true;
+    RecordResult second = recordOnce(c, caseWritten, recordedAt, &lost);
+    second.message = dropped + "; tried once more: " + second.message;
+    return second;
+}
+
+HistoryDatabase::RecordResult HistoryDatabase::recordOnce(const CampaignRecord& c,
+                                                          const CaseWritten& caseWritten,
+                                                          const std::string& recordedAt,
+                                                          bool* connectionLost) {
+    RecordResult out;
+    *connectionLost = false;
+    const bool pg = m_location.isPostgres();
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlQuery q(db);
+    auto fail = [&](const std::string& doing) {
+        out.outcome = Outcome::Failed;
+        const QSqlError e = q.lastError();
+        out.message = "recording " + c.path + " in " + m_path.string() + ": " + doing +
+                      (e.isValid() ? ": " + describe(e) : std::string());
+        q.finish();
+        QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
+        if (pg && !connectionAlive()) {
+            *connectionLost = true;
+        } else if (pg && (e.nativeErrorCode() == QLatin1String("42501") ||
+                          e.text().contains(QLatin1String("permission denied")))) {
+            QSqlQuery who(db);
+            const std::string role = who.exec(QStringLiteral("SELECT current_user")) && who.next()
+                                         ? who.value(0).toString().toStdString()
+                                         : std::string("this role");
+            out.message = "the role " + role + " may read the history " + m_path.string() +
+                          " but not write to it, so " + c.path +
+                          " was not recorded (PostgreSQL: " + describe(e) + ")";
+        }
+        return out;
+    };
+    // One transaction: a crash, an error or a lost connection before COMMIT leaves the history
+    // as it was.
+    if (!q.exec(pg ? QStringLiteral("BEGIN") : QStringLiteral("BEGIN IMMEDIATE")))
+        return fail("cannot start a transaction");
+    // The unique identity decides: a concurrent writer of the same campaign waits on the key
+    // and then inserts nothing.
+    q.prepare(QStringLiteral(
+        "INSERT INTO campaigns (identity, path, label, ran_at, recorded_at, hosts, driver, cuda,"
+        " gpu_model, container_image, method, warmup, iterations)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (identity) DO NOTHING RETURNING id"));
+    const EnvironmentSummary& env = c.environment;
+    const QString at =
+        recordedAt.empty() ? QDateTime::currentDateTimeUtc().toString(Qt::ISODate) : qs(recordedAt);
+    for (const QVariant& v :
+         {QVariant(qs(c.identity)), QVariant(qs(c.path)), QVariant(qs(c.label)),
+          QVariant(qs(c.time)), QVariant(at), QVariant(qs(joinLines(env.hosts))),
+          QVariant(qs(env.driver)), QVariant(qs(env.cuda)), QVariant(qs(env.gpuModel)),
+          QVariant(qs(env.containerImage)), QVariant(qs(c.method)), QVariant(c.warmup),
+          QVariant(c.iterations)})
+        q.addBindValue(v);
+    if (!q.exec()) return fail("cannot write the campaign");
+    if (!q.next()) {
+        q.finish();
+        QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
+        QSqlQuery found(db);
+        found.prepare(QStringLiteral("SELECT path FROM campaigns WHERE identity = ?"));
+        found.addBindValue(qs(c.identity));
+        const std::string where = found.exec() && found.next()
+                                      ? found.value(0).toString().toStdString()
+                                      : std::string("another writer");
+        out.outcome = Outcome::AlreadyRecorded;
+        out.message =
+            c.path + " is already in the history (the same logs, recorded from " + where + ")";
+        return out;
+    }
+    const qlonglong id = q.value(0).toLongLong();
+    q.finish();
+    int written = 0;
+    for (const auto& k : c.cases) {
+        q.prepare(QStringLiteral(
+            "INSERT INTO cases (campaign_id, model, precision, batch_per_device, nodes,"
+            " gpus_per_node, format, runs, median, min, max, mean, stdev, repeats)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        for (const QVariant& v :
+             {QVariant(id), QVariant(qs(k.key.model)), QVariant(qs(k.key.precision)),
+              QVariant(k.key.batchPerDevice), QVariant(k.key.topology.nodes),
+              QVariant(k.key.topology.gpusPerNode), QVariant(qs(k.key.format)), QVariant(k.runs),
+              QVariant(k.median), QVariant(k.min), QVariant(k.max),
+              k.mean ? QVariant(*k.mean) : QVariant(QMetaType(QMetaType::Double)),
+              k.stdev ? QVariant(*k.stdev) : QVariant(QMetaType(QMetaType::Double)),
+              QVariant(repeatsText(k.values))})
+            q.addBindValue(v);
+        if (!q.exec()) return fail("cannot write case " + k.key.topology.name());
+        ++written;
+        if (caseWritten && !caseWritten(written)) return fail("abandoned");
+    }
+    if (!q.exec(QStringLiteral("COMMIT"))) return fail("cannot commit");
+    out.outcome = Outcome::Added;
+    out.message = "recorded " + c.path + " (" + std::to_string(written) + " case" +
+                  (written == 1 ? "" : "s") + ") in " + m_path.string();
+    return out;
+}
+
+std::optional<std::vector<StoredCampaign>> HistoryDatabase::campaigns(std::string* error) const {
+    if (!m_open) {
+        if (error) *error = m_error.empty() ? "the history is not open" : m_error;
+        return std::nullopt;
+    }
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    // One snapshot for both reads: a writer committing in between must not show a campaign
+    // without its cases. (SQLite's reads see one snapshot inside a transaction too.)
+    QSqlQuery(db).exec(m_location.isPostgres()
+                           ? QStringLiteral("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                           : QStringLiteral("BEGIN"));
+    auto end = [&] { QSqlQuery(db).exec(QStringLiteral("ROLLBACK")); };
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral(
+            "SELECT id, identity, path, label, ran_at, recorded_at, hosts, driver, cuda,"
+            " gpu_model, container_image, method, warmup, iterations FROM campaigns"
+            " ORDER BY ran_at, id"))) {
+        if (error) *error = m_path.string() + ": " + describe(q.lastError());
+        q.finish();
+        end();
+        return std::nullopt;
+    }
+    std::vector<StoredCampaign> out;
+    std::map<qlonglong, std::size_t> index;
+    while (q.next()) {
+        StoredCampaign s;
+        CampaignRecord& r = s.record;
+        index[q.value(0).toLongLong()] = out.size();
+        r.identity = q.value(1).toString().toStdString();
+        r.path = q.value(2).toString().toStdString();
+        r.label = q.value(3).toString().toStdString();
+        r.time = q.value(4).toString().toStdString();
+        s.recordedAt = q.value(5).toString().toStdString();
+        r.environment.hosts = splitLines(q.value(6).toString());
+        r.environment.driver = q.value(7).toString().toStdString();
+        r.environment.cuda = q.value(8).toString().toStdString();
+        r.environment.gpuModel = q.value(9).toString().toStdString();
+        r.environment.containerImage = q.value(10).toString().toStdString();
+        r.method = q.value(11).toString().toStdString();
+        r.warmup = q.value(12).toInt();
+        r.iterations = q.value(13).toInt();
+        out.push_back(std::move(s));
+    }
+    q.finish();
+    QSqlQuery c(db);
+    c.setForwardOnly(true);
+    if (!c.exec(QStringLiteral(
+            "SELECT campaign_id, model, precision, batch_per_device, nodes, gpus_per_node,"
+            " format, runs, median, min, max, mean, stdev, repeats FROM cases"
+            " ORDER BY campaign_id, model, precision, batch_per_device, format,"
+            " nodes * gpus_per_node, nodes"))) {
+        if (error) *error = m_path.string() + ": " + describe(c.lastError());
+        c.finish();
+        end();
+        return std::nullopt;
+    }
+    while (c.next()) {
+        const auto it = index.find(c.value(0).toLongLong());
+        if (it == index.end()) continue;
+        CaseRecord k;
+        k.key.model = c.value(1).toString().toStdString();
+        k.key.precision = c.value(2).toString().toStdString();
+        k.key.batchPerDevice = c.value(3).toInt();
+        k.key.topology.nodes = c.value(4).toInt();
+        k.key.topology.gpusPerNode = c.value(5).toInt();
+        k.key.format = c.value(6).toString().toStdString();
+        k.runs = c.value(7).toInt();
+        k.median = c.value(8).toDouble();
+        k.min = c.value(9).toDouble();
+        k.max = c.value(10).toDouble();
+        if (!c.value(11).isNull()) k.mean = c.value(11).toDouble();
+        if (!c.value(12).isNull()) k.stdev = c.value(12).toDouble();
+        k.values = repeatsFrom(c.value(13).toString());
+        out[it->second].record.cases.push_back(std::move(k));
+    }
+    c.finish();
+    end();
+    return out;
+}
+
+std::string HistoryDatabase::expect(const Expectation& e) {
+    if (!m_open) return m_error.empty() ? "the history is not open" : m_error;
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral(
+        "INSERT INTO expectations (case_key, campaign_identity, who, why, marked_at)"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (case_key, campaign_identity)"
+        " DO UPDATE SET who = excluded.who, why = excluded.why, marked_at = excluded.marked_at"));
+    for (const std::string& v :
+         {e.caseKey, e.campaignIdentity, e.who, e.why,
+          e.at.empty() ? QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()
+                       : e.at})
+        q.addBindValue(qs(v));
+    if (!q.exec()) {
+        const QSqlError err = q.lastError();
+        if (err.nativeErrorCode() == QLatin1String("42501") ||
+            err.text().contains(QLatin1String("permission denied")))
+            return "this role may read the history " + m_path.string() + " but not write to it (" +
+                   describe(err) + ")";
+        return m_path.string() + ": cannot mark the verdict expected: " + describe(err);
+    }
+    return {};
+}
+
+std::optional<std::vector<HistoryDatabase::Expectation>>
+HistoryDatabase::expectations(std::string* error) const {
+    if (!m_open) {
+        if (error) *error = m_error.empty() ? "the history is not open" : m_error;
+        return std::nullopt;
+    }
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT case_key, campaign_identity, who, why, marked_at"
+                               " FROM expectations ORDER BY marked_at"))) {
+        if (error) *error = m_path.string() + ": " + describe(q.lastError());
+        return std::nullopt;
+    }
+    std::vector<Expectation> out;
+    while (q.next())
+        out.push_back({q.value(0).toString().toStdString(), q.value(1).toString().toStdString(),
+                       q.value(2).toString().toStdString(), q.value(3).toString().toStdString(),
+                       q.value(4).toString().toStdString()});
+    return out;
+}
+
+HistoryDatabase::ImportResult HistoryDatabase::importFrom(const HistoryDatabase& source) {
+    ImportResult out;
+    std::string error;
+    const auto all = source.campaigns(&error);
+    if (!all) {
+        ++out.failed;
+        out.messages.push_back(error);
+        return out;
+    }
+    for (const StoredCampaign& s : *all) {
+        const RecordResult r = record(s.record, {}, s.recordedAt);
+        if (r.outcome == Outcome::Added)
+            ++out.added;
+        else if (r.outcome == Outcome::AlreadyRecorded)
+            ++out.alreadyThere;
+        else {
+            ++out.failed;
+            out.messages.push_back(r.message);
+        }
+    }
+    if (const auto marks = source.expectations(&error))
+        for (const Expectation& e : *marks)
+            if (std::string why = expect(e); !why.empty()) {
+                ++out.failed;
+                out.messages.push_back(why);
+            }
+    return out;
+}
+
+} // namespace sv::history
