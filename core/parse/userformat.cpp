@@ -159,80 +159,6 @@ std::string UserFormatError::text() const {
     return s + ": " + reason;
 }
 
-std::string requiredLiteral(std::string_view p) {
-    std::string best, run;
-    auto endRun = [&] {
-        if (run.size() > best.size()) best = run;
-        run.clear();
-    };
-    // Case-insensitive somewhere ("(?i)", "(?i:..."): no literal is certain.
-    if (p.find("(?i") != std::string_view::npos) return {};
-    int depth = 0;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-        const char c = p[i];
-        if (depth == 0 && c == '|') return {};
-        // One atom: its text (if a literal) and where it ends.
-        std::string lit;
-        bool literal = false;
-        std::size_t next = i + 1;
-        if (c == '\\' && i + 1 < p.size()) {
-            const char e = p[i + 1];
-            next = i + 2;
-            if (!std::isalnum(static_cast<unsigned char>(e))) {
-                lit = std::string(1, e);
-                literal = depth == 0;
-            } else if (e == 't') {
-                lit = "\t";
-                literal = depth == 0;
-            }
-        } else if (c == '[') {
-            std::size_t j = i + 1;
-            if (j < p.size() && p[j] == '^') ++j;
-            if (j < p.size() && p[j] == ']') ++j;
-            while (j < p.size() && p[j] != ']') j += p[j] == '\\' ? 2 : 1;
-            next = j + 1;
-        } else if (c == '(') {
-            ++depth;
-            endRun();
-            continue;
-        } else if (c == ')') {
-            --depth;
-            endRun();
-            continue;
-        } else if (c == '.' || c == '^' || c == '$' || c == '*' || c == '+' || c == '?' ||
-                   c == '{' || c == '}') {
-            // '*', '+', '?' after a group: the group's text was not in the run anyway.
-            if (c == '{') {
-                const auto close = p.find('}', i);
-                next = close == std::string_view::npos ? p.size() : close + 1;
-            }
-        } else {
-            lit = std::string(1, c);
-            literal = depth == 0;
-        }
-        // A quantifier after the atom: "?", "*", "{0" make it optional; "+" and "{n" keep one.
-        bool optional = false, repeats = false;
-        if (next < p.size()) {
-            const char q = p[next];
-            if (q == '?' || q == '*') optional = true;
-            if (q == '+') repeats = true;
-            if (q == '{') {
-                optional = next + 1 < p.size() && p[next + 1] == '0';
-                repeats = true;
-            }
-        }
-        if (literal && !optional) {
-            run += lit;
-            if (repeats) endRun();
-        } else {
-            endRun();
-        }
-        i = next - 1;
-    }
-    endRun();
-    return best;
-}
-
 std::shared_ptr<const UserFormat> UserFormatBuilder::build(const nlohmann::json& j,
                                                            const std::string& file,
                                                            std::string json) {
@@ -508,92 +434,10 @@ std::vector<std::pair<std::string, const re2::RE2*>> UserFormat::metadata() cons
     return out;
 }
 
-std::filesystem::path userFormatDirectory(const char* xdgConfigHome, const char* home) {
-    if (xdgConfigHome && *xdgConfigHome == '/')
-        return std::filesystem::path(xdgConfigHome) / "scaleview" / "formats";
-    if (home && *home) return std::filesystem::path(home) / ".config" / "scaleview" / "formats";
-    return {};
-}
-
-std::filesystem::path userFormatDirectory() {
-    return userFormatDirectory(std::getenv("XDG_CONFIG_HOME"), std::getenv("HOME"));
-}
-
-std::vector<std::shared_ptr<const UserFormat>> readUserFormats(const std::filesystem::path& dir,
-                                                               std::vector<UserFormatError>* errors) {
-    std::vector<std::shared_ptr<const UserFormat>> out;
-    std::error_code ec;
-    if (dir.empty() || !std::filesystem::is_directory(dir, ec)) return out;
-    std::vector<std::filesystem::path> files;
-    for (auto it = std::filesystem::directory_iterator(dir, ec);
-         !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
-        if (it->path().extension() == ".json") files.push_back(it->path());
-    std::sort(files.begin(), files.end());
-    for (const auto& p : files) {
-        UserFormatError e;
-        if (auto f = UserFormat::load(p, &e))
-            out.push_back(std::move(f));
-        else if (errors)
-            errors->push_back(std::move(e));
-    }
-    return out;
-}
-
-namespace {
-std::mutex& registryMutex() {
-    static std::mutex m;
-    return m;
-}
-std::vector<std::shared_ptr<const UserFormat>>& registry() {
-    static std::vector<std::shared_ptr<const UserFormat>> r;
-    return r;
-}
-} // namespace
-
-const LogFormat* registerUserFormat(std::shared_ptr<const UserFormat> format, std::string* why) {
-    std::lock_guard lock(registryMutex());
-    for (const auto& r : registry())
-        if (r->id() == format->id()) {
-            if (r->json() == format->json()) return findLogFormat(r->id());
-            if (why)
-                *why = "the id '" + format->id() + "' is already the user format of " + r->file();
-            return nullptr;
-        }
-    if (const LogFormat* builtin = findLogFormat(format->id())) {
-        (void)builtin;
-        if (why) *why = "'" + format->id() + "' is a built-in format's id";
-        return nullptr;
-    }
-    registry().push_back(format);
-    return &registerLogFormat(format->logFormat());
-}
-
-std::shared_ptr<const UserFormat> registeredUserFormat(std::string_view id) {
-    std::lock_guard lock(registryMutex());
-    for (const auto& r : registry())
-        if (r->id() == id) return r;
-    return nullptr;
-}
-
-std::vector<std::shared_ptr<const UserFormat>> registeredUserFormats() {
-    std::lock_guard lock(registryMutex());
-    return registry();
-}
-
 const UserFormat* userFormatOf(const LogFormat& format) {
     return format.detectWith == &detectWithUser ? static_cast<const UserFormat*>(format.context)
                                                 : nullptr;
 }
 
-void loadUserFormats(std::vector<std::string>* problems) {
-    std::vector<UserFormatError> errors;
-    for (auto& f : readUserFormats(userFormatDirectory(), &errors)) {
-        std::string why;
-        if (!registerUserFormat(f, &why) && problems) problems->push_back(f->file() + ": " + why);
-    }
-    if (problems)
-        for (const auto& e : errors)
-            problems->push_back(e.text());
-}
 
 } // namespace sv
