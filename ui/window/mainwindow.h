@@ -124,6 +124,11 @@ class MainWindow : public QMainWindow {
     void connectOptions();
     void restoreLayout();
     void buildMenus();
+    void buildFileMenu();
+    void buildExportMenu(QMenu* exportMenu);
+    void buildViewMenu();
+    void buildCampaignMenu();
+    void buildHelpMenu();
     void rebuildRecentMenu();
     void present(const AnalysisPtr& analysis);
     // A run of a campaign ended: update the open view, never replace what the user opened.

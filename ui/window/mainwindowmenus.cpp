@@ -46,6 +46,7 @@
 #include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <functional>
 #include <utility>
 
 namespace sv::ui {
@@ -74,189 +75,219 @@ class EnabledMirror : public QObject {
 
 } // namespace
 
+namespace {
+
+// One menu entry as data: its text, shortcut, object name (tests and shortcuts find actions by
+// it; empty: unnamed) and what it does.
+struct MenuItem {
+    QString text;
+    QKeySequence key;
+    const char* name;
+    std::function<void()> triggered;
+};
+
+QAction* addItem(QMenu* menu, QObject* context, const MenuItem& item) {
+    QAction* action = menu->addAction(item.text, item.key, context, item.triggered);
+    if (item.name && *item.name) action->setObjectName(QLatin1String(item.name));
+    return action;
+}
+
+// A checkable action that starts as the setting says and writes the setting back.
+QAction* addToggle(QMenu* menu, const QString& text, const char* name, bool on,
+                   std::function<void(bool)> toggled) {
+    QAction* action = menu->addAction(text);
+    if (name) action->setObjectName(QLatin1String(name));
+    action->setCheckable(true);
+    action->setChecked(on);
+    QObject::connect(action, &QAction::toggled, menu, std::move(toggled));
+    return action;
+}
+
+} // namespace
+
 void MainWindow::buildMenus() {
-    // Actions are named (objectName) so that tests and shortcuts find the same ones.
-    auto named = [](QAction* action, const char* name) {
-        action->setObjectName(QLatin1String(name));
-        return action;
-    };
+    buildFileMenu();
+    buildViewMenu();
+    buildCampaignMenu();
+    buildHelpMenu();
+}
+
+void MainWindow::buildFileMenu() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open Log Directory…"), QKeySequence::Open, this,
-                    &MainWindow::chooseDirectory);
-    // A single log, whatever its name (issue 26): read as a run of its own.
-    named(file->addAction(tr("Open Log &File…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O),
-                          this,
-                          [this] {
-                              const QString f = QFileDialog::getOpenFileName(
-                                  this, tr("Open Log File"), m_settings->lastDirectory(),
-                                  tr("All files (*)"));
-                              if (!f.isEmpty()) openDirectory(f);
-                          }),
-          "openLogFile");
-    named(file->addAction(tr("Add to &Comparison…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
-                          this, &MainWindow::chooseComparisonDirectory),
-          "addToComparison");
+    const MenuItem opening[] = {
+        {tr("&Open Log Directory…"), QKeySequence::Open, "", [this] { chooseDirectory(); }},
+        // A single log, whatever its name: read as a run of its own.
+        {tr("Open Log &File…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O), "openLogFile",
+         [this] {
+             const QString f = QFileDialog::getOpenFileName(
+                 this, tr("Open Log File"), m_settings->lastDirectory(), tr("All files (*)"));
+             if (!f.isEmpty()) openDirectory(f);
+         }},
+        {tr("Add to &Comparison…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
+         "addToComparison", [this] { chooseComparisonDirectory(); }},
+    };
+    for (const MenuItem& item : opening)
+        addItem(file, this, item);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
-    named(file->addAction(tr("Re&load"), QKeySequence(Qt::Key_F5), this, &MainWindow::reload),
-          "reload");
+    addItem(file, this, {tr("Re&load"), QKeySequence(Qt::Key_F5), "reload", [this] { reload(); }});
     // A log no built-in format reads: the user teaches one (ui/window/teachdialog.h); a saved
     // format is registered and the directory shown read again.
-    named(file->addAction(tr("&Teach ScaleView a Log…"), this,
-                          [this] {
-                              const QString log = QFileDialog::getOpenFileName(
-                                  this, tr("Teach ScaleView a Log"), QString(),
-                                  tr("Logs (*.log *.txt *.out);;All files (*)"));
-                              if (!log.isEmpty()) openTeachDialog(this, log);
-                          }),
-          "teachLogMenu");
+    addItem(file, this, {tr("&Teach ScaleView a Log…"), {}, "teachLogMenu", [this] {
+                             const QString log = QFileDialog::getOpenFileName(
+                                 this, tr("Teach ScaleView a Log"), QString(),
+                                 tr("Logs (*.log *.txt *.out);;All files (*)"));
+                             if (!log.isEmpty()) openTeachDialog(this, log);
+                         }});
     setAfterTeach([this](const QString&) { reload(); });
-    QAction* reopen =
-        named(file->addAction(tr("Reopen the Last Directory at &Start")), "reopenLast");
-    reopen->setCheckable(true);
-    reopen->setChecked(m_settings->reopenLast());
-    connect(reopen, &QAction::toggled, this, [this](bool on) { m_settings->setReopenLast(on); });
+    addToggle(file, tr("Reopen the Last Directory at &Start"), "reopenLast",
+              m_settings->reopenLast(), [this](bool on) { m_settings->setReopenLast(on); });
     file->addSeparator();
-    QMenu* exportMenu = file->addMenu(tr("&Export"));
-    m_exportPng =
-        named(exportMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_E), this,
-                                    [this] { exportChartInteractive(QStringLiteral("png")); }),
-              "exportPng");
-    m_exportSvg =
-        named(exportMenu->addAction(QString(), this,
-                                    [this] { exportChartInteractive(QStringLiteral("svg")); }),
-              "exportSvg");
-    exportMenu->addSeparator();
-    QAction* csv =
-        named(exportMenu->addAction(tr("Results Table as &CSV…"),
-                                    QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
-                                    [this] { exportTableInteractive(TableFormat::Csv); }),
-              "exportCsv");
-    QAction* md = exportMenu->addAction(tr("Results Table as &Markdown…"), this,
-                                        [this] { exportTableInteractive(TableFormat::Markdown); });
-    QAction* json = exportMenu->addAction(tr("Results as &JSON…"), this,
-                                          [this] { exportTableInteractive(TableFormat::Json); });
-    QAction* dlperf = exportMenu->addAction(tr("Results as &DLPerf JSON…"), this, [this] {
-        exportTableInteractive(TableFormat::DlperfJson);
-    });
-    exportMenu->addSeparator();
-    QAction* report = named(
-        exportMenu->addAction(tr("&Report (HTML)…"), this, [this] { exportReportInteractive(); }),
-        "exportReport");
+    buildExportMenu(file->addMenu(tr("&Export")));
     // The directory shown as a reference table of the user's own, a table from a file, and the
     // directory into the history.
-    QAction* saveReference =
-        named(file->addAction(
-                  tr("Save as Reference &Table…"), this,
-                  [this] { m_referenceTables->saveInteractive(this, m_analysis->current()); }),
-              "saveReference");
-    named(file->addAction(tr("&Import Reference Table…"), this,
-                          [this] { m_referenceTables->importInteractive(this); }),
-          "importReference");
-    QAction* recordHistory = named(
-        file->addAction(tr("Record in &History"), this,
-                        [this] {
-                            if (const AnalysisPtr a = m_analysis->current())
-                                m_history->recordDirectory(QString::fromStdString(a->summary.root));
-                        }),
-        "recordHistory");
-    m_exportActions = {m_exportPng, m_exportSvg, csv,           md,           json,
-                       dlperf,      report,      saveReference, recordHistory};
+    m_exportActions.push_back(
+        addItem(file, this, {tr("Save as Reference &Table…"), {}, "saveReference", [this] {
+                                 m_referenceTables->saveInteractive(this, m_analysis->current());
+                             }}));
+    addItem(file, this, {tr("&Import Reference Table…"), {}, "importReference", [this] {
+                             m_referenceTables->importInteractive(this);
+                         }});
+    m_exportActions.push_back(addItem(
+        file, this, {tr("Record in &History"), {}, "recordHistory", [this] {
+                         if (const AnalysisPtr a = m_analysis->current())
+                             m_history->recordDirectory(QString::fromStdString(a->summary.root));
+                     }}));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
 
+// File › Export: the chart shown, the Results table in four forms, the HTML report. Each is
+// enabled only while there is something to export (m_exportActions).
+void MainWindow::buildExportMenu(QMenu* exportMenu) {
+    m_exportPng = addItem(exportMenu, this,
+                          {QString(), QKeySequence(Qt::CTRL | Qt::Key_E), "exportPng",
+                           [this] { exportChartInteractive(QStringLiteral("png")); }});
+    m_exportSvg = addItem(exportMenu, this, {QString(), {}, "exportSvg", [this] {
+                                                 exportChartInteractive(QStringLiteral("svg"));
+                                             }});
+    exportMenu->addSeparator();
+    const MenuItem tables[] = {
+        {tr("Results Table as &CSV…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), "exportCsv",
+         [this] { exportTableInteractive(TableFormat::Csv); }},
+        {tr("Results Table as &Markdown…"),
+         {},
+         "",
+         [this] { exportTableInteractive(TableFormat::Markdown); }},
+        {tr("Results as &JSON…"), {}, "", [this] { exportTableInteractive(TableFormat::Json); }},
+        {tr("Results as &DLPerf JSON…"),
+         {},
+         "",
+         [this] { exportTableInteractive(TableFormat::DlperfJson); }},
+    };
+    m_exportActions = {m_exportPng, m_exportSvg};
+    for (const MenuItem& item : tables)
+        m_exportActions.push_back(addItem(exportMenu, this, item));
+    exportMenu->addSeparator();
+    m_exportActions.push_back(addItem(
+        exportMenu, this,
+        {tr("&Report (HTML)…"), {}, "exportReport", [this] { exportReportInteractive(); }}));
+}
+
+void MainWindow::buildViewMenu() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     // Ctrl+1…5 go to a page, Ctrl+PgDn/PgUp to the next or previous one (window-wide).
     const QStringList pages{tr("&Results"), tr("&Throughput"), tr("&Speedup"), tr("R&uns"),
                             tr("Ru&n")};
     for (int i = 0; i < pages.size(); ++i)
-        named(view->addAction(pages[i],
-                              QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)), this,
-                              [this, i] { showPage(static_cast<Page>(i)); }),
-              "page");
-    view->addAction(tr("&Next Page"), QKeySequence(Qt::CTRL | Qt::Key_PageDown), this, [this] {
-        showPage(static_cast<Page>((m_tabs->currentIndex() + 1) % m_tabs->count()));
-    });
-    view->addAction(tr("&Previous Page"), QKeySequence(Qt::CTRL | Qt::Key_PageUp), this, [this] {
+        addItem(view, this,
+                {pages[i], QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)), "page",
+                 [this, i] { showPage(static_cast<Page>(i)); }});
+    const auto step = [this](int by) {
         showPage(
-            static_cast<Page>((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count()));
-    });
+            static_cast<Page>((m_tabs->currentIndex() + m_tabs->count() + by) % m_tabs->count()));
+    };
+    addItem(view, this,
+            {tr("&Next Page"), QKeySequence(Qt::CTRL | Qt::Key_PageDown), "", [step] { step(1); }});
+    addItem(view, this, {tr("&Previous Page"), QKeySequence(Qt::CTRL | Qt::Key_PageUp), "", [step] {
+                             step(-1);
+                         }});
     view->addSeparator();
-    m_liveAction = view->addAction(tr("&Live: follow new and growing logs"));
-    m_liveAction->setCheckable(true);
-    m_liveAction->setChecked(m_settings->live());
-    connect(m_liveAction, &QAction::toggled, this, [this](bool on) {
-        m_settings->setLive(on);
-        if (!on)
-            m_live->stop();
-        else if (!m_loader->isLoading() && !m_loader->root().isEmpty())
-            m_live->start(m_loader->snapshot());
-    });
+    m_liveAction = addToggle(view, tr("&Live: follow new and growing logs"), nullptr,
+                             m_settings->live(), [this](bool on) {
+                                 m_settings->setLive(on);
+                                 if (!on)
+                                     m_live->stop();
+                                 else if (!m_loader->isLoading() && !m_loader->root().isEmpty())
+                                     m_live->start(m_loader->snapshot());
+                             });
     // Where inotify sees nothing (another host writes the directory) only polling finds changes;
     // network and cluster mounts are polled anyway, this polls everywhere.
-    QAction* poll = view->addAction(tr("Live: also &poll every few seconds"));
-    poll->setCheckable(true);
-    poll->setChecked(m_settings->livePolling());
-    m_live->setPolling(poll->isChecked() ? LiveController::Polling::Always
-                                         : LiveController::Polling::Auto);
-    connect(poll, &QAction::toggled, this, [this](bool on) {
-        m_settings->setLivePolling(on);
-        m_live->setPolling(on ? LiveController::Polling::Always : LiveController::Polling::Auto);
-    });
+    const auto polling = [](bool on) {
+        return on ? LiveController::Polling::Always : LiveController::Polling::Auto;
+    };
+    m_live->setPolling(polling(m_settings->livePolling()));
+    addToggle(view, tr("Live: also &poll every few seconds"), nullptr, m_settings->livePolling(),
+              [this, polling](bool on) {
+                  m_settings->setLivePolling(on);
+                  m_live->setPolling(polling(on));
+              });
     view->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
+}
 
+void MainWindow::buildCampaignMenu() {
     QMenu* campaign = menuBar()->addMenu(tr("&Campaign"));
     campaign->addAction(tr("Run &Panel"), this, [this] { showPage(Run); });
-    // The Run panel's buttons know when each step is possible; the shortcuts press them.
-    auto press = [this](QPushButton* (RunPanel::*button)() const) {
-        return [this, button] {
-            showPage(Run);
-            QPushButton* b = (m_runPanel->*button)();
-            if (b->isEnabled()) b->click();
-        };
+    // The Run panel's buttons know when each step is possible; the shortcuts press them, and each
+    // action is enabled exactly when its button is.
+    struct Press {
+        QString text;
+        QKeySequence key;
+        const char* name;
+        QPushButton* (RunPanel::*button)() const;
     };
-    new EnabledMirror(m_runPanel->runButton(),
-                      named(campaign->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R),
-                                                this, press(&RunPanel::runButton)),
-                            "run"));
-    new EnabledMirror(m_runPanel->cancelButton(),
-                      named(campaign->addAction(tr("&Cancel"),
-                                                QKeySequence(Qt::CTRL | Qt::Key_Period), this,
-                                                press(&RunPanel::cancelButton)),
-                            "cancel"));
-    new EnabledMirror(m_runPanel->preflightButton(),
-                      named(campaign->addAction(tr("Pre&flight"),
-                                                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
-                                                this, press(&RunPanel::preflightButton)),
-                            "preflight"));
+    const Press presses[] = {
+        {tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), "run", &RunPanel::runButton},
+        {tr("&Cancel"), QKeySequence(Qt::CTRL | Qt::Key_Period), "cancel", &RunPanel::cancelButton},
+        {tr("Pre&flight"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), "preflight",
+         &RunPanel::preflightButton},
+    };
+    for (const Press& p : presses) {
+        QAction* action =
+            addItem(campaign, this, {p.text, p.key, p.name, [this, button = p.button] {
+                                         showPage(Run);
+                                         QPushButton* b = (m_runPanel->*button)();
+                                         if (b->isEnabled()) b->click();
+                                     }});
+        new EnabledMirror((m_runPanel->*p.button)(), action);
+    }
     campaign->addSeparator();
-    campaign->addAction(tr("&Open Campaign…"), this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Open campaign"), QString(),
-                                                       tr("Campaign (*.json)"));
-        if (f.isEmpty()) return;
-        // The Run page says "Reading campaign…", then the campaign or why it cannot be opened.
-        m_runPanel->openCampaign(f);
-        showPage(Run);
-    });
-    named(campaign->addAction(tr("&Save Campaign…"), QKeySequence::Save, this,
-                              [this] {
-                                  const QString f = QFileDialog::getSaveFileName(
-                                      this, tr("Save campaign"), QStringLiteral("campaign.json"),
-                                      tr("Campaign (*.json)"));
-                                  if (!f.isEmpty()) m_runPanel->saveCampaign(f);
-                              }),
-          "saveCampaign");
+    addItem(campaign, this, {tr("&Open Campaign…"), {}, "", [this] {
+                                 const QString f = QFileDialog::getOpenFileName(
+                                     this, tr("Open campaign"), QString(), tr("Campaign (*.json)"));
+                                 if (f.isEmpty()) return;
+                                 // The Run page says "Reading campaign…", then the campaign or why
+                                 // it cannot be opened.
+                                 m_runPanel->openCampaign(f);
+                                 showPage(Run);
+                             }});
+    addItem(campaign, this, {tr("&Save Campaign…"), QKeySequence::Save, "saveCampaign", [this] {
+                                 const QString f = QFileDialog::getSaveFileName(
+                                     this, tr("Save campaign"), QStringLiteral("campaign.json"),
+                                     tr("Campaign (*.json)"));
+                                 if (!f.isEmpty()) m_runPanel->saveCampaign(f);
+                             }});
+}
 
+void MainWindow::buildHelpMenu() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    named(help->addAction(tr("&Methodology"), QKeySequence::HelpContents, this,
-                          [this] {
-                              auto* dialog = new MethodologyDialog(this);
-                              dialog->setAttribute(Qt::WA_DeleteOnClose);
-                              dialog->show();
-                          }),
-          "methodology");
+    addItem(help, this, {tr("&Methodology"), QKeySequence::HelpContents, "methodology", [this] {
+                             auto* dialog = new MethodologyDialog(this);
+                             dialog->setAttribute(Qt::WA_DeleteOnClose);
+                             dialog->show();
+                         }});
     help->addSeparator();
     help->addAction(tr("&About ScaleView"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
