@@ -423,7 +423,7 @@ TEST(InsightfaceFormats, CasesSayTheirFrameworkAndSamplesPerSecond) {
                                   "samples/s"),
               std::string::npos)
         << formatTable(s);
-    EXPECT_NE(formatCsv(s).find(",MXNet ArcFace,insightface-arcface,samples/s\n"),
+    EXPECT_NE(formatCsv(s).find(",MXNet ArcFace,insightface-arcface,samples/s,"),
               std::string::npos);
     const auto json = nlohmann::json::parse(formatJson(s, "test"));
     EXPECT_EQ(json["cases"][0]["unit"], "samples/s");
