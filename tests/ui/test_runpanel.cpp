@@ -555,7 +555,9 @@ TEST(RunPanel, ClosingTheWindowMidCampaignAsksThenCancelsItFirst) {
     });
     QTemporaryDir dir;
     launcher::Campaign c = ui::CampaignForm::defaultCampaign();
-    c.profile = quickProfile(dir, 600).toStdString();
+    // 617 s: no other test sleeps that long, so the processes found are this campaign's (the
+    // monitor tests' "/bin/sleep 600" ran beside it under ctest -j and came and went).
+    c.profile = quickProfile(dir, 617).toStdString();
     c.topologies = {{1, 1}};
     c.repeats = 1;
     c.outputDir = dir.filePath(QStringLiteral("closing")).toStdString();
@@ -563,13 +565,13 @@ TEST(RunPanel, ClosingTheWindowMidCampaignAsksThenCancelsItFirst) {
     ASSERT_TRUE(waitUntil([&] { return w.panel->runButton()->isEnabled(); }, 3000));
     w.panel->runButton()->click();
     ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
-    ASSERT_TRUE(waitUntil([&] { return !processesMentioning("/bin/sleep 600").empty(); }, 30000));
+    ASSERT_TRUE(waitUntil([&] { return !processesMentioning("/bin/sleep 617").empty(); }, 30000));
     EXPECT_FALSE(w.window.close()); // "Keep running"
     EXPECT_EQ(asked, 1);
     EXPECT_TRUE(w.window.isVisible());
     EXPECT_TRUE(w.panel->controller()->isRunning());
     EXPECT_FALSE(w.panel->bannerText().contains(QLatin1String("Cancelling")));
-    EXPECT_FALSE(processesMentioning("/bin/sleep 600").empty());
+    EXPECT_FALSE(processesMentioning("/bin/sleep 617").empty());
     answer = true;
     EXPECT_FALSE(w.window.close()); // refused: the campaign is cancelled first
     EXPECT_EQ(asked, 2);
@@ -578,7 +580,7 @@ TEST(RunPanel, ClosingTheWindowMidCampaignAsksThenCancelsItFirst) {
         << w.panel->bannerText().toStdString();
     ASSERT_TRUE(waitUntil([&] { return !w.window.isVisible(); }, 30000));
     EXPECT_FALSE(w.panel->controller()->isRunning());
-    EXPECT_TRUE(processesMentioning("/bin/sleep 600").empty());
+    EXPECT_TRUE(processesMentioning("/bin/sleep 617").empty());
 }
 
 // SIGTERM's close (closeWithoutAsking) asks nothing: the campaign is cancelled, then the window
