@@ -129,9 +129,11 @@ TEST(Cli, HugeIterationsCostNothingOnASmallLog) {
     const std::string root = dir.path().string();
 #if defined(__SANITIZE_ADDRESS__)
     // The sanitizer build (make asan) builds the CLI without scaleview-plot, which plot execs,
-    // and ASan's shadow memory adds a constant to the peak.
+    // and ASan's shadow memory and quarantine (freed blocks kept, up to 256 MiB) add to the peak:
+    // 181 MiB measured once user formats and content detection came in. The bound that follows
+    // the iterations is the plain build's 64 MiB; 16 M iterations held would be gigabytes.
     const std::vector<const char*> commands{"summarize"};
-    const long rssLimitKiB = 160 * 1024;
+    const long rssLimitKiB = 256 * 1024;
 #else
     const std::vector<const char*> commands{"summarize", "plot"};
     const long rssLimitKiB = 64 * 1024;

@@ -161,7 +161,8 @@ TEST(ScalingLoss, RemainderNegativeIsKeptAndSaidSo) {
     EXPECT_NE(rest.evidence.find("negative"), std::string::npos) << rest.evidence;
     EXPECT_NE(rest.evidence.find("hides at least that much"), std::string::npos) << rest.evidence;
     // A loss of 5 points: 19.97 beyond it, more than the whole communication part could hide.
-    const auto& more = part(scalingLoss(input(0.95, &p)), "remainder");
+    const ScalingLoss l2 = scalingLoss(input(0.95, &p)); // kept: part() points into it
+    const auto& more = part(l2, "remainder");
     EXPECT_NEAR(more.pct, 5.0 - 5.5 - 9.5 - 9.9655172, 1e-6);
     EXPECT_EQ(more.evidence.find("hides at least"), std::string::npos) << more.evidence;
     EXPECT_NE(more.evidence.find("the probes ran slower than the case itself"), std::string::npos)
