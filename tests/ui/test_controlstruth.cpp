@@ -20,16 +20,7 @@ using namespace sv::test;
 
 namespace {
 
-struct Window : AppWindow {
-    bool waitFor(std::function<bool(const ui::Analysis&)> pred, int ms = 20000) {
-        return waitUntil(
-            [&] {
-                auto a = window.analysis()->current();
-                return a && a->complete && !window.analysis()->isBusy() && pred(*a);
-            },
-            ms);
-    }
-};
+using Window = AppWindow;
 
 } // namespace
 

@@ -52,14 +52,6 @@ using namespace sv::test;
 namespace {
 
 struct Window : AppWindow {
-    bool waitFor(std::function<bool(const ui::Analysis&)> pred, int ms = 20000) {
-        return waitUntil(
-            [&] {
-                auto a = window.analysis()->current();
-                return a && a->complete && !window.analysis()->isBusy() && pred(*a);
-            },
-            ms);
-    }
     int barSets() const {
         for (auto* s : window.throughputPage()->view()->chart()->series())
             if (auto* b = qobject_cast<QBarSeries*>(s)) return b->count();

@@ -37,14 +37,6 @@ using namespace sv::test;
 namespace {
 
 struct Window : AppWindow {
-    bool waitFor(std::function<bool(const ui::Analysis&)> pred, int ms = 20000) {
-        return waitUntil(
-            [&] {
-                auto a = window.analysis()->current();
-                return a && a->complete && !window.analysis()->isBusy() && pred(*a);
-            },
-            ms);
-    }
     bool open(const std::filesystem::path& root, std::size_t runs) {
         window.openDirectory(QString::fromStdString(root.string()));
         return waitFor([&](const ui::Analysis& a) {

@@ -2,6 +2,7 @@
 // Log directories for the UI tests, with throughputs known in advance: repeat p of a topology
 // with R ranks runs at rate(R, p) images/s (iteration k ends at (k + 1) * step).
 
+#include "ui/browse/analysiscontroller.h"
 #include "ui/window/appsettings.h"
 #include "tests/support/logwriter.h"
 #include "ui/window/mainwindow.h"
@@ -13,6 +14,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -80,6 +82,16 @@ struct AppWindow {
     QTemporaryDir config;
     ui::AppSettings settings{config.filePath(QStringLiteral("scaleview.ini"))};
     ui::MainWindow window{&settings};
+
+    // Waits until the window's analysis is complete, idle and satisfies pred.
+    bool waitFor(std::function<bool(const ui::Analysis&)> pred, int ms = 20000) {
+        return waitUntil(
+            [&] {
+                auto a = window.analysis()->current();
+                return a && a->complete && !window.analysis()->isBusy() && pred(*a);
+            },
+            ms);
+    }
 };
 
 } // namespace sv::test
