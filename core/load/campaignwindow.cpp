@@ -14,20 +14,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
-CampaignWindowLookup readWindow(const fs::path& file) {
-    CampaignWindowLookup out;
+// campaign.json as a JSON object, or why not: read once, for the window and for whose it is.
+std::optional<nlohmann::json> readCampaignJson(const fs::path& file, std::string* error) {
     std::ifstream in(file, std::ios::binary);
     if (!in) {
-        out.error = file.string() + ": cannot be read";
-        return out;
+        *error = file.string() + ": cannot be read";
+        return std::nullopt;
     }
     std::stringstream text;
     text << in.rdbuf();
-    const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+    nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
-        out.error = file.string() + ": not a JSON object";
-        return out;
+        *error = file.string() + ": not a JSON object";
+        return std::nullopt;
     }
+    return j;
+}
+
+CampaignWindowLookup readWindow(const fs::path& file, const nlohmann::json& j) {
+    CampaignWindowLookup out;
     MeasureOptions m;
     for (auto [key, target] : {std::pair{"warmup", &m.warmup}, {"iterations", &m.iterations}}) {
         if (!j.contains(key)) continue;
@@ -55,14 +60,8 @@ namespace {
 // Whether FILE is a campaign the launcher wrote (it names its workload profile) and DIR lies
 // under its logs: a profile's log root ("logs/local/pytorch-cpu/resnet50") may be deeper than
 // the few directories any campaign.json is looked for.
-bool ownsLogsBelow(const fs::path& file, const fs::path& dir) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return false;
-    std::stringstream text;
-    text << in.rdbuf();
-    const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("profile") || !j["profile"].is_string())
-        return false;
+bool ownsLogsBelow(const nlohmann::json& j, const fs::path& file, const fs::path& dir) {
+    if (!j.contains("profile") || !j["profile"].is_string()) return false;
     const fs::path rel = dir.lexically_relative(file.parent_path());
     return !rel.empty() && *rel.begin() == "logs";
 }
@@ -78,11 +77,13 @@ CampaignWindowLookup findCampaignWindow(const fs::path& dir, int maxParents) {
     for (int up = 0; up <= kCampaignLogDepth; ++up) {
         const fs::path file = at / "campaign.json";
         if (fs::is_regular_file(file, ec)) {
-            if (up <= maxParents) return readWindow(file);
+            std::string error;
+            const auto j = readCampaignJson(file, &error);
             // Further up only the launcher's own campaign holding DIR in its logs counts;
             // another campaign.json there is another tree's.
-            if (ownsLogsBelow(file, start)) return readWindow(file);
-            return {};
+            if (up > maxParents && (!j || !ownsLogsBelow(*j, file, start))) return {};
+            if (!j) return CampaignWindowLookup{std::nullopt, error};
+            return readWindow(file, *j);
         }
         if (!at.has_relative_path()) break; // the root: nothing above
         at = at.parent_path();
