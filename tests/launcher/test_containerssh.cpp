@@ -271,7 +271,12 @@ TEST_F(ContainersOverSsh, CancelMidRunLeavesNothingRunningInEitherContainer) {
 }
 
 TEST_F(ContainersOverSsh, PreflightChecksDockerTheImageTheMountsAndSshdOnEveryNodeOverSsh) {
-    const auto preflight = [&](json c) { return runProcess({kCli, "preflight", write(c)}); };
+    // Each preflight opens a dozen ssh sessions per node at once: on a loaded 2-core machine
+    // (ctest -j3) a handshake can take longer than the other tests' 3 s connect timeout.
+    const auto preflight = [&](json c) {
+        c["connectTimeoutSeconds"] = 30;
+        return runProcess({kCli, "preflight", write(c)});
+    };
     const auto fine = preflight(campaign({}));
     EXPECT_EQ(fine.exitCode, 0) << fine.out << fine.err;
     for (const char* node : {"node1", "node2"}) {

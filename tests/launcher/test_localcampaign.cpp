@@ -87,9 +87,10 @@ TEST(LocalCampaign, TinyRealCpuCampaignIsReadBackBySummarize) {
     std::filesystem::remove_all(dir);
 }
 
-// Adaptive repeats on the real workload: a quiet tiny run meets a 25 % target at the minimum,
-// stops there, and the journal says why (the tightest figures are the fake workload's, in
-// test_adaptive.cpp; this is the real thing end to end).
+// Adaptive repeats on the real workload: three tiny runs meet a ±100 % target at the minimum,
+// stop there, and the journal says why. Only a spread over 40 % CV misses that target; two runs
+// at ±25 % (CV under 2.8 %) did miss it on a loaded CI machine. The tight figures are the fake
+// workload's, in test_adaptive.cpp; this is the real thing end to end.
 TEST(LocalCampaign, AdaptiveRepeatsStopAtTheMinimumWhenAQuietRunMeetsTheTarget) {
     const std::string dir = sv::test::tempDir("local-adaptive");
     const std::string out = dir + "/out";
@@ -105,9 +106,9 @@ TEST(LocalCampaign, AdaptiveRepeatsStopAtTheMinimumWhenAQuietRunMeetsTheTarget) 
                                "--precision",
                                "fp32",
                                "--repeats",
-                               "2..4",
+                               "3..4",
                                "--target-ci",
-                               "25%",
+                               "100%",
                                "--count-disturbed",
                                "--iterations",
                                "12",
@@ -121,20 +122,20 @@ TEST(LocalCampaign, AdaptiveRepeatsStopAtTheMinimumWhenAQuietRunMeetsTheTarget) 
                                out});
     std::printf("adaptive local campaign: %.1f s\n", sv::test::since(t0));
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_NE(r.out.find("2 of 2 runs ok"), std::string::npos) << r.out;
-    EXPECT_EQ(sv::test::journalEnds(out).size(), 2u);
+    EXPECT_NE(r.out.find("3 of 3 runs ok"), std::string::npos) << r.out;
+    EXPECT_EQ(sv::test::journalEnds(out).size(), 3u);
     const std::string journal = sv::test::readFile(out + "/journal.jsonl");
     const auto at = journal.find("\"event\":\"case\"");
     ASSERT_NE(at, std::string::npos) << journal;
     const auto line = nlohmann::json::parse(journal.substr(
         journal.rfind('\n', at) + 1, journal.find('\n', at) - journal.rfind('\n', at) - 1));
     EXPECT_EQ(line["id"], "bz2/1n1g/r50_b2_fp32");
-    EXPECT_EQ(line["repeats"], 2);
+    EXPECT_EQ(line["repeats"], 3);
     const std::string reason = line["reason"];
     EXPECT_EQ(reason.rfind("interval ±", 0), 0u) << reason;
-    EXPECT_NE(reason.find(" % within 25 % after 2 repeats"), std::string::npos) << reason;
+    EXPECT_NE(reason.find(" % within 100 % after 3 repeats"), std::string::npos) << reason;
     EXPECT_FALSE(std::filesystem::exists(out + "/logs/local/pytorch-cpu/resnet50/bz2/1n1g/"
-                                               "r50_b2_fp32_3.log"));
+                                               "r50_b2_fp32_4.log"));
     std::filesystem::remove_all(dir);
 }
 
