@@ -15,6 +15,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
 #include <unistd.h>
 
 namespace sv::cli {
@@ -80,19 +83,26 @@ std::string versionString() {
            ")";
 }
 
-int summarizeCommand(const std::vector<std::string>& argvIn) {
-    std::vector<std::string> argv = argvIn;
-    std::string fileError;
-    const auto referenceFiles = takeRepeated(argv, "reference-file", &fileError);
-    Arguments args(argv,
-                   {"method", "warmup", "iterations", "format", "output", "reference", "model",
-                    "precision", "batch-size", "threads", "cv-threshold", "log-format"},
-                   {"strict", "quiet", "exclude-disturbed"});
+namespace {
+
+// What summarize was asked, read from its command line.
+struct SummarizeRequest {
     LoadOptions load;
     SummaryOptions options;
     CaseFilter filter;
-    const auto [warmup, iterations] = readMeasureArguments(args, &options.method, &load);
-    if (auto b = args.integer("batch-size", 1, 1 << 24)) filter.batchPerDevice = *b;
+    MeasureArguments window;                 // --warmup and --iterations as given
+    std::string format;                      // table, csv, json or dlperf
+    std::optional<ReferenceCatalog> catalog; // options.references points into it
+    std::vector<std::filesystem::path> paths;
+    std::string root; // the first path: where a campaign's window is looked for
+    std::string windowSource, campaignFile;
+    bool quiet = false;
+};
+
+// --batch-size, --cv-threshold, --exclude-disturbed, --log-format, --model, --precision and
+// --format: which runs are read, how, how they are judged and how the summary is written.
+void readSelection(Arguments& args, SummarizeRequest& req) {
+    if (auto b = args.integer("batch-size", 1, 1 << 24)) req.filter.batchPerDevice = *b;
     if (auto cv = args.value("cv-threshold")) {
         char* end = nullptr;
         const double v = std::strtod(cv->c_str(), &end);
@@ -100,72 +110,80 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
             args.fail("--cv-threshold must be a percentage above 0 and at most 100, not '" + *cv +
                       "'");
         else
-            options.trust.cvPct = v;
+            req.options.trust.cvPct = v;
     }
-    options.excludeDisturbed = args.flag("exclude-disturbed");
+    req.options.excludeDisturbed = args.flag("exclude-disturbed");
     if (auto f = args.value("log-format")) {
         if (!findLogFormat(*f))
             args.fail("--log-format must be one of " + logFormatIds() + ", not '" + *f + "'");
         else
-            load.logFormat = *f;
+            req.load.logFormat = *f;
     }
-    filter.model = args.value("model");
-    filter.precision = args.value("precision");
-    const std::string format = args.value("format").value_or("table");
-    if (format != "table" && format != "csv" && format != "json" && format != "dlperf")
-        args.fail("--format must be table, csv, json or dlperf, not '" + format + "'");
+    req.filter.model = args.value("model");
+    req.filter.precision = args.value("precision");
+    req.format = args.value("format").value_or("table");
+    if (req.format != "table" && req.format != "csv" && req.format != "json" &&
+        req.format != "dlperf")
+        args.fail("--format must be table, csv, json or dlperf, not '" + req.format + "'");
+}
+
+// The whole command line into req, the first bad option the usage error (its exit code).
+std::optional<int> readRequest(Arguments& args, const std::vector<std::string>& referenceFiles,
+                               std::string fileError, SummarizeRequest& req) {
+    req.window = readMeasureArguments(args, &req.options.method, &req.load);
+    readSelection(args, req);
     if (!fileError.empty()) args.fail(fileError);
     // The published tables, the user's own and --reference-file: a malformed file is refused.
-    const auto catalog = loadCatalog(referenceFiles, args.flag("quiet"), &fileError);
-    if (!catalog) return usageError(fileError);
-    options.references = &*catalog;
+    req.catalog = loadCatalog(referenceFiles, args.flag("quiet"), &fileError);
+    if (!req.catalog) return usageError(fileError);
+    req.options.references = &*req.catalog;
     if (auto r = args.value("reference")) {
-        if (!catalog->knows(*r))
+        if (!req.catalog->knows(*r))
             args.fail("no reference table '" + *r + "' (scaleview-cli references lists them)");
-        options.reference = *r;
+        req.options.reference = *r;
     }
     if (args.error()) return usageError(*args.error());
     if (args.positional().empty()) return usageError("LOG_DIR (or LOG_FILE...) is missing");
     // One folder, one log, or several logs and folders (summarize FILE...).
-    const std::string root = args.positional()[0];
-    std::vector<std::filesystem::path> paths;
+    req.root = args.positional()[0];
     for (const auto& p : args.positional())
-        paths.emplace_back(p);
-    const bool quiet = args.flag("quiet");
+        req.paths.emplace_back(p);
+    req.quiet = args.flag("quiet");
+    return std::nullopt;
+}
 
-    // A campaign's logs are measured over the campaign's window (what it ran), unless the
-    // command line says otherwise (a value given wins over the campaign's); with neither, each
-    // log over its format's DLPerf defaults, as DLPerf's script for it would.
-    const CampaignWindowLookup found = findCampaignWindow(root);
-    if (found.error && !quiet) std::fprintf(stderr, "warning: %s\n", found.error->c_str());
-    const SeriesWindow chosen = seriesWindow(found, warmup, iterations);
-    load.measure = chosen.measure;
-    const std::string& windowSource = chosen.source;
-    const std::string campaignFile = found.window ? found.window->file : std::string();
-    if (auto bad = validateMeasureOptions(load.measure)) return usageError(*bad);
-    if (found.window && !quiet)
+// A campaign's logs are measured over the campaign's window (what it ran), unless the
+// command line says otherwise (a value given wins over the campaign's); with neither, each
+// log over its format's DLPerf defaults, as DLPerf's script for it would.
+std::optional<int> chooseWindow(SummarizeRequest& req) {
+    const CampaignWindowLookup found = findCampaignWindow(req.root);
+    if (found.error && !req.quiet) std::fprintf(stderr, "warning: %s\n", found.error->c_str());
+    const SeriesWindow chosen = seriesWindow(found, req.window.warmup, req.window.iterations);
+    req.load.measure = chosen.measure;
+    req.windowSource = chosen.source;
+    req.campaignFile = found.window ? found.window->file : std::string();
+    if (auto bad = validateMeasureOptions(req.load.measure)) return usageError(*bad);
+    if (found.window && !req.quiet)
         std::fprintf(stderr, "note: %s window: warmup %d, iterations %d%s (%s)\n",
-                     windowSource == "campaign" ? "the campaign's" : "the command line's",
-                     load.measure.warmup, load.measure.iterations,
-                     windowSource == "campaign" ? "" : " instead of the campaign's",
-                     campaignFile.c_str());
+                     req.windowSource == "campaign" ? "the campaign's" : "the command line's",
+                     req.load.measure.warmup, req.load.measure.iterations,
+                     req.windowSource == "campaign" ? "" : " instead of the campaign's",
+                     req.campaignFile.c_str());
+    return std::nullopt;
+}
 
-    Summary summary = summarizePaths(paths, load, options, filter);
-    summary.windowSource = windowSource;
-    summary.campaignFile = campaignFile;
-    if (summary.error) {
-        std::fprintf(stderr, "scaleview-cli summarize: %s\n", summary.error->c_str());
-        return 2;
-    }
-    if (!quiet)
+// What the reading said: its warnings and notes on standard error, and exit code 2 when it
+// found no log at all.
+std::optional<int> reportReading(const Summary& summary, const SummarizeRequest& req) {
+    if (!req.quiet)
         for (const auto& w : summary.warnings)
             std::fprintf(stderr, "warning: %s\n", w.text().c_str());
     // What the scan found, in one line (never a warning per file that is not a log); a tree of
     // logs only says nothing, as before.
-    if (!quiet && summary.scanLine.find("skipped") != std::string::npos)
+    if (!req.quiet && summary.scanLine.find("skipped") != std::string::npos)
         std::fprintf(stderr, "note: %s\n", summary.scanLine.c_str());
     // Where DLPerf's script computes another figure than ScaleView's, say so and give both.
-    if (!quiet && format != "dlperf")
+    if (!req.quiet && req.format != "dlperf")
         for (const auto& r : summary.runs)
             for (const auto& n : r.notes)
                 if (n.rfind("DLPerf's ", 0) == 0)
@@ -178,42 +196,61 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
                      summary.root.c_str(), summary.scanLine.c_str());
         return 2;
     }
+    return std::nullopt;
+}
 
-    std::string text;
-    if (format == "table")
-        text = formatTable(summary);
-    else if (format == "csv")
-        text = formatCsv(summary);
-    else if (format == "json")
-        text = formatJson(summary, SCALEVIEW_VERSION);
-    else {
-        const CaseMix mix = caseMix(summary);
-        // A script that prints tables (OneFlow's) groups the batch sizes itself.
-        const LogFormat* only =
-            mix.formats.size() == 1 ? findLogFormat(*mix.formats.begin()) : nullptr;
-        const bool tables = only && only->dlperfText;
-        if (tables ? mix.precisions.size() > 1 : mix.mixed())
-            return usageError("--format dlperf writes one format, precision and batch size, and " +
-                              summary.root + " holds " + joinMix(mix) +
-                              ": choose with --precision and --batch-size (one format: a "
-                              "folder of one framework)");
-        const DlperfView view = dlperfView(summary, options.method);
-        if (!quiet)
-            for (const auto& n : view.notes)
-                std::fprintf(stderr, "note: %s\n", n.c_str());
-        text = view.format->dlperfText ? view.format->dlperfText(view.summary)
-                                       : formatDlperfJson(view.summary) + "\n";
-    }
+// --format dlperf: the summary as DLPerf's script for its one format would print it, into
+// *text; a usage error's exit code when the logs mix formats, precisions or batch sizes.
+std::optional<int> renderDlperf(const Summary& summary, const SummarizeRequest& req,
+                                std::string* text) {
+    const CaseMix mix = caseMix(summary);
+    // A script that prints tables (OneFlow's) groups the batch sizes itself.
+    const LogFormat* only = mix.formats.size() == 1 ? findLogFormat(*mix.formats.begin()) : nullptr;
+    const bool tables = only && only->dlperfText;
+    if (tables ? mix.precisions.size() > 1 : mix.mixed())
+        return usageError("--format dlperf writes one format, precision and batch size, and " +
+                          summary.root + " holds " + joinMix(mix) +
+                          ": choose with --precision and --batch-size (one format: a "
+                          "folder of one framework)");
+    const DlperfView view = dlperfView(summary, req.options.method);
+    if (!req.quiet)
+        for (const auto& n : view.notes)
+            std::fprintf(stderr, "note: %s\n", n.c_str());
+    *text = view.format->dlperfText ? view.format->dlperfText(view.summary)
+                                    : formatDlperfJson(view.summary) + "\n";
+    return std::nullopt;
+}
 
-    if (auto out = args.value("output")) {
+// The summary in the --format asked for, into *text.
+std::optional<int> render(const Summary& summary, const SummarizeRequest& req, std::string* text) {
+    if (req.format == "table")
+        *text = formatTable(summary);
+    else if (req.format == "csv")
+        *text = formatCsv(summary);
+    else if (req.format == "json")
+        *text = formatJson(summary, SCALEVIEW_VERSION);
+    else
+        return renderDlperf(summary, req, text);
+    return std::nullopt;
+}
+
+// text into --output (replaced atomically) or to standard output.
+std::optional<int> writeText(const std::optional<std::string>& output, const std::string& text) {
+    if (output) {
         std::string error;
-        if (!writeFileAtomically(*out, text, error)) {
+        if (!writeFileAtomically(*output, text, error)) {
             std::fprintf(stderr, "scaleview-cli summarize: %s\n", error.c_str());
             return 2;
         }
     } else {
         std::fwrite(text.data(), 1, text.size(), stdout);
     }
+    return std::nullopt;
+}
+
+// 2 when no case has a median (a table of dashes is no summary), 1 under --strict with
+// warnings, 0 otherwise.
+int exitStatus(const Summary& summary, bool strict) {
     const bool anyUsable = std::any_of(summary.cases.begin(), summary.cases.end(),
                                        [](const CaseStats& c) { return c.median.has_value(); });
     if (!anyUsable) {
@@ -231,8 +268,36 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
                      summary.root.c_str(), summary.runs.size());
         return 2;
     }
-    if (args.flag("strict") && !summary.warnings.empty()) return 1;
+    if (strict && !summary.warnings.empty()) return 1;
     return 0;
+}
+
+} // namespace
+
+int summarizeCommand(const std::vector<std::string>& argvIn) {
+    std::vector<std::string> argv = argvIn;
+    std::string fileError;
+    const auto referenceFiles = takeRepeated(argv, "reference-file", &fileError);
+    Arguments args(argv,
+                   {"method", "warmup", "iterations", "format", "output", "reference", "model",
+                    "precision", "batch-size", "threads", "cv-threshold", "log-format"},
+                   {"strict", "quiet", "exclude-disturbed"});
+    SummarizeRequest req;
+    if (auto code = readRequest(args, referenceFiles, fileError, req)) return *code;
+    if (auto code = chooseWindow(req)) return *code;
+
+    Summary summary = summarizePaths(req.paths, req.load, req.options, req.filter);
+    summary.windowSource = req.windowSource;
+    summary.campaignFile = req.campaignFile;
+    if (summary.error) {
+        std::fprintf(stderr, "scaleview-cli summarize: %s\n", summary.error->c_str());
+        return 2;
+    }
+    if (auto code = reportReading(summary, req)) return *code;
+    std::string text;
+    if (auto code = render(summary, req, &text)) return *code;
+    if (auto code = writeText(args.value("output"), text)) return *code;
+    return exitStatus(summary, args.flag("strict"));
 }
 
 } // namespace sv::cli
