@@ -1,12 +1,12 @@
 // scaleview-cli run / resume / preflight: the launcher from a terminal or a script.
 
 #include "app/cli/arguments.h"
+#include "app/cli/campaignoptions.h"
 #include "app/cli/commands.h"
 
 #include "launcher/campaign/adaptiverepeats.h"
 #include "launcher/campaign/campaign.h"
 #include "launcher/campaign/campaigndirectory.h"
-#include "launcher/container/containerspec.h"
 #include "launcher/campaign/dryrun.h"
 #include "launcher/monitor/environmentcapture.h"
 #include "launcher/runner/hostaddresses.h"
@@ -17,7 +17,6 @@
 #include "launcher/runner/terminationsignals.h"
 
 #include <QCoreApplication>
-#include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -36,18 +35,6 @@ int usage(const char* command, const std::string& message) {
     return 2;
 }
 
-std::vector<std::string> splitList(const std::string& s) {
-    std::vector<std::string> out;
-    std::size_t i = 0;
-    while (i <= s.size()) {
-        auto c = s.find(',', i);
-        if (c == std::string::npos) c = s.size();
-        if (c > i) out.push_back(s.substr(i, c - i));
-        i = c + 1;
-    }
-    return out;
-}
-
 std::string duration(double s) {
     if (s < 0) return "?";
     const long t = std::lround(s);
@@ -57,150 +44,6 @@ std::string duration(double s) {
     else
         std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
     return buf;
-}
-
-std::optional<int> wholeNumber(std::string_view s) {
-    int out = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-    return out;
-}
-
-// "7" (fixed) or "3..15" (adaptive: at least 3, at most 15); ranges are checked by validate().
-bool parseRepeats(const std::string& text, Campaign& c) {
-    const auto dots = text.find("..");
-    const auto low = wholeNumber(std::string_view(text).substr(0, dots));
-    if (!low) return false;
-    c.repeats = *low;
-    if (dots == std::string::npos) return true;
-    const auto high = wholeNumber(std::string_view(text).substr(dots + 2));
-    if (!high) return false;
-    c.repeatsMax = *high;
-    return true;
-}
-
-// "2%", "2" or "0.5 %": a percentage above 0.
-std::optional<double> parsePercent(std::string text) {
-    while (!text.empty() && (text.back() == '%' || text.back() == ' '))
-        text.pop_back();
-    double out = 0;
-    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-    if (text.empty() || ec != std::errc() || p != text.data() + text.size() || !(out > 0))
-        return std::nullopt;
-    return out;
-}
-
-std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
-    Campaign c;
-    if (auto v = a.value("profile")) c.profile = *v;
-    if (auto v = a.value("launcher")) c.launcher = *v;
-    for (const auto& t : splitList(a.value("topologies").value_or(""))) {
-        auto topo = parseTopology(t);
-        if (!topo) {
-            *error = "--topologies: '" + t + "' is not NnGg (e.g. 1n2g)";
-            return std::nullopt;
-        }
-        c.topologies.push_back(*topo);
-    }
-    for (const auto& b : splitList(a.value("batch-size").value_or(""))) {
-        try {
-            c.batchSizes.push_back(std::stoi(b));
-        } catch (...) {
-            *error = "--batch-size: '" + b + "' is not a number";
-            return std::nullopt;
-        }
-    }
-    if (auto v = a.value("precision")) c.precisions = splitList(*v);
-    if (auto v = a.value("repeats")) {
-        if (!parseRepeats(*v, c)) {
-            *error = "--repeats: '" + *v + "' is not N or MIN..MAX (e.g. 7 or 3..15)";
-            return std::nullopt;
-        }
-    }
-    if (auto v = a.value("target-ci")) {
-        const auto pct = parsePercent(*v);
-        if (!pct) {
-            *error = "--target-ci: '" + *v + "' is not a percentage above 0 (e.g. 2%)";
-            return std::nullopt;
-        }
-        c.targetCiPct = *pct;
-    }
-    if (auto v = a.integer("rerun-limit", 0, kMaxRepeats)) c.rerunLimit = *v;
-    if (a.flag("count-disturbed")) c.countDisturbed = true;
-    if (auto v = a.integer("iterations", 1, 1000000)) c.iterations = *v;
-    if (auto v = a.integer("warmup", 0, 1000000)) c.warmup = *v;
-    if (auto v = a.integer("cooldown", 0, 86400)) c.cooldownSeconds = *v;
-    if (auto v = a.integer("start-timeout", 1, 864000)) c.startTimeoutSeconds = *v;
-    if (auto v = a.integer("wall-timeout", 1, 864000)) c.wallTimeoutSeconds = *v;
-    if (auto v = a.integer("grace", 0, 3600)) c.graceSeconds = *v;
-    if (auto v = a.integer("connect-timeout", 1, 3600)) c.connectTimeoutSeconds = *v;
-    if (auto v = a.value("image-size")) c.variables["image_size"] = *v;
-    // Absolute from the start: campaign.json then names this directory for whoever opens it.
-    if (auto v = a.value("out")) c.outputDir = absoluteOutputDir(*v);
-    if (auto v = a.value("ssh-config"))
-        c.sshConfig = std::filesystem::absolute(*v).lexically_normal().string();
-    if (auto v = a.value("scheduler")) c.scheduler.type = *v;
-    SlurmSettings& slurm = c.scheduler;
-    if (auto v = a.value("slurm-partition")) slurm.partition = *v;
-    if (auto v = a.value("slurm-account")) slurm.account = *v;
-    if (auto v = a.value("slurm-qos")) slurm.qos = *v;
-    if (auto v = a.value("slurm-reservation")) slurm.reservation = *v;
-    if (auto v = a.value("slurm-constraint")) slurm.constraint = *v;
-    if (auto v = a.value("slurm-time")) slurm.timeLimit = *v;
-    if (auto v = a.value("slurm-launch")) slurm.launch = *v;
-    // One extra sbatch option from the command line; a campaign file takes a list.
-    if (auto v = a.value("slurm-sbatch-arg")) slurm.extraSbatchArgs = {*v};
-    slurm.exclusive = a.flag("slurm-exclusive");
-    slurm.gpus = a.flag("slurm-gpus");
-    if (auto v = a.value("container")) {
-        c.container.runtime = "docker";
-        c.container.name = *v;
-    }
-    // Under Slurm the image and its mounts are pyxis' (srun --container-image), not docker's.
-    if (auto v = a.value("container-image")) {
-        if (slurm.enabled()) {
-            slurm.containerImage = *v;
-        } else {
-            c.container.runtime = "docker";
-            c.container.image = *v;
-        }
-    }
-    if (auto v = a.value("container-workdir")) slurm.containerWorkdir = *v;
-    for (const auto& m : a.values("container-mount")) {
-        std::string why;
-        auto mount = parseContainerMount(m, &why);
-        if (!mount) {
-            *error = "--container-mount: " + why;
-            return std::nullopt;
-        }
-        // A relative source is this directory's, as for --out.
-        if (!mount->source.empty() && mount->source.front() != '/')
-            mount->source = std::filesystem::absolute(mount->source).lexically_normal().string();
-        if (slurm.enabled())
-            slurm.containerMounts.push_back(mount->source + ":" + mount->target +
-                                            (mount->readOnly ? ":ro" : ""));
-        else
-            c.container.mounts.push_back(*mount);
-    }
-    if (a.flag("container-keep")) c.container.keep = true;
-    if (auto v = a.value("docker")) c.container.program = *v;
-    int gpus = 1;
-    for (const auto& t : c.topologies)
-        gpus = std::max(gpus, t.gpusPerNode);
-    // NAME or NAME=ADDRESS (the address ranks meet at, when NAME is an ssh alias).
-    for (const auto& h : splitList(a.value("hosts").value_or(""))) {
-        const auto eq = h.find('=');
-        c.hosts.push_back(Host{h.substr(0, eq),
-                               eq == std::string::npos ? std::string() : h.substr(eq + 1),
-                               0,
-                               {},
-                               gpus});
-    }
-    if (a.error()) {
-        *error = *a.error();
-        return std::nullopt;
-    }
-    return c;
 }
 
 class ConsoleProgress {
@@ -341,57 +184,54 @@ int execute(Campaign campaign, bool resume) {
 
 } // namespace
 
-int runCommand(const std::vector<std::string>& args) {
-    Arguments a(args,
-                {"profile",
-                 "launcher",
-                 "topologies",
-                 "batch-size",
-                 "precision",
-                 "repeats",
-                 "target-ci",
-                 "rerun-limit",
-                 "iterations",
-                 "warmup",
-                 "cooldown",
-                 "start-timeout",
-                 "wall-timeout",
-                 "grace",
-                 "connect-timeout",
-                 "image-size",
-                 "out",
-                 "hosts",
-                 "ssh-config",
-                 "container",
-                 "scheduler",
-                 "slurm-partition",
-                 "slurm-account",
-                 "slurm-qos",
-                 "slurm-reservation",
-                 "slurm-constraint",
-                 "slurm-time",
-                 "slurm-launch",
-                 "slurm-sbatch-arg",
-                 "container-image",
-                 "container-workdir",
-                 "container-mount",
-                 "docker"},
-                {"dry-run", "count-disturbed", "slurm-exclusive", "slurm-gpus", "container-keep"});
-    if (a.error()) return usage("run", *a.error());
-    std::string error;
-    std::optional<Campaign> campaign;
+namespace {
+
+// The campaign run was given: a campaign file, or the options (nullopt with *error).
+std::optional<Campaign> campaignToRun(Arguments& a, std::string* error) {
     if (a.positional().size() == 1) {
         // A campaign file's relative outputDir is beside the file, as when the GUI opens it.
         const auto opened = CampaignDirectory::open(a.positional()[0]);
-        if (opened.ok())
-            campaign = opened.campaign();
-        else
-            error = opened.error();
-    } else if (a.positional().empty()) {
-        campaign = campaignFromOptions(a, &error);
-    } else {
-        return usage("run", "give one CAMPAIGN.json, or options");
+        if (opened.ok()) return opened.campaign();
+        *error = opened.error();
+        return std::nullopt;
     }
+    return campaignFromOptions(a, error);
+}
+
+// --dry-run: every command line the campaign would run, none run.
+int dryRun(const Campaign& campaign) {
+    // Rendezvous addresses as the run resolves them (an ssh_config alias's HostName).
+    std::vector<std::string> rendezvous;
+    if (!campaign.hosts.empty()) {
+        int argc = 1;
+        char name[] = "scaleview-cli";
+        char* argv[] = {name, nullptr};
+        QCoreApplication app(argc, argv);
+        resolveHostAddresses(campaign, &app, [&](HostAddresses resolved) {
+            for (const auto& p : resolved.problems)
+                std::fprintf(stderr, "scaleview-cli run: %s\n", p.c_str());
+            rendezvous = std::move(resolved.addresses);
+            app.quit();
+        });
+        app.exec();
+    }
+    // The tag is drawn per run when it starts; everything else is exactly what runs.
+    std::string error;
+    const auto lines = dryRunLines(campaign, &error, std::move(rendezvous));
+    if (lines.empty()) return usage("run", error);
+    for (const auto& line : lines)
+        std::printf("%s\n", line.c_str());
+    return 0;
+}
+
+} // namespace
+
+int runCommand(const std::vector<std::string>& args) {
+    Arguments a(args, campaignValueOptions(), campaignFlagOptions());
+    if (a.error()) return usage("run", *a.error());
+    if (a.positional().size() > 1) return usage("run", "give one CAMPAIGN.json, or options");
+    std::string error;
+    const std::optional<Campaign> campaign = campaignToRun(a, &error);
     if (!campaign) return usage("run", error);
     const auto problems = campaign->validate();
     if (!problems.empty()) {
@@ -399,29 +239,7 @@ int runCommand(const std::vector<std::string>& args) {
             std::fprintf(stderr, "scaleview-cli run: %s\n", p.c_str());
         return 2;
     }
-    if (a.flag("dry-run")) {
-        // Rendezvous addresses as the run resolves them (an ssh_config alias's HostName).
-        std::vector<std::string> rendezvous;
-        if (!campaign->hosts.empty()) {
-            int argc = 1;
-            char name[] = "scaleview-cli";
-            char* argv[] = {name, nullptr};
-            QCoreApplication app(argc, argv);
-            resolveHostAddresses(*campaign, &app, [&](HostAddresses resolved) {
-                for (const auto& p : resolved.problems)
-                    std::fprintf(stderr, "scaleview-cli run: %s\n", p.c_str());
-                rendezvous = std::move(resolved.addresses);
-                app.quit();
-            });
-            app.exec();
-        }
-        // The tag is drawn per run when it starts; everything else is exactly what runs.
-        const auto lines = dryRunLines(*campaign, &error, std::move(rendezvous));
-        if (lines.empty()) return usage("run", error);
-        for (const auto& line : lines)
-            std::printf("%s\n", line.c_str());
-        return 0;
-    }
+    if (a.flag("dry-run")) return dryRun(*campaign);
     return execute(*campaign, false);
 }
 
