@@ -58,9 +58,11 @@ struct Window : AppWindow {
     ui::CampaignForm* form = panel->form();
 };
 
-// Processes whose command line mentions `needle` (the campaign's directory): the workload's
-// script lives there, so any rank or launcher left behind shows up.
-std::vector<int> processesMentioning(const std::string& needle) {
+// The live processes whose command line mentions `needle` (the campaign's directory: the
+// workload's script lives there, so any rank or launcher left behind shows up) or, with atStart,
+// starts with it: a launcher about to exec the command (env /bin/sleep 617) is not running it
+// yet, and its command line is empty while the exec is under way.
+std::vector<int> processesMentioning(const std::string& needle, bool atStart = false) {
     std::vector<int> found;
     for (const auto& e : std::filesystem::directory_iterator("/proc")) {
         const std::string name = e.path().filename().string();
@@ -69,9 +71,15 @@ std::vector<int> processesMentioning(const std::string& needle) {
         std::replace(cmd.begin(), cmd.end(), '\0', ' ');
         const std::string stat = slurpFile(e.path() / "stat");
         const bool zombie = stat.find(") Z ") != std::string::npos;
-        if (!zombie && cmd.find(needle) != std::string::npos) found.push_back(std::stoi(name));
+        const auto at = cmd.find(needle);
+        if (!zombie && at != std::string::npos && (!atStart || at == 0))
+            found.push_back(std::stoi(name));
     }
     return found;
+}
+
+std::vector<int> processesRunning(const std::string& command) {
+    return processesMentioning(command, true);
 }
 
 // Opens a campaign as the user does, and waits for its read (on a worker thread) to end:
@@ -565,13 +573,13 @@ TEST(RunPanel, ClosingTheWindowMidCampaignAsksThenCancelsItFirst) {
     ASSERT_TRUE(waitUntil([&] { return w.panel->runButton()->isEnabled(); }, 3000));
     w.panel->runButton()->click();
     ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
-    ASSERT_TRUE(waitUntil([&] { return !processesMentioning("/bin/sleep 617").empty(); }, 30000));
+    ASSERT_TRUE(waitUntil([&] { return !processesRunning("/bin/sleep 617").empty(); }, 30000));
     EXPECT_FALSE(w.window.close()); // "Keep running"
     EXPECT_EQ(asked, 1);
     EXPECT_TRUE(w.window.isVisible());
     EXPECT_TRUE(w.panel->controller()->isRunning());
     EXPECT_FALSE(w.panel->bannerText().contains(QLatin1String("Cancelling")));
-    EXPECT_FALSE(processesMentioning("/bin/sleep 617").empty());
+    EXPECT_FALSE(processesRunning("/bin/sleep 617").empty());
     answer = true;
     EXPECT_FALSE(w.window.close()); // refused: the campaign is cancelled first
     EXPECT_EQ(asked, 2);
@@ -580,7 +588,7 @@ TEST(RunPanel, ClosingTheWindowMidCampaignAsksThenCancelsItFirst) {
         << w.panel->bannerText().toStdString();
     ASSERT_TRUE(waitUntil([&] { return !w.window.isVisible(); }, 30000));
     EXPECT_FALSE(w.panel->controller()->isRunning());
-    EXPECT_TRUE(processesMentioning("/bin/sleep 617").empty());
+    EXPECT_TRUE(processesRunning("/bin/sleep 617").empty());
 }
 
 // SIGTERM's close (closeWithoutAsking) asks nothing: the campaign is cancelled, then the window
@@ -602,11 +610,11 @@ TEST(RunPanel, ClosingWithoutAskingCancelsTheCampaignAndCloses) {
     ASSERT_TRUE(waitUntil([&] { return w.panel->runButton()->isEnabled(); }, 3000));
     w.panel->runButton()->click();
     ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
-    ASSERT_TRUE(waitUntil([&] { return !processesMentioning("/bin/sleep 599").empty(); }, 30000));
+    ASSERT_TRUE(waitUntil([&] { return !processesRunning("/bin/sleep 599").empty(); }, 30000));
     w.window.closeWithoutAsking();
     ASSERT_TRUE(waitUntil([&] { return !w.window.isVisible(); }, 30000));
     EXPECT_FALSE(w.panel->controller()->isRunning());
-    EXPECT_TRUE(processesMentioning("/bin/sleep 599").empty());
+    EXPECT_TRUE(processesRunning("/bin/sleep 599").empty());
 }
 
 TEST(RunPanel, RecentCampaignsAreOneOfTheSettingsRecentLists) {
