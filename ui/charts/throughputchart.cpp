@@ -48,26 +48,17 @@ std::optional<Whisker> ThroughputChart::parseWhisker(const std::string& name) {
     return std::nullopt;
 }
 
-QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
-    auto* chart = new QChart;
-    const bool compared = !d.others.empty();
-    ChartStyle::apply(
-        chart,
-        compared ? QStringLiteral("Throughput — %1 (medians, %2)")
-                       .arg(QString::fromStdString(d.group.label()), methodLabel(d.method))
-                 : QStringLiteral("Throughput — %1").arg(QString::fromStdString(d.group.label())));
+namespace {
 
-    auto* bars = new QBarSeries(chart);
-    bars->setBarWidth(kGroupWidth);
-    // The measured series first (one colour each, named in the legend), then the references.
-    std::vector<const std::vector<ScalingPoint>*> measuredSeries{&d.points};
-    for (const auto& o : d.others)
-        measuredSeries.push_back(&o.points);
-    QStringList categories;
+using MeasuredSeries = std::vector<const std::vector<ScalingPoint>*>;
+
+// The measured series, one bar set each (one colour each, named in the legend); the highest
+// value drawn, whiskers included.
+double addMeasuredBars(QBarSeries* bars, const ScalingData& d, const MeasuredSeries& measured,
+                       Whisker whisker) {
+    const bool compared = !d.others.empty();
     double top = 0;
-    for (const auto& p : d.points)
-        categories << categoryLabel(p.topology);
-    for (std::size_t s = 0; s < measuredSeries.size(); ++s) {
+    for (std::size_t s = 0; s < measured.size(); ++s) {
         const QString name = !compared
                                  ? QStringLiteral("Measured median (%1)").arg(methodLabel(d.method))
                              : s == 0 ? QString::fromStdString(d.label)
@@ -75,13 +66,20 @@ QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
         auto* set = new QBarSet(name);
         set->setColor(ChartStyle::series(static_cast<int>(s)));
         set->setBorderColor(ChartStyle::series(static_cast<int>(s)).darker(130));
-        for (const auto& p : *measuredSeries[s]) {
+        for (const auto& p : *measured[s]) {
             *set << p.median.value_or(0.0);
             top = std::max(top, p.median.value_or(0.0));
-            if (auto w = whiskerSpan(p, whisker)) top = std::max(top, w->second);
+            if (auto w = ThroughputChart::whiskerSpan(p, whisker)) top = std::max(top, w->second);
         }
         bars->append(set);
     }
+    return top;
+}
+
+// The references, a bar set each after the measured ones; the highest value drawn, their
+// spread included.
+double addReferenceBars(QBarSeries* bars, const ScalingData& d) {
+    double top = 0;
     for (std::size_t r = 0; r < d.references.size(); ++r) {
         const auto& ref = d.references[r];
         auto* set = new QBarSet(QString::fromStdString(ref.label));
@@ -97,8 +95,14 @@ QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
         }
         bars->append(set);
     }
-    chart->addSeries(bars);
+    return top;
+}
 
+// The topologies along the bottom, the throughput up to a little above top; the value axis.
+QValueAxis* addAxes(QChart* chart, QBarSeries* bars, const ScalingData& d, double top) {
+    QStringList categories;
+    for (const auto& p : d.points)
+        categories << ThroughputChart::categoryLabel(p.topology);
     auto* axisX = new QBarCategoryAxis(chart);
     axisX->append(categories);
     ChartStyle::applyAxis(axisX, QStringLiteral("GPUs (nodes × GPUs per node)"));
@@ -112,23 +116,31 @@ QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
     chart->addAxis(axisY, Qt::AlignLeft);
     bars->attachAxis(axisX);
     bars->attachAxis(axisY);
+    return axisY;
+}
 
-    // Whiskers on the measured bars: a value axis aligned with the categories (category i spans
-    // i - 0.5 .. i + 0.5), the measured series being the first bars of the group.
-    const int sets = static_cast<int>(bars->count());
-    const double barWidth = kGroupWidth / std::max(1, sets);
-    auto* whiskerX = new QValueAxis(chart);
-    whiskerX->setRange(-0.5, static_cast<double>(d.points.size()) - 0.5);
-    whiskerX->setVisible(false);
-    chart->addAxis(whiskerX, Qt::AlignBottom);
-    bool first = true;
+// Whiskers on the bars: a value axis aligned with the categories (category i spans
+// i - 0.5 .. i + 0.5), the measured series being the first bars of the group, the references
+// after them. One legend entry for all of them.
+class Whiskers {
+  public:
+    Whiskers(QChart* chart, const QBarSeries* bars, QValueAxis* axisY, std::size_t categories,
+             Whisker whisker)
+        : m_chart(chart), m_axisY(axisY), m_whisker(whisker),
+          m_barWidth(kGroupWidth / std::max(1, static_cast<int>(bars->count()))) {
+        m_axisX = new QValueAxis(chart);
+        m_axisX->setRange(-0.5, static_cast<double>(categories) - 0.5);
+        m_axisX->setVisible(false);
+        chart->addAxis(m_axisX, Qt::AlignBottom);
+    }
+
     // One whisker, low to high, on bar `set` of category i.
-    auto addWhisker = [&](std::size_t set, std::size_t i, double low, double high) {
-        const double x =
-            static_cast<double>(i) - kGroupWidth / 2 + barWidth * (static_cast<double>(set) + 0.5);
-        const double cap = barWidth * 0.25;
-        auto* w = new QLineSeries(chart);
-        w->setName(whiskerName(whisker));
+    void add(std::size_t set, std::size_t i, double low, double high) {
+        const double x = static_cast<double>(i) - kGroupWidth / 2 +
+                         m_barWidth * (static_cast<double>(set) + 0.5);
+        const double cap = m_barWidth * 0.25;
+        auto* w = new QLineSeries(m_chart);
+        w->setName(ThroughputChart::whiskerName(m_whisker));
         w->append({{x - cap, low},
                    {x + cap, low},
                    {x, low},
@@ -138,26 +150,64 @@ QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
         QPen pen(ChartStyle::spread());
         pen.setWidthF(1.6);
         w->setPen(pen);
-        chart->addSeries(w);
-        w->attachAxis(whiskerX);
-        w->attachAxis(axisY);
-        if (!first)
-            for (auto* m : chart->legend()->markers(w))
+        m_chart->addSeries(w);
+        w->attachAxis(m_axisX);
+        w->attachAxis(m_axisY);
+        if (!m_first)
+            for (auto* m : m_chart->legend()->markers(w))
                 m->setVisible(false);
-        first = false;
-    };
-    for (std::size_t s = 0; s < measuredSeries.size(); ++s)
-        for (std::size_t i = 0; i < measuredSeries[s]->size(); ++i)
-            if (const auto span = whiskerSpan((*measuredSeries[s])[i], whisker))
-                addWhisker(s, i, span->first, span->second);
+        m_first = false;
+    }
+
+  private:
+    QChart* m_chart;
+    QValueAxis* m_axisY;
+    QValueAxis* m_axisX = nullptr;
+    Whisker m_whisker;
+    double m_barWidth;
+    bool m_first = true;
+};
+
+void addWhiskers(QChart* chart, const QBarSeries* bars, QValueAxis* axisY, const ScalingData& d,
+                 const MeasuredSeries& measured, Whisker whisker) {
+    Whiskers whiskers(chart, bars, axisY, d.points.size(), whisker);
+    for (std::size_t s = 0; s < measured.size(); ++s)
+        for (std::size_t i = 0; i < measured[s]->size(); ++i)
+            if (const auto span = ThroughputChart::whiskerSpan((*measured[s])[i], whisker))
+                whiskers.add(s, i, span->first, span->second);
     // A reference whose source printed its repeats shows their min–max like a measured series.
     if (whisker == Whisker::MinMax)
         for (std::size_t r = 0; r < d.references.size(); ++r)
             for (std::size_t i = 0; i < d.points.size(); ++i) {
                 const auto it = d.references[r].spread.find(d.points[i].topology.name());
                 if (it != d.references[r].spread.end())
-                    addWhisker(measuredSeries.size() + r, i, it->second.first, it->second.second);
+                    whiskers.add(measured.size() + r, i, it->second.first, it->second.second);
             }
+}
+
+} // namespace
+
+QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
+    auto* chart = new QChart;
+    const bool compared = !d.others.empty();
+    ChartStyle::apply(
+        chart,
+        compared ? QStringLiteral("Throughput — %1 (medians, %2)")
+                       .arg(QString::fromStdString(d.group.label()), methodLabel(d.method))
+                 : QStringLiteral("Throughput — %1").arg(QString::fromStdString(d.group.label())));
+
+    auto* bars = new QBarSeries(chart);
+    bars->setBarWidth(kGroupWidth);
+    // The measured series first, then the references.
+    MeasuredSeries measured{&d.points};
+    for (const auto& o : d.others)
+        measured.push_back(&o.points);
+    // In this order: the bar sets are the group's bars from left to right.
+    const double measuredTop = addMeasuredBars(bars, d, measured, whisker);
+    const double top = std::max(measuredTop, addReferenceBars(bars, d));
+    chart->addSeries(bars);
+    QValueAxis* axisY = addAxes(chart, bars, d, top);
+    addWhiskers(chart, bars, axisY, d, measured, whisker);
     return chart;
 }
 
