@@ -59,6 +59,110 @@ QCategoryAxis* gpuAxis(QChart* chart, const ScalingData& d) {
     return axis;
 }
 
+// The curves a chart draws, in order, and the range of the values they reach.
+struct Curves {
+    Curves(QChart* chart, bool efficiency, int maxGpus)
+        : chart(chart), efficiency(efficiency), lo(efficiency ? 100.0 : 1.0),
+          hi(efficiency ? 100.0 : maxGpus) {}
+
+    void seen(double v) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    // The chart's value of a speedup at gpus: itself, or the efficiency in percent.
+    double value(double speedup, int gpus) const {
+        return efficiency ? 100.0 * speedup / gpus : speedup;
+    }
+
+    QChart* chart;
+    bool efficiency;
+    std::vector<QAbstractSeries*> series;
+    std::vector<QAbstractSeries*> unlisted; // drawn, but not a legend entry of their own
+    double lo, hi;
+};
+
+// The ideal: on log2 × log2 a straight diagonal; efficiency's is flat at 100 %.
+void addIdeal(Curves& c, int maxGpus) {
+    auto* ideal = line(c.chart, QStringLiteral("Ideal (linear)"), ChartStyle::ideal(), 1.5,
+                       Qt::DashLine, SpeedupChart::kIdeal);
+    ideal->append(SpeedupChart::gpuX(1), c.efficiency ? 100.0 : 1.0);
+    ideal->append(SpeedupChart::gpuX(maxGpus), c.efficiency ? 100.0 : static_cast<double>(maxGpus));
+    c.series.push_back(ideal);
+}
+
+// One solid line per measured series (a comparison's directories or frameworks), each in its
+// colour and named in the legend.
+void addMeasured(Curves& c, const std::vector<ScalingPoint>& points, const QString& name, int index,
+                 int curve) {
+    auto* m = line(c.chart, name, ChartStyle::series(index), index == 0 ? 3.0 : 2.5, Qt::SolidLine,
+                   curve);
+    m->setPointsVisible(true);
+    m->setMarkerSize(index == 0 ? 12 : 10);
+    for (const auto& p : points)
+        if (p.speedup) {
+            // Efficiency from the unrounded ratio, as the core computes it.
+            const double v =
+                c.efficiency ? 100.0 * p.efficiency.value_or(*p.speedup / p.gpus) : *p.speedup;
+            m->append(SpeedupChart::gpuX(p.gpus), v);
+            c.seen(v);
+        }
+    c.series.push_back(m);
+}
+
+// Each reference dashed with markers: where a reference runs under the measured line it still
+// shows. The legend shows the marker, whose shape tells references apart.
+void addReferences(Curves& c, const ScalingData& d) {
+    for (std::size_t r = 0; r < d.references.size(); ++r) {
+        const auto& ref = d.references[r];
+        const int index = static_cast<int>(r);
+        const QColor colour = ChartStyle::reference(index);
+        auto* s =
+            line(c.chart, QString::fromStdString(ref.label), colour, 2.0, Qt::DashLine, index);
+        auto* marks = new QScatterSeries(c.chart);
+        marks->setName(s->name());
+        marks->setProperty(SpeedupChart::kCurveProperty, index);
+        marks->setMarkerShape(ChartStyle::referenceMarker(index));
+        marks->setMarkerSize(8);
+        marks->setColor(colour);
+        marks->setBorderColor(Qt::white);
+        for (const auto& p : d.points)
+            if (auto sp = ref.speedupAt(p.topology)) {
+                const double v = c.value(*sp, p.gpus);
+                s->append(SpeedupChart::gpuX(p.gpus), v);
+                marks->append(SpeedupChart::gpuX(p.gpus), v);
+                c.seen(v);
+            }
+        c.series.push_back(s);
+        c.series.push_back(marks);
+        c.unlisted.push_back(s);
+    }
+}
+
+// Efficiency around the data (a 0–100 % axis squeezes 92 % and 97 % into one line); speedup
+// on log2.
+QAbstractAxis* valueAxis(const Curves& c) {
+    if (c.efficiency) {
+        auto* y = new QValueAxis(c.chart);
+        const double pad = std::max(2.0, (c.hi - c.lo) * 0.12);
+        const double step = niceStep(c.hi - c.lo + 2 * pad);
+        y->setRange(std::max(0.0, std::floor((c.lo - pad) / step) * step),
+                    std::ceil((c.hi + pad) / step) * step);
+        y->setTickType(QValueAxis::TicksDynamic);
+        y->setTickAnchor(0);
+        y->setTickInterval(step);
+        y->setLabelFormat(step < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+        ChartStyle::applyAxis(y, QStringLiteral("Scaling efficiency (% of ideal)"));
+        return y;
+    }
+    auto* y = new QLogValueAxis(c.chart);
+    y->setBase(2);
+    y->setRange(std::min(1.0, c.lo) / 1.25, c.hi * 1.25);
+    y->setLabelFormat(QStringLiteral("%g")); // the unit is in the title: labels take no non-ASCII
+    y->setMinorTickCount(0);
+    ChartStyle::applyAxis(y, QStringLiteral("Speedup (× one GPU, log₂ scale)"));
+    return y;
+}
+
 } // namespace
 
 double SpeedupChart::gpuX(int gpus) {
@@ -74,105 +178,26 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
     const QString group = QString::fromStdString(d.group.label());
     ChartStyle::apply(chart, efficiency ? QStringLiteral("Scaling efficiency — %1").arg(group)
                                         : QStringLiteral("Speedup — %1").arg(group));
-    auto value = [&](double speedup, int gpus) {
-        return efficiency ? 100.0 * speedup / gpus : speedup;
-    };
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // each reference's marker
     auto* axisX = gpuAxis(chart, d);
     const int maxGpus = d.maxGpus();
 
-    auto* ideal = line(chart, QStringLiteral("Ideal (linear)"), ChartStyle::ideal(), 1.5,
-                       Qt::DashLine, kIdeal);
-    // On log2 × log2 the ideal is a straight diagonal; efficiency's is flat at 100 %.
-    ideal->append(gpuX(1), efficiency ? 100.0 : 1.0);
-    ideal->append(gpuX(maxGpus), efficiency ? 100.0 : static_cast<double>(maxGpus));
-    std::vector<QAbstractSeries*> series{ideal};
-    std::vector<QAbstractSeries*> unlisted; // drawn, but not a legend entry of their own
-
-    double lo = efficiency ? 100.0 : 1.0, hi = efficiency ? 100.0 : maxGpus;
-    auto seen = [&](double v) {
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-    };
-    // One solid line per measured series (a comparison's directories or frameworks), each in
-    // its colour and named in the legend.
-    auto measuredLine = [&](const std::vector<ScalingPoint>& points, const QString& name, int index,
-                            int curve) {
-        auto* m = line(chart, name, ChartStyle::series(index), index == 0 ? 3.0 : 2.5,
-                       Qt::SolidLine, curve);
-        m->setPointsVisible(true);
-        m->setMarkerSize(index == 0 ? 12 : 10);
-        for (const auto& p : points)
-            if (p.speedup) {
-                // Efficiency from the unrounded ratio, as the core computes it.
-                const double v =
-                    efficiency ? 100.0 * p.efficiency.value_or(*p.speedup / p.gpus) : *p.speedup;
-                m->append(gpuX(p.gpus), v);
-                seen(v);
-            }
-        series.push_back(m);
-    };
-    measuredLine(d.points,
-                 !d.others.empty() ? QString::fromStdString(d.label)
-                 : efficiency      ? QStringLiteral("Measured efficiency")
-                                   : QStringLiteral("Measured speedup"),
-                 0, kMeasured);
+    Curves curves(chart, efficiency, maxGpus);
+    addIdeal(curves, maxGpus);
+    addMeasured(curves, d.points,
+                !d.others.empty() ? QString::fromStdString(d.label)
+                : efficiency      ? QStringLiteral("Measured efficiency")
+                                  : QStringLiteral("Measured speedup"),
+                0, kMeasured);
     for (std::size_t j = 0; j < d.others.size(); ++j)
-        measuredLine(d.others[j].points, QString::fromStdString(d.others[j].label),
-                     static_cast<int>(j) + 1, kOtherSeries - static_cast<int>(j));
-    // Before the references: a reference that coincides with the measured curve (the samples
-    // are DLPerf's own logs) still shows its dashes and marker on top of it.
-    for (std::size_t r = 0; r < d.references.size(); ++r) {
-        const auto& ref = d.references[r];
-        const int index = static_cast<int>(r);
-        const QColor colour = ChartStyle::reference(index);
-        // Dashed with markers: where a reference runs under the measured line it still shows.
-        auto* s = line(chart, QString::fromStdString(ref.label), colour, 2.0, Qt::DashLine, index);
-        auto* marks = new QScatterSeries(chart);
-        marks->setName(s->name());
-        marks->setProperty(kCurveProperty, index);
-        marks->setMarkerShape(ChartStyle::referenceMarker(index));
-        marks->setMarkerSize(8);
-        marks->setColor(colour);
-        marks->setBorderColor(Qt::white);
-        for (const auto& p : d.points)
-            if (auto sp = ref.speedupAt(p.topology)) {
-                const double v = value(*sp, p.gpus);
-                s->append(gpuX(p.gpus), v);
-                marks->append(gpuX(p.gpus), v);
-                seen(v);
-            }
-        series.push_back(s);
-        series.push_back(marks);
-        unlisted.push_back(s); // the legend shows the marker, whose shape tells references apart
-    }
+        addMeasured(curves, d.others[j].points, QString::fromStdString(d.others[j].label),
+                    static_cast<int>(j) + 1, kOtherSeries - static_cast<int>(j));
+    // After the measured curves: a reference that coincides with the measured curve (the
+    // samples are DLPerf's own logs) still shows its dashes and marker on top of it.
+    addReferences(curves, d);
 
-    QAbstractAxis* axisY = nullptr;
-    if (efficiency) {
-        // Around the data: a 0–100 % axis squeezes 92 % and 97 % into one line.
-        auto* y = new QValueAxis(chart);
-        const double pad = std::max(2.0, (hi - lo) * 0.12);
-        const double step = niceStep(hi - lo + 2 * pad);
-        y->setRange(std::max(0.0, std::floor((lo - pad) / step) * step),
-                    std::ceil((hi + pad) / step) * step);
-        y->setTickType(QValueAxis::TicksDynamic);
-        y->setTickAnchor(0);
-        y->setTickInterval(step);
-        y->setLabelFormat(step < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
-        ChartStyle::applyAxis(y, QStringLiteral("Scaling efficiency (% of ideal)"));
-        axisY = y;
-    } else {
-        auto* y = new QLogValueAxis(chart);
-        y->setBase(2);
-        y->setRange(std::min(1.0, lo) / 1.25, hi * 1.25);
-        y->setLabelFormat(
-            QStringLiteral("%g")); // the unit is in the title: labels take no non-ASCII
-        y->setMinorTickCount(0);
-        ChartStyle::applyAxis(y, QStringLiteral("Speedup (× one GPU, log₂ scale)"));
-        axisY = y;
-    }
-    ChartStyle::addSeries(chart, axisX, axisY, series);
-    for (auto* s : unlisted)
+    ChartStyle::addSeries(chart, axisX, valueAxis(curves), curves.series);
+    for (auto* s : curves.unlisted)
         for (auto* m : chart->legend()->markers(s))
             m->setVisible(false);
     if (!d.hasSpeedup())
