@@ -65,14 +65,16 @@ void addMonitorCurve(QChart* chart, QValueAxis* axisX,
     curve->attachAxis(axis);
 }
 
-} // namespace
+// The trace's lines: the median (or the one rank's figure) and the per-rank band, with the
+// range of values they reach (0..1 when none is finite).
+struct TraceLines {
+    QLineSeries* median;
+    QLineSeries* bandMax;
+    QLineSeries* bandMin;
+    double lo, hi;
+};
 
-QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& window,
-                          const QString& title,
-                          const std::vector<RunResult::MonitorPoint>& monitor) {
-    auto* chart = new QChart;
-    ChartStyle::apply(chart, title);
-
+TraceLines traceLines(QChart* chart, const IterationTrace& trace) {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     auto* median = new QLineSeries(chart);
     median->setName(trace.ranks > 1 ? QStringLiteral("Median across %1 ranks").arg(trace.ranks)
@@ -93,49 +95,61 @@ QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& win
         }
     }
     if (!std::isfinite(lo)) lo = 0, hi = 1;
+    return {median, bandMax, bandMin, lo, hi};
+}
+
+// The throughput axis over lo..hi with a margin, in round figures.
+QValueAxis* throughputAxis(QChart* chart, double lo, double hi) {
     const double pad = std::max((hi - lo) * 0.08, std::abs(hi) * 0.01 + 1e-9);
-    // Round figures on the axis; the shading then spans exactly the axis range.
     auto* axisY = new QValueAxis(chart);
     axisY->setRange(std::max(0.0, lo - pad), hi + pad);
     axisY->applyNiceNumbers();
-    const double y0 = axisY->min(), y1 = axisY->max();
-    const double xEnd =
-        std::max<double>(static_cast<double>(trace.median.size()), window.iterations);
+    return axisY;
+}
 
-    // Shading first, so that the data is drawn over it.
-    std::vector<QAbstractSeries*> series;
+// The warmup and the measured window, shaded from y0 to y1.
+void addWindowShading(std::vector<QAbstractSeries*>& series, QChart* chart,
+                      const MeasureOptions& window, double y0, double y1) {
     series.push_back(shade(chart, QStringLiteral("Warmup (iterations 0–%1)").arg(window.warmup - 1),
                            ChartStyle::warmupShade(), -0.5, window.warmup - 0.5, y0, y1));
     series.push_back(shade(
         chart,
         QStringLiteral("Measured window (%1–%2)").arg(window.warmup).arg(window.iterations - 1),
         ChartStyle::windowShade(), window.warmup - 0.5, window.iterations - 0.5, y0, y1));
-    if (trace.ranks > 1) {
-        auto* band = new QAreaSeries(bandMax, bandMin);
-        band->setParent(chart);
-        band->setName(QStringLiteral("Per-rank min–max"));
-        QColor fill = ChartStyle::measured();
-        fill.setAlpha(60);
-        band->setColor(fill);
-        band->setBorderColor(fill.darker(110));
-        series.push_back(band);
-    }
-    series.push_back(median);
-    // The iterations that cost the run its figure, so a disturbed or drifting run shows where.
-    const std::vector<int> slow = slowIterations(trace.median, window);
-    if (!slow.empty()) {
-        auto* marks = new QScatterSeries(chart);
-        marks->setName(QStringLiteral("%1 slow iteration%2 (over 10 % below the window's median)")
-                           .arg(slow.size())
-                           .arg(slow.size() == 1 ? QString() : QStringLiteral("s")));
-        marks->setColor(ChartStyle::problem());
-        marks->setBorderColor(ChartStyle::problem());
-        marks->setMarkerSize(7.0);
-        for (int k : slow)
-            marks->append(k, trace.median[static_cast<std::size_t>(k)]);
-        series.push_back(marks);
-    }
+}
 
+// The per-rank min–max between its two lines.
+QAreaSeries* rankBand(QChart* chart, const TraceLines& lines) {
+    auto* band = new QAreaSeries(lines.bandMax, lines.bandMin);
+    band->setParent(chart);
+    band->setName(QStringLiteral("Per-rank min–max"));
+    QColor fill = ChartStyle::measured();
+    fill.setAlpha(60);
+    band->setColor(fill);
+    band->setBorderColor(fill.darker(110));
+    return band;
+}
+
+// The iterations that cost the run its figure, so a disturbed or drifting run shows where;
+// nullptr when there are none.
+QScatterSeries* slowMarks(QChart* chart, const IterationTrace& trace,
+                          const MeasureOptions& window) {
+    const std::vector<int> slow = slowIterations(trace.median, window);
+    if (slow.empty()) return nullptr;
+    auto* marks = new QScatterSeries(chart);
+    marks->setName(QStringLiteral("%1 slow iteration%2 (over 10 % below the window's median)")
+                       .arg(slow.size())
+                       .arg(slow.size() == 1 ? QString() : QStringLiteral("s")));
+    marks->setColor(ChartStyle::problem());
+    marks->setBorderColor(ChartStyle::problem());
+    marks->setMarkerSize(7.0);
+    for (int k : slow)
+        marks->append(k, trace.median[static_cast<std::size_t>(k)]);
+    return marks;
+}
+
+// The iterations along the bottom, up to xEnd.
+QValueAxis* iterationAxis(QChart* chart, double xEnd) {
     auto* axisX = new QValueAxis(chart);
     axisX->setRange(-0.5, xEnd - 0.5);
     axisX->setLabelFormat(QStringLiteral("%d"));
@@ -143,13 +157,41 @@ QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& win
     axisX->setTickAnchor(0);
     axisX->setTickInterval(xEnd > 60 ? 20 : 10);
     ChartStyle::applyAxis(axisX, QStringLiteral("Iteration"));
-    // As many decimals as the tick step needs: a narrow range (3.5 to 5 images/s) in whole
-    // numbers would label two ticks "4".
-    const double step = (y1 - y0) / std::max(1, axisY->tickCount() - 1);
+    return axisX;
+}
+
+// As many decimals as the tick step needs: a narrow range (3.5 to 5 images/s) in whole
+// numbers would label two ticks "4".
+void labelThroughputAxis(QValueAxis* axisY) {
+    const double step = (axisY->max() - axisY->min()) / std::max(1, axisY->tickCount() - 1);
     const int decimals = step > 0 && step < 1 ? static_cast<int>(std::ceil(-std::log10(step))) : 0;
     axisY->setLabelFormat(QStringLiteral("%.") + QString::number(std::min(decimals, 3)) +
                           QStringLiteral("f"));
     ChartStyle::applyAxis(axisY, QStringLiteral("Throughput (images/s)"));
+}
+
+} // namespace
+
+QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& window,
+                          const QString& title,
+                          const std::vector<RunResult::MonitorPoint>& monitor) {
+    auto* chart = new QChart;
+    ChartStyle::apply(chart, title);
+    const TraceLines lines = traceLines(chart, trace);
+    // Round figures on the axis; the shading then spans exactly the axis range.
+    QValueAxis* axisY = throughputAxis(chart, lines.lo, lines.hi);
+    const double xEnd =
+        std::max<double>(static_cast<double>(trace.median.size()), window.iterations);
+
+    // Shading first, so that the data is drawn over it.
+    std::vector<QAbstractSeries*> series;
+    addWindowShading(series, chart, window, axisY->min(), axisY->max());
+    if (trace.ranks > 1) series.push_back(rankBand(chart, lines));
+    series.push_back(lines.median);
+    if (auto* marks = slowMarks(chart, trace, window)) series.push_back(marks);
+
+    QValueAxis* axisX = iterationAxis(chart, xEnd);
+    labelThroughputAxis(axisY);
     ChartStyle::addSeries(chart, axisX, axisY, series);
     if (!monitor.empty()) addMonitorCurve(chart, axisX, monitor);
     return chart;
