@@ -35,16 +35,22 @@ TeachDialog::TeachDialog(const QString& log, QWidget* parent, const QString& for
     : QDialog(parent), m_logPath(log), m_formatDir(formatDir) {
     setWindowTitle(tr("Teach ScaleView this log"));
     setObjectName(QStringLiteral("teachDialog"));
-    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    makeWidgets();
+    layOut();
+    connectFields();
+    readFirstLines();
+}
 
-    m_intro = new QLabel(tr("Reading the first lines of %1…").arg(log), this);
+// The log's lines, the fields that describe the format, and the preview.
+void TeachDialog::makeWidgets() {
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    m_intro = new QLabel(tr("Reading the first lines of %1…").arg(m_logPath), this);
     m_intro->setWordWrap(true);
     m_lines = new QListWidget(this);
     m_lines->setObjectName(QStringLiteral("teachLines"));
     m_lines->setFont(mono);
     m_lines->setUniformItemSizes(true);
     m_lines->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    connect(m_lines, &QListWidget::currentRowChanged, this, &TeachDialog::chooseLine);
 
     m_value = new QComboBox(this);
     m_value->setObjectName(QStringLiteral("teachValue"));
@@ -72,7 +78,10 @@ TeachDialog::TeachDialog(const QString& log, QWidget* parent, const QString& for
     m_preview->setObjectName(QStringLiteral("teachPreview"));
     m_preview->setWordWrap(true);
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
 
+// The lines above the form (numbers, pattern, names, preview), Save and Cancel below.
+void TeachDialog::layOut() {
     auto* form = new QFormLayout;
     auto* numbers = new QHBoxLayout;
     numbers->addWidget(new QLabel(tr("Value:"), this));
@@ -109,7 +118,11 @@ TeachDialog::TeachDialog(const QString& log, QWidget* parent, const QString& for
     layout->addLayout(form);
     layout->addWidget(buttons);
     resize(1000, 680);
+}
 
+// Every edit redrafts the format and, a moment later, its preview.
+void TeachDialog::connectFields() {
+    connect(m_lines, &QListWidget::currentRowChanged, this, &TeachDialog::chooseLine);
     m_previewTimer = new QTimer(this);
     m_previewTimer->setSingleShot(true);
     m_previewTimer->setInterval(250);
@@ -134,9 +147,11 @@ TeachDialog::TeachDialog(const QString& log, QWidget* parent, const QString& for
     connect(m_id, &QLineEdit::textEdited, this, &TeachDialog::syncFromFields);
     connect(m_name, &QLineEdit::textEdited, this, &TeachDialog::syncFromFields);
     connect(m_unit, &QComboBox::currentTextChanged, this, &TeachDialog::syncFromFields);
+}
 
+void TeachDialog::readFirstLines() {
     // The first lines are read off the GUI thread (a log on a slow disk must not freeze it).
-    const std::filesystem::path path = log.toStdString();
+    const std::filesystem::path path = m_logPath.toStdString();
     async::runInBackground(
         this,
         [path] {
@@ -219,11 +234,11 @@ void TeachDialog::syncFromFields() {
         m_previewMatches.reset();
         m_previewFigure.reset();
         showMatches({});
-        m_preview->setText(QStringLiteral("<span style='color:#b00020'>%1</span>")
-                               .arg(QString::fromStdString(
-                                        (error.key.empty() ? "" : "\"" + error.key + "\": ") +
-                                        error.reason)
-                                        .toHtmlEscaped()));
+        m_preview->setText(
+            QStringLiteral("<span style='color:#b00020'>%1</span>")
+                .arg(QString::fromStdString((error.key.empty() ? "" : "\"" + error.key + "\": ") +
+                                            error.reason)
+                         .toHtmlEscaped()));
         m_save->setEnabled(false);
         return;
     }
@@ -270,14 +285,16 @@ void TeachDialog::runPreview() {
             m_previewMatches = p.matches;
             m_previewFigure = p.figure;
             const QString unit = QString::fromStdString(m_draft->unit);
-            QString text = (p.matches == 1 ? tr("1 line of %1 matches").arg(p.lines)
-                                           : tr("%1 lines of %2 match").arg(p.matches).arg(p.lines));
+            QString text =
+                (p.matches == 1 ? tr("1 line of %1 matches").arg(p.lines)
+                                : tr("%1 lines of %2 match").arg(p.matches).arg(p.lines));
             if (p.figure)
                 text += tr("; throughput <b>%1 %2</b>: %3")
                             .arg(QString::fromStdString(formatFixed(*p.figure, 2)), unit,
                                  QString::fromStdString(p.rule).toHtmlEscaped());
             else if (!p.problem.empty())
-                text += tr("; no figure: %1").arg(QString::fromStdString(p.problem).toHtmlEscaped());
+                text +=
+                    tr("; no figure: %1").arg(QString::fromStdString(p.problem).toHtmlEscaped());
             m_preview->setText(text);
             m_save->setEnabled(p.figure.has_value());
         },
@@ -287,8 +304,9 @@ void TeachDialog::runPreview() {
 void TeachDialog::save() {
     if (!m_draft) return;
     m_save->setEnabled(false);
-    const std::filesystem::path dir =
-        m_formatDir.isEmpty() ? userFormatDirectory() : std::filesystem::path(m_formatDir.toStdString());
+    const std::filesystem::path dir = m_formatDir.isEmpty()
+                                          ? userFormatDirectory()
+                                          : std::filesystem::path(m_formatDir.toStdString());
     FormatDraft draft = *m_draft;
     struct Saved {
         QString path, error;

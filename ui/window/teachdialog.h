@@ -57,6 +57,12 @@ class TeachDialog : public QDialog {
     void formatSaved(const QString& path, std::shared_ptr<const sv::UserFormat> format);
 
   private:
+    // The constructor's steps.
+    void makeWidgets();
+    void layOut();
+    void connectFields();
+    void readFirstLines();
+
     void opened(std::optional<FormatDraft> draft, QString error);
     void fillNumbers();
     void syncFromFields();
