@@ -90,6 +90,14 @@ CampaignForm::CampaignForm(QWidget* parent)
       m_cooldown(spin(0, 3600, this, tr(" s"))), m_imageSize(spin(16, 512, this, tr(" px"))),
       m_outputDir(new QLineEdit(this)), m_where(new QComboBox(this)),
       m_slurm(new SlurmFields(this)) {
+    fillChoices();
+    layOut();
+    connectFields();
+    setCampaign(defaultCampaign());
+}
+
+// The choices of the combo boxes, and the hints of the fields that need one.
+void CampaignForm::fillChoices() {
     m_where->addItem(tr("This machine"), QStringLiteral("local"));
     m_where->addItem(tr("SSH hosts"), QStringLiteral("ssh"));
     m_where->addItem(tr("Slurm cluster"), QStringLiteral("slurm"));
@@ -108,7 +116,9 @@ CampaignForm::CampaignForm(QWidget* parent)
     m_mounts->setPlaceholderText(tr("SOURCE:TARGET[:ro], … (host directories in the container)"));
     m_imageSize->setToolTip(tr("Synthetic image side for the CPU workload (224 is ImageNet's; "
                                "small keeps CPU runs short)"));
+}
 
+void CampaignForm::layOut() {
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     // What is measured first (the workload, the topologies and the four numbers every campaign
@@ -141,8 +151,11 @@ CampaignForm::CampaignForm(QWidget* parent)
     out->addWidget(browse);
     form->addRow(tr("Output directory"), out);
     setLayout(form);
-
     connect(browse, &QPushButton::clicked, this, &CampaignForm::chooseOutputDir);
+}
+
+// Every field's change is an edit; where it runs shows and hides the rows that apply.
+void CampaignForm::connectFields() {
     // The tick shows the container rows; unticked, they are emptied (no container is used),
     // and a row given text (a campaign opened, a paste) ticks it.
     connect(m_useContainer, &QCheckBox::toggled, this, [this](bool on) {
@@ -175,7 +188,6 @@ CampaignForm::CampaignForm(QWidget* parent)
         m_where->setCurrentIndex(m_hosts->rowCount() > 0 ? 1 : 0);
     });
     connect(m_launcher, &QComboBox::currentIndexChanged, this, &CampaignForm::edited);
-    setCampaign(defaultCampaign());
 }
 
 QWidget* CampaignForm::buildRepeats() {

@@ -77,6 +77,11 @@ class CampaignForm : public QWidget {
     void edited();
 
   private:
+    // The constructor's steps.
+    void fillChoices();
+    void layOut();
+    void connectFields();
+
     QWidget* buildHosts();
     launcher::Container formContainer() const;
     // The chosen profile's label, launchers (`launcher` chosen, else its default) and options.
