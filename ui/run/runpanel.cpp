@@ -12,7 +12,6 @@
 #include "launcher/runner/runner.h"
 
 #include <QDir>
-#include <QFutureWatcher>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -25,7 +24,6 @@
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include <filesystem>
 
@@ -229,17 +227,18 @@ void RunPanel::onFinished(bool cancelled, int ok, int total, const QString& fail
     // The user may open another campaign or start a run before it returns: then it is dropped,
     // or it would replace the newer campaign, its banner, and say "finished" (closing the window
     // if a close waits for that).
-    auto* watcher = new QFutureWatcher<launcher::CampaignDirectory>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [=, this, generation = m_generation] {
-        watcher->deleteLater();
-        if (generation != m_generation || m_controller->isRunning()) return;
-        showFinished(watcher->result(), cancelled, ok, total);
-    });
-    watcher->setFuture(QtConcurrent::run(async::workPool(),
-                                         [dir = m_running.outputDir, hook = finishedReadHook()] {
-                                             if (hook) hook();
-                                             return launcher::CampaignDirectory::open(dir);
-                                         }));
+    async::runInBackground(
+        this,
+        [dir = m_running.outputDir, hook = finishedReadHook()] {
+            if (hook) hook();
+            return launcher::CampaignDirectory::open(dir);
+        },
+        [this, cancelled, ok, total,
+         generation = m_generation](const launcher::CampaignDirectory& opened) {
+            if (generation != m_generation || m_controller->isRunning()) return;
+            showFinished(opened, cancelled, ok, total);
+        },
+        async::workPool());
 }
 
 void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool cancelled, int ok,

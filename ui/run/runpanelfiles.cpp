@@ -9,11 +9,10 @@
 #include "ui/run/runprogressview.h"
 #include "ui/run/stdstrings.h"
 
+#include <QDir>
 #include <QFileDialog>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QMenu>
-#include <QtConcurrent>
 
 #include <filesystem>
 
@@ -25,22 +24,19 @@ void RunPanel::readCampaign(const std::string& fileOrDir,
     m_reading = true;
     showBanner(tr("Reading campaign %1…").arg(native(fileOrDir)), false);
     updateButtons();
-    auto* watcher = new QFutureWatcher<launcher::CampaignDirectory>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this,
-            [this, watcher, generation, then = std::move(then)] {
-                watcher->deleteLater();
-                // The panel moved on meanwhile (another campaign, a run, New): that owns the
-                // form and the banner now.
-                if (generation != m_generation) return;
-                m_reading = false;
-                then(watcher->result());
-                updateButtons();
-            });
     // The launcher's pool, not Qt's global one: a read stuck on a hung disk must not hold the
     // app's exit (QCoreApplication waits for the global pool).
-    watcher->setFuture(QtConcurrent::run(async::backgroundPool(), [fileOrDir] {
-        return launcher::CampaignDirectory::open(fileOrDir);
-    }));
+    async::runInBackground(
+        this, [fileOrDir] { return launcher::CampaignDirectory::open(fileOrDir); },
+        [this, generation, then = std::move(then)](const launcher::CampaignDirectory& opened) {
+            // The panel moved on meanwhile (another campaign, a run, New): that owns the form
+            // and the banner now.
+            if (generation != m_generation) return;
+            m_reading = false;
+            then(opened);
+            updateButtons();
+        },
+        async::backgroundPool());
 }
 
 void RunPanel::openCampaign(const QString& fileOrDir) {
@@ -134,22 +130,22 @@ bool RunPanel::saveCampaign(const QString& file) {
     c.outputDir = launcher::absoluteOutputDir(c.outputDir);
     // The write (QSaveFile: a temporary, fsync, rename) is on a worker thread: a slow or hung
     // disk must not freeze the window; campaignSaved says how it went.
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, file] {
-        watcher->deleteLater();
-        const QString why = watcher->result();
-        if (why.isEmpty()) {
-            m_settings->addRecentCampaign(file);
-            rebuildRecentMenu();
-        } else {
-            showBanner(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(file), why), true);
-        }
-        emit campaignSaved(file, why);
-    });
-    watcher->setFuture(QtConcurrent::run(async::workPool(), [c, path = file.toStdString()] {
-        std::string why;
-        return launcher::saveCampaign(c, path, &why) ? QString() : QString::fromStdString(why);
-    }));
+    async::runInBackground(
+        this,
+        [c, path = file.toStdString()] {
+            std::string why;
+            return launcher::saveCampaign(c, path, &why) ? QString() : QString::fromStdString(why);
+        },
+        [this, file](const QString& why) {
+            if (why.isEmpty()) {
+                m_settings->addRecentCampaign(file);
+                rebuildRecentMenu();
+            } else {
+                showBanner(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(file), why), true);
+            }
+            emit campaignSaved(file, why);
+        },
+        async::workPool());
     return true;
 }
 
