@@ -11,7 +11,6 @@
 #include <QColor>
 #include <QComboBox>
 #include <QDir>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,7 +18,6 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace sv::ui {
 
@@ -148,32 +146,29 @@ void HistoryPage::reload() {
     m_readOnce = true;
     const quint64 generation = ++m_generation;
     ++m_loading;
-    auto* watcher = new QFutureWatcher<HistoryRead>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        --m_loading;
-        if (generation != m_generation) return; // a newer read is on its way
-        HistoryRead read = watcher->result();
-        showTrends(std::move(read.trends), read.status);
-        emit loaded();
-    });
-    watcher->setFuture(QtConcurrent::run(async::backgroundPool(), readHistory, m_path));
+    async::runInBackground(
+        this, [path = m_path] { return readHistory(path); },
+        [this, generation](HistoryRead read) {
+            --m_loading;
+            if (generation != m_generation) return; // a newer read is on its way
+            showTrends(std::move(read.trends), read.status);
+            emit loaded();
+        },
+        async::backgroundPool());
 }
 
 void HistoryPage::recordDirectory(const QString& directory) {
     if (directory.isEmpty()) return;
     ++m_loading;
     m_status->setText(tr("Recording %1…").arg(QDir::toNativeSeparators(directory)));
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        --m_loading;
-        const QString message = watcher->result();
-        emit recorded(message);
-        reload();
-    });
-    watcher->setFuture(
-        QtConcurrent::run(async::workPool(), recordDirectoryInto, m_path, directory));
+    async::runInBackground(
+        this, [path = m_path, directory] { return recordDirectoryInto(path, directory); },
+        [this](const QString& message) {
+            --m_loading;
+            emit recorded(message);
+            reload();
+        },
+        async::workPool());
 }
 
 void HistoryPage::followCampaigns(RunPanel* panel) {
