@@ -1,6 +1,7 @@
 #include "history/campaignrecord.h"
 
 #include "core/load/campaignwindow.h"
+#include "core/report/reportdocument.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

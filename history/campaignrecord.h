@@ -3,7 +3,7 @@
 // case its median and spread, with an identity taken from the logs' contents so that the same
 // campaign recorded twice, or from a copy, is one entry.
 
-#include "history/environmentsummary.h"
+#include "core/compare/environmentsummary.h"
 #include "core/stats/summary.h"
 
 #include <filesystem>

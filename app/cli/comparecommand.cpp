@@ -94,6 +94,10 @@ int compareCommand(const std::vector<std::string>& argvIn) {
         cs.source = dirs[i];
         cs.method = options.method;
         cs.cases = std::move(s.cases);
+        // What changed beside each verdict: what the launcher recorded (environment, campaign
+        // settings) and the window the runs were measured over.
+        cs.recorded = recordedFacts(s);
+        cs.window = s.load.measure;
         series.push_back(std::move(cs));
     }
     // Named after the directory, and where two share a name, after what tells them apart (their

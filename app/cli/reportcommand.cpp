@@ -197,6 +197,8 @@ int reportCommand(const std::vector<std::string>& argvIn) {
         cs.source = dirs[i];
         cs.method = options.method;
         cs.cases = s.cases;
+        cs.recorded = capturedFacts(r.files); // what changed beside each verdict
+        cs.window = s.load.measure;
         series.push_back(std::move(cs));
         r.summary = std::move(s);
         input.series.push_back(std::move(r));

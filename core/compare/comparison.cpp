@@ -60,6 +60,25 @@ CaseContrast contrast(const CaseStats* a, const CaseStats* b, const CaseKey& key
                            "series " + std::to_string(bIndex + 1), options);
 }
 
+// The facts of a case of a series: the series' own, then the case's format and window.
+RecordedFacts sideFacts(const ComparisonSeries& s, const CaseStats* c) {
+    RecordedFacts out = *s.recorded;
+    if (c) {
+        const RecordedFacts own = caseFacts(c->key.format, s.window);
+        out.insert(out.end(), own.begin(), own.end());
+    }
+    return out;
+}
+
+// What differs between a case's records in series a and b; a case missing on one side is
+// compared by what the series recorded.
+std::vector<EnvironmentChange> changesBetween(const ComparisonSeries& a, const CaseStats* ca,
+                                              const ComparisonSeries& b, const CaseStats* cb) {
+    if (!a.recorded || !b.recorded) return {};
+    const bool both = ca && cb;
+    return diffFacts(sideFacts(a, both ? ca : nullptr), sideFacts(b, both ? cb : nullptr));
+}
+
 } // namespace
 
 Comparison compareSeries(const std::vector<ComparisonSeries>& series,
@@ -93,8 +112,10 @@ Comparison compareSeries(const std::vector<ComparisonSeries>& series,
             cc.medians.push_back(c ? c->median : std::nullopt);
             cc.repeats.push_back(c ? c->values.size() : 0);
         }
-        for (std::size_t i = 1; i < series.size(); ++i)
+        for (std::size_t i = 1; i < series.size(); ++i) {
             cc.contrasts.push_back(contrast(found[0], found[i], key, i, options));
+            cc.changed.push_back(changesBetween(series[0], found[0], series[i], found[i]));
+        }
         out.cases.push_back(std::move(cc));
     }
     return out;

@@ -5,6 +5,7 @@
 
 #include "core/stats/casestats.h"
 #include "core/compare/casecontrast.h"
+#include "core/compare/recordedfacts.h"
 
 #include <optional>
 #include <string>
@@ -19,6 +20,12 @@ struct ComparisonSeries {
     std::string source; // the directory or reference it was read from
     Method method = Method::Time;
     std::vector<CaseStats> cases;
+    // What the series recorded about how it ran (recordedFacts: the captured environment and
+    // the campaign's settings); nullopt where nothing can be (a reference table): its pairs
+    // then carry no change.
+    std::optional<RecordedFacts> recorded = {};
+    // The window its runs were measured over (Summary::load.measure), for each case's facts.
+    std::optional<MeasureOptions> window = {};
 };
 
 // The options of each contrast (threshold, resamples).
@@ -29,6 +36,10 @@ struct CaseComparison {
     std::vector<std::optional<double>> medians; // one per series; nullopt: not in that series
     std::vector<std::size_t> repeats;           // usable repeats per series
     std::vector<CaseContrast> contrasts;        // one per series after the first
+    // What the series' records say differs from the first series' (its recorded facts and the
+    // case's format and window), one per series after the first: empty when nothing recorded
+    // differs.
+    std::vector<std::vector<EnvironmentChange>> changed;
 };
 
 struct Comparison {

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace sv {
 namespace {
 
@@ -43,13 +45,21 @@ std::string seriesLegend(const Comparison& c, const char* prefix) {
     return out;
 }
 
-nlohmann::json contrastJson(const CaseContrast& c) {
+nlohmann::json changesJson(const std::vector<EnvironmentChange>& changes) {
+    auto out = nlohmann::json::array();
+    for (const auto& c : changes)
+        out.push_back({{"what", c.what}, {"a", c.a}, {"b", c.b}});
+    return out;
+}
+
+nlohmann::json contrastJson(const CaseContrast& c, const std::vector<EnvironmentChange>& changed) {
     nlohmann::json j;
     j["ratio"] = c.ratio ? nlohmann::json(*c.ratio) : nlohmann::json(nullptr);
     j["ratio_ci95"] = c.ratioCi95 ? nlohmann::json::array({c.ratioCi95->lo, c.ratioCi95->hi})
                                   : nlohmann::json(nullptr);
     j["verdict"] = std::string(verdictName(c.verdict));
     if (!c.note.empty()) j["note"] = c.note;
+    j["changed"] = changesJson(changed);
     return j;
 }
 
@@ -64,6 +74,26 @@ std::vector<std::string> comparisonTableHead(const Comparison& c) {
         head.push_back("verdict");
     }
     return head;
+}
+
+std::vector<std::string> comparisonChangeLines(const Comparison& c) {
+    std::vector<std::string> out;
+    for (std::size_t i = 1; i < c.labels.size(); ++i) {
+        // The cases of pair i grouped by their changes, in the cases' order.
+        std::vector<std::pair<const std::vector<EnvironmentChange>*, std::string>> groups;
+        for (const auto& cc : c.cases) {
+            const auto& changed = cc.changed[i - 1];
+            auto it = std::find_if(groups.begin(), groups.end(),
+                                   [&](const auto& g) { return *g.first == changed; });
+            if (it == groups.end()) it = groups.insert(groups.end(), {&changed, std::string()});
+            it->second += (it->second.empty() ? "" : ", ") + caseName(cc.key);
+        }
+        const std::string head = "what changed, " + c.labels[i] + " against " + c.labels[0];
+        for (const auto& [changed, cases] : groups)
+            out.push_back(head + (groups.size() > 1 ? " (" + cases + ")" : std::string()) + ": " +
+                          describeChanges(*changed));
+    }
+    return out;
 }
 
 std::string formatComparisonTable(const Comparison& c) {
@@ -96,6 +126,8 @@ std::string formatComparisonTable(const Comparison& c) {
     for (const auto& cc : c.cases)
         for (const auto& k : cc.contrasts)
             if (!k.note.empty()) out += "note: " + caseName(cc.key) + ": " + k.note + "\n";
+    for (const auto& line : comparisonChangeLines(c))
+        out += line + "\n";
     return out;
 }
 
@@ -106,7 +138,8 @@ std::string formatComparisonCsv(const Comparison& c) {
     for (std::size_t i = 1; i < c.labels.size(); ++i) {
         const std::string pair = c.labels[i] + "/" + c.labels[0];
         out += "," + csvField("ratio " + pair) + "," + csvField("ratio_ci95_lo " + pair) + "," +
-               csvField("ratio_ci95_hi " + pair) + "," + csvField("verdict " + pair);
+               csvField("ratio_ci95_hi " + pair) + "," + csvField("verdict " + pair) + "," +
+               csvField("changed " + pair);
     }
     out += "\n";
     for (const auto& cc : c.cases) {
@@ -114,11 +147,14 @@ std::string formatComparisonCsv(const Comparison& c) {
                std::to_string(cc.key.batchPerDevice) + "," + cc.key.topology.name();
         for (const auto& m : cc.medians)
             out += "," + (m ? formatFixed(*m, 2) : std::string());
-        for (const auto& k : cc.contrasts)
+        for (std::size_t i = 0; i < cc.contrasts.size(); ++i) {
+            const CaseContrast& k = cc.contrasts[i];
             out += "," + (k.ratio ? formatFixed(*k.ratio, 6) : std::string()) + "," +
                    (k.ratioCi95 ? formatFixed(k.ratioCi95->lo, 6) : std::string()) + "," +
                    (k.ratioCi95 ? formatFixed(k.ratioCi95->hi, 6) : std::string()) + "," +
-                   std::string(verdictName(k.verdict));
+                   std::string(verdictName(k.verdict)) + "," +
+                   csvField(describeChanges(cc.changed[i]));
+        }
         out += "\n";
     }
     return out;
@@ -156,6 +192,10 @@ std::string formatComparisonMarkdown(const Comparison& c) {
             out += " " + ratioText(k) + " | " + std::string(verdictName(k.verdict)) + " |";
         out += "\n";
     }
+    const auto changes = comparisonChangeLines(c);
+    if (!changes.empty()) out += "\n";
+    for (const auto& line : changes)
+        out += "- " + line + "\n";
     return out;
 }
 
@@ -183,13 +223,13 @@ std::string formatComparisonJson(const Comparison& c, std::string_view toolVersi
         // The flat fields are the second series against the first; with more series,
         // "comparisons" has each one against the first, in order.
         if (!cc.contrasts.empty()) {
-            const auto first = contrastJson(cc.contrasts.front());
+            const auto first = contrastJson(cc.contrasts.front(), cc.changed.front());
             for (const auto& [k, v] : first.items())
                 jc[k] = v;
         }
         jc["comparisons"] = nlohmann::json::array();
         for (std::size_t i = 0; i < cc.contrasts.size(); ++i) {
-            auto jk = contrastJson(cc.contrasts[i]);
+            auto jk = contrastJson(cc.contrasts[i], cc.changed[i]);
             jk["series"] = c.labels[i + 1];
             jc["comparisons"].push_back(std::move(jk));
         }

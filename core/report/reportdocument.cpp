@@ -149,7 +149,10 @@ std::string comparisonSection(const Comparison& c) {
         }
         out += row(cells);
     }
-    return out + "</table>\n</section>\n";
+    out += "</table>\n<ul class=\"changed\">\n";
+    for (const auto& line : comparisonChangeLines(c))
+        out += "<li>" + esc(line) + "</li>\n";
+    return out + "</ul>\n</section>\n";
 }
 
 const char* kStyle = R"(body{font-family:sans-serif;margin:2em;max-width:80em}

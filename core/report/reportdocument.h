@@ -5,6 +5,7 @@
 // README shape with the charts as image files beside it.
 
 #include "core/compare/comparison.h"
+#include "core/report/reportfile.h"
 #include "core/stats/summary.h"
 
 #include <filesystem>
@@ -13,11 +14,6 @@
 #include <vector>
 
 namespace sv {
-
-struct ReportFile {
-    std::string name; // as shown: "environment/2026-11-30-node1.txt", "campaign.json"
-    std::string text;
-};
 
 struct ReportSeries {
     std::string label;

@@ -6,7 +6,7 @@
 #include "tests/history/historyfixture.h"
 
 #include "history/campaignrecord.h"
-#include "history/environmentsummary.h"
+#include "core/compare/environmentsummary.h"
 #include "history/historydatabase.h"
 
 #include <QSqlDatabase>
@@ -216,10 +216,10 @@ TEST(EnvironmentSummary, MixedDriversAreAllNamed) {
         {"environment/1-node1.txt", capturedEnvironment("node1", "535.1")},
         {"environment/1-node2.txt", capturedEnvironment("node2", "550.2")},
         {"campaign.json", "{\"hosts\": []}"}};
-    const auto env = sv::history::summarizeEnvironment(files);
+    const auto env = sv::summarizeEnvironment(files);
     EXPECT_EQ(env.hosts, (std::vector<std::string>{"node1", "node2"}));
     EXPECT_EQ(env.driver, "535.1 / 550.2");
     EXPECT_EQ(env.gpuModel, "NVIDIA A100-SXM4-80GB");
-    EXPECT_EQ(sv::history::describeEnvironment(env),
+    EXPECT_EQ(sv::describeEnvironment(env),
               "NVIDIA A100-SXM4-80GB, driver 535.1 / 550.2, CUDA 12.2, image sha256:0123abcd");
 }

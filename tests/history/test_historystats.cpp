@@ -10,6 +10,7 @@
 
 #include <random>
 
+using namespace sv;
 using namespace sv::history;
 
 TEST(HistoryStats, StudentTailAndWelchMatchReferenceValues) {

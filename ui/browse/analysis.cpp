@@ -266,9 +266,16 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
 
     if (a.group) {
         if (!a.others.empty()) {
-            a.series.push_back(seriesOf(a.label, s, *a.group));
+            // With what each recorded (its captured environment and campaign settings, read
+            // here on the worker; its window), for what changed beside each verdict.
+            auto recorded = [&](ComparisonSeries series, const Summary& from) {
+                series.recorded = recordedFacts(from);
+                series.window = from.load.measure;
+                return series;
+            };
+            a.series.push_back(recorded(seriesOf(a.label, s, *a.group), s));
             for (const auto& o : a.others)
-                a.series.push_back(seriesOf(o.label, o.summary, *a.group));
+                a.series.push_back(recorded(seriesOf(o.label, o.summary, *a.group), o.summary));
         } else if (a.group->format.empty()) {
             a.series = frameworkSeries(a.groupCases(), options.method);
             a.comparesFrameworks = a.series.size() > 1;

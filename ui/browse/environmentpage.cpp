@@ -1,7 +1,7 @@
 #include "ui/browse/environmentpage.h"
 #include "async/backgroundtask.h"
 
-#include "history/environmentsummary.h"
+#include "core/compare/environmentsummary.h"
 
 #include <QDir>
 #include <QFontDatabase>
@@ -74,7 +74,7 @@ void EnvironmentPage::showFiles(std::vector<ReportFile> files) {
         m_text->clear();
         return;
     }
-    const auto env = history::summarizeEnvironment(m_files);
+    const auto env = summarizeEnvironment(m_files);
     QStringList parts;
     auto add = [&](const QString& name, const std::string& value) {
         if (!value.empty())

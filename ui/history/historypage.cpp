@@ -224,14 +224,14 @@ void HistoryPage::showCase(int index) {
     if (t.points.size() >= 2)
         note += QStringLiteral("\n") + tr("Changed at the latest campaign: %1")
                                           .arg(QString::fromStdString(
-                                              history::describeChanges(t.changed)));
+                                              describeChanges(t.changed)));
     for (const auto& step : t.steps)
         note += QStringLiteral("\n") +
                 tr("Stepped at %1: %2 % (%3 → %4); %5")
                     .arg(QString::fromStdString(t.points[step.point.index].label))
                     .arg(QString::number(step.point.stepPct, 'f', 1))
                     .arg(number(step.point.before), number(step.point.after),
-                         QString::fromStdString(history::describeChanges(step.changed)));
+                         QString::fromStdString(describeChanges(step.changed)));
     m_flag->setText(note);
     m_flag->setStyleSheet(t.failsCheck()
                               ? QStringLiteral("QLabel { color: #b00020; font-weight: bold }")
@@ -272,7 +272,7 @@ void HistoryPage::showCase(int index) {
                 item->setBackground(QColor(255, 236, 179));
                 item->setToolTip(tr("Change point: %1")
                                      .arg(QString::fromStdString(
-                                         history::describeChanges(step->changed))));
+                                         describeChanges(step->changed))));
             }
             m_table->setItem(row, c, item);
         }

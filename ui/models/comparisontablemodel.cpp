@@ -22,7 +22,7 @@ void ComparisonTableModel::setComparison(Comparison comparison) {
 }
 
 int ComparisonTableModel::ratioColumn(int pair) const {
-    return FixedColumns + seriesCount() + 3 * (pair - 1);
+    return FixedColumns + seriesCount() + PairColumns * (pair - 1);
 }
 
 int ComparisonTableModel::rowCount(const QModelIndex& parent) const {
@@ -31,7 +31,7 @@ int ComparisonTableModel::rowCount(const QModelIndex& parent) const {
 
 int ComparisonTableModel::columnCount(const QModelIndex& parent) const {
     if (parent.isValid() || seriesCount() == 0) return 0;
-    return FixedColumns + seriesCount() + 3 * (seriesCount() - 1);
+    return FixedColumns + seriesCount() + PairColumns * (seriesCount() - 1);
 }
 
 QString ComparisonTableModel::verdictText(const CaseContrast& k, int pair) const {
@@ -77,29 +77,36 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         return {};
     }
     const int offset = section - FixedColumns - n;
-    const int pair = offset / 3 + 1;
+    const int pair = offset / PairColumns + 1;
     const QString b = text(m_comparison.labels[static_cast<std::size_t>(pair)]);
     if (role == Qt::DisplayRole) {
-        switch (offset % 3) {
+        switch (offset % PairColumns) {
         case 0:
             return tr("%1 / %2").arg(b, a);
         case 1:
             return tr("95 % CI");
-        default:
+        case 2:
             return n > 2 ? tr("Verdict (%1)").arg(b) : tr("Verdict");
+        default:
+            return n > 2 ? tr("What changed (%1)").arg(b) : tr("What changed");
         }
     }
     if (role == Qt::ToolTipRole) {
-        switch (offset % 3) {
+        switch (offset % PairColumns) {
         case 0:
             return tr("Median of %1 over median of %2: above 1, %1 is faster").arg(b, a);
         case 1:
             return tr("95 % bootstrap interval of the ratio (each series' repeats resampled on "
                       "their own, 10 000 times, seeded from the case)");
-        default:
+        case 2:
             return tr("faster or slower only when the interval excludes 1 and the change is "
                       "beyond %1 %; else no measurable difference")
                 .arg(m_comparison.options.thresholdPct);
+        default:
+            return tr("What %1 recorded differently from %2: the environment the launcher "
+                      "captured (driver, CUDA, GPU, container image, framework, MPI, hosts), the "
+                      "campaign's settings, the case's log format and window")
+                .arg(b, a);
         }
     }
     return {};
@@ -112,8 +119,8 @@ QVariant ComparisonTableModel::display(const CaseComparison& c, int column) cons
     if (column < FixedColumns + n)
         return fixedCell(c.medians[static_cast<std::size_t>(column - FixedColumns)], 2);
     const int offset = column - FixedColumns - n;
-    const CaseContrast& k = c.contrasts[static_cast<std::size_t>(offset / 3)];
-    switch (offset % 3) {
+    const CaseContrast& k = c.contrasts[static_cast<std::size_t>(offset / PairColumns)];
+    switch (offset % PairColumns) {
     case 0:
         return k.ratio ? QVariant(QString::fromStdString(formatFixed(*k.ratio, 4)))
                        : QVariant(QStringLiteral("–"));
@@ -121,8 +128,10 @@ QVariant ComparisonTableModel::display(const CaseComparison& c, int column) cons
         if (!k.ratioCi95) return QStringLiteral("–");
         return QString::fromStdString(formatFixed(k.ratioCi95->lo, 4) + " – " +
                                       formatFixed(k.ratioCi95->hi, 4));
+    case 2:
+        return verdictText(k, offset / PairColumns + 1);
     default:
-        return verdictText(k, offset / 3 + 1);
+        return text(describeChanges(c.changed[static_cast<std::size_t>(offset / PairColumns)]));
     }
 }
 
@@ -132,10 +141,12 @@ QVariant ComparisonTableModel::sortValue(const CaseComparison& c, int column) co
     if (column < FixedColumns + n)
         return numberCell(c.medians[static_cast<std::size_t>(column - FixedColumns)]);
     const int offset = column - FixedColumns - n;
-    const CaseContrast& k = c.contrasts[static_cast<std::size_t>(offset / 3)];
-    if (offset % 3 == 0) return numberCell(k.ratio);
-    if (offset % 3 == 1)
+    const CaseContrast& k = c.contrasts[static_cast<std::size_t>(offset / PairColumns)];
+    if (offset % PairColumns == 0) return numberCell(k.ratio);
+    if (offset % PairColumns == 1)
         return k.ratioCi95 ? QVariant(k.ratioCi95->hi - k.ratioCi95->lo) : QVariant();
+    if (offset % PairColumns == 3)
+        return static_cast<int>(c.changed[static_cast<std::size_t>(offset / PairColumns)].size());
     return static_cast<int>(k.verdict);
 }
 
@@ -147,8 +158,18 @@ QString ComparisonTableModel::toolTip(const CaseComparison& c, int column) const
             .arg(text(m_comparison.labels[s]));
     }
     if (column >= FixedColumns + n) {
-        const CaseContrast& k =
-            c.contrasts[static_cast<std::size_t>((column - FixedColumns - n) / 3)];
+        const auto pair = static_cast<std::size_t>((column - FixedColumns - n) / PairColumns);
+        if ((column - FixedColumns - n) % PairColumns == 3) {
+            // One line per change, "what: A -> B".
+            QStringList lines;
+            for (const auto& change : c.changed[pair])
+                lines << tr("%1: %2 -> %3")
+                             .arg(text(change.what),
+                                  change.a.empty() ? tr("(none)") : text(change.a),
+                                  change.b.empty() ? tr("(none)") : text(change.b));
+            return lines.isEmpty() ? tr("nothing recorded changed") : lines.join('\n');
+        }
+        const CaseContrast& k = c.contrasts[pair];
         if (!k.note.empty()) return text(k.note);
     }
     return {};
@@ -159,10 +180,13 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     const CaseComparison& c = m_comparison.cases[static_cast<std::size_t>(index.row())];
     const int col = index.column();
     const int n = seriesCount();
-    const bool verdictCell = col >= FixedColumns + n && (col - FixedColumns - n) % 3 == 2;
+    const bool verdictCell =
+        col >= FixedColumns + n && (col - FixedColumns - n) % PairColumns == 2;
+    const bool changedCell =
+        col >= FixedColumns + n && (col - FixedColumns - n) % PairColumns == 3;
     const CaseContrast* k =
         col >= FixedColumns + n
-            ? &c.contrasts[static_cast<std::size_t>((col - FixedColumns - n) / 3)]
+            ? &c.contrasts[static_cast<std::size_t>((col - FixedColumns - n) / PairColumns)]
             : nullptr;
     switch (role) {
     case Qt::DisplayRole:
@@ -176,7 +200,7 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
         return t.isEmpty() ? QVariant() : QVariant(t);
     }
     case Qt::TextAlignmentRole:
-        return static_cast<int>(verdictCell ? Qt::AlignLeft | Qt::AlignVCenter
+        return static_cast<int>(verdictCell || changedCell ? Qt::AlignLeft | Qt::AlignVCenter
                                             : Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         // A change called is a finding: green when faster, red when slower; noise stays plain.

@@ -1,7 +1,8 @@
 #pragma once
 // The Results page's comparison: per case of the group shown, each series' median and, for each
-// series after the first, the ratio of medians (B over A) with its 95 % interval and the verdict
-// of core/comparison (the figures `scaleview-cli compare` prints). Swapped whole per Analysis.
+// series after the first, the ratio of medians (B over A) with its 95 % interval, the verdict
+// of core/comparison (the figures `scaleview-cli compare` prints) and, beside it, what changed
+// between the two sides' records. Swapped whole per Analysis.
 
 #include "core/compare/comparison.h"
 
@@ -15,8 +16,10 @@ class ComparisonTableModel : public QAbstractTableModel {
     static constexpr int SortRole = Qt::UserRole;
     // The verdict's id ("faster", "no-difference", "only-in-A", …), on a verdict cell.
     static constexpr int VerdictRole = Qt::UserRole + 1;
-    // Fixed columns, then one median per series, then ratio, interval and verdict per pair.
+    // Fixed columns, then one median per series, then ratio, interval, verdict and what
+    // changed (core's CaseComparison::changed, in words) per pair.
     enum FixedColumn { Nodes, Gpus, FixedColumns };
+    static constexpr int PairColumns = 4;
 
     explicit ComparisonTableModel(QObject* parent = nullptr);
     void setComparison(Comparison comparison);
@@ -27,6 +30,7 @@ class ComparisonTableModel : public QAbstractTableModel {
     int ratioColumn(int pair) const;
     int intervalColumn(int pair) const { return ratioColumn(pair) + 1; }
     int verdictColumn(int pair) const { return ratioColumn(pair) + 2; }
+    int changedColumn(int pair) const { return ratioColumn(pair) + 3; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

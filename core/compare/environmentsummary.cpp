@@ -1,9 +1,11 @@
-#include "history/environmentsummary.h"
+#include "core/compare/environmentsummary.h"
+
+#include "core/report/reportdocument.h"
 
 #include <algorithm>
 #include <sstream>
 
-namespace sv::history {
+namespace sv {
 namespace {
 
 std::string trim(const std::string& s) {
@@ -40,7 +42,7 @@ bool keyValue(const std::string& line, const char* key, std::string* value) {
 
 EnvironmentSummary summarizeEnvironment(const std::vector<ReportFile>& files) {
     EnvironmentSummary out;
-    std::vector<std::string> drivers, cudas, gpus, images;
+    std::vector<std::string> drivers, cudas, gpus, images, frameworks, mpis;
     for (const auto& f : files) {
         if (f.name.rfind("environment/", 0) != 0 || !endsWith(f.name, ".txt")) continue;
         std::istringstream in(f.text);
@@ -61,6 +63,11 @@ EnvironmentSummary summarizeEnvironment(const std::vector<ReportFile>& files) {
                 if (keyValue(line, "Driver Version", &value)) addDistinct(drivers, value);
                 if (keyValue(line, "CUDA Version", &value)) addDistinct(cudas, value);
                 if (keyValue(line, "Product Name", &value)) addDistinct(gpus, value);
+            } else if (section == "python" && text.rfind("torch ", 0) == 0) {
+                addDistinct(frameworks, text);
+            } else if (section == "mpirun" && firstOfSection &&
+                       text.find("not found") == std::string::npos) {
+                addDistinct(mpis, text);
             } else if (firstOfSection && section.rfind("container ", 0) == 0 &&
                        (section.find(" image ") != std::string::npos ||
                         endsWith(section, " image"))) {
@@ -75,21 +82,45 @@ EnvironmentSummary summarizeEnvironment(const std::vector<ReportFile>& files) {
     out.cuda = joined(cudas, " / ");
     out.gpuModel = joined(gpus, " / ");
     out.containerImage = joined(images, " / ");
+    out.framework = joined(frameworks, " / ");
+    out.mpi = joined(mpis, " / ");
+    return out;
+}
+
+RecordedFacts environmentFacts(const EnvironmentSummary& env) {
+    return {{"driver", env.driver},
+            {"cuda", env.cuda},
+            {"gpu_model", env.gpuModel},
+            {"container_image", env.containerImage},
+            {"framework", env.framework},
+            {"mpi", env.mpi},
+            {"hosts", joined(env.hosts, " ")}};
+}
+
+std::vector<EnvironmentChange> diffFacts(const RecordedFacts& a, const RecordedFacts& b) {
+    auto valueIn = [](const RecordedFacts& facts, const std::string& what) {
+        for (const auto& f : facts)
+            if (f.what == what) return f.value;
+        return std::string();
+    };
+    std::vector<EnvironmentChange> out;
+    std::vector<std::string> seen;
+    auto compare = [&](const std::string& what) {
+        if (std::find(seen.begin(), seen.end(), what) != seen.end()) return;
+        seen.push_back(what);
+        const std::string x = valueIn(a, what), y = valueIn(b, what);
+        if (x != y) out.push_back({what, x, y});
+    };
+    for (const auto& f : a)
+        compare(f.what);
+    for (const auto& f : b)
+        compare(f.what);
     return out;
 }
 
 std::vector<EnvironmentChange> diffEnvironments(const EnvironmentSummary& a,
                                                 const EnvironmentSummary& b) {
-    std::vector<EnvironmentChange> out;
-    auto add = [&](const char* what, const std::string& x, const std::string& y) {
-        if (x != y) out.push_back({what, x, y});
-    };
-    add("driver", a.driver, b.driver);
-    add("cuda", a.cuda, b.cuda);
-    add("gpu_model", a.gpuModel, b.gpuModel);
-    add("container_image", a.containerImage, b.containerImage);
-    add("hosts", joined(a.hosts, " "), joined(b.hosts, " "));
-    return out;
+    return diffFacts(environmentFacts(a), environmentFacts(b));
 }
 
 std::string describeChanges(const std::vector<EnvironmentChange>& changes) {
@@ -110,4 +141,4 @@ std::string describeEnvironment(const EnvironmentSummary& env) {
     return joined(parts, ", ");
 }
 
-} // namespace sv::history
+} // namespace sv

@@ -1,0 +1,36 @@
+#pragma once
+// What a compared side recorded about how it ran, for the "what changed" beside each verdict:
+// for a launcher's campaign, the environment it captured (core/compare/environmentsummary.h)
+// and the campaign's own settings (campaign.json); for logs from elsewhere, what their runs
+// carry: the format they were read as and the window they were measured over.
+
+#include "core/compare/environmentsummary.h"
+#include "core/measure/runresult.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sv {
+
+struct Summary; // core/stats/summary.h
+
+// The settings of a campaign.json that shape its runs: "profile", "launcher", "campaign_image"
+// (the image the campaign names; the environment's "container_image" is the id it ran),
+// "slurm_partition", "slurm_constraint", "repeats", and each of its "variables" as
+// "variables.NAME". Nothing when the text is not a JSON object.
+RecordedFacts campaignSettingsFacts(const std::string& campaignJson);
+
+// environmentFacts(summarizeEnvironment(files)), then the settings of the campaign.json among
+// files (capturedFiles' "campaign.json").
+RecordedFacts capturedFacts(const std::vector<ReportFile>& files);
+
+// capturedFacts(capturedFiles(summary.root)). Blocking (reads the files): off the GUI thread.
+RecordedFacts recordedFacts(const Summary& summary);
+
+// A case's own: "format" (the log format's id, when known) and the "warmup" and "iterations"
+// its runs were measured over (window resolved for the format where it asks for its defaults).
+RecordedFacts caseFacts(std::string_view format, const std::optional<MeasureOptions>& window);
+
+} // namespace sv

@@ -1,0 +1,82 @@
+// What changed beside each verdict on the Results page's comparison: two campaigns (logs,
+// campaign.json and the environment the launcher captured) opened and added to the comparison,
+// the "What changed" column of each pair, as `scaleview-cli compare` prints it.
+
+#include "tests/ui/seriestrees.h"
+#include "tests/ui/uifixture.h"
+
+#include "ui/browse/analysiscontroller.h"
+#include "ui/browse/resultspage.h"
+#include "ui/models/comparisontablemodel.h"
+
+#include <gtest/gtest.h>
+
+using namespace sv;
+using namespace sv::test;
+
+namespace {
+
+// OUT/campaign.json, OUT/environment/<time>-node1.txt (the driver given), OUT/logs/.
+void writeCampaignWithDriver(const std::filesystem::path& out, const std::string& driver) {
+    writeSeriesTree(out / "logs", {{1, 1, 1.0}, {1, 2, 1.0}});
+    writeFile(out / "campaign.json",
+              "{\"profile\": \"ngc-mxnet-rn50\", \"warmup\": 20, \"iterations\": 120}\n");
+    writeFile(out / "environment" / "20261130-101010-node1.txt",
+              "ScaleView 0.1.0\n== hostname\nnode1\n== nvidia-smi -q\n"
+              "Driver Version                            : " +
+                  driver + "\nCUDA Version                              : 12.4\n");
+}
+
+ui::AnalysisPtr waitForTwoSeries(ui::MainWindow& w) {
+    const bool ok = waitUntil(
+        [&] {
+            const auto a = w.analysis()->current();
+            return a && a->complete && a->others.size() == 1 && a->others[0].complete &&
+                   !w.analysis()->isBusy() && a->comparison.has_value();
+        },
+        20000);
+    EXPECT_TRUE(ok) << "the window never compared the two campaigns";
+    return w.analysis()->current();
+}
+
+QStringList changedCells(const ui::ComparisonTableModel& m) {
+    QStringList out;
+    for (int r = 0; r < m.rowCount(); ++r)
+        out << m.index(r, m.changedColumn(1)).data().toString();
+    return out;
+}
+
+} // namespace
+
+TEST(ComparisonChanged, ADriverUpgradeShowsBesideEveryVerdict) {
+    TempDir dir;
+    writeCampaignWithDriver(dir / "monday", "535.104.05");
+    writeCampaignWithDriver(dir / "tuesday", "550.54.14");
+    AppWindow app;
+    app.window.openDirectory(QString::fromStdString((dir / "monday").string()));
+    app.window.addToComparison(QString::fromStdString((dir / "tuesday").string()));
+    ASSERT_TRUE(waitForTwoSeries(app.window));
+    auto* model = app.window.resultsPage()->comparisonModel();
+    ASSERT_EQ(model->rowCount(), 2);
+    EXPECT_EQ(model->changedColumn(1), model->verdictColumn(1) + 1);
+    EXPECT_EQ(model->headerData(model->changedColumn(1), Qt::Horizontal).toString(),
+              "What changed");
+    for (const QString& cell : changedCells(*model))
+        EXPECT_EQ(cell, "driver 535.104.05 -> 550.54.14");
+    EXPECT_EQ(model->index(0, model->changedColumn(1)).data(Qt::ToolTipRole).toString(),
+              "driver: 535.104.05 -> 550.54.14");
+}
+
+TEST(ComparisonChanged, TheSameMachineSaysNothingRecordedChanged) {
+    TempDir dir;
+    writeCampaignWithDriver(dir / "monday", "535.104.05");
+    writeCampaignWithDriver(dir / "tuesday", "535.104.05");
+    AppWindow app;
+    app.window.openDirectory(QString::fromStdString((dir / "monday").string()));
+    app.window.addToComparison(QString::fromStdString((dir / "tuesday").string()));
+    ASSERT_TRUE(waitForTwoSeries(app.window));
+    auto* model = app.window.resultsPage()->comparisonModel();
+    ASSERT_EQ(model->rowCount(), 2);
+    for (const QString& cell : changedCells(*model))
+        EXPECT_EQ(cell, "nothing recorded changed");
+}
