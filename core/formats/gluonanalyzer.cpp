@@ -1,3 +1,4 @@
+#include "core/stats/wording.h"
 #include "core/formats/gluonanalyzer.h"
 
 #include "core/measure/dlperfgap.h"
@@ -152,7 +153,7 @@ void GluonAnalyzer::finish(RunResult& out, const ParseCounters& counters,
                                                                   : RunStatus::Unusable;
             const std::int64_t step = m_kind == Kind::RatePerStep ? row + 1 : row + m_firstStep;
             out.reason = std::string(unit) + " " + std::to_string(step) + " has " +
-                         std::to_string(n) + " lines for " + std::to_string(m_rowWidth) + " ranks";
+                         countOf(static_cast<long long>(n), "line") + " for " + countOf(m_rowWidth, "rank");
             return;
         }
         std::vector<double> values = it->second;

@@ -1,3 +1,4 @@
+#include "core/stats/wording.h"
 #include "core/formats/mindsporeanalyzer.h"
 
 #include "core/measure/dlperfgap.h"
@@ -102,8 +103,8 @@ void MindsporeAnalyzer::finish(RunResult& out, const ParseCounters& counters,
         out.status = RunStatus::Incomplete;
         out.reason = "found " + std::to_string(m_timeLines) + " of " +
                      std::to_string(out.expectedLines) + " epoch time lines (" +
-                     std::to_string(sinks) + " sinks of " + std::to_string(m_sinkSteps) +
-                     " steps, " + std::to_string(ranks) + " ranks)";
+                     countOf(sinks, "sink") + " of " + countOf(m_sinkSteps, "step") + ", " +
+                     countOf(ranks, "rank") + ")";
         if (unterminatedTail)
             out.reason += ", and an unterminated last line (still being written?)";
         return;

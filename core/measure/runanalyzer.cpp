@@ -1,3 +1,4 @@
+#include "core/stats/wording.h"
 #include "core/measure/runanalyzer.h"
 
 #include "core/stats/numerics.h"
@@ -176,8 +177,8 @@ std::vector<std::string> RunAnalyzer::missingLines(bool unterminatedTail) const 
     }
     if (m_count < m_expected) {
         missing.push_back("found " + std::to_string(m_count) + " of " + std::to_string(m_expected) +
-                          " speed lines (" + std::to_string(m_opt.iterations) + " iterations x " +
-                          std::to_string(m_ranks) + " ranks)");
+                          " speed lines (" + countOf(m_opt.iterations, "iteration") + " x " +
+                          countOf(m_ranks, "rank") + ")");
         if (unterminatedTail)
             missing.back() += ", and an unterminated last line (still being written?)";
     }

@@ -289,6 +289,14 @@ bool ofFramework(std::string_view name, std::string_view framework, bool ngcAlia
 
 } // namespace
 
+bool ReferenceCatalog::standsFor(const ReferenceTable& t, const ReferenceSeries& s,
+                                 std::string_view framework) {
+    // A table that names no framework, of one series (a user's own), stands for any.
+    if (framework.empty() || (t.framework.empty() && t.series.size() <= 1)) return true;
+    return t.framework.empty() ? ofFramework(s.name, framework, false)
+                               : ofFramework(t.framework, framework, true);
+}
+
 std::optional<ReferenceValue> ReferenceCatalog::match(std::string_view precision, int batch,
                                                       std::string_view model,
                                                       std::string_view framework) const {
@@ -298,12 +306,9 @@ std::optional<ReferenceValue> ReferenceCatalog::match(std::string_view precision
         // A comparison table stands by its primary series, or the framework's series; a table
         // of unlabelled series (NVIDIA's) offers each series that names its precision and batch.
         std::vector<const ReferenceSeries*> candidates;
-        // A table that names no framework, of one series (a user's own), stands for any.
         if (!framework.empty() && (!t.framework.empty() || t.series.size() > 1)) {
             for (const auto& s : t.series)
-                if (t.framework.empty() ? ofFramework(s.name, framework, false)
-                                        : ofFramework(t.framework, framework, true))
-                    candidates.push_back(&s);
+                if (standsFor(t, s, framework)) candidates.push_back(&s);
         } else if (t.precision)
             candidates.push_back(t.primary());
         else

@@ -78,6 +78,11 @@ class ReferenceCatalog {
     std::optional<ReferenceValue> match(std::string_view precision, int batchPerDevice,
                                         std::string_view model = {},
                                         std::string_view framework = {}) const;
+    // Whether a series of a table stands for a framework (a log format's, "NGC TensorFlow 1"):
+    // the table's own framework, or in a comparison of frameworks the series named after it;
+    // a user's one-series table that names none stands for any. Any series, with no framework.
+    static bool standsFor(const ReferenceTable& table, const ReferenceSeries& series,
+                          std::string_view framework);
     // match()'s figure at the topology; none where that table has none (never another table's).
     std::optional<ReferenceValue> lookup(std::string_view precision, int batchPerDevice,
                                          std::string_view topology, std::string_view model = {},

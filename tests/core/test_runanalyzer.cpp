@@ -81,6 +81,17 @@ TEST(RunAnalyzer, TruncatedLogIsIncompleteNeverZero) {
     EXPECT_FALSE(r.speedThroughput);
 }
 
+// One GPU's truncated log says "x 1 rank", as a person writes it (it said "x 1 ranks").
+TEST(RunAnalyzer, ATruncatedOneRankLogCountsItsRankInTheSingular) {
+    std::string text = smallRun(TagStyle::OpenMpi);
+    text.resize(text.size() / 2);
+    const auto one = analyze(text, {1, 1}, 128, kSmall);
+    EXPECT_EQ(one.status, RunStatus::Incomplete);
+    EXPECT_NE(one.reason.find(" iterations x 1 rank)"), std::string::npos) << one.reason;
+    const auto two = analyze(text, {1, 2}, 128, kSmall);
+    EXPECT_NE(two.reason.find(" iterations x 2 ranks)"), std::string::npos) << two.reason;
+}
+
 TEST(RunAnalyzer, EmptyAndGarbageLogsAreEmpty) {
     for (const std::string& text : {std::string(), std::string("garbage\n\x01\x02\xff\n")}) {
         const auto r = analyze(text, {1, 1}, 128, kSmall);

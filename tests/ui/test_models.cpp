@@ -285,6 +285,44 @@ TEST(ReferenceListModel, TablesMatchingTheCaseComeFirstMarked) {
             .toBool());
 }
 
+// The tree matches the framework too, as the references checked by default do: an NGC MXNet
+// case is not matched with TensorFlow 2's table, a TensorFlow 2 case not with NGC MXNet's (the
+// issue's TF2 tree ticked "DLPerf NGC MXNet 20.03, FP32, bs 128"). A comparison table matches
+// by the framework's own series; NVIDIA's "MXNet (NVIDIA container)" is NGC MXNet.
+TEST(ReferenceListModel, TheCasesFrameworkChoosesTheMatchingTables) {
+    ui::ReferenceListModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    const auto matching = [&] {
+        std::vector<std::string> ids;
+        for (const QModelIndex& i : model.matchingTables())
+            ids.push_back(model.data(i, Qt::DisplayRole).toString().toStdString());
+        return ids;
+    };
+    const auto matches = [&](const char* id) {
+        return model.data(model.indexOf(id), ui::ReferenceListModel::MatchesRole).toBool();
+    };
+    model.setMatch("fp32", 128, "r50", {"NGC MXNet"});
+    EXPECT_EQ(matching(), (std::vector<std::string>{
+                              "DLPerf NGC MXNet 20.03 (FP32, bs 128)",
+                              "DLPerf report v1.0 (FP32, bs 128)",
+                              "NVIDIA DeepLearningExamples MXNet RN50 v1.5 (DGX-2)"}));
+    EXPECT_TRUE(matches("dlperf-report-v1-fp32-bs128:NGC MXNet 1.6.0"));
+    EXPECT_FALSE(matches("dlperf-report-v1-fp32-bs128:TensorFlow 2.3.0"));
+    EXPECT_FALSE(matches("dlperf-tf2-fp32-bs128"));
+
+    model.setMatch("fp32", 128, "r50", {"TensorFlow 2"});
+    EXPECT_EQ(matching(), (std::vector<std::string>{"DLPerf TensorFlow 2.3.0 (FP32, bs 128)",
+                                                    "DLPerf report v1.0 (FP32, bs 128)"}));
+    EXPECT_EQ(model.indexOf("dlperf-tf2-fp32-bs128").row(), 0);
+    EXPECT_TRUE(matches("dlperf-report-v1-fp32-bs128:TensorFlow 2.3.0"));
+    EXPECT_FALSE(matches("dlperf-report-v1-fp32-bs128:NGC MXNet 1.6.0"));
+    EXPECT_FALSE(matches("dlperf-ngc-mxnet-fp32-bs128"));
+
+    // Frameworks compared in one tree: either's tables match.
+    model.setMatch("fp32", 128, "r50", {"NGC MXNet", "TensorFlow 2"});
+    EXPECT_EQ(matching().size(), 4u);
+}
+
 // A ResNet-50 case lists ResNet-50's tables only (BERT's and InsightFace's are another model),
 // except one the user checked; a BERT case lists BERT's; checks survive being hidden.
 TEST(ReferenceListModel, OnlyTheCasesModelsTablesAreListed) {
@@ -333,9 +371,11 @@ TEST(ControlPanel, ReferenceTreeOpensTheTableMatchingTheCase) {
     ui::ReferenceListModel* refs = panel.references();
     QTreeView* view = panel.referenceView();
     const QModelIndex report = refs->indexOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0").parent();
-    // Matching tables first, in catalog order: NGC MXNet's, DLPerf's TensorFlow 2 FP32 batch-128
-    // table (the tree matches precision and batch, not yet the framework), then the report.
-    EXPECT_EQ(report.row(), 2);
+    // Matching tables first, in catalog order: NGC MXNet's, then the report (its NGC MXNet
+    // series); DLPerf's TensorFlow 2 FP32 batch-128 table is another framework's.
+    EXPECT_EQ(report.row(), 1);
+    EXPECT_FALSE(refs->data(refs->indexOf("dlperf-tf2-fp32-bs128"), ui::ReferenceListModel::MatchesRole)
+                     .toBool());
     EXPECT_TRUE(view->isExpanded(report));
     EXPECT_FALSE(
         view->isExpanded(refs->indexOf("dlperf-report-v1-amp-bs256:OneFlow 0.2.0").parent()));

@@ -239,22 +239,27 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
     else if (!a.groups.empty())
         a.group = a.groups.front();
 
+    // The group's log formats, in every directory open: each framework's own references (the
+    // Results table's per case), a TensorFlow 2 tree is not compared with NGC MXNet's figures.
+    std::vector<std::string> formats;
+    if (a.group) {
+        auto collect = [&](const std::vector<CaseStats>& cases) {
+            for (const auto& c : cases)
+                if (a.group->contains(c.key) &&
+                    std::find(formats.begin(), formats.end(), c.key.format) == formats.end())
+                    formats.push_back(c.key.format);
+        };
+        collect(s.cases);
+        for (const auto& o : a.others)
+            collect(o.summary.cases);
+        for (const auto& f : a.group->format.empty() ? formats : std::vector{a.group->format})
+            if (const std::string fw(logFormatOf(f).framework);
+                !fw.empty() && std::find(a.frameworks.begin(), a.frameworks.end(), fw) ==
+                                   a.frameworks.end())
+                a.frameworks.push_back(fw);
+    }
     if (options.autoReferences) {
-        // Each framework's own (the Results table's per case): a TensorFlow 2 tree is not
-        // compared with NGC MXNet's figures.
-        if (a.group) {
-            std::vector<std::string> formats;
-            auto collect = [&](const std::vector<CaseStats>& cases) {
-                for (const auto& c : cases)
-                    if (a.group->contains(c.key) &&
-                        std::find(formats.begin(), formats.end(), c.key.format) == formats.end())
-                        formats.push_back(c.key.format);
-            };
-            collect(s.cases);
-            for (const auto& o : a.others)
-                collect(o.summary.cases);
-            a.references = matchingReferences(*a.group, formats, catalog);
-        }
+        if (a.group) a.references = matchingReferences(*a.group, formats, catalog);
     } else {
         for (const auto& r : options.references)
             if (catalog.knows(r)) a.references.push_back(r);

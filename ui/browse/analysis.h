@@ -42,6 +42,7 @@ struct Analysis {
     std::vector<CaseGroup> groups;       // every group in the data, in case order
     std::optional<CaseGroup> group;      // the one shown; none when nothing usable was read
     std::vector<std::string> references; // the overlays in effect (auto resolved)
+    std::vector<std::string> frameworks; // the group's, as its log formats name them
     std::size_t expected = 0;            // logs the scan found
     bool complete = false;               // false while the directory is still loading
     // Comparison: the open directory's name as a series, and the directories added to it.

@@ -62,11 +62,14 @@ void ControlPanel::setUpFields() {
            "case is warned about"));
     m_referenceView->setModel(m_references);
     m_referenceView->setHeaderHidden(true);
-    m_referenceView->setTextElideMode(Qt::ElideMiddle); // a narrow dock keeps both ends
+    // Names wrap rather than elide: "DLPerf NGC MXN…(FP32, bs 128)" and "DLPerf NGC MXNet…P16
+    // AMP, bs 256)" looked alike in a narrow dock.
+    m_referenceView->setWordWrap(true);
+    m_referenceView->setTextElideMode(Qt::ElideNone);
     m_referenceView->setUniformRowHeights(false);
     m_referenceView->setToolTip(
         tr("Published figures to overlay, by table; the tables in bold match the case's "
-           "precision and batch.\nThe first checked is the Results table's reference"));
+           "precision, batch and framework.\nThe first checked is the Results table's reference"));
     // A new match reorders the tables: open the matching ones, the rest stay closed.
     connect(m_references, &QAbstractItemModel::modelReset, this, [this] {
         const auto matching = m_references->matchingTables();
@@ -350,7 +353,7 @@ void ControlPanel::setAnalysis(const AnalysisPtr& analysis) {
     m_group->setEnabled(m_groups.size() > 1);
     if (analysis->group)
         m_references->setMatch(analysis->group->precision, analysis->group->batchPerDevice,
-                               analysis->group->model);
+                               analysis->group->model, analysis->frameworks);
     m_references->setChecked(analysis->references);
     m_shownWindows = analysis->groupWindows();
     m_updating = false;

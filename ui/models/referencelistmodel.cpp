@@ -29,12 +29,13 @@ void ReferenceListModel::setCatalog(const ReferenceCatalog& catalog) {
     m_match.reset();
     build(catalog);
     endResetModel();
-    if (match) setMatch(match->precision, match->batch, match->model);
+    if (match) setMatch(match->precision, match->batch, match->model, match->frameworks);
     setChecked(wasChecked);
 }
 
 void ReferenceListModel::build(const ReferenceCatalog& catalog) {
-    const auto& tables = catalog.tables();
+    m_catalog = catalog;
+    const auto& tables = m_catalog.tables();
     for (std::size_t i = 0; i < tables.size(); ++i) {
         const ReferenceTable& t = tables[i];
         Table table;
@@ -53,8 +54,10 @@ void ReferenceListModel::build(const ReferenceCatalog& catalog) {
             QStringLiteral("%1\n%2\nSource: %3\nHardware: %4")
                 .arg(QString::fromStdString(t.id), QString::fromStdString(t.title),
                      QString::fromStdString(t.source), QString::fromStdString(t.hardware));
-        for (const auto& s : t.series) {
+        for (std::size_t si = 0; si < t.series.size(); ++si) {
+            const ReferenceSeries& s = t.series[si];
             Entry e;
+            e.series = si;
             e.id = referenceId(t, s);
             e.precision = s.precision ? s.precision : t.precision;
             e.batch = s.batchPerDevice ? s.batchPerDevice : t.batchPerDevice;
@@ -62,6 +65,7 @@ void ReferenceListModel::build(const ReferenceCatalog& catalog) {
                 table.row.id = e.id;
                 table.row.precision = e.precision;
                 table.row.batch = e.batch;
+                table.row.series = si;
                 continue;
             }
             e.label = QString::fromStdString(s.name);
@@ -139,12 +143,18 @@ QModelIndex ReferenceListModel::indexOf(const std::string& id) const {
 }
 
 void ReferenceListModel::setMatch(const std::string& precision, int batchPerDevice,
-                                  const std::string& model) {
-    const Match match{precision, batchPerDevice, model};
+                                  const std::string& model,
+                                  const std::vector<std::string>& frameworks) {
+    const Match match{precision, batchPerDevice, model, frameworks};
     if (m_match && *m_match == match) return;
     m_match = match;
-    auto matches = [&](const Entry& e) {
-        return e.precision == precision && e.batch == batchPerDevice;
+    auto matches = [&](const Table& t, const Entry& e) {
+        if (e.precision != precision || e.batch != batchPerDevice) return false;
+        if (frameworks.empty()) return true;
+        const ReferenceTable& table = m_catalog.tables()[t.catalogIndex];
+        return std::any_of(frameworks.begin(), frameworks.end(), [&](const std::string& f) {
+            return ReferenceCatalog::standsFor(table, table.series[e.series], f);
+        });
     };
     auto anyChecked = [](const Table& t) {
         return t.row.checked || std::any_of(t.series.begin(), t.series.end(),
@@ -155,9 +165,9 @@ void ReferenceListModel::setMatch(const std::string& precision, int batchPerDevi
     std::vector<Table> next, hidden;
     const std::string family = model.empty() ? std::string() : modelFamily(model);
     for (auto& t : all) {
-        t.row.matches = !t.row.id.empty() && matches(t.row);
+        t.row.matches = !t.row.id.empty() && matches(t, t.row);
         for (auto& s : t.series) {
-            s.matches = matches(s);
+            s.matches = matches(t, s);
             t.row.matches = t.row.matches || s.matches;
         }
         (family.empty() || t.family == family || anyChecked(t) ? next : hidden)
