@@ -3,6 +3,7 @@
 #include "ui/window/appsettings.h"
 #include "async/backgroundtask.h"
 #include "launcher/campaign/campaigndiff.h"
+#include "launcher/campaign/campaignscaling.h"
 #include "ui/run/campaignform.h"
 #include "launcher/campaign/dryrun.h"
 #include "ui/run/runcontroller.h"
@@ -241,6 +242,25 @@ void RunPanel::onFinished(bool cancelled, int ok, int total, const QString& fail
         async::workPool());
 }
 
+// The Speedup tab's figure, never hidden behind "all runs ok"; one that cannot be true says so.
+QString RunPanel::scalingSentence(const launcher::CampaignDirectory& opened) {
+    const auto w = launcher::worstScaling(opened);
+    if (!w) return {};
+    const QString pct = QString::number(w->efficiency * 100.0, 'f', 1);
+    const QString where = QStringLiteral("%1 (%2, batch %3)")
+                              .arg(QString::fromStdString(w->topology),
+                                   QString::fromStdString(w->precision))
+                              .arg(w->batch);
+    if (w->cannotBeTrue)
+        return tr(" Scaling cannot be true: %1 reached %2 % of linear (speedup %3 on %4 "
+                  "ranks); its one-rank runs were probably slowed by something else.")
+            .arg(where, pct, QString::number(w->speedup, 'f', 2))
+            .arg(w->ranks);
+    return tr(" Lowest scaling efficiency: %1 %, at %2 (speedup %3 on %4 ranks).")
+        .arg(pct, where, QString::number(w->speedup, 'f', 2))
+        .arg(w->ranks);
+}
+
 void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool cancelled, int ok,
                             int total) {
     m_opened = opened;
@@ -252,6 +272,9 @@ void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool canc
         if (entry.end && entry.end->state == launcher::RunState::Ok && entry.end->isDisturbed())
             ++disturbed;
     m_monitor->campaignFinished(cancelled, ok, total, disturbed);
+    const QString scaling = cancelled ? QString() : scalingSentence(opened);
+    const auto worst = launcher::worstScaling(opened);
+    const bool impossible = !cancelled && worst && worst->cannotBeTrue;
     if (cancelled)
         showBanner(tr("Cancelled: %1 of %2 runs ok; nothing of the campaign is left "
                       "running. Resume runs the rest.")
@@ -261,8 +284,9 @@ void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool canc
     else if (ok < total)
         showBanner(tr("Finished with problems: %1 of %2 runs ok. The console and the "
                       "Runs tab say why.")
-                       .arg(ok)
-                       .arg(total),
+                           .arg(ok)
+                           .arg(total) +
+                       scaling,
                    true);
     else if (disturbed > 0)
         showBanner((disturbed >= total
@@ -274,13 +298,15 @@ void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool canc
                              "used the machine while they ran, and their figures are not "
                              "reliable. The Runs tab says what disturbed each.")
                               .arg(disturbed)
-                              .arg(total)),
+                              .arg(total)) +
+                       scaling,
                    true);
     else
         showBanner(tr("Finished: all %1 runs ok. Results, Throughput and Speedup show "
                       "the campaign.")
-                       .arg(total),
-                   false);
+                           .arg(total) +
+                       scaling,
+                   impossible);
     updateButtons();
     emit campaignFinished(cancelled, ok, total);
 }
@@ -390,6 +416,7 @@ bool RunPanel::start(const launcher::Campaign& c, bool resume) {
 
 void RunPanel::showBanner(const QString& text, bool problem) {
     m_banner->setText(text);
+    m_bannerIsProblem = problem;
     m_banner->setStyleSheet(problem
                                 ? QStringLiteral("QLabel { background: #fbe3e3; color: #7a1010; "
                                                  "border: 1px solid #e0a0a0; padding: 6px; }")

@@ -72,6 +72,7 @@ class RunPanel : public QWidget {
     QPushButton* revertButton() const { return m_revert; }
     QString commandText() const;
     QString bannerText() const;
+    bool bannerIsProblem() const { return m_bannerIsProblem; } // shown in red
     // Tests only: runs on the worker thread before a finished campaign's directory is read
     // again, so a test can hold that read back. Empty (the default) in the app.
     static void setFinishedReadHookForTest(std::function<void()> hook);
@@ -113,6 +114,9 @@ class RunPanel : public QWidget {
     void onFinished(bool cancelled, int ok, int total, const QString& failure);
     // Once the finished campaign's directory is read again: where it stands, Resume or not.
     void showFinished(const launcher::CampaignDirectory& opened, bool cancelled, int ok, int total);
+    // The campaign's worst scaling efficiency in a sentence (the finished and reopened
+    // headlines); empty with no case of several ranks beside a one-rank case.
+    static QString scalingSentence(const launcher::CampaignDirectory& opened);
     void showBanner(const QString& text, bool problem);
     void updateCommand();
     void updateButtons();
@@ -126,6 +130,7 @@ class RunPanel : public QWidget {
     RunProgressView* m_monitor;
     RunController* m_controller;
     QLabel* m_banner;
+    bool m_bannerIsProblem = false;
     QWidget* m_choice; // Run as a new campaign / Revert the form, under the banner
     QPushButton* m_runAsNew;
     QPushButton* m_revert;

@@ -3,6 +3,7 @@
 
 #include "ui/run/runpanel.h"
 
+#include "launcher/campaign/campaignscaling.h"
 #include "ui/window/appsettings.h"
 #include "async/backgroundtask.h"
 #include "ui/run/campaignform.h"
@@ -96,10 +97,14 @@ void RunPanel::describeOpened(const launcher::CampaignDirectory& opened) {
                     .arg(total - left)
                     .arg(total)
                     .arg(left);
-    else
+    else {
         text << tr("Opened %1: all %2 runs finished; its results are in the other tabs.")
-                    .arg(where)
-                    .arg(total);
+                        .arg(where)
+                        .arg(total) +
+                    scalingSentence(opened);
+        const auto worst = launcher::worstScaling(opened);
+        problem = worst && worst->cannotBeTrue;
+    }
     if (!opened.movedFrom().empty())
         text << tr("It was written in %1 and has moved: it runs here, in %2.")
                     .arg(native(opened.movedFrom()), native(opened.directory()));
