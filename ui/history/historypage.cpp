@@ -1,4 +1,5 @@
 #include "ui/history/historypage.h"
+#include "ui/history/historylocationdialog.h"
 #include "async/backgroundtask.h"
 
 #include "history/campaignrecord.h"
@@ -71,6 +72,7 @@ QString number(double v) {
 HistoryPage::HistoryPage(QWidget* parent)
     : QWidget(parent), m_path(history::HistoryDatabase::defaultPath()), m_case(new QComboBox(this)),
       m_reload(new QPushButton(tr("Reload"), this)),
+      m_database(new QPushButton(tr("Database…"), this)),
       m_record(new QPushButton(tr("Record in History"), this)), m_flag(new QLabel(this)),
       m_status(new QLabel(this)), m_chart(new QChartView(this)), m_table(new QTableWidget(this)) {
     m_case->setObjectName(QStringLiteral("historyCase"));
@@ -109,6 +111,7 @@ HistoryPage::HistoryPage(QWidget* parent)
     top->addWidget(new QLabel(tr("Case"), this));
     top->addWidget(m_case, 1);
     top->addWidget(m_reload);
+    top->addWidget(m_database);
     top->addWidget(m_record);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_chart);
@@ -123,6 +126,14 @@ HistoryPage::HistoryPage(QWidget* parent)
 
     connect(m_case, &QComboBox::currentIndexChanged, this, &HistoryPage::showCase);
     connect(m_reload, &QPushButton::clicked, this, &HistoryPage::reload);
+    m_database->setObjectName(QStringLiteral("historyDatabaseButton"));
+    m_database->setToolTip(tr("Where the history lives: a file, or a shared PostgreSQL database"));
+    m_database->setEnabled(false); // until the window hands the page its settings
+    connect(m_database, &QPushButton::clicked, this, [this] {
+        auto* dialog = new HistoryLocationDialog(m_settings, this, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
     connect(m_record, &QPushButton::clicked, this, [this] { recordDirectory(m_directory); });
     showTrends({}, tr("Reading the history…"));
 }
@@ -135,6 +146,17 @@ void HistoryPage::showEvent(QShowEvent* event) {
 void HistoryPage::setDatabasePath(const std::filesystem::path& path) {
     m_path = path;
     reload();
+}
+
+void HistoryPage::useSettings(AppSettings* settings) {
+    m_settings = settings;
+    m_database->setEnabled(settings != nullptr);
+    if (!settings) return;
+    // Read when the page is first shown, as before, unless it has been read already.
+    const std::filesystem::path chosen = effectiveHistoryDatabase(*settings);
+    if (chosen == m_path) return;
+    m_path = chosen;
+    if (m_readOnce) reload();
 }
 
 void HistoryPage::setCurrentDirectory(const QString& directory) {

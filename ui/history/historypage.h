@@ -18,6 +18,7 @@ class QTableWidget;
 
 namespace sv::ui {
 
+class AppSettings;
 class RunPanel;
 
 class HistoryPage : public QWidget {
@@ -28,6 +29,9 @@ class HistoryPage : public QWidget {
     // Where the history lives (default: HistoryDatabase::defaultPath()); reloads.
     void setDatabasePath(const std::filesystem::path& path);
     const std::filesystem::path& databasePath() const { return m_path; }
+    // The app's settings: the database they choose (effectiveHistoryDatabase: the
+    // environment's first), and the Database… button's dialog that changes it.
+    void useSettings(AppSettings* settings);
     // Reads the history again, in the background.
     void reload();
     // Records a log directory (Record in History), in the background, then reloads.
@@ -65,7 +69,9 @@ class HistoryPage : public QWidget {
     int m_loading = 0;
     bool m_readOnce = false;
     QComboBox* m_case;
+    AppSettings* m_settings = nullptr;
     QPushButton* m_reload;
+    QPushButton* m_database;
     QPushButton* m_record;
     QLabel* m_flag;
     QLabel* m_status;

@@ -237,6 +237,15 @@ bool AppSettings::reopenLast() const {
 void AppSettings::setReopenLast(bool on) {
     put(QStringLiteral("reopenLast"), on);
 }
+QString AppSettings::historyDatabase() const {
+    return m_settings->value(QStringLiteral("history/database")).toString();
+}
+void AppSettings::setHistoryDatabase(const QString& location) {
+    if (location.isEmpty())
+        drop(QStringLiteral("history/database"));
+    else
+        put(QStringLiteral("history/database"), location);
+}
 QString AppSettings::lastExportDirectory() const {
     return m_settings->value(QStringLiteral("lastExportDirectory")).toString();
 }

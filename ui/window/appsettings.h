@@ -59,6 +59,11 @@ class AppSettings {
     // Open the last directory again when the app starts without one.
     bool reopenLast() const;
     void setReopenLast(bool on);
+    // The history database the user chose (a SQLite path or a postgresql:// URI without a
+    // password; ui/history/historylocationdialog.h checks it before it is saved); "" for the
+    // default. SCALEVIEW_HISTORY_DB, when set, wins over it.
+    QString historyDatabase() const;
+    void setHistoryDatabase(const QString& location);
     // Where the last export went: the next one is suggested there.
     QString lastExportDirectory() const;
     void setLastExportDirectory(const QString& directory);

@@ -94,6 +94,7 @@ void MainWindow::buildPages() {
     m_environment = new EnvironmentPage(this);
     m_tabs->addTab(m_environment, tr("Environment"));
     m_history = new HistoryPage(this);
+    m_history->useSettings(m_settings); // the database chosen in its Database… dialog
     m_tabs->addTab(m_history, tr("History"));
     m_history->followCampaigns(m_runPanel);
 }
