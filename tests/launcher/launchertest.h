@@ -45,25 +45,21 @@ inline std::string tempDir(const std::string& name) {
     return ::mkdtemp(tmpl.data());
 }
 
-inline std::string readFile(const std::string& path) {
-    return readWhole(path);
-}
-
 // Every live process whose environment holds SCALEVIEW_RUN_TAG=... (any run), as "pid cmdline";
 // or another variable's (SCALEVIEW_MONITOR_TAG: the run monitor's samplers on remote hosts).
 inline std::vector<std::string> taggedProcesses(const std::string& tagPrefix = "",
                                                 const std::string& variable = "SCALEVIEW_RUN_TAG") {
     std::vector<std::string> out;
     for (const auto& e : std::filesystem::directory_iterator("/proc")) {
-        const std::string env = readFile((e.path() / "environ").string());
+        const std::string env = readWhole((e.path() / "environ").string());
         const std::string needle = variable + "=" + tagPrefix;
         const auto at = env.find(needle);
         if (at == std::string::npos || (at != 0 && env[at - 1] != '\0')) continue;
-        std::string stat = readFile((e.path() / "stat").string());
+        std::string stat = readWhole((e.path() / "stat").string());
         const auto paren = stat.rfind(')');
         if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z')
             continue;
-        std::string cmd = readFile((e.path() / "cmdline").string());
+        std::string cmd = readWhole((e.path() / "cmdline").string());
         for (char& c : cmd)
             if (c == '\0') c = ' ';
         out.push_back(e.path().filename().string() + " " + cmd.substr(0, 120));
@@ -92,7 +88,7 @@ inline pid_t spawn(const std::vector<std::string>& argv, const std::string& logF
 inline std::vector<std::string> leftoverOf(const std::string& outDir,
                                            const std::string& variable = "SCALEVIEW_RUN_TAG") {
     std::vector<std::string> out;
-    const std::string journal = readFile(outDir + "/journal.jsonl");
+    const std::string journal = readWhole(outDir + "/journal.jsonl");
     for (std::size_t at = 0; (at = journal.find("\"tag\":\"", at)) != std::string::npos;) {
         at += 7;
         const std::string tag = journal.substr(at, journal.find('"', at) - at);
@@ -125,7 +121,7 @@ inline std::string writeFakeProfile(const std::string& dir,
 // The end records of the campaign journal in outDir, in order.
 inline std::vector<nlohmann::json> journalEnds(const std::string& outDir) {
     std::vector<nlohmann::json> ends;
-    std::istringstream in(readFile(outDir + "/journal.jsonl"));
+    std::istringstream in(readWhole(outDir + "/journal.jsonl"));
     std::string line;
     while (std::getline(in, line)) {
         auto j = nlohmann::json::parse(line, nullptr, false);

@@ -80,7 +80,7 @@ class SlurmCluster {
         if (m_error.empty() && !waitIdle(std::chrono::seconds(30)))
             m_error = "the nodes are not idle after 30 s: " +
                       runProcess({"/usr/bin/sinfo", "-N", "-l"}).out +
-                      readFile(m_dir + "/log/slurmctld.log");
+                      readWhole(m_dir + "/log/slurmctld.log");
     }
 
     ~SlurmCluster() { down(); }
@@ -209,7 +209,7 @@ class SlurmCluster {
         std::ifstream in(pidFile);
         long pid = 0;
         if (!(in >> pid) || pid <= 0) return 0;
-        std::string actual = readFile("/proc/" + std::to_string(pid) + "/comm");
+        std::string actual = readWhole("/proc/" + std::to_string(pid) + "/comm");
         while (!actual.empty() && actual.back() == '\n')
             actual.pop_back();
         return actual == comm ? static_cast<pid_t>(pid) : 0;
@@ -234,7 +234,7 @@ class SlurmCluster {
         for (const auto& e : std::filesystem::directory_iterator("/proc")) {
             const std::string name = e.path().filename().string();
             if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-            if (readFile(e.path().string() + "/comm") != "slurmstepd\n") continue;
+            if (readWhole(e.path().string() + "/comm") != "slurmstepd\n") continue;
             std::error_code ec;
             const auto cwd = std::filesystem::read_symlink(e.path() / "cwd", ec).string();
             if (!ec && cwd.rfind(m_dir + "/", 0) == 0) out.push_back(std::stoi(name));

@@ -112,7 +112,7 @@ inline std::set<int> loggedRanks(const std::string& log) {
 
 inline std::vector<std::string> journalJobIds(const std::string& out) {
     std::vector<std::string> ids;
-    std::istringstream in(readFile(out + "/journal.jsonl"));
+    std::istringstream in(readWhole(out + "/journal.jsonl"));
     for (std::string line; std::getline(in, line);) {
         auto j = nlohmann::json::parse(line, nullptr, false);
         if (!j.is_discarded() && j["event"] == "job") ids.push_back(j["jobId"]);

@@ -160,7 +160,7 @@ class SshNodes {
         }
         for (int i = 1; i <= 3; ++i)
             why += "sshd" + std::to_string(i) +
-                   ".log: " + readFile(m_dir + "/sshd" + std::to_string(i) + ".log");
+                   ".log: " + readWhole(m_dir + "/sshd" + std::to_string(i) + ".log");
         return why;
     }
     std::string config() const { return m_dir + "/ssh_config"; }
@@ -223,7 +223,7 @@ class SshNodes {
             m_sshd[i] = spawn({"/usr/sbin/sshd", "-D", "-e", "-f", cfg}, log);
         }
         {
-            const std::string other = readFile(m_dir + "/otherhostkey.pub");
+            const std::string other = readWhole(m_dir + "/otherhostkey.pub");
             std::ofstream(knownHosts()) << "[127.0.0.1]:" << m_changedKeyPort << " "
                                         << other.substr(0, other.rfind(' ')) << "\n";
         }
@@ -249,7 +249,7 @@ class SshNodes {
     bool notBound() const {
         for (int i = 0; i < 3; ++i)
             if (m_sshd[i] <= 0 || ended(m_sshd[i]) ||
-                readFile(m_dir + "/sshd" + std::to_string(i + 1) + ".log").find("Bind to port") !=
+                readWhole(m_dir + "/sshd" + std::to_string(i + 1) + ".log").find("Bind to port") !=
                     std::string::npos)
                 return true;
         return false;

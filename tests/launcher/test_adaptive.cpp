@@ -309,7 +309,7 @@ std::map<std::string, std::vector<std::string>> statesById(const std::string& ou
 
 std::vector<nlohmann::json> caseRecords(const std::string& out) {
     std::vector<nlohmann::json> records;
-    std::istringstream in(sv::test::readFile(out + "/journal.jsonl"));
+    std::istringstream in(sv::test::readWhole(out + "/journal.jsonl"));
     std::string line;
     while (std::getline(in, line)) {
         auto j = nlohmann::json::parse(line, nullptr, false);
@@ -401,21 +401,21 @@ TEST(AdaptiveCli, KillNineDuringATopUpThenResumeFinishesWithoutRerunningAnything
     // session that dies, so a resume that did not know it would run it again.
     const std::string fourthLog = out + "/logs/fake/bz2/1n1g/r50_b2_fp32_4.log";
     const auto fourthWriting = [&] {
-        return sv::test::readFile(fourthLog).find("Speed: ") != std::string::npos;
+        return sv::test::readWhole(fourthLog).find("Speed: ") != std::string::npos;
     };
     const auto t0 = std::chrono::steady_clock::now();
     while (!fourthWriting() && sv::test::since(t0) < 60.0)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    ASSERT_TRUE(fourthWriting()) << sv::test::readFile(out + "/journal.jsonl")
-                                 << sv::test::readFile(dir + "/cli.log");
+    ASSERT_TRUE(fourthWriting()) << sv::test::readWhole(out + "/journal.jsonl")
+                                 << sv::test::readWhole(dir + "/cli.log");
     ::kill(cli, SIGKILL);
     ::waitpid(cli, nullptr, 0);
-    ASSERT_EQ(journalEnds(out).size(), 3u) << sv::test::readFile(out + "/journal.jsonl");
+    ASSERT_EQ(journalEnds(out).size(), 3u) << sv::test::readWhole(out + "/journal.jsonl");
 
     const auto r = runProcess({kCli, "resume", out});
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     auto states = statesById(out);
-    EXPECT_EQ(states.size(), 4u) << sv::test::readFile(out + "/journal.jsonl");
+    EXPECT_EQ(states.size(), 4u) << sv::test::readWhole(out + "/journal.jsonl");
     for (int i = 1; i <= 3; ++i) // finished before the kill: not run again
         EXPECT_EQ(states["bz2/1n1g/r50_b2_fp32_" + std::to_string(i)],
                   std::vector<std::string>{"ok"});

@@ -202,7 +202,7 @@ TEST(NgcProfile, GoldenCommandLines) {
     }
     const std::string goldenPath = std::string(SCALEVIEW_GOLDEN_DIR) + "/ngc-mxnet-rn50.txt";
     if (std::getenv("SCALEVIEW_UPDATE_GOLDEN")) std::ofstream(goldenPath) << actual;
-    const std::string golden = sv::test::readFile(goldenPath);
+    const std::string golden = sv::test::readWhole(goldenPath);
     if (golden != actual) std::ofstream(goldenPath + ".actual") << actual;
     EXPECT_EQ(golden, actual) << "see " << goldenPath << ".actual";
 
@@ -278,15 +278,15 @@ TEST(CampaignDirectory, AnExistingLogIsNeverOverwrittenAndAnUnfinishedOneIsMoved
     for (RunState before : {RunState::Pending, RunState::Ok, RunState::Failed}) {
         EXPECT_FALSE(createRunLog(run, before, &failure));
         EXPECT_NE(failure.find("never overwritten"), std::string::npos) << failure;
-        EXPECT_EQ(sv::test::readFile(run.logPath), "first run\n");
+        EXPECT_EQ(sv::test::readWhole(run.logPath), "first run\n");
     }
     // An interrupted run's log goes aside, numbered, and the rerun starts an empty log.
     ASSERT_TRUE(createRunLog(run, RunState::Interrupted, &failure)) << failure;
-    EXPECT_EQ(sv::test::readFile(run.logPath + ".interrupted-1"), "first run\n");
+    EXPECT_EQ(sv::test::readWhole(run.logPath + ".interrupted-1"), "first run\n");
     std::ofstream(run.logPath) << "second run\n";
     ASSERT_TRUE(createRunLog(run, RunState::Cancelled, &failure)) << failure;
-    EXPECT_EQ(sv::test::readFile(run.logPath + ".cancelled-1"), "second run\n");
-    EXPECT_EQ(sv::test::readFile(run.logPath + ".interrupted-1"), "first run\n");
+    EXPECT_EQ(sv::test::readWhole(run.logPath + ".cancelled-1"), "second run\n");
+    EXPECT_EQ(sv::test::readWhole(run.logPath + ".interrupted-1"), "first run\n");
     EXPECT_EQ(std::filesystem::file_size(run.logPath), 0u);
     std::filesystem::remove_all(dir);
 }

@@ -15,7 +15,7 @@
 
 using sv::test::journalEnds;
 using sv::test::kCli;
-using sv::test::readFile;
+using sv::test::readWhole;
 using sv::test::runProcess;
 namespace fs = std::filesystem;
 
@@ -106,7 +106,7 @@ class Containers : public ::testing::Test {
 
     std::vector<nlohmann::json> containerRecords() const {
         std::vector<nlohmann::json> out;
-        std::istringstream in(readFile(m_out + "/journal.jsonl"));
+        std::istringstream in(readWhole(m_out + "/journal.jsonl"));
         for (std::string line; std::getline(in, line);) {
             auto j = nlohmann::json::parse(line, nullptr, false);
             if (!j.is_discarded() && j["event"] == "container") out.push_back(j);
@@ -131,7 +131,7 @@ class Containers : public ::testing::Test {
 std::string environmentText(const std::string& out) {
     std::string text;
     for (const auto& e : fs::directory_iterator(out + "/environment"))
-        if (e.path().extension() == ".txt") text += readFile(e.path().string());
+        if (e.path().extension() == ".txt") text += readWhole(e.path().string());
     return text;
 }
 
@@ -139,14 +139,14 @@ std::string environmentText(const std::string& out) {
 
 TEST_F(Containers, ALocalCampaignStartsUsesAndRemovesItsContainer) {
     const auto r = runProcess(runArgv({}, 1));
-    ASSERT_EQ(r.exitCode, 0) << r.out << r.err << readFile(m_out + "/journal.jsonl");
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err << readWhole(m_out + "/journal.jsonl");
     const auto ends = journalEnds(m_out);
     ASSERT_EQ(ends.size(), 1u);
     EXPECT_EQ(ends[0]["state"], "ok") << ends[0].dump();
     // The log came from the workload at a path only the container has.
-    EXPECT_NE(readFile(ends[0]["log"].get<std::string>()).find("Speed: "), std::string::npos);
+    EXPECT_NE(readWhole(ends[0]["log"].get<std::string>()).find("Speed: "), std::string::npos);
     const auto records = containerRecords();
-    ASSERT_EQ(records.size(), 2u) << readFile(m_out + "/journal.jsonl");
+    ASSERT_EQ(records.size(), 2u) << readWhole(m_out + "/journal.jsonl");
     EXPECT_EQ(records[0]["action"], "started");
     EXPECT_EQ(records[1]["action"], "removed");
     const std::string name = records[0]["id"];
@@ -168,11 +168,11 @@ TEST_F(Containers, CancelMidRunLeavesNothingRunningInAKeptContainer) {
     const pid_t cli = sv::test::spawn(
         runArgv({"--ignore-term-fork", "--hang"}, 2, {"--grace", "1", "--container-keep"}),
         m_dir + "/cli.log");
-    ASSERT_TRUE(runUp()) << readFile(m_dir + "/cli.log");
+    ASSERT_TRUE(runUp()) << readWhole(m_dir + "/cli.log");
     ::kill(cli, SIGTERM);
     int status = 0;
     ::waitpid(cli, &status, 0);
-    EXPECT_EQ(WEXITSTATUS(status), 130) << readFile(m_dir + "/cli.log");
+    EXPECT_EQ(WEXITSTATUS(status), 130) << readWhole(m_dir + "/cli.log");
     const auto ends = journalEnds(m_out);
     ASSERT_EQ(ends.size(), 1u);
     EXPECT_EQ(ends[0]["state"], "cancelled");
@@ -188,7 +188,7 @@ TEST_F(Containers, CancelMidRunLeavesNothingRunningInAKeptContainer) {
         lines.push_back(line);
     ASSERT_EQ(lines.size(), 2u) << top.out << top.err; // the header and one process
     EXPECT_NE(lines[1].find("sleep infinity"), std::string::npos) << top.out;
-    EXPECT_NE(readFile(m_dir + "/cli.log").find("kept the container " + names[0]),
+    EXPECT_NE(readWhole(m_dir + "/cli.log").find("kept the container " + names[0]),
               std::string::npos);
 }
 
@@ -206,13 +206,13 @@ TEST_F(Containers, AWallTimeoutInsideTheContainerEndsAsTimeoutWithNothingLeft) {
 
 TEST_F(Containers, AContainerThatDiesMidRunFailsTheRunNamingTheHost) {
     const pid_t cli = sv::test::spawn(runArgv({"--hang"}, 1), m_dir + "/cli.log");
-    ASSERT_TRUE(runUp()) << readFile(m_dir + "/cli.log");
+    ASSERT_TRUE(runUp()) << readWhole(m_dir + "/cli.log");
     const auto names = m_dockerd->containers();
     ASSERT_EQ(names.size(), 1u);
     m_dockerd->docker({"kill", names[0]});
     int status = 0;
     ::waitpid(cli, &status, 0);
-    EXPECT_EQ(WEXITSTATUS(status), 1) << readFile(m_dir + "/cli.log");
+    EXPECT_EQ(WEXITSTATUS(status), 1) << readWhole(m_dir + "/cli.log");
     const auto ends = journalEnds(m_out);
     ASSERT_EQ(ends.size(), 1u);
     EXPECT_EQ(ends[0]["state"], "failed") << ends[0].dump();
@@ -224,7 +224,7 @@ TEST_F(Containers, AContainerThatDiesMidRunFailsTheRunNamingTheHost) {
 TEST_F(Containers, KillNineThenResumeRemovesTheStaleContainerAndReruns) {
     const pid_t cli = sv::test::spawn(runArgv({"--interval", "0.1", "--iterations", "20"}, 2),
                                       m_dir + "/cli.log");
-    ASSERT_TRUE(runUp()) << readFile(m_dir + "/cli.log");
+    ASSERT_TRUE(runUp()) << readWhole(m_dir + "/cli.log");
     ::kill(cli, SIGKILL);
     ::waitpid(cli, nullptr, 0);
     const auto stale = m_dockerd->containers();

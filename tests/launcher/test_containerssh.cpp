@@ -18,7 +18,7 @@
 
 using nlohmann::json;
 using sv::test::kCli;
-using sv::test::readFile;
+using sv::test::readWhole;
 using sv::test::runProcess;
 namespace fs = std::filesystem;
 
@@ -104,7 +104,7 @@ class ContainersOverSsh : public sv::test::SshNodesTest {
 
     std::vector<json> containerRecords() const {
         std::vector<json> out;
-        std::istringstream in(readFile(m_out + "/journal.jsonl"));
+        std::istringstream in(readWhole(m_out + "/journal.jsonl"));
         for (std::string line; std::getline(in, line);) {
             auto j = json::parse(line, nullptr, false);
             if (!j.is_discarded() && j["event"] == "container") out.push_back(j);
@@ -134,7 +134,7 @@ class ContainersOverSsh : public sv::test::SshNodesTest {
     std::vector<std::string> campaignSshProcesses() const {
         std::vector<std::string> out;
         for (const auto& e : fs::directory_iterator("/proc")) {
-            std::string cmd = readFile((e.path() / "cmdline").string());
+            std::string cmd = readWhole((e.path() / "cmdline").string());
             if (cmd.find(m_out + "/ssh") == std::string::npos) continue;
             for (char& c : cmd)
                 if (c == '\0') c = ' ';
@@ -151,12 +151,12 @@ class ContainersOverSsh : public sv::test::SshNodesTest {
 
 TEST_F(ContainersOverSsh, TwoNodesRunInsideContainersThatReachEachOtherThroughTheirOwnSshd) {
     const auto r = runProcess({kCli, "run", write(campaign({}))});
-    ASSERT_EQ(r.exitCode, 0) << r.out << r.err << readFile(m_out + "/journal.jsonl");
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err << readWhole(m_out + "/journal.jsonl");
     const auto ends = sv::test::journalEnds(m_out);
     ASSERT_EQ(ends.size(), 1u);
     EXPECT_EQ(ends[0]["state"], "ok") << ends[0].dump();
     // Both ranks' lines, read back from the log.
-    const std::string log = readFile(ends[0]["log"].get<std::string>());
+    const std::string log = readWhole(ends[0]["log"].get<std::string>());
     for (const char* rank : {"[1,0]<stderr>:", "[1,1]<stderr>:"}) {
         int speeds = 0;
         std::istringstream in(log);
@@ -168,7 +168,7 @@ TEST_F(ContainersOverSsh, TwoNodesRunInsideContainersThatReachEachOtherThroughTh
     // came through container 2's (mpirun's ssh to 127.0.0.2 port 10001, where only it listens;
     // the workload's path exists only inside the containers).
     const auto records = containerRecords();
-    ASSERT_EQ(records.size(), 4u) << readFile(m_out + "/journal.jsonl");
+    ASSERT_EQ(records.size(), 4u) << readWhole(m_out + "/journal.jsonl");
     std::map<std::string, std::string> started;
     for (const auto& rec : records)
         if (rec["action"] == "started") started[rec["host"]] = rec["id"];
@@ -199,11 +199,11 @@ TEST_F(ContainersOverSsh, TwoNodesRunTheLocalWorkloadInsideTheContainers) {
     // The profile's own flags give the host's network (--net=host); the empty image has no /tmp.
     c["container"]["runArgs"] = {"--tmpfs=/tmp"};
     const auto r = runProcess({kCli, "run", write(c)});
-    ASSERT_EQ(r.exitCode, 0) << r.out << r.err << readFile(m_out + "/journal.jsonl");
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err << readWhole(m_out + "/journal.jsonl");
     const auto ends = sv::test::journalEnds(m_out);
     ASSERT_EQ(ends.size(), 1u);
     EXPECT_EQ(ends[0]["state"], "ok") << ends[0].dump();
-    const std::string log = readFile(ends[0]["log"].get<std::string>());
+    const std::string log = readWhole(ends[0]["log"].get<std::string>());
     EXPECT_NE(log.find("rank 1 of 2"), std::string::npos) << log;
     for (const char* rank : {"[1,0]<stderr>:", "[1,1]<stderr>:"}) {
         int speeds = 0;
@@ -236,11 +236,11 @@ TEST_F(ContainersOverSsh, CancelMidRunLeavesNothingRunningInEitherContainer) {
     };
     while (!ranksUp() && sv::test::since(t0) < 60.0)
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    ASSERT_TRUE(ranksUp()) << readFile(m_dir + "/cli.log");
+    ASSERT_TRUE(ranksUp()) << readWhole(m_dir + "/cli.log");
     ::kill(cli, SIGTERM);
     int status = 0;
     ::waitpid(cli, &status, 0);
-    EXPECT_EQ(WEXITSTATUS(status), 130) << readFile(m_dir + "/cli.log");
+    EXPECT_EQ(WEXITSTATUS(status), 130) << readWhole(m_dir + "/cli.log");
     const auto ends = sv::test::journalEnds(m_out);
     ASSERT_EQ(ends.size(), 1u);
     EXPECT_EQ(ends[0]["state"], "cancelled");
@@ -265,9 +265,9 @@ TEST_F(ContainersOverSsh, CancelMidRunLeavesNothingRunningInEitherContainer) {
     }
     // The keys stay with the kept containers' sshd, and the CLI says how to remove them.
     EXPECT_TRUE(fs::exists(m_out + "/ssh/host_ed25519"));
-    EXPECT_NE(readFile(m_dir + "/cli.log").find("kept the campaign's ssh keys in " + m_out),
+    EXPECT_NE(readWhole(m_dir + "/cli.log").find("kept the campaign's ssh keys in " + m_out),
               std::string::npos)
-        << readFile(m_dir + "/cli.log");
+        << readWhole(m_dir + "/cli.log");
 }
 
 TEST_F(ContainersOverSsh, PreflightChecksDockerTheImageTheMountsAndSshdOnEveryNodeOverSsh) {

@@ -112,7 +112,7 @@ TEST(Durability, AFullDiskFailsTheRunAndStopsTheCampaignSayingSo) {
     EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
     // The first run ended failed (its end record made it, or the journal's failure is the
     // reason given); the second never started.
-    const std::string journal = sv::test::readFile(fs + "/out/journal.jsonl");
+    const std::string journal = sv::test::readWhole(fs + "/out/journal.jsonl");
     EXPECT_EQ(journal.find("r50_b2_fp32_2"), std::string::npos) << journal;
     const auto ends = journalEnds(fs + "/out");
     if (ends.empty()) {

@@ -98,7 +98,7 @@ TEST(Faults, SigtermToTheCliCancelsCleanly) {
     ::kill(cli, SIGTERM);
     int status = 0;
     ::waitpid(cli, &status, 0);
-    EXPECT_EQ(WEXITSTATUS(status), 130) << sv::test::readFile(dir + "/cli.log");
+    EXPECT_EQ(WEXITSTATUS(status), 130) << sv::test::readWhole(dir + "/cli.log");
     const auto ends = journalEnds(out);
     ASSERT_EQ(ends.size(), 1u); // the second run never started
     EXPECT_EQ(ends[0]["state"], "cancelled");
@@ -118,18 +118,18 @@ TEST(Faults, KillNineOfTheRunnerThenResumeRerunsOnlyWhatDidNotFinish) {
     // log has output (so there is a partial log to keep beside).
     const std::string secondLog = out + "/logs/fake/bz2/1n1g/r50_b2_fp32_2.log";
     const auto secondRunWriting = [&] {
-        const std::string j = sv::test::readFile(out + "/journal.jsonl");
+        const std::string j = sv::test::readWhole(out + "/journal.jsonl");
         return j.find("\"id\":\"bz2/1n1g/r50_b2_fp32_2\"") != std::string::npos &&
-               sv::test::readFile(secondLog).find("Speed: ") != std::string::npos;
+               sv::test::readWhole(secondLog).find("Speed: ") != std::string::npos;
     };
     const auto t0 = std::chrono::steady_clock::now();
     while (!secondRunWriting() && sv::test::since(t0) < 30.0)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     ASSERT_TRUE(secondRunWriting())
-        << sv::test::readFile(out + "/journal.jsonl") << sv::test::readFile(dir + "/cli.log");
+        << sv::test::readWhole(out + "/journal.jsonl") << sv::test::readWhole(dir + "/cli.log");
     ::kill(cli, SIGKILL);
     ::waitpid(cli, nullptr, 0);
-    ASSERT_EQ(journalEnds(out).size(), 1u) << sv::test::readFile(out + "/journal.jsonl");
+    ASSERT_EQ(journalEnds(out).size(), 1u) << sv::test::readWhole(out + "/journal.jsonl");
 
     const auto r = runProcess({kCli, "resume", out});
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;

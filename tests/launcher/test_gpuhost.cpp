@@ -87,7 +87,7 @@ TEST(GpuHost, EnvironmentCaptureKeepsNvidiaSmiQueryAndTopologyBesideTheLogs) {
     EXPECT_NE(r.out.find(": failed - "), std::string::npos) << r.out;
     std::string captured;
     for (const auto& e : std::filesystem::directory_iterator(dir + "/out/environment"))
-        if (e.path().extension() == ".txt") captured = sv::test::readFile(e.path().string());
+        if (e.path().extension() == ".txt") captured = sv::test::readWhole(e.path().string());
     EXPECT_NE(captured.find("== nvidia-smi -q\nAttached GPUs                             : 8\n"),
               std::string::npos)
         << captured;

@@ -56,14 +56,14 @@ TEST(LocalCampaign, TinyRealCpuCampaignIsReadBackBySummarize) {
     // A CPU "GPU" is one core in every topology (not cores / ranks), and a batch below 16 on one
     // thread is called out: PyTorch's slow path for 1x1 convolutions.
     for (const char* topo : {"1n1g", "1n2g"}) {
-        const std::string log = sv::test::readFile(out + "/logs/local/pytorch-cpu/resnet50/bz2/" +
-                                                   topo + "/r50_b2_fp32_1.log");
+        const std::string log = sv::test::readWhole(out + "/logs/local/pytorch-cpu/resnet50/bz2/" +
+                                                    topo + "/r50_b2_fp32_1.log");
         EXPECT_NE(log.find(", 1 threads"), std::string::npos) << topo << "\n" << log.substr(0, 600);
         EXPECT_NE(log.find("batch 2 below 16 on one thread"), std::string::npos) << topo;
     }
 
     // Journal: a start and an end per run, all ok; environment captured beside the logs.
-    const std::string journal = sv::test::readFile(out + "/journal.jsonl");
+    const std::string journal = sv::test::readWhole(out + "/journal.jsonl");
     std::size_t starts = 0, oks = 0;
     for (std::size_t at = 0; (at = journal.find("\"event\":\"start\"", at)) != std::string::npos;
          ++at)
@@ -75,7 +75,7 @@ TEST(LocalCampaign, TinyRealCpuCampaignIsReadBackBySummarize) {
     bool envFound = false;
     for (const auto& e : std::filesystem::directory_iterator(out + "/environment"))
         envFound =
-            envFound || sv::test::readFile(e.path().string()).find("torch") != std::string::npos;
+            envFound || sv::test::readWhole(e.path().string()).find("torch") != std::string::npos;
     EXPECT_TRUE(envFound);
     EXPECT_TRUE(sv::test::leftoverOf(out).empty());
 
@@ -124,7 +124,7 @@ TEST(LocalCampaign, AdaptiveRepeatsStopAtTheMinimumWhenAQuietRunMeetsTheTarget) 
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("3 of 3 runs ok"), std::string::npos) << r.out;
     EXPECT_EQ(sv::test::journalEnds(out).size(), 3u);
-    const std::string journal = sv::test::readFile(out + "/journal.jsonl");
+    const std::string journal = sv::test::readWhole(out + "/journal.jsonl");
     const auto at = journal.find("\"event\":\"case\"");
     ASSERT_NE(at, std::string::npos) << journal;
     const auto line = nlohmann::json::parse(journal.substr(
@@ -159,7 +159,7 @@ std::string writePortProfile(const std::string& dir) {
 // The --master-port of each run's command line in the campaign's journal.
 std::vector<std::string> masterPorts(const std::string& out) {
     std::vector<std::string> ports;
-    std::istringstream in(sv::test::readFile(out + "/journal.jsonl"));
+    std::istringstream in(sv::test::readWhole(out + "/journal.jsonl"));
     std::string line;
     while (std::getline(in, line)) {
         const auto j = nlohmann::json::parse(line, nullptr, false);

@@ -33,7 +33,7 @@ const ForeignProcess* named(const std::vector<ForeignProcess>& foreign, pid_t pi
 
 std::vector<nlohmann::json> jsonLines(const std::string& path) {
     std::vector<nlohmann::json> out;
-    std::istringstream in(sv::test::readFile(path));
+    std::istringstream in(sv::test::readWhole(path));
     std::string line;
     while (std::getline(in, line))
         out.push_back(nlohmann::json::parse(line, nullptr, false));
@@ -245,6 +245,6 @@ TEST(LocalCampaign, CpuHogBesideTheRealWorkloadMarksTheRunDisturbed) {
     const auto jx = nlohmann::json::parse(x.out, nullptr, false);
     ASSERT_FALSE(jx.is_discarded()) << x.out << x.err;
     EXPECT_TRUE(jx["cases"][0]["values"].empty()) << jx["cases"][0].dump();
-    EXPECT_FALSE(sv::test::readFile(out + "/monitor/bz2/1n1g/r50_b2_fp32_1.jsonl").empty());
+    EXPECT_FALSE(sv::test::readWhole(out + "/monitor/bz2/1n1g/r50_b2_fp32_1.jsonl").empty());
     std::filesystem::remove_all(dir);
 }

@@ -80,7 +80,7 @@ class RemoteMonitor : public sv::test::SshNodesTest {
     std::vector<json> monitorLines(const json& end) const {
         std::vector<json> out;
         std::istringstream in(
-            sv::test::readFile(m_dir + "/out/monitor/" + end["id"].get<std::string>() + ".jsonl"));
+            sv::test::readWhole(m_dir + "/out/monitor/" + end["id"].get<std::string>() + ".jsonl"));
         std::string line;
         while (std::getline(in, line))
             out.push_back(json::parse(line, nullptr, false));
@@ -192,8 +192,8 @@ TEST_F(RemoteMonitor, UnreachableHostIsNotSampledAndTheRunsTaggedProcessesAreNev
     // Until node1 has named the hog (both loops compete with whatever else runs here).
     const std::string hogIs = "\"pid\":" + std::to_string(hog.pid) + "}";
     ASSERT_TRUE(sv::test::waitFor(
-        [&] { return sv::test::readFile(file).find(hogIs) != std::string::npos; }, 30000))
-        << sv::test::readFile(file);
+        [&] { return sv::test::readWhole(file).find(hogIs) != std::string::npos; }, 30000))
+        << sv::test::readWhole(file);
     std::optional<MonitorSummary> summary;
     monitor.finish([&](MonitorSummary s) { summary = s; });
     ASSERT_TRUE(sv::test::waitFor([&] { return summary.has_value(); }, 20000));
@@ -218,7 +218,7 @@ TEST_F(RemoteMonitor, UnreachableHostIsNotSampledAndTheRunsTaggedProcessesAreNev
         named = named || (f.pid == hog.pid && f.command == "sh");
     }
     EXPECT_TRUE(named);
-    const std::string text = sv::test::readFile(file);
+    const std::string text = sv::test::readWhole(file);
     EXPECT_EQ(text.find("\"pid\":" + std::to_string(own.pid) + "}"), std::string::npos) << text;
     EXPECT_EQ(text.find("\"host\":\"refused\""), std::string::npos);
     EXPECT_NE(text.find("\"host\":\"node1\""), std::string::npos);
@@ -233,7 +233,7 @@ TEST_F(RemoteMonitor, CancelTimeoutAndKillThenResumeLeaveNoSamplerBehind) {
     const std::string monitorFile = m_dir + "/out/monitor/bz2/2n1g/r50_b2_fp32_1.jsonl";
     // Until both hosts have been sampled at least once.
     auto bothSampled = [&] {
-        const std::string text = sv::test::readFile(monitorFile);
+        const std::string text = sv::test::readWhole(monitorFile);
         return text.find("\"host\":\"node1\"") != std::string::npos &&
                text.find("\"host\":\"node2\"") != std::string::npos;
     };
@@ -259,7 +259,7 @@ TEST_F(RemoteMonitor, CancelTimeoutAndKillThenResumeLeaveNoSamplerBehind) {
 
     // kill -9 mid-run: the app cannot stop anything; the samplers stop by themselves.
     pid_t cli = sv::test::spawn({kCli, "run", path}, m_dir + "/cli.log");
-    ASSERT_TRUE(waitUntil(bothSampled, 30)) << sv::test::readFile(m_dir + "/cli.log");
+    ASSERT_TRUE(waitUntil(bothSampled, 30)) << sv::test::readWhole(m_dir + "/cli.log");
     ASSERT_FALSE(samplersLeft().empty()) << "the samplers should be running now";
     ::kill(cli, SIGKILL);
     ::waitpid(cli, nullptr, 0);
@@ -279,11 +279,11 @@ TEST_F(RemoteMonitor, CancelTimeoutAndKillThenResumeLeaveNoSamplerBehind) {
     // Cancel: SIGTERM to the CLI cancels the run, in order.
     std::filesystem::remove_all(m_dir + "/out");
     cli = sv::test::spawn({kCli, "run", path}, m_dir + "/cli2.log");
-    ASSERT_TRUE(waitUntil(bothSampled, 30)) << sv::test::readFile(m_dir + "/cli2.log");
+    ASSERT_TRUE(waitUntil(bothSampled, 30)) << sv::test::readWhole(m_dir + "/cli2.log");
     ::kill(cli, SIGTERM);
     ASSERT_TRUE(waitExit(cli)) << "the CLI did not end after SIGTERM";
     ends = sv::test::journalEnds(m_dir + "/out");
-    ASSERT_EQ(ends.size(), 1u) << sv::test::readFile(m_dir + "/cli2.log");
+    ASSERT_EQ(ends.size(), 1u) << sv::test::readWhole(m_dir + "/cli2.log");
     EXPECT_EQ(ends[0]["state"], "cancelled") << ends[0].dump();
     EXPECT_TRUE(samplersGone()) << samplersLeft().front();
 }

@@ -191,7 +191,7 @@ TEST(RunnerAbandon, TheOwnerGoingAwayMidRunLeavesNoTaggedProcess) {
     runner->start();
     // mpirun, the payload and its escaped child, all carrying the run's tag.
     ASSERT_TRUE(waitFor([&] { return sv::test::leftoverOf(out).size() >= 3; }, 30000))
-        << static_cast<int>(runner->phase()) << sv::test::readFile(out + "/journal.jsonl");
+        << static_cast<int>(runner->phase()) << sv::test::readWhole(out + "/journal.jsonl");
     ASSERT_EQ(runner->phase(), Runner::Phase::Running);
     runner->abandon();
     runner.reset(); // as ~RunController does when the app quits
@@ -199,7 +199,7 @@ TEST(RunnerAbandon, TheOwnerGoingAwayMidRunLeavesNoTaggedProcess) {
         << sv::test::leftoverOf(out).front();
     // Its end record was the last act: resume finds the run cancelled, not guessed interrupted.
     const auto ends = sv::test::journalEnds(out);
-    ASSERT_EQ(ends.size(), 1u) << sv::test::readFile(out + "/journal.jsonl");
+    ASSERT_EQ(ends.size(), 1u) << sv::test::readWhole(out + "/journal.jsonl");
     EXPECT_EQ(ends[0]["state"], "cancelled");
     EXPECT_EQ(ends[0]["reason"], "the app quit during the run");
     std::filesystem::remove_all(dir);
@@ -251,7 +251,7 @@ TEST(EnvironmentCapture, AHungNvidiaSmiEndsAtTheTimeoutNamingWhereItHung) {
     EXPECT_TRUE(waitFor(
         [&] {
             for (const auto& e : std::filesystem::directory_iterator("/proc")) {
-                std::string cmd = sv::test::readFile((e.path() / "cmdline").string());
+                std::string cmd = sv::test::readWhole((e.path() / "cmdline").string());
                 if (cmd.find(dir + "/bin/nvidia-smi") != std::string::npos) return false;
             }
             return true;

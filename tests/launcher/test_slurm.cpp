@@ -25,8 +25,8 @@ TEST(Slurm, TwoNodesByOneAndByTwoReadBackWithEveryRank) {
     const auto ids = journalJobIds(out);
     ASSERT_EQ(ids.size(), 2u);
     EXPECT_NE(ids[0], ids[1]);
-    const std::string log1 = sv::test::readFile(out + "/logs/fake/bz2/2n1g/r50_b2_fp32_1.log");
-    const std::string log2 = sv::test::readFile(out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log");
+    const std::string log1 = sv::test::readWhole(out + "/logs/fake/bz2/2n1g/r50_b2_fp32_1.log");
+    const std::string log2 = sv::test::readWhole(out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log");
     EXPECT_EQ(loggedRanks(log1), (std::set<int>{0, 1})) << log1;
     EXPECT_EQ(loggedRanks(log2), (std::set<int>{0, 1, 2, 3})) << log2;
     // The job script, the sbatch output and the summary agree: the CLI reads the logs back.
@@ -48,7 +48,7 @@ TEST(Slurm, MpirunInsideTheAllocationReadsBackEveryRank) {
     ASSERT_EQ(ends.size(), 1u) << r.out << r.err;
     EXPECT_EQ(ends[0]["state"], "ok") << ends[0].dump();
     // Open MPI's --tag-output: "[1,R]<stderr>:" for each of the four ranks.
-    const std::string log = sv::test::readFile(out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log");
+    const std::string log = sv::test::readWhole(out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log");
     for (int rank = 0; rank < 4; ++rank)
         EXPECT_NE(log.find("," + std::to_string(rank) + "]<stderr>:"), std::string::npos)
             << rank << "\n"
@@ -72,7 +72,7 @@ TEST(Slurm, LocalCpuWorkloadOnTwoNodes) {
     EXPECT_EQ(ends[0]["state"], "ok") << ends[0].dump();
     EXPECT_GT(ends[0]["timeThroughput"].get<double>(), 0.0);
     const std::string log =
-        sv::test::readFile(out + "/logs/local/pytorch-cpu/resnet50/bz16/2n1g/r50_b16_fp32_1.log");
+        sv::test::readWhole(out + "/logs/local/pytorch-cpu/resnet50/bz16/2n1g/r50_b16_fp32_1.log");
     EXPECT_EQ(loggedRanks(log), (std::set<int>{0, 1})) << log;
     EXPECT_TRUE(g_cluster->jobs().empty());
 }
@@ -140,14 +140,14 @@ TEST(Slurm, CancelIsScancelAndLeavesNoJobAndNoTask) {
     const std::string log = out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log";
     const pid_t cli = sv::test::spawn(slurmCliArgs(profile, out, "2n2g"), dir + "/cli.log");
     // Every rank has logged: the job runs on both nodes.
-    ASSERT_TRUE(waitUntil([&] { return loggedRanks(sv::test::readFile(log)).size() == 4; },
+    ASSERT_TRUE(waitUntil([&] { return loggedRanks(sv::test::readWhole(log)).size() == 4; },
                           std::chrono::seconds(30)))
-        << sv::test::readFile(dir + "/cli.log");
+        << sv::test::readWhole(dir + "/cli.log");
     const auto tasks = sv::test::leftoverOf(out);
     EXPECT_GE(tasks.size(), 4u); // the four ranks (and the srun client) carry the run tag
     const auto t0 = std::chrono::steady_clock::now();
     ::kill(cli, SIGTERM);
-    EXPECT_EQ(waitExit(cli), 130) << sv::test::readFile(dir + "/cli.log");
+    EXPECT_EQ(waitExit(cli), 130) << sv::test::readWhole(dir + "/cli.log");
     std::printf("cancel to CLI exit: %.2f s\n", sv::test::since(t0));
     const auto ends = journalEnds(out);
     ASSERT_EQ(ends.size(), 1u);
@@ -173,17 +173,17 @@ TEST(Slurm, AQueuedRunShowsPendingWithItsReasonThenRuns) {
                                       dir + "/cli.log");
     ASSERT_TRUE(waitUntil(
         [&] {
-            return sv::test::readFile(dir + "/cli.log").find("PENDING (Resources)") !=
+            return sv::test::readWhole(dir + "/cli.log").find("PENDING (Resources)") !=
                    std::string::npos;
         },
         std::chrono::seconds(20)))
-        << sv::test::readFile(dir + "/cli.log");
+        << sv::test::readWhole(dir + "/cli.log");
     EXPECT_TRUE(journalEnds(out).empty()); // waiting is not running: no end yet
     // Queued past the start timeout (the time passing is what is tested here).
     ASSERT_TRUE(waitUntil([&] { return sv::test::since(t0) > 6.0; }, std::chrono::seconds(10)));
     EXPECT_TRUE(journalEnds(out).empty());
     runProcess({"/usr/bin/scancel", blockerId});
-    EXPECT_EQ(waitExit(cli), 0) << sv::test::readFile(dir + "/cli.log");
+    EXPECT_EQ(waitExit(cli), 0) << sv::test::readWhole(dir + "/cli.log");
     const auto ends = journalEnds(out);
     ASSERT_EQ(ends.size(), 1u);
     EXPECT_EQ(ends[0]["state"], "ok") << ends[0].dump();
@@ -198,9 +198,9 @@ TEST(Slurm, KillNineOfTheCliThenResumeReattachesTheRunningJob) {
     const std::string out = g_cluster->jobsDir() + "/resume";
     const std::string log = out + "/logs/fake/bz2/2n1g/r50_b2_fp32_1.log";
     const pid_t cli = sv::test::spawn(slurmCliArgs(profile, out, "2n1g"), dir + "/cli.log");
-    ASSERT_TRUE(waitUntil([&] { return loggedRanks(sv::test::readFile(log)).size() == 2; },
+    ASSERT_TRUE(waitUntil([&] { return loggedRanks(sv::test::readWhole(log)).size() == 2; },
                           std::chrono::seconds(30)))
-        << sv::test::readFile(dir + "/cli.log");
+        << sv::test::readWhole(dir + "/cli.log");
     ::kill(cli, SIGKILL);
     waitExit(cli);
     const auto first = journalJobIds(out);
@@ -212,10 +212,10 @@ TEST(Slurm, KillNineOfTheCliThenResumeReattachesTheRunningJob) {
     const auto ids = journalJobIds(out);
     EXPECT_EQ(ids, (std::vector<std::string>{first[0], first[0]})); // never submitted again
     const auto ends = journalEnds(out);
-    ASSERT_EQ(ends.size(), 1u) << sv::test::readFile(out + "/journal.jsonl");
+    ASSERT_EQ(ends.size(), 1u) << sv::test::readWhole(out + "/journal.jsonl");
     EXPECT_EQ(ends[0]["state"], "ok") << ends[0].dump();
     // The new log holds the job's whole output: every iteration of both ranks.
-    const std::string whole = sv::test::readFile(log);
+    const std::string whole = sv::test::readWhole(log);
     std::size_t speedLines = 0;
     for (std::size_t at = 0; (at = whole.find("Speed:", at)) != std::string::npos; ++at)
         ++speedLines;
@@ -298,14 +298,14 @@ TEST(Slurm, TorchrunPerNodeThroughSrunReadsBackEveryRank) {
         EXPECT_EQ(e["state"], "ok") << e.dump();
     // Every rank of both nodes logged: torchrun on node 2 took node rank 1 from Slurm and met
     // node 1's at the address the job script resolved ("node1" itself does not resolve).
-    const std::string log1 = readFile(out + "/logs/fake/bz2/2n1g/r50_b2_fp32_1.log");
-    const std::string log2 = readFile(out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log");
+    const std::string log1 = readWhole(out + "/logs/fake/bz2/2n1g/r50_b2_fp32_1.log");
+    const std::string log2 = readWhole(out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log");
     EXPECT_EQ(loggedRanks(log1), (std::set<int>{0, 1})) << log1;
     EXPECT_EQ(loggedRanks(log2), (std::set<int>{0, 1, 2, 3})) << log2;
     // One srun task per node, each a torchrun starting that node's ranks.
     std::string scripts;
     for (const auto& e : std::filesystem::directory_iterator(out + "/slurm"))
-        if (e.path().extension() == ".sbatch") scripts += readFile(e.path().string());
+        if (e.path().extension() == ".sbatch") scripts += readWhole(e.path().string());
     EXPECT_NE(scripts.find("exec srun --mpi=none --kill-on-bad-exit=1 --nodes=2 "
                            "--ntasks=2 --ntasks-per-node=1 --cpus-per-task=2 /bin/sh -c "),
               std::string::npos)
@@ -339,7 +339,7 @@ TEST(Slurm, PyxisOptionsReachEveryTaskExactly) {
     ASSERT_EQ(ends.size(), 1u) << r.out << r.err;
     EXPECT_EQ(ends[0]["state"], "ok") << ends[0].dump();
     std::set<std::string> lines;
-    std::istringstream in(readFile(g_cluster->pyxisRecord()));
+    std::istringstream in(readWhole(g_cluster->pyxisRecord()));
     for (std::string line; std::getline(in, line);)
         lines.insert(line);
     const std::string seen = "\timage=nvcr.io#nvidia/pytorch:23.10-py3"
@@ -348,8 +348,8 @@ TEST(Slurm, PyxisOptionsReachEveryTaskExactly) {
     EXPECT_EQ(lines,
               (std::set<std::string>{"rank=0\tnode=node1" + seen, "rank=1\tnode=node1" + seen,
                                      "rank=2\tnode=node2" + seen, "rank=3\tnode=node2" + seen}))
-        << readFile(g_cluster->pyxisRecord());
-    EXPECT_EQ(loggedRanks(readFile(out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log")),
+        << readWhole(g_cluster->pyxisRecord());
+    EXPECT_EQ(loggedRanks(readWhole(out + "/logs/fake/bz2/2n2g/r50_b2_fp32_1.log")),
               (std::set<int>{0, 1, 2, 3}));
     EXPECT_TRUE(g_cluster->jobs().empty());
     std::filesystem::remove_all(dir);

@@ -63,20 +63,20 @@ TEST_F(SlurmFaults, ADeadNodeEndsTheRunFailedNamingItAndTheCampaignGoesOn) {
     const std::string log = out + "/logs/fake/bz2/2n1g/r50_b2_fp32_1.log";
     // Then a run on one node: it fits on the node left.
     const pid_t cli = spawn(slurmCliArgs(profile, out, "2n1g,1n1g"), dir + "/cli.log");
-    ASSERT_TRUE(
-        waitUntil([&] { return loggedRanks(readFile(log)).size() == 2; }, std::chrono::seconds(30)))
-        << readFile(dir + "/cli.log");
+    ASSERT_TRUE(waitUntil([&] { return loggedRanks(readWhole(log)).size() == 2; },
+                          std::chrono::seconds(30)))
+        << readWhole(dir + "/cli.log");
     const pid_t slurmd = g_cluster->slurmdPid(2);
     ASSERT_GT(slurmd, 0);
     const auto t0 = std::chrono::steady_clock::now();
     ASSERT_EQ(::kill(slurmd, SIGKILL), 0);
     // The first run ends when slurmctld gives node2 up, the second runs on node1.
     ASSERT_TRUE(waitUntil([&] { return journalEnds(out).size() >= 1; }, std::chrono::seconds(60)))
-        << readFile(dir + "/cli.log");
+        << readWhole(dir + "/cli.log");
     std::printf("slurmd killed to the run's end: %.1f s\n", since(t0));
-    EXPECT_EQ(waitExit(cli), 1) << readFile(dir + "/cli.log");
+    EXPECT_EQ(waitExit(cli), 1) << readWhole(dir + "/cli.log");
     const auto ends = journalEnds(out);
-    ASSERT_EQ(ends.size(), 2u) << readFile(out + "/journal.jsonl");
+    ASSERT_EQ(ends.size(), 2u) << readWhole(out + "/journal.jsonl");
     EXPECT_EQ(ends[0]["state"], "failed") << ends[0].dump();
     const std::string reason = ends[0]["reason"];
     const auto ids = journalJobIds(out);
@@ -106,9 +106,9 @@ TEST_F(SlurmFaults, ATimeLimitEndsTheRunTimeoutWithTheReason) {
     const int exitCode = waitExit(s_cli);
     s_cli = 0;
     std::printf("1-minute job, from its submission to the run's end: %.1f s\n", since(s_started));
-    EXPECT_EQ(exitCode, 1) << readFile(s_dir + "/cli.log");
+    EXPECT_EQ(exitCode, 1) << readWhole(s_dir + "/cli.log");
     const auto ends = journalEnds(s_out);
-    ASSERT_EQ(ends.size(), 1u) << readFile(s_dir + "/cli.log");
+    ASSERT_EQ(ends.size(), 1u) << readWhole(s_dir + "/cli.log");
     EXPECT_EQ(ends[0]["state"], "timeout") << ends[0].dump();
     const std::string reason = ends[0]["reason"];
     EXPECT_NE(reason.find("Slurm job " + journalJobIds(s_out).at(0) +

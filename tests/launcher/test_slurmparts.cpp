@@ -252,7 +252,7 @@ TEST(SlurmJobScript, NgcProfileUnderPyxisGoldenLines) {
     }
     const std::string goldenPath = std::string(SCALEVIEW_GOLDEN_DIR) + "/ngc-mxnet-rn50-slurm.txt";
     if (std::getenv("SCALEVIEW_UPDATE_GOLDEN")) std::ofstream(goldenPath) << actual;
-    const std::string golden = sv::test::readFile(goldenPath);
+    const std::string golden = sv::test::readWhole(goldenPath);
     if (golden != actual) std::ofstream(goldenPath + ".actual") << actual;
     EXPECT_EQ(golden, actual) << "see " << goldenPath << ".actual";
 

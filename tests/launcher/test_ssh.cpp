@@ -70,12 +70,12 @@ class Ssh : public sv::test::SshNodesTest {
     sv::test::ProcessResult runCampaign(const std::string& path) const {
         auto r = runProcess({kCli, "run", path}, std::chrono::seconds(180));
         if (r.exitCode == 0) return r;
-        r.err += "\njournal.jsonl:\n" + sv::test::readFile(m_dir + "/out/journal.jsonl");
+        r.err += "\njournal.jsonl:\n" + sv::test::readWhole(m_dir + "/out/journal.jsonl");
         std::error_code ec;
         for (std::filesystem::recursive_directory_iterator it(m_dir + "/out", ec), end;
              !ec && it != end; it.increment(ec))
             if (it->path().extension() == ".log")
-                r.err += "\n" + it->path().string() + ":\n" + sv::test::readFile(it->path());
+                r.err += "\n" + it->path().string() + ":\n" + sv::test::readWhole(it->path());
         return r;
     }
 
@@ -96,11 +96,11 @@ class Ssh : public sv::test::SshNodesTest {
     std::vector<std::string> sshProcesses() const {
         std::vector<std::string> out;
         for (const auto& e : std::filesystem::directory_iterator("/proc")) {
-            std::string cmd = sv::test::readFile((e.path() / "cmdline").string());
+            std::string cmd = sv::test::readWhole((e.path() / "cmdline").string());
             if (cmd.find(m_nodes->config()) == std::string::npos &&
                 cmd.find(m_dir + "/askpass") == std::string::npos)
                 continue;
-            const std::string stat = sv::test::readFile((e.path() / "stat").string());
+            const std::string stat = sv::test::readWhole((e.path() / "stat").string());
             const auto paren = stat.rfind(')');
             if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z')
                 continue;
@@ -248,11 +248,11 @@ TEST_F(Ssh, NodeVanishingMidRunEndsTheRunFailedWithoutHanging) {
     const std::string path = write(c);
     const pid_t cli = sv::test::spawn({kCli, "run", path}, m_dir + "/cli.log");
     const std::string log = m_dir + "/out/logs/fake/bz2/2n1g/r50_b2_fp32_1.log";
-    for (int i = 0; i < 300 && sv::test::readFile(log).find("[1,1]<stderr>") == std::string::npos;
+    for (int i = 0; i < 300 && sv::test::readWhole(log).find("[1,1]<stderr>") == std::string::npos;
          ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    ASSERT_NE(sv::test::readFile(log).find("[1,1]<stderr>"), std::string::npos)
-        << sv::test::readFile(m_dir + "/cli.log");
+    ASSERT_NE(sv::test::readWhole(log).find("[1,1]<stderr>"), std::string::npos)
+        << sv::test::readWhole(m_dir + "/cli.log");
     const auto t0 = std::chrono::steady_clock::now();
     m_nodes->killNode(1);
     int status = 0;
@@ -300,7 +300,7 @@ TEST_F(Ssh, HostileArgvArrivesByteIdenticalThroughEveryHop) {
         expected.push_back(hex);
     }
     for (int rank = 0; rank < 2; ++rank) {
-        const std::string dump = sv::test::readFile(m_dir + "/argv." + std::to_string(rank));
+        const std::string dump = sv::test::readWhole(m_dir + "/argv." + std::to_string(rank));
         ASSERT_FALSE(dump.empty()) << "rank " << rank << " wrote nothing\n" << r.out << r.err;
         EXPECT_EQ(json::parse(dump).get<std::vector<std::string>>(), expected)
             << "rank " << rank << " (node" << rank + 1 << ")";
@@ -345,7 +345,7 @@ TEST_F(Ssh, PasswordOnlyHostFailsFastSayingKeyAuthenticationWasRefused) {
 TEST_F(Ssh, ChangedHostKeyIsRefusedKnownHostsKeptAndTheAdviceIsToVerifyThenRemove) {
     const std::string asked = armAskpass();
     const std::string entry = "[127.0.0.1]:" + std::to_string(m_nodes->changedKeyPort());
-    const std::string before = sv::test::readFile(m_nodes->knownHosts());
+    const std::string before = sv::test::readWhole(m_nodes->knownHosts());
     ASSERT_NE(before.find(entry + " ssh-ed25519 "), std::string::npos) << before;
     // What the sshd presents, which is not what known_hosts holds for it.
     const auto print = runProcess({"/usr/bin/ssh-keygen", "-l", "-f", m_nodes->dir() + "/hostkey"});
@@ -369,7 +369,7 @@ TEST_F(Ssh, ChangedHostKeyIsRefusedKnownHostsKeptAndTheAdviceIsToVerifyThenRemov
     EXPECT_NE(fail.find("Verify the new key"), std::string::npos) << fail;
     EXPECT_NE(fail.find(fingerprint), std::string::npos) << fail << "\n" << fingerprint;
     EXPECT_NE(fail.find("remove the old entry with: " + removeWith), std::string::npos) << fail;
-    EXPECT_EQ(sv::test::readFile(m_nodes->knownHosts()), before);
+    EXPECT_EQ(sv::test::readWhole(m_nodes->knownHosts()), before);
     EXPECT_TRUE(sshProcesses().empty());
 
     const Refusal r = runRefusedBy(*this, path, "changedkey", "Host key verification failed");
@@ -377,7 +377,7 @@ TEST_F(Ssh, ChangedHostKeyIsRefusedKnownHostsKeptAndTheAdviceIsToVerifyThenRemov
     EXPECT_NE(r.advice.find("remove the old entry with: " + removeWith), std::string::npos)
         << r.out;
     // Refused, never accepted: not a byte of known_hosts changed, and checking stays on.
-    EXPECT_EQ(sv::test::readFile(m_nodes->knownHosts()), before);
+    EXPECT_EQ(sv::test::readWhole(m_nodes->knownHosts()), before);
     for (const std::string& text : {pre.out, r.out})
         for (const char* off : {"StrictHostKeyChecking=no", "StrictHostKeyChecking no",
                                 "UserKnownHostsFile=/dev/null", "UserKnownHostsFile /dev/null"})
@@ -432,7 +432,7 @@ TEST_F(Ssh, EachHostRunsTheRunInASessionOfItsOwn) {
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     std::vector<int> sessions;
     for (int rank = 0; rank < 2; ++rank) {
-        const auto ids = json::parse(sv::test::readFile(m_dir + "/ids." + std::to_string(rank)));
+        const auto ids = json::parse(sv::test::readWhole(m_dir + "/ids." + std::to_string(rank)));
         const std::string leader = ids["leader"];
         // Under an sh or ksh login shell Open MPI starts orted inside "( . ./.profile; ...
         // orted ...)", so that shell, which sshd started for this connection, leads.

@@ -48,7 +48,7 @@ class SshAlias : public sv::test::SshNodesTest {
     // The start records' commands, one line each.
     std::vector<std::string> startedCommands() const {
         std::vector<std::string> out;
-        std::istringstream in(sv::test::readFile(m_dir + "/out/journal.jsonl"));
+        std::istringstream in(sv::test::readWhole(m_dir + "/out/journal.jsonl"));
         std::string line;
         while (std::getline(in, line)) {
             const auto j = json::parse(line, nullptr, false);

@@ -75,10 +75,10 @@ TEST(StuckWork, ScansStuckInTheKernelDoNotHoldTheJournalTheCampaignEndsRecorded)
     QObject::connect(&runner, &Runner::finished, [&](const CampaignEnd& e) { end = e; });
     runner.start();
     ASSERT_TRUE(waitFor([&] { return end.has_value(); }, 60000))
-        << sv::test::readFile(out + "/journal.jsonl");
+        << sv::test::readWhole(out + "/journal.jsonl");
     EXPECT_EQ(end->outcome, CampaignEnd::Outcome::Done) << end->reason;
     const auto ends = sv::test::journalEnds(out);
-    ASSERT_EQ(ends.size(), 3u) << sv::test::readFile(out + "/journal.jsonl");
+    ASSERT_EQ(ends.size(), 3u) << sv::test::readWhole(out + "/journal.jsonl");
     for (const auto& e : ends)
         EXPECT_EQ(e["state"], "ok") << e.dump();
     std::filesystem::remove_all(dir);
@@ -102,7 +102,7 @@ TEST(StuckWork, ALogThatCannotBeSyncedIsRecordedFailedNeverOk) {
     ASSERT_TRUE(ended);
     EXPECT_EQ(runner.state(0), RunState::Failed);
     const auto ends = sv::test::journalEnds(out);
-    ASSERT_EQ(ends.size(), 1u) << sv::test::readFile(out + "/journal.jsonl");
+    ASSERT_EQ(ends.size(), 1u) << sv::test::readWhole(out + "/journal.jsonl");
     EXPECT_EQ(ends[0]["state"], "failed");
     const std::string reason = ends[0]["reason"].get<std::string>();
     EXPECT_NE(reason.find("cannot write the log "), std::string::npos) << reason;

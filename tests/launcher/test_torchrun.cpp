@@ -109,8 +109,8 @@ TEST(Torchrun, RealCpuWorkloadOnOneNodeIsReadBackWithEveryRank) {
     EXPECT_EQ(run["speed_lines"], 20);
     // The workload tags its lines "[rankN]:" under torchrun: both ranks are told apart.
     EXPECT_TRUE(run["ranks_tagged"].get<bool>()) << run.dump();
-    const std::string log = sv::test::readFile(out + "/logs/local/pytorch-cpu/resnet50/bz2/1n2g/"
-                                                     "r50_b2_fp32_1.log");
+    const std::string log = sv::test::readWhole(out + "/logs/local/pytorch-cpu/resnet50/bz2/1n2g/"
+                                                      "r50_b2_fp32_1.log");
     EXPECT_NE(log.find("[rank0]:"), std::string::npos);
     EXPECT_NE(log.find("[rank1]:"), std::string::npos);
     EXPECT_NE(log.find("rank 1 of 2"), std::string::npos) << log.substr(0, 2000);
@@ -167,7 +167,7 @@ TEST_F(TorchrunSsh, TwoNodesEachStartTheirTorchrunAndTrainTogether) {
     EXPECT_EQ(run["speed_lines"], 20);
     EXPECT_TRUE(run["ranks_tagged"].get<bool>());
     // The journal records both processes it started, node rank 0 on node1 and 1 on node2.
-    const std::string journal = sv::test::readFile(m_dir + "/out/journal.jsonl");
+    const std::string journal = sv::test::readWhole(m_dir + "/out/journal.jsonl");
     const auto start = json::parse(journal.substr(0, journal.find('\n')));
     ASSERT_EQ(start["commands"].size(), 2u) << start.dump();
     const std::string second = start["commands"][1].dump();

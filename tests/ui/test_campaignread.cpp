@@ -85,7 +85,7 @@ std::string journalBytes(const std::string& scratch) {
     launcher::RunEnd end;
     end.state = launcher::RunState::Cancelled;
     EXPECT_TRUE(journal.appendEnd(id, "svTEST", "/dev/null", end, &error)) << error;
-    return slurpFile(scratch);
+    return readWhole(scratch);
 }
 
 // The longest gap between the ticks of a 5 ms timer since it started: how long the event loop

@@ -508,7 +508,7 @@ TEST(ChartExport, SvgHoldsTitleAxesAndLegend) {
     QString error;
     ASSERT_TRUE(ui::ChartExport::writeSvg(ui::SpeedupChart::build(a.scaling(), false),
                                           QSize(800, 500), path, &error));
-    const std::string svg = slurpFile(path.toStdString());
+    const std::string svg = readWhole(path.toStdString());
     EXPECT_NE(svg.find("<svg"), std::string::npos);
     EXPECT_NE(svg.find("Speedup — r50 fp32, batch 128"), std::string::npos);
     EXPECT_NE(svg.find(">GPUs (log"), std::string::npos);
@@ -526,7 +526,7 @@ TEST(ChartExport, ThroughputExportDrawsThePagesWhisker) {
     QString error;
     ASSERT_TRUE(exporter.exportChart(ui::ChartKind::Throughput, path, QSize(800, 500), 1.0, &error))
         << error.toStdString();
-    const std::string svg = slurpFile(path.toStdString());
+    const std::string svg = readWhole(path.toStdString());
     EXPECT_NE(svg.find("95 % CI of median"), std::string::npos);
     EXPECT_EQ(svg.find("Min–max of repeats"), std::string::npos);
 }

@@ -139,7 +139,7 @@ TEST(CompareFrameworks, PlotCliDrawsTheSameChartsHeadless) {
         const auto r = runProcess({SCALEVIEW_CLI, "plot", (dir / "tree").string(), "--chart", chart,
                                    "--compare", "frameworks", "--output", svg, "--quiet"});
         ASSERT_EQ(r.exitCode, 0) << r.err;
-        const std::string text = slurpFile(svg);
+        const std::string text = readWhole(svg);
         for (const auto& f : kFrameworks)
             EXPECT_NE(text.find(f.toStdString()), std::string::npos)
                 << chart << ": " << f.toStdString();
@@ -149,7 +149,7 @@ TEST(CompareFrameworks, PlotCliDrawsTheSameChartsHeadless) {
     auto r =
         runProcess({SCALEVIEW_CLI, "plot", (dir / "tree").string(), "--output", single, "--quiet"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_NE(slurpFile(single).find("Measured median"), std::string::npos);
+    EXPECT_NE(readWhole(single).find("Measured median"), std::string::npos);
     r = runProcess({SCALEVIEW_CLI, "plot", (dir / "tree").string(), "--compare", "models",
                     "--output", single});
     EXPECT_EQ(r.exitCode, 2);

@@ -348,7 +348,7 @@ TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
     w.window.showPage(ui::MainWindow::Speedup);
     ASSERT_TRUE(w.window.exporter()->exportChart(w.window.currentChartKind(), svg, QSize(900, 600),
                                                  1.0, &error));
-    const std::string svgText = slurpFile(svg.toStdString());
+    const std::string svgText = readWhole(svg.toStdString());
     EXPECT_NE(svgText.find("Speedup — r50 fp32, batch 128"), std::string::npos);
     EXPECT_NE(svgText.find("OneFlow 0.2.0"), std::string::npos);
     const QString trc = out.filePath(QStringLiteral("trace.png"));
@@ -358,7 +358,7 @@ TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
     EXPECT_EQ(QImage(trc).size(), QSize(600, 300));
     const QString csv = out.filePath(QStringLiteral("results.csv"));
     ASSERT_TRUE(w.window.exporter()->exportTable(ui::TableFormat::Csv, csv, &error));
-    const std::string csvText = slurpFile(csv.toStdString());
+    const std::string csvText = readWhole(csv.toStdString());
     EXPECT_NE(csvText.find(",speed,"), std::string::npos);
     EXPECT_NE(csvText.find(formatFixed(*core.cases[0].median, 2)), std::string::npos);
     EXPECT_NE(csvText.find("dlperf-ngc-mxnet-fp32-bs128"),
@@ -366,11 +366,11 @@ TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
     EXPECT_EQ(std::count(csvText.begin(), csvText.end(), '\n'), 4); // header + 3 cases
     const QString md = out.filePath(QStringLiteral("results.md"));
     ASSERT_TRUE(w.window.exporter()->exportTable(ui::TableFormat::Markdown, md, &error));
-    EXPECT_NE(slurpFile(md.toStdString()).find("| node_num | gpu_num | samples/s | speedup |"),
+    EXPECT_NE(readWhole(md.toStdString()).find("| node_num | gpu_num | samples/s | speedup |"),
               std::string::npos);
     const QString dl = out.filePath(QStringLiteral("dlperf.json"));
     ASSERT_TRUE(w.window.exporter()->exportTable(ui::TableFormat::DlperfJson, dl, &error));
-    EXPECT_NE(slurpFile(dl.toStdString()).find("\"1n8g\": {\"average_speed\""), std::string::npos);
+    EXPECT_NE(readWhole(dl.toStdString()).find("\"1n8g\": {\"average_speed\""), std::string::npos);
 }
 
 TEST(MainWindow, WarmupChangeRecomputesAndResultsCopy) {

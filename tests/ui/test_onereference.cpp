@@ -117,7 +117,7 @@ TEST(OneReference, ATensorFlow2TreeIsChartedAgainstTensorFlow2Everywhere) {
         const auto r =
             plot({tree.path().string(), "--chart", chart, "--output", svg, "--quiet"});
         ASSERT_EQ(r.exitCode, 0) << r.err;
-        const std::string text = slurpFile(svg);
+        const std::string text = readWhole(svg);
         EXPECT_NE(text.find("DLPerf TensorFlow 2.3.0 (FP32, bs 128)"), std::string::npos)
             << chart;
         EXPECT_EQ(text.find("MXNet"), std::string::npos) << chart;

@@ -47,7 +47,7 @@ TEST(PlotCli, SvgWithReferencesAndScale) {
                    "dlperf-ngc-mxnet-fp32-bs128", "--reference",
                    "dlperf-report-v1-fp32-bs128:OneFlow 0.2.0", "--output", svg, "--quiet"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const std::string text = slurpFile(svg);
+    const std::string text = readWhole(svg);
     EXPECT_NE(text.find("Throughput — r50 fp32, batch 128"), std::string::npos);
     EXPECT_NE(text.find("Throughput (images/s)"), std::string::npos);
     EXPECT_NE(text.find("OneFlow 0.2.0"), std::string::npos);
@@ -64,13 +64,13 @@ TEST(PlotCli, DrawsWhatTheGuiDrawsLog2SpeedupLabelledReferencesAndTheCiWhisker) 
     auto r = plot({SCALEVIEW_SAMPLES, "--chart", "speedup", "--reference",
                    "dlperf-ngc-mxnet-fp32-bs128", "--output", speedup, "--quiet"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    std::string text = slurpFile(speedup);
+    std::string text = readWhole(speedup);
     EXPECT_NE(text.find("GPUs (log"), std::string::npos);
     EXPECT_NE(text.find("DLPerf NGC MXNet 20.03 (FP32, bs 128)"), std::string::npos);
     const auto ci = (out.path() / "c.svg").string();
     r = plot({SCALEVIEW_SAMPLES, "--whisker", "ci95", "--output", ci, "--quiet"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    text = slurpFile(ci);
+    text = readWhole(ci);
     EXPECT_NE(text.find("95 % CI of median"), std::string::npos);
     EXPECT_EQ(text.find("Min–max of repeats"), std::string::npos);
     r = plot({SCALEVIEW_SAMPLES, "--whisker", "stdev", "--output", ci});

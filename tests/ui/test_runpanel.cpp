@@ -67,9 +67,9 @@ std::vector<int> processesMentioning(const std::string& needle, bool atStart = f
     for (const auto& e : std::filesystem::directory_iterator("/proc")) {
         const std::string name = e.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        std::string cmd = slurpFile(e.path() / "cmdline");
+        std::string cmd = readWhole(e.path() / "cmdline");
         std::replace(cmd.begin(), cmd.end(), '\0', ' ');
-        const std::string stat = slurpFile(e.path() / "stat");
+        const std::string stat = readWhole(e.path() / "stat");
         const bool zombie = stat.find(") Z ") != std::string::npos;
         const auto at = cmd.find(needle);
         if (!zombie && at != std::string::npos && (!atStart || at == 0))
@@ -455,7 +455,7 @@ TEST(RunPanel, ResumeRunsTheSavedCampaignNotTheEditedForm) {
     ASSERT_TRUE(readDone(w.panel));
     ASSERT_TRUE(w.panel->controller()->isRunning()) << w.panel->bannerText().toStdString();
     ASSERT_TRUE(waitUntil([&] { return done; }, 60000));
-    const std::string journal = slurpFile(out.toStdString() + "/journal.jsonl");
+    const std::string journal = readWhole(out.toStdString() + "/journal.jsonl");
     EXPECT_NE(journal.find(R"("--iterations","40")"), std::string::npos) << journal;
     EXPECT_EQ(journal.find(R"("--iterations","7")"), std::string::npos) << journal;
     for (const auto& [id, entry] : launcher::Journal(out.toStdString() + "/journal.jsonl").read())
@@ -468,7 +468,7 @@ TEST(RunPanel, RunAsANewCampaignLeavesTheOpenedDirectoryAlone) {
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("campaign"));
     cancelledCampaign(dir, out);
-    const std::string before = slurpFile(out.toStdString() + "/journal.jsonl");
+    const std::string before = readWhole(out.toStdString() + "/journal.jsonl");
     ASSERT_TRUE(openAndWait(w.panel, out));
     w.form->iterations()->setValue(17);
     w.panel->resumeButton()->click();
@@ -486,7 +486,7 @@ TEST(RunPanel, RunAsANewCampaignLeavesTheOpenedDirectoryAlone) {
     ASSERT_TRUE(saved) << error;
     EXPECT_EQ(saved->iterations, 17);
     EXPECT_EQ(saved->outputDir, fresh);
-    EXPECT_EQ(slurpFile(out.toStdString() + "/journal.jsonl"), before);
+    EXPECT_EQ(readWhole(out.toStdString() + "/journal.jsonl"), before);
 }
 
 TEST(RunPanel, AnOpenedCampaignKeepsWhatCannotRunHereAndSaysWhy) {

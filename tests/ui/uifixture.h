@@ -73,10 +73,6 @@ template <typename Pred> bool waitUntil(Pred pred, int ms = 10000) {
     return QTest::qWaitFor(pred, ms);
 }
 
-inline std::string slurpFile(const std::filesystem::path& p) {
-    return readWhole(p.string());
-}
-
 // The whole window, its settings in an INI file of its own that goes away with it.
 struct AppWindow {
     QTemporaryDir config;
