@@ -194,40 +194,30 @@ std::vector<ComparisonSeries> frameworkSeries(const std::vector<const CaseStats*
     return out;
 }
 
-Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
-                 const ReferenceCatalog& given, const std::string& label,
-                 const std::vector<SeriesInput>& others) {
-    // The options' own catalog (the user's tables too) unless the caller names one.
-    const ReferenceCatalog& catalog =
-        &given == &ReferenceCatalog::builtin() ? options.referenceCatalog() : given;
-    // Kept alive by a.options.catalog for as long as the summaries are.
-    const ReferenceCatalog* userTables =
-        &catalog == options.catalog.get() ? options.catalog.get() : nullptr;
-    Analysis a;
-    a.options = options;
-    a.expected = snapshot.expected;
-    a.complete = snapshot.complete;
-    a.summary = measureSnapshot(snapshot, options, &a.logs);
-    Summary& s = a.summary;
-    if (userTables) s.options.references = userTables;
-    a.label = label.empty() ? defaultLabel(s.root) : label;
-    for (const auto& input : others) {
-        SeriesAnalysis o;
-        o.label = input.label;
-        o.expected = input.snapshot.expected;
-        o.complete = input.snapshot.complete;
-        // Its own window, as `compare` measures it; the method and the rest are the view's.
-        AnalysisOptions own = options;
-        own.measure = input.measure;
-        own.windowSource = input.windowSource;
-        own.campaignFile = input.campaignFile;
-        o.summary = measureSnapshot(input.snapshot, own, &o.logs);
-        if (userTables) o.summary.options.references = userTables;
-        recomputeCases(o.summary); // its run warnings too, for its Runs view
-        a.others.push_back(std::move(o));
-    }
+namespace {
 
-    // Groups first (with no reference), so that the group shown is known before references.
+// Another directory beside the open one, measured over its own window, as `compare` measures
+// it; the method and the rest are the view's.
+SeriesAnalysis measureOther(const SeriesInput& input, const AnalysisOptions& options,
+                            const ReferenceCatalog* userTables) {
+    SeriesAnalysis o;
+    o.label = input.label;
+    o.expected = input.snapshot.expected;
+    o.complete = input.snapshot.complete;
+    AnalysisOptions own = options;
+    own.measure = input.measure;
+    own.windowSource = input.windowSource;
+    own.campaignFile = input.campaignFile;
+    o.summary = measureSnapshot(input.snapshot, own, &o.logs);
+    if (userTables) o.summary.options.references = userTables;
+    recomputeCases(o.summary); // its run warnings too, for its Runs view
+    return o;
+}
+
+// The case groups of every directory open, and the one shown: the options', else the first.
+// Computed with no reference, so that the group shown is known before its references.
+void chooseGroup(Analysis& a, const AnalysisOptions& options, const ReferenceCatalog& catalog) {
+    Summary& s = a.summary;
     s.cases = computeCases(s.runs, s.options, catalog);
     std::vector<const std::vector<CaseStats>*> all{&s.cases};
     for (const auto& o : a.others)
@@ -238,9 +228,13 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
         a.group = options.group;
     else if (!a.groups.empty())
         a.group = a.groups.front();
+}
 
-    // The group's log formats, in every directory open: each framework's own references (the
-    // Results table's per case), a TensorFlow 2 tree is not compared with NGC MXNet's figures.
+// The group's log formats, in every directory open, and their frameworks into a.frameworks:
+// each framework's own references (the Results table's per case), a TensorFlow 2 tree is not
+// compared with NGC MXNet's figures.
+std::vector<std::string> groupFormats(Analysis& a) {
+    const Summary& s = a.summary;
     std::vector<std::string> formats;
     if (a.group) {
         auto collect = [&](const std::vector<CaseStats>& cases) {
@@ -254,10 +248,18 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
             collect(o.summary.cases);
         for (const auto& f : a.group->format.empty() ? formats : std::vector{a.group->format})
             if (const std::string fw(logFormatOf(f).framework);
-                !fw.empty() && std::find(a.frameworks.begin(), a.frameworks.end(), fw) ==
-                                   a.frameworks.end())
+                !fw.empty() &&
+                std::find(a.frameworks.begin(), a.frameworks.end(), fw) == a.frameworks.end())
                 a.frameworks.push_back(fw);
     }
+    return formats;
+}
+
+// The references drawn: each framework's own (automatic), or those the options name that the
+// catalog knows. The cases are computed again with the first.
+void chooseReferences(Analysis& a, const AnalysisOptions& options, const ReferenceCatalog& catalog,
+                      const std::vector<std::string>& formats) {
+    Summary& s = a.summary;
     if (options.autoReferences) {
         if (a.group) a.references = matchingReferences(*a.group, formats, catalog);
     } else {
@@ -268,7 +270,12 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
     s.options.reference =
         options.autoReferences || a.references.empty() ? std::string() : a.references.front();
     recomputeCases(s);
+}
 
+// The series the charts and the comparison draw: each directory's; or, in one tree of several
+// frameworks with no framework chosen, each framework's; or the open directory's alone.
+void buildSeries(Analysis& a, const AnalysisOptions& options) {
+    const Summary& s = a.summary;
     if (a.group) {
         if (!a.others.empty()) {
             // With what each recorded (its captured environment and campaign settings, read
@@ -289,6 +296,34 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
             a.series.push_back(seriesOf(a.label, s, *a.group));
         }
     }
+}
+
+} // namespace
+
+Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
+                 const ReferenceCatalog& given, const std::string& label,
+                 const std::vector<SeriesInput>& others) {
+    // The options' own catalog (the user's tables too) unless the caller names one.
+    const ReferenceCatalog& catalog =
+        &given == &ReferenceCatalog::builtin() ? options.referenceCatalog() : given;
+    // Kept alive by a.options.catalog for as long as the summaries are.
+    const ReferenceCatalog* userTables =
+        &catalog == options.catalog.get() ? options.catalog.get() : nullptr;
+    Analysis a;
+    a.options = options;
+    a.expected = snapshot.expected;
+    a.complete = snapshot.complete;
+    a.summary = measureSnapshot(snapshot, options, &a.logs);
+    Summary& s = a.summary;
+    if (userTables) s.options.references = userTables;
+    a.label = label.empty() ? defaultLabel(s.root) : label;
+    for (const auto& input : others)
+        a.others.push_back(measureOther(input, options, userTables));
+
+    chooseGroup(a, options, catalog);
+    const std::vector<std::string> formats = groupFormats(a);
+    chooseReferences(a, options, catalog, formats);
+    buildSeries(a, options);
     // The bootstrap of each case's ratio (10 000 resamples a side) runs here, on the worker.
     if (a.series.size() > 1) a.comparison = compareSeries(a.series);
     return a;
