@@ -5,71 +5,133 @@
 
 #include <QCategoryAxis>
 #include <QChart>
+#include <QCursor>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QToolTip>
 #include <QValueAxis>
 
 #include <algorithm>
 
 namespace sv::ui {
+namespace {
 
-QChart* HistoryChart::build(const history::CaseTrend& t) {
-    auto* chart = new QChart();
-    ChartStyle::apply(chart, QStringLiteral("%1 over time (%2 method)")
-                                 .arg(QString::fromStdString(history::caseName(t.key)),
-                                      QString::fromStdString(t.method)));
-    const int n = static_cast<int>(t.points.size());
+const char* kWhiskerName = "min–max of the repeats";
+
+// The y range the points span, min to max of every campaign's repeats.
+struct Span {
+    double lo = 0.0, hi = 0.0;
+};
+
+Span spanOf(const history::CaseTrend& t) {
+    Span s;
+    if (t.points.empty()) return s;
+    s.lo = t.points.front().min;
+    s.hi = s.lo;
+    for (const auto& p : t.points) {
+        s.lo = std::min(s.lo, p.min);
+        s.hi = std::max(s.hi, p.max);
+    }
+    return s;
+}
+
+// A whisker with caps per campaign: min-max and a short bar at each end.
+void addWhiskers(QChart* chart, const history::CaseTrend& t,
+                 std::vector<QAbstractSeries*>& series) {
+    const double cap = 0.08;
+    for (std::size_t i = 0; i < t.points.size(); ++i) {
+        const auto& p = t.points[i];
+        const double x = static_cast<double>(i);
+        auto* whisker = new QLineSeries(chart);
+        QPen w(ChartStyle::spread());
+        w.setWidthF(1.5);
+        whisker->setPen(w);
+        for (const auto& [dx, y] : {std::pair{-cap, p.min}, {cap, p.min}, {0.0, p.min},
+                                    {0.0, p.max}, {-cap, p.max}, {cap, p.max}})
+            whisker->append(x + dx, y);
+        whisker->setName(QObject::tr(kWhiskerName));
+        series.push_back(whisker);
+    }
+}
+
+// The medians joined in time order, and the latest one marked (red when a regression).
+void addMedians(QChart* chart, const history::CaseTrend& t,
+                std::vector<QAbstractSeries*>& series) {
     auto* median = new QLineSeries(chart);
     median->setName(QObject::tr("median"));
     QPen pen(ChartStyle::measured());
     pen.setWidthF(2.5);
     median->setPen(pen);
     median->setPointsVisible(true);
+    for (std::size_t i = 0; i < t.points.size(); ++i)
+        median->append(static_cast<double>(i), t.points[i].median);
     auto* latest = new QScatterSeries(chart);
     latest->setName(t.regression ? QObject::tr("latest: regression") : QObject::tr("latest"));
     latest->setColor(t.regression ? ChartStyle::problem() : ChartStyle::measured());
     latest->setMarkerSize(14);
-    std::vector<QAbstractSeries*> series;
-    double lo = t.points.empty() ? 0 : t.points.front().min, hi = lo;
-    for (int i = 0; i < n; ++i) {
-        const auto& p = t.points[static_cast<std::size_t>(i)];
-        median->append(i, p.median);
-        auto* whisker = new QLineSeries(chart);
-        QPen w(ChartStyle::spread());
-        w.setWidthF(1.5);
-        whisker->setPen(w);
-        // A whisker with caps: min-max and a short bar at each end.
-        const double cap = 0.08;
-        whisker->append(i - cap, p.min);
-        whisker->append(i + cap, p.min);
-        whisker->append(i, p.min);
-        whisker->append(i, p.max);
-        whisker->append(i - cap, p.max);
-        whisker->append(i + cap, p.max);
-        whisker->setName(QObject::tr("min–max of the repeats"));
-        series.push_back(whisker);
-        lo = std::min(lo, p.min);
-        hi = std::max(hi, p.max);
-    }
-    if (n > 0) latest->append(n - 1, t.points.back().median);
+    if (!t.points.empty())
+        latest->append(static_cast<double>(t.points.size() - 1), t.points.back().median);
     series.push_back(median);
     series.push_back(latest);
-    if (t.previousLow) {
-        // The floor the latest campaign is judged against.
-        auto* floor = new QLineSeries(chart);
-        floor->setName(QObject::tr("lowest earlier repeat"));
-        QPen f(ChartStyle::problem());
-        f.setStyle(Qt::DashLine);
-        floor->setPen(f);
-        floor->append(-0.5, *t.previousLow);
-        floor->append(n - 0.5, *t.previousLow);
-        series.push_back(floor);
+}
+
+// The floor the latest campaign is judged against.
+void addFloor(QChart* chart, const history::CaseTrend& t, std::vector<QAbstractSeries*>& series) {
+    if (!t.previousLow) return;
+    auto* floor = new QLineSeries(chart);
+    floor->setName(QObject::tr("lowest earlier repeat"));
+    QPen f(ChartStyle::problem());
+    f.setStyle(Qt::DashLine);
+    floor->setPen(f);
+    floor->append(-0.5, *t.previousLow);
+    floor->append(static_cast<double>(t.points.size()) - 0.5, *t.previousLow);
+    series.push_back(floor);
+}
+
+// Each change point: a dotted line just before its campaign, and a diamond on its median
+// labelled with the step and what changed there (also its tooltip).
+void addChangePoints(QChart* chart, const history::CaseTrend& t, Span span,
+                     std::vector<QAbstractSeries*>& series) {
+    const QColor colour(0x8e, 0x24, 0xaa);
+    for (const auto& step : t.steps) {
+        const double x = static_cast<double>(step.point.index);
+        auto* line = new QLineSeries(chart);
+        QPen pen(colour);
+        pen.setStyle(Qt::DotLine);
+        pen.setWidthF(1.5);
+        line->setPen(pen);
+        line->setName(QStringLiteral("change point line"));
+        line->append(x - 0.5, span.lo);
+        line->append(x - 0.5, span.hi);
+        series.push_back(line);
+        auto* mark = new QScatterSeries(chart);
+        mark->setName(HistoryChart::changePointName(t, step));
+        mark->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        mark->setMarkerSize(13);
+        mark->setColor(colour);
+        mark->append(x, t.points[step.point.index].median);
+        // The label's text is fixed: no @xPoint/@yPoint in it.
+        mark->setPointLabelsFormat(HistoryChart::changePointLabel(step));
+        mark->setPointLabelsVisible(true);
+        mark->setPointLabelsColor(colour);
+        mark->setPointLabelsClipping(false);
+        const QString tip = mark->name() + QStringLiteral("\n") + HistoryChart::changePointLabel(step);
+        QObject::connect(mark, &QScatterSeries::hovered, mark, [tip](const QPointF&, bool on) {
+            if (on) QToolTip::showText(QCursor::pos(), tip);
+            else QToolTip::hideText();
+        });
+        series.push_back(mark);
     }
+}
+
+// One category per campaign: its day and its name.
+QCategoryAxis* campaignAxis(QChart* chart, const history::CaseTrend& t) {
     auto* x = new QCategoryAxis(chart);
     x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     x->setStartValue(-0.5);
+    const int n = static_cast<int>(t.points.size());
     for (int i = 0; i < n; ++i) {
         const auto& p = t.points[static_cast<std::size_t>(i)];
         QString label = QStringLiteral("%1<br>%2")
@@ -80,21 +142,56 @@ QChart* HistoryChart::build(const history::CaseTrend& t) {
         x->append(label, i);
     }
     x->setRange(-0.5, std::max(0.5, n - 0.5));
+    return x;
+}
+
+// One legend entry for all whiskers; the change points' lines have none (their diamonds do).
+void tidyLegend(QChart* chart) {
+    bool whiskerShown = false;
+    for (auto* m : chart->legend()->markers()) {
+        if (m->label() == QObject::tr(kWhiskerName)) {
+            m->setVisible(!whiskerShown);
+            whiskerShown = true;
+        } else if (m->label() == QLatin1String("change point line")) {
+            m->setVisible(false);
+        }
+    }
+}
+
+} // namespace
+
+QString HistoryChart::changePointName(const history::CaseTrend& t, const history::CaseStep& s) {
+    return QObject::tr("change point: %1 (%2 %)")
+        .arg(QString::fromStdString(t.points[s.point.index].label))
+        .arg(QString::number(s.point.stepPct, 'f', 1));
+}
+
+QString HistoryChart::changePointLabel(const history::CaseStep& s) {
+    return QObject::tr("step %1 %: %2")
+        .arg(QString::number(s.point.stepPct, 'f', 1),
+             QString::fromStdString(describeChanges(s.changed)));
+}
+
+QChart* HistoryChart::build(const history::CaseTrend& t) {
+    auto* chart = new QChart();
+    ChartStyle::apply(chart, QStringLiteral("%1 over time (%2 method)")
+                                 .arg(QString::fromStdString(history::caseName(t.key)),
+                                      QString::fromStdString(t.method)));
+    std::vector<QAbstractSeries*> series;
+    addWhiskers(chart, t, series);
+    addMedians(chart, t, series);
+    addFloor(chart, t, series);
+    const Span span = spanOf(t);
+    addChangePoints(chart, t, span, series);
+    auto* x = campaignAxis(chart, t);
     auto* y = new QValueAxis(chart);
-    const double margin = std::max(1.0, (hi - lo) * 0.15);
-    y->setRange(std::max(0.0, lo - margin), hi + margin);
+    const double margin = std::max(1.0, (span.hi - span.lo) * 0.15);
+    y->setRange(std::max(0.0, span.lo - margin), span.hi + margin);
     y->setLabelFormat(QStringLiteral("%.1f"));
     ChartStyle::addSeries(chart, x, y, series);
     ChartStyle::applyAxis(x, QObject::tr("campaign (ran, UTC)"));
     ChartStyle::applyAxis(y, QObject::tr("images/s"));
-    // One legend entry for all whiskers.
-    const auto markers = chart->legend()->markers();
-    bool whiskerShown = false;
-    for (auto* m : markers)
-        if (m->label() == QObject::tr("min–max of the repeats")) {
-            m->setVisible(!whiskerShown);
-            whiskerShown = true;
-        }
+    tidyLegend(chart);
     return chart;
 }
 

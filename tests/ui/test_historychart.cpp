@@ -1,0 +1,108 @@
+// The History page's chart marks each change point at its campaign, labelled with the step and
+// what changed there: eight generated nights recorded into a real history, the last four on a
+// new driver and 10 % slower.
+
+#include "tests/history/historyfixture.h"
+#include "tests/ui/uifixture.h"
+
+#include "history/campaignrecord.h"
+#include "history/historydatabase.h"
+#include "ui/charts/historychart.h"
+#include "ui/history/historypage.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QScatterSeries>
+#include <QSignalSpy>
+
+#include <gtest/gtest.h>
+
+using namespace sv::test;
+using sv::history::HistoryDatabase;
+using sv::ui::HistoryPage;
+
+namespace {
+
+// A little noise per night (so each night's logs, and so its identity, differ): +-0.3 %.
+double jitter(int night) {
+    const double j[] = {0.0, 0.002, -0.001, 0.001, 0.003, -0.002, 0.0015, -0.0025};
+    return 1.0 + j[(night - 1) % 8];
+}
+
+std::vector<QScatterSeries*> changePointMarks(QChart* chart) {
+    std::vector<QScatterSeries*> out;
+    for (auto* s : chart->series())
+        if (auto* scatter = qobject_cast<QScatterSeries*>(s);
+            scatter && scatter->name().startsWith(QStringLiteral("change point:")))
+            out.push_back(scatter);
+    return out;
+}
+
+} // namespace
+
+TEST(HistoryChart, TheChangePointIsMarkedAtItsCampaignWithWhatChanged) {
+    TempDir dir;
+    const auto db = dir / "history.sqlite";
+    {
+        HistoryDatabase history(db);
+        for (int night = 1; night <= 8; ++night) {
+            const bool after = night >= 5;
+            const auto root = dir / ("night" + std::to_string(night));
+            const double level = (after ? 0.9 : 1.0) * jitter(night);
+            writeHistoryCampaign(root, level, level, 20 - night,
+                                 after ? "550.54.14" : "535.104.05");
+            auto read = sv::history::readCampaign(root);
+            ASSERT_TRUE(read.record) << read.error;
+            ASSERT_EQ(history.record(*read.record).outcome, HistoryDatabase::Outcome::Added);
+        }
+    }
+    HistoryPage page;
+    QSignalSpy loaded(&page, &HistoryPage::loaded);
+    page.setDatabasePath(db);
+    ASSERT_TRUE(loaded.wait(20000));
+    ASSERT_EQ(page.caseBox()->count(), 2);
+    for (int c = 0; c < 2; ++c) {
+        page.caseBox()->setCurrentIndex(c);
+        const auto& trend = page.trends()[static_cast<std::size_t>(c)];
+        ASSERT_EQ(trend.points.size(), 8u);
+        ASSERT_EQ(trend.steps.size(), 1u) << "case " << c;
+        ASSERT_EQ(trend.steps[0].point.index, 4u); // night5, the first on the new driver
+        const auto marks = changePointMarks(page.chartView()->chart());
+        ASSERT_EQ(marks.size(), 1u);
+        QScatterSeries* mark = marks.front();
+        ASSERT_EQ(mark->count(), 1);
+        EXPECT_DOUBLE_EQ(mark->at(0).x(), 4.0);
+        EXPECT_DOUBLE_EQ(mark->at(0).y(), trend.points[4].median);
+        EXPECT_TRUE(mark->name().startsWith(QStringLiteral("change point: night5 (-10.")))
+            << mark->name().toStdString();
+        EXPECT_TRUE(mark->pointLabelsVisible());
+        EXPECT_TRUE(mark->pointLabelsFormat().startsWith(QStringLiteral("step -10.")))
+            << mark->pointLabelsFormat().toStdString();
+        EXPECT_TRUE(mark->pointLabelsFormat().endsWith(
+            QStringLiteral(" %: driver 535.104.05 -> 550.54.14")))
+            << mark->pointLabelsFormat().toStdString();
+    }
+}
+
+TEST(HistoryChart, NoChangePointNoMark) {
+    TempDir dir;
+    const auto db = dir / "history.sqlite";
+    {
+        HistoryDatabase history(db);
+        for (int night = 1; night <= 6; ++night) {
+            const auto root = dir / ("night" + std::to_string(night));
+            writeHistoryCampaign(root, jitter(night), jitter(night), 20 - night, "535.104.05");
+            auto read = sv::history::readCampaign(root);
+            ASSERT_TRUE(read.record) << read.error;
+            ASSERT_EQ(history.record(*read.record).outcome, HistoryDatabase::Outcome::Added);
+        }
+    }
+    HistoryPage page;
+    QSignalSpy loaded(&page, &HistoryPage::loaded);
+    page.setDatabasePath(db);
+    ASSERT_TRUE(loaded.wait(20000));
+    ASSERT_GE(page.caseBox()->count(), 1);
+    EXPECT_TRUE(page.trends()[0].steps.empty());
+    EXPECT_TRUE(changePointMarks(page.chartView()->chart()).empty());
+}
