@@ -58,6 +58,37 @@ struct Walker {
         out.warnings.push_back({display(p), 0, std::move(message)});
     }
 
+    // A directory the launcher wrote a campaign into: its campaign.json and journal.jsonl.
+    static bool isCampaignRoot(const fs::path& dir) {
+        std::error_code ec;
+        return fs::is_regular_file(dir / "campaign.json", ec) &&
+               fs::is_regular_file(dir / "journal.jsonl", ec);
+    }
+    // What a campaign root holds besides its logs/ (launcher/campaign/campaigndirectory.h and
+    // the runner write these): counted, never sniffed.
+    static bool isCampaignRecord(const fs::directory_entry& entry, bool isDir) {
+        static const std::set<std::string> files{"campaign.json", "journal.jsonl", "probes.json"};
+        static const std::set<std::string> dirs{"environment", "monitor", "workload", "probes",
+                                                "ssh"};
+        const std::string name = entry.path().filename().string();
+        return isDir ? dirs.count(name) > 0 : files.count(name) > 0;
+    }
+    // Every regular file below dir is a campaign record (environment/, monitor/ ...).
+    void countRecords(const fs::path& dir, int depth) {
+        std::error_code ec;
+        if (depth > 16) return;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            std::error_code sec;
+            if (it->is_symlink(sec)) continue;
+            if (it->is_directory(sec))
+                countRecords(it->path(), depth + 1);
+            else if (it->is_regular_file(sec)) {
+                ++out.filesRead;
+                ++out.campaignFiles;
+            }
+        }
+    }
+
     // topology: the nearest enclosing folder named NnGg, if any.
     void walk(const fs::path& dir, std::optional<Topology> topology, int depth) {
         struct stat st {};
@@ -89,10 +120,21 @@ struct Walker {
             entries.push_back(*it);
         }
         std::sort(entries.begin(), entries.end());
+        const bool campaignRoot = isCampaignRoot(dir);
         for (const auto& entry : entries) {
             const fs::path& p = entry.path();
             std::error_code sec;
             const bool isDir = entry.is_directory(sec); // follows symlinks
+            if (campaignRoot && isCampaignRecord(entry, isDir) &&
+                (isDir || entry.is_regular_file(sec))) {
+                if (isDir)
+                    countRecords(p, 0);
+                else {
+                    ++out.filesRead;
+                    ++out.campaignFiles;
+                }
+                continue;
+            }
             if (isDir) {
                 auto t = parseTopology(p.filename().string());
                 walk(p, t ? t : topology, depth + 1);
@@ -134,6 +176,9 @@ std::string ScanResult::summaryLine() const {
     std::string s = "read " + std::to_string(filesRead) + (filesRead == 1 ? " file: " : " files: ") +
                     std::to_string(logs.size()) +
                     (logs.size() == 1 ? " throughput log" : " throughput logs");
+    if (campaignFiles)
+        s += ", " + std::to_string(campaignFiles) +
+             " of the campaign's own records (journal, environment, monitor samples, workload)";
     if (otherFiles) {
         s += ", " + std::to_string(otherFiles) +
              (otherFiles == 1 ? " other file skipped" : " other files skipped");
@@ -208,6 +253,7 @@ ScanResult scanLogFiles(const std::vector<fs::path>& files) {
             result.filesRead += sub.filesRead;
             result.otherFiles += sub.otherFiles;
             result.binaryFiles += sub.binaryFiles;
+            result.campaignFiles += sub.campaignFiles;
             continue;
         }
         ++result.filesRead;

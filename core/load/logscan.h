@@ -34,7 +34,12 @@ struct ScanResult {
     std::size_t filesRead = 0;        // regular files looked at
     std::size_t otherFiles = 0;       // not throughput logs: skipped, counted here
     std::size_t binaryFiles = 0;      // of those, binaries (skipped after their first bytes)
-    // "read 312 files: 15 throughput logs, 297 other files skipped"
+    // A launcher campaign's own records beside its logs (campaign.json, the journal, the
+    // environment captures, the monitor's samples, the workload script, probes.json): known,
+    // not read as logs, and not "other files" either.
+    std::size_t campaignFiles = 0;
+    // "read 312 files: 15 throughput logs, 297 other files skipped"; a campaign directory's
+    // records are said as such ("6 of the campaign's own records").
     std::string summaryLine() const;
 };
 

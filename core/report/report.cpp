@@ -100,19 +100,22 @@ std::string formatTable(const Summary& s) {
             const LogFormat& f = logFormatOf(c.key.format);
             // A window other than DLPerf's usual 20…119 is named (each format's may differ).
             const MeasureOptions w = windowFor(f, s.load.measure);
-            const std::string window =
-                w.warmup == 20 && w.iterations == 120 ? ""
-                : isSteadyStateWindow(w)
-                    ? ", the log's own reports: median after the first tenth"
-                    : ", iterations " + std::to_string(w.warmup) + "-" +
-                          std::to_string(w.iterations - 1);
+            // The log's own reports are its figures, not the time or speed method over a
+            // window of iterations: the header says which, never "time method" for them.
+            const std::string how =
+                isSteadyStateWindow(w)
+                    ? "the log's own reports: median after the first tenth"
+                    : std::string(methodName(s.options.method)) + " method" +
+                          (w.warmup == 20 && w.iterations == 120
+                               ? ""
+                               : ", iterations " + std::to_string(w.warmup) + "-" +
+                                     std::to_string(w.iterations - 1));
             // A batch nobody states (a log outside DLPerf's layout) is "?".
             const std::string batch =
                 c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?";
             out += std::string(f.framework) + "  " + c.key.model + "  " + c.key.precision +
                    "  batch " + batch + " per GPU  (throughput in " +
-                   std::string(f.unit) + ", " + std::string(methodName(s.options.method)) +
-                   " method" + window + ")\n";
+                   std::string(f.unit) + ", " + how + ")\n";
             row(head);
             group = &c;
         }

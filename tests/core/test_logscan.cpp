@@ -94,6 +94,36 @@ TEST(LogScan, TopologyFromTheNearestFolderAndStrayFilesCounted) {
     EXPECT_EQ(scan.summaryLine(), "read 6 files: 3 throughput logs, 3 other files skipped");
 }
 
+// A campaign directory as the launcher leaves it: its logs, and its own records beside them
+// (campaign.json, the journal, environment captures, monitor samples, the workload script),
+// which are said as the campaign's records, not "other files skipped" (issue 26: "read 7 files:
+// 1 throughput log, 6 other files skipped" on the app's own campaign). A stray file in it is
+// still another file; without a journal, campaign.json is just another file.
+TEST(LogScan, ACampaignDirectorysOwnRecordsAreNotOtherFiles) {
+    TempDir dir;
+    writeFile(dir / "logs/local/pytorch-cpu/resnet50/bz2/1n1g/r50_b2_fp32_1.log", "x\n");
+    writeFile(dir / "campaign.json", R"({"profile": "local-cpu-rn50"})");
+    writeFile(dir / "journal.jsonl", "{}\n");
+    writeFile(dir / "environment/20261204-235116-this-machine.txt", "== uname\n");
+    writeFile(dir / "environment/20261204-235116-campaign.json", "{}");
+    writeFile(dir / "monitor/bz2/1n1g/r50_b2_fp32_1.jsonl", "{}\n");
+    writeFile(dir / "workload/rn50_cpu.py", "print()\n");
+    writeFile(dir / "notes.txt", "mine\n");
+    auto scan = scanLogDirectory(dir.path());
+    ASSERT_FALSE(scan.error);
+    ASSERT_EQ(scan.logs.size(), 1u);
+    EXPECT_EQ(scan.campaignFiles, 6u);
+    EXPECT_EQ(scan.otherFiles, 1u);
+    EXPECT_EQ(scan.summaryLine(),
+              "read 8 files: 1 throughput log, 6 of the campaign's own records (journal, "
+              "environment, monitor samples, workload), 1 other file skipped");
+
+    fs::remove(dir / "journal.jsonl");
+    scan = scanLogDirectory(dir.path());
+    EXPECT_EQ(scan.campaignFiles, 0u);
+    EXPECT_EQ(scan.otherFiles, 6u);
+}
+
 TEST(LogScan, SymlinkLoopIsNotFollowedTwice) {
     TempDir dir;
     writeFile(dir / "1n1g/r50_b128_fp32_1.log", "x\n");

@@ -6,6 +6,7 @@
 #include "core/load/logscan.h"
 #include "core/load/runloader.h"
 #include "core/parse/runfacts.h"
+#include "core/report/report.h"
 #include "core/stats/summary.h"
 #include "tests/support/logwriter.h"
 #include "tests/support/realworldwriter.h"
@@ -129,6 +130,13 @@ TEST(RealWorldLogs, TheFolderReadsAsFound) {
     // Every run counts: each case has a median.
     for (const auto& c : s.cases)
         EXPECT_TRUE(c.median) << c.key.model;
+    // The table's headers say how each was measured: these are the logs' own reports over a
+    // steady state, never "time method" (which they are not).
+    const std::string table = formatTable(s);
+    EXPECT_EQ(table.find("time method"), std::string::npos) << table;
+    EXPECT_NE(table.find("the log's own reports: median after the first tenth)"),
+              std::string::npos)
+        << table;
 }
 
 TEST(RealWorldLogs, EachFileReadsAlone) {
