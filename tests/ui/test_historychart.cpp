@@ -30,13 +30,18 @@ double jitter(int night) {
     return 1.0 + j[(night - 1) % 8];
 }
 
-std::vector<QScatterSeries*> changePointMarks(QChart* chart) {
+// The chart's scatter series whose name starts with prefix.
+std::vector<QScatterSeries*> scatterNamed(QChart* chart, const QString& prefix) {
     std::vector<QScatterSeries*> out;
     for (auto* s : chart->series())
         if (auto* scatter = qobject_cast<QScatterSeries*>(s);
-            scatter && scatter->name().startsWith(QStringLiteral("change point:")))
+            scatter && scatter->name().startsWith(prefix))
             out.push_back(scatter);
     return out;
+}
+
+std::vector<QScatterSeries*> changePointMarks(QChart* chart) {
+    return scatterNamed(chart, QStringLiteral("change point:"));
 }
 
 } // namespace
@@ -76,12 +81,20 @@ TEST(HistoryChart, TheChangePointIsMarkedAtItsCampaignWithWhatChanged) {
         EXPECT_DOUBLE_EQ(mark->at(0).y(), trend.points[4].median);
         EXPECT_TRUE(mark->name().startsWith(QStringLiteral("change point: night5 (-10.")))
             << mark->name().toStdString();
-        EXPECT_TRUE(mark->pointLabelsVisible());
-        EXPECT_TRUE(mark->pointLabelsFormat().startsWith(QStringLiteral("step -10.")))
-            << mark->pointLabelsFormat().toStdString();
-        EXPECT_TRUE(mark->pointLabelsFormat().endsWith(
+        // Its text, just before night5 above the data: the step and what changed there.
+        const auto texts =
+            scatterNamed(page.chartView()->chart(), QStringLiteral("change point label"));
+        ASSERT_EQ(texts.size(), 1u);
+        QScatterSeries* text = texts.front();
+        ASSERT_EQ(text->count(), 1);
+        EXPECT_DOUBLE_EQ(text->at(0).x(), 3.5);
+        EXPECT_GT(text->at(0).y(), trend.points[0].max);
+        EXPECT_TRUE(text->pointLabelsVisible());
+        EXPECT_TRUE(text->pointLabelsFormat().startsWith(QStringLiteral("step -10.")))
+            << text->pointLabelsFormat().toStdString();
+        EXPECT_TRUE(text->pointLabelsFormat().endsWith(
             QStringLiteral(" %: driver 535.104.05 -> 550.54.14")))
-            << mark->pointLabelsFormat().toStdString();
+            << text->pointLabelsFormat().toStdString();
     }
 }
 

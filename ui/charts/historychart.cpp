@@ -90,9 +90,28 @@ void addFloor(QChart* chart, const history::CaseTrend& t, std::vector<QAbstractS
     series.push_back(floor);
 }
 
-// Each change point: a dotted line just before its campaign, and a diamond on its median
-// labelled with the step and what changed there (also its tooltip).
-void addChangePoints(QChart* chart, const history::CaseTrend& t, Span span,
+// A change point's text, above the data where nothing is drawn: an invisible point at the
+// dotted line's top carries it as its label.
+QScatterSeries* changePointText(QChart* chart, const history::CaseStep& step, double x, double y,
+                                const QColor& colour) {
+    auto* text = new QScatterSeries(chart);
+    text->setName(QStringLiteral("change point label"));
+    text->setMarkerSize(1);
+    text->setColor(Qt::transparent);
+    text->setBorderColor(Qt::transparent);
+    text->append(x, y);
+    // The label's text is fixed: no @xPoint/@yPoint in it.
+    text->setPointLabelsFormat(HistoryChart::changePointLabel(step));
+    text->setPointLabelsVisible(true);
+    text->setPointLabelsColor(colour);
+    text->setPointLabelsClipping(false);
+    return text;
+}
+
+// Each change point: a diamond on its campaign's median (its tooltip the step and what
+// changed), a dotted line just before the campaign from the middle of the step to above the
+// data, and there the step and what changed.
+void addChangePoints(QChart* chart, const history::CaseTrend& t, double top,
                      std::vector<QAbstractSeries*>& series) {
     const QColor colour(0x8e, 0x24, 0xaa);
     for (const auto& step : t.steps) {
@@ -103,26 +122,24 @@ void addChangePoints(QChart* chart, const history::CaseTrend& t, Span span,
         pen.setWidthF(1.5);
         line->setPen(pen);
         line->setName(QStringLiteral("change point line"));
-        line->append(x - 0.5, span.lo);
-        line->append(x - 0.5, span.hi);
+        line->append(x - 0.5, (step.point.before + step.point.after) / 2);
+        line->append(x - 0.5, top);
         series.push_back(line);
         auto* mark = new QScatterSeries(chart);
         mark->setName(HistoryChart::changePointName(t, step));
-        mark->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-        mark->setMarkerSize(13);
+        mark->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle); // ◆, as the table marks it
+        mark->setMarkerSize(19); // a rotated square draws smaller than a circle of the size
         mark->setColor(colour);
         mark->append(x, t.points[step.point.index].median);
-        // The label's text is fixed: no @xPoint/@yPoint in it.
-        mark->setPointLabelsFormat(HistoryChart::changePointLabel(step));
-        mark->setPointLabelsVisible(true);
-        mark->setPointLabelsColor(colour);
-        mark->setPointLabelsClipping(false);
         const QString tip = mark->name() + QStringLiteral("\n") + HistoryChart::changePointLabel(step);
         QObject::connect(mark, &QScatterSeries::hovered, mark, [tip](const QPointF&, bool on) {
-            if (on) QToolTip::showText(QCursor::pos(), tip);
-            else QToolTip::hideText();
+            if (on)
+                QToolTip::showText(QCursor::pos(), tip);
+            else
+                QToolTip::hideText();
         });
         series.push_back(mark);
+        series.push_back(changePointText(chart, step, x - 0.5, top, colour));
     }
 }
 
@@ -152,7 +169,8 @@ void tidyLegend(QChart* chart) {
         if (m->label() == QObject::tr(kWhiskerName)) {
             m->setVisible(!whiskerShown);
             whiskerShown = true;
-        } else if (m->label() == QLatin1String("change point line")) {
+        } else if (m->label() == QLatin1String("change point line") ||
+                   m->label() == QLatin1String("change point label")) {
             m->setVisible(false);
         }
     }
@@ -182,10 +200,11 @@ QChart* HistoryChart::build(const history::CaseTrend& t) {
     addMedians(chart, t, series);
     addFloor(chart, t, series);
     const Span span = spanOf(t);
-    addChangePoints(chart, t, span, series);
+    // Room above the data: a quarter of its span with a change point to name, else 15 %.
+    const double margin = std::max(1.0, (span.hi - span.lo) * (t.steps.empty() ? 0.15 : 0.25));
+    addChangePoints(chart, t, span.hi + margin * 0.55, series);
     auto* x = campaignAxis(chart, t);
     auto* y = new QValueAxis(chart);
-    const double margin = std::max(1.0, (span.hi - span.lo) * 0.15);
     y->setRange(std::max(0.0, span.lo - margin), span.hi + margin);
     y->setLabelFormat(QStringLiteral("%.1f"));
     ChartStyle::addSeries(chart, x, y, series);
