@@ -11,7 +11,8 @@ lines arrive interleaved in timestamp order, with the launcher's tag prefix and 
 --speed 1n8g=1.1 runs that topology 10 % faster (a second campaign to compare with the first);
 --format ngc-pytorch-rn50|ngc-tf-rn50 writes rank 0's dllogger lines of NGC PyTorch or NGC
 TensorFlow 1 instead (DLPerf's runners tee only rank 0), at the same simulated pace; tf2-bert
-writes TensorFlow 2's absl "Train Step:" lines (chief only), and pytorch-rn50 torchvision's
+writes TensorFlow 2's absl "Train Step:" lines (chief only), tf2-rn50 its Keras TimeHistory
+lines every 100 steps (use --iterations 600 and --model rn50, as DLPerf's TF2 runs), and pytorch-rn50 torchvision's
 `Epoch: [0][k/n]` lines of every rank in one file, interleaved in 8 KiB blocks as their
 unsynchronised writes land. The InsightFace report's formats (batch 64 by default, model r100
 with --model r100): insightface-arcface writes MXNet ArcFace's Speedometer lines every 20 batches
@@ -147,6 +148,28 @@ def write_tf2_bert_run(path, nodes, gpus, batch, iterations, rng, slowdown):
         t += step * (1.0 + rng.gauss(0.0, 0.01)) * (3.0 if k < 3 else 1.0)
         out.append("%s 139876543210 model_training_utils.py:444] Train Step: %d/%d  / loss = "
                    "7.53125\n" % (absl_stamp(t), k, iterations))
+    return write_new(path, "".join(out))
+
+
+def write_tf2_rn50_run(path, nodes, gpus, batch, iterations, rng, slowdown):
+    """TensorFlow 2 ResNet-50 (DLPerf's Keras runner): TimeHistory every 100 steps, the global
+    batch rate to 2 decimals (tests/support/formatlogs.h makeTf2Rn50Log's shape)."""
+    ranks = nodes * gpus
+    rate = per_gpu_rate("%dn%dg" % (nodes, gpus), nodes, gpus, "fp32", batch) * 0.85 * ranks
+    step = batch * ranks / (rate * slowdown)
+    out = ["%s 140123456789 classifier_trainer.py:178] Run params: {'mode': 'train_and_eval'}\n"
+           % absl_stamp(0)]
+    t, since = 0.0, 0.0
+    for k in range(1, iterations + 1):
+        dt = step * (1.0 + rng.gauss(0.0, 0.01)) * (6.0 if k == 1 else 1.0)
+        t += dt
+        since += dt
+        if k % 100:
+            continue
+        out.append("%s 140123456789 keras_utils.py:145] TimeHistory: %.2f seconds, %.2f "
+                   "examples/second between steps %d and %d\n"
+                   % (absl_stamp(t), since, batch * ranks * 100 / since, k - 100, k))
+        since = 0.0
     return write_new(path, "".join(out))
 
 
@@ -345,7 +368,7 @@ def main():
                     help="TOPOLOGY=FACTOR[,...]: those topologies run FACTOR times as fast")
     ap.add_argument("--format", default="ngc-mxnet",
                     choices=["ngc-mxnet", "ngc-pytorch-rn50", "ngc-tf-rn50", "tf2-bert",
-                             "pytorch-rn50"] + list(FACE_FORMATS))
+                             "tf2-rn50", "pytorch-rn50"] + list(FACE_FORMATS))
     ap.add_argument("--slow", action="append", default=[],
                     help="TOPOLOGY:FACTOR runs that topology at FACTOR of its rate (0.9: 10 %% slower)")
     ap.add_argument("--realworld", type=int, default=0, metavar="COPIES",
@@ -385,6 +408,9 @@ def main():
             slowdown = (1.0 + rng.gauss(0.0, 0.003)) * speed.get(topo, 1.0) * slow.get(topo, 1.0)
             if args.format == "tf2-bert":
                 total += write_tf2_bert_run(path, nodes, gpus, args.batch, iters, rng, slowdown)
+                continue
+            if args.format == "tf2-rn50":
+                total += write_tf2_rn50_run(path, nodes, gpus, args.batch, iters, rng, slowdown)
                 continue
             if args.format in FACE_FORMATS:
                 total += FACE_FORMATS[args.format](path, nodes, gpus, iters, rng, slowdown)

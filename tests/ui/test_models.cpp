@@ -16,6 +16,8 @@
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 
+#include <map>
+#include <QFontMetrics>
 #include <gtest/gtest.h>
 
 using namespace sv;
@@ -252,21 +254,28 @@ TEST(ReferenceListModel, TablesMatchingTheCaseComeFirstMarked) {
     std::vector<std::string> ids;
     for (const QModelIndex& i : model.matchingTables())
         ids.push_back(model.data(i, Qt::DisplayRole).toString().toStdString());
-    // The NGC MXNet fp32 table, DLPerf's TensorFlow 2 fp32 table, the report's fp32 comparison,
-    // and DGX-2's FP32 batch 128 series.
+    // No framework: every FP32 batch-128 table, in catalog order. The NGC MXNet fp32 table,
+    // DLPerf's per-framework README tables (TensorFlow 2, NGC PyTorch, NGC TensorFlow 1,
+    // PaddlePaddle, OneFlow, MindSpore), the report's fp32 comparison, and DGX-2's FP32 batch
+    // 128 series.
     EXPECT_EQ(ids, (std::vector<std::string>{
                        "DLPerf NGC MXNet 20.03 (FP32, bs 128)",
-                       "DLPerf TensorFlow 2.3.0 (FP32, bs 128)", "DLPerf report v1.0 (FP32, bs 128)",
+                       "DLPerf TensorFlow 2.3.0 (FP32, bs 128)",
+                       "DLPerf NGC PyTorch 20.03 (FP32, bs 128)",
+                       "DLPerf NGC TensorFlow 1.15.2 (FP32, bs 128)",
+                       "DLPerf PaddlePaddle 1.8.3 (FP32, bs 128)",
+                       "DLPerf OneFlow 0.2.0 (FP32, bs 128)", "DLPerf MindSpore 1.1.0 (FP32, bs 128)",
+                       "DLPerf report v1.0 (FP32, bs 128)",
                        "NVIDIA DeepLearningExamples MXNet RN50 v1.5 (DGX-2)"}));
-    ASSERT_EQ(model.matchingTables().size(), 4u);
-    for (int t = 0; t < 4; ++t)
+    ASSERT_EQ(model.matchingTables().size(), 9u);
+    for (int t = 0; t < 9; ++t)
         EXPECT_TRUE(model.data(model.index(t, 0), ui::ReferenceListModel::MatchesRole).toBool());
-    for (int t = 4; t < model.rowCount(); ++t)
+    for (int t = 9; t < model.rowCount(); ++t)
         EXPECT_FALSE(model.data(model.index(t, 0), ui::ReferenceListModel::MatchesRole).toBool());
     EXPECT_EQ(model.indexOf("dlperf-ngc-mxnet-fp32-bs128").row(), 0);
-    EXPECT_EQ(model.indexOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0").parent().row(), 2);
+    EXPECT_EQ(model.indexOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0").parent().row(), 7);
     const QModelIndex dgx2 = model.indexOf("nvidia-dle-mxnet-dgx2-19.07:FP32, batch 128");
-    EXPECT_EQ(dgx2.parent().row(), 3);
+    EXPECT_EQ(dgx2.parent().row(), 8);
     EXPECT_TRUE(model.data(dgx2, ui::ReferenceListModel::MatchesRole).toBool());
     EXPECT_FALSE(model
                      .data(model.indexOf("nvidia-dle-mxnet-dgx2-19.07:Mixed precision, batch 256"),
@@ -321,6 +330,37 @@ TEST(ReferenceListModel, TheCasesFrameworkChoosesTheMatchingTables) {
     // Frameworks compared in one tree: either's tables match.
     model.setMatch("fp32", 128, "r50", {"NGC MXNet", "TensorFlow 2"});
     EXPECT_EQ(matching().size(), 4u);
+}
+
+// Every table row reads differently (issue 27 item 13: entries elided into look-alikes), and in
+// a narrow dock a long name wraps onto more lines rather than eliding.
+TEST(ReferenceListModel, NoTwoTablesReadAlike) {
+    ui::ReferenceListModel model;
+    std::map<QString, int> seen;
+    for (int t = 0; t < model.rowCount(); ++t)
+        EXPECT_EQ(++seen[model.data(model.index(t, 0), Qt::DisplayRole).toString()], 1)
+            << model.data(model.index(t, 0), Qt::DisplayRole).toString().toStdString();
+    EXPECT_GT(model.rowCount(), 10);
+}
+
+TEST(ControlPanel, LongReferenceNamesWrapInANarrowDock) {
+    ui::ControlPanel panel;
+    panel.resize(260, 700);
+    panel.show();
+    QTreeView* view = panel.referenceView();
+    EXPECT_EQ(view->textElideMode(), Qt::ElideNone);
+    const QModelIndex noamp = panel.references()->indexOf("dlperf-ngc-mxnet-fp16-noamp-bs256");
+    ASSERT_TRUE(noamp.isValid());
+    view->scrollTo(noamp);
+    const QString text = noamp.data(Qt::DisplayRole).toString();
+    const QFontMetrics fm(view->font());
+    ASSERT_GT(fm.horizontalAdvance(text), view->viewport()->width()) << "not long enough to wrap";
+    // Two lines at least: the whole name is drawn, nothing elided.
+    EXPECT_GE(view->visualRect(noamp).height(), 2 * fm.lineSpacing()) << text.toStdString();
+    // Wider: one line again.
+    panel.resize(900, 700);
+    QCoreApplication::processEvents();
+    EXPECT_LT(view->visualRect(noamp).height(), 2 * fm.lineSpacing());
 }
 
 // A ResNet-50 case lists ResNet-50's tables only (BERT's and InsightFace's are another model),

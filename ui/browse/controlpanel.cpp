@@ -4,6 +4,7 @@
 
 #include "core/parse/logformat.h"
 #include "ui/models/referencelistmodel.h"
+#include "ui/browse/wrappingdelegate.h"
 #include "core/measure/runmeter.h"
 
 #include <QCheckBox>
@@ -64,9 +65,7 @@ void ControlPanel::setUpFields() {
     m_referenceView->setHeaderHidden(true);
     // Names wrap rather than elide: "DLPerf NGC MXN…(FP32, bs 128)" and "DLPerf NGC MXNet…P16
     // AMP, bs 256)" looked alike in a narrow dock.
-    m_referenceView->setWordWrap(true);
-    m_referenceView->setTextElideMode(Qt::ElideNone);
-    m_referenceView->setUniformRowHeights(false);
+    m_referenceView->setItemDelegate(new WrappingDelegate(m_referenceView));
     m_referenceView->setToolTip(
         tr("Published figures to overlay, by table; the tables in bold match the case's "
            "precision, batch and framework.\nThe first checked is the Results table's reference"));

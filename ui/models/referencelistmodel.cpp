@@ -6,6 +6,7 @@
 #include <QFont>
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 namespace sv::ui {
@@ -77,6 +78,14 @@ void ReferenceListModel::build(const ReferenceCatalog& catalog) {
         }
         m_tables.push_back(std::move(table));
     }
+    // Tables whose short labels coincide (one framework's tables with and without XLA, at one
+    // precision and batch) would be look-alikes: those are named by their whole titles.
+    std::map<QString, int> uses;
+    for (const Table& t : m_tables)
+        ++uses[t.row.label];
+    for (Table& t : m_tables)
+        if (uses[t.row.label] > 1)
+            t.row.label = QString::fromStdString(tables[t.catalogIndex].title);
 }
 
 ReferenceListModel::Entry* ReferenceListModel::entry(const QModelIndex& index) {
