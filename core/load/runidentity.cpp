@@ -137,6 +137,15 @@ void applyEntry(const nlohmann::json& j, SidecarEntry& e, std::vector<Warning>& 
     }
 }
 
+// A "files" key with no unescaped wildcard: it names one file.
+bool namesExactly(const std::string& glob) {
+    for (std::size_t i = 0; i < glob.size(); ++i) {
+        if (glob[i] == '\\') ++i;
+        else if (glob[i] == '*' || glob[i] == '?' || glob[i] == '[') return false;
+    }
+    return true;
+}
+
 } // namespace
 
 PathHints readPathHints(const fs::path& file, const fs::path& root) {
@@ -207,10 +216,14 @@ std::optional<SidecarEntry> Sidecars::lookup(const fs::path& file, std::vector<W
             if (j.contains("files") && j["files"].is_object()) {
                 const std::string rel = file.lexically_relative(dir).string();
                 const std::string name = file.filename().string();
-                for (const auto& [glob, entry] : j["files"].items())
-                    if (::fnmatch(glob.c_str(), rel.c_str(), 0) == 0 ||
-                        ::fnmatch(glob.c_str(), name.c_str(), 0) == 0)
-                        applyEntry(entry, e, first ? sink : quiet);
+                // Globs first, then the entries naming this file exactly (what the app writes):
+                // the file's own entry wins over a pattern, whatever their order.
+                for (const bool exact : {false, true})
+                    for (const auto& [glob, entry] : j["files"].items())
+                        if (namesExactly(glob) == exact &&
+                            (::fnmatch(glob.c_str(), rel.c_str(), 0) == 0 ||
+                             ::fnmatch(glob.c_str(), name.c_str(), 0) == 0))
+                            applyEntry(entry, e, first ? sink : quiet);
             }
             return e;
         }

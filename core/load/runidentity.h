@@ -10,7 +10,9 @@
 //     "gpus": 16, "nodes": 2, "repeat": 1, "label": "cluster A",
 //     "files": { "result_*.txt": { "batch": 208 }, "run3.log": { "repeat": 3 } } }
 // Top-level fields apply to every log below the folder; "files" entries (fnmatch globs on the
-// path relative to the sidecar's folder, or on the file name) override them for their files.
+// path relative to the sidecar's folder, or on the file name) override them for their files; an
+// entry with no wildcard (one file's, as the app writes them: core/load/sidecarwriter.h) applies
+// after the globs, so it wins over them.
 
 #include "core/load/runkey.h"
 #include "core/parse/runfacts.h"
