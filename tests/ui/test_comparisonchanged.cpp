@@ -8,6 +8,7 @@
 #include "ui/browse/analysiscontroller.h"
 #include "ui/browse/resultspage.h"
 #include "ui/models/comparisontablemodel.h"
+#include "ui/window/reportexport.h"
 
 #include <gtest/gtest.h>
 
@@ -79,4 +80,24 @@ TEST(ComparisonChanged, TheSameMachineSaysNothingRecordedChanged) {
     ASSERT_EQ(model->rowCount(), 2);
     for (const QString& cell : changedCells(*model))
         EXPECT_EQ(cell, "nothing recorded changed");
+}
+
+TEST(ComparisonChanged, TheExportedReportListsWhatChanged) {
+    TempDir dir;
+    writeCampaignWithDriver(dir / "monday", "535.104.05");
+    writeCampaignWithDriver(dir / "tuesday", "550.54.14");
+    AppWindow app;
+    app.window.openDirectory(QString::fromStdString((dir / "monday").string()));
+    app.window.addToComparison(QString::fromStdString((dir / "tuesday").string()));
+    const auto analysis = waitForTwoSeries(app.window);
+    ASSERT_TRUE(analysis);
+    auto content = ui::ReportExport::gather(*analysis); // as File > Export > Report does
+    ASSERT_TRUE(content.comparison);
+    for (const auto& c : content.comparison->cases)
+        EXPECT_EQ(describeChanges(c.changed.at(0)), "driver 535.104.05 -> 550.54.14");
+    const std::string html =
+        ui::ReportExport::html(*analysis, std::move(content), QStringLiteral("monday"));
+    EXPECT_NE(html.find("<li>what changed, tuesday against monday: driver 535.104.05 -&gt; "
+                        "550.54.14</li>"),
+              std::string::npos);
 }

@@ -18,17 +18,23 @@ ReportExport::Content ReportExport::gather(const Analysis& analysis) {
     if (analysis.others.empty()) return out;
     // Whole directories, as `scaleview-cli report A B` compares them (the views compare the
     // group shown): the bootstrap of each case's ratio runs here, off the GUI thread.
-    const auto seriesOf = [](const std::string& label, const Summary& s) {
+    // Each with what it recorded (its captured files, read above), for what changed.
+    const auto seriesOf = [](const std::string& label, const Summary& s,
+                             const std::vector<ReportFile>& files) {
         ComparisonSeries c;
         c.label = label;
         c.source = s.root;
         c.method = s.options.method;
         c.cases = s.cases;
+        c.recorded = capturedFacts(files);
+        c.window = s.load.measure;
         return c;
     };
-    std::vector<ComparisonSeries> series = {seriesOf(analysis.label, analysis.summary)};
-    for (const auto& other : analysis.others)
-        series.push_back(seriesOf(other.label, other.summary));
+    std::vector<ComparisonSeries> series = {
+        seriesOf(analysis.label, analysis.summary, out.files[0])};
+    for (std::size_t i = 0; i < analysis.others.size(); ++i)
+        series.push_back(
+            seriesOf(analysis.others[i].label, analysis.others[i].summary, out.files[i + 1]));
     out.comparison = compareSeries(series);
     return out;
 }
