@@ -833,6 +833,11 @@ TEST(RunPanel, ThisMachineShowsNoHostsNorContainerAndTheNumbersFitAt1024x700) {
         EXPECT_LE(bottom, area->viewport()->height())
             << field->objectName().toStdString() << " is below the fold";
     }
+    // Nothing in the form is wider than its pane: no sideways scrolling, no clipped row (the
+    // adaptive repeats' row clipped "at most 1" at this size).
+    EXPECT_FALSE(area->horizontalScrollBar()->isVisible())
+        << "the form needs " << area->widget()->minimumSizeHint().width() << " px, has "
+        << area->viewport()->width();
     // SSH hosts bring the table and its import; the tick brings the container rows.
     w.form->where()->setCurrentIndex(w.form->where()->findData(QStringLiteral("ssh")));
     EXPECT_TRUE(import->isVisibleTo(w.form));

@@ -30,6 +30,7 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QThread>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -191,15 +192,18 @@ void CampaignForm::connectFields() {
 }
 
 QWidget* CampaignForm::buildRepeats() {
-    // "at least 3" over "[x] until the 95 % interval is within ± 2 %, at most 15": the count is
-    // the minimum once the option is on. Two lines keep the form as narrow as its other rows.
+    // "at least 3" over "[x] until the 95 % interval is within ± 2 %" over "at most 15": the
+    // count is the minimum once the option is on. Three lines keep the form as narrow as its
+    // other rows (on two, the maximum clipped at 1024 px).
     auto* box = new QWidget(this);
     auto* column = new QVBoxLayout(box);
     column->setContentsMargins(0, 0, 0, 0);
     auto* first = new QHBoxLayout;
     auto* second = new QHBoxLayout;
+    auto* third = new QHBoxLayout;
     column->addLayout(first);
     column->addLayout(second);
+    column->addLayout(third);
     m_targetCi->setRange(0.001, 100.0);
     m_targetCi->setDecimals(1);
     m_targetCi->setSingleStep(0.5);
@@ -215,8 +219,14 @@ QWidget* CampaignForm::buildRepeats() {
     first->addWidget(m_repeats, 1);
     second->addWidget(m_adaptive);
     second->addWidget(m_targetCi);
-    second->addWidget(m_repeatsMax);
     second->addStretch(1);
+    // Under the tick's text, where the option it belongs to starts.
+    third->addSpacing(m_adaptive->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr,
+                                                       m_adaptive) +
+                      m_adaptive->style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing, nullptr,
+                                                       m_adaptive));
+    third->addWidget(m_repeatsMax);
+    third->addStretch(1);
     auto sync = [this] {
         const bool on = m_adaptive->isChecked();
         m_targetCi->setEnabled(on);
