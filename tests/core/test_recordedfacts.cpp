@@ -1,0 +1,75 @@
+// What a compared side recorded (core/compare/recordedfacts.h, environmentsummary.h): the
+// launcher's environment files and campaign.json read into named facts, and their difference.
+
+#include "core/compare/recordedfacts.h"
+#include "core/report/reportfile.h"
+
+#include <gtest/gtest.h>
+
+using namespace sv;
+
+namespace {
+
+std::string valueOf(const RecordedFacts& facts, const std::string& what) {
+    for (const auto& f : facts)
+        if (f.what == what) return f.value;
+    return "(absent)";
+}
+
+} // namespace
+
+TEST(RecordedFacts, CapturedFilesGiveTheEnvironmentAndTheCampaignsSettings) {
+    const std::vector<ReportFile> files = {
+        {"campaign.json",
+         R"({"profile": "pytorch-rn50", "launcher": "torchrun", "repeats": 5,
+             "container": {"runtime": "docker", "image": "nvcr.io/nvidia/pytorch:24.03-py3"},
+             "variables": {"NCCL_IB_DISABLE": "1", "python": "python3"}})"},
+        {"environment/20261130-101010-node1.txt",
+         "== hostname\nnode1\n== nvidia-smi -q\nDriver Version : 550.54.14\nCUDA Version : 12.4\n"
+         "    Product Name : NVIDIA H100 80GB HBM3\n== python\n3.11.2 (main)\ntorch 2.3.0\n"
+         "== mpirun\nmpirun (Open MPI) 4.1.4\n== container image x (id, repo digests)\n"
+         "sha256:abc [\"x@sha256:def\"]\n"},
+        {"environment/20261130-101010-node2.txt",
+         "== hostname\nnode2\n== mpirun\nsh: 1: mpirun: not found\n"}};
+    const RecordedFacts facts = capturedFacts(files);
+    EXPECT_EQ(valueOf(facts, "driver"), "550.54.14");
+    EXPECT_EQ(valueOf(facts, "cuda"), "12.4");
+    EXPECT_EQ(valueOf(facts, "gpu_model"), "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(valueOf(facts, "container_image"), "sha256:abc");
+    EXPECT_EQ(valueOf(facts, "framework"), "torch 2.3.0");
+    EXPECT_EQ(valueOf(facts, "mpi"), "mpirun (Open MPI) 4.1.4"); // "not found" is no version
+    EXPECT_EQ(valueOf(facts, "hosts"), "node1 node2");
+    EXPECT_EQ(valueOf(facts, "profile"), "pytorch-rn50");
+    EXPECT_EQ(valueOf(facts, "launcher"), "torchrun");
+    EXPECT_EQ(valueOf(facts, "campaign_image"), "nvcr.io/nvidia/pytorch:24.03-py3");
+    EXPECT_EQ(valueOf(facts, "repeats"), "5");
+    EXPECT_EQ(valueOf(facts, "variables.NCCL_IB_DISABLE"), "1");
+    EXPECT_TRUE(campaignSettingsFacts("not json").empty());
+}
+
+TEST(RecordedFacts, DiffNamesWhatDiffersInOrderAndWhatOnlyOneSideRecorded) {
+    const RecordedFacts a = {{"driver", "535"}, {"hosts", "n1"}, {"variables.NCCL_ALGO", "Ring"}};
+    const RecordedFacts b = {{"driver", "550"}, {"hosts", "n1"}, {"variables.NCCL_PROTO", "LL"}};
+    const auto d = diffFacts(a, b);
+    ASSERT_EQ(d.size(), 3u);
+    EXPECT_EQ(d[0], (EnvironmentChange{"driver", "535", "550"}));
+    EXPECT_EQ(d[1], (EnvironmentChange{"variables.NCCL_ALGO", "Ring", ""}));
+    EXPECT_EQ(d[2], (EnvironmentChange{"variables.NCCL_PROTO", "", "LL"}));
+    EXPECT_TRUE(diffFacts(a, a).empty());
+    EXPECT_EQ(describeChanges(d), "driver 535 -> 550; variables.NCCL_ALGO Ring -> (none); "
+                                  "variables.NCCL_PROTO (none) -> LL");
+}
+
+TEST(RecordedFacts, ACaseRecordsItsFormatAndTheWindowItWasMeasuredOver) {
+    MeasureOptions chosen{10, 100};
+    auto facts = caseFacts("ngc-mxnet", chosen);
+    EXPECT_EQ(valueOf(facts, "format"), "ngc-mxnet");
+    EXPECT_EQ(valueOf(facts, "warmup"), "10");
+    EXPECT_EQ(valueOf(facts, "iterations"), "100");
+    MeasureOptions defaults;
+    defaults.formatDefaults = true; // each format's DLPerf window
+    facts = caseFacts("ngc-mxnet", defaults);
+    EXPECT_EQ(valueOf(facts, "warmup"), "20");
+    EXPECT_EQ(valueOf(facts, "iterations"), "120");
+    EXPECT_TRUE(caseFacts("", std::nullopt).empty());
+}
