@@ -1,5 +1,6 @@
 #include "ui/browse/runspage.h"
 
+#include "ui/browse/runkeydialog.h"
 #include "ui/window/logactions.h"
 #include "core/parse/logformat.h"
 #include "ui/window/plural.h"
@@ -7,6 +8,7 @@
 #include "ui/models/runtablemodel.h"
 #include "ui/charts/tracechart.h"
 
+#include <QAction>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -18,6 +20,7 @@
 #include <QLabel>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace sv::ui {
@@ -62,6 +65,7 @@ RunsPage::RunsPage(QWidget* parent)
     bar->addWidget(m_seriesBox);
     bar->addWidget(m_problemsOnly);
     bar->addStretch(1);
+    bar->addWidget(buildSetKeys());
     bar->addWidget(m_count);
     auto* upper = new QWidget(this);
     auto* upperLayout = new QVBoxLayout(upper);
@@ -87,6 +91,19 @@ RunsPage::RunsPage(QWidget* parent)
                 showTrace(current.isValid() ? current.data(RunTableModel::RunIndexRole).toInt()
                                             : -1);
             });
+}
+
+QToolButton* RunsPage::buildSetKeys() {
+    m_setKeys = new QAction(tr("Set &batch, GPUs, precision… for this log"), m_view);
+    m_setKeys->setObjectName(QStringLiteral("setRunKeys"));
+    m_setKeys->setToolTip(tr("Write the keys the log does not say (\"?\") into a scaleview.json "
+                             "beside it, then read the directory again"));
+    m_setKeys->setEnabled(false);
+    m_view->addAction(m_setKeys);
+    connect(m_setKeys, &QAction::triggered, this, [this] { openKeyDialog(m_selected); });
+    auto* button = new QToolButton(this);
+    button->setDefaultAction(m_setKeys);
+    return button;
 }
 
 const Summary& RunsPage::shownSummary() const {
@@ -174,6 +191,7 @@ void RunsPage::showTrace(int index) {
     const bool valid =
         m_analysis && index >= 0 && static_cast<std::size_t>(index) < shownLogs().size();
     m_selected = valid ? index : -1;
+    m_setKeys->setEnabled(valid && m_series == 0); // the open directory is the one read again
     m_trace->setVisible(valid);
     m_hint->setVisible(!valid);
     if (!valid) {
@@ -198,6 +216,20 @@ void RunsPage::showTrace(int index) {
     m_trace->setChart(chart);
     delete old;
     emit runSelected(index);
+}
+
+RunKeyDialog* RunsPage::openKeyDialog(int index) {
+    if (!m_analysis || m_series != 0 || index < 0 ||
+        static_cast<std::size_t>(index) >= m_analysis->summary.runs.size())
+        return nullptr;
+    const auto& run = m_analysis->summary.runs[static_cast<std::size_t>(index)];
+    const QString root = QString::fromStdString(m_analysis->summary.root);
+    const QString log = QDir(root).filePath(QString::fromStdString(run.path));
+    auto* dialog = new RunKeyDialog(log, root, run.key, window());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &RunKeyDialog::saved, this, &RunsPage::keysSaved);
+    dialog->open(); // not exec(): the window goes on
+    return dialog;
 }
 
 } // namespace sv::ui

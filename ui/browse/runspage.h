@@ -9,13 +9,16 @@
 class QChartView;
 class QCheckBox;
 class QComboBox;
+class QAction;
 class QLabel;
 class QTableView;
+class QToolButton;
 
 namespace sv::ui {
 
 class LogActions;
 class RunFilterProxy;
+class RunKeyDialog;
 class RunTableModel;
 
 class RunsPage : public QWidget {
@@ -38,11 +41,18 @@ class RunsPage : public QWidget {
     // it); -1 clears.
     void selectRun(int index);
     int selectedRun() const { return m_selected; }
+    // "Set batch, GPUs, precision… for this log": the selected run of the open directory.
+    QAction* setKeysAction() const { return m_setKeys; }
+    // The dialog for summary.runs[index] of the open directory, shown (null: no such run).
+    RunKeyDialog* openKeyDialog(int index);
 
   signals:
     void runSelected(int index);
+    // The user's keys were written into sidecar: the directory is to be read again.
+    void keysSaved(const QString& sidecar);
 
   private:
+    QToolButton* buildSetKeys();
     void showTrace(int index);
     void selectShown(int index); // a row of the series shown
     // The runs and logs of the series shown.
@@ -59,6 +69,7 @@ class RunsPage : public QWidget {
     int m_series = 0;
     QLabel* m_count;
     LogActions* m_actions;
+    QAction* m_setKeys;
     QChartView* m_trace;
     QLabel* m_hint;
     int m_selected = -1;

@@ -200,6 +200,11 @@ void MainWindow::connectOptions() {
             [this](const QString& why) { m_status->setText(tr("Not recomputed: %1").arg(why)); });
     connect(m_analysis, &AnalysisController::analysisReady, this, &MainWindow::present);
     connect(m_runs, &RunsPage::runSelected, m_export, &ExportController::setSelectedRun);
+    connect(m_runs, &RunsPage::keysSaved, this, [this](const QString& sidecar) {
+        m_status->setText(tr("Keys saved in %1; reading the directory again…")
+                              .arg(QDir::toNativeSeparators(sidecar)));
+        reload();
+    });
     connect(m_throughput, &ChartPage::whiskerChanged, m_export, &ExportController::setWhisker);
     connect(m_speedup, &SpeedupPage::efficiencyToggled, this,
             [this](bool on) { m_settings->setEfficiency(on); });
