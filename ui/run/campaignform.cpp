@@ -426,10 +426,6 @@ void CampaignForm::fillLaunchers(const launcher::WorkloadProfile* profile,
         at >= 0 ? at : m_launcher->findData(QString::fromStdString(m_defaultLauncher)));
 }
 
-void CampaignForm::setOutputDir(const QString& dir) {
-    m_outputDir->setText(dir);
-}
-
 QCheckBox* CampaignForm::topologyBox(const QString& name) const {
     auto it = m_topologies.find(name);
     return it == m_topologies.end() ? nullptr : it->second;
@@ -467,10 +463,6 @@ void CampaignForm::importSshConfig(const QString& file) {
     const QString defaultConfig = QDir::home().filePath(QStringLiteral(".ssh/config"));
     if (QFileInfo(file).absoluteFilePath() != defaultConfig)
         m_sshConfig->setText(QFileInfo(file).absoluteFilePath());
-}
-
-QString CampaignForm::importNote() const {
-    return m_importNote->text();
 }
 
 QString CampaignForm::hostMessage(const std::string& problem) {

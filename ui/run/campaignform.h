@@ -11,6 +11,8 @@
 #include "launcher/campaign/workloadprofile.h"
 #endif
 
+#include <QLabel>
+#include <QLineEdit>
 #include <QWidget>
 
 #include <map>
@@ -19,8 +21,6 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
-class QLabel;
-class QLineEdit;
 class QSpinBox;
 class QTableView;
 
@@ -46,10 +46,10 @@ class CampaignForm : public QWidget {
 
     // Adds the config's Host entries; importNote() then says what was imported (or why not).
     void importSshConfig(const QString& file);
-    QString importNote() const;
+    QString importNote() const { return m_importNote->text(); }
     // "Host 2 address: …" for the campaign check's "hosts[1].address: …"; other text unchanged.
     static QString hostMessage(const std::string& problem);
-    void setOutputDir(const QString& dir);
+    void setOutputDir(const QString& dir) { m_outputDir->setText(dir); }
     QCheckBox* topologyBox(const QString& name) const;
     QLineEdit* customTopologies() const { return m_custom; }
     QSpinBox* batchSize() const { return m_batch; }
