@@ -30,7 +30,8 @@ LoadOptions formatDefaults() {
 }
 
 std::string bertLog() {
-    return gluonnlpLog("0,1", 40, [](int k) { return 100000.0 + k; }, false);
+    return gluonnlpLog(
+        "0,1", 40, [](int k) { return 100000.0 + k; }, false);
 }
 
 SidecarEntry batchOnly(int batch) {
@@ -81,7 +82,7 @@ TEST(SidecarWriter, KeepsEveryOtherEntry) {
     EXPECT_EQ(nlohmann::json::parse(readWhole(dir / "a/scaleview.json")), expected);
     const ScanResult scan = scanLogDirectory(dir.path());
     ASSERT_EQ(scan.logs.size(), 1u);
-    EXPECT_EQ(scan.logs[0].key.batchPerDevice, 64); // its own entry, over the glob (sorted after it)
+    EXPECT_EQ(scan.logs[0].key.batchPerDevice, 64); // its entry, over the glob sorted after it
     EXPECT_EQ(scan.logs[0].key.repeat, 7);          // the glob's other key still applies
     // Set again: the entry is updated, its other keys kept.
     SidecarEntry more;

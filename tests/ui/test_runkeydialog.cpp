@@ -29,7 +29,8 @@ using namespace sv::test;
 namespace {
 
 std::string bertLog() {
-    return gluonnlpLog("0,1", 40, [](int k) { return 100000.0 + k; }, false);
+    return gluonnlpLog(
+        "0,1", 40, [](int k) { return 100000.0 + k; }, false);
 }
 
 // The window with dir open, its one run selected on the Runs page, and the dialog for it.
@@ -56,8 +57,9 @@ TEST(RunKeyDialog, SettingTheBatchWritesTheSidecarAndTheCaseGetsItsFigure) {
     auto a = w.window.analysis()->current();
     EXPECT_EQ(batchText(a->summary.runs[0].key), "?");
     EXPECT_EQ(dialog->batchBox()->text(), QStringLiteral("?")); // prefilled from the key
-    EXPECT_EQ(dialog->gpusPerNodeBox()->value(), 2);             // gpus='0,1'
-    EXPECT_TRUE(dialog->whereLabel()->text().contains(QStringLiteral("scaleview.json, beside the log")))
+    EXPECT_EQ(dialog->gpusPerNodeBox()->value(), 2);            // gpus='0,1'
+    EXPECT_TRUE(
+        dialog->whereLabel()->text().contains(QStringLiteral("scaleview.json, beside the log")))
         << dialog->whereLabel()->text().toStdString();
     dialog->batchBox()->setValue(32);
     QSignalSpy saved(dialog, &ui::RunKeyDialog::saved);

@@ -35,9 +35,8 @@ std::filesystem::path fsPath(const QString& path) {
 
 RunKeyDialog::RunKeyDialog(const QString& log, const QString& root, const RunKey& key,
                            QWidget* parent)
-    : QDialog(parent), m_log(log), m_root(QFileInfo(root).isFile() ? QFileInfo(root).absolutePath()
-                                                                   : root),
-      m_key(key) {
+    : QDialog(parent), m_log(log),
+      m_root(QFileInfo(root).isFile() ? QFileInfo(root).absolutePath() : root), m_key(key) {
     setWindowTitle(tr("Keys of %1").arg(QFileInfo(log).fileName()));
     m_sidecar = QString::fromStdString(sidecarFor(fsPath(m_log), fsPath(m_root)).string());
     buildForm(key);
@@ -59,10 +58,11 @@ void RunKeyDialog::buildForm(const RunKey& key) {
     m_model = new QLineEdit(key.model == "?" ? QString() : QString::fromStdString(key.model), this);
     const QFileInfo side(m_sidecar);
     const bool beside = side.absolutePath() == QFileInfo(m_log).absolutePath();
-    m_where = new QLabel(tr("Writes %1%2 (only the fields you change; the log's own keys win).")
-                             .arg(QDir::toNativeSeparators(m_sidecar),
-                                  beside ? tr(", beside the log") : tr(", the folder's above the log")),
-                         this);
+    m_where =
+        new QLabel(tr("Writes %1%2 (only the fields you change; the log's own keys win).")
+                       .arg(QDir::toNativeSeparators(m_sidecar),
+                            beside ? tr(", beside the log") : tr(", the folder's above the log")),
+                   this);
     m_where->setWordWrap(true);
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
