@@ -50,6 +50,19 @@ void addEvidence(PathHints& h, const std::string& what) {
     h.evidence += (h.evidence.empty() ? "" : ", ") + what;
 }
 
+// What follows the x of "8xV100": a GPU model (one to four letters, then one to five digits)
+// or "gpu"/"gpus".
+bool namesGpus(std::string_view t) {
+    if (t == "gpu" || t == "gpus") return true;
+    std::size_t letters = 0;
+    while (letters < t.size() && std::isalpha(static_cast<unsigned char>(t[letters])))
+        ++letters;
+    const std::size_t digits = t.size() - letters;
+    return letters >= 1 && letters <= 4 && digits >= 1 && digits <= 5 &&
+           std::all_of(t.begin() + static_cast<std::ptrdiff_t>(letters), t.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 // A folder's or file's name: 8xV100 (GPUs), dgx2h_n32 / dgx1_n4 (nodes and GPUs per node),
 // FP32 / fp16 / AMP (precision).
 void readName(std::string_view name, PathHints& h, bool isFile) {
@@ -57,9 +70,9 @@ void readName(std::string_view name, PathHints& h, bool isFile) {
     const auto parts = tokens(l);
     for (std::size_t i = 0; i < parts.size(); ++i) {
         const std::string& t = parts[i];
-        // 8xv100, 16xa100
-        if (const auto x = t.find('x'); x != std::string::npos && x > 0 && x + 1 < t.size() &&
-                                        std::isalpha(static_cast<unsigned char>(t[x + 1]))) {
+        // 8xv100, 16xa100, 4xt4, 2xrtx3090, 8xgpu: a GPU model (a few letters, then digits) or
+        // "gpu(s)" after the x; a temporary folder's "1XHMvw" is no GPU count.
+        if (const auto x = t.find('x'); x != std::string::npos && x > 0 && namesGpus(t.substr(x + 1))) {
             if (auto g = number(std::string_view(t).substr(0, x)); g && *g > 0 && !h.gpus) {
                 h.gpus = *g;
                 addEvidence(h, "\"" + std::string(name) + "\"");

@@ -276,15 +276,17 @@ std::string modelFamily(std::string_view model) {
 namespace {
 
 // "NGC TensorFlow 1.15.2 with XLA" is a series of "NGC TensorFlow 1"; a table's own framework
-// (NVIDIA's "MXNet (NVIDIA container 19.07)") may leave out the "NGC ", a series name may not:
-// "MXNet 1.6.0 (gluon-cv)" is another framework than NGC MXNet.
+// may leave out the "NGC " where it names NVIDIA's container instead ("MXNet (NVIDIA container
+// 19.07)"), a series name may not: "MXNet 1.6.0 (gluon-cv)", "MXNet gluon-cv (MXNet 1.6.0)" and
+// "PyTorch 1.6.0 (pytorch/examples)" are other frameworks than NGC MXNet and NGC PyTorch.
 bool ofFramework(std::string_view name, std::string_view framework, bool ngcAlias) {
     auto prefix = [&](std::string_view f) {
         return name.substr(0, f.size()) == f && (name.size() == f.size() || name[f.size()] == ' ' ||
                                                  name[f.size()] == '.' || name[f.size()] == ',');
     };
-    return prefix(framework) ||
-           (ngcAlias && framework.rfind("NGC ", 0) == 0 && prefix(framework.substr(4)));
+    return prefix(framework) || (ngcAlias && framework.rfind("NGC ", 0) == 0 &&
+                                 name.find("NVIDIA") != std::string_view::npos &&
+                                 prefix(framework.substr(4)));
 }
 
 } // namespace

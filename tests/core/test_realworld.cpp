@@ -4,6 +4,7 @@
 
 #include "core/formats/realworld.h"
 #include "core/load/logscan.h"
+#include "core/load/runidentity.h"
 #include "core/load/runloader.h"
 #include "core/parse/runfacts.h"
 #include "core/report/report.h"
@@ -255,6 +256,22 @@ TEST(RealWorldShapes, GluoncvIsNotInsightface) {
 }
 
 // The name says batch 128, the log's PARAMETER line 296: the log wins, and a warning names both.
+// A GPU count from a folder's name needs a GPU model or "gpu" after the x: 8xV100, 4xT4,
+// 2xRTX3090, 8xgpu do; a temporary folder's random "1XHMvw" does not (it once made a test's
+// scan see "1 GPU" in its own folder name).
+TEST(RealWorldShapes, AGpuCountInANameNeedsAGpuAfterTheX) {
+    const auto gpus = [](const char* folder) {
+        return readPathHints(fs::path("/data") / folder / "result_0.txt", "/data").gpus;
+    };
+    EXPECT_EQ(gpus("8xV100"), 8);
+    EXPECT_EQ(gpus("4xT4"), 4);
+    EXPECT_EQ(gpus("2xRTX3090"), 2);
+    EXPECT_EQ(gpus("8xgpu"), 8);
+    EXPECT_EQ(gpus("16xa100_80gb"), 16);
+    EXPECT_FALSE(gpus("scaleview-test-1XHMvw"));
+    EXPECT_FALSE(gpus("box-2xlarge"));
+}
+
 TEST(RealWorldShapes, DisagreementIsSaid) {
     TempDir dir;
     writeFile(dir / "8xV100/r50_b128_fp32_1.log",

@@ -256,8 +256,11 @@ TEST(ReferenceListModel, TablesMatchingTheCaseComeFirstMarked) {
         ids.push_back(model.data(i, Qt::DisplayRole).toString().toStdString());
     // No framework: every FP32 batch-128 table, in catalog order. The NGC MXNet fp32 table,
     // DLPerf's per-framework README tables (TensorFlow 2, NGC PyTorch, NGC TensorFlow 1,
-    // PaddlePaddle, OneFlow, MindSpore), the report's fp32 comparison, and DGX-2's FP32 batch
-    // 128 series.
+    // PaddlePaddle, OneFlow, MindSpore, gluon-cv, and pytorch/examples' four, whose short labels
+    // coincide and so are their whole titles), the report's fp32 comparison, and DGX-2's FP32
+    // batch 128 series.
+    const std::string pytorch = "DLPerf PyTorch 1.6.0 (pytorch/examples), ResNet-50 v1.5 FP32, "
+                                "batch 128 per GPU, ";
     EXPECT_EQ(ids, (std::vector<std::string>{
                        "DLPerf NGC MXNet 20.03 (FP32, bs 128)",
                        "DLPerf TensorFlow 2.3.0 (FP32, bs 128)",
@@ -265,17 +268,20 @@ TEST(ReferenceListModel, TablesMatchingTheCaseComeFirstMarked) {
                        "DLPerf NGC TensorFlow 1.15.2 (FP32, bs 128)",
                        "DLPerf PaddlePaddle 1.8.3 (FP32, bs 128)",
                        "DLPerf OneFlow 0.2.0 (FP32, bs 128)", "DLPerf MindSpore 1.1.0 (FP32, bs 128)",
-                       "DLPerf report v1.0 (FP32, bs 128)",
+                       "DLPerf MXNet 1.6.0 gluon-cv (FP32, bs 128)",
+                       pytorch + "torch.utils.data.DataLoader, 48 workers",
+                       pytorch + "torch.utils.data.DataLoader, 8 workers", pytorch + "DALI, 8 workers",
+                       pytorch + "DALI, 48 workers", "DLPerf report v1.0 (FP32, bs 128)",
                        "NVIDIA DeepLearningExamples MXNet RN50 v1.5 (DGX-2)"}));
-    ASSERT_EQ(model.matchingTables().size(), 9u);
-    for (int t = 0; t < 9; ++t)
+    ASSERT_EQ(model.matchingTables().size(), 14u);
+    for (int t = 0; t < 14; ++t)
         EXPECT_TRUE(model.data(model.index(t, 0), ui::ReferenceListModel::MatchesRole).toBool());
-    for (int t = 9; t < model.rowCount(); ++t)
+    for (int t = 14; t < model.rowCount(); ++t)
         EXPECT_FALSE(model.data(model.index(t, 0), ui::ReferenceListModel::MatchesRole).toBool());
     EXPECT_EQ(model.indexOf("dlperf-ngc-mxnet-fp32-bs128").row(), 0);
-    EXPECT_EQ(model.indexOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0").parent().row(), 7);
+    EXPECT_EQ(model.indexOf("dlperf-report-v1-fp32-bs128:OneFlow 0.2.0").parent().row(), 12);
     const QModelIndex dgx2 = model.indexOf("nvidia-dle-mxnet-dgx2-19.07:FP32, batch 128");
-    EXPECT_EQ(dgx2.parent().row(), 8);
+    EXPECT_EQ(dgx2.parent().row(), 13);
     EXPECT_TRUE(model.data(dgx2, ui::ReferenceListModel::MatchesRole).toBool());
     EXPECT_FALSE(model
                      .data(model.indexOf("nvidia-dle-mxnet-dgx2-19.07:Mixed precision, batch 256"),
