@@ -211,4 +211,7 @@ TEST_F(HistoryPostgres, AReadOnlyRoleBrowsesAndItsRecordIsRefused) {
     ASSERT_TRUE(waitUntil([&] { return !page->isLoading() && loaded.count() > 0; }, 20000));
     EXPECT_EQ(page->table()->rowCount(), 2);
     EXPECT_EQ(query("SELECT count(*) FROM campaigns"), "2\n");
+    // The user sees why on the page, after the reload as well (it said only "2 campaign(s)").
+    EXPECT_TRUE(page->statusText().contains(QLatin1String("but not write to it")))
+        << page->statusText().toStdString();
 }

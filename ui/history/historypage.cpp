@@ -187,6 +187,9 @@ void HistoryPage::recordDirectory(const QString& directory) {
         this, [path = m_path, directory] { return recordDirectoryInto(path, directory); },
         [this](const QString& message) {
             --m_loading;
+            // Said on the page after the reload too: a refusal (a read-only role, a full disk)
+            // must not vanish behind the reloaded listing's status.
+            m_recordNote = message;
             emit recorded(message);
             reload();
         },
@@ -207,7 +210,8 @@ void HistoryPage::followCampaigns(RunPanel* panel) {
 void HistoryPage::showTrends(std::vector<history::CaseTrend> trends, const QString& status) {
     const QString previous = m_case->currentText();
     m_trends = std::move(trends);
-    m_status->setText(status);
+    m_status->setText(m_recordNote.isEmpty() ? status : status + QLatin1Char('\n') + m_recordNote);
+    m_recordNote.clear();
     {
         QSignalBlocker block(m_case);
         m_case->clear();

@@ -64,6 +64,7 @@ class HistoryPage : public QWidget {
     std::filesystem::path m_path;
     QString m_directory;
     QString m_campaignRoot; // the log root of the campaign the Run panel is running
+    QString m_recordNote;   // the last record's outcome, shown once after the reload
     std::vector<history::CaseTrend> m_trends;
     quint64 m_generation = 0;
     int m_loading = 0;
