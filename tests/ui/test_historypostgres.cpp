@@ -5,6 +5,7 @@
 // listed, the slowed case flagged with what changed (the driver), and a read-only role browsing
 // and refused when it records.
 
+#include "tests/ui/nohistoryenvironment.h"
 #include "tests/history/historyfixture.h"
 #include "tests/history/postgresserver.h"
 #include "tests/ui/uifixture.h"
@@ -28,15 +29,6 @@ using sv::ui::HistoryLocationDialog;
 using sv::ui::HistoryPage;
 
 namespace {
-
-// SCALEVIEW_HISTORY_DB would win over the setting: unset while a test runs.
-struct NoHistoryEnvironment {
-    QByteArray saved = qgetenv("SCALEVIEW_HISTORY_DB");
-    NoHistoryEnvironment() { qunsetenv("SCALEVIEW_HISTORY_DB"); }
-    ~NoHistoryEnvironment() {
-        if (!saved.isEmpty()) qputenv("SCALEVIEW_HISTORY_DB", saved);
-    }
-};
 
 // One server for the suite; each test a database of its own on it, holding night1 and night2
 // recorded by the CLI as the database's owner. night2's 1n2g is 15 % slower and ran on a newer

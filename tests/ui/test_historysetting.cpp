@@ -3,6 +3,7 @@
 // a password refused (never in the settings file); the History page, and a window started
 // later with those settings, reading the database chosen.
 
+#include "tests/ui/nohistoryenvironment.h"
 #include "tests/history/historyfixture.h"
 #include "tests/ui/uifixture.h"
 
@@ -27,15 +28,6 @@ using sv::ui::HistoryLocationDialog;
 using sv::ui::HistoryPage;
 
 namespace {
-
-// SCALEVIEW_HISTORY_DB would win over the setting: unset while a test runs.
-struct NoHistoryEnvironment {
-    QByteArray saved = qgetenv("SCALEVIEW_HISTORY_DB");
-    NoHistoryEnvironment() { qunsetenv("SCALEVIEW_HISTORY_DB"); }
-    ~NoHistoryEnvironment() {
-        if (!saved.isEmpty()) qputenv("SCALEVIEW_HISTORY_DB", saved);
-    }
-};
 
 void recordOne(const TempDir& dir, const std::filesystem::path& db) {
     writeHistoryCampaign(dir / "night1", 1.0, 1.0, 3, "535.104.05");
