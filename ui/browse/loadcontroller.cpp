@@ -26,9 +26,9 @@ LoadController::~LoadController() {
 void LoadController::dropCurrent() {
     ++m_generation;
     m_partialTimer.stop();
-    for (QFutureWatcherBase* w : {static_cast<QFutureWatcherBase*>(m_scanWatcher),
-                                  static_cast<QFutureWatcherBase*>(m_readWatcher)}) {
-        if (!w) continue;
+    // A scan under way ends unheard: its result carries an older generation.
+    m_scanning = false;
+    if (QFutureWatcherBase* w = m_readWatcher) {
         w->disconnect(this);
         w->cancel();
         // Deleted once the future is done, so a running worker never outlives its watcher's
@@ -36,7 +36,6 @@ void LoadController::dropCurrent() {
         connect(w, &QFutureWatcherBase::finished, w, &QObject::deleteLater);
         if (w->isFinished()) w->deleteLater();
     }
-    m_scanWatcher = nullptr;
     m_readWatcher = nullptr;
     m_loading = false;
 }
@@ -51,19 +50,17 @@ void LoadController::open(const QString& root) {
     m_loading = true;
     m_clock.start();
     emit started(root);
-    m_scanWatcher = new QFutureWatcher<Scan>(this);
-    connect(m_scanWatcher, &QFutureWatcherBase::finished, this, [this, generation] {
-        if (generation != m_generation || !m_scanWatcher) return;
-        Scan scan = m_scanWatcher->result();
-        m_scanWatcher->deleteLater();
-        m_scanWatcher = nullptr;
-        onScanned(generation, std::move(scan));
-    });
+    m_scanning = true;
     const std::filesystem::path path = root.toStdString();
     // campaign.json is read here too, so no file is touched on the GUI thread.
-    m_scanWatcher->setFuture(QtConcurrent::run(async::backgroundPool(), [path] {
-        return Scan{scanLogDirectory(path), findCampaignWindow(path)};
-    }));
+    async::runInBackground(
+        this, [path] { return Scan{scanLogDirectory(path), findCampaignWindow(path)}; },
+        [this, generation](Scan scan) {
+            if (generation != m_generation || !m_scanning) return; // another open since
+            m_scanning = false;
+            onScanned(generation, std::move(scan));
+        },
+        async::backgroundPool());
 }
 
 void LoadController::onScanned(quint64 generation, Scan found) {
@@ -136,7 +133,7 @@ void LoadController::onReadFinished(quint64 generation) {
 void LoadController::cancel() {
     if (m_readWatcher)
         m_readWatcher->cancel(); // finished() follows, with what was read
-    else if (m_scanWatcher) {
+    else if (m_scanning) {
         dropCurrent(); // the open directory stays as it was
         emit finished(m_root, true);
     }

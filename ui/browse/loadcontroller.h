@@ -69,10 +69,10 @@ class LoadController : public QObject {
     MeasureOptions m_measure;       // for the next load
     MeasureOptions m_readMeasure;   // the logs in m_slots were read for
     std::size_t m_read = 0;
-    // QFutureWatcher here, not async::runInBackground as elsewhere: the logs are read by
+    bool m_scanning = false; // the scan (async::runInBackground) of m_opening is under way
+    // A QFutureWatcher here, not async::runInBackground as elsewhere: the logs are read by
     // QtConcurrent::mapped, whose results arrive one by one (progress, partial snapshots) and
-    // whose future is cancelled when another directory opens; the scan shares that cancel path.
-    QFutureWatcher<Scan>* m_scanWatcher = nullptr;
+    // whose future is cancelled when another directory opens.
     QFutureWatcher<RunLogPtr>* m_readWatcher = nullptr;
     QElapsedTimer m_clock;
     QTimer m_partialTimer;
