@@ -4,7 +4,7 @@
 // retry, a read-only role, SQLite into PostgreSQL, and history paths that are refused.
 
 #include "tests/history/historyfixture.h"
-#include "tests/history/postgresserver.h"
+#include "tests/history/postgressuite.h"
 
 #include "history/campaignrecord.h"
 #include "history/historydatabase.h"
@@ -31,36 +31,13 @@ CampaignRecord readOrFail(const std::filesystem::path& dir) {
 }
 
 // One server for the suite; each test its own database on it.
-class SharedHistory : public ::testing::Test {
+class SharedHistory : public PostgresSuite {
   protected:
-    static void SetUpTestSuite() { server = new PostgresServer; }
-    static void TearDownTestSuite() {
-        delete server;
-        server = nullptr;
-    }
-    void SetUp() override {
-        ASSERT_TRUE(server->ok()) << "the test PostgreSQL server did not start: "
-                                  << server->error();
-        db = "t" + std::to_string(++counter);
-        const auto made = server->psql("CREATE DATABASE " + db);
-        ASSERT_EQ(made.exitCode, 0) << made.err;
-    }
+    void SetUp() override { ASSERT_NO_FATAL_FAILURE(createDatabase("t")); }
     std::string uri(const std::string& role = "postgres") const {
         return server->socketUri(db, role);
     }
-    // Each campaign's row count and its cases', straight from the server.
-    std::string query(const std::string& sql) const {
-        const auto r = server->psql(sql, db);
-        EXPECT_EQ(r.exitCode, 0) << r.err;
-        return r.out;
-    }
-
-    static PostgresServer* server;
-    static int counter;
-    std::string db;
 };
-PostgresServer* SharedHistory::server = nullptr;
-int SharedHistory::counter = 0;
 
 } // namespace
 

@@ -7,7 +7,7 @@
 
 #include "tests/ui/nohistoryenvironment.h"
 #include "tests/history/historyfixture.h"
-#include "tests/history/postgresserver.h"
+#include "tests/history/postgressuite.h"
 #include "tests/ui/uifixture.h"
 
 #include "history/historytrend.h"
@@ -33,19 +33,10 @@ namespace {
 // One server for the suite; each test a database of its own on it, holding night1 and night2
 // recorded by the CLI as the database's owner. night2's 1n2g is 15 % slower and ran on a newer
 // driver; its 1n1g is as before.
-class HistoryPostgres : public ::testing::Test {
+class HistoryPostgres : public PostgresSuite {
   protected:
-    static void SetUpTestSuite() { server = new PostgresServer; }
-    static void TearDownTestSuite() {
-        delete server;
-        server = nullptr;
-    }
     void SetUp() override {
-        ASSERT_TRUE(server->ok()) << "the test PostgreSQL server did not start: "
-                                  << server->error();
-        db = "ui" + std::to_string(++counter);
-        const auto made = server->psql("CREATE DATABASE " + db);
-        ASSERT_EQ(made.exitCode, 0) << made.err;
+        ASSERT_NO_FATAL_FAILURE(createDatabase("ui"));
         writeHistoryCampaign(dir / "night1", 1.0, 1.0, 2, "535.104.05");
         writeHistoryCampaign(dir / "night2", 1.0, 0.85, 1, "550.54.14");
         const auto recorded = cli({"history", "record", (dir / "night1").string(),
@@ -54,12 +45,6 @@ class HistoryPostgres : public ::testing::Test {
         ASSERT_EQ(recorded.exitCode, 0) << recorded.out << recorded.err;
         ASSERT_EQ(query("SELECT count(*) FROM campaigns"), "2\n");
     }
-    std::string query(const std::string& sql) const {
-        const auto r = server->psql(sql, db);
-        EXPECT_EQ(r.exitCode, 0) << r.err;
-        return r.out;
-    }
-
     // The History page's Database… button, the URI typed into its dialog and saved; the page
     // then reads the store in the background.
     static void chooseDatabase(AppWindow& app, const std::string& uri) {
@@ -124,13 +109,8 @@ class HistoryPostgres : public ::testing::Test {
             << page.flagText().toStdString();
     }
 
-    static PostgresServer* server;
-    static int counter;
-    std::string db;
     TempDir dir;
 };
-PostgresServer* HistoryPostgres::server = nullptr;
-int HistoryPostgres::counter = 0;
 
 QString fileText(const QString& path) {
     QFile f(path);
