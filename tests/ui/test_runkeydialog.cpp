@@ -58,6 +58,9 @@ TEST(RunKeyDialog, SettingTheBatchWritesTheSidecarAndTheCaseGetsItsFigure) {
     EXPECT_EQ(batchText(a->summary.runs[0].key), "?");
     EXPECT_EQ(dialog->batchBox()->text(), QStringLiteral("?")); // prefilled from the key
     EXPECT_EQ(dialog->gpusPerNodeBox()->value(), 2);            // gpus='0,1'
+    // What the log states wins over the sidecar: not offered; what it does not, offered.
+    EXPECT_FALSE(dialog->gpusPerNodeBox()->isEnabled());
+    EXPECT_TRUE(dialog->batchBox()->isEnabled());
     EXPECT_TRUE(
         dialog->whereLabel()->text().contains(QStringLiteral("scaleview.json, beside the log")))
         << dialog->whereLabel()->text().toStdString();

@@ -58,8 +58,10 @@ void RunKeyDialog::buildForm(const RunKey& key) {
     m_model = new QLineEdit(key.model == "?" ? QString() : QString::fromStdString(key.model), this);
     const QFileInfo side(m_sidecar);
     const bool beside = side.absolutePath() == QFileInfo(m_log).absolutePath();
+    lockWhatTheLogOrPathSays(key);
     m_where =
-        new QLabel(tr("Writes %1%2 (only the fields you change; the log's own keys win).")
+        new QLabel(tr("Writes %1%2 (only the fields you change; what the log or its path states "
+                      "wins over the file, so those fields are greyed).")
                        .arg(QDir::toNativeSeparators(m_sidecar),
                             beside ? tr(", beside the log") : tr(", the folder's above the log")),
                    this);
@@ -82,6 +84,25 @@ void RunKeyDialog::buildForm(const RunKey& key) {
     layout->addWidget(m_where);
     layout->addWidget(m_error);
     layout->addWidget(m_buttons);
+}
+
+void RunKeyDialog::lockWhatTheLogOrPathSays(const RunKey& key) {
+    // identifyRun takes the log, then the path, then a scaleview.json: a value written for a
+    // field the log or path states would change nothing, so such a field is not offered.
+    const auto lock = [](QWidget* field, KeySource source) {
+        if (source != KeySource::Log && source != KeySource::Path) return;
+        field->setEnabled(false);
+        field->setToolTip(source == KeySource::Log ? tr("Stated by the log; it wins over a "
+                                                        "scaleview.json")
+                                                   : tr("Stated by the log's path; it wins over "
+                                                        "a scaleview.json"));
+    };
+    const KeyOrigins& o = key.origins;
+    if (!o.nodesUnknown) lock(m_nodes, o.topology);
+    lock(m_gpusPerNode, o.topology);
+    lock(m_batch, o.batch);
+    lock(m_precision, o.precision);
+    lock(m_model, o.model);
 }
 
 QPushButton* RunKeyDialog::saveButton() const {

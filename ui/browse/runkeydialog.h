@@ -48,6 +48,7 @@ class RunKeyDialog : public QDialog {
     void failed(const QString& error);
 
   private:
+    void lockWhatTheLogOrPathSays(const RunKey& key);
     void buildForm(const RunKey& key);
 
     QString m_log, m_root, m_sidecar;

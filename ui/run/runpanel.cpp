@@ -243,8 +243,7 @@ void RunPanel::onFinished(bool cancelled, int ok, int total, const QString& fail
 }
 
 // The Speedup tab's figure, never hidden behind "all runs ok"; one that cannot be true says so.
-QString RunPanel::scalingSentence(const launcher::CampaignDirectory& opened) {
-    const auto w = launcher::worstScaling(opened);
+QString RunPanel::scalingSentence(const std::optional<launcher::WorstScaling>& w) {
     if (!w) return {};
     const QString pct = QString::number(w->efficiency * 100.0, 'f', 1);
     const QString where = QStringLiteral("%1 (%2, batch %3)")
@@ -272,9 +271,9 @@ void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool canc
         if (entry.end && entry.end->state == launcher::RunState::Ok && entry.end->isDisturbed())
             ++disturbed;
     m_monitor->campaignFinished(cancelled, ok, total, disturbed);
-    const QString scaling = cancelled ? QString() : scalingSentence(opened);
-    const auto worst = launcher::worstScaling(opened);
-    const bool impossible = !cancelled && worst && worst->cannotBeTrue;
+    const auto worst = cancelled ? std::nullopt : launcher::worstScaling(opened);
+    const QString scaling = scalingSentence(worst);
+    const bool impossible = worst && worst->cannotBeTrue;
     if (cancelled)
         showBanner(tr("Cancelled: %1 of %2 runs ok; nothing of the campaign is left "
                       "running. Resume runs the rest.")

@@ -8,6 +8,7 @@
 #ifndef Q_MOC_RUN
 #include "launcher/campaign/campaign.h"
 #include "launcher/campaign/campaigndirectory.h"
+#include "launcher/campaign/campaignscaling.h"
 #include "launcher/runner/preflight.h"
 #endif
 
@@ -116,7 +117,7 @@ class RunPanel : public QWidget {
     void showFinished(const launcher::CampaignDirectory& opened, bool cancelled, int ok, int total);
     // The campaign's worst scaling efficiency in a sentence (the finished and reopened
     // headlines); empty with no case of several ranks beside a one-rank case.
-    static QString scalingSentence(const launcher::CampaignDirectory& opened);
+    static QString scalingSentence(const std::optional<launcher::WorstScaling>& worst);
     void showBanner(const QString& text, bool problem);
     void updateCommand();
     void updateButtons();

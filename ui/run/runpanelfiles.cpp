@@ -98,11 +98,11 @@ void RunPanel::describeOpened(const launcher::CampaignDirectory& opened) {
                     .arg(total)
                     .arg(left);
     else {
+        const auto worst = launcher::worstScaling(opened);
         text << tr("Opened %1: all %2 runs finished; its results are in the other tabs.")
                         .arg(where)
                         .arg(total) +
-                    scalingSentence(opened);
-        const auto worst = launcher::worstScaling(opened);
+                    scalingSentence(worst);
         problem = worst && worst->cannotBeTrue;
     }
     if (!opened.movedFrom().empty())
