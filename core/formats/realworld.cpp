@@ -135,7 +135,7 @@ bool isDllTfLine(std::string_view line) {
 }
 
 // ---- DLLogger JSON: DLLL {"timestamp": "...", "type": "LOG", "step": [0, 50], "data":
-// {"total_ips": 6724.37}}; a step of [] or a string is a summary.
+// {"total_ips": 6724.37}}; a step of [e], [] or a string is a summary.
 void parseDllJson(std::string_view text, std::size_t, SpeedSample& s) {
     const auto step = text.find("\"step\": [");
     if (step != std::string_view::npos) {
@@ -151,11 +151,8 @@ void parseDllJson(std::string_view text, std::size_t, SpeedSample& s) {
             else
                 break;
         }
+        // [e, i]: a report; [e] is an epoch's summary (NGC PyTorch ConvNets), [] the run's.
         if (count >= 2) setStep(s, last, last);
-        else if (count == 1) {
-            s.epoch = 0;
-            setStep(s, last, last);
-        }
     }
     double ips = 0.0;
     if (readAfter(text, "\"total_ips\": ", ips) ||
@@ -169,10 +166,25 @@ bool isDllJsonLine(std::string_view line) {
     return has(line, "DLLL {") && has(line, "total_ips\": ") && has(line, "\"step\": [");
 }
 
-// ---- gluon-nlp: "INFO:root:[step 249]\tmlm_loss=9.24962 ... throughput=122.0K tks/s\tlr=..."
+// ---- gluon-nlp: "INFO:root:[step 249]\tmlm_loss=9.24962 ... throughput=122.0K tks/s\tlr=...";
+// its translation and language-model scripts: "[Epoch 0 Batch 10/6000] loss=9.12, ppl=...,
+// throughput=41.23K wps, wc=...".
+bool readEpochBatch(std::string_view text, std::int64_t& epoch, std::int64_t& batch) {
+    const auto at = text.find("[Epoch ");
+    std::size_t end = 0;
+    return at != std::string_view::npos && readIntAt(text, at + 7, epoch, &end) &&
+           text.substr(end, 7) == " Batch " && readIntAt(text, end + 7, batch, &end) &&
+           end < text.size() && (text[end] == '/' || text[end] == ']');
+}
+
 void parseGluonnlpThroughput(std::string_view text, std::size_t, SpeedSample& s) {
-    std::int64_t v = 0;
-    if (readIntAfter(text, "[step ", v)) setStep(s, v, v);
+    std::int64_t v = 0, e = 0;
+    if (readIntAfter(text, "[step ", v))
+        setStep(s, v, v);
+    else if (readEpochBatch(text, e, v)) {
+        s.epoch = static_cast<int>(e);
+        setStep(s, v, v);
+    }
     double x = 0.0;
     std::size_t end = 0;
     if (readAfter(text, "throughput=", x, &end)) {
@@ -187,9 +199,10 @@ void parseGluonnlpThroughput(std::string_view text, std::size_t, SpeedSample& s)
 }
 
 bool isGluonnlpThroughputLine(std::string_view line) {
-    const auto at = line.find("[step ");
+    auto at = line.find("[step ");
+    if (at == std::string_view::npos) at = line.find("[Epoch ");
     return at != std::string_view::npos && has(line.substr(at), "throughput=") &&
-           (has(line, "/s") || has(line, "/sec"));
+           (has(line, "/s") || has(line, "/sec") || has(line, " wps"));
 }
 
 // ---- tf_cnn_benchmarks: "100\timages/sec: 215.3 +/- 0.0 (jitter = 0.0)\t7.863";
@@ -255,6 +268,44 @@ bool isProgressMeterLine(std::string_view line) {
            has(line.substr(at), "Time ") && has(line.substr(at), "Data ");
 }
 
+// tf_cnn_benchmarks under Horovod (Open MPI's rank tags on its lines): each process prints the
+// images/sec of its own batch (benchmark_cnn's batch_size is the process's), one GPU per process
+// as Horovod runs it, so the job's throughput is a tagged report times the ranks. Untagged
+// lines are one process driving all its GPUs (variable_update replicated and the like): the
+// job's already. The run's notes say which.
+class PerProcessRates : public FormatAnalyzer {
+  public:
+    PerProcessRates(std::unique_ptr<FormatAnalyzer> inner, int ranks)
+        : m_inner(std::move(inner)), m_ranks(ranks) {}
+    void add(const SpeedSample& sample) override {
+        SpeedSample s = sample;
+        if (s.rank >= 0 && m_ranks > 1) {
+            s.speed *= m_ranks;
+            m_scaled = true;
+        }
+        m_inner->add(s);
+    }
+    void finish(RunResult& result, const ParseCounters& counters,
+                bool unterminatedTail) const override {
+        m_inner->finish(result, counters, unterminatedTail);
+        if (m_scaled)
+            result.notes.push_back("rank-tagged images/sec lines are one Horovod process's "
+                                   "(its own batch): each taken times the " +
+                                   std::to_string(m_ranks) + " ranks");
+    }
+
+  private:
+    std::unique_ptr<FormatAnalyzer> m_inner;
+    int m_ranks;
+    bool m_scaled = false;
+};
+
+std::unique_ptr<FormatAnalyzer> makeTfCnnAnalyzer(const LogFormat& format, Topology topology,
+                                                  int batchPerDevice, MeasureOptions options) {
+    return std::make_unique<PerProcessRates>(
+        makeSteadyStateAnalyzer(format, topology, batchPerDevice, options), topology.ranks());
+}
+
 // A line is one of a format's only where its parse finds both a step and a positive value:
 // prose that quotes the shape (a README: "Batch [a-b]\tSpeed: ... samples/sec") is not.
 template <void (*Parse)(std::string_view, std::size_t, SpeedSample&),
@@ -307,8 +358,13 @@ const LogFormat kRealWorld[] = {
     steady("gluonnlp-throughput", "MXNet gluon-nlp", "tokens/s",
            MessageFormat{"gluonnlp-throughput", "throughput=", &parseGluonnlpThroughput},
            &detectBy<&parseGluonnlpThroughput, &isGluonnlpThroughputLine>),
-    steady("tf-cnn-benchmarks", "TensorFlow tf_cnn_benchmarks", "images/s",
-           MessageFormat{"tf-cnn-images-sec", "images/sec: ", &parseTfCnn}, &detectBy<&parseTfCnn, &isTfCnnLine>),
+    [] {
+        LogFormat f = steady("tf-cnn-benchmarks", "TensorFlow tf_cnn_benchmarks", "images/s",
+                             MessageFormat{"tf-cnn-images-sec", "images/sec: ", &parseTfCnn},
+                             &detectBy<&parseTfCnn, &isTfCnnLine>);
+        f.makeAnalyzer = &makeTfCnnAnalyzer;
+        return f;
+    }(),
     steady("keras-timehistory", "Keras TimeHistory", "samples/s",
            MessageFormat{"keras-timehistory", " examples/second", &parseTimeHistory},
            &detectBy<&parseTimeHistory, &isTimeHistoryLine>),

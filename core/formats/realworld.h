@@ -11,8 +11,10 @@
 //   dllogger-pytorch   "DLL ... Epoch: e Iteration: N ... train.total_ips : X img/s"
 //   dllogger-tf        "DLL ... - (e, N) total_ips : X" (NGC TensorFlow ConvNets)
 //   dllogger-json      "DLLL {... "step": [e, N], "data": {"total_ips": X}}"
-//   gluonnlp-throughput    "[step N] ... throughput=122.0K tks/s" (K/M suffixes; tokens/s)
-//   tf-cnn-benchmarks  "N\timages/sec: X +/- Y (jitter = Z)\t..."
+//   gluonnlp-throughput    "[step N] ... throughput=122.0K tks/s" (K/M suffixes; tokens/s), and
+//                      "[Epoch e Batch k/n] ... throughput=41.23K wps" (translation scripts)
+//   tf-cnn-benchmarks  "N\timages/sec: X +/- Y (jitter = Z)\t..."; under Horovod (rank-tagged
+//                      lines) each process's figure, taken times the ranks
 //   keras-timehistory  "TimeHistory: S seconds, X examples/second between steps A and B"
 //   pytorch-progressmeter  the PyTorch ImageNet example's "Epoch: [e][ k/n]\tTime  0.312 ( 0.745)"
 //                      (seconds per step: throughput = batch x GPUs / time)

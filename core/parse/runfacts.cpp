@@ -62,6 +62,13 @@ struct Collector {
     bool ampFalse = false, fp16False = false;
     std::optional<int> layers; // MXNet's network='resnet-v1b' with num_layers=50
     std::int64_t ampLine = 0;
+    // tf_cnn_benchmarks' "Batch size:  512 global" (the next line says "64 per device").
+    std::optional<int> globalBatch;
+    // The PyTorch ImageNet example: "Use GPU: 3 for training" per process on this node, and
+    // --world-size N (nodes) beside --multiprocessing-distributed.
+    int maxUseGpu = -1;
+    std::int64_t useGpuLine = 0;
+    std::optional<int> exampleNodes;
 
     static void set(std::optional<RunFact>& slot, std::string value, std::int64_t line,
                     std::string_view evidence) {
@@ -179,6 +186,71 @@ struct Collector {
         }
     }
 
+    // DLLogger's JSON stream: DLLL {"type": "PARAMETER", "data": {"batch_size": 256, "amp":
+    // true, ...}} (PyTorch) or {"type": "LOG", "step": "PARAMETER", "data": {"arch": ...}} (TF).
+    void jsonParameters(std::string_view text, std::int64_t line) {
+        const auto data = text.find("\"data\": {");
+        if (data == std::string_view::npos) return;
+        std::size_t i = data + 9;
+        while (i < text.size() && text[i] != '}') {
+            const auto open = text.find('"', i);
+            if (open == std::string_view::npos) return;
+            const auto close = text.find('"', open + 1);
+            if (close == std::string_view::npos || text.substr(close + 1, 2) != ": ") return;
+            const std::string_view key = text.substr(open + 1, close - open - 1);
+            std::size_t v = close + 3, end = v;
+            if (end < text.size() && text[end] == '"') {
+                const auto q = text.find('"', end + 1);
+                end = q == std::string_view::npos ? text.size() : q + 1;
+            } else {
+                int depth = 0;
+                for (; end < text.size(); ++end) {
+                    const char c = text[end];
+                    if (c == '[' || c == '{') ++depth;
+                    else if ((c == ']' || c == '}') && depth-- == 0) break;
+                    else if (c == ',' && depth == 0) break;
+                }
+            }
+            pair(key, text.substr(v, end - v), line);
+            i = end;
+            while (i < text.size() && (text[i] == ',' || text[i] == ' ' || text[i] == ']'))
+                ++i;
+        }
+    }
+
+    // tf_cnn_benchmarks' info block and the PyTorch ImageNet example's per-process lines.
+    void benchmarkLines(std::string_view text, std::int64_t n) {
+        if (text.rfind("Batch size:", 0) == 0 && text.size() > 18 &&
+            text.substr(text.size() - 7) == " global") {
+            globalBatch = positive(trim(text.substr(11, text.size() - 18)));
+            return;
+        }
+        if (globalBatch && text.size() > 11 && text.substr(text.size() - 11) == " per device") {
+            const auto perDevice = positive(trim(text.substr(0, text.size() - 11)));
+            if (perDevice && *globalBatch % *perDevice == 0) {
+                const std::string e = "Batch size: " + std::to_string(*globalBatch) +
+                                      " global, " + std::to_string(*perDevice) + " per device";
+                set(facts.batch, std::to_string(*perDevice), n, e);
+                set(totalGpus, std::to_string(*globalBatch / *perDevice), n, e);
+            }
+            globalBatch.reset();
+            return;
+        }
+        if (text.rfind("Use GPU: ", 0) == 0 && has(text, " for training")) {
+            int g = -1;
+            auto [p, ec] = std::from_chars(text.data() + 9, text.data() + text.size(), g);
+            if (ec == std::errc() && g > maxUseGpu && g < 4096) {
+                maxUseGpu = g;
+                useGpuLine = n;
+            }
+        }
+        if (has(text, "--multiprocessing-distributed")) {
+            const auto at = text.find("--world-size");
+            if (at != std::string_view::npos && at + 13 < text.size())
+                exampleNodes = positive(text.substr(at + 13, text.find(' ', at + 13) - at - 13));
+        }
+    }
+
     void line(std::string_view text, std::int64_t n) {
         // Launcher tags: the highest rank is the process count less one.
         int rank = -1;
@@ -206,6 +278,8 @@ struct Collector {
             }
         }
         if (has(text, "PARAMETER") && has(text, " : ")) dllParameters(text, n);
+        if (has(text, "DLLL {") && has(text, "PARAMETER")) jsonParameters(text, n);
+        benchmarkLines(text, n);
         if (const auto ns = text.find("Namespace("); ns != std::string_view::npos)
             keywordArguments(text.substr(ns + 10), n);
         // Flags on a command line: --batch_size=256, --num_gpus=8
@@ -267,6 +341,17 @@ struct Collector {
         } else if (devicesPerProcess) {
             facts.gpus = devicesPerProcess; // one process, untagged
             facts.nodes = RunFact{"1", devicesPerProcess->line, "one process"};
+        }
+        if (!facts.gpus && maxUseGpu >= 0) {
+            // One process per GPU of this node; --world-size counts the nodes.
+            const int nodes = exampleNodes.value_or(1);
+            facts.gpus = RunFact{std::to_string((maxUseGpu + 1) * nodes), useGpuLine,
+                                 "Use GPU: 0.." + std::to_string(maxUseGpu) + " for training" +
+                                     (exampleNodes ? " x --world-size " +
+                                                         std::to_string(nodes) : "")};
+            if (exampleNodes)
+                facts.nodes = RunFact{std::to_string(nodes), useGpuLine,
+                                      "--world-size " + std::to_string(nodes)};
         }
         if (!facts.gpus && mlperfGpus) {
             const int nodes = mlperfNodes ? std::stoi(mlperfNodes->value) : 1;
