@@ -36,6 +36,7 @@ RunLog readRunLog(const LogFile& file, const MeasureOptions& measure, const Pars
     log.counters = log.result.counters;
     log.unterminatedTail = log.result.unterminatedTail;
     log.trace = std::make_shared<const IterationTrace>(trace.trace());
+    log.workload = readWorkloadHeader(file.path);
     return log;
 }
 
@@ -97,6 +98,9 @@ bool IncrementalRunLog::update() {
                                      [this]() -> LogParser& { return restart(); });
     m_position = read.position;
     m_readError = read.error;
+    // The header is among the first lines: looked for until they have all been read once.
+    if (!m_workload && before.offset < kWorkloadHeaderBytes)
+        m_workload = readWorkloadHeader(m_file.path);
     return read.restarted || m_position != before || hadError != read.error.has_value();
 }
 
@@ -112,6 +116,7 @@ RunLog IncrementalRunLog::log() const {
     log.result = m_readError ? m_meter->unreadable(*m_readError, log.counters)
                              : m_meter->result(log.counters, log.unterminatedTail);
     log.trace = std::make_shared<const IterationTrace>(m_trace->trace());
+    log.workload = m_workload;
     return log;
 }
 

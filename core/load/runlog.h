@@ -5,6 +5,7 @@
 
 #include "core/measure/iterationtrace.h"
 #include "core/load/logscan.h"
+#include "core/load/workloadheader.h"
 #include "core/load/runloader.h"
 #include "core/measure/runmeter.h"
 #include "core/measure/runresult.h"
@@ -29,6 +30,9 @@ struct RunLog {
     // Does not depend on the window: a run read again for another window shares it when the
     // file is as it was.
     std::shared_ptr<const IterationTrace> trace;
+    // What ran, where the log is ScaleView's own workload's (read in NGC MXNet's line format,
+    // though PyTorch wrote it, on CPU ranks or GPUs): its header line.
+    std::optional<WorkloadHeader> workload;
 
     // Numbers kept for the run beyond its fixed-size result: what the memory bound is about.
     std::size_t retainedValues() const;
@@ -64,6 +68,7 @@ class IncrementalRunLog {
     LogFile m_file;
     const LogFormat* m_format = nullptr;
     bool m_detected = false; // m_format came from the log's lines or its key
+    std::optional<WorkloadHeader> m_workload; // looked for in the first kWorkloadHeaderBytes
     LogPosition m_position;
     std::optional<std::string> m_readError;
     std::unique_ptr<RunMeter> m_meter;

@@ -20,11 +20,12 @@ using namespace sv::test;
 TEST(ModelName, ResNet50UnderEverySpellingIsR50) {
     for (const char* name : {"r50", "rn50", "resnet50", "ResNet50", "resnet-50", "resnet_50",
                              "resnet50v1.5", "resnet50_v1.5", "resnet50-v1.5", "rn50_v1.5",
-                             "RN50", "r50v15"})
+                             "RN50", "r50v15", "resnet50_v1b", "ResNet50_v1b"})
         EXPECT_EQ(canonicalModel(name), "r50") << name;
     // Other models, and other ResNets, as named.
     for (const char* name : {"resnet101", "r100", "resnet50v2", "bert_base", "bert", "y1",
-                             "resnet50x", "rn501", "vgg16"})
+                             "resnet50x", "rn501", "vgg16", "resnet50_v1c",
+                             "resnet50_v1d"})
         EXPECT_EQ(canonicalModel(name), name) << name;
 }
 

@@ -324,7 +324,7 @@ TEST(RealWorldShapes, SidecarFillsWhatTheLogDoesNotSay) {
     EXPECT_EQ(k.topology, (Topology{2, 8}));
     EXPECT_EQ(k.origins.topology, KeySource::Sidecar);
     EXPECT_EQ(k.repeat, 4);
-    EXPECT_EQ(k.model, "resnet50_v1b"); // the log's model wins over the sidecar's
+    EXPECT_EQ(k.model, "r50"); // the log's model (resnet50_v1b) wins over the sidecar's
     EXPECT_EQ(scan.otherFiles, 1u);     // the sidecar itself
 }
 

@@ -1,5 +1,6 @@
 #include "ui/browse/chartpage.h"
 
+#include "ui/browse/devicewords.h"
 #include "ui/charts/charthover.h"
 #include "ui/charts/speedupchart.h"
 
@@ -73,7 +74,7 @@ void ChartPage::rebuild() {
     QChart* chart = nullptr;
     const ChartKind k = kind();
     if (m_analysis && m_analysis->group && k != ChartKind::Trace) {
-        m_data = m_analysis->scaling();
+        m_data = chartData(*m_analysis);
         chart = k == ChartKind::Throughput
                     ? ThroughputChart::build(m_data, m_whisker)
                     : SpeedupChart::build(m_data, k == ChartKind::Efficiency);

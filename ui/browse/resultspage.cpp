@@ -105,7 +105,8 @@ void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
             cases.push_back(*c);
             formats.insert(c->key.format);
         }
-    m_model->setCases(std::move(cases));
+    const DeviceWords words = analysis ? deviceWords(*analysis) : DeviceWords{};
+    m_model->setCases(std::move(cases), words.cpu());
     // Several series: the comparison first, since it is what the user asked for.
     const bool compared = analysis && analysis->comparison;
     m_comparisonModel->setComparison(compared ? *analysis->comparison : Comparison{});
@@ -132,6 +133,12 @@ void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
         m_caption->setText(tr("No results yet."));
         return;
     }
+    setCaption(*analysis, formats, words);
+}
+
+void ResultsPage::setCaption(const Analysis& a, const std::set<std::string>& formats,
+                             const DeviceWords& words) {
+    const Analysis* analysis = &a;
     const auto& s = analysis->summary;
     // The format names the lines the logs hold (the local CPU workload writes NGC MXNet's), so
     // the caption says "logs in … format", not which framework trained.
@@ -150,6 +157,8 @@ void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
                     .arg(QString::fromStdString(analysis->group->label()).toHtmlEscaped(),
                          formats.size() > 1
                              ? tr("logs of %1 formats (the Framework column)").arg(formats.size())
+                         : words.workload
+                             ? workloadCaption(words, text(format.framework)).toHtmlEscaped()
                              : tr("logs in %1 format").arg(text(format.framework).toHtmlEscaped()),
                          text(format.unit),
                          QString::fromStdString(std::string(methodName(s.options.method))),

@@ -3,8 +3,12 @@
 // headers included, ready for a spreadsheet). With several series, the comparison table above it.
 
 #include "ui/browse/analysis.h"
+#include "ui/browse/devicewords.h"
 
 #include <QWidget>
+
+#include <set>
+#include <string>
 
 class QLabel;
 class QSortFilterProxyModel;
@@ -32,6 +36,9 @@ class ResultsPage : public QWidget {
     void copySelection() const;
 
   private:
+    void setCaption(const Analysis& analysis, const std::set<std::string>& formats,
+                    const DeviceWords& words);
+
     CaseTableModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;

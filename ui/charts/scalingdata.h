@@ -55,6 +55,9 @@ struct ScalingData {
     CaseGroup group;
     Method method = Method::Time;
     std::string unit = "images/s";    // the throughput's, from the cases' log format
+    // What one of the cases' devices is called: "GPU", or "rank" for the local workload's CPU
+    // ranks (ui/browse/devicewords.h); the axes name it.
+    std::string device = "GPU", devices = "GPUs";
     std::string label;                // the first series' name when there are others
     std::vector<ScalingPoint> points; // ordered by GPUs, then nodes
     std::vector<SeriesCurve> others;  // with several series: the second on

@@ -55,7 +55,9 @@ QCategoryAxis* gpuAxis(QChart* chart, const ScalingData& d) {
     for (int g : counts)
         axis->append(QString::number(g), SpeedupChart::gpuX(g));
     axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    ChartStyle::applyAxis(axis, QStringLiteral("GPUs (log₂ scale)"));
+    const QString devices = QString::fromStdString(d.devices);
+    ChartStyle::applyAxis(axis, QStringLiteral("%1 (log₂ scale)")
+                                    .arg(devices.left(1).toUpper() + devices.mid(1)));
     return axis;
 }
 
@@ -140,7 +142,7 @@ void addReferences(Curves& c, const ScalingData& d) {
 
 // Efficiency around the data (a 0–100 % axis squeezes 92 % and 97 % into one line); speedup
 // on log2.
-QAbstractAxis* valueAxis(const Curves& c) {
+QAbstractAxis* valueAxis(const Curves& c, const QString& device) {
     if (c.efficiency) {
         auto* y = new QValueAxis(c.chart);
         const double pad = std::max(2.0, (c.hi - c.lo) * 0.12);
@@ -159,7 +161,7 @@ QAbstractAxis* valueAxis(const Curves& c) {
     y->setRange(std::min(1.0, c.lo) / 1.25, c.hi * 1.25);
     y->setLabelFormat(QStringLiteral("%g")); // the unit is in the title: labels take no non-ASCII
     y->setMinorTickCount(0);
-    ChartStyle::applyAxis(y, QStringLiteral("Speedup (× one GPU, log₂ scale)"));
+    ChartStyle::applyAxis(y, QStringLiteral("Speedup (× one %1, log₂ scale)").arg(device));
     return y;
 }
 
@@ -196,7 +198,8 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
     // samples are DLPerf's own logs) still shows its dashes and marker on top of it.
     addReferences(curves, d);
 
-    ChartStyle::addSeries(chart, axisX, valueAxis(curves), curves.series);
+    ChartStyle::addSeries(chart, axisX, valueAxis(curves, QString::fromStdString(d.device)),
+                          curves.series);
     for (auto* s : curves.unlisted)
         for (auto* m : chart->legend()->markers(s))
             m->setVisible(false);

@@ -105,7 +105,9 @@ QValueAxis* addAxes(QChart* chart, QBarSeries* bars, const ScalingData& d, doubl
         categories << ThroughputChart::categoryLabel(p.topology);
     auto* axisX = new QBarCategoryAxis(chart);
     axisX->append(categories);
-    ChartStyle::applyAxis(axisX, QStringLiteral("GPUs (nodes × GPUs per node)"));
+    const QString devices = QString::fromStdString(d.devices);
+    ChartStyle::applyAxis(axisX, QStringLiteral("%1 (nodes × %2 per node)")
+                                     .arg(devices.left(1).toUpper() + devices.mid(1), devices));
     auto* axisY = new QValueAxis(chart);
     axisY->setRange(0, top > 0 ? top * 1.08 : 1.0);
     axisY->applyNiceNumbers();

@@ -16,9 +16,10 @@ namespace sv::ui {
 
 CaseTableModel::CaseTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void CaseTableModel::setCases(std::vector<CaseStats> cases) {
+void CaseTableModel::setCases(std::vector<CaseStats> cases, bool cpuRanks) {
     beginResetModel();
     m_cases = std::move(cases);
+    m_cpuRanks = cpuRanks;
     endResetModel();
 }
 
@@ -57,6 +58,13 @@ QVariant CaseTableModel::headerData(int section, Qt::Orientation orientation, in
         "Median vs the published figure: green within 2 %, amber 2–5 % below, red more than 5 % "
         "below"};
     if (section < 0 || section >= ColumnCount) return {};
+    if (m_cpuRanks && section == Gpus) // a CPU rank is no GPU
+        return role == Qt::DisplayRole   ? tr("Ranks")
+               : role == Qt::ToolTipRole ? tr("CPU ranks in the run: processes of the local "
+                                              "workload, each on its own share of the cores")
+                                         : QVariant();
+    if (m_cpuRanks && section == Batch && role == Qt::ToolTipRole)
+        return tr("Batch size per rank");
     if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
     if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
     return {};

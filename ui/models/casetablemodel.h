@@ -38,7 +38,8 @@ class CaseTableModel : public QAbstractTableModel {
     static constexpr int SortRole = Qt::UserRole; // numbers sort as numbers
 
     explicit CaseTableModel(QObject* parent = nullptr);
-    void setCases(std::vector<CaseStats> cases);
+    // cpuRanks: the runs are the local workload's on CPU ranks, and the headers say "Ranks".
+    void setCases(std::vector<CaseStats> cases, bool cpuRanks = false);
     const std::vector<CaseStats>& cases() const { return m_cases; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -54,6 +55,7 @@ class CaseTableModel : public QAbstractTableModel {
     static QString warningsText(const CaseStats& c);
 
     std::vector<CaseStats> m_cases;
+    bool m_cpuRanks = false;
 };
 
 } // namespace sv::ui

@@ -1,5 +1,7 @@
 #include "ui/window/exportcontroller.h"
 
+#include "ui/browse/devicewords.h"
+
 #include "ui/charts/chartexport.h"
 #include "core/report/report.h"
 #include "ui/charts/speedupchart.h"
@@ -18,11 +20,11 @@ ExportController::ExportController(QObject* parent) : QObject(parent) {}
 QChart* ExportController::buildChart(const Analysis& a, ChartKind kind, int run, Whisker whisker) {
     switch (kind) {
     case ChartKind::Throughput:
-        return a.group ? ThroughputChart::build(a.scaling(), whisker) : nullptr;
+        return a.group ? ThroughputChart::build(chartData(a), whisker) : nullptr;
     case ChartKind::Speedup:
-        return a.group ? SpeedupChart::build(a.scaling(), false) : nullptr;
+        return a.group ? SpeedupChart::build(chartData(a), false) : nullptr;
     case ChartKind::Efficiency:
-        return a.group ? SpeedupChart::build(a.scaling(), true) : nullptr;
+        return a.group ? SpeedupChart::build(chartData(a), true) : nullptr;
     case ChartKind::Trace:
         if (run < 0 || static_cast<std::size_t>(run) >= a.logs.size()) return nullptr;
         return TraceChart::build(
