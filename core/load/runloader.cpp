@@ -142,7 +142,18 @@ RunResult loadRun(const LogFile& log, const LoadOptions& options, const SampleOb
     const LogRead read = readLogFile(log.path, parser);
     if (readOut) *readOut = read;
     if (read.error) return meter.unreadable(*read.error, parser.counters());
+    // Outside DLPerf's extractors (which read as they read), the file's unterminated last line
+    // is read when whole, left out with a note when cut mid-line (LogParser::finishTail).
+    const TailRead tail = format.speedScript.empty() && format.timeScript.empty()
+                              ? parser.finishTail()
+                              : TailRead::None;
     RunResult result = meter.result(parser.counters(), parser.pendingBytes() > 0);
+    if (tail != TailRead::None)
+        result.notes.push_back(
+            "its last line (" + std::to_string(parser.counters().tailLine) + ") has no newline: " +
+            (tail == TailRead::Read ? "read, as it ends as the lines before it do"
+                                    : "cut off mid-line (it does not end as the lines before it "
+                                      "do), left out"));
     if (result.status == RunStatus::Empty && !undetected.empty())
         result.reason += "; " + undetected;
     return result;

@@ -1,6 +1,7 @@
 #include "core/parse/logparser.h"
 #include "core/parse/textscan.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace sv {
@@ -36,7 +37,42 @@ std::string_view stripAnsi(std::string_view s) {
     return s;
 }
 
+// How a line ends: where it ends in a number, the count of its digits after the point (or of
+// its trailing digits, negated, without a point); otherwise its last byte, as a code above them.
+int endingOf(std::string_view s) {
+    while (!s.empty() && (s.back() == '\r' || s.back() == ' '))
+        s.remove_suffix(1);
+    if (s.empty()) return 1 << 20;
+    if (!isDigit(s.back())) return (1 << 16) + static_cast<unsigned char>(s.back());
+    int digits = 0;
+    while (!s.empty() && isDigit(s.back())) {
+        s.remove_suffix(1);
+        ++digits;
+    }
+    return !s.empty() && s.back() == '.' ? digits : -digits;
+}
+
 } // namespace
+
+TailRead LogParser::finishTail() {
+    if (m_skipping || m_pending.empty()) return TailRead::None;
+    const std::string_view line = m_pending;
+    if (!findMarker(line.data(), line.size(), m_options.format.marker)) {
+        ++m_counters.lines;
+        m_pending.clear();
+        return TailRead::None;
+    }
+    m_counters.tailLine = m_counters.lines + 1;
+    if (m_lastEndSize == 0 ||
+        endingOf(line) != endingOf(std::string_view(m_lastEnd, m_lastEndSize)))
+        return TailRead::Cut;
+    ++m_counters.lines;
+    m_counters.tailRead = true;
+    std::string whole;
+    whole.swap(m_pending);
+    processLine(whole, std::string_view::npos);
+    return TailRead::Read;
+}
 
 LogParser::LogParser(ParseOptions options, SampleHandler handler)
     : m_options(std::move(options)), m_handler(std::move(handler)) {}
@@ -209,6 +245,10 @@ void LogParser::processLine(std::string_view line, std::size_t markerPos) {
         m_options.format.parseWith(m_options.format.context, line, markerPos, sample);
     else
         m_options.format.parse(line, markerPos, sample);
+    if (sample.hasSpeed) {
+        m_lastEndSize = std::min(line.size(), sizeof m_lastEnd);
+        std::memcpy(m_lastEnd, line.data() + line.size() - m_lastEndSize, m_lastEndSize);
+    }
     if (m_handler) m_handler(sample);
 }
 

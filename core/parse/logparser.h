@@ -1,7 +1,8 @@
 #pragma once
 // Streaming log parser: bytes in, speedometer samples out. Fed with chunks of any size (a file
 // read, a process's live output); a line split across chunks is parsed once, whole; an
-// unterminated last line is held, never parsed half. Never throws, whatever the bytes.
+// unterminated last line is held, never parsed half, until finishTail() says the file is done.
+// Never throws, whatever the bytes.
 
 #include "core/parse/lineformat.h"
 #include "core/parse/sample.h"
@@ -25,6 +26,17 @@ struct ParseCounters {
     std::int64_t markerLines = 0;   // lines holding the format's marker (DLPerf's count)
     std::int64_t overlongLines = 0; // skipped for exceeding maxLineBytes
     std::int64_t firstOverlongLine = 0;
+    // After finishTail(): the line number of an unterminated last line holding the marker, and
+    // whether it was read (a whole line that only lacks its '\n') or left out (cut mid-line).
+    std::int64_t tailLine = 0;
+    bool tailRead = false;
+};
+
+// What finishTail() did with the bytes after the last newline.
+enum class TailRead {
+    None, // no such bytes, or no marker in them (a plain line: counted)
+    Read, // a whole line of the format without its '\n': parsed
+    Cut,  // a line of the format cut off mid-way: left out (pendingBytes() stays > 0)
 };
 
 class LogParser {
@@ -34,6 +46,12 @@ class LogParser {
     LogParser(ParseOptions options, SampleHandler handler);
 
     void feed(std::string_view chunk);
+    // At the end of a finished file (never while it may still grow): its unterminated last
+    // line. One with the marker is read where it ends as the last whole line of the format read
+    // before it did (the same last byte; where both end in a number, the same count of digits
+    // after its point): a final line that only lacks its '\n'. Otherwise it was cut mid-line
+    // (a log cut mid-run) and is left out, never read half.
+    TailRead finishTail();
     // Bytes after the last newline: a line still being written.
     std::size_t pendingBytes() const { return m_skipping ? m_skippedBytes : m_pending.size(); }
     // Bytes held in memory for that line: never more than maxLineBytes.
@@ -55,6 +73,9 @@ class LogParser {
     bool m_skipping = false; // the current line is over-long; drop bytes until its newline
     std::size_t m_skippedBytes = 0;
     bool m_dense = false; // the last whole line held the marker: search the next one alone
+    // The last bytes of the last whole line that gave a value (processLine), for finishTail.
+    char m_lastEnd[24] = {};
+    std::size_t m_lastEndSize = 0;
 };
 
 } // namespace sv
