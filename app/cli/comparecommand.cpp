@@ -80,9 +80,8 @@ std::optional<int> addDirectorySeries(const Request& r, const std::vector<std::s
         cs.method = r.options.method;
         cs.cases = std::move(s.cases);
         // What changed beside each verdict: what the launcher recorded (environment, campaign
-        // settings) and the window the runs were measured over.
-        cs.recorded = recordedFacts(s);
-        cs.window = s.load.measure;
+        // settings), the window the runs were measured over, and the logs' parameter dumps.
+        recordSeries(cs, s);
         series.push_back(std::move(cs));
     }
     return std::nullopt;

@@ -60,12 +60,16 @@ CaseContrast contrast(const CaseStats* a, const CaseStats* b, const CaseKey& key
                            "series " + std::to_string(bIndex + 1), options);
 }
 
-// The facts of a case of a series: the series' own, then the case's format and window.
+// The facts of a case of a series: the series' own, then the case's format and window, then
+// what its logs' parameter dumps state.
 RecordedFacts sideFacts(const ComparisonSeries& s, const CaseStats* c) {
     RecordedFacts out = *s.recorded;
     if (c) {
         const RecordedFacts own = caseFacts(c->key.format, s.window);
         out.insert(out.end(), own.begin(), own.end());
+        const auto i = static_cast<std::size_t>(c - s.cases.data());
+        if (i < s.caseRecorded.size())
+            out.insert(out.end(), s.caseRecorded[i].begin(), s.caseRecorded[i].end());
     }
     return out;
 }

@@ -26,6 +26,9 @@ struct ComparisonSeries {
     std::optional<RecordedFacts> recorded = {};
     // The window its runs were measured over (Summary::load.measure), for each case's facts.
     std::optional<MeasureOptions> window = {};
+    // What each case's logs state about how they ran (their parameter dumps, as "log.KEY"
+    // facts: recordedfacts.h), caseRecorded[i] for cases[i]; empty where not read.
+    std::vector<RecordedFacts> caseRecorded = {};
 };
 
 // The options of each contrast (threshold, resamples).

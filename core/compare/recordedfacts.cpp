@@ -1,10 +1,16 @@
 #include "core/compare/recordedfacts.h"
 
+#include "core/compare/comparison.h"
 #include "core/parse/logformat.h"
+#include "core/parse/runfacts.h"
 #include "core/report/reportdocument.h"
 #include "core/stats/summary.h"
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 namespace sv {
 namespace {
@@ -14,6 +20,36 @@ std::string valueText(const nlohmann::json& v) {
     if (v.is_string()) return v.get<std::string>();
     if (v.is_null()) return {};
     return v.dump();
+}
+
+// A log's parameters, from its first 64 KiB (where the dumps are); nothing when unreadable.
+std::vector<std::pair<std::string, std::string>> logParameters(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return {};
+    std::string head(64 * 1024, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    return readRunFacts(head).parameters;
+}
+
+// What every run of a case agrees on, in the first run's order.
+RecordedFacts agreedParameters(const std::filesystem::path& root,
+                               const std::vector<std::string>& paths) {
+    RecordedFacts out;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        const auto params = logParameters(root / paths[i]);
+        if (i == 0) {
+            for (const auto& [k, v] : params)
+                out.push_back({"log." + k, v});
+            continue;
+        }
+        std::erase_if(out, [&](const RecordedFact& f) {
+            return std::none_of(params.begin(), params.end(), [&](const auto& p) {
+                return "log." + p.first == f.what && p.second == f.value;
+            });
+        });
+    }
+    return out;
 }
 
 } // namespace
@@ -67,6 +103,21 @@ RecordedFacts caseFacts(std::string_view format, const std::optional<MeasureOpti
         out.push_back({"iterations", std::to_string(w.iterations)});
     }
     return out;
+}
+
+std::vector<RecordedFacts> caseParameterFacts(const std::string& root,
+                                              const std::vector<CaseStats>& cases) {
+    std::vector<RecordedFacts> out;
+    out.reserve(cases.size());
+    for (const CaseStats& c : cases)
+        out.push_back(agreedParameters(root, c.paths));
+    return out;
+}
+
+void recordSeries(ComparisonSeries& series, const Summary& from) {
+    series.recorded = recordedFacts(from);
+    series.window = from.load.measure;
+    series.caseRecorded = caseParameterFacts(from.root, series.cases);
 }
 
 } // namespace sv

@@ -15,6 +15,8 @@
 namespace sv {
 
 struct Summary; // core/stats/summary.h
+struct CaseStats;
+struct ComparisonSeries;
 
 // The settings of a campaign.json that shape its runs: "profile", "launcher", "campaign_image"
 // (the image the campaign names; the environment's "container_image" is the id it ran),
@@ -32,5 +34,18 @@ RecordedFacts recordedFacts(const Summary& summary);
 // A case's own: "format" (the log format's id, when known) and the "warmup" and "iterations"
 // its runs were measured over (window resolved for the format where it asks for its defaults).
 RecordedFacts caseFacts(std::string_view format, const std::optional<MeasureOptions>& window);
+
+// What the logs of each case state in their parameter dumps (RunFacts::parameters: Namespace,
+// DLLogger's PARAMETER, flags, ...) as "log.KEY" facts: for logs from elsewhere, their recorded
+// parameters are their environment. Only what every run of the case agrees on (a seed that
+// differs per repeat is no change between two sides). out[i] for cases[i]; paths relative to
+// root. Blocking (reads each log's first 64 KiB): off the GUI thread.
+std::vector<RecordedFacts> caseParameterFacts(const std::string& root,
+                                              const std::vector<CaseStats>& cases);
+
+// A series' records for what changed beside each verdict, read from the directory it was
+// summarized from: recordedFacts(from), its window, and caseParameterFacts of its cases.
+// Blocking: off the GUI thread.
+void recordSeries(ComparisonSeries& series, const Summary& from);
 
 } // namespace sv

@@ -1,5 +1,6 @@
 #include "core/parse/runfacts.h"
 
+#include "core/parse/hostfacts.h"
 #include "core/parse/lineformat.h"
 
 #include <algorithm>
@@ -69,6 +70,7 @@ struct Collector {
     int maxUseGpu = -1;
     std::int64_t useGpuLine = 0;
     std::optional<int> exampleNodes;
+    HostFacts hosts;
 
     static void set(std::optional<RunFact>& slot, std::string value, std::int64_t line,
                     std::string_view evidence) {
@@ -78,12 +80,21 @@ struct Collector {
     }
 
     // One "key value" pair of a parameter dump.
+    void keep(std::string_view key, std::string_view value) {
+        auto& all = facts.parameters;
+        if (key.empty() || all.size() >= RunFacts::kMaxParameters) return;
+        for (const auto& [k, v] : all)
+            if (k == key) return;
+        all.emplace_back(std::string(key), std::string(unquote(value).substr(0, 160)));
+    }
+
     void pair(std::string_view key, std::string_view value, std::int64_t line) {
         key = trim(key);
         while (!key.empty() && key.front() == '-')
             key.remove_prefix(1);
         const std::string k = lower(key);
         const std::string evidence = std::string(key) + " " + std::string(trim(value));
+        keep(key, trim(value));
         if (k == "batch_size" || k == "batch-size" || k == "per_gpu_batch_size" ||
             k == "train_batch_size" || k == "batch_size_per_gpu") {
             if (auto b = positive(value)) set(facts.batch, std::to_string(*b), line, evidence);
@@ -254,6 +265,7 @@ struct Collector {
     void line(std::string_view text, std::int64_t n) {
         // Launcher tags: the highest rank is the process count less one.
         int rank = -1;
+        hosts.line(text, n);
         std::size_t tagLength = 0;
         if (mayHaveTag(text))
             for (const TagFormat& tag : tagFormats())
@@ -359,6 +371,7 @@ struct Collector {
                                  mlperfGpus->line, mlperfGpus->evidence};
         }
         if (!facts.nodes && mlperfNodes) facts.nodes = mlperfNodes;
+        if (!facts.nodes) facts.nodes = hosts.nodes(facts.gpus ? std::stoi(facts.gpus->value) : 0);
         return facts;
     }
 };

@@ -12,6 +12,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace sv {
 
@@ -24,6 +26,11 @@ struct RunFact {
 
 struct RunFacts {
     std::optional<RunFact> model, batch, precision, gpus, nodes;
+    // Every "key = value" the parameter dumps state, as written (the first of a key wins; at
+    // most kMaxParameters): what a log from elsewhere recorded about how it ran, compared as
+    // its environment (core/compare/recordedfacts.h).
+    std::vector<std::pair<std::string, std::string>> parameters;
+    static constexpr std::size_t kMaxParameters = 256;
     bool empty() const { return !model && !batch && !precision && !gpus && !nodes; }
 };
 

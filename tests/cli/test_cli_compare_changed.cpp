@@ -1,6 +1,6 @@
 // scaleview-cli compare: what changed beside each verdict, on generated campaigns (logs,
 // campaign.json and the environment the launcher captures) and on logs from elsewhere (their
-// format and window): the JSON pair's "changed", the table's and Markdown's lines, the CSV
+// format, window and parameter dumps): the JSON pair's "changed", the table's and Markdown's lines, the CSV
 // column, the HTML report's list.
 
 #include "tests/support/formatlogs.h"
@@ -175,6 +175,47 @@ TEST(CliCompareChanged, LogsFromElsewhereCarryTheirFormatAndWindow) {
     EXPECT_TRUE(hasChange(changed, "warmup", "20", std::to_string(100))) << changed.dump();
     for (const auto& c : changed)
         EXPECT_NE(c["what"], "driver") << "nothing captured on either side: " << changed.dump();
+}
+
+// Logs from elsewhere: their parameter dumps are their environment. Two trees whose Namespace
+// lines differ in lr and kv_store show those two as changed, under "log."; the seed, which
+// differs between the repeats of each side, is no change; two trees that agree show none.
+void writeNamespaceTree(const std::filesystem::path& dir, const std::string& lr,
+                        const std::string& kvStore) {
+    for (int p = 0; p < 3; ++p) {
+        RunSpec spec;
+        spec.stepMs = 1000 + 5 * p;
+        const double rate = 128000.0 / static_cast<double>(spec.stepMs);
+        std::string log = makeLog(spec, [rate](int, int) { return std::to_string(rate); });
+        const std::string dump = "Namespace(arch='resnetv15', batch_size=256)";
+        log.replace(log.find(dump), dump.size(),
+                    "Namespace(arch='resnetv15', batch_size=128, kv_store='" + kvStore +
+                        "', lr=" + lr + ", seed=" + std::to_string(17 + p) + ")");
+        writeFile(dir / "1n1g" / ("r50_b128_fp32_" + std::to_string(p + 1) + ".log"), log);
+    }
+}
+
+TEST(CliCompareChanged, LogsFromElsewhereCarryTheParametersTheirDumpsState) {
+    TempDir dir;
+    writeNamespaceTree(dir / "a", "0.256", "horovod");
+    writeNamespaceTree(dir / "b", "0.512", "device");
+    writeNamespaceTree(dir / "c", "0.256", "horovod");
+    const auto changedAt1n1g = [](const nlohmann::json& j) {
+        for (const auto& c : j["cases"])
+            if (c["topology"] == "1n1g") return c["changed"];
+        return nlohmann::json();
+    };
+    const auto changed = changedAt1n1g(compareJson(dir / "a", dir / "b"));
+    EXPECT_TRUE(hasChange(changed, "log.lr", "0.256", "0.512")) << changed.dump();
+    EXPECT_TRUE(hasChange(changed, "log.kv_store", "horovod", "device")) << changed.dump();
+    for (const auto& c : changed)
+        EXPECT_NE(c["what"], "log.seed") << "differs within each side: " << changed.dump();
+    const auto same = changedAt1n1g(compareJson(dir / "a", dir / "c"));
+    for (const auto& c : same)
+        EXPECT_NE(c["what"].get<std::string>().rfind("log.", 0), 0u) << same.dump();
+    // The table says it too, beside the verdict.
+    const auto table = cliRun({"compare", (dir / "a").string(), (dir / "b").string()});
+    EXPECT_NE(table.out.find("log.lr 0.256 -> 0.512"), std::string::npos) << table.out;
 }
 
 TEST(CliCompareChanged, TheReportListsWhatChangedUnderTheComparison) {

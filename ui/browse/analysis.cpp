@@ -281,8 +281,7 @@ void buildSeries(Analysis& a, const AnalysisOptions& options) {
             // With what each recorded (its captured environment and campaign settings, read
             // here on the worker; its window), for what changed beside each verdict.
             auto recorded = [&](ComparisonSeries series, const Summary& from) {
-                series.recorded = recordedFacts(from);
-                series.window = from.load.measure;
+                recordSeries(series, from);
                 return series;
             };
             a.series.push_back(recorded(seriesOf(a.label, s, *a.group), s));
