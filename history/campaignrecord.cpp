@@ -87,6 +87,9 @@ CampaignReading recordFromSummary(const Summary& s) {
     if (!identity) return out;
     r.identity = *identity;
     r.environment = summarizeEnvironment(capturedFiles(s.root));
+    std::string probeError;
+    r.nodeProbes = nodeProbesIn(s.root, &probeError);
+    if (!probeError.empty()) out.warnings.push_back("node probes not recorded: " + probeError);
     out.record = std::move(r);
     return out;
 }

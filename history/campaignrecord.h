@@ -5,6 +5,7 @@
 
 #include "core/compare/environmentsummary.h"
 #include "core/stats/summary.h"
+#include "history/nodehistory.h"
 
 #include <filesystem>
 #include <optional>
@@ -31,6 +32,7 @@ struct CampaignRecord {
     int warmup = 0, iterations = 0;
     EnvironmentSummary environment;
     std::vector<CaseRecord> cases; // cases with a median only
+    std::vector<NodeProbeRecord> nodeProbes; // each node's solo probes, from its probes.json
 };
 
 struct CampaignReading {

@@ -23,6 +23,7 @@ using namespace sqltext;
 namespace {
 
 // Version 1: campaigns and cases. Version 2: expectations (verdicts marked expected).
+// Version 3: node_probes (each node's solo probe figures per campaign, issue 28).
 // SQLite keeps its version in PRAGMA user_version, PostgreSQL in the table schema_version.
 const char* kSqliteSchema[] = {
     "CREATE TABLE IF NOT EXISTS campaigns ("
@@ -41,6 +42,11 @@ const char* kSqliteSchema[] = {
     "CREATE TABLE IF NOT EXISTS expectations ("
     " case_key TEXT NOT NULL, campaign_identity TEXT NOT NULL, who TEXT NOT NULL,"
     " why TEXT NOT NULL, marked_at TEXT NOT NULL, PRIMARY KEY (case_key, campaign_identity))",
+    "CREATE TABLE IF NOT EXISTS node_probes ("
+    " campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,"
+    " node TEXT NOT NULL, devices INTEGER NOT NULL, pace_per_device REAL NOT NULL,"
+    " samples TEXT NOT NULL, topology TEXT NOT NULL, model TEXT NOT NULL,"
+    " precision TEXT NOT NULL, batch_per_device INTEGER NOT NULL)",
 };
 
 // The same tables in PostgreSQL's types (double precision: REAL is 4 bytes there).
@@ -63,6 +69,11 @@ const char* kPostgresSchema[] = {
     "CREATE TABLE IF NOT EXISTS expectations ("
     " case_key TEXT NOT NULL, campaign_identity TEXT NOT NULL, who TEXT NOT NULL,"
     " why TEXT NOT NULL, marked_at TEXT NOT NULL, PRIMARY KEY (case_key, campaign_identity))",
+    "CREATE TABLE IF NOT EXISTS node_probes ("
+    " campaign_id BIGINT NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,"
+    " node TEXT NOT NULL, devices INTEGER NOT NULL, pace_per_device DOUBLE PRECISION NOT NULL,"
+    " samples TEXT NOT NULL, topology TEXT NOT NULL, model TEXT NOT NULL,"
+    " precision TEXT NOT NULL, batch_per_device INTEGER NOT NULL)",
 };
 
 // Every ScaleView that creates or migrates the shared schema takes this transaction-scoped

@@ -88,7 +88,11 @@ class HistoryDatabase {
     };
     ImportResult importFrom(const HistoryDatabase& source);
 
-    static constexpr int kSchemaVersion = 2;
+    // Each node's probe figures of every campaign, with its campaign (history/nodehistory.h),
+    // oldest first; nullopt with *error.
+    std::optional<std::vector<NodeObservation>> nodeObservations(std::string* error) const;
+
+    static constexpr int kSchemaVersion = 3;
 
   private:
     enum class Health { Ok, Corrupt, Locked, Newer };

@@ -140,6 +140,7 @@ HistoryDatabase::RecordResult HistoryDatabase::recordOnce(const CampaignRecord& 
         ++written;
         if (caseWritten && !caseWritten(written)) return fail("abandoned");
     }
+    if (!detail::writeNodeProbes(q, id, c.nodeProbes)) return fail("cannot write the node probes");
     if (!q.exec(QStringLiteral("COMMIT"))) return fail("cannot commit");
     out.outcome = Outcome::Added;
     out.message = "recorded " + c.path + " (" + std::to_string(written) + " case" +
@@ -224,6 +225,15 @@ std::optional<std::vector<StoredCampaign>> HistoryDatabase::campaigns(std::strin
         out[it->second].record.cases.push_back(std::move(k));
     }
     c.finish();
+    // Each campaign's node probes go with it (an import copies them).
+    QSqlQuery n(db);
+    std::map<std::string, std::size_t> byIdentity;
+    for (std::size_t i = 0; i < out.size(); ++i)
+        byIdentity[out[i].record.identity] = i;
+    if (const auto nodes = detail::readNodeObservations(n, nullptr))
+        for (const NodeObservation& o : *nodes)
+            if (const auto it = byIdentity.find(o.campaignIdentity); it != byIdentity.end())
+                out[it->second].record.nodeProbes.push_back(o.probe);
     end();
     return out;
 }

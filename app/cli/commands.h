@@ -28,6 +28,10 @@ int reportCommand(const std::vector<std::string>& args);
 // history [--case T] [--format F] [--fail-on-regression] | history record DIR...: 0 done;
 // 1 a regression flagged with --fail-on-regression; 2 usage error, unusable database or directory.
 int historyCommand(const std::vector<std::string>& args);
+// nodes [--format table|json]: each node's probe pace over the history's campaigns, flagged when
+// slower than its own history or its peers. 0 done (1 a flagged node with --fail-on-slow-node);
+// 2 usage error or unusable database.
+int nodesCommand(const std::vector<std::string>& args);
 // A finished campaign into the history (SCALEVIEW_HISTORY_DB=off: not); says how it went.
 void recordInHistory(const std::string& dir);
 // scaleview-plot (the GUI's chart builders, offscreen), where it is installed.

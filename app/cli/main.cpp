@@ -23,6 +23,7 @@ const char* kOverview = R"(Usage:
   scaleview-cli report LOG_DIR... --output report.html|report.md [--label NAME]...
   scaleview-cli references [--reference-file FILE]... | references save LOG_DIR --id ID
   scaleview-cli history [--fail-on-regression] | history record LOG_DIR... | history import|expect
+  scaleview-cli nodes [--history-db X] [--format table|json]
   scaleview-cli formats | formats add FORMAT_FILE | formats test FORMAT_FILE LOG...
   scaleview-cli --version | --help
 
@@ -187,6 +188,21 @@ history expect --case C --campaign ID --why TEXT
 A database that is corrupt or locked past 5 s is renamed FILE.broken-<time> (kept) and a new one
 started, with a warning.
 )"},
+    {"nodes",
+     R"(nodes: each node's health across the campaigns in the history. Campaigns run with probes
+record each node's figures (probes.json: the node alone at its device count, its pace per
+device). Lists the nodes, their latest pace, its trend against their own earlier campaigns (same
+model, precision, batch and device count) and against the other nodes of their latest campaign,
+and flags a node slower than its own history (below its median by more than the threshold and
+three times its noise) or than its peers (below the other nodes' median by more than the peer
+threshold), with the evidence in words.
+  --format table|json     table (default); json: {"nodes": [{"node", "latest_pace_per_device",
+                          "history", "trend_pct", "peer_pct", "flagged", "evidence"}], "flagged"}
+  --threshold PCT         slower than its own median by more: flagged (default 5)
+  --peer-threshold PCT    slower than its peers' median by more: flagged (default: --threshold)
+  --fail-on-slow-node     exit 1 when a node is flagged
+  --history-db FILE|URI   this database instead (also SCALEVIEW_HISTORY_DB)
+)"},
     {"formats",
      R"(formats: list the log formats ScaleView reads (ids for --log-format), each with its
 framework, throughput unit, DLPerf extraction scripts and their default warmup and iterations,
@@ -211,7 +227,8 @@ run not ok or the campaign failed (its journal or a log could not be written: th
 printed), 2 usage or campaign error, 130 cancelled. preflight: 0 all checks passed, 1 some
 failed, 2 usage error. compare, report and references: 0 done, 2 usage error, unreadable directory or
 malformed table file. history: 0 done, 1 a regression with --fail-on-regression, 2 usage error,
-unusable database or directory.
+unusable database or directory. nodes: 0 done, 1 a node flagged with --fail-on-slow-node, 2
+usage error or unusable database.
 )";
 
 const char* helpOf(const std::string& command) {
@@ -273,13 +290,15 @@ int main(int argc, char** argv) {
     if (command == "references") return sv::cli::referencesCommand(args);
     if (command == "formats") return sv::cli::formatsCommand(args);
     if (command == "history") return sv::cli::historyCommand(args);
+    if (command == "nodes") return sv::cli::nodesCommand(args);
     if (command == "run") return sv::cli::runCommand(args);
     if (command == "resume") return sv::cli::resumeCommand(args);
     if (command == "preflight") return sv::cli::preflightCommand(args);
     std::fprintf(
         stderr,
         "scaleview-cli: unknown command '%s' (commands: summarize, compare, report, plot, "
-        "run, resume, preflight, references, history, formats; scaleview-cli --help says more)\n",
+        "run, resume, preflight, references, history, nodes, formats; scaleview-cli --help says "
+        "more)\n",
         command.c_str());
     return 2;
 }
