@@ -1,5 +1,6 @@
 #include "history/historyformat.h"
 
+#include "core/parse/logformat.h"
 #include "core/report/csv.h"
 
 #include <nlohmann/json.hpp>
@@ -40,13 +41,24 @@ std::string stepText(const CaseTrend& t, const CaseStep& s) {
 
 } // namespace
 
+std::string trendUnit(const CaseTrend& trend) {
+    return std::string(logFormatOf(trend.key.format).unit);
+}
+
+std::string trendMeasure(const CaseTrend& trend) {
+    const LogFormat& f = logFormatOf(trend.key.format);
+    const bool ownReports = f.defaultWarmup == 0 && f.defaultIterations == 0;
+    return (ownReports ? std::string("the log's own reports") : trend.method + " method") + ", " +
+           trendUnit(trend);
+}
+
 std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresholdPct,
                              double fdr) {
     if (trends.empty()) return "No case in the history.\n";
     std::string out;
     int flagged = 0;
     for (const auto& t : trends) {
-        out += caseName(t.key) + "  (" + t.method + " method, images/s)\n";
+        out += caseName(t.key) + "  (" + trendMeasure(t) + ")\n";
         char line[512];
         std::snprintf(line, sizeof line, "  %-20s  %-24s %5s %11s %11s %11s  %s\n", "ran (UTC)",
                       "campaign", "runs", "median", "min", "max", "environment");

@@ -9,6 +9,11 @@
 
 namespace sv::history {
 
+// How a case's figures were read and their unit: "time method, images/s", or, for a format whose
+// figure is the log's own reports, "the log's own reports, tokens/s".
+std::string trendMeasure(const CaseTrend& trend);
+std::string trendUnit(const CaseTrend& trend);
+
 std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresholdPct,
                              double fdr = 0.05);
 std::string formatTrendCsv(const std::vector<CaseTrend>& trends);

@@ -3,6 +3,7 @@
 
 #include "tests/history/historyfixture.h"
 #include "tests/support/process.h"
+#include "tests/support/realworldwriter.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -140,4 +141,25 @@ TEST(CliHistory, VerdictsSayWhatChangedAndAnExpectedOneNoLongerFails) {
     EXPECT_EQ(unknown.exitCode, 2);
     EXPECT_NE(unknown.err.find("its cases: r50 fp32 bs64 1n1g"), std::string::npos) << unknown.err;
     EXPECT_EQ(cli({"history", "--fdr", "2", "--history-db", c.db}).exitCode, 2);
+}
+
+// A case read from a log's own reports (gluon-nlp, tokens/s) says so, and its unit, in the
+// history's table: not "time method, images/s" (issue 26, item 5: everything downstream).
+TEST(CliHistory, ALogsOwnReportsAreSaidWithTheirUnit) {
+    TempDir dir;
+    writeFile(dir / "nlp" / "bert_base_pretrain.log",
+              gluonnlpLog("0,1,2,3,4,5,6,7", 40, [](int) { return 133000.0; }));
+    const std::string db = (dir / "history.sqlite").string();
+    const auto r = cli({"history", "record", (dir / "nlp").string(), "--history-db", db});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto table = cli({"history", "--history-db", db});
+    ASSERT_EQ(table.exitCode, 0) << table.err;
+    EXPECT_NE(table.out.find("(the log's own reports, tokens/s)"), std::string::npos) << table.out;
+    EXPECT_EQ(table.out.find("images/s"), std::string::npos) << table.out;
+
+    ThreeCampaigns c;
+    ASSERT_EQ(cli({"history", "record", (c.dir / "week1").string(), "--history-db", c.db}).exitCode,
+              0);
+    const auto mxnet = cli({"history", "--history-db", c.db});
+    EXPECT_NE(mxnet.out.find("(time method, images/s)"), std::string::npos) << mxnet.out;
 }

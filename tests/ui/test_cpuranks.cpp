@@ -14,6 +14,8 @@
 
 #include <QAbstractAxis>
 #include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
 
 #include <gtest/gtest.h>
 
@@ -108,4 +110,32 @@ TEST(CpuRanks, ADlperfTreeKeepsItsGpus) {
     std::unique_ptr<QChart> throughput(ui::ThroughputChart::build(ui::chartData(*analysis)));
     EXPECT_EQ(axisTitle(throughput.get(), Qt::Horizontal),
               QStringLiteral("GPUs (nodes × GPUs per node)"));
+}
+
+// A case whose figure is its log's own reports (gluon-nlp's throughput=, tokens/s) is not called
+// a "time method" median in the chart's legend; an NGC MXNet case still is.
+TEST(ChartLegends, ALogsOwnReportsAreNotCalledATimeMethod) {
+    const auto legendOf = [](const std::string& format) {
+        CaseStats c;
+        c.key = {"bert", "fp16", 16, Topology{1, 8}, format};
+        c.median = 133000.0;
+        const ui::CaseGroup group{"bert", "fp16", 16, format};
+        const ui::ScalingData data = ui::scalingData({&c}, group, Method::Time, {});
+        std::unique_ptr<QChart> chart(ui::ThroughputChart::build(data));
+        QStringList names;
+        for (auto* s : chart->series())
+            names << s->name();
+        for (auto* m : chart->legend()->markers())
+            names << m->label();
+        return std::make_pair(names.join(QStringLiteral(" | ")),
+                              axisTitle(chart.get(), Qt::Vertical));
+    };
+    const auto [nlp, nlpAxis] = legendOf("gluonnlp-throughput");
+    EXPECT_TRUE(nlp.contains(QStringLiteral("Measured median (the log's own reports)")))
+        << nlp.toStdString();
+    EXPECT_FALSE(nlp.contains(QStringLiteral("time method"))) << nlp.toStdString();
+    EXPECT_TRUE(nlpAxis.contains(QStringLiteral("tokens/s"))) << nlpAxis.toStdString();
+    const auto [mxnet, mxnetAxis] = legendOf("ngc-mxnet");
+    EXPECT_TRUE(mxnet.contains(QStringLiteral("Measured median (time method)")))
+        << mxnet.toStdString();
 }

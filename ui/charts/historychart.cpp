@@ -1,6 +1,7 @@
 #include "ui/charts/historychart.h"
 
 #include "ui/charts/chartstyle.h"
+#include "history/historyformat.h"
 #include "history/historytrend.h"
 
 #include <QCategoryAxis>
@@ -192,9 +193,9 @@ QString HistoryChart::changePointLabel(const history::CaseStep& s) {
 
 QChart* HistoryChart::build(const history::CaseTrend& t) {
     auto* chart = new QChart();
-    ChartStyle::apply(chart, QStringLiteral("%1 over time (%2 method)")
+    ChartStyle::apply(chart, QStringLiteral("%1 over time (%2)")
                                  .arg(QString::fromStdString(history::caseName(t.key)),
-                                      QString::fromStdString(t.method)));
+                                      QString::fromStdString(history::trendMeasure(t))));
     std::vector<QAbstractSeries*> series;
     addWhiskers(chart, t, series);
     addMedians(chart, t, series);
@@ -209,7 +210,7 @@ QChart* HistoryChart::build(const history::CaseTrend& t) {
     y->setLabelFormat(QStringLiteral("%.1f"));
     ChartStyle::addSeries(chart, x, y, series);
     ChartStyle::applyAxis(x, QObject::tr("campaign (ran, UTC)"));
-    ChartStyle::applyAxis(y, QObject::tr("images/s"));
+    ChartStyle::applyAxis(y, QString::fromStdString(history::trendUnit(t)));
     tidyLegend(chart);
     return chart;
 }

@@ -126,6 +126,14 @@ std::string unitOf(const std::vector<std::string>& formats) {
     return unit.empty() ? std::string("images/s") : unit;
 }
 
+// Every format's figure is the log's own reports (its default window is the steady state's).
+bool ownReportsOf(const std::vector<std::string>& formats) {
+    return !formats.empty() && std::all_of(formats.begin(), formats.end(), [](const auto& f) {
+        const LogFormat& format = logFormatOf(f);
+        return format.defaultWarmup == 0 && format.defaultIterations == 0;
+    });
+}
+
 void addReferences(ScalingData& d, const std::vector<std::string>& references,
                    const ReferenceCatalog& catalog) {
     const CaseGroup& group = d.group;
@@ -176,6 +184,7 @@ ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGr
         formats.push_back(c->key.format);
     }
     d.unit = unitOf(formats);
+    d.ownReports = ownReportsOf(formats);
     sortPoints(d.points);
     addReferences(d, references, catalog);
     return d;
@@ -203,6 +212,7 @@ ScalingData scalingData(const std::vector<ComparisonSeries>& series, const CaseG
     }
     std::sort(topologies.begin(), topologies.end(), topologyLess);
     d.unit = unitOf(formats);
+    d.ownReports = ownReportsOf(formats);
     // Aligned: one point per topology in every series; where a series lacks it, no figure.
     auto aligned = [&](const std::vector<ScalingPoint>& points) {
         std::vector<ScalingPoint> out;

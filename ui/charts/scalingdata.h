@@ -58,6 +58,9 @@ struct ScalingData {
     // What one of the cases' devices is called: "GPU", or "rank" for the local workload's CPU
     // ranks (ui/browse/devicewords.h); the axes name it.
     std::string device = "GPU", devices = "GPUs";
+    // Every case's figure is its log's own reports (a steady-state format), not a time or speed
+    // method over a window: the legends say so.
+    bool ownReports = false;
     std::string label;                // the first series' name when there are others
     std::vector<ScalingPoint> points; // ordered by GPUs, then nodes
     std::vector<SeriesCurve> others;  // with several series: the second on

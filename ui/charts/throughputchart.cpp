@@ -17,8 +17,10 @@ namespace sv::ui {
 namespace {
 constexpr double kGroupWidth = 0.8; // of a category, shared by the measured bar and the references
 
-QString methodLabel(Method m) {
-    return m == Method::Time ? QStringLiteral("time method") : QStringLiteral("speed method");
+QString methodLabel(const ScalingData& d) {
+    if (d.ownReports) return QStringLiteral("the log's own reports");
+    return d.method == Method::Time ? QStringLiteral("time method")
+                                    : QStringLiteral("speed method");
 }
 } // namespace
 
@@ -60,7 +62,7 @@ double addMeasuredBars(QBarSeries* bars, const ScalingData& d, const MeasuredSer
     double top = 0;
     for (std::size_t s = 0; s < measured.size(); ++s) {
         const QString name = !compared
-                                 ? QStringLiteral("Measured median (%1)").arg(methodLabel(d.method))
+                                 ? QStringLiteral("Measured median (%1)").arg(methodLabel(d))
                              : s == 0 ? QString::fromStdString(d.label)
                                       : QString::fromStdString(d.others[s - 1].label);
         auto* set = new QBarSet(name);
@@ -195,7 +197,7 @@ QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
     ChartStyle::apply(
         chart,
         compared ? QStringLiteral("Throughput — %1 (medians, %2)")
-                       .arg(QString::fromStdString(d.group.label()), methodLabel(d.method))
+                       .arg(QString::fromStdString(d.group.label()), methodLabel(d))
                  : QStringLiteral("Throughput — %1").arg(QString::fromStdString(d.group.label())));
 
     auto* bars = new QBarSeries(chart);
