@@ -2,6 +2,7 @@
 
 #include "core/load/campaignwindow.h"
 #include "core/compare/comparisonreport.h"
+#include "core/parse/logformat.h"
 #include "core/report/report.h"
 
 #include <algorithm>
@@ -58,6 +59,46 @@ std::string inlineSvg(const std::string& svg) {
     return start == std::string::npos ? std::string() : svg.substr(start);
 }
 
+// The units of the cases' figures, each once, in the order met ("images/s", "tokens/s").
+std::vector<std::string> unitsOf(const std::vector<const Summary*>& summaries) {
+    std::vector<std::string> units;
+    for (const Summary* s : summaries)
+        for (const auto& c : s->cases)
+            if (const std::string u(logFormatOf(c.key.format).unit);
+                std::find(units.begin(), units.end(), u) == units.end())
+                units.push_back(u);
+    if (units.empty()) units.push_back("images/s");
+    return units;
+}
+
+std::string unitsText(const std::vector<const Summary*>& summaries) {
+    const auto units = unitsOf(summaries);
+    if (units.size() == 1) return "Throughput in " + units.front();
+    std::string all;
+    for (const auto& u : units)
+        all += (all.empty() ? "" : ", ") + u;
+    return "Throughput in each case's own unit (" + all + ")";
+}
+
+// How the figures were read: "time method, warmup 20, iterations 120", or, where every case's
+// figure is its log's own reports (no time or speed method over them), the window alone.
+std::string methodText(const Summary& s) {
+    const auto own = [](const CaseStats& c) {
+        const LogFormat& f = logFormatOf(c.key.format);
+        return f.defaultWarmup == 0 && f.defaultIterations == 0;
+    };
+    const bool ownReports = !s.cases.empty() && std::all_of(s.cases.begin(), s.cases.end(), own);
+    return ownReports ? windowText(s)
+                      : std::string(methodName(s.options.method)) + " method, " + windowText(s);
+}
+
+std::vector<const Summary*> summariesOf(const ReportInput& in) {
+    std::vector<const Summary*> out;
+    for (const auto& r : in.series)
+        out.push_back(&r.summary);
+    return out;
+}
+
 std::string caseTable(const Summary& s) {
     std::string out =
         "<table>\n" + row({"model", "precision", "batch", "nodes", "GPUs", "runs", "median",
@@ -88,9 +129,8 @@ std::string caseTable(const Summary& s) {
 std::string seriesSection(const ReportSeries& r) {
     const Summary& s = r.summary;
     std::string out = "<section>\n<h2>" + esc(r.label) + "</h2>\n<p>Directory: <code>" +
-                      esc(s.root) + "</code>. Method: <b>" +
-                      esc(std::string(methodName(s.options.method))) + "</b>, " +
-                      esc(windowText(s)) +
+                      esc(s.root) + "</code>. " + esc(unitsText({&s})) + "; " +
+                      esc(methodText(s)) +
                       (s.windowSource.empty() ? "" : " (window from " + esc(s.windowSource) + ")") +
                       ". " + std::to_string(s.runs.size()) + " logs.</p>\n";
     out += "<h3>Cases</h3>\n" + caseTable(s);
@@ -204,8 +244,9 @@ std::string formatHtmlReport(const ReportInput& in) {
                       esc(title) + "</title>\n<style>" + kStyle +
                       "</style>\n</head>\n<body>\n<h1>" + esc(title) + "</h1>\n<p>ScaleView " +
                       esc(in.version) + ", " + esc(in.generated) +
-                      ". Throughput in images/s; DLPerf's method and statistics (median of the "
-                      "repeats, speedup against 1n1g).</p>\n";
+                      ". " + esc(unitsText(summariesOf(in))) +
+                      "; DLPerf's method and statistics (median of the repeats, speedup against "
+                      "1n1g).</p>\n";
     if (in.comparison) out += comparisonSection(*in.comparison);
     for (const auto& s : in.series)
         out += seriesSection(s);
@@ -214,12 +255,12 @@ std::string formatHtmlReport(const ReportInput& in) {
 
 std::string formatMarkdownReport(const ReportInput& in) {
     std::string out = "# ScaleView report\n\nScaleView " + in.version + ", " + in.generated +
-                      ". Throughput in images/s.\n\n";
+                      ". " + unitsText(summariesOf(in)) + ".\n\n";
     if (in.comparison) out += "## Comparison\n\n" + formatComparisonMarkdown(*in.comparison) + "\n";
     for (const auto& r : in.series) {
         const Summary& s = r.summary;
         out += "## " + r.label + "\n\nDirectory `" + s.root + "`, " +
-               std::string(methodName(s.options.method)) + " method, " + windowText(s) +
+               unitsText({&s}) + ", " + methodText(s) +
                ".\n\n" + formatMarkdown(s) + "\n";
         for (const auto& [title, file] : r.charts)
             out += "![" + title + "](" + file + ")\n\n";

@@ -5,6 +5,7 @@
 #include "tests/support/files.h"
 #include "tests/support/logwriter.h"
 #include "tests/support/process.h"
+#include "tests/support/realworldwriter.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -211,4 +212,34 @@ TEST(CliReport, UsageErrors) {
     r = cli({"report", (dir / "a").string(), "--output", (dir / "r.pdf").string()});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find(".html or .md"), std::string::npos) << r.err;
+}
+
+// Logs from elsewhere (issue 26, item 5): a folder of a gluon-cv log (samples/s) and a gluon-nlp
+// one (tokens/s) read from their own reports. The report says each case's unit and how its
+// figure was read, never "images/s" for all or a "time method" over their reports.
+TEST(CliReport, LogsFromElsewhereKeepTheirUnitAndHowTheyWereRead) {
+    TempDir dir;
+    writeFile(dir / "cv" / "resnet50_v1b.log",
+              gluoncvLog(8, 128, 40, [](int) { return 5100.0; }));
+    writeFile(dir / "nlp" / "bert_base_pretrain.log",
+              gluonnlpLog("0,1,2,3,4,5,6,7", 40, [](int) { return 133000.0; }));
+    const auto html = dir / "report.html";
+    const auto r = runProcess({SCALEVIEW_CLI, "report", dir.path().string(), "--output",
+                               html.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto page = parseXhtml(html);
+    const std::string body = page["body"].get<std::string>();
+    EXPECT_NE(body.find("Throughput in each case's own unit (samples/s, tokens/s)"),
+              std::string::npos)
+        << body;
+    EXPECT_EQ(body.find("Throughput in images/s"), std::string::npos) << body;
+    EXPECT_EQ(body.find("time method"), std::string::npos) << body;
+    EXPECT_NE(body.find("the log's own reports"), std::string::npos) << body;
+    const auto md = dir / "report.md";
+    ASSERT_EQ(runProcess({SCALEVIEW_CLI, "report", (dir / "nlp").string(), "--output", md.string()})
+                  .exitCode,
+              0);
+    const std::string text = readWhole(md);
+    EXPECT_NE(text.find("Throughput in tokens/s"), std::string::npos) << text;
+    EXPECT_EQ(text.find("time method"), std::string::npos) << text;
 }
