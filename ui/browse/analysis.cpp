@@ -323,6 +323,10 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
     const std::vector<std::string> formats = groupFormats(a);
     chooseReferences(a, options, catalog, formats);
     buildSeries(a, options);
+    // Where each case's loss goes (the probes' bootstraps run here too, never on the GUI thread).
+    a.probes = readProbeFile(s.root);
+    for (const CaseStats* c : a.groupCases())
+        a.groupLosses.push_back(scalingLossFor(s.cases, *c, a.probes));
     // The bootstrap of each case's ratio (10 000 resamples a side) runs here, on the worker.
     if (a.series.size() > 1) a.comparison = compareSeries(a.series);
     return a;

@@ -6,6 +6,7 @@
 #include "core/compare/comparison.h"
 #include "ui/browse/logsnapshot.h"
 #include "ui/charts/scalingdata.h"
+#include "core/stats/scalingloss.h"
 #include "core/stats/summary.h"
 
 #include <QMetaType>
@@ -55,6 +56,10 @@ struct Analysis {
     bool comparesFrameworks = false;
     // Each series against the first (two or more series), by core's compareSeries.
     std::optional<Comparison> comparison;
+    // The campaign's probes.json (issue 28), read on the worker, and each case's scaling loss
+    // (core's scalingLossFor), groupLosses[i] for groupCases()[i]: null without an efficiency.
+    ProbeFile probes;
+    std::vector<std::optional<ScalingLoss>> groupLosses;
 
     std::vector<const CaseStats*> groupCases() const;
     // What the throughput and speedup charts draw: the group shown with the overlays in effect.

@@ -21,7 +21,7 @@ class ChartPage : public QWidget {
   public:
     explicit ChartPage(ChartKind kind, QWidget* parent = nullptr);
 
-    void setAnalysis(AnalysisPtr analysis);
+    virtual void setAnalysis(AnalysisPtr analysis);
     virtual ChartKind kind() const { return m_kind; }
     QChartView* view() const { return m_view; }
     // The throughput chart's whisker (the page offers the choice only there).

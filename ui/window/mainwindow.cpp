@@ -8,6 +8,7 @@
 #include "ui/browse/controlpanel.h"
 #include "ui/browse/environmentpage.h"
 #include "ui/history/historypage.h"
+#include "ui/history/nodespage.h"
 #include "ui/browse/referencetables.h"
 #include "ui/window/imageexportdialog.h"
 #include "ui/browse/livecontroller.h"
@@ -97,6 +98,10 @@ void MainWindow::buildPages() {
     m_history->useSettings(m_settings); // the database chosen in its Database… dialog
     m_tabs->addTab(m_history, tr("History"));
     m_history->followCampaigns(m_runPanel);
+    // Each node's probe figures across the recorded campaigns (the same database).
+    m_nodes = new NodesPage(this);
+    m_nodes->useSettings(m_settings);
+    m_tabs->addTab(m_nodes, tr("Nodes"));
 }
 
 // The banners above the pages, the start page and the tabs in one stack.
@@ -230,7 +235,7 @@ void MainWindow::updateDocks() {
     // The analysis' warnings say nothing under the start page, the Run panel or the history;
     // they come back with the pages they are about.
     const bool warningsApart = isStartPageShown() || m_tabs->currentIndex() == Run ||
-                               m_tabs->currentIndex() == History;
+                               m_tabs->currentIndex() >= History;
     if (warningsApart && !m_warningsDock->isHidden()) {
         m_warningsDock->hide();
         m_warningsHiddenByStart = true;

@@ -26,6 +26,7 @@ class ChartPage;
 class ControlPanel;
 class EnvironmentPage;
 class HistoryPage;
+class NodesPage;
 class ReferenceTables;
 class LiveController;
 class LoadController;
@@ -42,7 +43,7 @@ class WarningListModel;
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
-    enum Page { Results, Throughput, Speedup, Runs, Run, Environment, History };
+    enum Page { Results, Throughput, Speedup, Runs, Run, Environment, History, Nodes };
 
     explicit MainWindow(AppSettings* settings, QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -90,6 +91,7 @@ class MainWindow : public QMainWindow {
     StartPage* startPage() const { return m_start; }
     EnvironmentPage* environmentPage() const { return m_environment; }
     HistoryPage* historyPage() const { return m_history; }
+    NodesPage* nodesPage() const { return m_nodes; }
     ReferenceTables* referenceTables() const { return m_referenceTables; }
     QListView* warningView() const { return m_warningView; }
     QDockWidget* controlsDock() const { return m_controlsDock; }
@@ -201,6 +203,7 @@ class MainWindow : public QMainWindow {
     RunPanel* m_runPanel = nullptr;
     EnvironmentPage* m_environment = nullptr;
     HistoryPage* m_history = nullptr;
+    NodesPage* m_nodes = nullptr;
     ReferenceTables* m_referenceTables = nullptr;
     // The references checked when the settings were last saved (with the user's tables' ids,
     // which the settings cannot check before those tables are read), until they are.

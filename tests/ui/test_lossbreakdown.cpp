@@ -1,0 +1,216 @@
+// Issue 28 in the app: the scaling-loss breakdown under the speedup chart draws each topology's
+// measured share of ideal and the parts the probes measured, with their evidence on hover; a
+// negative part is not drawn upward but said; without probes every bar's loss is one hatched
+// "not measured" part and the total is still exact.
+
+#include "tests/ui/snapshotfixture.h"
+#include "tests/ui/uifixture.h"
+
+#include "core/stats/numerics.h"
+#include "ui/browse/speeduppage.h"
+#include "ui/charts/lossbreakdownchart.h"
+#include "ui/charts/lossbreakdownview.h"
+
+#include <QAbstractBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QValueAxis>
+
+#include <gtest/gtest.h>
+
+using namespace sv;
+using namespace sv::test;
+using Set = ui::LossBreakdownChart::Set;
+
+namespace {
+
+// 1n1g, 1n2g, 1n4g, 2n2g (the UI fixture's 2 % loss per doubling).
+struct LossCampaign {
+    TempDir dir;
+    CampaignSpec spec;
+    LossCampaign() {
+        spec.topologies = {{1, 1}, {1, 2}, {1, 4}, {2, 2}};
+        writeCampaign(dir.path(), spec);
+    }
+    // 1n2g: its node alone at 124 per device, no all-reduce. 2n2g: n1 alone at 120, n2 at 110
+    // (the slow one), a 50 ms all-reduce. 1n4g: no probe at all.
+    void writeProbes() const {
+        writeFile(dir.path() / "probes.json", R"({"probes": [
+  {"kind": "solo", "topology": "1n2g", "node": "n1", "devices": 2, "pace_per_device": 124.0,
+   "pace_samples": [123.8, 124.0, 124.2, 124.0, 124.1]},
+  {"kind": "solo", "topology": "2n2g", "node": "n1", "devices": 2, "pace_per_device": 120.0,
+   "pace_samples": [119.8, 120.0, 120.2, 120.0, 120.1]},
+  {"kind": "solo", "topology": "2n2g", "node": "n2", "devices": 2, "pace_per_device": 110.0,
+   "pace_samples": [109.8, 110.0, 110.2, 110.0, 110.1]},
+  {"kind": "allreduce", "topology": "2n2g", "backend": "gloo", "bytes": 102400000, "ranks": 4,
+   "seconds": [0.049, 0.050, 0.051, 0.050, 0.050]}]})");
+    }
+    ui::AnalysisPtr analyze() const {
+        return std::make_shared<const ui::Analysis>(ui::analyze(readSnapshot(dir.path()), {}));
+    }
+};
+
+const CaseStats& caseAt(const ui::Analysis& a, const std::string& topology) {
+    for (const CaseStats* c : a.groupCases())
+        if (c->key.topology.name() == topology) return *c;
+    throw std::runtime_error("no case " + topology);
+}
+
+QAbstractBarSeries* barsOf(QChart* chart) {
+    for (auto* s : chart->series())
+        if (auto* b = qobject_cast<QAbstractBarSeries*>(s)) return b;
+    return nullptr;
+}
+
+double at(QAbstractBarSeries* bars, Set set, int bar) {
+    return bars->barSets()[set]->at(bar);
+}
+
+double drawnSum(QAbstractBarSeries* bars, int bar) {
+    double sum = 0;
+    for (int s = 0; s < ui::LossBreakdownChart::kSets; ++s)
+        sum += bars->barSets()[s]->at(bar);
+    return sum;
+}
+
+} // namespace
+
+TEST(LossBreakdownChart, ProbedPartsDrawnWithTheirValuesAndEvidence) {
+    LossCampaign c;
+    c.writeProbes();
+    const ui::AnalysisPtr a = c.analyze();
+    ui::SpeedupPage page;
+    page.resize(1000, 700);
+    page.setAnalysis(a);
+    ui::LossBreakdownView* view = page.lossView();
+    ASSERT_TRUE(view->isVisibleTo(&page)); // the group has multi-device cases
+    const auto& d = view->breakdown();
+    ASSERT_EQ(d.bars.size(), 3u);
+    EXPECT_EQ(d.bars[0].topology, "1n2g");
+    EXPECT_EQ(d.bars[1].topology, "1n4g");
+    EXPECT_EQ(d.bars[2].topology, "2n2g");
+    QAbstractBarSeries* bars = barsOf(view->view()->chart());
+    ASSERT_NE(bars, nullptr);
+    ASSERT_EQ(bars->count(), ui::LossBreakdownChart::kSets);
+
+    // Hand-computed from the probes against the 1-device case's median pace t1.
+    const double t1 = *caseAt(*a, "1n1g").median;
+    const double eff2 = *caseAt(*a, "1n2g").efficiency, eff4 = *caseAt(*a, "2n2g").efficiency;
+    // 1n2g: one node at 124 per device; communication not measured (the remainder holds it).
+    EXPECT_NEAR(at(bars, Set::Measured, 0), 100.0 * eff2, 1e-9);
+    const double dev2 = 100.0 * (1.0 - 124.0 / t1);
+    EXPECT_NEAR(at(bars, Set::DeviceSlowdown, 0), dev2, 1e-9);
+    EXPECT_EQ(at(bars, Set::SlowestNode, 0), 0.0);
+    EXPECT_EQ(at(bars, Set::Communication, 0), 0.0);
+    EXPECT_NEAR(at(bars, Set::Remainder, 0), 100.0 * (1.0 - eff2) - dev2, 1e-9);
+    EXPECT_GT(at(bars, Set::Remainder, 0), 0.0);
+    EXPECT_NEAR(drawnSum(bars, 0), 100.0, 1e-9); // measured + the loss's parts: ideal
+    // 1n4g: no probe: its whole loss, exact, is one "not measured" part.
+    EXPECT_NEAR(at(bars, Set::NotMeasured, 1), 100.0 * (1.0 - *caseAt(*a, "1n4g").efficiency),
+                1e-9);
+    EXPECT_NEAR(drawnSum(bars, 1), 100.0, 1e-9);
+    // 2n2g: median node 115, slowest 110, all-reduce 50 ms against 64 / 110 s of compute.
+    const double dev = 100.0 * (1.0 - 115.0 / t1), slow = 100.0 * 5.0 / t1;
+    const double comp = 64.0 / 110.0, comm = 100.0 * (110.0 / t1) * 0.05 / (comp + 0.05);
+    EXPECT_NEAR(at(bars, Set::DeviceSlowdown, 2), dev, 1e-9);
+    EXPECT_NEAR(at(bars, Set::SlowestNode, 2), slow, 1e-9);
+    EXPECT_NEAR(at(bars, Set::Communication, 2), comm, 1e-9);
+    // The parts exceed this case's 4 % loss: the remainder is negative, not drawn, and said.
+    const double rest = 100.0 * (1.0 - eff4) - dev - slow - comm;
+    ASSERT_LT(rest, -5.0);
+    EXPECT_EQ(at(bars, Set::Remainder, 2), 0.0);
+    EXPECT_NEAR(drawnSum(bars, 2), 100.0 - rest, 1e-9); // past ideal by that much
+    const QString notes = view->noteLabel()->text();
+    EXPECT_TRUE(view->noteLabel()->isVisibleTo(&page));
+    EXPECT_TRUE(notes.contains(QStringLiteral("2n2g: remainder is %1 points, not drawn")
+                                   .arg(QString::fromStdString(formatShown(rest, 2)))))
+        << notes.toStdString();
+    EXPECT_TRUE(notes.contains("the probes ran slower than the case itself"))
+        << notes.toStdString();
+    // The axis reaches the longest bar.
+    auto* axis = qobject_cast<QValueAxis*>(view->view()->chart()->axes(Qt::Horizontal).value(0));
+    ASSERT_NE(axis, nullptr);
+    EXPECT_GE(axis->max(), 100.0 - rest);
+
+    // Hovering a segment gives the part's points, its interval and its evidence.
+    emit bars->hovered(true, 2, bars->barSets()[Set::Communication]);
+    QString hover = view->hoverText();
+    EXPECT_TRUE(
+        hover.contains("2n2g — Communication: " + QString::fromStdString(formatShown(comm, 2)) +
+                       " points of ideal, 95 % interval ["))
+        << hover.toStdString();
+    EXPECT_TRUE(hover.contains("all-reduce of 102.4 MB across 4 ranks (gloo)"))
+        << hover.toStdString();
+    emit bars->hovered(true, 2, bars->barSets()[Set::SlowestNode]);
+    EXPECT_TRUE(view->hoverText().contains("the slowest node, n2, alone: 110.00"))
+        << view->hoverText().toStdString();
+    emit bars->hovered(true, 1, bars->barSets()[Set::NotMeasured]);
+    EXPECT_TRUE(view->hoverText().contains("1n4g — Not measured: no probe measured this case"));
+    emit bars->hovered(false, 1, bars->barSets()[Set::NotMeasured]);
+    EXPECT_TRUE(view->hoverText().isEmpty());
+    // Every set is in the legend here (each draws somewhere).
+    for (QLegendMarker* m : view->view()->chart()->legend()->markers(bars))
+        EXPECT_TRUE(m->isVisible()) << m->label().toStdString();
+}
+
+TEST(LossBreakdownChart, WithoutProbesEveryLossIsNotMeasuredAndExact) {
+    LossCampaign c; // no probes.json
+    const ui::AnalysisPtr a = c.analyze();
+    ui::LossBreakdownView view;
+    view.resize(800, 300);
+    view.setAnalysis(a);
+    const auto& d = view.breakdown();
+    ASSERT_EQ(d.bars.size(), 3u);
+    QAbstractBarSeries* bars = barsOf(view.view()->chart());
+    ASSERT_NE(bars, nullptr);
+    for (int i = 0; i < 3; ++i) {
+        const CaseStats& cs =
+            caseAt(*a, d.bars[static_cast<std::size_t>(i)].topology.toStdString());
+        EXPECT_NEAR(at(bars, Set::Measured, i), 100.0 * *cs.efficiency, 1e-9);
+        EXPECT_NEAR(at(bars, Set::NotMeasured, i), 100.0 * (1.0 - *cs.efficiency), 1e-9);
+        for (Set s : {Set::DeviceSlowdown, Set::SlowestNode, Set::Communication, Set::Remainder})
+            EXPECT_EQ(at(bars, s, i), 0.0);
+        EXPECT_NEAR(drawnSum(bars, i), 100.0, 1e-9);
+        // The category names the topology and its exact loss.
+        EXPECT_EQ(ui::LossBreakdownChart::label(d.bars[static_cast<std::size_t>(i)]),
+                  d.bars[static_cast<std::size_t>(i)].topology + " · loss " +
+                      QString::fromStdString(formatShown(100.0 * (1.0 - *cs.efficiency), 2)));
+    }
+    EXPECT_TRUE(view.noteLabel()->text().contains("where it went is not measured"));
+    // The hatched part is the legend's "Not measured"; the parts no bar draws are not listed.
+    const auto markers = view.view()->chart()->legend()->markers(bars);
+    EXPECT_TRUE(markers[Set::NotMeasured]->isVisible());
+    EXPECT_EQ(bars->barSets()[Set::NotMeasured]->brush().style(), Qt::BDiagPattern);
+    EXPECT_FALSE(markers[Set::Communication]->isVisible());
+    EXPECT_FALSE(markers[Set::Remainder]->isVisible());
+    // It draws: more than a blank image's colours.
+    view.show();
+    EXPECT_GT(distinctColours(view.grab().toImage()), 8);
+}
+
+TEST(LossBreakdownChart, BadProbesJsonSaidUnderTheChart) {
+    LossCampaign c;
+    writeFile(c.dir.path() / "probes.json",
+              R"({"probes": [{"kind": "solo", "topology": "1n2g"}]})");
+    ui::LossBreakdownView view;
+    view.setAnalysis(c.analyze());
+    EXPECT_TRUE(view.noteLabel()->text().contains("probes.json not read: "));
+    EXPECT_TRUE(view.noteLabel()->text().contains("probes[0]: no \"node\""))
+        << view.noteLabel()->text().toStdString();
+}
+
+TEST(LossBreakdownChart, OneDeviceOnlyHidesTheBreakdown) {
+    TempDir dir;
+    CampaignSpec spec;
+    spec.topologies = {{1, 1}};
+    writeCampaign(dir.path(), spec);
+    ui::SpeedupPage page;
+    page.setAnalysis(
+        std::make_shared<const ui::Analysis>(ui::analyze(readSnapshot(dir.path()), {})));
+    EXPECT_FALSE(page.lossView()->hasBars());
+    EXPECT_FALSE(page.lossView()->isVisibleTo(&page));
+}

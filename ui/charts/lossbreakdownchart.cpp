@@ -1,0 +1,232 @@
+#include "ui/charts/lossbreakdownchart.h"
+
+#include "ui/browse/analysis.h"
+#include "ui/charts/chartstyle.h"
+#include "core/stats/numerics.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QBrush>
+#include <QChart>
+#include <QHorizontalStackedBarSeries>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPen>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace sv::ui {
+
+namespace {
+
+const char* kindOf(LossBreakdownChart::Set set) {
+    switch (set) {
+    case LossBreakdownChart::DeviceSlowdown:
+        return "device-slowdown";
+    case LossBreakdownChart::SlowestNode:
+        return "slowest-node";
+    case LossBreakdownChart::Communication:
+        return "communication";
+    case LossBreakdownChart::Remainder:
+        return "remainder";
+    default:
+        return "";
+    }
+}
+
+QString pts(double v) {
+    return QString::fromStdString(formatShown(v, 2));
+}
+
+QString interval(const std::optional<Interval>& ci) {
+    if (!ci) return QStringLiteral("no 95 % interval (too few samples)");
+    return QStringLiteral("95 % interval [%1, %2]").arg(pts(ci->lo), pts(ci->hi));
+}
+
+QColor colourOf(LossBreakdownChart::Set set) {
+    switch (set) {
+    case LossBreakdownChart::Measured:
+        return ChartStyle::measured();
+    case LossBreakdownChart::DeviceSlowdown:
+        return QColor(0xe6, 0x7e, 0x22); // orange
+    case LossBreakdownChart::SlowestNode:
+        return QColor(0xc0, 0x39, 0x2b); // red: a node to look at
+    case LossBreakdownChart::Communication:
+        return QColor(0x8e, 0x44, 0xad); // purple
+    case LossBreakdownChart::Remainder:
+        return QColor(0xb8, 0xa9, 0x7a); // khaki: what nothing explains
+    default:
+        return QColor(0x80, 0x80, 0x80); // grey, hatched: not measured
+    }
+}
+
+bool hasSeveralFormats(const std::vector<const CaseStats*>& cases) {
+    std::set<std::string> formats;
+    for (const CaseStats* c : cases)
+        formats.insert(c->key.format);
+    return formats.size() > 1;
+}
+
+} // namespace
+
+LossBreakdown LossBreakdownChart::breakdown(const Analysis& a) {
+    LossBreakdown out;
+    out.probeFile = QString::fromStdString(a.probes.path);
+    out.probeError = QString::fromStdString(a.probes.error);
+    const auto cases = a.groupCases();
+    const bool formats = hasSeveralFormats(cases);
+    for (std::size_t i = 0; i < cases.size() && i < a.groupLosses.size(); ++i) {
+        const CaseStats& c = *cases[i];
+        if (c.gpus() < 2 || !c.efficiency || !a.groupLosses[i]) continue;
+        LossBar bar;
+        bar.topology = QString::fromStdString(c.key.topology.name());
+        if (formats)
+            bar.topology += QStringLiteral(" (%1)").arg(QString::fromStdString(c.key.format));
+        bar.devices = c.gpus();
+        bar.efficiencyPct = 100.0 * *c.efficiency;
+        if (c.efficiencyCi95)
+            bar.efficiencyCi95 =
+                Interval{100.0 * c.efficiencyCi95->lo, 100.0 * c.efficiencyCi95->hi};
+        bar.loss = *a.groupLosses[i];
+        out.bars.push_back(std::move(bar));
+    }
+    return out;
+}
+
+const LossPart* LossBreakdownChart::part(const LossBar& bar, Set set) {
+    const std::string kind = kindOf(set);
+    if (kind.empty()) return nullptr;
+    for (const auto& p : bar.loss.parts)
+        if (p.kind == kind) return &p;
+    return nullptr;
+}
+
+double LossBreakdownChart::drawn(const LossBar& bar, Set set) {
+    if (set == Measured) return std::max(0.0, bar.efficiencyPct);
+    if (set == NotMeasured) return bar.loss.parts.empty() ? std::max(0.0, bar.loss.totalPct) : 0.0;
+    const LossPart* p = part(bar, set);
+    return p ? std::max(0.0, p->pct) : 0.0;
+}
+
+QString LossBreakdownChart::setName(Set set) {
+    switch (set) {
+    case Measured:
+        return QStringLiteral("Measured throughput");
+    case DeviceSlowdown:
+        return QStringLiteral("Device slowdown");
+    case SlowestNode:
+        return QStringLiteral("Waiting for the slowest node");
+    case Communication:
+        return QStringLiteral("Communication");
+    case Remainder:
+        return QStringLiteral("Remainder");
+    default:
+        return QStringLiteral("Not measured");
+    }
+}
+
+QString LossBreakdownChart::label(const LossBar& bar) {
+    return QStringLiteral("%1 · loss %2").arg(bar.topology, pts(bar.loss.totalPct));
+}
+
+QString LossBreakdownChart::hoverText(const LossBar& bar, Set set) {
+    const QString head = bar.topology + QStringLiteral(" — ") + setName(set) + QStringLiteral(": ");
+    if (set == Measured)
+        return head +
+               QStringLiteral("%1 % of ideal (scaling efficiency), %2\nscaling loss %3 points "
+                              "of ideal, exact from the logs, %4")
+                   .arg(pts(bar.efficiencyPct), interval(bar.efficiencyCi95),
+                        pts(bar.loss.totalPct), interval(bar.loss.totalCi95));
+    if (set == NotMeasured)
+        return head + QStringLiteral("no probe measured this case, so where its %1 points of loss "
+                                     "went is not known (the loss itself is exact from the logs). "
+                                     "Run the campaign with probes to split it.")
+                          .arg(pts(bar.loss.totalPct));
+    const LossPart* p = part(bar, set);
+    if (!p) return head + QStringLiteral("not measured (the remainder holds it)");
+    return head + QStringLiteral("%1 points of ideal, %2\n%3")
+                      .arg(pts(p->pct), interval(p->ci95), QString::fromStdString(p->evidence));
+}
+
+QStringList LossBreakdownChart::notes(const LossBreakdown& d) {
+    QStringList out;
+    if (!d.probeError.isEmpty()) out << QStringLiteral("probes.json not read: ") + d.probeError;
+    bool anyMeasured = false;
+    for (const LossBar& bar : d.bars) {
+        anyMeasured = anyMeasured || !bar.loss.parts.empty();
+        if (bar.loss.totalPct < 0)
+            out << QStringLiteral("%1: %2 % of ideal, faster than ideal scaling: no loss to split.")
+                       .arg(bar.topology, pts(bar.efficiencyPct));
+        for (const auto& p : bar.loss.parts)
+            if (p.pct < -0.005)
+                out << QStringLiteral("%1: %2 is %3 points, not drawn (the bar runs past 100 % by "
+                                      "that much): %4")
+                           .arg(bar.topology, QString::fromStdString(p.kind), pts(p.pct),
+                                QString::fromStdString(p.evidence));
+    }
+    if (!d.bars.empty() && !anyMeasured && d.probeError.isEmpty())
+        out << QStringLiteral("No probes for these cases (no probes.json in the directory, or none "
+                              "for their topologies): each loss is exact from the logs, where it "
+                              "went is not measured.");
+    return out;
+}
+
+QChart* LossBreakdownChart::build(const LossBreakdown& d) {
+    auto* chart = new QChart;
+    ChartStyle::apply(chart, QStringLiteral("Where the scaling goes"));
+    auto* series = new QHorizontalStackedBarSeries(chart);
+    auto* categories = new QBarCategoryAxis(chart);
+    double widest = 100.0;
+    for (const LossBar& bar : d.bars) {
+        categories->append(label(bar));
+        double sum = 0;
+        for (int s = 0; s < kSets; ++s)
+            sum += drawn(bar, static_cast<Set>(s));
+        widest = std::max(widest, sum);
+    }
+    for (int s = 0; s < kSets; ++s) {
+        const auto set = static_cast<Set>(s);
+        auto* bars = new QBarSet(setName(set), series);
+        for (const LossBar& bar : d.bars)
+            bars->append(drawn(bar, set));
+        const QColor colour = colourOf(set);
+        bars->setColor(colour);
+        bars->setBorderColor(colour.darker(130));
+        if (set == NotMeasured) bars->setBrush(QBrush(colour, Qt::BDiagPattern));
+        series->append(bars);
+    }
+    series->setBarWidth(0.6);
+    auto* percent = new QValueAxis(chart);
+    percent->setRange(0.0, std::ceil(widest / 10.0) * 10.0);
+    percent->setLabelFormat(QStringLiteral("%.0f"));
+    ChartStyle::applyAxis(percent,
+                          QStringLiteral("% of ideal throughput (devices × the 1-device pace)"));
+    ChartStyle::applyAxis(categories, QString());
+    // Ideal scaling: a dashed line at 100 %, across every bar.
+    auto* ideal = new QLineSeries(chart);
+    ideal->setName(QStringLiteral("Ideal (100 %)"));
+    const qreal n = static_cast<qreal>(d.bars.size());
+    ideal->append(100.0, -0.5);
+    ideal->append(100.0, n - 0.5);
+    QPen pen(ChartStyle::ideal());
+    pen.setStyle(Qt::DashLine);
+    pen.setWidthF(1.5);
+    ideal->setPen(pen);
+    ChartStyle::addSeries(chart, percent, categories, {series, ideal});
+    // A set no bar draws is no legend entry.
+    const auto markers = chart->legend()->markers(series);
+    for (int s = 0; s < kSets && s < markers.size(); ++s) {
+        bool any = false;
+        for (const LossBar& bar : d.bars)
+            any = any || drawn(bar, static_cast<Set>(s)) > 0;
+        markers[s]->setVisible(any);
+    }
+    ChartStyle::fitLegend(chart);
+    return chart;
+}
+
+} // namespace sv::ui

@@ -1,0 +1,41 @@
+#pragma once
+// The scaling-loss breakdown chart of the current Analysis (LossBreakdownChart) with its notes
+// under it (negative parts, an unread probes.json, what "not measured" means), and hover text
+// that stays while the mouse rests on a segment: the part's points, 95 % interval and evidence.
+
+#include "ui/browse/analysis.h"
+#include "ui/charts/lossbreakdownchart.h"
+
+#include <QWidget>
+
+class QChartView;
+class QLabel;
+
+namespace sv::ui {
+
+class LossBreakdownView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit LossBreakdownView(QWidget* parent = nullptr);
+
+    void setAnalysis(const AnalysisPtr& analysis);
+    // What the chart shown was drawn from (no bars: nothing to show, the view hides).
+    const LossBreakdown& breakdown() const { return m_data; }
+    bool hasBars() const { return !m_data.bars.empty(); }
+    QChartView* view() const { return m_view; }
+    QLabel* noteLabel() const { return m_notes; }
+    QString hoverText() const { return m_hoverText; }
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+  private:
+    void hover(const QString& text);
+
+    LossBreakdown m_data;
+    QString m_hoverText;
+    QChartView* m_view;
+    QLabel* m_notes;
+};
+
+} // namespace sv::ui
