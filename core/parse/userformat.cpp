@@ -1,4 +1,5 @@
 #include "core/parse/userformat.h"
+#include "core/parse/fastpattern.h"
 
 #include "core/measure/userformatanalyzer.h"
 #include "core/parse/logparser.h"
@@ -193,6 +194,7 @@ std::shared_ptr<const UserFormat> UserFormatBuilder::build(const nlohmann::json&
     f->m_pattern = stringAt(j, "line", "", true);
     f->m_line = compile(f->m_pattern, "line");
     f->m_groups = f->m_line->NumberOfCapturingGroups();
+    f->m_fast = FastPattern::compile(pythonGroupsToRe2(f->m_pattern), f->m_groups);
     for (const auto& [name, index] : f->m_line->NamedCapturingGroups()) {
         if (name == "value") f->m_valueGroup = index;
         else if (name == "scale" || name == "unit") f->m_scaleGroup = index;
@@ -350,12 +352,22 @@ bool UserFormat::read(std::string_view line, SpeedSample& s) const {
     if (line.size() > kMaxLineBytes) return false;
     if (!m_marker.empty() && line.find(m_marker) == std::string_view::npos) return false;
     constexpr int kMaxGroups = 16;
-    re2::StringPiece groups[kMaxGroups + 1];
     const int n = std::min(m_groups, kMaxGroups) + 1;
-    const re2::StringPiece text(line.data(), line.size());
-    if (!m_line->Match(text, 0, text.size(), re2::RE2::UNANCHORED, groups, n)) return false;
+    // The usual patterns without RE2's capture engine, RE2 for the rest (fastpattern.h).
+    FastPattern::Span spans[kMaxGroups + 1];
+    const auto fast = m_fast ? m_fast->match(line, spans) : FastPattern::Outcome::Undecided;
+    if (fast == FastPattern::Outcome::NoMatch) return false;
+    re2::StringPiece groups[kMaxGroups + 1];
+    if (fast == FastPattern::Outcome::Undecided) {
+        const re2::StringPiece text(line.data(), line.size());
+        if (!m_line->Match(text, 0, text.size(), re2::RE2::UNANCHORED, groups, n)) return false;
+    }
     auto group = [&](int i) -> std::string_view {
-        if (i < 0 || i >= n || groups[i].data() == nullptr) return {};
+        if (i < 1 || i >= n) return {};
+        if (fast == FastPattern::Outcome::Match)
+            return spans[i].data ? std::string_view(spans[i].data, spans[i].size)
+                                 : std::string_view{};
+        if (groups[i].data() == nullptr) return {};
         return {groups[i].data(), groups[i].size()};
     };
     auto v = readNumber(group(m_valueGroup));

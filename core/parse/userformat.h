@@ -38,6 +38,9 @@
 #include <string_view>
 #include <vector>
 
+namespace sv {
+class FastPattern;
+}
 namespace re2 {
 class RE2;
 }
@@ -117,6 +120,8 @@ class UserFormat {
     double m_dropFirst = 0.1;
     std::optional<int> m_warmup, m_iterations, m_batch;
     std::unique_ptr<re2::RE2> m_line;
+    // The line pattern read without RE2 where its form allows (fastpattern.h); null otherwise.
+    std::shared_ptr<const FastPattern> m_fast;
     int m_groups = 0;
     int m_valueGroup = -1, m_scaleGroup = -1, m_stepGroup = -1, m_epochGroup = -1,
         m_rankGroup = -1, m_timeGroup = -1;
