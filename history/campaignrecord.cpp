@@ -77,6 +77,7 @@ CampaignReading recordFromSummary(const Summary& s) {
         cr.mean = c.mean;
         cr.stdev = c.stdev;
         cr.values = c.values;
+        cr.parameters = caseParameterFacts(s.root, c);
         r.cases.push_back(std::move(cr));
     }
     if (r.cases.empty()) {

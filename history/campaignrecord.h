@@ -4,6 +4,7 @@
 // campaign recorded twice, or from a copy, is one entry.
 
 #include "core/compare/environmentsummary.h"
+#include "core/compare/recordedfacts.h"
 #include "core/stats/summary.h"
 #include "history/nodehistory.h"
 
@@ -21,6 +22,9 @@ struct CaseRecord {
     double min = 0.0, max = 0.0;
     std::optional<double> mean, stdev;
     std::vector<double> values; // each repeat's throughput
+    // What its logs' parameter dumps state, as "log.KEY" facts every run agrees on
+    // (core/compare/recordedfacts.h): for logs from elsewhere, their environment.
+    RecordedFacts parameters;
 };
 
 struct CampaignRecord {

@@ -24,6 +24,7 @@ namespace {
 
 // Version 1: campaigns and cases. Version 2: expectations (verdicts marked expected).
 // Version 3: node_probes (each node's solo probe figures per campaign, issue 28).
+// Version 4: case_parameters (what each case's logs' parameter dumps state, issue 29).
 // SQLite keeps its version in PRAGMA user_version, PostgreSQL in the table schema_version.
 const char* kSqliteSchema[] = {
     "CREATE TABLE IF NOT EXISTS campaigns ("
@@ -47,6 +48,11 @@ const char* kSqliteSchema[] = {
     " node TEXT NOT NULL, devices INTEGER NOT NULL, pace_per_device REAL NOT NULL,"
     " samples TEXT NOT NULL, topology TEXT NOT NULL, model TEXT NOT NULL,"
     " precision TEXT NOT NULL, batch_per_device INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS case_parameters ("
+    " campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,"
+    " model TEXT NOT NULL, precision TEXT NOT NULL, batch_per_device INTEGER NOT NULL,"
+    " nodes INTEGER NOT NULL, gpus_per_node INTEGER NOT NULL, format TEXT NOT NULL,"
+    " what TEXT NOT NULL, value TEXT NOT NULL)",
 };
 
 // The same tables in PostgreSQL's types (double precision: REAL is 4 bytes there).
@@ -74,6 +80,11 @@ const char* kPostgresSchema[] = {
     " node TEXT NOT NULL, devices INTEGER NOT NULL, pace_per_device DOUBLE PRECISION NOT NULL,"
     " samples TEXT NOT NULL, topology TEXT NOT NULL, model TEXT NOT NULL,"
     " precision TEXT NOT NULL, batch_per_device INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS case_parameters ("
+    " campaign_id BIGINT NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,"
+    " model TEXT NOT NULL, precision TEXT NOT NULL, batch_per_device INTEGER NOT NULL,"
+    " nodes INTEGER NOT NULL, gpus_per_node INTEGER NOT NULL, format TEXT NOT NULL,"
+    " what TEXT NOT NULL, value TEXT NOT NULL)",
 };
 
 // Every ScaleView that creates or migrates the shared schema takes this transaction-scoped

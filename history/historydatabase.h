@@ -92,7 +92,7 @@ class HistoryDatabase {
     // oldest first; nullopt with *error.
     std::optional<std::vector<NodeObservation>> nodeObservations(std::string* error) const;
 
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
   private:
     enum class Health { Ok, Corrupt, Locked, Newer };

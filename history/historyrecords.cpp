@@ -21,6 +21,54 @@
 namespace sv::history {
 using namespace sqltext;
 
+namespace {
+
+// A case's parameter facts (CaseRecord::parameters), one row each.
+bool writeCaseParameters(QSqlQuery& q, qlonglong campaignId, const CaseRecord& k) {
+    for (const auto& f : k.parameters) {
+        q.prepare(QStringLiteral(
+            "INSERT INTO case_parameters (campaign_id, model, precision, batch_per_device,"
+            " nodes, gpus_per_node, format, what, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        for (const QVariant& v :
+             {QVariant(campaignId), QVariant(qs(k.key.model)), QVariant(qs(k.key.precision)),
+              QVariant(k.key.batchPerDevice), QVariant(k.key.topology.nodes),
+              QVariant(k.key.topology.gpusPerNode), QVariant(qs(k.key.format)),
+              QVariant(qs(f.what)), QVariant(qs(f.value))})
+            q.addBindValue(v);
+        if (!q.exec()) return false;
+    }
+    return true;
+}
+
+// Each case's parameter facts, onto the cases read (index: campaign id -> out's index).
+bool readCaseParameters(QSqlQuery& q, const std::map<qlonglong, std::size_t>& index,
+                        std::vector<StoredCampaign>& out) {
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral(
+            "SELECT campaign_id, model, precision, batch_per_device, nodes, gpus_per_node,"
+            " format, what, value FROM case_parameters")))
+        return false;
+    while (q.next()) {
+        const auto it = index.find(q.value(0).toLongLong());
+        if (it == index.end()) continue;
+        CaseKey key;
+        key.model = q.value(1).toString().toStdString();
+        key.precision = q.value(2).toString().toStdString();
+        key.batchPerDevice = q.value(3).toInt();
+        key.topology.nodes = q.value(4).toInt();
+        key.topology.gpusPerNode = q.value(5).toInt();
+        key.format = q.value(6).toString().toStdString();
+        for (CaseRecord& k : out[it->second].record.cases)
+            if (k.key == key)
+                k.parameters.push_back(
+                    {q.value(7).toString().toStdString(), q.value(8).toString().toStdString()});
+    }
+    q.finish();
+    return true;
+}
+
+} // namespace
+
 HistoryDatabase::RecordResult HistoryDatabase::record(const CampaignRecord& c,
                                                       const CaseWritten& caseWritten,
                                                       const std::string& recordedAt) {
@@ -137,6 +185,8 @@ HistoryDatabase::RecordResult HistoryDatabase::recordOnce(const CampaignRecord& 
               QVariant(repeatsText(k.values))})
             q.addBindValue(v);
         if (!q.exec()) return fail("cannot write case " + k.key.topology.name());
+        if (!writeCaseParameters(q, id, k))
+            return fail("cannot write the parameters of case " + k.key.topology.name());
         ++written;
         if (caseWritten && !caseWritten(written)) return fail("abandoned");
     }
@@ -225,6 +275,14 @@ std::optional<std::vector<StoredCampaign>> HistoryDatabase::campaigns(std::strin
         out[it->second].record.cases.push_back(std::move(k));
     }
     c.finish();
+    // What each case's logs stated about how they ran (an import copies it too).
+    QSqlQuery p(db);
+    if (!readCaseParameters(p, index, out)) {
+        if (error) *error = m_path.string() + ": " + describe(p.lastError());
+        p.finish();
+        end();
+        return std::nullopt;
+    }
     // Each campaign's node probes go with it (an import copies them).
     QSqlQuery n(db);
     std::map<std::string, std::size_t> byIdentity;

@@ -112,6 +112,8 @@ std::vector<EnvironmentChange> changesBetween(const TrendPoint& a, const TrendPo
         out.push_back({"warmup", std::to_string(a.warmup), std::to_string(b.warmup)});
     if (a.iterations != b.iterations)
         out.push_back({"iterations", std::to_string(a.iterations), std::to_string(b.iterations)});
+    for (auto& change : diffFacts(a.parameters, b.parameters))
+        out.push_back(std::move(change));
     return out;
 }
 
@@ -140,7 +142,8 @@ std::vector<CaseTrend> computeTrends(const std::vector<StoredCampaign>& campaign
                 it->method = c.method;
             }
             it->points.push_back({c.time, c.label, c.path, c.identity, k.median, k.min, k.max,
-                                  k.runs, c.environment, c.warmup, c.iterations, k.values});
+                                  k.runs, c.environment, c.warmup, c.iterations, k.values,
+                                  k.parameters});
         }
     }
     for (auto& t : out) {

@@ -24,6 +24,7 @@ struct TrendPoint {
     EnvironmentSummary environment;
     int warmup = 0, iterations = 0;
     std::vector<double> values; // the repeats
+    RecordedFacts parameters;   // what its logs' parameter dumps state ("log.KEY")
 };
 
 // A campaign at which the case's throughput stepped, with what changed there.

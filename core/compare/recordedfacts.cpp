@@ -110,8 +110,12 @@ std::vector<RecordedFacts> caseParameterFacts(const std::string& root,
     std::vector<RecordedFacts> out;
     out.reserve(cases.size());
     for (const CaseStats& c : cases)
-        out.push_back(agreedParameters(root, c.paths));
+        out.push_back(caseParameterFacts(root, c));
     return out;
+}
+
+RecordedFacts caseParameterFacts(const std::string& root, const CaseStats& c) {
+    return agreedParameters(root, c.paths);
 }
 
 void recordSeries(ComparisonSeries& series, const Summary& from) {

@@ -42,6 +42,7 @@ RecordedFacts caseFacts(std::string_view format, const std::optional<MeasureOpti
 // root. Blocking (reads each log's first 64 KiB): off the GUI thread.
 std::vector<RecordedFacts> caseParameterFacts(const std::string& root,
                                               const std::vector<CaseStats>& cases);
+RecordedFacts caseParameterFacts(const std::string& root, const CaseStats& c);
 
 // A series' records for what changed beside each verdict, read from the directory it was
 // summarized from: recordedFacts(from), its window, and caseParameterFacts of its cases.

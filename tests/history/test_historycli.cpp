@@ -163,3 +163,46 @@ TEST(CliHistory, ALogsOwnReportsAreSaidWithTheirUnit) {
     const auto mxnet = cli({"history", "--history-db", c.db});
     EXPECT_NE(mxnet.out.find("(time method, images/s)"), std::string::npos) << mxnet.out;
 }
+
+// Logs from elsewhere (issue 29, item 2): their parameter dumps are their environment. Two
+// campaigns whose Namespace lines differ in lr: the history's verdict says log.lr changed, also
+// after the history was moved into another store (import), and the per-repeat seed does not.
+TEST(CliHistory, LogsFromElsewhereSayWhichOfTheirParametersChanged) {
+    TempDir dir;
+    const auto write = [&](const std::string& name, const std::string& lr, double speed) {
+        for (int p = 0; p < 3; ++p) {
+            RunSpec spec;
+            spec.stepMs = static_cast<std::int64_t>((1000 + 5 * p) / speed);
+            const double rate = 128000.0 / static_cast<double>(spec.stepMs);
+            std::string log = makeLog(spec, [rate](int, int) { return std::to_string(rate); });
+            const std::string dump = "Namespace(arch='resnetv15', batch_size=256)";
+            log.replace(log.find(dump), dump.size(),
+                        "Namespace(arch='resnetv15', batch_size=128, lr=" + lr +
+                            ", seed=" + std::to_string(p) + ")");
+            writeFile(dir / name / "1n1g" / ("r50_b128_fp32_" + std::to_string(p + 1) + ".log"),
+                      log);
+        }
+    };
+    write("before", "0.256", 1.0);
+    write("after", "0.512", 0.8);
+    const std::string db = (dir / "history.sqlite").string();
+    for (const char* name : {"before", "after"})
+        ASSERT_EQ(cli({"history", "record", (dir / name).string(), "--history-db", db}).exitCode,
+                  0);
+    const auto changedIn = [](const std::string& store) {
+        const auto r = cli({"history", "--format", "json", "--history-db", store});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        return j["cases"].empty() ? nlohmann::json() : j["cases"][0]["changed"];
+    };
+    const auto changed = changedIn(db);
+    bool lr = false;
+    for (const auto& c : changed) {
+        EXPECT_NE(c["what"], "log.seed") << changed.dump();
+        if (c["what"] == "log.lr" && c["a"] == "0.256" && c["b"] == "0.512") lr = true;
+    }
+    EXPECT_TRUE(lr) << changed.dump();
+    const std::string moved = (dir / "moved.sqlite").string();
+    ASSERT_EQ(cli({"history", "import", db, "--history-db", moved}).exitCode, 0);
+    EXPECT_EQ(changedIn(moved), changed);
+}
