@@ -203,15 +203,31 @@ const std::set<std::string>& campaignValueOptions() {
         "scheduler", "slurm-partition", "slurm-account", "slurm-qos", "slurm-reservation",
             "slurm-constraint", "slurm-time", "slurm-launch", "slurm-sbatch-arg",
         "container", "container-image", "container-workdir", "container-mount", "docker",
-        "hosts"};
+        "hosts", "exclude-node", "exclude-reason", "healthy-pace"};
     // clang-format on
     return names;
 }
 
 const std::set<std::string>& campaignFlagOptions() {
     static const std::set<std::string> names{"dry-run", "count-disturbed", "slurm-exclusive",
-                                             "slurm-gpus", "container-keep"};
+                                             "slurm-gpus", "container-keep", "probes",
+                                             "find-slow-node"};
     return names;
+}
+
+bool applyProbeOptions(const Arguments& a, Campaign& c, std::string* error) {
+    if (a.flag("probes")) c.probes = true;
+    const std::string reason = a.value("exclude-reason").value_or(kDefaultExcludeReason);
+    if (a.value("exclude-reason") && a.values("exclude-node").empty()) {
+        *error = "--exclude-reason: give the node it is for with --exclude-node HOST";
+        return false;
+    }
+    for (const auto& node : a.values("exclude-node"))
+        if (auto why = excludeNode(c, node, reason)) {
+            *error = "--exclude-node: " + *why;
+            return false;
+        }
+    return true;
 }
 
 std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
@@ -221,6 +237,7 @@ std::optional<Campaign> campaignFromOptions(Arguments& a, std::string* error) {
     readSlurm(a, c);
     if (!readContainer(a, c, error)) return std::nullopt;
     readHosts(a, c);
+    if (!applyProbeOptions(a, c, error)) return std::nullopt;
     if (a.error()) {
         *error = *a.error();
         return std::nullopt;

@@ -191,9 +191,13 @@ std::optional<Campaign> campaignToRun(Arguments& a, std::string* error) {
     if (a.positional().size() == 1) {
         // A campaign file's relative outputDir is beside the file, as when the GUI opens it.
         const auto opened = CampaignDirectory::open(a.positional()[0]);
-        if (opened.ok()) return opened.campaign();
-        *error = opened.error();
-        return std::nullopt;
+        if (!opened.ok()) {
+            *error = opened.error();
+            return std::nullopt;
+        }
+        Campaign c = opened.campaign();
+        if (!applyProbeOptions(a, c, error)) return std::nullopt;
+        return c;
     }
     return campaignFromOptions(a, error);
 }

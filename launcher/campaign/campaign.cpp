@@ -18,6 +18,31 @@ namespace sv::launcher {
 
 using nlohmann::json;
 
+namespace {
+// Said beside a topology that no longer fits: which nodes were left out, and why.
+std::string excludedText(const std::vector<ExcludedNode>& excluded) {
+    std::string out;
+    for (const ExcludedNode& x : excluded)
+        out += (out.empty() ? " (left out: " : "; ") + x.host.name + ", " + x.reason;
+    return out.empty() ? out : out + ")";
+}
+} // namespace
+
+std::optional<std::string> excludeNode(Campaign& campaign, const std::string& name,
+                                       const std::string& reason) {
+    for (auto it = campaign.hosts.begin(); it != campaign.hosts.end(); ++it)
+        if (it->name == name) {
+            campaign.excludedNodes.push_back({*it, reason.empty() ? kDefaultExcludeReason : reason});
+            campaign.hosts.erase(it);
+            return std::nullopt;
+        }
+    std::string names;
+    for (const Host& h : campaign.hosts)
+        names += (names.empty() ? "" : ", ") + h.name;
+    return "'" + name + "' is not one of the campaign's hosts (" +
+           (names.empty() ? std::string("none: it runs on this machine") : names) + ")";
+}
+
 bool isKnownPrecision(const std::string& p) {
     return p == "fp32" || p == "fp16" || p == "fp16-noamp";
 }
@@ -47,7 +72,10 @@ std::vector<std::string> Campaign::validate() const {
     if (!scheduler.enabled())
         for (const Topology& t : topologies)
             if (const TopologyFit fit = fitTopology(hosts, t); !fit.fits())
-                e.push_back("topologies: " + fit.message(t));
+                e.push_back("topologies: " + fit.message(t) + excludedText(excludedNodes));
+    for (const ExcludedNode& x : excludedNodes)
+        if (!isValidHostName(x.host.name))
+            e.push_back("excludeNodes: '" + x.host.name + "' is not a host name or alias");
     for (auto& why : scheduler.validate())
         e.push_back(std::move(why));
     if (scheduler.enabled() && !hosts.empty())
@@ -152,6 +180,25 @@ std::optional<Campaign> campaignFromJson(const std::string& text, std::string* e
             }
             j.erase("hosts");
         }
+        if (j.contains("excludeNodes")) {
+            // A name still among the hosts is moved out; one that is not is an excluded node as
+            // campaign.json stores it (its host fields beside the reason).
+            for (json x : j["excludeNodes"]) {
+                Host host;
+                std::string reason = kDefaultExcludeReason;
+                take(x, "name", host.name);
+                take(x, "address", host.address);
+                take(x, "port", host.port);
+                take(x, "user", host.user);
+                take(x, "gpus", host.gpus);
+                take(x, "reason", reason);
+                if (auto why = leftover(x, "excludeNodes"); !why.empty())
+                    throw std::runtime_error(why);
+                if (excludeNode(c, host.name, reason)) c.excludedNodes.push_back({host, reason});
+            }
+            j.erase("excludeNodes");
+        }
+        take(j, "probes", c.probes);
         if (j.contains("container")) {
             readContainer(j["container"], c.container);
             j.erase("container");
@@ -230,6 +277,17 @@ std::string campaignToJson(const Campaign& c) {
         if (!h.user.empty()) o["user"] = h.user;
         j["hosts"].push_back(o);
     }
+    if (!c.excludedNodes.empty()) {
+        j["excludeNodes"] = json::array();
+        for (const ExcludedNode& x : c.excludedNodes) {
+            json o{{"name", x.host.name}, {"gpus", x.host.gpus}, {"reason", x.reason}};
+            if (!x.host.address.empty()) o["address"] = x.host.address;
+            if (x.host.port) o["port"] = x.host.port;
+            if (!x.host.user.empty()) o["user"] = x.host.user;
+            j["excludeNodes"].push_back(o);
+        }
+    }
+    if (c.probes) j["probes"] = true;
     j["container"] = writeContainer(c.container);
     if (c.scheduler.enabled()) {
         const SlurmSettings& s = c.scheduler;

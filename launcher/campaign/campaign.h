@@ -51,10 +51,20 @@ struct Container {
     bool managed() const { return runtime == "docker" && !image.empty(); }
 };
 
+// A node left out of every topology (--exclude-node), and why (issue 28): the journal and
+// campaign.json say so.
+struct ExcludedNode {
+    Host host;
+    std::string reason;
+};
+
 struct Campaign {
     std::string profile = "local-cpu-rn50"; // a built-in profile or a profile JSON file
     std::string launcher;                   // "mpirun" or "horovodrun"; empty: the profile's
     std::vector<Host> hosts;                // empty: run on this machine, no SSH
+    std::vector<ExcludedNode> excludedNodes; // taken out of hosts (excludeNode)
+    // Before each multi-rank case's first repeat: its scaling-loss probes (launcher/probe).
+    bool probes = false;
     Container container;
     SlurmSettings scheduler; // type "slurm": each run is one Slurm job; hosts stay empty
     std::vector<Topology> topologies;
@@ -115,5 +125,11 @@ std::optional<Campaign> loadCampaign(const std::string& path, std::string* error
 bool saveCampaign(const Campaign& campaign, const std::string& path, std::string* error);
 
 bool isKnownPrecision(const std::string& precision);
+
+// Moves host `name` from campaign.hosts to campaign.excludedNodes with the reason; an error
+// (naming the hosts there are) when no host has that name.
+std::optional<std::string> excludeNode(Campaign& campaign, const std::string& name,
+                                       const std::string& reason);
+inline const char* kDefaultExcludeReason = "left out by --exclude-node";
 
 } // namespace sv::launcher

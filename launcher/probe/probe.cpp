@@ -27,21 +27,26 @@ struct RankOutput {
 };
 
 std::vector<std::string> rankEnv(int rank, int world, int localRank, int localWorld,
-                                 const std::string& addr, int port) {
-    return {"env",
+                                 const std::string& addr, int port, const std::string& tag) {
+    std::vector<std::string> env = {"env"};
+    // Tagged as a run's processes are, so a sweep of the tag finds what a cancel left.
+    if (!tag.empty()) env.push_back("SCALEVIEW_RUN_TAG=" + tag);
+    for (std::string v : {
             "RANK=" + std::to_string(rank),
             "WORLD_SIZE=" + std::to_string(world),
             "LOCAL_RANK=" + std::to_string(localRank),
             "LOCAL_WORLD_SIZE=" + std::to_string(localWorld),
             "MASTER_ADDR=" + addr,
-            "MASTER_PORT=" + std::to_string(port)};
+            "MASTER_PORT=" + std::to_string(port)})
+        env.push_back(std::move(v));
+    return env;
 }
 
 // Starts every argv at once (each through its executor), waits for all up to timeoutMs, and
 // kills what is left.
 std::vector<RankOutput> runAll(const std::vector<ProbeRank>& ranks,
                                const std::vector<std::vector<std::string>>& argvs, int timeoutMs,
-                               std::string& error) {
+                               std::string& error, const std::atomic<bool>* cancel) {
     std::vector<std::unique_ptr<QProcess>> procs;
     std::vector<RankOutput> out(ranks.size());
     for (std::size_t i = 0; i < ranks.size(); ++i) {
@@ -55,13 +60,20 @@ std::vector<RankOutput> runAll(const std::vector<ProbeRank>& ranks,
     }
     QElapsedTimer clock;
     clock.start();
-    for (std::size_t i = 0; i < procs.size(); ++i) {
+    // In slices, so that a cancel is seen within a fifth of a second.
+    for (std::size_t i = 0; i < procs.size() && error.empty(); ++i) {
         auto& p = *procs[i];
-        const qint64 left = std::max<qint64>(1, timeoutMs - clock.elapsed());
-        if (p.state() != QProcess::NotRunning && !p.waitForFinished(int(left))) {
-            error = "probe timed out after " + std::to_string(timeoutMs / 1000) + " s (rank " +
-                    std::to_string(i) + " on " + ranks[i].executor->hostLabel() + ")";
-            break;
+        while (p.state() != QProcess::NotRunning && !p.waitForFinished(200)) {
+            if (cancel && cancel->load()) {
+                error = "cancelled";
+                break;
+            }
+            if (clock.elapsed() >= timeoutMs) {
+                error = "probe timed out after " + std::to_string(timeoutMs / 1000) +
+                        " s (rank " + std::to_string(i) + " on " +
+                        ranks[i].executor->hostLabel() + ")";
+                break;
+            }
         }
     }
     for (std::size_t i = 0; i < procs.size(); ++i) {
@@ -106,7 +118,8 @@ long long gradientBytes(double parameters, const std::string& precision) {
 
 std::vector<std::string> allReduceProbeArgv(const AllReduceProbeSpec& spec, int rank, int world,
                                             int localRank) {
-    auto argv = rankEnv(rank, world, localRank, world, spec.masterAddr, spec.masterPort);
+    auto argv =
+        rankEnv(rank, world, localRank, world, spec.masterAddr, spec.masterPort, spec.tag);
     for (const std::string& a :
          {spec.python, std::string("-c"), std::string(embedded::probe_allreduce_py),
           std::string("--bytes"), std::to_string(spec.bytes), std::string("--precision"),
@@ -119,7 +132,8 @@ std::vector<std::string> allReduceProbeArgv(const AllReduceProbeSpec& spec, int 
 }
 
 AllReduceProbeResult runAllReduceProbe(const AllReduceProbeSpec& spec,
-                                       const std::vector<ProbeRank>& ranks, int timeoutMs) {
+                                       const std::vector<ProbeRank>& ranks, int timeoutMs,
+                                       const std::atomic<bool>* cancel) {
     AllReduceProbeResult r;
     if (r.error = checkRanks(ranks); !r.error.empty()) return r;
     if (spec.bytes <= 0 || spec.iterations < 1) {
@@ -129,7 +143,7 @@ AllReduceProbeResult runAllReduceProbe(const AllReduceProbeSpec& spec,
     std::vector<std::vector<std::string>> argvs;
     for (std::size_t i = 0; i < ranks.size(); ++i)
         argvs.push_back(allReduceProbeArgv(spec, int(i), int(ranks.size()), ranks[i].localRank));
-    const auto out = runAll(ranks, argvs, timeoutMs, r.error);
+    const auto out = runAll(ranks, argvs, timeoutMs, r.error, cancel);
     if (!r.error.empty()) return r;
     std::istringstream lines(out[0].out);
     std::string line;
@@ -155,7 +169,7 @@ AllReduceProbeResult runAllReduceProbe(const AllReduceProbeSpec& spec,
 }
 
 SoloProbeResult runSoloProbe(const SoloProbeSpec& spec, const std::vector<ProbeRank>& ranks,
-                             int timeoutMs) {
+                             int timeoutMs, const std::atomic<bool>* cancel) {
     SoloProbeResult r;
     if (r.error = checkRanks(ranks); !r.error.empty()) return r;
     if (spec.iterations <= spec.warmup) {
@@ -165,7 +179,8 @@ SoloProbeResult runSoloProbe(const SoloProbeSpec& spec, const std::vector<ProbeR
     const int world = int(ranks.size());
     std::vector<std::vector<std::string>> argvs;
     for (int i = 0; i < world; ++i) {
-        auto argv = rankEnv(i, world, ranks[i].localRank, world, spec.masterAddr, spec.masterPort);
+        auto argv = rankEnv(i, world, ranks[i].localRank, spec.localWorld ? spec.localWorld : world,
+                            spec.masterAddr, spec.masterPort, spec.tag);
         for (const std::string& a :
              {spec.python, std::string("-c"), std::string(embedded::workload_rn50_cpu_py),
               std::string("--batch-size"), std::to_string(spec.batch),
@@ -178,7 +193,7 @@ SoloProbeResult runSoloProbe(const SoloProbeSpec& spec, const std::vector<ProbeR
             argv.push_back(a);
         argvs.push_back(std::move(argv));
     }
-    const auto out = runAll(ranks, argvs, timeoutMs, r.error);
+    const auto out = runAll(ranks, argvs, timeoutMs, r.error, cancel);
     if (!r.error.empty()) return r;
     // Rank 0's "Epoch[0] Batch [k-k]\tSpeed: X samples/sec": the whole node's samples per second
     // over iteration k; per device, X / ranks.

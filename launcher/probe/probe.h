@@ -12,6 +12,7 @@
 #include "core/stats/scalingloss.h"
 #include "launcher/runner/executor.h"
 
+#include <atomic>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -39,6 +40,7 @@ struct AllReduceProbeSpec {
     int warmup = 3;
     std::string masterAddr = "127.0.0.1";
     int masterPort = 29500;
+    std::string tag; // set: every rank carries SCALEVIEW_RUN_TAG=tag (a sweep finds them)
 };
 
 // One rank's argument vector on its host, before its executor wraps it: env RANK=... python -c
@@ -52,9 +54,11 @@ struct AllReduceProbeResult {
 };
 
 // Starts every rank at once, each through its executor, waits up to timeoutMs for all of them,
-// and reads rank 0's JSON line.
+// and reads rank 0's JSON line. cancel (when given) set: every rank is killed and the error is
+// "cancelled".
 AllReduceProbeResult runAllReduceProbe(const AllReduceProbeSpec& spec,
-                                       const std::vector<ProbeRank>& ranks, int timeoutMs);
+                                       const std::vector<ProbeRank>& ranks, int timeoutMs,
+                                       const std::atomic<bool>* cancel = nullptr);
 
 struct SoloProbeSpec {
     std::string python = "/usr/bin/python3";
@@ -68,6 +72,9 @@ struct SoloProbeSpec {
     std::string device = "cpu";
     std::string masterAddr = "127.0.0.1";
     int masterPort = 29501;
+    std::string tag;
+    // LOCAL_WORLD_SIZE: ranks per node when the ranks span several nodes; 0: all of them.
+    int localWorld = 0;
 };
 
 struct SoloProbeResult {
@@ -78,7 +85,7 @@ struct SoloProbeResult {
 // The embedded CPU workload (rn50_cpu.py) on one node alone, one process per rank (ranks.size()
 // devices); the pace per device of each timed iteration from rank 0's speed lines.
 SoloProbeResult runSoloProbe(const SoloProbeSpec& spec, const std::vector<ProbeRank>& ranks,
-                             int timeoutMs);
+                             int timeoutMs, const std::atomic<bool>* cancel = nullptr);
 
 // What a probe was run for: the case it belongs to.
 struct ProbeCase {

@@ -103,6 +103,28 @@ bool Journal::appendContainer(const std::string& action, const std::string& host
     return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
 }
 
+bool Journal::appendProbes(const std::string& caseId, const std::string& state,
+                           const std::string& summary, const std::vector<std::string>& errors,
+                           std::string* error) {
+    json j{{"event", "probes"}, {"id", caseId},     {"time", now()},
+           {"state", state},    {"summary", summary}, {"errors", errors}};
+    return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
+}
+
+bool Journal::appendExclusion(const std::string& node, const std::string& reason,
+                              std::string* error) {
+    json j{{"event", "exclude"}, {"id", node}, {"time", now()}, {"reason", reason}};
+    return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
+}
+
+bool Journal::appendSlowNodeSearch(const std::string& verdict, const std::string& node,
+                                   const std::string& why, int probeRuns, std::string* error) {
+    json j{{"event", "slow-node"}, {"id", node.empty() ? std::string("-") : node},
+           {"time", now()},        {"verdict", verdict},
+           {"why", why},           {"probeRuns", probeRuns}};
+    return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
+}
+
 namespace {
 
 // The string at key, or why not. Absent is fine for optional fields (nullopt, no error).
@@ -154,7 +176,10 @@ bool apply(const json& j, std::map<std::string, JournalEntry>& out, std::string*
         e.jobId = *jobId;
         return true;
     }
-    if (*event == "container") return true; // not a run's
+    // Not a run's: a container, a case's probes, a node left out, a slow-node search.
+    if (*event == "container" || *event == "probes" || *event == "exclude" ||
+        *event == "slow-node")
+        return true;
     if (*event != "end") {
         *why = "unknown event '" + *event + "'";
         return false;

@@ -73,6 +73,16 @@ class Journal {
     bool appendContainer(const std::string& action, const std::string& host,
                          const std::string& name, const std::vector<std::string>& command,
                          std::string* error);
+    // A case's scaling-loss probes (issue 28): state "ok", "failed", "cancelled" or
+    // "recorded" (probes.json had them: not rerun), what they measured or why they failed.
+    bool appendProbes(const std::string& caseId, const std::string& state,
+                      const std::string& summary, const std::vector<std::string>& errors,
+                      std::string* error);
+    // A node left out of every topology (--exclude-node), and why.
+    bool appendExclusion(const std::string& node, const std::string& reason, std::string* error);
+    // --find-slow-node's verdict: "named" (node), "needs-interconnect", "not-slow" or "failed".
+    bool appendSlowNodeSearch(const std::string& verdict, const std::string& node,
+                              const std::string& why, int probeRuns, std::string* error);
     // Per run id, its latest state. A torn last line (crash mid-write) is ignored; a line that
     // is not a record this version understands (wrong types, a mistyped id) is skipped, and said
     // so in *warnings ("journal.jsonl line N: why"). Never throws.

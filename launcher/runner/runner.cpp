@@ -117,6 +117,9 @@ void Runner::start() {
     if (m_cancelRequested) return finish(CampaignEnd::Outcome::Cancelled);
     for (const auto& w : m_journalWarnings)
         emit message(QString::fromStdString(w));
+    for (const ExcludedNode& x : m_campaign.excludedNodes)
+        emit message(QString::fromStdString(x.host.name + " is left out of every topology: " +
+                                            x.reason));
     // Ranks meet at real addresses: an ssh_config alias is resolved first, as ssh does.
     if (!m_campaign.hosts.empty() && !m_builder.hasRendezvousAddresses()) {
         resolveHostAddresses(m_campaign, this, [this](HostAddresses a) {
@@ -148,7 +151,10 @@ void Runner::startNext() {
     // Adaptive repeats run every case's minimum first (the plan), then the top-ups: the
     // minimum is needed whatever happens, and a campaign stopped part-way then has every case.
     for (std::size_t i = 0; i < m_runs.size(); ++i)
-        if (!isFinal(m_states[i])) return launch(static_cast<int>(i));
+        if (!isFinal(m_states[i])) {
+            if (wantsProbes(static_cast<int>(i))) return runProbes(static_cast<int>(i));
+            return launch(static_cast<int>(i));
+        }
     if (m_adaptive) return continueAdaptive();
     finish(CampaignEnd::Outcome::Done);
 }

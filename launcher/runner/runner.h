@@ -24,9 +24,11 @@
 #include <QFile>
 #include <QObject>
 #include <QTimer>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 
 namespace sv::launcher {
 
@@ -107,6 +109,11 @@ class Runner : public QObject {
     // The one place the phase changes; checks the change is one the machine makes.
     void enter(Phase next);
     void startNext();
+    // Issue 28 (runnerprobes.cpp): whether run index's case is probed before it starts (the
+    // campaign asks, the case has more than one rank, not yet probed in this session), and the
+    // probes, on a worker thread; startNext again when they are done, whatever they found.
+    bool wantsProbes(int index) const;
+    void runProbes(int index);
     // Adaptive repeats, once every planned run has ended: journals the cases that stopped, then
     // launches the next top-up or ends the campaign.
     void continueAdaptive();
@@ -152,6 +159,8 @@ class Runner : public QObject {
     bool m_cancelRequested = false;
     std::string m_campaignFailure; // set: no further run starts, the campaign ends failed
     bool m_containersUp = false;   // started (or being started) by this session: to remove
+    std::set<std::string> m_probedCases;            // case ids whose probes have had their turn
+    std::shared_ptr<std::atomic<bool>> m_probeCancel; // set: the running probes stop
 
     // The current run.
     int m_current = -1;

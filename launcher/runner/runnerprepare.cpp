@@ -37,6 +37,9 @@ Runner::Prepared Runner::prepareDirectory(Campaign campaign, WorkloadProfile pro
         AdaptiveSchedule(campaign, profile).adopt(runs, states, p.previous, {});
     }
     closeInterruptedRuns(journal, p.previous, runs, &p.error);
+    // Each session says which nodes it leaves out, and why (resume: still left out).
+    for (const ExcludedNode& x : campaign.excludedNodes)
+        if (p.error.empty()) journal.appendExclusion(x.host.name, x.reason, &p.error);
     return p;
 }
 

@@ -19,6 +19,7 @@ constexpr std::chrono::seconds kScanDeadline{10};
 
 void Runner::cancel() {
     if (std::exchange(m_cancelRequested, true)) return;
+    if (m_probeCancel) m_probeCancel->store(true); // the probes end, then startNext stops
     if (m_phase == Phase::Running) {
         terminate(RunState::Cancelled, "cancelled");
     } else if (m_phase == Phase::Cooldown) {
@@ -76,6 +77,7 @@ void Runner::signalLocal(int sig) {
 }
 
 void Runner::abandon() {
+    if (m_probeCancel) m_probeCancel->store(true); // the probes' worker kills their ranks
     // The containers go whatever the phase: removing one ends everything in it.
     if (m_containersUp && !m_builder.containers().keep()) {
         const auto limit = m_campaign.connectTimeout() + std::chrono::seconds(30);
