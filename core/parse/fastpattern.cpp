@@ -247,7 +247,7 @@ bool FastPattern::tryAt(std::string_view line, std::size_t start, Span* spans,
         if (t.kind == Token::Kind::Open) {
             if (t.optional) {
                 const unsigned char b = pos < line.size() ? static_cast<unsigned char>(line[pos]) : 0;
-                const bool in = pos < line.size() && t.set.test(b);
+                const bool in = pos < line.size() && t.set[b];
                 if (in && b >= 0x80) return undecided = true, false;
                 if (!in) {
                     k = t.other; // skipped: its groups take no part
@@ -264,7 +264,7 @@ bool FastPattern::tryAt(std::string_view line, std::size_t start, Span* spans,
             int n = 0;
             while ((t.max < 0 || n < t.max) && pos < line.size()) {
                 const unsigned char b = static_cast<unsigned char>(line[pos]);
-                if (!t.set.test(b)) break;
+                if (!t.set[b]) break;
                 if (b >= 0x80) return undecided = true, false;
                 ++pos;
                 ++n;
