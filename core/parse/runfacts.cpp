@@ -57,6 +57,7 @@ struct Collector {
     RunFacts facts;
     // Totals (world_size, "Num GPUs") beat processes x devices per process.
     std::optional<RunFact> totalGpus, devicesPerProcess, mlperfGpus, mlperfNodes;
+    std::optional<RunFact> mlperfGlobalBatch, mlperfPlatformNodes;
     int maxRank = -1;
     std::int64_t rankLine = 0;
     std::string rankEvidence;
@@ -326,6 +327,34 @@ struct Collector {
                 set(mlperfGpus, std::to_string(*a), n, "num_accelerators " + std::to_string(*a));
             if (auto nn = quoted("'num_nodes': '"))
                 set(mlperfNodes, std::to_string(*nn), n, "num_nodes " + std::to_string(*nn));
+            if (has(text, ":::MLLOG {")) mllogKey(text, n);
+        }
+    }
+
+    // MLPerf's JSON records: :::MLLOG {..., "key": "number_of_ranks", "value": 16, ...}; the
+    // ranks are the GPUs, "submission_platform": "4xDGX-A100" names N nodes of a system.
+    void mllogKey(std::string_view text, std::int64_t n) {
+        const auto k = text.find("\"key\": \"");
+        const auto v = text.find("\"value\": ");
+        if (k == std::string_view::npos || v == std::string_view::npos) return;
+        const auto kEnd = text.find('"', k + 8);
+        if (kEnd == std::string_view::npos) return;
+        const std::string_view key = text.substr(k + 8, kEnd - k - 8);
+        std::string_view value = text.substr(v + 9);
+        value = value.substr(0, value.find_first_of(",}"));
+        const std::string evidence = std::string(key) + " " + std::string(trim(value));
+        if (key == "number_of_ranks" || key == "world_size") {
+            if (auto g = positive(value)) set(totalGpus, std::to_string(*g), n, evidence);
+        } else if (key == "number_of_nodes" || key == "num_nodes") {
+            if (auto g = positive(value)) set(mlperfNodes, std::to_string(*g), n, evidence);
+        } else if (key == "global_batch_size") {
+            if (auto g = positive(value)) set(mlperfGlobalBatch, std::to_string(*g), n, evidence);
+        } else if (key == "submission_platform") {
+            const std::string_view name = unquote(value);
+            const auto x = name.find('x');
+            if (x != std::string_view::npos && x > 0 && x + 1 < name.size())
+                if (auto g = positive(name.substr(0, x)))
+                    set(mlperfPlatformNodes, std::to_string(*g), n, evidence);
         }
     }
 
@@ -371,6 +400,15 @@ struct Collector {
                                  mlperfGpus->line, mlperfGpus->evidence};
         }
         if (!facts.nodes && mlperfNodes) facts.nodes = mlperfNodes;
+        if (!facts.nodes && mlperfPlatformNodes) facts.nodes = mlperfPlatformNodes;
+        if (!facts.batch && mlperfGlobalBatch && facts.gpus) {
+            const int global = std::stoi(mlperfGlobalBatch->value);
+            const int gpus = std::stoi(facts.gpus->value);
+            if (global % gpus == 0)
+                facts.batch = RunFact{std::to_string(global / gpus), mlperfGlobalBatch->line,
+                                      mlperfGlobalBatch->evidence + " / " +
+                                          std::to_string(gpus) + " GPUs"};
+        }
         if (!facts.nodes) facts.nodes = hosts.nodes(facts.gpus ? std::stoi(facts.gpus->value) : 0);
         return facts;
     }

@@ -109,3 +109,22 @@ TEST(RunNodes, LauncherHostListAndSlurmEnvironment) {
     EXPECT_EQ(b.nodes->value, "4");
     EXPECT_EQ(b.nodes->line, 2);
 }
+
+// MLPerf's :::MLLOG records: number_of_ranks (the GPUs), submission_platform "2xDGX-A100" (nodes),
+// global_batch_size over the ranks (the batch per GPU).
+TEST(RunNodes, MlperfMllogKeys) {
+    const std::string mllog =
+        ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1593, \"event_type\": \"POINT_IN_TIME\", "
+        "\"key\": \"submission_platform\", \"value\": \"2xNVIDIA DGX A100\", \"metadata\": "
+        "{\"file\": \"mlperf_log_utils.py\", \"lineno\": 1}}\n"
+        ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1594, \"event_type\": \"POINT_IN_TIME\", "
+        "\"key\": \"number_of_ranks\", \"value\": 16, \"metadata\": {\"lineno\": 2}}\n"
+        ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1595, \"event_type\": \"POINT_IN_TIME\", "
+        "\"key\": \"global_batch_size\", \"value\": 3264, \"metadata\": {\"lineno\": 3}}\n";
+    const RunFacts f = readRunFacts(mllog);
+    ASSERT_TRUE(f.gpus && f.nodes && f.batch);
+    EXPECT_EQ(f.gpus->value, "16");
+    EXPECT_EQ(f.nodes->value, "2");
+    EXPECT_EQ(f.batch->value, "204");
+    EXPECT_EQ(f.nodes->line, 1);
+}
