@@ -81,7 +81,8 @@ std::string formatJson(const std::vector<NodeHealth>& nodes, const history::Node
 
 std::string signedPct(const std::optional<double>& v) {
     if (!v) return "-";
-    return (*v > 0 ? "+" : "") + formatShown(*v, 1) + " %";
+    const std::string shown = formatShown(*v, 1); // never "-0.0"
+    return (*v > 0 && shown != "0.0" ? "+" : "") + shown + " %";
 }
 
 std::string formatTable(const std::vector<NodeHealth>& nodes) {

@@ -3,6 +3,7 @@
 #include "app/gui/screenshotdriver.h"
 
 #include "ui/history/historypage.h"
+#include "ui/history/nodespage.h"
 #include "ui/window/reportrender.h"
 #include "ui/window/mainwindow.h"
 #include "ui/run/runpanel.h"
@@ -51,7 +52,7 @@ void armAnalysisPage(const QCommandLineParser& cli, const GuiOptions& o, MainWin
     static const QStringList pages{QStringLiteral("results"), QStringLiteral("throughput"),
                                    QStringLiteral("speedup"), QStringLiteral("runs"),
                                    QStringLiteral("run"),     QStringLiteral("environment"),
-                                   QStringLiteral("history")};
+                                   QStringLiteral("history"), QStringLiteral("nodes")};
     const QString page = cli.value(o.page);
     window.showPage(static_cast<MainWindow::Page>(qMax(0, pages.indexOf(page))));
     window.speedupPage()->setEfficiency(cli.isSet(o.efficiency));
@@ -75,6 +76,15 @@ void armAnalysisPage(const QCommandLineParser& cli, const GuiOptions& o, MainWin
                     });
                 return;
             }
+            // So does the Nodes page (read each time it is shown).
+            if (page == QLatin1String("nodes") && window.nodesPage()->isLoading()) {
+                QObject::connect(
+                    window.nodesPage(), &ui::NodesPage::loaded, &window, [&window, file] {
+                        QTimer::singleShot(400, &window,
+                                           [&window, file] { grabAndExit(window, file, false); });
+                    });
+                return;
+            }
             if (page == QLatin1String("runs")) window.runsPage()->selectRun(runIndex);
             // One more turn of the event loop so that views lay out before the grab.
             QTimer::singleShot(400, &window, [&window, file] { grabAndExit(window, file); });
@@ -92,7 +102,7 @@ GuiOptions::GuiOptions()
                  QStringLiteral("Save the window to FILE once loaded, then exit."),
                  QStringLiteral("FILE")),
       page(QStringLiteral("page"),
-           QStringLiteral("results|throughput|speedup|runs|environment|history"),
+           QStringLiteral("results|throughput|speedup|runs|environment|history|nodes"),
            QStringLiteral("PAGE")),
       run(QStringLiteral("run"), QStringLiteral("Select the N-th run (Runs page)."),
           QStringLiteral("N")),

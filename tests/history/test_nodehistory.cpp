@@ -11,6 +11,9 @@
 #include "history/historydatabase.h"
 #include "history/nodehistory.h"
 
+#include <QSqlDatabase>
+#include <QSqlQuery>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -137,6 +140,40 @@ TEST(NodeHistory, CampaignWithoutProbesRecordsNoNodes) {
     ASSERT_FALSE(bad.warnings.empty());
     EXPECT_NE(bad.warnings.back().find("node probes not recorded: "), std::string::npos);
     EXPECT_NE(bad.warnings.back().find("probes[0]"), std::string::npos) << bad.warnings.back();
+}
+
+TEST(NodeHistory, AVersion2HistoryGainsTheNodeTableAndKeepsItsCampaigns) {
+    ThreeWeeks weeks(100.0, 100.5, 88.0);
+    const auto file = weeks.dir / "history.sqlite";
+    {
+        HistoryDatabase db(file);
+        const auto read = sv::history::readCampaign(weeks.dir / "week1");
+        ASSERT_TRUE(read.record) << read.error;
+        ASSERT_EQ(db.record(*read.record).outcome, HistoryDatabase::Outcome::Added);
+    }
+    { // back to what version 2 wrote: no node_probes table
+        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), "v2");
+        raw.setDatabaseName(QString::fromStdString(file.string()));
+        ASSERT_TRUE(raw.open());
+        QSqlQuery q(raw);
+        ASSERT_TRUE(q.exec("DROP TABLE node_probes"));
+        ASSERT_TRUE(q.exec("PRAGMA user_version = 2"));
+        q.finish();
+        raw.close();
+    }
+    QSqlDatabase::removeDatabase("v2");
+    HistoryDatabase db(file);
+    ASSERT_TRUE(db.isOpen()) << db.error();
+    std::string error;
+    const auto before = db.nodeObservations(&error);
+    ASSERT_TRUE(before) << error;
+    EXPECT_TRUE(before->empty()); // week1's node figures went with the table
+    for (const char* week : {"week2", "week3"}) {
+        const auto read = sv::history::readCampaign(weeks.dir / week);
+        ASSERT_EQ(db.record(*read.record).outcome, HistoryDatabase::Outcome::Added);
+    }
+    EXPECT_EQ(db.campaigns(&error)->size(), 3u);
+    EXPECT_EQ(db.nodeObservations(&error)->size(), 8u);
 }
 
 TEST(CliNodes, ListsTheNodesAndFlagsTheSlowOneWithEvidence) {

@@ -178,7 +178,8 @@ TEST(LossBreakdownChart, WithoutProbesEveryLossIsNotMeasuredAndExact) {
         // The category names the topology and its exact loss.
         EXPECT_EQ(ui::LossBreakdownChart::label(d.bars[static_cast<std::size_t>(i)]),
                   d.bars[static_cast<std::size_t>(i)].topology + " · loss " +
-                      QString::fromStdString(formatShown(100.0 * (1.0 - *cs.efficiency), 2)));
+                      QString::fromStdString(formatShown(100.0 * (1.0 - *cs.efficiency), 2)) +
+                      " %");
     }
     EXPECT_TRUE(view.noteLabel()->text().contains("where it went is not measured"));
     // The hatched part is the legend's "Not measured"; the parts no bar draws are not listed.

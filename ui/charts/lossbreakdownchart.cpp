@@ -130,7 +130,7 @@ QString LossBreakdownChart::setName(Set set) {
 }
 
 QString LossBreakdownChart::label(const LossBar& bar) {
-    return QStringLiteral("%1 · loss %2").arg(bar.topology, pts(bar.loss.totalPct));
+    return QStringLiteral("%1 · loss %2 %").arg(bar.topology, pts(bar.loss.totalPct));
 }
 
 QString LossBreakdownChart::hoverText(const LossBar& bar, Set set) {
@@ -201,7 +201,11 @@ QChart* LossBreakdownChart::build(const LossBreakdown& d) {
     }
     series->setBarWidth(0.6);
     auto* percent = new QValueAxis(chart);
-    percent->setRange(0.0, std::ceil(widest / 10.0) * 10.0);
+    // Ticks every 20 % (every 50 past 200), the axis through the longest bar.
+    const double step = widest > 200.0 ? 50.0 : 20.0;
+    const double top = std::ceil(widest / step) * step;
+    percent->setRange(0.0, top);
+    percent->setTickCount(static_cast<int>(top / step) + 1);
     percent->setLabelFormat(QStringLiteral("%.0f"));
     ChartStyle::applyAxis(percent,
                           QStringLiteral("% of ideal throughput (devices × the 1-device pace)"));

@@ -56,7 +56,7 @@ class LossBreakdownChart {
     // The lines under the chart: negative parts (not drawn) and why, an unread probes.json,
     // and what "not measured" means when no case was probed.
     static QStringList notes(const LossBreakdown& data);
-    // The category label of a bar: its topology and total loss.
+    // The category label of a bar: its topology and total loss ("4n4g · loss 22.83 %").
     static QString label(const LossBar& bar);
 };
 

@@ -1,6 +1,7 @@
 #include "ui/history/nodespage.h"
 
 #include "async/backgroundtask.h"
+#include "core/stats/numerics.h"
 #include "history/historydatabase.h"
 #include "ui/history/historylocationdialog.h"
 
@@ -60,7 +61,8 @@ NodesRead readNodes(const std::filesystem::path& path) {
 
 QString signedPct(const std::optional<double>& v) {
     if (!v) return QStringLiteral("–");
-    return (*v > 0 ? QStringLiteral("+") : QString()) + QString::number(*v, 'f', 1) +
+    const QString shown = QString::fromStdString(formatShown(*v, 1)); // never "-0.0"
+    return (*v > 0 && shown != QLatin1String("0.0") ? QStringLiteral("+") : QString()) + shown +
            QStringLiteral(" %");
 }
 
