@@ -54,6 +54,66 @@ TEST(RealWorldCli, FormatsListsTheRealWorldReaders) {
     const auto r = cli({"formats"});
     ASSERT_EQ(r.exitCode, 0);
     for (const char* id : {"mxnet-speedometer", "gluoncv-speedometer", "dllogger-pytorch",
-                           "dllogger-tf", "gluonnlp-throughput"})
+                           "dllogger-tf", "gluonnlp-throughput", "dllogger-json",
+                           "tf-cnn-benchmarks", "keras-timehistory", "pytorch-progressmeter"})
         EXPECT_NE(r.out.find(id), std::string::npos) << id;
+}
+
+// The families no real log of shared/ shows, generated, from the command line: tf_cnn_benchmarks
+// under Horovod on two hosts (NCCL lines of its 8 ranks: 2n4g; each rank's images/sec times 8),
+// a DLLogger JSON stream whose last line has no newline (read), and the PyTorch ImageNet
+// example's step times with the batch from a scaleview.json.
+TEST(RealWorldCli, TheOtherFamiliesFromTheCommandLine) {
+    TempDir dir;
+    std::string tf;
+    for (int r = 0; r < 8; ++r)
+        tf += "[1," + std::to_string(r) + "]<stdout>:node" + std::to_string(r / 4 + 1) + ":77:78 [" +
+              std::to_string(r % 4) + "] NCCL INFO Init COMPLETE\n[1," + std::to_string(r) +
+              "]<stdout>:Batch size:  256 global\n[1," + std::to_string(r) +
+              "]<stdout>:             32 per device\n";
+    for (int k = 0; k < 30; ++k)
+        for (int r = 0; r < 8; ++r)
+            tf += "[1," + std::to_string(r) + "]<stdout>:" + std::to_string(k * 10 + 1) +
+                  "\timages/sec: " + (k < 2 ? "40.0" : "360.0") + " +/- 0.3 (jitter = 1.1)\t7.912\n";
+    writeFile(dir / "tf" / "horovod.out", tf);
+    std::string dll = "DLLL {\"type\": \"PARAMETER\", \"data\": {\"batch_size\": 256, "
+                      "\"amp\": true, \"world_size\": 8}}\n";
+    for (int k = 1; k <= 30; ++k)
+        dll += "DLLL {\"type\": \"LOG\", \"step\": [0, " + std::to_string(k) +
+               "], \"data\": {\"train.total_ips\": " + (k == 30 ? "9999.5" : "9000.5") + "}}\n";
+    dll.pop_back();
+    writeFile(dir / "pt" / "dllogger.json.log", dll);
+    std::string pm = "python main.py -a resnet50 --multiprocessing-distributed --world-size 1 "
+                     "--rank 0 /imagenet\nUse GPU: 0 for training\nUse GPU: 1 for training\n";
+    for (int k = 0; k < 30; ++k)
+        pm += "Epoch: [0][" + std::to_string(k * 10) + "/5005]\tTime  0.100 ( 0.120)\tData  0.001 "
+              "( 0.100)\tLoss 6.9 (6.9)\tAcc@1   0.00 (  0.10)\tAcc@5   0.78 (  0.51)\n";
+    writeFile(dir / "pm" / "train.txt", pm);
+    writeFile(dir / "pm" / "scaleview.json", R"({"files": {"train.txt": {"batch": 64}}})");
+    const auto r = cli({"summarize", dir.path().string(), "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["runs"].size(), 3u) << r.out.substr(0, 400);
+    for (const auto& run : j["runs"]) {
+        SCOPED_TRACE(run.dump().substr(0, 300));
+        ASSERT_EQ(run["status"], "complete");
+        const std::string path = run["path"];
+        const double t = run["throughput_time"];
+        if (path.rfind("tf/", 0) == 0) {
+            EXPECT_EQ(run["format"], "tf-cnn-benchmarks");
+            EXPECT_EQ(run["topology"], "2n4g");
+            EXPECT_EQ(run["batch_size_per_device"], 32);
+            EXPECT_NEAR(t, 360.0 * 8, 1e-6);
+        } else if (path.rfind("pt/", 0) == 0) {
+            EXPECT_EQ(run["format"], "dllogger-json");
+            EXPECT_EQ(run["precision"], "fp16");
+            EXPECT_NEAR(t, 9000.5, 1e-6); // 27 reports: the 30th, without its newline, read
+            const std::string notes = run["notes"].dump();
+            EXPECT_NE(notes.find("has no newline: read"), std::string::npos) << notes;
+        } else {
+            EXPECT_EQ(run["format"], "pytorch-progressmeter");
+            EXPECT_EQ(run["topology"], "1n2g");
+            EXPECT_NEAR(t, 64.0 * 2 / 0.1, 1e-6);
+        }
+    }
 }
