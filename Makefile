@@ -100,6 +100,8 @@ screenshots: build
 	  $(BUILD)/shots/dlperf-frameworks
 	rm -f $(BUILD)/screenshot.ini
 	tools/historyshots.sh $(BUILD)
+	# Where the scaling goes (Speedup page) and the Nodes page (issue 28), generated figures.
+	tools/lossshots.sh $(BUILD)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300

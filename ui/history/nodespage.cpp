@@ -171,7 +171,7 @@ void NodesPage::showNodes(std::vector<history::NodeHealth> nodes, const QString&
         for (int c = 0; c < Columns; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(QString::fromStdString(h.evidence));
-            if (c >= Latest && c <= VsPeers)
+            if ((c >= Latest && c <= VsPeers) || c == Campaigns)
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (h.flagged()) {
                 item->setForeground(QBrush(QColor(0xa0, 0x10, 0x10)));
@@ -181,6 +181,7 @@ void NodesPage::showNodes(std::vector<history::NodeHealth> nodes, const QString&
         }
     }
     m_table->resizeColumnsToContents();
+    m_table->horizontalHeader()->setSectionResizeMode(Flag, QHeaderView::Stretch);
     m_status->setText(status);
     showEvidence();
 }
