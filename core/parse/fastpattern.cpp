@@ -132,8 +132,10 @@ bool readAtom(std::string_view p, std::size_t& i, Token& t) {
 }
 
 // The bytes that may come right after token j-1: up to and with the first mandatory atom.
-Set followFrom(const std::vector<Token>& t, std::size_t j) {
+// *open: no mandatory atom follows (the pattern may end there).
+Set followFrom(const std::vector<Token>& t, std::size_t j, bool* open = nullptr) {
     Set f;
+    if (open) *open = false;
     for (std::size_t k = j; k < t.size(); ++k) {
         if (t[k].kind == Token::Kind::Open && t[k].optional) {
             f |= t[k].set;
@@ -143,12 +145,15 @@ Set followFrom(const std::vector<Token>& t, std::size_t j) {
             if (t[k].min >= 1) return f;
         }
     }
+    if (open) *open = true;
     return f;
 }
 
 // Every optional group starts with a mandatory atom (its first bytes), and no repeat or optional
-// part shares a byte with what may follow it.
-bool decidedByNextByte(std::vector<Token>& t) {
+// part shares a byte with what may follow it. An optional group that can fail after its first
+// byte needs a mandatory atom or $ after it: where the pattern may end there instead, RE2 would
+// skip a group that failed midway and match without it.
+bool decidedByNextByte(std::vector<Token>& t, bool anchorEnd) {
     for (std::size_t k = 0; k < t.size(); ++k) {
         if (t[k].kind != Token::Kind::Open || !t[k].optional) continue;
         std::size_t a = k + 1;
@@ -162,7 +167,9 @@ bool decidedByNextByte(std::vector<Token>& t) {
                             (t[k].kind == Token::Kind::Open && t[k].optional);
         if (!choice) continue;
         const std::size_t next = t[k].kind == Token::Kind::Open ? t[k].other + 1 : k + 1;
-        if ((t[k].set & followFrom(t, next)).any()) return false;
+        bool open = false;
+        if ((t[k].set & followFrom(t, next, &open)).any()) return false;
+        if (t[k].kind == Token::Kind::Open && open && !anchorEnd) return false;
     }
     return true;
 }
@@ -223,7 +230,7 @@ std::unique_ptr<FastPattern> FastPattern::compile(std::string_view p, int groups
             t.push_back(a);
         }
     }
-    if (!open.empty() || count != groups || count > kMaxGroups || !decidedByNextByte(t))
+    if (!open.empty() || count != groups || count > kMaxGroups || !decidedByNextByte(t, f->m_anchorEnd))
         return nullptr;
     f->m_groups = count;
     std::size_t first = 0;
