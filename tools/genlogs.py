@@ -23,7 +23,9 @@ instead of `bz64/NnGg/`.
 
 --realworld COPIES writes instead a folder as users have them (issue 26): COPIES of each shape
 real runs write outside DLPerf's runners (MLPerf's MXNet with Open MPI tags and :::MLL lines,
-gluon-cv's Speedometer, NGC PyTorch and TensorFlow DLLogger text, gluon-nlp's throughput=K tks/s),
+gluon-cv's Speedometer, NGC PyTorch and TensorFlow DLLogger text, gluon-nlp's throughput=K tks/s;
+DLLogger JSON, tf_cnn_benchmarks under Horovod on two hosts, Keras TimeHistory, the PyTorch
+ImageNet example with a scaleview.json for its batch, gluon-nlp translation's K wps),
 under odd names, mixed with scripts, configs, a binary checkpoint and a big non-log text file.
 """
 import argparse
@@ -325,12 +327,56 @@ def write_realworld(out, copies, rng):
             lines.append("INFO:root:[step %d]\tmlm_loss=9.24962\tthroughput=%.1fK tks/s\tlr=0.0000025\n"
                          % (k * 250 + 249, rate(130000, k) / 1000))
         put("bert/pretrain_%d" % c, "".join(lines).rstrip("\n"))
+        write_realworld_more(put, rate, c)
         put("scripts/run_%d.sh" % c, "#!/bin/sh\nmpirun -np 16 python train.py --batch-size 208\n")
         put("configs/cfg_%d.yaml" % c, "batch_size: 256\nlr: 0.1\n")
         put("ckpt/model_%d.params" % c, bytes(rng.getrandbits(8) for _ in range(200000)).decode("latin-1"),
             "w")
         put("notes/train_%d.txt" % c, "loss 0.123 accuracy 0.456 nothing about speed here\n" * 20000)
     return total
+
+
+def write_realworld_more(put, rate, c):
+    """The shapes of write_realworld that shared/'s real logs do not show: DLLogger JSON, tf_cnn_benchmarks
+    under Horovod on two hosts, Keras TimeHistory, the PyTorch ImageNet example, gluon-nlp translation."""
+    lines = ['DLLL {"timestamp": "1591234560.1", "type": "PARAMETER", "data": {"arch": "resnet50", '
+             '"batch_size": 256, "amp": true, "world_size": 8}}\n']
+    for k in range(600):
+        lines.append('DLLL {"timestamp": "1591234570.5", "type": "LOG", "step": [%d, %d], "data": '
+                     '{"train.loss": 6.91, "train.total_ips": %.6f}}\n' % (k // 300, k % 300 + 1, rate(9800, k)))
+    put("ngc-pytorch/dllogger_%d.json" % c, "".join(lines))
+    lines = []
+    for r in range(8):
+        t = "[1,%d]<stdout>:" % r
+        lines.append("%snode%d:%d:%d [%d] NCCL INFO comm 0x55 rank %d nranks 8 - Init COMPLETE\n"
+                     % (t, r // 4 + 1, 4000 + r, 4100 + r, r % 4, r))
+        lines.append("%sBatch size:  256 global\n%s             32 per device\n" % (t, t))
+    for k in range(300):
+        per = rate(360, k)
+        for r in range(8):
+            lines.append("[1,%d]<stdout>:%d\timages/sec: %.1f +/- 0.3 (jitter = 1.1)\t7.912\n"
+                         % (r, 1 if k == 0 else k * 10, per))
+    put("horovod/tf_cnn_%d.log" % c, "".join(lines))
+    lines = ["I1205 02:11:56.123456 140234 resnet_ctl_imagenet_main.py:120] Training 90 epochs\n"]
+    for k in range(400):
+        v = rate(2540, k)
+        lines.append("I1205 02:12:%02d.000001 140234 keras_utils.py:148] TimeHistory: %.2f seconds, %.2f "
+                     "examples/second between steps %d and %d\n" % (k % 60, 25600 / v, v, k * 100, k * 100 + 100))
+    put("keras/resnet_%d.txt" % c, "".join(lines))
+    lines = ["python main.py -a resnet50 --multiprocessing-distributed --world-size 1 --rank 0 -b 256 /data\n"]
+    lines += ["Use GPU: %d for training\n" % g for g in range(4)]
+    for k in range(500):
+        step = 256 / rate(2800, k)
+        for g in range(4):
+            lines.append("Epoch: [0][%4d/5005]\tTime %6.3f (%6.3f)\tData  0.001 ( 0.120)\tLoss 6.9021e+00 "
+                         "(6.9123e+00)\tAcc@1   0.00 (  0.10)\tAcc@5   0.78 (  0.51)\n" % (k * 10, step, step * 1.1))
+    put("imagenet/out_%d.txt" % c, "".join(lines))
+    put("imagenet/scaleview.json", '{"files": {"out_*.txt": {"batch": 64}}}\n')
+    lines = ["2019-03-01 10:00:00,000 - root - Namespace(dataset='WMT2014BPE', gpus='0,1,2,3')\n"]
+    for k in range(500):
+        lines.append("2019-03-01 10:01:00,000 - root - [Epoch 0 Batch %d/6000] loss=9.1203, ppl=9142.09, "
+                     "throughput=%.2fK wps, wc=503.23K\n" % (k * 10 + 10, rate(41230, k) / 1000))
+    put("nmt/transformer_%d.log" % c, "".join(lines))
 
 
 def write_new(path, text):
