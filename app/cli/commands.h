@@ -19,6 +19,9 @@ int plotCommand(const std::vector<std::string>& args);
 // run / resume: 0 every run ok; 1 some run not ok; 2 usage or campaign error; 130 cancelled.
 int runCommand(const std::vector<std::string>& args);
 int resumeCommand(const std::vector<std::string>& args);
+// find-slow-node DIR [--healthy-pace X]: probe runs bisecting a campaign's multi-node case's
+// nodes until one is named; 0 a verdict, 1 none could be reached, 2 usage error.
+int findSlowNodeCommand(const std::vector<std::string>& args);
 // 0 every check passed; 1 some check failed (named with host and remedy); 2 usage error.
 int preflightCommand(const std::vector<std::string>& args);
 // 0: the comparison was printed; 2: usage error, unreadable directory or no logs in one.

@@ -9,11 +9,13 @@
 #include "launcher/campaign/campaigndirectory.h"
 #include "launcher/campaign/dryrun.h"
 #include "launcher/monitor/environmentcapture.h"
+#include "launcher/probe/slownodecase.h"
 #include "launcher/runner/hostaddresses.h"
 #include "launcher/runner/preflight.h"
 #include "core/report/report.h"
 #include "launcher/runner/runner.h"
 #include "launcher/ssh/shellquote.h"
+#include "async/backgroundtask.h"
 #include "launcher/runner/terminationsignals.h"
 
 #include <QCoreApplication>
@@ -118,7 +120,54 @@ class ConsoleProgress {
     std::string m_lastQueue;
 };
 
-int execute(Campaign campaign, bool resume) {
+// --find-slow-node: the search on a worker thread while app's event loop runs (SIGINT and
+// SIGTERM stop its probes); the verdict printed with its evidence, recorded in probes.json and
+// the journal. 0 when a verdict was reached, 1 when not.
+int findSlowNode(QCoreApplication& app, const Campaign& campaign, const WorkloadProfile& profile,
+                 std::optional<double> healthyPace) {
+    const CommandBuilder builder(campaign, profile, workloadDirOf(campaign));
+    const std::string dir = std::filesystem::absolute(campaign.outputDir).string();
+    Journal journal((std::filesystem::path(dir) / "journal.jsonl").string());
+    const SlowNodeCase c =
+        planSlowNodeSearch(builder, planRuns(campaign, profile), journal, dir, healthyPace);
+    if (!c.error.empty()) {
+        std::fprintf(stderr, "scaleview-cli find-slow-node: %s\n", c.error.c_str());
+        return 1;
+    }
+    std::printf("find-slow-node: %s: %zu nodes, against %s samples/s per device (%s)\n",
+                c.caseId.c_str(), c.search.nodes.size(),
+                formatFixed(c.search.healthyPace, 2).c_str(), c.search.healthySource.c_str());
+    std::fflush(stdout);
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    TerminationSignals termination;
+    QObject::connect(&termination, &TerminationSignals::received, [cancel] {
+        std::fprintf(stderr, "\nscaleview-cli: stopping the slow-node probes\n");
+        cancel->store(true);
+    });
+    SlowNodeVerdict verdict;
+    async::runInBackground(
+        &app, [search = c.search, cancel] { return sv::launcher::findSlowNode(search, cancel.get()); },
+        [&](SlowNodeVerdict v) {
+            verdict = std::move(v);
+            app.quit();
+        });
+    app.exec();
+    for (const auto& r : verdict.runs) {
+        std::string names;
+        for (const auto& n : r.nodes)
+            names += (names.empty() ? "" : ", ") + n;
+        std::printf("find-slow-node: probe run: %s: %s samples/s per device\n", names.c_str(),
+                    formatFixed(r.pacePerDevice, 2).c_str());
+    }
+    std::printf("find-slow-node: %s%s%s: %s\n", verdict.kindName(),
+                verdict.node.empty() ? "" : " ", verdict.node.c_str(), verdict.why.c_str());
+    if (const auto error = recordSlowNodeVerdict(c, verdict, dir, journal); !error.empty())
+        std::fprintf(stderr, "scaleview-cli find-slow-node: %s\n", error.c_str());
+    return verdict.kind == SlowNodeVerdict::Kind::Failed ? 1 : 0;
+}
+
+int execute(Campaign campaign, bool resume, bool slowNode = false,
+            std::optional<double> healthyPace = std::nullopt) {
     std::string error;
     auto profile = loadProfile(campaign.profile, &error);
     if (!profile) return usage(resume ? "resume" : "run", error);
@@ -173,6 +222,8 @@ int execute(Campaign campaign, bool resume) {
     // A campaign that had every run's turn goes into the history (a cancelled or failed one
     // would stand for less than it is; its resume records it).
     if (!end.failed() && !end.cancelled() && ok > 0) recordInHistory(campaign.outputDir);
+    if (slowNode && !end.cancelled() && findSlowNode(app, campaign, *profile, healthyPace) != 0)
+        ++notOk;
     if (end.failed()) {
         std::fprintf(stderr, "scaleview-cli %s: the campaign failed: %s\n",
                      resume ? "resume" : "run", end.reason.c_str());
@@ -185,6 +236,16 @@ int execute(Campaign campaign, bool resume) {
 } // namespace
 
 namespace {
+
+std::optional<double> positiveNumber(const std::string& text) {
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(text, &used);
+        if (used == text.size() && v > 0 && std::isfinite(v)) return v;
+    } catch (...) {
+    }
+    return std::nullopt;
+}
 
 // The campaign run was given: a campaign file, or the options (nullopt with *error).
 std::optional<Campaign> campaignToRun(Arguments& a, std::string* error) {
@@ -244,7 +305,13 @@ int runCommand(const std::vector<std::string>& args) {
         return 2;
     }
     if (a.flag("dry-run")) return dryRun(*campaign);
-    return execute(*campaign, false);
+    const auto healthy = a.value("healthy-pace");
+    if (healthy && !a.flag("find-slow-node"))
+        return usage("run", "--healthy-pace is for --find-slow-node");
+    std::optional<double> pace;
+    if (healthy && !(pace = positiveNumber(*healthy)))
+        return usage("run", "--healthy-pace: '" + *healthy + "' is not samples/s above 0");
+    return execute(*campaign, false, a.flag("find-slow-node"), pace);
 }
 
 int resumeCommand(const std::vector<std::string>& args) {
@@ -263,6 +330,26 @@ int resumeCommand(const std::vector<std::string>& args) {
                      "runs there\n",
                      opened.movedFrom().c_str(), opened.directory().c_str());
     return execute(opened.campaign(), true);
+}
+
+int findSlowNodeCommand(const std::vector<std::string>& args) {
+    Arguments a(args, {"healthy-pace"}, {});
+    if (a.error()) return usage("find-slow-node", *a.error());
+    if (a.positional().size() != 1)
+        return usage("find-slow-node", "give the campaign's output directory (or its campaign.json)");
+    std::optional<double> pace;
+    if (auto v = a.value("healthy-pace"); v && !(pace = positiveNumber(*v)))
+        return usage("find-slow-node", "--healthy-pace: '" + *v + "' is not samples/s above 0");
+    const auto opened = CampaignDirectory::open(a.positional()[0]);
+    if (!opened.ok()) return usage("find-slow-node", opened.error());
+    std::string error;
+    auto profile = loadProfile(opened.campaign().profile, &error);
+    if (!profile) return usage("find-slow-node", error);
+    int argc = 1;
+    char name[] = "scaleview-cli";
+    char* argv[] = {name, nullptr};
+    QCoreApplication app(argc, argv);
+    return findSlowNode(app, opened.campaign(), *profile, pace);
 }
 
 int preflightCommand(const std::vector<std::string>& args) {

@@ -126,9 +126,23 @@ with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel c
   --slurm-launch srun|mpirun   --slurm-sbatch-arg --OPTION[=VALUE]   (one; a file takes a list)
   --container-workdir DIR under Slurm, --container-image and --container-mount are pyxis'
                           (pyxis' image and mounts), and this its working directory
+  --probes                before each multi-rank case's first repeat: each node alone and an
+                          all-reduce of the gradient across its ranks, into DIR/probes.json
+                          (summarize's scaling_loss); docs/scaling-loss.md
+  --exclude-node HOST     leave HOST out of every topology (repeatable); --exclude-reason TEXT
+                          says why (journal, campaign.json)
+  --find-slow-node        after the campaign, probe runs bisecting the widest multi-node case's
+                          nodes until one is named (--healthy-pace SAMPLES_PER_S where the
+                          campaign has no 1-node case nor probes); also: find-slow-node DIR
 )"},
     {"resume",
      R"(resume: rerun what a campaign in DIR has not finished (interrupted, cancelled, not started).
+)"},
+    {"find-slow-node",
+     R"(find-slow-node: in campaign DIR's widest multi-node case, probe runs (each node of a set alone,
+the set at once) bisect the nodes until one is named or the slowness needs the interconnect;
+recorded in DIR/probes.json and the journal. --healthy-pace SAMPLES_PER_S where DIR has neither
+probes (--probes) nor a 1-node case to compare with.
 )"},
     {"preflight",
      R"(preflight: check hosts (ssh, container, GPUs or python3 + torch, launcher) in parallel.
@@ -293,6 +307,7 @@ int main(int argc, char** argv) {
     if (command == "nodes") return sv::cli::nodesCommand(args);
     if (command == "run") return sv::cli::runCommand(args);
     if (command == "resume") return sv::cli::resumeCommand(args);
+    if (command == "find-slow-node") return sv::cli::findSlowNodeCommand(args);
     if (command == "preflight") return sv::cli::preflightCommand(args);
     std::fprintf(
         stderr,

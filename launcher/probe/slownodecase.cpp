@@ -1,0 +1,98 @@
+#include "launcher/probe/slownodecase.h"
+
+#include "core/stats/numerics.h"
+#include "launcher/runner/commandbuilder.h"
+
+#include <algorithm>
+#include <map>
+
+namespace sv::launcher {
+namespace {
+
+// The median pace per device of the ok runs of the case matching `want`.
+std::optional<double> runPace(const std::vector<PlannedRun>& runs,
+                              const std::map<std::string, JournalEntry>& done, const RunKey& want,
+                              const Topology& topology) {
+    std::vector<double> paces;
+    for (const auto& r : runs) {
+        if (r.key.topology != topology || r.key.batchPerDevice != want.batchPerDevice ||
+            r.key.precision != want.precision)
+            continue;
+        const auto it = done.find(r.id);
+        if (it == done.end() || !it->second.end || it->second.end->state != RunState::Ok ||
+            !it->second.end->timeThroughput)
+            continue;
+        paces.push_back(*it->second.end->timeThroughput / topology.ranks());
+    }
+    if (paces.empty()) return std::nullopt;
+    return numpyMedian(paces);
+}
+
+const PlannedRun* widestMultiNode(const std::vector<PlannedRun>& runs) {
+    const PlannedRun* best = nullptr;
+    for (const auto& r : runs)
+        if (r.key.topology.nodes > 1 && (!best || r.key.topology.nodes > best->key.topology.nodes))
+            best = &r;
+    return best;
+}
+
+} // namespace
+
+SlowNodeCase planSlowNodeSearch(const CommandBuilder& b, const std::vector<PlannedRun>& runs,
+                                const Journal& journal, const std::string& directory,
+                                std::optional<double> healthyPace) {
+    SlowNodeCase c;
+    const PlannedRun* run = widestMultiNode(runs);
+    if (!run || b.campaign().hosts.size() < 2) {
+        c.error = "no multi-node topology on two hosts or more to look for a slow node in";
+        return c;
+    }
+    const CaseProbePlan plan = planCaseProbes(b, *run, directory, {});
+    c.caseId = run->caseId;
+    c.forCase = plan.forCase;
+    SlowNodeSearch& s = c.search;
+    s.nodes = plan.nodes;
+    s.ranksPerNode = plan.ranksPerNode;
+    s.spec = plan.solo;
+    s.timeoutMs = plan.timeoutMs;
+    const auto done = journal.read();
+    s.setPace = runPace(runs, done, run->key, run->key.topology);
+    const CaseProbes recorded = probesFor(readProbeFile(directory), c.forCase.topology,
+                                          c.forCase.model, c.forCase.precision,
+                                          c.forCase.batchPerDevice);
+    std::map<std::string, double> byNode; // the latest pace of each node alone
+    for (const auto& p : recorded.solo)
+        byNode[p.node] = p.pacePerDevice;
+    const Topology oneNode{1, run->key.topology.gpusPerNode};
+    if (byNode.size() >= 2) {
+        std::vector<double> paces;
+        for (const auto& [node, pace] : byNode)
+            paces.push_back(pace);
+        s.healthyPace = numpyMedian(paces);
+        s.healthySource = "the median of " + std::to_string(paces.size()) +
+                          " nodes' solo paces in probes.json";
+    } else if (auto pace = runPace(runs, done, run->key, oneNode)) {
+        s.healthyPace = *pace;
+        s.healthySource = "the " + oneNode.name() + " case's runs, median";
+    } else if (healthyPace) {
+        s.healthyPace = *healthyPace;
+        s.healthySource = "given with --healthy-pace";
+    } else {
+        c.error = "no healthy pace for " + run->caseId + ": run the campaign with --probes or a " +
+                  oneNode.name() + " topology, or give --healthy-pace SAMPLES_PER_S";
+    }
+    return c;
+}
+
+std::string recordSlowNodeVerdict(const SlowNodeCase& c, const SlowNodeVerdict& v,
+                                  const std::string& directory, Journal& journal) {
+    std::string error;
+    if (!v.alone.empty()) error = appendProbeRecords(directory, c.forCase, v.alone, {});
+    std::string journalError;
+    journal.appendSlowNodeSearch(v.kindName(), v.node, c.caseId + ": " + v.why,
+                                 static_cast<int>(v.runs.size()), &journalError);
+    if (!journalError.empty()) error += (error.empty() ? "" : "; ") + journalError;
+    return error;
+}
+
+} // namespace sv::launcher

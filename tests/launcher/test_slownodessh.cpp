@@ -1,0 +1,113 @@
+// Issue 28 on two loopback SSH "nodes" (sshnodes.h), from the command line: --exclude-node
+// leaves a node out of every topology and the journal and campaign.json say why (a topology
+// that then needs more nodes is refused, naming the node and the reason); --probes with
+// --find-slow-node probes each node alone over SSH, then searches the 2-node case's nodes and
+// records its verdict in the journal and its runs in probes.json.
+#include "tests/launcher/sshnodes.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+using sv::test::kCli;
+using sv::test::runProcess;
+
+class SlowNodeSsh : public sv::test::SshNodesTest {
+  protected:
+    SlowNodeSsh() : SshNodesTest("slownodessh") {}
+    std::string write(const std::string& topology) {
+        json c;
+        c["profile"] = "local-cpu-rn50";
+        c["hosts"] = {{{"name", "node1"}, {"address", "127.0.0.1"}, {"gpus", 1}},
+                      {{"name", "node2"}, {"address", "127.0.0.2"}, {"gpus", 1}}};
+        c["topologies"] = {topology};
+        c["batchSizes"] = {4};
+        c["repeats"] = 1;
+        c["iterations"] = 8;
+        c["warmup"] = 2;
+        c["cooldownSeconds"] = 0;
+        c["connectTimeoutSeconds"] = 5;
+        c["sshConfig"] = m_nodes->config();
+        c["outputDir"] = m_dir + "/out";
+        c["variables"] = {{"image_size", "32"}};
+        const std::string path = m_dir + "/campaign.json";
+        std::ofstream(path) << c.dump(2);
+        return path;
+    }
+    std::vector<json> events(const std::string& event) const {
+        std::vector<json> found;
+        std::istringstream lines(sv::test::readWhole(m_dir + "/out/journal.jsonl"));
+        for (std::string line; std::getline(lines, line);) {
+            const auto j = json::parse(line, nullptr, false);
+            if (j.is_object() && j.value("event", "") == event) found.push_back(j);
+        }
+        return found;
+    }
+};
+
+TEST_F(SlowNodeSsh, ExcludedNodeIsLeftOutAndTheJournalSaysWhy) {
+    // Two nodes needed, one left: refused before anything runs, naming the node and why.
+    const auto refused = runProcess({kCli, "run", write("2n1g"), "--exclude-node", "node1",
+                                     "--exclude-reason", "a hog on it"});
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_NE(refused.err.find("left out: node1, a hog on it"), std::string::npos) << refused.err;
+    EXPECT_FALSE(std::filesystem::exists(m_dir + "/out/journal.jsonl"));
+    const auto typo = runProcess({kCli, "run", write("1n1g"), "--exclude-node", "node9"});
+    EXPECT_EQ(typo.exitCode, 2);
+    EXPECT_NE(typo.err.find("'node9' is not one of the campaign's hosts (node1, node2)"),
+              std::string::npos)
+        << typo.err;
+
+    const auto r = runProcess({kCli, "run", write("1n1g"), "--exclude-node", "node1",
+                               "--exclude-reason", "a hog on it"},
+                              std::chrono::seconds(180));
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("node1 is left out of every topology: a hog on it"), std::string::npos)
+        << r.err;
+    const auto excluded = events("exclude");
+    ASSERT_EQ(excluded.size(), 1u);
+    EXPECT_EQ(excluded[0]["id"], "node1");
+    EXPECT_EQ(excluded[0]["reason"], "a hog on it");
+    const auto starts = events("start");
+    ASSERT_EQ(starts.size(), 1u);
+    EXPECT_EQ(starts[0]["hosts"], json::array({"node2"})); // the run went to node2
+    const auto stored = json::parse(sv::test::readWhole(m_dir + "/out/campaign.json"));
+    EXPECT_EQ(stored["hosts"].size(), 1u);
+    EXPECT_EQ(stored["hosts"][0]["name"], "node2");
+    ASSERT_EQ(stored["excludeNodes"].size(), 1u);
+    EXPECT_EQ(stored["excludeNodes"][0]["name"], "node1");
+    EXPECT_EQ(stored["excludeNodes"][0]["reason"], "a hog on it");
+}
+
+TEST_F(SlowNodeSsh, ProbesOverSshThenFindSlowNodeRecordsItsVerdict) {
+    const auto r = runProcess({kCli, "run", write("2n1g"), "--probes", "--find-slow-node"},
+                              std::chrono::seconds(280));
+    std::cout << r.out;
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto probes = events("probes");
+    ASSERT_EQ(probes.size(), 1u);
+    EXPECT_EQ(probes[0]["state"], "ok") << probes[0].dump();
+    // Quiet nodes: none is named; the verdict says why, with the paces it compared.
+    EXPECT_NE(r.out.find("find-slow-node: bz4/2n1g/r50_b4_fp32: 2 nodes, against"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("the median of 2 nodes' solo paces in probes.json"), std::string::npos);
+    const auto verdicts = events("slow-node");
+    ASSERT_EQ(verdicts.size(), 1u);
+    const std::string verdict = verdicts[0]["verdict"];
+    EXPECT_TRUE(verdict == "not-slow" || verdict == "needs-interconnect") << verdicts[0].dump();
+    EXPECT_NE(verdicts[0]["why"].get<std::string>().find("per device"), std::string::npos);
+    // probes.json: each node alone (the case's probes) and the all-reduce, then the search's
+    // runs of each node alone, if it ran any.
+    const auto file = json::parse(sv::test::readWhole(m_dir + "/out/probes.json"));
+    int solo = 0, allreduce = 0;
+    std::set<std::string> nodes;
+    for (const auto& p : file["probes"]) {
+        solo += p["kind"] == "solo";
+        allreduce += p["kind"] == "allreduce";
+        if (p["kind"] == "solo") nodes.insert(p["node"].get<std::string>());
+    }
+    EXPECT_EQ(allreduce, 1);
+    EXPECT_EQ(solo, 2 + verdicts[0]["probeRuns"].get<int>());
+    EXPECT_EQ(nodes, (std::set<std::string>{"node1", "node2"}));
+}
