@@ -112,4 +112,7 @@ class HistoryDatabase {
     std::string m_error, m_notice;
 };
 
+// Who marks a verdict expected: $USER, else $LOGNAME, else the account's name.
+std::string whoAmI();
+
 } // namespace sv::history

@@ -13,6 +13,8 @@
 #include <QVariant>
 
 #include <atomic>
+#include <pwd.h>
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -294,6 +296,13 @@ std::optional<std::vector<StoredCampaign>> HistoryDatabase::campaigns(std::strin
                 out[it->second].record.nodeProbes.push_back(o.probe);
     end();
     return out;
+}
+
+std::string whoAmI() {
+    for (const char* name : {"USER", "LOGNAME"})
+        if (const char* v = std::getenv(name); v && *v) return v;
+    if (const passwd* pw = ::getpwuid(::getuid())) return pw->pw_name;
+    return "uid " + std::to_string(::getuid());
 }
 
 std::string HistoryDatabase::expect(const Expectation& e) {

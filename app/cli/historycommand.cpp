@@ -16,8 +16,6 @@
 
 #include <QCoreApplication>
 
-#include <pwd.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -86,14 +84,6 @@ int recordCommand(Arguments& args) {
         if (result.outcome == HistoryDatabase::Outcome::Failed) status = 2;
     }
     return status;
-}
-
-// Who marks a verdict expected: $USER, else $LOGNAME, else the account's name.
-std::string whoAmI() {
-    for (const char* name : {"USER", "LOGNAME"})
-        if (const char* v = std::getenv(name); v && *v) return v;
-    if (const passwd* pw = ::getpwuid(::getuid())) return pw->pw_name;
-    return "uid " + std::to_string(::getuid());
 }
 
 int importCommand(Arguments& args) {
@@ -168,7 +158,7 @@ int expectCommand(Arguments& args) {
                           "'; its cases: " + names);
     }
     const std::string key = history::caseKeyText(cases.front()->key, c.method);
-    const std::string who = whoAmI();
+    const std::string who = history::whoAmI();
     if (const std::string failed = db.expect({key, c.identity, who, why, {}}); !failed.empty()) {
         std::fprintf(stderr, "scaleview-cli history expect: %s\n", failed.c_str());
         return 2;

@@ -14,6 +14,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QInputDialog>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -75,6 +76,50 @@ TEST(HistoryPage, ShowsTheTrendOfThreeCampaignsAndFlagsTheRegressedCase) {
     EXPECT_TRUE(page.caseBox()->currentText().contains(QStringLiteral("1n1g")));
     EXPECT_FALSE(page.flagText().contains(QStringLiteral("Regression")))
         << page.flagText().toStdString();
+}
+
+// The page says how many cases it checked and at what false discovery rate, and a person marks
+// the regression expected from it (who and why recorded): the case no longer fails the check,
+// there and in the CLI's --fail-on-regression (issue 29, item 4, from the app).
+TEST(HistoryPage, ARegressionMarkedExpectedFromThePageNoLongerFails) {
+    TempDir dir;
+    const auto db = dir / "history.sqlite";
+    recordThree(dir, db);
+    HistoryPage page;
+    QSignalSpy loaded(&page, &HistoryPage::loaded);
+    page.setDatabasePath(db);
+    ASSERT_TRUE(loaded.wait(20000));
+    EXPECT_TRUE(page.statusText().contains(QStringLiteral("checked 2 cases")))
+        << page.statusText().toStdString();
+    EXPECT_TRUE(page.statusText().contains(QStringLiteral("false discovery rate of 5.0 %")))
+        << page.statusText().toStdString();
+    ASSERT_TRUE(page.caseBox()->currentText().contains(QStringLiteral("— regression")));
+    ASSERT_TRUE(page.expectButton()->isEnabled());
+
+    // As a user: the button asks why; the answer is typed and accepted.
+    page.show();
+    page.expectButton()->click();
+    QInputDialog* ask = nullptr;
+    ASSERT_TRUE(waitUntil([&] { return (ask = page.findChild<QInputDialog*>()) != nullptr; }));
+    ask->setTextValue(QStringLiteral("driver 550 costs 15 % on 1n2g, accepted"));
+    ask->accept();
+    ASSERT_TRUE(loaded.wait(20000));
+    EXPECT_FALSE(page.caseBox()->currentText().contains(QStringLiteral("— regression")))
+        << page.caseBox()->currentText().toStdString();
+    EXPECT_FALSE(page.expectButton()->isEnabled());
+    EXPECT_TRUE(page.statusText().contains(QStringLiteral("Marked r50")))
+        << page.statusText().toStdString();
+
+    HistoryDatabase history(db);
+    std::string error;
+    const auto marks = history.expectations(&error);
+    ASSERT_TRUE(marks) << error;
+    ASSERT_EQ(marks->size(), 1u);
+    EXPECT_EQ(marks->front().why, "driver 550 costs 15 % on 1n2g, accepted");
+    EXPECT_EQ(marks->front().who, sv::history::whoAmI());
+    const auto check = runProcess(
+        {SCALEVIEW_CLI, "history", "--fail-on-regression", "--history-db", db.string()});
+    EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
 }
 
 TEST(HistoryPage, RecordInHistoryAddsTheDirectoryShownOnce) {

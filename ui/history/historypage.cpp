@@ -14,6 +14,7 @@
 #include <QDir>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
@@ -47,7 +48,10 @@ HistoryRead readHistory(const std::filesystem::path& path) {
     if (auto marks = db.expectations(&error)) options.expectations = std::move(*marks);
     out.trends = history::computeTrends(*campaigns, options);
     out.status = QObject::tr("%n campaign(s) in %1", nullptr, static_cast<int>(campaigns->size()))
-                     .arg(QDir::toNativeSeparators(QString::fromStdString(path.string())));
+                     .arg(QDir::toNativeSeparators(QString::fromStdString(path.string()))) +
+                 QStringLiteral("; ") +
+                 QString::fromStdString(
+                     history::describeCheck(history::summarizeCheck(out.trends, options.fdr)));
     if (!aside.isEmpty()) out.status = aside + QStringLiteral("\n") + out.status;
     return out;
 }
@@ -63,6 +67,16 @@ QString recordDirectoryInto(const std::filesystem::path& path, const QString& di
     return aside.isEmpty() ? message : aside + QStringLiteral("\n") + message;
 }
 
+QString markExpectedIn(const std::filesystem::path& path,
+                       const history::HistoryDatabase::Expectation& mark, const QString& name) {
+    history::HistoryDatabase db(path);
+    if (!db.isOpen()) return QString::fromStdString(db.error());
+    if (const std::string failed = db.expect(mark); !failed.empty())
+        return QObject::tr("Not marked expected: %1").arg(QString::fromStdString(failed));
+    return QObject::tr("Marked %1 expected at its latest campaign, by %2: %3")
+        .arg(name, QString::fromStdString(mark.who), QString::fromStdString(mark.why));
+}
+
 QString number(double v) {
     return QString::number(v, 'f', 2);
 }
@@ -73,7 +87,8 @@ HistoryPage::HistoryPage(QWidget* parent)
     : QWidget(parent), m_path(history::HistoryDatabase::defaultPath()), m_case(new QComboBox(this)),
       m_reload(new QPushButton(tr("Reload"), this)),
       m_database(new QPushButton(tr("Database…"), this)),
-      m_record(new QPushButton(tr("Record in History"), this)), m_flag(new QLabel(this)),
+      m_record(new QPushButton(tr("Record in History"), this)),
+      m_expect(new QPushButton(tr("Mark expected…"), this)), m_flag(new QLabel(this)),
       m_status(new QLabel(this)), m_chart(new QChartView(this)), m_table(new QTableWidget(this)) {
     m_case->setObjectName(QStringLiteral("historyCase"));
     m_case->setMinimumContentsLength(28);
@@ -113,6 +128,7 @@ HistoryPage::HistoryPage(QWidget* parent)
     top->addWidget(m_reload);
     top->addWidget(m_database);
     top->addWidget(m_record);
+    top->addWidget(m_expect);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_chart);
     split->addWidget(m_table);
@@ -135,6 +151,12 @@ HistoryPage::HistoryPage(QWidget* parent)
         dialog->open();
     });
     connect(m_record, &QPushButton::clicked, this, [this] { recordDirectory(m_directory); });
+    m_expect->setObjectName(QStringLiteral("historyExpectButton"));
+    m_expect->setToolTip(tr("The regression of the case shown is expected (an upgrade that costs "
+                            "speed, a new setting): recorded with who and why, it no longer "
+                            "fails the check"));
+    m_expect->setEnabled(false);
+    connect(m_expect, &QPushButton::clicked, this, &HistoryPage::askWhyExpected);
     showTrends({}, tr("Reading the history…"));
 }
 
@@ -196,6 +218,39 @@ void HistoryPage::recordDirectory(const QString& directory) {
         async::workPool());
 }
 
+void HistoryPage::askWhyExpected() {
+    const int index = m_case->currentIndex();
+    auto* dialog = new QInputDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Mark expected"));
+    dialog->setLabelText(tr("Why is the change of %1 expected? (recorded with your name, %2)")
+                             .arg(m_case->currentText(),
+                                  QString::fromStdString(history::whoAmI())));
+    connect(dialog, &QInputDialog::textValueSelected, this, [this, index](const QString& why) {
+        if (!why.trimmed().isEmpty()) markExpected(index, why.trimmed());
+    });
+    dialog->open();
+}
+
+void HistoryPage::markExpected(int index, const QString& why) {
+    if (index < 0 || index >= static_cast<int>(m_trends.size())) return;
+    const history::CaseTrend& t = m_trends[static_cast<std::size_t>(index)];
+    if (t.points.empty()) return;
+    history::HistoryDatabase::Expectation mark{history::caseKeyText(t.key, t.method),
+                                               t.points.back().identity, history::whoAmI(),
+                                               why.toStdString(), {}};
+    const QString name = QString::fromStdString(history::caseName(t.key));
+    ++m_loading;
+    async::runInBackground(
+        this, [path = m_path, mark, name] { return markExpectedIn(path, mark, name); },
+        [this](const QString& message) {
+            --m_loading;
+            m_recordNote = message;
+            reload();
+        },
+        async::workPool());
+}
+
 void HistoryPage::followCampaigns(RunPanel* panel) {
     connect(panel, &RunPanel::resultsReady, this,
             [this](const QString& root, int, int) { m_campaignRoot = root; });
@@ -233,6 +288,7 @@ void HistoryPage::showCase(int index) {
     if (index < 0 || index >= static_cast<int>(m_trends.size())) {
         m_chart->setChart(new QChart());
         delete old;
+        m_expect->setEnabled(false);
         m_flag->setText(m_trends.empty()
                             ? tr("No campaign in the history yet. Every campaign run from the Run "
                                  "tab goes in when it finishes; Record in History adds the "
@@ -242,6 +298,7 @@ void HistoryPage::showCase(int index) {
         return;
     }
     const auto& t = m_trends[static_cast<std::size_t>(index)];
+    m_expect->setEnabled(t.failsCheck());
     m_chart->setChart(HistoryChart::build(t));
     delete old;
     QString note = QString::fromStdString(t.note);

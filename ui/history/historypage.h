@@ -36,6 +36,10 @@ class HistoryPage : public QWidget {
     void reload();
     // Records a log directory (Record in History), in the background, then reloads.
     void recordDirectory(const QString& directory);
+    // Marks the latest verdict of trends()[index] expected (who: this user; why as given), in
+    // the background; the page then reads the history again and says what was recorded.
+    void markExpected(int index, const QString& why);
+    QPushButton* expectButton() const { return m_expect; }
     // Every campaign the Run panel finishes with some run ok goes into the history.
     void followCampaigns(RunPanel* panel);
     // The directory "Record in History" records (the one open in the window).
@@ -60,6 +64,7 @@ class HistoryPage : public QWidget {
   private:
     void showTrends(std::vector<history::CaseTrend> trends, const QString& status);
     void showCase(int index);
+    void askWhyExpected();
 
     std::filesystem::path m_path;
     QString m_directory;
@@ -74,6 +79,7 @@ class HistoryPage : public QWidget {
     QPushButton* m_reload;
     QPushButton* m_database;
     QPushButton* m_record;
+    QPushButton* m_expect;
     QLabel* m_flag;
     QLabel* m_status;
     QChartView* m_chart;
