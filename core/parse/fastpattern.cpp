@@ -10,9 +10,9 @@ namespace sv {
 struct FastPattern::Token {
     enum class Kind { Atom, Open, Close };
     Kind kind = Kind::Atom;
-    std::bitset<256> set; // an atom's bytes; an optional group's first bytes
-    int min = 1, max = 1; // max < 0: unbounded
-    int group = -1;       // Open/Close: the capture's index, -1 for (?:...)
+    std::bitset<256> set;  // an atom's bytes; an optional group's first bytes
+    int min = 1, max = 1;  // max < 0: unbounded
+    int group = -1;        // Open/Close: the capture's index, -1 for (?:...)
     bool optional = false; // Open/Close of a group followed by '?'
     std::size_t other = 0; // Open: its Close's index; Close: its Open's
 };
@@ -45,18 +45,38 @@ bool readEscape(std::string_view p, std::size_t& i, Set& s, bool inClass) {
     i += 2;
     Set d;
     switch (c) {
-    case 'd': addRange(s, '0', '9'); return true;
-    case 'w': s |= wordSet(); return true;
-    case 's': for (char b : {'\t', '\n', '\f', '\r', ' '}) s.set(static_cast<unsigned char>(b));
+    case 'd':
+        addRange(s, '0', '9');
         return true;
-    case 'D': addRange(d, '0', '9'); break;
-    case 'W': d = wordSet(); break;
-    case 'S': for (char b : {'\t', '\n', '\f', '\r', ' '}) d.set(static_cast<unsigned char>(b));
+    case 'w':
+        s |= wordSet();
+        return true;
+    case 's':
+        for (char b : {'\t', '\n', '\f', '\r', ' '})
+            s.set(static_cast<unsigned char>(b));
+        return true;
+    case 'D':
+        addRange(d, '0', '9');
         break;
-    case 't': s.set('\t'); return true;
-    case 'n': s.set('\n'); return true;
-    case 'r': s.set('\r'); return true;
-    case 'f': s.set('\f'); return true;
+    case 'W':
+        d = wordSet();
+        break;
+    case 'S':
+        for (char b : {'\t', '\n', '\f', '\r', ' '})
+            d.set(static_cast<unsigned char>(b));
+        break;
+    case 't':
+        s.set('\t');
+        return true;
+    case 'n':
+        s.set('\n');
+        return true;
+    case 'r':
+        s.set('\r');
+        return true;
+    case 'f':
+        s.set('\f');
+        return true;
     default:
         if (c > 0x20 && c < 0x7f && !std::isalnum(static_cast<unsigned char>(c))) {
             s.set(static_cast<unsigned char>(c));
@@ -230,7 +250,8 @@ std::unique_ptr<FastPattern> FastPattern::compile(std::string_view p, int groups
             t.push_back(a);
         }
     }
-    if (!open.empty() || count != groups || count > kMaxGroups || !decidedByNextByte(t, f->m_anchorEnd))
+    if (!open.empty() || count != groups || count > kMaxGroups ||
+        !decidedByNextByte(t, f->m_anchorEnd))
         return nullptr;
     f->m_groups = count;
     std::size_t first = 0;
@@ -243,8 +264,8 @@ std::unique_ptr<FastPattern> FastPattern::compile(std::string_view p, int groups
     return f;
 }
 
-bool FastPattern::tryAt(std::string_view line, std::size_t start, Span* spans,
-                        std::size_t& work, bool& undecided) const {
+bool FastPattern::tryAt(std::string_view line, std::size_t start, Span* spans, std::size_t& work,
+                        bool& undecided) const {
     std::array<std::size_t, kMaxGroups + 1> begin{};
     for (int g = 1; g <= m_groups; ++g)
         spans[g] = Span{};
@@ -253,7 +274,8 @@ bool FastPattern::tryAt(std::string_view line, std::size_t start, Span* spans,
         const Token& t = m_tokens[k];
         if (t.kind == Token::Kind::Open) {
             if (t.optional) {
-                const unsigned char b = pos < line.size() ? static_cast<unsigned char>(line[pos]) : 0;
+                const unsigned char b =
+                    pos < line.size() ? static_cast<unsigned char>(line[pos]) : 0;
                 const bool in = pos < line.size() && t.set[b];
                 if (in && b >= 0x80) return undecided = true, false;
                 if (!in) {
@@ -290,9 +312,9 @@ FastPattern::Outcome FastPattern::match(std::string_view line, Span* spans) cons
     const std::size_t last = m_anchorStart ? 0 : line.size();
     for (std::size_t start = 0; start <= last; ++start) {
         if (m_firstChar) {
-            const void* hit = start < line.size()
-                                  ? std::memchr(line.data() + start, m_firstChar, line.size() - start)
-                                  : nullptr;
+            const void* hit = start < line.size() ? std::memchr(line.data() + start, m_firstChar,
+                                                                line.size() - start)
+                                                  : nullptr;
             if (!hit) return Outcome::NoMatch;
             start = static_cast<std::size_t>(static_cast<const char*>(hit) - line.data());
             if (m_anchorStart && start != 0) return Outcome::NoMatch;

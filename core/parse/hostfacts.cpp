@@ -29,7 +29,8 @@ bool hostLike(std::string_view s) {
         return false;
     bool digit = false;
     for (char c : s) {
-        if (c >= '0' && c <= '9') digit = true;
+        if (c >= '0' && c <= '9')
+            digit = true;
         else if (!std::isalpha(static_cast<unsigned char>(c)) && c != '-' && c != '.' && c != '_')
             return false;
     }
@@ -61,8 +62,7 @@ void HostFacts::host(int rank, std::string_view name, std::int64_t n) {
 void HostFacts::nccl(int rank, std::string_view text, std::int64_t n) {
     const auto info = text.find(" NCCL INFO");
     const auto colon = text.find(':');
-    if (info == std::string_view::npos || colon == std::string_view::npos || colon > info)
-        return;
+    if (info == std::string_view::npos || colon == std::string_view::npos || colon > info) return;
     const std::string_view name = text.substr(0, colon);
     const auto open = text.rfind('[', info);
     int local = -1;

@@ -29,7 +29,8 @@ bool re2Match(const re2::RE2& re, std::string_view line, FastPattern::Span* span
 std::vector<std::string> linesFor(const std::vector<std::string>& seeds) {
     std::vector<std::string> out = seeds;
     std::mt19937 rng(20261205);
-    const std::string alphabet = "0123456789.KMeE+- samples/s|]itloss:[step]=throughput\t,abcxyz\xc3\xa9";
+    const std::string alphabet =
+        "0123456789.KMeE+- samples/s|]itloss:[step]=throughput\t,abcxyz\xc3\xa9";
     for (int k = 0; k < 3000; ++k) {
         std::string s;
         if (k % 2 == 0 && !seeds.empty()) {
@@ -37,9 +38,14 @@ std::vector<std::string> linesFor(const std::vector<std::string>& seeds) {
             for (int e = 0; e < 3; ++e) {
                 const std::size_t at = s.empty() ? 0 : rng() % s.size();
                 switch (rng() % 3) {
-                case 0: if (!s.empty()) s.erase(at, 1); break;
-                case 1: s.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
-                default: if (!s.empty()) s[at] = alphabet[rng() % alphabet.size()];
+                case 0:
+                    if (!s.empty()) s.erase(at, 1);
+                    break;
+                case 1:
+                    s.insert(at, 1, alphabet[rng() % alphabet.size()]);
+                    break;
+                default:
+                    if (!s.empty()) s[at] = alphabet[rng() % alphabet.size()];
                 }
             }
         } else {
@@ -87,17 +93,19 @@ void expectSameAsRe2(const std::string& pattern, const std::vector<std::string>&
 } // namespace
 
 TEST(FastPattern, TheBenchPatternAsRe2) {
-    expectSameAsRe2(R"(\] trainer \| it (?P<step>\d+)/\d+ \| loss [0-9.]+ \| (?P<value>[0-9.]+)(?P<scale>[KM]?) samples/s)",
-                    {"[2026-12-04 10:00:01.250] trainer | it 1/150000 | loss 2.1234 | 7.71K samples/s",
-                     "[2026-12-04 10:00:01.250] trainer | it 12/150 | loss 2.9 | 11.05 samples/s",
-                     "eval: accuracy 0.1234 after 50 steps"});
+    expectSameAsRe2(
+        R"(\] trainer \| it (?P<step>\d+)/\d+ \| loss [0-9.]+ \| (?P<value>[0-9.]+)(?P<scale>[KM]?) samples/s)",
+        {"[2026-12-04 10:00:01.250] trainer | it 1/150000 | loss 2.1234 | 7.71K samples/s",
+         "[2026-12-04 10:00:01.250] trainer | it 12/150 | loss 2.9 | 11.05 samples/s",
+         "eval: accuracy 0.1234 after 50 steps"});
 }
 
 TEST(FastPattern, DraftedPatternsAsRe2) {
     // formatdraft.cpp's value, step and scale captures around literal text.
-    expectSameAsRe2(R"(\[step (?P<step>[0-9]+)\]\s+loss=[0-9.]+\s+throughput=(?P<value>[0-9.]+(?:[eE][-+]?[0-9]+)?)(?P<scale>[KkMG]?) tks/s)",
-                    {"INFO:root:[step 249]\tloss=9.24\tthroughput=122.0K tks/s\tlr=1",
-                     "[step 5]  loss=1  throughput=1.5e+03 tks/s", "[step 7] loss=2 throughput=3e5M tks/s"});
+    expectSameAsRe2(
+        R"(\[step (?P<step>[0-9]+)\]\s+loss=[0-9.]+\s+throughput=(?P<value>[0-9.]+(?:[eE][-+]?[0-9]+)?)(?P<scale>[KkMG]?) tks/s)",
+        {"INFO:root:[step 249]\tloss=9.24\tthroughput=122.0K tks/s\tlr=1",
+         "[step 5]  loss=1  throughput=1.5e+03 tks/s", "[step 7] loss=2 throughput=3e5M tks/s"});
     expectSameAsRe2(R"(^it (?P<step>\d+): (?P<value>\d+\.\d+) img/s$)",
                     {"it 10: 1234.5 img/s", "it 10: 1234.5 img/s x", " it 10: 1.0 img/s"});
     expectSameAsRe2(R"(rank (?P<rank>\d+) [^:]*: (?P<value>[0-9.]+) samples/sec)",

@@ -75,13 +75,16 @@ Shape dllJsonPytorch(int reports) {
         const double v = rateAt(9800.0, k);
         s.values.push_back(v);
         s.text += "DLLL {\"timestamp\": \"1591234570.5\", \"datetime\": \"2020-06-04 01:36:10.5\", "
-                  "\"elapsedtime\": " + num(10.0 + k, 1) + ", \"type\": \"LOG\", \"step\": [" +
-                  std::to_string(e) + ", " + std::to_string(i * 10) + "], \"data\": "
-                  "{\"train.loss\": 6.91, \"train.total_ips\": " + num(v, 6) +
-                  ", \"train.lr\": 0.256}}\n";
+                  "\"elapsedtime\": " +
+                  num(10.0 + k, 1) + ", \"type\": \"LOG\", \"step\": [" + std::to_string(e) + ", " +
+                  std::to_string(i * 10) +
+                  "], \"data\": "
+                  "{\"train.loss\": 6.91, \"train.total_ips\": " +
+                  num(v, 6) + ", \"train.lr\": 0.256}}\n";
         if (i == perEpoch)
             s.text += "DLLL {\"timestamp\": \"1591234600.0\", \"type\": \"LOG\", \"step\": [" +
-                      std::to_string(e) + "], \"data\": {\"train.loss\": 6.5, "
+                      std::to_string(e) +
+                      "], \"data\": {\"train.loss\": 6.5, "
                       "\"train.total_ips\": 812.5}}\n";
     }
     s.text += "DLLL {\"timestamp\": \"1591234700.0\", \"type\": \"LOG\", \"step\": [], \"data\": "
@@ -112,19 +115,20 @@ Shape dllJsonTf(int reports) {
 // steps the running mean of images/sec over the job's global batch.
 Shape tfCnnReplicated(int reports) {
     Shape s{"", {}, "tf-cnn-benchmarks", "images/s", 8, 0, 64};
-    s.text = "TensorFlow:  1.15\nModel:       resnet50\nDataset:     imagenet (synthetic)\n"
-             "Mode:        BenchmarkMode.TRAIN\nSingleSess:  False\n"
-             "Batch size:  512 global\n             64 per device\nNum batches: 1000\n"
-             "Num epochs:  0.40\nDevices:     ['/gpu:0', '/gpu:1', '/gpu:2', '/gpu:3', '/gpu:4', "
-             "'/gpu:5', '/gpu:6', '/gpu:7']\nNUMA bind:   False\nData format: NCHW\n"
-             "Optimizer:   sgd\nVariables:   replicated\nAllReduce:   None\n==========\n"
-             "Generating training model\nRunning warm up\nDone warm up\nStep\tImg/sec\ttotal_loss\n";
+    s.text =
+        "TensorFlow:  1.15\nModel:       resnet50\nDataset:     imagenet (synthetic)\n"
+        "Mode:        BenchmarkMode.TRAIN\nSingleSess:  False\n"
+        "Batch size:  512 global\n             64 per device\nNum batches: 1000\n"
+        "Num epochs:  0.40\nDevices:     ['/gpu:0', '/gpu:1', '/gpu:2', '/gpu:3', '/gpu:4', "
+        "'/gpu:5', '/gpu:6', '/gpu:7']\nNUMA bind:   False\nData format: NCHW\n"
+        "Optimizer:   sgd\nVariables:   replicated\nAllReduce:   None\n==========\n"
+        "Generating training model\nRunning warm up\nDone warm up\nStep\tImg/sec\ttotal_loss\n";
     for (int k = 0; k < reports; ++k) {
         const double v = rateAt(2900.0, k);
         s.values.push_back(v);
-        s.text += std::to_string(k == 0 ? 1 : k * 10) + "\timages/sec: " + num(v, 1) +
-                  " +/- " + num(0.1 + k % 3, 1) + " (jitter = " + num(0.2 * (k % 7), 1) +
-                  ")\t" + num(7.8 - k * 0.001, 3) + "\n";
+        s.text += std::to_string(k == 0 ? 1 : k * 10) + "\timages/sec: " + num(v, 1) + " +/- " +
+                  num(0.1 + k % 3, 1) + " (jitter = " + num(0.2 * (k % 7), 1) + ")\t" +
+                  num(7.8 - k * 0.001, 3) + "\n";
     }
     s.text += "----------------------------------------------------------------\n"
               "total images/sec: 2890.11\n"
@@ -147,8 +151,8 @@ Shape tfCnnHorovod(int ranks, int reports) {
         const double per = rateAt(360.0, k);
         s.values.push_back(per * ranks);
         for (int r = 0; r < ranks; ++r)
-            s.text += tag(r) + std::to_string(k == 0 ? 1 : k * 10) + "\timages/sec: " +
-                      num(per + r * 0.1, 1) + " +/- 0.3 (jitter = 1.1)\t7.912\n";
+            s.text += tag(r) + std::to_string(k == 0 ? 1 : k * 10) +
+                      "\timages/sec: " + num(per + r * 0.1, 1) + " +/- 0.3 (jitter = 1.1)\t7.912\n";
     }
     for (int r = 0; r < ranks; ++r)
         s.text += tag(r) + "total images/sec: " + num(355.0 * ranks, 2) + "\n";
@@ -166,8 +170,8 @@ Shape kerasTimeHistory(int reports) {
         const int a = k * 100, b = a + 100;
         s.text += "I1205 02:" + num(12 + k / 60, 0) + ":" + num(k % 60 + 10, 0) +
                   ".000001 140234 keras_utils.py:148] TimeHistory: " + num(256.0 * 100 / v, 2) +
-                  " seconds, " + num(v, 2) + " examples/second between steps " +
-                  std::to_string(a) + " and " + std::to_string(b) + "\n";
+                  " seconds, " + num(v, 2) + " examples/second between steps " + std::to_string(a) +
+                  " and " + std::to_string(b) + "\n";
     }
     return s;
 }
@@ -175,7 +179,8 @@ Shape kerasTimeHistory(int reports) {
 // The PyTorch ImageNet example (examples/imagenet/main.py), --multiprocessing-distributed on one
 // node: each process prints "Use GPU: g for training" and its own ProgressMeter lines every
 // print_freq batches, "Epoch: [e][ k/n]\tTime  t ( avg)\tData ..."; it prints no batch size
-// (-b is the node's, divided among its GPUs): a scaleview.json says 64 per GPU. sep: '\t' as main.py joins them, or spaces (a log re-wrapped).
+// (-b is the node's, divided among its GPUs): a scaleview.json says 64 per GPU. sep: '\t' as
+// main.py joins them, or spaces (a log re-wrapped).
 Shape progressMeter(int gpus, int reports, const std::string& sep) {
     Shape s{"", {}, "pytorch-progressmeter", "images/s", gpus, 1, 0};
     s.sidecar = R"({"files": {"*.out": {"batch": 64}}})";
@@ -189,9 +194,10 @@ Shape progressMeter(int gpus, int reports, const std::string& sep) {
         const double step = 64.0 * gpus / rateAt(2800.0, k);
         s.values.push_back(64.0 * gpus / step);
         for (int g = 0; g < gpus; ++g)
-            s.text += "Epoch: [0][" + padded(k * 10) + "/5005]" + sep + "Time " + num(step, 3) + " (" + num(step * 1.1, 3) + ")" +
-                      sep + "Data  0.001 ( 0.120)" + sep + "Loss 6.9021e+00 (6.9123e+00)" + sep +
-                      "Acc@1   0.00 (  0.10)" + sep + "Acc@5   0.78 (  0.51)\n";
+            s.text += "Epoch: [0][" + padded(k * 10) + "/5005]" + sep + "Time " + num(step, 3) +
+                      " (" + num(step * 1.1, 3) + ")" + sep + "Data  0.001 ( 0.120)" + sep +
+                      "Loss 6.9021e+00 (6.9123e+00)" + sep + "Acc@1   0.00 (  0.10)" + sep +
+                      "Acc@5   0.78 (  0.51)\n";
     }
     return s;
 }
@@ -327,10 +333,10 @@ TEST(RealWorldFamilies, GluonnlpEpochBatchWps) {
 // No family is taken for another: each generated shape is detected as its own, and a folder
 // with one of each reads each as its own.
 TEST(RealWorldFamilies, NoFamilyTakenForAnother) {
-    const std::vector<Shape> shapes = {dllJsonPytorch(30),    dllJsonTf(30),
-                                       tfCnnReplicated(30),   tfCnnHorovod(2, 30),
-                                       kerasTimeHistory(30),  progressMeter(2, 30, "\t"),
-                                       gluonnlpSteps(30),     gluonnlpEpochBatch(30)};
+    const std::vector<Shape> shapes = {dllJsonPytorch(30),   dllJsonTf(30),
+                                       tfCnnReplicated(30),  tfCnnHorovod(2, 30),
+                                       kerasTimeHistory(30), progressMeter(2, 30, "\t"),
+                                       gluonnlpSteps(30),    gluonnlpEpochBatch(30)};
     TempDir dir;
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         const LogFormat* f = detectAnyLogFormat(shapes[i].text);

@@ -26,12 +26,15 @@ std::string srunLabelled(int ranks, int perNode) {
     auto label = [&](int r) {
         std::string l = std::to_string(r);
         return std::string(static_cast<std::size_t>(width) - std::min<std::size_t>(l.size(), width),
-                           ' ') + l + ": ";
+                           ' ') +
+               l + ": ";
     };
     for (int r = ranks - 1; r >= 0; --r)
         s += label(r) + host(r, perNode) + "\n";
-    s += label(0) + "DLL 2020-03-09 03:39:11.3 - PARAMETER arch : resnet50  batch_size : 256  "
-                    "amp : True  world_size : " + std::to_string(ranks) + " \n";
+    s += label(0) +
+         "DLL 2020-03-09 03:39:11.3 - PARAMETER arch : resnet50  batch_size : 256  "
+         "amp : True  world_size : " +
+         std::to_string(ranks) + " \n";
     for (int i = 1; i <= 30; ++i)
         s += label(0) + "DLL 2020-03-09 03:39:31.4 - Epoch: 0 Iteration: " + std::to_string(i) +
              "  train.loss : 7.08  train.total_ips : " + std::to_string(5000 + i) + ".5 img/s\n";
@@ -78,8 +81,8 @@ TEST(RunNodes, OpenMpiTaggedNcclHosts) {
 
 TEST(RunNodes, UntaggedNcclLinesOfEveryGpu) {
     // One file all ranks write to, untagged; world_size says 16.
-    const RunFacts f = readRunFacts("PARAMETER batch_size : 64  world_size : 16 \n" +
-                                    ncclLines(16, 4, false));
+    const RunFacts f =
+        readRunFacts("PARAMETER batch_size : 64  world_size : 16 \n" + ncclLines(16, 4, false));
     ASSERT_TRUE(f.gpus && f.nodes);
     EXPECT_EQ(f.gpus->value, "16");
     EXPECT_EQ(f.nodes->value, "4");

@@ -79,7 +79,8 @@ TEST(UnterminatedTail, AWholeLastLineIsRead) {
     EXPECT_DOUBLE_EQ(bare.values.back(), 2930.25);
     EXPECT_EQ(bare.result.status, RunStatus::Complete);
     EXPECT_EQ(*bare.result.timeThroughput, *full.result.timeThroughput);
-    EXPECT_TRUE(hasNote(bare.result, "its last line (31) has no newline: read")) << bare.result.reason;
+    EXPECT_TRUE(hasNote(bare.result, "its last line (31) has no newline: read"))
+        << bare.result.reason;
     EXPECT_FALSE(hasNote(full.result, "no newline"));
 }
 
