@@ -4,7 +4,10 @@
 // that cannot run is said and the campaign goes on; --exclude-node leaves a node out, saying why.
 #include "tests/launcher/launchertest.h"
 
+#include <csignal>
 #include <filesystem>
+#include <sys/wait.h>
+#include <thread>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -130,4 +133,35 @@ TEST(ProbeCampaign, AFailedProbeIsSaidAndTheCampaignGoesOn) {
               std::string::npos)
         << probes[0].dump();
     EXPECT_FALSE(std::filesystem::exists(out + "/probes.json"));
+}
+
+// SIGTERM while the probes run: they stop (their ranks killed, none left tagged), the journal
+// says the probes were cancelled, and the campaign ends cancelled without starting a run.
+TEST(ProbeCampaign, CancelDuringTheProbesStopsThem) {
+    const std::string dir = sv::test::tempDir("probecancel");
+    const std::string out = dir + "/out";
+    auto args = campaignArgs(out);
+    args[5] = "1n2g";
+    const pid_t pid = sv::test::spawn(args, dir + "/cli.log");
+    ASSERT_GT(pid, 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    while (sv::test::readWhole(dir + "/cli.log").find("probing before") == std::string::npos &&
+           sv::test::since(t0) < 120)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::this_thread::sleep_for(std::chrono::seconds(2)); // the probe's ranks are up
+    ASSERT_FALSE(sv::test::taggedProcesses("svprobe").empty()) << sv::test::readWhole(dir + "/cli.log");
+    const auto cancelAt = std::chrono::steady_clock::now();
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const double took = sv::test::since(cancelAt);
+    std::printf("cancelled during the probes: ended in %.1f s\n", took);
+    EXPECT_LT(took, 30.0);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130) << sv::test::readWhole(dir + "/cli.log");
+    const auto probes = journalEvents(out, "probes");
+    ASSERT_EQ(probes.size(), 1u);
+    EXPECT_EQ(probes[0]["state"], "cancelled");
+    EXPECT_TRUE(journalEvents(out, "start").empty());
+    EXPECT_TRUE(sv::test::taggedProcesses("svprobe").empty());
 }
