@@ -102,7 +102,8 @@ struct Collector {
         } else if (k == "world_size" || k == "num_gpus_total" || k == "total_gpus") {
             if (auto g = positive(value)) set(totalGpus, std::to_string(*g), line, evidence);
         } else if (k == "num_gpus" || k == "ngpus" || k == "num_devices") {
-            if (auto g = positive(value)) set(devicesPerProcess, std::to_string(*g), line, evidence);
+            if (auto g = positive(value))
+                set(devicesPerProcess, std::to_string(*g), line, evidence);
         } else if (k == "gpus") {
             const std::string_view v = unquote(value);
             if (!v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
@@ -165,8 +166,8 @@ struct Collector {
             while (i < text.size() && (text[i] == ' ' || text[i] == ','))
                 ++i;
             const std::size_t keyStart = i;
-            while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) ||
-                                       text[i] == '_'))
+            while (i < text.size() &&
+                   (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
                 ++i;
             if (i >= text.size() || text[i] != '=' || i == keyStart) {
                 // not key=value: skip to the next comma
@@ -218,9 +219,12 @@ struct Collector {
                 int depth = 0;
                 for (; end < text.size(); ++end) {
                     const char c = text[end];
-                    if (c == '[' || c == '{') ++depth;
-                    else if ((c == ']' || c == '}') && depth-- == 0) break;
-                    else if (c == ',' && depth == 0) break;
+                    if (c == '[' || c == '{')
+                        ++depth;
+                    else if ((c == ']' || c == '}') && depth-- == 0)
+                        break;
+                    else if (c == ',' && depth == 0)
+                        break;
                 }
             }
             pair(key, text.substr(v, end - v), line);
@@ -240,8 +244,8 @@ struct Collector {
         if (globalBatch && text.size() > 11 && text.substr(text.size() - 11) == " per device") {
             const auto perDevice = positive(trim(text.substr(0, text.size() - 11)));
             if (perDevice && *globalBatch % *perDevice == 0) {
-                const std::string e = "Batch size: " + std::to_string(*globalBatch) +
-                                      " global, " + std::to_string(*perDevice) + " per device";
+                const std::string e = "Batch size: " + std::to_string(*globalBatch) + " global, " +
+                                      std::to_string(*perDevice) + " per device";
                 set(facts.batch, std::to_string(*perDevice), n, e);
                 set(totalGpus, std::to_string(*globalBatch / *perDevice), n, e);
             }
@@ -386,10 +390,10 @@ struct Collector {
         if (!facts.gpus && maxUseGpu >= 0) {
             // One process per GPU of this node; --world-size counts the nodes.
             const int nodes = exampleNodes.value_or(1);
-            facts.gpus = RunFact{std::to_string((maxUseGpu + 1) * nodes), useGpuLine,
-                                 "Use GPU: 0.." + std::to_string(maxUseGpu) + " for training" +
-                                     (exampleNodes ? " x --world-size " +
-                                                         std::to_string(nodes) : "")};
+            facts.gpus =
+                RunFact{std::to_string((maxUseGpu + 1) * nodes), useGpuLine,
+                        "Use GPU: 0.." + std::to_string(maxUseGpu) + " for training" +
+                            (exampleNodes ? " x --world-size " + std::to_string(nodes) : "")};
             if (exampleNodes)
                 facts.nodes = RunFact{std::to_string(nodes), useGpuLine,
                                       "--world-size " + std::to_string(nodes)};
@@ -405,9 +409,9 @@ struct Collector {
             const int global = std::stoi(mlperfGlobalBatch->value);
             const int gpus = std::stoi(facts.gpus->value);
             if (global % gpus == 0)
-                facts.batch = RunFact{std::to_string(global / gpus), mlperfGlobalBatch->line,
-                                      mlperfGlobalBatch->evidence + " / " +
-                                          std::to_string(gpus) + " GPUs"};
+                facts.batch =
+                    RunFact{std::to_string(global / gpus), mlperfGlobalBatch->line,
+                            mlperfGlobalBatch->evidence + " / " + std::to_string(gpus) + " GPUs"};
         }
         if (!facts.nodes) facts.nodes = hosts.nodes(facts.gpus ? std::stoi(facts.gpus->value) : 0);
         return facts;

@@ -67,14 +67,15 @@ TEST(RealWorldCli, TheOtherFamiliesFromTheCommandLine) {
     TempDir dir;
     std::string tf;
     for (int r = 0; r < 8; ++r)
-        tf += "[1," + std::to_string(r) + "]<stdout>:node" + std::to_string(r / 4 + 1) + ":77:78 [" +
-              std::to_string(r % 4) + "] NCCL INFO Init COMPLETE\n[1," + std::to_string(r) +
-              "]<stdout>:Batch size:  256 global\n[1," + std::to_string(r) +
+        tf += "[1," + std::to_string(r) + "]<stdout>:node" + std::to_string(r / 4 + 1) +
+              ":77:78 [" + std::to_string(r % 4) + "] NCCL INFO Init COMPLETE\n[1," +
+              std::to_string(r) + "]<stdout>:Batch size:  256 global\n[1," + std::to_string(r) +
               "]<stdout>:             32 per device\n";
     for (int k = 0; k < 30; ++k)
         for (int r = 0; r < 8; ++r)
             tf += "[1," + std::to_string(r) + "]<stdout>:" + std::to_string(k * 10 + 1) +
-                  "\timages/sec: " + (k < 2 ? "40.0" : "360.0") + " +/- 0.3 (jitter = 1.1)\t7.912\n";
+                  "\timages/sec: " + (k < 2 ? "40.0" : "360.0") +
+                  " +/- 0.3 (jitter = 1.1)\t7.912\n";
     writeFile(dir / "tf" / "horovod.out", tf);
     std::string dll = "DLLL {\"type\": \"PARAMETER\", \"data\": {\"batch_size\": 256, "
                       "\"amp\": true, \"world_size\": 8}}\n";
@@ -86,7 +87,8 @@ TEST(RealWorldCli, TheOtherFamiliesFromTheCommandLine) {
     std::string pm = "python main.py -a resnet50 --multiprocessing-distributed --world-size 1 "
                      "--rank 0 /imagenet\nUse GPU: 0 for training\nUse GPU: 1 for training\n";
     for (int k = 0; k < 30; ++k)
-        pm += "Epoch: [0][" + std::to_string(k * 10) + "/5005]\tTime  0.100 ( 0.120)\tData  0.001 "
+        pm += "Epoch: [0][" + std::to_string(k * 10) +
+              "/5005]\tTime  0.100 ( 0.120)\tData  0.001 "
               "( 0.100)\tLoss 6.9 (6.9)\tAcc@1   0.00 (  0.10)\tAcc@5   0.78 (  0.51)\n";
     writeFile(dir / "pm" / "train.txt", pm);
     writeFile(dir / "pm" / "scaleview.json", R"({"files": {"train.txt": {"batch": 64}}})");
