@@ -312,7 +312,8 @@ int main(int argc, char** argv) {
     std::fprintf(
         stderr,
         "scaleview-cli: unknown command '%s' (commands: summarize, compare, report, plot, "
-        "run, resume, preflight, references, history, nodes, formats; scaleview-cli --help says "
+        "run, resume, find-slow-node, preflight, references, history, nodes, formats; "
+        "scaleview-cli --help says "
         "more)\n",
         command.c_str());
     return 2;
