@@ -135,6 +135,18 @@ TEST_F(HistoryPostgres, TheAppListsBothCampaignsAndTheRegressionWithWhatChanged)
     expectTheRegressionWithTheDriver(*page, uri);
     EXPECT_TRUE(fileText(app.settings.fileName()).contains(QString::fromStdString(uri)));
 
+    // Marked expected from the page, on the server: the gate no longer fails.
+    const int regressed = page->caseBox()->findText(QStringLiteral("1n2g"), Qt::MatchContains);
+    ASSERT_GE(regressed, 0);
+    page->markExpected(regressed, QStringLiteral("driver 550, accepted"));
+    ASSERT_TRUE(loaded.wait(20000));
+    ASSERT_TRUE(waitUntil([&] { return !page->isLoading(); }, 20000));
+    EXPECT_FALSE(page->caseBox()->itemText(regressed).contains(QStringLiteral("regression")))
+        << page->statusText().toStdString();
+    const auto gate =
+        runProcess({SCALEVIEW_CLI, "history", "--fail-on-regression", "--history-db", uri});
+    EXPECT_EQ(gate.exitCode, 0) << page->statusText().toStdString() << gate.out << gate.err;
+
     // A window started later with these settings reads the same store.
     sv::ui::AppSettings again(app.settings.fileName());
     sv::ui::MainWindow later(&again);
