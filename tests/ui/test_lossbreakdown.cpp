@@ -215,3 +215,26 @@ TEST(LossBreakdownChart, OneDeviceOnlyHidesTheBreakdown) {
     EXPECT_FALSE(page.lossView()->hasBars());
     EXPECT_FALSE(page.lossView()->isVisibleTo(&page));
 }
+
+TEST(LossBreakdownChart, At1024x700BothChartsOfTheSpeedupPageAreReadable) {
+    LossCampaign c;
+    c.writeProbes();
+    AppWindow w;
+    w.window.resize(1024, 700);
+    w.window.show();
+    w.window.openDirectory(QString::fromStdString(c.dir.path().string()));
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 12u; }));
+    w.window.showPage(ui::MainWindow::Speedup);
+    ui::SpeedupPage* page = w.window.speedupPage();
+    ui::LossBreakdownView* loss = page->lossView();
+    ASSERT_TRUE(waitUntil([&] { return loss->isVisible() && loss->view()->height() > 0; }));
+    QCoreApplication::processEvents();
+    // The speedup chart above, the breakdown below: neither squeezed to a strip.
+    EXPECT_GE(page->view()->height(), 180) << page->view()->height();
+    EXPECT_GE(loss->view()->height(), 150) << loss->view()->height();
+    EXPECT_EQ(loss->breakdown().bars.size(), 3u);
+    // The note under it (2n2g's negative remainder) is shown whole, not cut off.
+    EXPECT_TRUE(loss->noteLabel()->isVisible());
+    EXPECT_GE(loss->noteLabel()->height(),
+              loss->noteLabel()->heightForWidth(loss->noteLabel()->width()));
+}
