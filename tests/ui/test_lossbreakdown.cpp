@@ -148,6 +148,15 @@ TEST(LossBreakdownChart, ProbedPartsDrawnWithTheirValuesAndEvidence) {
     emit bars->hovered(true, 2, bars->barSets()[Set::SlowestNode]);
     EXPECT_TRUE(view->hoverText().contains("the slowest node, n2, alone: 110.00"))
         << view->hoverText().toStdString();
+    // The measured part's hover lists the whole breakdown, a part at zero too.
+    emit bars->hovered(true, 0, bars->barSets()[Set::Measured]);
+    hover = view->hoverText();
+    EXPECT_TRUE(hover.contains(
+        "1n2g — Measured throughput: " + QString::fromStdString(formatShown(100.0 * eff2, 2)) +
+        " % of ideal (scaling efficiency)"))
+        << hover.toStdString();
+    EXPECT_TRUE(hover.contains("\n  slowest-node: 0.00")) << hover.toStdString();
+    EXPECT_TRUE(hover.contains("\n  communication: not measured")) << hover.toStdString();
     emit bars->hovered(true, 1, bars->barSets()[Set::NotMeasured]);
     EXPECT_TRUE(view->hoverText().contains("1n4g — Not measured: no probe measured this case"));
     emit bars->hovered(false, 1, bars->barSets()[Set::NotMeasured]);

@@ -135,12 +135,18 @@ QString LossBreakdownChart::label(const LossBar& bar) {
 
 QString LossBreakdownChart::hoverText(const LossBar& bar, Set set) {
     const QString head = bar.topology + QStringLiteral(" — ") + setName(set) + QStringLiteral(": ");
-    if (set == Measured)
-        return head +
-               QStringLiteral("%1 % of ideal (scaling efficiency), %2\nscaling loss %3 points "
-                              "of ideal, exact from the logs, %4")
-                   .arg(pts(bar.efficiencyPct), interval(bar.efficiencyCi95),
-                        pts(bar.loss.totalPct), interval(bar.loss.totalCi95));
+    if (set == Measured) {
+        // The whole breakdown, parts at zero (one node: nobody to wait for) included.
+        QString text = head + QStringLiteral("%1 % of ideal (scaling efficiency), %2\nscaling loss "
+                                             "%3 points of ideal, exact from the logs, %4")
+                                  .arg(pts(bar.efficiencyPct), interval(bar.efficiencyCi95),
+                                       pts(bar.loss.totalPct), interval(bar.loss.totalCi95));
+        for (const auto& p : bar.loss.parts)
+            text += QStringLiteral("\n  %1: %2").arg(QString::fromStdString(p.kind), pts(p.pct));
+        for (const auto& kind : bar.loss.notMeasured)
+            text += QStringLiteral("\n  %1: not measured").arg(QString::fromStdString(kind));
+        return text;
+    }
     if (set == NotMeasured)
         return head + QStringLiteral("no probe measured this case, so where its %1 points of loss "
                                      "went is not known (the loss itself is exact from the logs). "
