@@ -12,10 +12,6 @@
 namespace sv {
 namespace {
 
-bool contains(std::string_view text, std::string_view part) {
-    return text.find(part) != std::string_view::npos;
-}
-
 // float() of "\d+\.\d+" in [first, last), the point at `point`.
 double decimalValue(const char* first, const char* point, const char* last) {
     double value = 0.0;

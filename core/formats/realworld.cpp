@@ -1,5 +1,6 @@
 #include "core/formats/realworld.h"
 
+#include "core/parse/textscan.h"
 #include "core/measure/steadystateanalyzer.h"
 #include "core/parse/lineformat.h"
 
@@ -9,10 +10,6 @@
 
 namespace sv {
 namespace {
-
-bool has(std::string_view s, std::string_view what) {
-    return s.find(what) != std::string_view::npos;
-}
 
 // The number (digits, '.', exponent) that starts at text[at], blanks before it skipped; the
 // position after it in *end.
@@ -78,7 +75,7 @@ void parseSpeedometer(std::string_view text, std::size_t, SpeedSample& s) {
     }
     double speed = 0.0;
     std::size_t end = 0;
-    if (readAfter(text, "Speed: ", speed, &end) && has(text.substr(end), "samples/sec")) {
+    if (readAfter(text, "Speed: ", speed, &end) && contains(text.substr(end), "samples/sec")) {
         s.hasSpeed = true;
         s.speed = speed;
     }
@@ -86,8 +83,8 @@ void parseSpeedometer(std::string_view text, std::size_t, SpeedSample& s) {
 
 bool isSpeedometerLine(std::string_view line) {
     const auto at = line.find("Epoch[");
-    return at != std::string_view::npos && has(line.substr(at), "Batch") &&
-           has(line.substr(at), "Speed: ") && has(line.substr(at), "samples/sec");
+    return at != std::string_view::npos && contains(line.substr(at), "Batch") &&
+           contains(line.substr(at), "Speed: ") && contains(line.substr(at), "samples/sec");
 }
 
 // ---- DLLogger text, PyTorch: "DLL 2020-03-09 03:39:31.419192 - Epoch: 0 Iteration: 1
@@ -105,7 +102,7 @@ void parseDllPytorch(std::string_view text, std::size_t, SpeedSample& s) {
 }
 
 bool isDllPytorchLine(std::string_view line) {
-    return has(line, "DLL ") && has(line, "Iteration: ") && has(line, "total_ips : ");
+    return contains(line, "DLL ") && contains(line, "Iteration: ") && contains(line, "total_ips : ");
 }
 
 // ---- DLLogger text, TensorFlow: "DLL 2020-06-20 01:16:39.766736 - (0, 50) total_ips :
@@ -130,8 +127,8 @@ void parseDllTf(std::string_view text, std::size_t, SpeedSample& s) {
 
 bool isDllTfLine(std::string_view line) {
     const auto at = line.find("DLL ");
-    return at != std::string_view::npos && has(line.substr(at), " - (") &&
-           has(line.substr(at), ") total_ips : ");
+    return at != std::string_view::npos && contains(line.substr(at), " - (") &&
+           contains(line.substr(at), ") total_ips : ");
 }
 
 // ---- DLLogger JSON: DLLL {"timestamp": "...", "type": "LOG", "step": [0, 50], "data":
@@ -163,7 +160,7 @@ void parseDllJson(std::string_view text, std::size_t, SpeedSample& s) {
 }
 
 bool isDllJsonLine(std::string_view line) {
-    return has(line, "DLLL {") && has(line, "total_ips\": ") && has(line, "\"step\": [");
+    return contains(line, "DLLL {") && contains(line, "total_ips\": ") && contains(line, "\"step\": [");
 }
 
 // ---- gluon-nlp: "INFO:root:[step 249]\tmlm_loss=9.24962 ... throughput=122.0K tks/s\tlr=...";
@@ -201,8 +198,8 @@ void parseGluonnlpThroughput(std::string_view text, std::size_t, SpeedSample& s)
 bool isGluonnlpThroughputLine(std::string_view line) {
     auto at = line.find("[step ");
     if (at == std::string_view::npos) at = line.find("[Epoch ");
-    return at != std::string_view::npos && has(line.substr(at), "throughput=") &&
-           (has(line, "/s") || has(line, "/sec") || has(line, " wps"));
+    return at != std::string_view::npos && contains(line.substr(at), "throughput=") &&
+           (contains(line, "/s") || contains(line, "/sec") || contains(line, " wps"));
 }
 
 // ---- tf_cnn_benchmarks: "100\timages/sec: 215.3 +/- 0.0 (jitter = 0.0)\t7.863";
@@ -210,7 +207,7 @@ bool isGluonnlpThroughputLine(std::string_view line) {
 void parseTfCnn(std::string_view text, std::size_t markerPos, SpeedSample& s) {
     std::int64_t k = 0;
     std::size_t end = 0;
-    if (!has(text, "total images/sec") && readIntAt(text, 0, k, &end) && end < text.size() &&
+    if (!contains(text, "total images/sec") && readIntAt(text, 0, k, &end) && end < text.size() &&
         (text[end] == '\t' || text[end] == ' '))
         setStep(s, k, k);
     double x = 0.0;
@@ -222,7 +219,7 @@ void parseTfCnn(std::string_view text, std::size_t markerPos, SpeedSample& s) {
 }
 
 bool isTfCnnLine(std::string_view line) {
-    return has(line, "images/sec: ") && (has(line, "+/-") || has(line, "jitter"));
+    return contains(line, "images/sec: ") && (contains(line, "+/-") || contains(line, "jitter"));
 }
 
 // ---- Keras TimeHistory: "TimeHistory: 50.43 seconds, 2538.10 examples/second between steps 0
@@ -242,7 +239,7 @@ void parseTimeHistory(std::string_view text, std::size_t, SpeedSample& s) {
 }
 
 bool isTimeHistoryLine(std::string_view line) {
-    return has(line, "examples/second between steps");
+    return contains(line, "examples/second between steps");
 }
 
 // ---- PyTorch ImageNet example: "Epoch: [0][  10/5005]\tTime  0.312 ( 0.745)\tData ..."
@@ -264,8 +261,8 @@ void parseProgressMeter(std::string_view text, std::size_t, SpeedSample& s) {
 
 bool isProgressMeterLine(std::string_view line) {
     const auto at = line.find("Epoch: [");
-    return at != std::string_view::npos && has(line.substr(at), "][") &&
-           has(line.substr(at), "Time ") && has(line.substr(at), "Data ");
+    return at != std::string_view::npos && contains(line.substr(at), "][") &&
+           contains(line.substr(at), "Time ") && contains(line.substr(at), "Data ");
 }
 
 // tf_cnn_benchmarks under Horovod (Open MPI's rank tags on its lines): each process prints the
@@ -417,12 +414,12 @@ const LogFormat* detectAnyLogFormat(std::string_view head, std::string* why) {
                     foundLine = line;
                     break;
                 }
-        if (has(text, "[lfw]") || has(text, "testing verification") ||
-            (has(text, "Speed: ") && (has(text, "\tacc=") || has(text, "lossvalue="))))
+        if (contains(text, "[lfw]") || contains(text, "testing verification") ||
+            (contains(text, "Speed: ") && (contains(text, "\tacc=") || contains(text, "lossvalue="))))
             insightface = true;
-        if (has(text, "num_gpus=") || (has(text, "[Epoch ") && has(text, "] speed: ")))
+        if (contains(text, "num_gpus=") || (contains(text, "[Epoch ") && contains(text, "] speed: ")))
             gluoncv = true;
-        if (has(text, ":::MLL")) mlperf = true;
+        if (contains(text, ":::MLL")) mlperf = true;
         if (nl == std::string_view::npos) break;
         rest.remove_prefix(nl + 1);
     }

@@ -1,5 +1,6 @@
 #include "core/parse/hostfacts.h"
 
+#include "core/parse/textscan.h"
 #include "core/parse/lineformat.h"
 
 #include <cctype>
@@ -9,18 +10,6 @@
 
 namespace sv {
 namespace {
-
-bool has(std::string_view s, std::string_view what) {
-    return s.find(what) != std::string_view::npos;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
 
 // A host name: letters, digits, '-', '.', '_', starting with a letter and holding a digit
 // ("node01", "gpu-a100-3", "dgx2.cluster"), so that a bare word ("done") is not taken for one.
@@ -76,7 +65,7 @@ void HostFacts::nccl(int rank, std::string_view text, std::int64_t n) {
 
 // horovodrun -H host1:4,host2:4 / mpirun -H host1,host2: one entry per host.
 void HostFacts::hostList(std::string_view text, std::int64_t n) {
-    if (m_hostList || !(has(text, "horovodrun") || has(text, "mpirun"))) return;
+    if (m_hostList || !(contains(text, "horovodrun") || contains(text, "mpirun"))) return;
     for (std::string_view key : {" -H ", " --hosts ", " --host "}) {
         const auto at = text.find(key);
         if (at == std::string_view::npos) continue;
@@ -94,7 +83,7 @@ void HostFacts::hostList(std::string_view text, std::int64_t n) {
         }
         if (!names.empty())
             m_hostList = RunFact{std::to_string(names.size()), n,
-                                 std::string(trim(key)) + " " + std::string(list.substr(0, 60))};
+                                 std::string(trimBlanks(key)) + " " + std::string(list.substr(0, 60))};
         return;
     }
 }
@@ -108,9 +97,9 @@ void HostFacts::line(std::string_view text, std::int64_t n) {
                 text.remove_prefix(length);
                 break;
             }
-    const std::string_view bare = trim(text);
+    const std::string_view bare = trimBlanks(text);
     if (rank >= 0 && hostLike(bare)) host(rank, bare, n); // srun -l hostname, and the like
-    if (has(text, " NCCL INFO")) nccl(rank, bare, n);
+    if (contains(text, " NCCL INFO")) nccl(rank, bare, n);
     for (std::string_view key : {"SLURM_NNODES=", "SLURM_JOB_NUM_NODES="})
         if (auto v = countAfter(text, key); v && !m_slurm)
             m_slurm = RunFact{std::to_string(*v), n, std::string(key) + std::to_string(*v)};

@@ -1,5 +1,6 @@
 #include "core/parse/runfacts.h"
 
+#include "core/parse/textscan.h"
 #include "core/parse/hostfacts.h"
 #include "core/parse/lineformat.h"
 
@@ -12,20 +13,8 @@
 namespace sv {
 namespace {
 
-bool has(std::string_view s, std::string_view what) {
-    return s.find(what) != std::string_view::npos;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
-
 std::string_view unquote(std::string_view s) {
-    s = trim(s);
+    s = trimBlanks(s);
     if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front())
         s = s.substr(1, s.size() - 2);
     return s;
@@ -90,12 +79,12 @@ struct Collector {
     }
 
     void pair(std::string_view key, std::string_view value, std::int64_t line) {
-        key = trim(key);
+        key = trimBlanks(key);
         while (!key.empty() && key.front() == '-')
             key.remove_prefix(1);
         const std::string k = lower(key);
-        const std::string evidence = std::string(key) + " " + std::string(trim(value));
-        keep(key, trim(value));
+        const std::string evidence = std::string(key) + " " + std::string(trimBlanks(value));
+        keep(key, trimBlanks(value));
         if (k == "batch_size" || k == "batch-size" || k == "per_gpu_batch_size" ||
             k == "train_batch_size" || k == "batch_size_per_gpu") {
             if (auto b = positive(value)) set(facts.batch, std::to_string(*b), line, evidence);
@@ -126,7 +115,7 @@ struct Collector {
             if (auto n = positive(value)) layers = *n;
         } else if (k == "arch" || k == "model" || k == "network" || k == "model_name") {
             const std::string_view v = unquote(value);
-            if (!v.empty() && v.size() < 64 && v != "None" && !has(v, "/"))
+            if (!v.empty() && v.size() < 64 && v != "None" && !contains(v, "/"))
                 set(facts.model, std::string(v), line, evidence);
         }
     }
@@ -238,11 +227,11 @@ struct Collector {
     void benchmarkLines(std::string_view text, std::int64_t n) {
         if (text.rfind("Batch size:", 0) == 0 && text.size() > 18 &&
             text.substr(text.size() - 7) == " global") {
-            globalBatch = positive(trim(text.substr(11, text.size() - 18)));
+            globalBatch = positive(trimBlanks(text.substr(11, text.size() - 18)));
             return;
         }
         if (globalBatch && text.size() > 11 && text.substr(text.size() - 11) == " per device") {
-            const auto perDevice = positive(trim(text.substr(0, text.size() - 11)));
+            const auto perDevice = positive(trimBlanks(text.substr(0, text.size() - 11)));
             if (perDevice && *globalBatch % *perDevice == 0) {
                 const std::string e = "Batch size: " + std::to_string(*globalBatch) + " global, " +
                                       std::to_string(*perDevice) + " per device";
@@ -252,7 +241,7 @@ struct Collector {
             globalBatch.reset();
             return;
         }
-        if (text.rfind("Use GPU: ", 0) == 0 && has(text, " for training")) {
+        if (text.rfind("Use GPU: ", 0) == 0 && contains(text, " for training")) {
             int g = -1;
             auto [p, ec] = std::from_chars(text.data() + 9, text.data() + text.size(), g);
             if (ec == std::errc() && g > maxUseGpu && g < 4096) {
@@ -260,7 +249,7 @@ struct Collector {
                 useGpuLine = n;
             }
         }
-        if (has(text, "--multiprocessing-distributed")) {
+        if (contains(text, "--multiprocessing-distributed")) {
             const auto at = text.find("--world-size");
             if (at != std::string_view::npos && at + 13 < text.size())
                 exampleNodes = positive(text.substr(at + 13, text.find(' ', at + 13) - at - 13));
@@ -294,8 +283,8 @@ struct Collector {
                 rankEvidence = "Node[" + std::to_string(v) + "]";
             }
         }
-        if (has(text, "PARAMETER") && has(text, " : ")) dllParameters(text, n);
-        if (has(text, "DLLL {") && has(text, "PARAMETER")) jsonParameters(text, n);
+        if (contains(text, "PARAMETER") && contains(text, " : ")) dllParameters(text, n);
+        if (contains(text, "DLLL {") && contains(text, "PARAMETER")) jsonParameters(text, n);
         benchmarkLines(text, n);
         if (const auto ns = text.find("Namespace("); ns != std::string_view::npos)
             keywordArguments(text.substr(ns + 10), n);
@@ -318,7 +307,7 @@ struct Collector {
             if (q != std::string_view::npos) pair("dtype", text.substr(15, q - 15), n);
         }
         // MLPerf: 'num_accelerators': '16', 'num_nodes': '1' in submission_entry; :::MLLOG keys.
-        if (has(text, ":::MLL")) {
+        if (contains(text, ":::MLL")) {
             auto quoted = [&](std::string_view key) -> std::optional<int> {
                 const auto at = text.find(key);
                 if (at == std::string_view::npos) return std::nullopt;
@@ -331,7 +320,7 @@ struct Collector {
                 set(mlperfGpus, std::to_string(*a), n, "num_accelerators " + std::to_string(*a));
             if (auto nn = quoted("'num_nodes': '"))
                 set(mlperfNodes, std::to_string(*nn), n, "num_nodes " + std::to_string(*nn));
-            if (has(text, ":::MLLOG {")) mllogKey(text, n);
+            if (contains(text, ":::MLLOG {")) mllogKey(text, n);
         }
     }
 
@@ -346,7 +335,7 @@ struct Collector {
         const std::string_view key = text.substr(k + 8, kEnd - k - 8);
         std::string_view value = text.substr(v + 9);
         value = value.substr(0, value.find_first_of(",}"));
-        const std::string evidence = std::string(key) + " " + std::string(trim(value));
+        const std::string evidence = std::string(key) + " " + std::string(trimBlanks(value));
         if (key == "number_of_ranks" || key == "world_size") {
             if (auto g = positive(value)) set(totalGpus, std::to_string(*g), n, evidence);
         } else if (key == "number_of_nodes" || key == "num_nodes") {
@@ -421,7 +410,7 @@ struct Collector {
 } // namespace
 
 std::string normalizePrecision(std::string_view text) {
-    const std::string l = lower(trim(text));
+    const std::string l = lower(trimBlanks(text));
     if (l == "float16" || l == "fp16" || l == "half" || l == "amp" || l == "mixed" ||
         l == "mixed_float16" || l == "o1" || l == "o2" || l == "torch.float16")
         return "fp16";
@@ -445,7 +434,7 @@ RunFacts readRunFacts(std::string_view head) {
         if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
         // A DLLogger PARAMETER line wrapped by the terminal (TensorFlow's, at ~150 columns):
         // the lines after it that do not start a record of their own continue it.
-        if (has(text, "PARAMETER") && text.size() >= 100) {
+        if (contains(text, "PARAMETER") && text.size() >= 100) {
             joined.assign(text);
             std::size_t last = text.size();
             for (int k = 0; k < 20 && !head.empty() && last >= 100; ++k) {

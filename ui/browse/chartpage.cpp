@@ -10,13 +10,10 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QCursor>
 #include <QHBoxLayout>
-#include <QHelpEvent>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
-#include <QToolTip>
 #include <QVBoxLayout>
 #include <QXYSeries>
 
@@ -54,10 +51,7 @@ ChartPage::ChartPage(ChartKind kind, QWidget* parent)
     layout->addWidget(m_view, 1);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setVisible(false);
-    // The scene answers every tooltip event itself and, with no item tooltip under the mouse,
-    // hides any tooltip shown: the hover text would vanish at the first rest (~0.7 s). The page
-    // answers those events while a bar or point is hovered.
-    m_view->viewport()->installEventFilter(this);
+    m_tip = new HoverTip(m_view->viewport());
 }
 
 void ChartPage::setWhisker(Whisker whisker) {
@@ -133,21 +127,7 @@ void ChartPage::connectHover(QChart* chart, bool efficiency) {
 }
 
 void ChartPage::hover(const QString& text) {
-    m_hoverText = text;
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(QCursor::pos(), text, m_view->viewport());
-}
-
-bool ChartPage::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_view->viewport() && event->type() == QEvent::ToolTip &&
-        !m_hoverText.isEmpty()) {
-        QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), m_hoverText,
-                           m_view->viewport());
-        return true;
-    }
-    return QWidget::eventFilter(watched, event);
+    m_tip->show(text);
 }
 
 } // namespace sv::ui

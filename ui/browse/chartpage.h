@@ -5,6 +5,7 @@
 
 #include "ui/browse/analysis.h"
 #include "ui/window/exportcontroller.h"
+#include "ui/charts/hovertip.h"
 #include "ui/charts/throughputchart.h"
 
 #include <QWidget>
@@ -29,7 +30,7 @@ class ChartPage : public QWidget {
     void setWhisker(Whisker whisker);
     QComboBox* whiskerBox() const { return m_whiskerBox; }
     // What the tooltip says while the mouse rests on the bar or point it last entered.
-    QString hoverText() const { return m_hoverText; }
+    QString hoverText() const { return m_tip->text(); }
 
   signals:
     void whiskerChanged(sv::ui::Whisker whisker);
@@ -37,7 +38,6 @@ class ChartPage : public QWidget {
   protected:
     QHBoxLayout* header() const { return m_header; }
     void rebuild();
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
     void connectHover(QChart* chart, bool efficiency);
@@ -47,7 +47,7 @@ class ChartPage : public QWidget {
     AnalysisPtr m_analysis;
     ScalingData m_data; // what the chart shown was drawn from
     Whisker m_whisker = Whisker::MinMax;
-    QString m_hoverText;
+    HoverTip* m_tip = nullptr;
     QChartView* m_view;
     QHBoxLayout* m_header;
     QLabel* m_hint;

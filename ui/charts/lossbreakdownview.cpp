@@ -4,10 +4,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
-#include <QCursor>
-#include <QHelpEvent>
 #include <QLabel>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 namespace sv::ui {
@@ -25,9 +22,7 @@ LossBreakdownView::LossBreakdownView(QWidget* parent)
     m_notes->setWordWrap(true);
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_notes->setVisible(false);
-    // As on the chart pages: the scene hides any tooltip it did not show, so the view answers
-    // the tooltip events itself while a segment is hovered.
-    m_view->viewport()->installEventFilter(this);
+    m_tip = new HoverTip(m_view->viewport());
 }
 
 void LossBreakdownView::setAnalysis(const AnalysisPtr& analysis) {
@@ -58,21 +53,7 @@ void LossBreakdownView::setAnalysis(const AnalysisPtr& analysis) {
 }
 
 void LossBreakdownView::hover(const QString& text) {
-    m_hoverText = text;
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(QCursor::pos(), text, m_view->viewport());
-}
-
-bool LossBreakdownView::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_view->viewport() && event->type() == QEvent::ToolTip &&
-        !m_hoverText.isEmpty()) {
-        QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), m_hoverText,
-                           m_view->viewport());
-        return true;
-    }
-    return QWidget::eventFilter(watched, event);
+    m_tip->show(text);
 }
 
 } // namespace sv::ui

@@ -4,6 +4,7 @@
 // that stays while the mouse rests on a segment: the part's points, 95 % interval and evidence.
 
 #include "ui/browse/analysis.h"
+#include "ui/charts/hovertip.h"
 #include "ui/charts/lossbreakdownchart.h"
 
 #include <QWidget>
@@ -24,16 +25,13 @@ class LossBreakdownView : public QWidget {
     bool hasBars() const { return !m_data.bars.empty(); }
     QChartView* view() const { return m_view; }
     QLabel* noteLabel() const { return m_notes; }
-    QString hoverText() const { return m_hoverText; }
-
-  protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
+    QString hoverText() const { return m_tip->text(); }
 
   private:
     void hover(const QString& text);
 
     LossBreakdown m_data;
-    QString m_hoverText;
+    HoverTip* m_tip = nullptr;
     QChartView* m_view;
     QLabel* m_notes;
 };
