@@ -203,7 +203,8 @@ const std::set<std::string>& campaignValueOptions() {
         "scheduler", "slurm-partition", "slurm-account", "slurm-qos", "slurm-reservation",
             "slurm-constraint", "slurm-time", "slurm-launch", "slurm-sbatch-arg",
         "container", "container-image", "container-workdir", "container-mount", "docker",
-        "hosts", "exclude-node", "exclude-reason", "healthy-pace"};
+        "hosts", "exclude-node", "exclude-reason", "healthy-pace",
+            "slow-threshold"};
     // clang-format on
     return names;
 }

@@ -124,19 +124,22 @@ class ConsoleProgress {
 // SIGTERM stop its probes); the verdict printed with its evidence, recorded in probes.json and
 // the journal. 0 when a verdict was reached, 1 when not.
 int findSlowNode(QCoreApplication& app, const Campaign& campaign, const WorkloadProfile& profile,
-                 std::optional<double> healthyPace) {
+                 std::optional<double> healthyPace, std::optional<double> thresholdPct) {
     const CommandBuilder builder(campaign, profile, workloadDirOf(campaign));
     const std::string dir = std::filesystem::absolute(campaign.outputDir).string();
     Journal journal((std::filesystem::path(dir) / "journal.jsonl").string());
-    const SlowNodeCase c =
+    SlowNodeCase c =
         planSlowNodeSearch(builder, planRuns(campaign, profile), journal, dir, healthyPace);
+    if (thresholdPct) c.search.thresholdPct = *thresholdPct;
     if (!c.error.empty()) {
         std::fprintf(stderr, "scaleview-cli find-slow-node: %s\n", c.error.c_str());
         return 1;
     }
-    std::printf("find-slow-node: %s: %zu nodes, against %s samples/s per device (%s)\n",
+    std::printf("find-slow-node: %s: %zu nodes, against %s samples/s per device (%s); slow: "
+                "more than %s %% below\n",
                 c.caseId.c_str(), c.search.nodes.size(),
-                formatFixed(c.search.healthyPace, 2).c_str(), c.search.healthySource.c_str());
+                formatFixed(c.search.healthyPace, 2).c_str(), c.search.healthySource.c_str(),
+                formatFixed(c.search.thresholdPct, 0).c_str());
     std::fflush(stdout);
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     TerminationSignals termination;
@@ -167,7 +170,8 @@ int findSlowNode(QCoreApplication& app, const Campaign& campaign, const Workload
 }
 
 int execute(Campaign campaign, bool resume, bool slowNode = false,
-            std::optional<double> healthyPace = std::nullopt) {
+            std::optional<double> healthyPace = std::nullopt,
+            std::optional<double> thresholdPct = std::nullopt) {
     std::string error;
     auto profile = loadProfile(campaign.profile, &error);
     if (!profile) return usage(resume ? "resume" : "run", error);
@@ -222,7 +226,7 @@ int execute(Campaign campaign, bool resume, bool slowNode = false,
     // A campaign that had every run's turn goes into the history (a cancelled or failed one
     // would stand for less than it is; its resume records it).
     if (!end.failed() && !end.cancelled() && ok > 0) recordInHistory(campaign.outputDir);
-    if (slowNode && !end.cancelled() && findSlowNode(app, campaign, *profile, healthyPace) != 0)
+    if (slowNode && !end.cancelled() && findSlowNode(app, campaign, *profile, healthyPace, thresholdPct) != 0)
         ++notOk;
     if (end.failed()) {
         std::fprintf(stderr, "scaleview-cli %s: the campaign failed: %s\n",
@@ -245,6 +249,17 @@ std::optional<double> positiveNumber(const std::string& text) {
     } catch (...) {
     }
     return std::nullopt;
+}
+
+// --healthy-pace X and --slow-threshold PCT (below 100): 0, or usage's exit code.
+int slowNodeOptions(const Arguments& a, const char* command, std::optional<double>& pace,
+                    std::optional<double>& threshold) {
+    if (auto v = a.value("healthy-pace"); v && !(pace = positiveNumber(*v)))
+        return usage(command, "--healthy-pace: '" + *v + "' is not samples/s above 0");
+    if (auto v = a.value("slow-threshold");
+        v && (!(threshold = positiveNumber(*v)) || *threshold >= 100))
+        return usage(command, "--slow-threshold: '" + *v + "' is not a percentage from 0 to 100");
+    return 0;
 }
 
 // The campaign run was given: a campaign file, or the options (nullopt with *error).
@@ -305,13 +320,11 @@ int runCommand(const std::vector<std::string>& args) {
         return 2;
     }
     if (a.flag("dry-run")) return dryRun(*campaign);
-    const auto healthy = a.value("healthy-pace");
-    if (healthy && !a.flag("find-slow-node"))
-        return usage("run", "--healthy-pace is for --find-slow-node");
-    std::optional<double> pace;
-    if (healthy && !(pace = positiveNumber(*healthy)))
-        return usage("run", "--healthy-pace: '" + *healthy + "' is not samples/s above 0");
-    return execute(*campaign, false, a.flag("find-slow-node"), pace);
+    std::optional<double> pace, threshold;
+    if (const int why = slowNodeOptions(a, "run", pace, threshold)) return why;
+    if ((pace || threshold) && !a.flag("find-slow-node"))
+        return usage("run", "--healthy-pace and --slow-threshold are for --find-slow-node");
+    return execute(*campaign, false, a.flag("find-slow-node"), pace, threshold);
 }
 
 int resumeCommand(const std::vector<std::string>& args) {
@@ -333,13 +346,12 @@ int resumeCommand(const std::vector<std::string>& args) {
 }
 
 int findSlowNodeCommand(const std::vector<std::string>& args) {
-    Arguments a(args, {"healthy-pace"}, {});
+    Arguments a(args, {"healthy-pace", "slow-threshold"}, {});
     if (a.error()) return usage("find-slow-node", *a.error());
     if (a.positional().size() != 1)
         return usage("find-slow-node", "give the campaign's output directory (or its campaign.json)");
-    std::optional<double> pace;
-    if (auto v = a.value("healthy-pace"); v && !(pace = positiveNumber(*v)))
-        return usage("find-slow-node", "--healthy-pace: '" + *v + "' is not samples/s above 0");
+    std::optional<double> pace, threshold;
+    if (const int why = slowNodeOptions(a, "find-slow-node", pace, threshold)) return why;
     const auto opened = CampaignDirectory::open(a.positional()[0]);
     if (!opened.ok()) return usage("find-slow-node", opened.error());
     std::string error;
@@ -349,7 +361,7 @@ int findSlowNodeCommand(const std::vector<std::string>& args) {
     char name[] = "scaleview-cli";
     char* argv[] = {name, nullptr};
     QCoreApplication app(argc, argv);
-    return findSlowNode(app, opened.campaign(), *profile, pace);
+    return findSlowNode(app, opened.campaign(), *profile, pace, threshold);
 }
 
 int preflightCommand(const std::vector<std::string>& args) {

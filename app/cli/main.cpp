@@ -133,7 +133,8 @@ with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel c
                           says why (journal, campaign.json)
   --find-slow-node        after the campaign, probe runs bisecting the widest multi-node case's
                           nodes until one is named (--healthy-pace SAMPLES_PER_S where the
-                          campaign has no 1-node case nor probes); also: find-slow-node DIR
+                          campaign has no 1-node case nor probes; --slow-threshold PCT, default
+                          10: a set that much below it is slow); also: find-slow-node DIR
 )"},
     {"resume",
      R"(resume: rerun what a campaign in DIR has not finished (interrupted, cancelled, not started).
@@ -142,7 +143,7 @@ with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel c
      R"(find-slow-node: in campaign DIR's widest multi-node case, probe runs (each node of a set alone,
 the set at once) bisect the nodes until one is named or the slowness needs the interconnect;
 recorded in DIR/probes.json and the journal. --healthy-pace SAMPLES_PER_S where DIR has neither
-probes (--probes) nor a 1-node case to compare with.
+probes (--probes) nor a 1-node case to compare with; --slow-threshold PCT (default 10).
 )"},
     {"preflight",
      R"(preflight: check hosts (ssh, container, GPUs or python3 + torch, launcher) in parallel.

@@ -86,8 +86,20 @@ SlowNodeCase planSlowNodeSearch(const CommandBuilder& b, const std::vector<Plann
 
 std::string recordSlowNodeVerdict(const SlowNodeCase& c, const SlowNodeVerdict& v,
                                   const std::string& directory, Journal& journal) {
+    // Each node once, its latest pace, and only where the case's own probes have none: core
+    // counts each solo record as a node.
+    const CaseProbes recorded = probesFor(readProbeFile(directory), c.forCase.topology,
+                                          c.forCase.model, c.forCase.precision,
+                                          c.forCase.batchPerDevice);
+    std::vector<SoloProbe> fresh;
+    for (auto it = v.alone.rbegin(); it != v.alone.rend(); ++it) {
+        auto same = [&](const SoloProbe& p) { return p.node == it->node; };
+        if (std::none_of(recorded.solo.begin(), recorded.solo.end(), same) &&
+            std::none_of(fresh.begin(), fresh.end(), same))
+            fresh.push_back(*it);
+    }
     std::string error;
-    if (!v.alone.empty()) error = appendProbeRecords(directory, c.forCase, v.alone, {});
+    if (!fresh.empty()) error = appendProbeRecords(directory, c.forCase, fresh, {});
     std::string journalError;
     journal.appendSlowNodeSearch(v.kindName(), v.node, c.caseId + ": " + v.why,
                                  static_cast<int>(v.runs.size()), &journalError);

@@ -31,8 +31,8 @@ SlowNodeCase planSlowNodeSearch(const CommandBuilder& builder,
                                 const std::vector<PlannedRun>& runs, const Journal& journal,
                                 const std::string& directory, std::optional<double> healthyPace);
 
-// probes.json gets each node's pace alone, the journal the verdict; an error, empty if both
-// were written.
+// probes.json gets each node's latest pace alone where it has none for the case yet (core counts
+// each solo record as a node), the journal the verdict; an error, empty if both were written.
 std::string recordSlowNodeVerdict(const SlowNodeCase& c, const SlowNodeVerdict& v,
                                   const std::string& directory, Journal& journal);
 

@@ -15,12 +15,14 @@ using sv::test::runProcess;
 class SlowNodeSsh : public sv::test::SshNodesTest {
   protected:
     SlowNodeSsh() : SshNodesTest("slownodessh") {}
-    std::string write(const std::string& topology) {
+    std::string write(const std::string& topology, std::vector<std::string> more = {}) {
         json c;
         c["profile"] = "local-cpu-rn50";
         c["hosts"] = {{{"name", "node1"}, {"address", "127.0.0.1"}, {"gpus", 1}},
                       {{"name", "node2"}, {"address", "127.0.0.2"}, {"gpus", 1}}};
         c["topologies"] = {topology};
+        for (const auto& t : more)
+            c["topologies"].push_back(t);
         c["batchSizes"] = {4};
         c["repeats"] = 1;
         c["iterations"] = 8;
@@ -80,14 +82,16 @@ TEST_F(SlowNodeSsh, ExcludedNodeIsLeftOutAndTheJournalSaysWhy) {
 }
 
 TEST_F(SlowNodeSsh, ProbesOverSshThenFindSlowNodeRecordsItsVerdict) {
-    const auto r = runProcess({kCli, "run", write("2n1g"), "--probes", "--find-slow-node"},
+    const auto r = runProcess({kCli, "run", write("2n1g"), "--probes", "--find-slow-node",
+                               "--slow-threshold", "40"},
                               std::chrono::seconds(280));
     std::cout << r.out;
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const auto probes = events("probes");
     ASSERT_EQ(probes.size(), 1u);
     EXPECT_EQ(probes[0]["state"], "ok") << probes[0].dump();
-    // Quiet nodes: none is named; the verdict says why, with the paces it compared.
+    // Quiet nodes: none is named (40 %: beyond this loaded machine's noise between two probes
+    // of one node, 12 % seen); the verdict says why, with the paces it compared.
     EXPECT_NE(r.out.find("find-slow-node: bz4/2n1g/r50_b4_fp32: 2 nodes, against"),
               std::string::npos)
         << r.out;
@@ -97,8 +101,7 @@ TEST_F(SlowNodeSsh, ProbesOverSshThenFindSlowNodeRecordsItsVerdict) {
     const std::string verdict = verdicts[0]["verdict"];
     EXPECT_TRUE(verdict == "not-slow" || verdict == "needs-interconnect") << verdicts[0].dump();
     EXPECT_NE(verdicts[0]["why"].get<std::string>().find("per device"), std::string::npos);
-    // probes.json: each node alone (the case's probes) and the all-reduce, then the search's
-    // runs of each node alone, if it ran any.
+    // probes.json: each node alone (the case's probes) and the all-reduce.
     const auto file = json::parse(sv::test::readWhole(m_dir + "/out/probes.json"));
     int solo = 0, allreduce = 0;
     std::set<std::string> nodes;
@@ -108,6 +111,7 @@ TEST_F(SlowNodeSsh, ProbesOverSshThenFindSlowNodeRecordsItsVerdict) {
         if (p["kind"] == "solo") nodes.insert(p["node"].get<std::string>());
     }
     EXPECT_EQ(allreduce, 1);
-    EXPECT_EQ(solo, 2 + verdicts[0]["probeRuns"].get<int>());
+    EXPECT_EQ(solo, 2); // the search's runs add no second record of a node the probes had
     EXPECT_EQ(nodes, (std::set<std::string>{"node1", "node2"}));
 }
+
