@@ -282,6 +282,41 @@ TEST(RunPanel, OpeningACampaignKeepsWhatTheFormCannotShow) {
     EXPECT_EQ(w.form->campaign().batchSizes, std::vector<int>{32});
 }
 
+// Issue 28 from the Run tab: a campaign file's probes and its node left out (with why) survive
+// the form, the Probes box shows and sets them, and saving writes both back.
+TEST(RunPanel, ACampaignsProbesAndExcludedNodeSurviveTheForm) {
+    Window w;
+    QTemporaryDir dir;
+    launcher::Campaign c = ui::CampaignForm::defaultCampaign();
+    c.hosts = {{"node1", "", 0, "", 1}, {"node2", "", 0, "", 1}, {"node3", "", 0, "", 1}};
+    c.topologies = {*parseTopology("2n1g")};
+    c.probes = true;
+    ASSERT_FALSE(launcher::excludeNode(c, "node3", "92 % slower alone (find-slow-node)"));
+    c.outputDir = dir.filePath(QStringLiteral("out")).toStdString();
+    const QString file = dir.filePath(QStringLiteral("c.json"));
+    std::string error;
+    ASSERT_TRUE(launcher::saveCampaign(c, file.toStdString(), &error)) << error;
+    ASSERT_TRUE(openAndWait(w.panel, file));
+    EXPECT_TRUE(w.form->probesBox()->isChecked());
+    const auto shown = w.form->campaign();
+    EXPECT_TRUE(shown.probes);
+    ASSERT_EQ(shown.hosts.size(), 2u);
+    ASSERT_EQ(shown.excludedNodes.size(), 1u);
+    EXPECT_EQ(shown.excludedNodes.front().host.name, "node3");
+    EXPECT_EQ(shown.excludedNodes.front().reason, "92 % slower alone (find-slow-node)");
+    // Unticked, the campaign runs no probes; saved, the file says both.
+    w.form->probesBox()->setChecked(false);
+    EXPECT_FALSE(w.form->campaign().probes);
+    w.form->probesBox()->setChecked(true);
+    const QString again = dir.filePath(QStringLiteral("again.json"));
+    ASSERT_TRUE(launcher::saveCampaign(w.form->campaign(), again.toStdString(), &error)) << error;
+    QFile f(again);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    EXPECT_TRUE(text.contains("\"probes\": true")) << text.toStdString();
+    EXPECT_TRUE(text.contains("92 % slower alone")) << text.toStdString();
+}
+
 TEST(RunPanel, TinyLocalCampaignRunsAndFillsProgressAndResults) {
     Window w;
     w.window.show();

@@ -11,7 +11,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDateTime>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -27,7 +26,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QThread>
 #include <QStyle>
@@ -51,33 +49,6 @@ QSpinBox* spin(int min, int max, QWidget* parent, const QString& suffix = {}) {
 
 } // namespace
 
-launcher::Campaign CampaignForm::defaultCampaign() {
-    launcher::Campaign c;
-    c.profile = "local-cpu-rn50";
-    c.topologies = {{1, 1}, {1, 2}};
-    // Six runs in a few minutes on a two-core laptop, each rank one core. Batch 32: measured
-    // idle on 2 cores, 1n2g reaches 86 % efficiency at 32 against 69 % at 16 (gloo's 102 MB
-    // all-reduce per iteration weighs half as much); below 16 PyTorch runs ResNet-50's 1x1
-    // convolutions on one thread through its slow path (8x slower here).
-    c.batchSizes = {32};
-    c.precisions = {"fp32"};
-    c.repeats = 3;
-    c.iterations = 40;
-    c.warmup = 10;
-    c.cooldownSeconds = 2;
-    c.startTimeoutSeconds = 300;
-    c.variables["image_size"] = "32";
-    c.outputDir = freshOutputDir().toStdString();
-    return c;
-}
-
-QString CampaignForm::freshOutputDir() {
-    const QString home = QStandardPaths::writableLocation(QStandardPaths::HomeLocation);
-    return QDir(home).filePath(
-        QStringLiteral("ScaleView/campaigns/local-%1")
-            .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
-}
-
 CampaignForm::CampaignForm(QWidget* parent)
     : QWidget(parent), m_profile(new QComboBox(this)), m_profileLabel(new QLabel(this)),
       m_launcher(new QComboBox(this)), m_hosts(new HostTableModel(this)),
@@ -90,6 +61,7 @@ CampaignForm::CampaignForm(QWidget* parent)
       m_iterations(spin(2, 100000, this)), m_warmup(spin(0, 100000, this)),
       m_cooldown(spin(0, 3600, this, tr(" s"))), m_imageSize(spin(16, 512, this, tr(" px"))),
       m_outputDir(new QLineEdit(this)), m_where(new QComboBox(this)),
+      m_probes(new QCheckBox(tr("&Probe each case first: where its scaling goes"), this)),
       m_slurm(new SlurmFields(this)) {
     fillChoices();
     layOut();
@@ -117,6 +89,9 @@ void CampaignForm::fillChoices() {
     m_mounts->setPlaceholderText(tr("SOURCE:TARGET[:ro], … (host directories in the container)"));
     m_imageSize->setToolTip(tr("Synthetic image side for the CPU workload (224 is ImageNet's; "
                                "small keeps CPU runs short)"));
+    m_probes->setToolTip(tr("Before each multi-device case's first repeat: each node alone and an "
+                            "all-reduce of the gradient across its ranks (probes.json), so that "
+                            "the Speedup page can split its scaling loss into measured parts"));
 }
 
 void CampaignForm::layOut() {
@@ -151,6 +126,7 @@ void CampaignForm::layOut() {
     auto* browse = new QPushButton(tr("B&rowse…"), this);
     out->addWidget(browse);
     form->addRow(tr("Output directory"), out);
+    form->addRow(QString(), m_probes);
     setLayout(form);
     connect(browse, &QPushButton::clicked, this, &CampaignForm::chooseOutputDir);
 }
@@ -189,6 +165,7 @@ void CampaignForm::connectFields() {
         m_where->setCurrentIndex(m_hosts->rowCount() > 0 ? 1 : 0);
     });
     connect(m_launcher, &QComboBox::currentIndexChanged, this, &CampaignForm::edited);
+    connect(m_probes, &QCheckBox::toggled, this, &CampaignForm::edited);
 }
 
 QWidget* CampaignForm::buildRepeats() {

@@ -39,6 +39,7 @@ class CampaignForm : public QWidget {
     static QString freshOutputDir();
 
     launcher::Campaign campaign() const;
+    QCheckBox* probesBox() const { return m_probes; }
     void setCampaign(const launcher::Campaign& campaign);
     // Problems the form already knows of: a custom topology that is not NnGg, a ticked one the
     // hosts cannot run (an opened campaign keeps those, ticked in red, with the reason).
@@ -125,6 +126,7 @@ class CampaignForm : public QWidget {
     QSpinBox* m_imageSize;
     QLineEdit* m_outputDir;
     QComboBox* m_where;
+    QCheckBox* m_probes; // the campaign's probes (issue 28)
     SlurmFields* m_slurm;
     QFormLayout* m_form = nullptr;
     QWidget* m_hostsRow = nullptr;
