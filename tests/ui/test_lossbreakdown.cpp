@@ -10,6 +10,10 @@
 #include "ui/browse/speeduppage.h"
 #include "ui/charts/lossbreakdownchart.h"
 #include "ui/charts/lossbreakdownview.h"
+#include "ui/run/campaignform.h"
+#include "ui/run/runpanel.h"
+
+#include <QPushButton>
 
 #include <QAbstractBarSeries>
 #include <QBarSet>
@@ -246,4 +250,53 @@ TEST(LossBreakdownChart, At1024x700BothChartsOfTheSpeedupPageAreReadable) {
     EXPECT_TRUE(loss->noteLabel()->isVisible());
     EXPECT_GE(loss->noteLabel()->height(),
               loss->noteLabel()->heightForWidth(loss->noteLabel()->width()));
+}
+
+// The probes name a slow node: the view offers "Rerun without n2…", and taking it puts the
+// directory's campaign on the Run tab without n2, the probes' evidence as the reason, into a
+// fresh output directory (issue 28: Rerun without this node).
+TEST(LossBreakdownView, ASlowNodeIsOfferedForARerunWithoutIt) {
+    LossCampaign c;
+    writeFile(c.dir.path() / "probes.json", R"({"probes": [
+  {"kind": "solo", "topology": "2n2g", "node": "n1", "devices": 2, "pace_per_device": 120.0,
+   "pace_samples": [119.8, 120.0, 120.2, 120.0, 120.1]},
+  {"kind": "solo", "topology": "2n2g", "node": "n2", "devices": 2, "pace_per_device": 80.0,
+   "pace_samples": [79.8, 80.0, 80.2, 80.0, 80.1]}]})");
+    const std::string out = (c.dir.path() / "first-run").string();
+    writeFile(c.dir.path() / "campaign.json",
+              R"({"profile": "local-cpu-rn50", "warmup": 20, "iterations": 120, "outputDir": ")" +
+                  out + R"(", "topologies": ["1n1g", "1n2g", "2n2g"], "hosts": [)" +
+                  R"({"name": "n1", "gpus": 2}, {"name": "n2", "gpus": 2}]})");
+    AppWindow w;
+    w.window.show();
+    w.window.openDirectory(QString::fromStdString(c.dir.path().string()));
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 12u; }));
+    auto* view = w.window.speedupPage()->lossView();
+    ASSERT_TRUE(view->rerunButton()->isVisibleTo(view));
+    EXPECT_EQ(view->rerunButton()->text(), QStringLiteral("Rerun without n2…"));
+
+    view->rerunButton()->click();
+    ASSERT_TRUE(waitUntil([&] { return w.window.currentPage() == ui::MainWindow::Run; }));
+    const launcher::Campaign shown = w.window.runPanel()->form()->campaign();
+    ASSERT_EQ(shown.hosts.size(), 1u);
+    EXPECT_EQ(shown.hosts.front().name, "n1");
+    ASSERT_EQ(shown.excludedNodes.size(), 1u);
+    EXPECT_EQ(shown.excludedNodes.front().host.name, "n2");
+    // 80 per device against the median node's 100 (the median of 120 and 80).
+    EXPECT_NE(shown.excludedNodes.front().reason.find("20.0 % slower alone"), std::string::npos)
+        << shown.excludedNodes.front().reason;
+    EXPECT_NE(shown.outputDir, out); // a new campaign: the first one's logs are never touched
+}
+
+// Without a node the probes call slow, nothing is offered.
+TEST(LossBreakdownView, NoSlowNodeNoRerunOffer) {
+    LossCampaign c;
+    writeFile(c.dir.path() / "probes.json", R"({"probes": [
+  {"kind": "solo", "topology": "2n2g", "node": "n1", "devices": 2, "pace_per_device": 120.0,
+   "pace_samples": [119.8, 120.0, 120.2, 120.0, 120.1]},
+  {"kind": "solo", "topology": "2n2g", "node": "n2", "devices": 2, "pace_per_device": 118.0,
+   "pace_samples": [117.8, 118.0, 118.2, 118.0, 118.1]}]})"); // 0.8 % below the median: quiet
+    ui::LossBreakdownView view;
+    view.setAnalysis(c.analyze());
+    EXPECT_FALSE(view.rerunButton()->isVisibleTo(&view));
 }

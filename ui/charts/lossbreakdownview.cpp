@@ -4,25 +4,53 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace sv::ui {
 
 LossBreakdownView::LossBreakdownView(QWidget* parent)
-    : QWidget(parent), m_view(new QChartView(this)), m_notes(new QLabel(this)) {
+    : QWidget(parent), m_view(new QChartView(this)), m_notes(new QLabel(this)),
+      m_rerun(new QPushButton(this)) {
     setObjectName(QStringLiteral("lossBreakdown"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(m_view, 1);
-    layout->addWidget(m_notes);
+    auto* under = new QHBoxLayout;
+    under->addWidget(m_notes, 1);
+    under->addWidget(m_rerun, 0, Qt::AlignTop);
+    layout->addLayout(under);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(160);
     m_notes->setWordWrap(true);
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_notes->setVisible(false);
     m_tip = new HoverTip(m_view->viewport());
+    m_rerun->setObjectName(QStringLiteral("rerunWithoutNode"));
+    m_rerun->setVisible(false);
+    connect(m_rerun, &QPushButton::clicked, this,
+            [this] { emit rerunWithout(m_slowNode, m_slowWhy); });
+}
+
+// The slowest node the probes name (the most slower of the cases'), offered to leave out.
+void LossBreakdownView::offerRerun() {
+    const SlowNode* worst = nullptr;
+    for (const LossBar& bar : m_data.bars)
+        for (const SlowNode& n : bar.loss.slowNodes)
+            if (!worst || n.slowerPct > worst->slowerPct) worst = &n;
+    m_rerun->setVisible(worst != nullptr);
+    if (!worst) return;
+    m_slowNode = QString::fromStdString(worst->node);
+    m_slowWhy = tr("%1 % slower alone than the median node: %2")
+                    .arg(QString::number(worst->slowerPct, 'f', 1),
+                         QString::fromStdString(worst->evidence));
+    m_rerun->setText(tr("Rerun without %1…").arg(m_slowNode));
+    m_rerun->setToolTip(tr("Open this campaign on the Run tab without %1, the reason recorded "
+                           "in its journal: %2")
+                            .arg(m_slowNode, m_slowWhy));
 }
 
 void LossBreakdownView::setAnalysis(const AnalysisPtr& analysis) {
@@ -50,6 +78,7 @@ void LossBreakdownView::setAnalysis(const AnalysisPtr& analysis) {
     const QStringList notes = LossBreakdownChart::notes(m_data);
     m_notes->setText(notes.join(QLatin1Char('\n')));
     m_notes->setVisible(!notes.isEmpty());
+    offerRerun();
 }
 
 void LossBreakdownView::hover(const QString& text) {

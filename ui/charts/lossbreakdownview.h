@@ -11,6 +11,7 @@
 
 class QChartView;
 class QLabel;
+class QPushButton;
 
 namespace sv::ui {
 
@@ -26,14 +27,24 @@ class LossBreakdownView : public QWidget {
     QChartView* view() const { return m_view; }
     QLabel* noteLabel() const { return m_notes; }
     QString hoverText() const { return m_tip->text(); }
+    // Shown when the probes name a slow node: "Rerun without node3…".
+    QPushButton* rerunButton() const { return m_rerun; }
+
+  signals:
+    // The user asks for the campaign again without node (why: the probes' evidence).
+    void rerunWithout(const QString& node, const QString& why);
 
   private:
+    void offerRerun();
+
     void hover(const QString& text);
 
     LossBreakdown m_data;
     HoverTip* m_tip = nullptr;
     QChartView* m_view;
     QLabel* m_notes;
+    QPushButton* m_rerun;
+    QString m_slowNode, m_slowWhy;
 };
 
 } // namespace sv::ui

@@ -144,6 +144,9 @@ class MainWindow : public QMainWindow {
     // The user set the window: it becomes this directory's, remembered.
     void rememberWindow(const MeasureOptions& measure);
     void showOpenFailure(const QString& root, const QString& error);
+    // The probes named a slow node: the campaign of the directory shown, read off the GUI
+    // thread, goes to the Run tab without it (the reason kept), into a fresh output directory.
+    void rerunWithout(const QString& node, const QString& why);
     void offerWindowFor(const AnalysisPtr& analysis);
     void chooseDirectory();
     void chooseComparisonDirectory();

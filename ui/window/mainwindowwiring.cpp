@@ -19,6 +19,10 @@
 #include "ui/browse/chartpage.h"
 #include "ui/compare/seriesset.h"
 #include "ui/browse/speeduppage.h"
+#include "ui/charts/lossbreakdownview.h"
+#include "ui/run/campaignform.h"
+#include "async/backgroundtask.h"
+#include "launcher/campaign/campaign.h"
 
 #include <QAction>
 #include <QDir>
@@ -214,6 +218,8 @@ void MainWindow::connectOptions() {
         updateExportActions();
     });
     connect(m_speedup, &SpeedupPage::efficiencyToggled, this, &MainWindow::updateExportActions);
+    connect(m_speedup->lossView(), &LossBreakdownView::rerunWithout, this,
+            &MainWindow::rerunWithout);
     connect(m_controlsDock->toggleViewAction(), &QAction::triggered, this,
             [this](bool on) { m_controlsWanted = on; });
 }
@@ -228,6 +234,51 @@ void MainWindow::applyWindow(const WindowChoice& choice) {
         return;
     m_controls->setOptions(options);
     m_analysis->setOptions(options);
+}
+
+namespace {
+
+struct ReadCampaign {
+    std::optional<launcher::Campaign> campaign;
+    std::string error;
+};
+
+} // namespace
+
+void MainWindow::rerunWithout(const QString& node, const QString& why) {
+    const auto& found = m_loader->campaignWindow();
+    if (!found.window) {
+        m_status->setText(tr("No campaign.json holds these logs: there is no campaign to run again "
+                             "without %1")
+                              .arg(node));
+        return;
+    }
+    const std::string file = found.window->file;
+    async::runInBackground(
+        this,
+        [file] {
+            ReadCampaign r;
+            r.campaign = launcher::loadCampaign(file, &r.error);
+            return r;
+        },
+        [this, node, why, file](ReadCampaign r) {
+            std::optional<std::string> refused;
+            if (r.campaign)
+                refused = launcher::excludeNode(*r.campaign, node.toStdString(), why.toStdString());
+            if (!r.campaign || refused) {
+                m_status->setText(tr("Not rerun without %1: %2: %3")
+                                      .arg(node, QString::fromStdString(file),
+                                           QString::fromStdString(r.campaign ? *refused : r.error)));
+                return;
+            }
+            r.campaign->outputDir = CampaignForm::freshOutputDir().toStdString();
+            m_runPanel->form()->setCampaign(*r.campaign);
+            showPage(Run);
+            m_status->setText(tr("The campaign of %1 without %2, on the Run tab: check it, then "
+                                 "Run")
+                                  .arg(QDir::toNativeSeparators(QString::fromStdString(file)), node));
+        },
+        async::backgroundPool());
 }
 
 } // namespace sv::ui
