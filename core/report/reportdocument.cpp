@@ -4,6 +4,7 @@
 #include "core/compare/comparisonreport.h"
 #include "core/parse/logformat.h"
 #include "core/report/report.h"
+#include "core/stats/scalingloss.h"
 
 #include <algorithm>
 #include <fstream>
@@ -126,14 +127,59 @@ std::string caseTable(const Summary& s) {
     return out + "</table>\n";
 }
 
+// Where each multi-device case's scaling goes (issue 28): its loss and the parts the campaign's
+// probes measured, "not measured" for the others; rows of cells, header first; none without a
+// multi-device case with an efficiency.
+std::vector<std::vector<std::string>> lossRows(const Summary& s) {
+    std::vector<std::vector<std::string>> rows;
+    const ProbeFile probes = readProbeFile(s.root);
+    for (const auto& c : s.cases) {
+        const auto loss = c.gpus() > 1 ? scalingLossFor(s.cases, c, probes) : std::nullopt;
+        if (!loss) continue;
+        std::vector<std::string> row{
+            c.key.model + " " + c.key.precision + " b" + std::to_string(c.key.batchPerDevice) +
+                " " + c.key.topology.name(),
+            formatFixed(loss->totalPct, 2) +
+                (loss->totalCi95 ? " [" + formatFixed(loss->totalCi95->lo, 2) + ", " +
+                                       formatFixed(loss->totalCi95->hi, 2) + "]"
+                                 : "")};
+        for (const auto& kind : scalingLossKinds()) {
+            std::string cell = "not measured";
+            for (const auto& p : loss->parts)
+                if (p.kind == kind) cell = formatFixed(p.pct, 2);
+            row.push_back(cell);
+        }
+        std::string slow;
+        for (const auto& n : loss->slowNodes)
+            slow += (slow.empty() ? "" : ", ") + n.node + " (" + formatFixed(n.slowerPct, 1) +
+                    " % slower)";
+        row.push_back(slow.empty() ? "–" : slow);
+        rows.push_back(std::move(row));
+    }
+    if (!rows.empty())
+        rows.insert(rows.begin(), {"case", "loss (points of ideal) [95 % CI]", "device slowdown",
+                                   "slowest node", "communication", "remainder", "slow nodes"});
+    return rows;
+}
+
+const char* kLossNote = "Each part in points of the ideal throughput (devices x the 1-device "
+                        "pace), measured by the campaign's probes (run --probes); \"not "
+                        "measured\" where no probe measured it; the loss itself is exact.";
+
 std::string seriesSection(const ReportSeries& r) {
     const Summary& s = r.summary;
     std::string out = "<section>\n<h2>" + esc(r.label) + "</h2>\n<p>Directory: <code>" +
-                      esc(s.root) + "</code>. " + esc(unitsText({&s})) + "; " +
-                      esc(methodText(s)) +
+                      esc(s.root) + "</code>. " + esc(unitsText({&s})) + "; " + esc(methodText(s)) +
                       (s.windowSource.empty() ? "" : " (window from " + esc(s.windowSource) + ")") +
                       ". " + std::to_string(s.runs.size()) + " logs.</p>\n";
     out += "<h3>Cases</h3>\n" + caseTable(s);
+    if (const auto rows = lossRows(s); !rows.empty()) {
+        out += "<h3>Where the scaling goes</h3>\n<p>" + esc(kLossNote) + "</p>\n<table>\n" +
+               row(rows.front(), "th");
+        for (std::size_t i = 1; i < rows.size(); ++i)
+            out += row(rows[i]);
+        out += "</table>\n";
+    }
     if (!r.charts.empty() || !r.chartNote.empty()) out += "<h3>Charts</h3>\n";
     for (const auto& [title, svg] : r.charts)
         out += "<figure><figcaption>" + esc(title) + "</figcaption>\n" + inlineSvg(svg) +
@@ -243,8 +289,8 @@ std::string formatHtmlReport(const ReportInput& in) {
                       "<meta charset=\"UTF-8\"/>\n<title>" +
                       esc(title) + "</title>\n<style>" + kStyle +
                       "</style>\n</head>\n<body>\n<h1>" + esc(title) + "</h1>\n<p>ScaleView " +
-                      esc(in.version) + ", " + esc(in.generated) +
-                      ". " + esc(unitsText(summariesOf(in))) +
+                      esc(in.version) + ", " + esc(in.generated) + ". " +
+                      esc(unitsText(summariesOf(in))) +
                       "; DLPerf's method and statistics (median of the repeats, speedup against "
                       "1n1g).</p>\n";
     if (in.comparison) out += comparisonSection(*in.comparison);
@@ -254,14 +300,28 @@ std::string formatHtmlReport(const ReportInput& in) {
 }
 
 std::string formatMarkdownReport(const ReportInput& in) {
-    std::string out = "# ScaleView report\n\nScaleView " + in.version + ", " + in.generated +
-                      ". " + unitsText(summariesOf(in)) + ".\n\n";
+    std::string out = "# ScaleView report\n\nScaleView " + in.version + ", " + in.generated + ". " +
+                      unitsText(summariesOf(in)) + ".\n\n";
     if (in.comparison) out += "## Comparison\n\n" + formatComparisonMarkdown(*in.comparison) + "\n";
     for (const auto& r : in.series) {
         const Summary& s = r.summary;
-        out += "## " + r.label + "\n\nDirectory `" + s.root + "`, " +
-               unitsText({&s}) + ", " + methodText(s) +
-               ".\n\n" + formatMarkdown(s) + "\n";
+        out += "## " + r.label + "\n\nDirectory `" + s.root + "`, " + unitsText({&s}) + ", " +
+               methodText(s) + ".\n\n" + formatMarkdown(s) + "\n";
+        if (const auto rows = lossRows(s); !rows.empty()) {
+            out += "Where the scaling goes. " + std::string(kLossNote) + "\n\n";
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                std::string line = "|";
+                for (const auto& cell : rows[i])
+                    line += " " + cell + " |";
+                out += line + "\n";
+                if (i > 0) continue;
+                std::string rule = "|";
+                for (std::size_t k = 0; k < rows[i].size(); ++k)
+                    rule += " --- |";
+                out += rule + "\n";
+            }
+            out += "\n";
+        }
         for (const auto& [title, file] : r.charts)
             out += "![" + title + "](" + file + ")\n\n";
         if (!r.chartNote.empty()) out += "> " + r.chartNote + "\n\n";

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 using namespace sv::test;
@@ -242,4 +243,47 @@ TEST(CliReport, LogsFromElsewhereKeepTheirUnitAndHowTheyWereRead) {
     const std::string text = readWhole(md);
     EXPECT_NE(text.find("Throughput in tokens/s"), std::string::npos) << text;
     EXPECT_EQ(text.find("time method"), std::string::npos) << text;
+}
+
+// Issue 28 in the report: each multi-device case's loss and the parts the probes measured, the
+// slow node named; without probes, every part "not measured" and the loss still there.
+TEST(CliReport, WhereTheScalingGoesIsInTheHtmlAndMarkdown) {
+    TempDir dir;
+    writeFile(dir / "campaign.json", R"({"warmup": 10, "iterations": 60})");
+    for (int p = 0; p < 3; ++p)
+        for (auto [topo, ranks, step] : {std::tuple{"1n1g", 1, 800}, std::tuple{"2n1g", 2, 900}}) {
+            RunSpec spec;
+            spec.ranks = ranks;
+            spec.iterations = 60;
+            spec.stepMs = step + 4 * p;
+            writeFile(dir / "logs" / topo / ("r50_b64_fp32_" + std::to_string(p + 1) + ".log"),
+                      makeLog(spec, [](int, int) { return std::string("100.0"); }));
+        }
+    const auto report = [&](const std::string& name) {
+        const auto html = dir / (name + ".html"), md = dir / (name + ".md");
+        EXPECT_EQ(runProcess({SCALEVIEW_CLI, "report", dir.path().string(), "--output",
+                              html.string()})
+                      .exitCode,
+                  0);
+        EXPECT_EQ(
+            runProcess({SCALEVIEW_CLI, "report", dir.path().string(), "--output", md.string()})
+                .exitCode,
+            0);
+        return std::make_pair(parseXhtml(html)["cells"], readWhole(md));
+    };
+    const auto [bare, bareMd] = report("bare");
+    EXPECT_TRUE(has(bare, "r50 fp32 b64 2n1g")) << bare.dump();
+    EXPECT_TRUE(has(bare, "not measured")) << bare.dump();
+    EXPECT_NE(bareMd.find("| r50 fp32 b64 2n1g |"), std::string::npos) << bareMd;
+
+    writeFile(dir / "probes.json", R"({"probes": [
+  {"kind": "solo", "topology": "2n1g", "model": "r50", "precision": "fp32",
+   "batch_size_per_device": 64, "node": "n1", "devices": 1, "pace_per_device": 80.0,
+   "pace_samples": [79.9, 80.0, 80.1]},
+  {"kind": "solo", "topology": "2n1g", "model": "r50", "precision": "fp32",
+   "batch_size_per_device": 64, "node": "n2", "devices": 1, "pace_per_device": 64.0,
+   "pace_samples": [63.9, 64.0, 64.1]}]})");
+    const auto [probed, probedMd] = report("probed");
+    EXPECT_TRUE(has(probed, "n2 (11.1 % slower)")) << probed.dump();
+    EXPECT_NE(probedMd.find("n2 (11.1 % slower)"), std::string::npos) << probedMd;
 }
