@@ -92,7 +92,10 @@ TEST(SlowNode, BisectionOfFourNodesNamesTheHoggedOneInFewerRunsThanEveryNode) {
     ASSERT_GT(s.healthyPace, 0.0);
     s.healthySource = "n1 alone";
     s.thresholdPct = 75; // a hogged core leaves its rank about a tenth: far beyond
-    s.setPace = s.healthyPace * 0.25;
+    // The case as the campaign measured it: held to its hogged node's pace, about a tenth. (A
+    // quarter sat exactly on the 75 % threshold, and "more than 75 % below" then depended on the
+    // last bit of a double: CI-style runs found the set not slow.)
+    s.setPace = s.healthyPace * 0.1;
     s.timeoutMs = 300000;
     const SlowNodeVerdict v = findSlowNode(s, nullptr);
     print(v);
