@@ -1,5 +1,6 @@
 #include "history/historyformat.h"
 
+#include "core/measure/steadystateanalyzer.h"
 #include "core/parse/logformat.h"
 #include "core/report/csv.h"
 
@@ -47,9 +48,8 @@ std::string trendUnit(const CaseTrend& trend) {
 
 std::string trendMeasure(const CaseTrend& trend) {
     const LogFormat& f = logFormatOf(trend.key.format);
-    const bool ownReports = f.defaultWarmup == 0 && f.defaultIterations == 0;
-    return (ownReports ? std::string("the log's own reports") : trend.method + " method") + ", " +
-           trendUnit(trend);
+    return (readsOwnReports(f) ? std::string("the log's own reports") : trend.method + " method") +
+           ", " + trendUnit(trend);
 }
 
 std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresholdPct,

@@ -26,6 +26,11 @@ inline constexpr MeasureOptions kSteadyStateWindow{0, 0, false};
 inline bool isSteadyStateWindow(const MeasureOptions& m) {
     return m.warmup == 0 && m.iterations == 0;
 }
+// Whether a format's figure is its log's own reports (its default window is the steady state's),
+// not the time or speed method over a window of iterations: what the pages must call it.
+inline bool readsOwnReports(const LogFormat& format) {
+    return format.defaultWarmup == 0 && format.defaultIterations == 0;
+}
 
 class SteadyStateAnalyzer : public FormatAnalyzer {
   public:

@@ -1,5 +1,6 @@
 #include "core/report/reportdocument.h"
 
+#include "core/measure/steadystateanalyzer.h"
 #include "core/load/campaignwindow.h"
 #include "core/compare/comparisonreport.h"
 #include "core/parse/logformat.h"
@@ -84,10 +85,7 @@ std::string unitsText(const std::vector<const Summary*>& summaries) {
 // How the figures were read: "time method, warmup 20, iterations 120", or, where every case's
 // figure is its log's own reports (no time or speed method over them), the window alone.
 std::string methodText(const Summary& s) {
-    const auto own = [](const CaseStats& c) {
-        const LogFormat& f = logFormatOf(c.key.format);
-        return f.defaultWarmup == 0 && f.defaultIterations == 0;
-    };
+    const auto own = [](const CaseStats& c) { return readsOwnReports(logFormatOf(c.key.format)); };
     const bool ownReports = !s.cases.empty() && std::all_of(s.cases.begin(), s.cases.end(), own);
     return ownReports ? windowText(s)
                       : std::string(methodName(s.options.method)) + " method, " + windowText(s);

@@ -1,5 +1,6 @@
 #include "ui/charts/scalingdata.h"
 
+#include "core/measure/steadystateanalyzer.h"
 #include "ui/browse/analysis.h"
 #include "core/parse/logformat.h"
 
@@ -129,8 +130,7 @@ std::string unitOf(const std::vector<std::string>& formats) {
 // Every format's figure is the log's own reports (its default window is the steady state's).
 bool ownReportsOf(const std::vector<std::string>& formats) {
     return !formats.empty() && std::all_of(formats.begin(), formats.end(), [](const auto& f) {
-        const LogFormat& format = logFormatOf(f);
-        return format.defaultWarmup == 0 && format.defaultIterations == 0;
+        return readsOwnReports(logFormatOf(f));
     });
 }
 
