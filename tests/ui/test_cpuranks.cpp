@@ -4,6 +4,7 @@
 // on screen and exported; a DLPerf tree keeps its GPUs.
 
 #include "tests/ui/uifixture.h"
+#include "tests/support/realworldwriter.h"
 
 #include "core/load/workloadheader.h"
 #include "ui/browse/devicewords.h"
@@ -138,4 +139,20 @@ TEST(ChartLegends, ALogsOwnReportsAreNotCalledATimeMethod) {
     const auto [mxnet, mxnetAxis] = legendOf("ngc-mxnet");
     EXPECT_TRUE(mxnet.contains(QStringLiteral("Measured median (time method)")))
         << mxnet.toStdString();
+}
+
+// The Results caption of a log read from its own reports (gluon-nlp, tokens/s) says so, and its
+// unit; an NGC MXNet tree keeps "by the time method".
+TEST(ChartLegends, TheResultsCaptionOfALogsOwnReportsNamesNoMethod) {
+    QTemporaryDir dir;
+    writeFile(std::filesystem::path(dir.path().toStdString()) / "bert_base_pretrain.log",
+              gluonnlpLog("0,1,2,3,4,5,6,7", 40, [](int) { return 133000.0; }));
+    AppWindow w;
+    w.window.openDirectory(dir.path());
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 1u; }));
+    const QString caption = w.window.resultsPage()->caption();
+    EXPECT_TRUE(caption.contains(QStringLiteral("throughput in tokens/s from <b>the log's own "
+                                                "reports")))
+        << caption.toStdString();
+    EXPECT_FALSE(caption.contains(QStringLiteral("method"))) << caption.toStdString();
 }

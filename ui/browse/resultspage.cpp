@@ -2,6 +2,7 @@
 
 #include "ui/models/casetablemodel.h"
 #include "ui/models/comparisontablemodel.h"
+#include "core/measure/steadystateanalyzer.h"
 #include "core/parse/logformat.h"
 
 #include <QAction>
@@ -14,6 +15,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -151,19 +153,28 @@ void ResultsPage::setCaption(const Analysis& a, const std::set<std::string>& for
                               ? QString()
                               : tr("Details of <b>%1</b>: ")
                                     .arg(QString::fromStdString(analysis->label).toHtmlEscaped());
+    // A figure that is the log's own reports is no time or speed method over a window: the
+    // window's words say what it is.
+    const bool ownReports = std::all_of(formats.begin(), formats.end(), [](const std::string& f) {
+        return readsOwnReports(logFormatOf(f));
+    });
+    const QString window =
+        QString::fromStdString(windowText(analysis->groupWindows())).toHtmlEscaped();
+    const QString how =
+        ownReports
+            ? tr("from <b>%1</b>").arg(window)
+            : tr("by the <b>%1 method</b> (%2)")
+                  .arg(QString::fromStdString(std::string(methodName(s.options.method))), window);
     m_caption->setText(
-        whose + tr("<b>%1</b>, %2 — throughput in %3 by the <b>%4 method</b> (%5); Δ compares "
-                   "the median with the published figure (hover for its source).")
+        whose + tr("<b>%1</b>, %2 — throughput in %3 %4; Δ compares the median with the "
+                   "published figure (hover for its source).")
                     .arg(QString::fromStdString(analysis->group->label()).toHtmlEscaped(),
                          formats.size() > 1
                              ? tr("logs of %1 formats (the Framework column)").arg(formats.size())
                          : words.workload
                              ? workloadCaption(words, text(format.framework)).toHtmlEscaped()
                              : tr("logs in %1 format").arg(text(format.framework).toHtmlEscaped()),
-                         text(format.unit),
-                         QString::fromStdString(std::string(methodName(s.options.method))),
-                         QString::fromStdString(windowText(analysis->groupWindows()))
-                             .toHtmlEscaped()));
+                         text(format.unit), how));
 }
 
 QString ResultsPage::caption() const {
