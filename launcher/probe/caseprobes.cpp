@@ -60,7 +60,8 @@ CaseProbePlan planCaseProbes(const CommandBuilder& b, const PlannedRun& run,
     for (int h = 0; h < nodes; ++h) {
         ProbeNode n;
         n.name = b.campaign().hosts.empty() ? std::string("localhost") : b.hostName(h);
-        n.executor = std::shared_ptr<const Executor>(b.executor(h));
+        // In the campaign's container when there is one: the probes run where the ranks do.
+        n.executor = std::shared_ptr<const Executor>(b.rankExecutor(h));
         n.rendezvous = b.campaign().hosts.empty() ? std::string("127.0.0.1") : b.rendezvous(h);
         plan.nodes.push_back(std::move(n));
     }

@@ -209,6 +209,44 @@ std::unique_ptr<Executor> CommandBuilder::executor(int index) const {
                                          SshOptions::fromCampaign(m_campaign));
 }
 
+namespace {
+
+// Runs each argv inside the campaign's container on one host: what onHost(index, argv, true)
+// builds. Holds its own copy of the builder's pieces it needs (an executor outlives no builder
+// it was made from, but a worker thread may hold it while the GUI thread goes on).
+class ContainerRankExecutor : public Executor {
+  public:
+    ContainerRankExecutor(std::vector<std::string> execPrefix, std::unique_ptr<Executor> host,
+                          bool overSsh, std::string label)
+        : m_exec(std::move(execPrefix)), m_host(std::move(host)), m_overSsh(overSsh),
+          m_label(std::move(label)) {}
+    std::vector<std::string> wrap(const std::vector<std::string>& argv) const override {
+        std::vector<std::string> cmd = m_exec;
+        cmd.insert(cmd.end(), argv.begin(), argv.end());
+        // "exec" leaves no shell between sshd's session and the command.
+        if (m_overSsh) cmd.insert(cmd.begin(), "exec");
+        return m_host->wrap(cmd);
+    }
+    std::string hostLabel() const override { return m_label; }
+    bool isRemote() const override { return m_host->isRemote(); }
+
+  private:
+    std::vector<std::string> m_exec;
+    std::unique_ptr<Executor> m_host;
+    bool m_overSsh;
+    std::string m_label;
+};
+
+} // namespace
+
+std::unique_ptr<Executor> CommandBuilder::rankExecutor(int index) const {
+    if (m_campaign.container.runtime != "docker") return executor(index);
+    auto host = executor(index);
+    std::string label = host->hostLabel() + " (container " + m_containers.name(index) + ")";
+    return std::make_unique<ContainerRankExecutor>(m_containers.exec(index), std::move(host),
+                                                   !m_campaign.hosts.empty(), std::move(label));
+}
+
 std::vector<std::string> CommandBuilder::onHost(int index, const std::vector<std::string>& argv,
                                                 bool inContainer) const {
     std::vector<std::string> cmd = argv;

@@ -87,6 +87,11 @@ class CommandBuilder {
     std::vector<std::string> probe(int index, const std::vector<std::string>& argv,
                                    bool gpus = false) const;
     std::unique_ptr<Executor> executor(int index) const;
+    // Where the campaign's ranks run on host index: inside its running container there
+    // (onHost(index, argv, true): docker exec CONTAINER ..., over SSH when there are hosts), or,
+    // without a container, exactly executor(index). For probes and checks that must run beside
+    // the ranks; the container must be up (the launcher has started it).
+    std::unique_ptr<Executor> rankExecutor(int index) const;
     std::string scriptPath() const;
 
   private:
