@@ -30,6 +30,16 @@ std::string excludedText(const std::vector<ExcludedNode>& excluded) {
 
 std::optional<std::string> excludeNode(Campaign& campaign, const std::string& name,
                                        const std::string& reason) {
+    // Under Slurm the nodes are the scheduler's: the name goes to sbatch/salloc --exclude.
+    if (campaign.scheduler.enabled() && campaign.hosts.empty()) {
+        if (!isValidHostName(name)) return "'" + name + "' is not a Slurm node name";
+        for (const ExcludedNode& x : campaign.excludedNodes)
+            if (x.host.name == name) return std::nullopt;
+        Host node;
+        node.name = name;
+        campaign.excludedNodes.push_back({node, reason.empty() ? kDefaultExcludeReason : reason});
+        return std::nullopt;
+    }
     for (auto it = campaign.hosts.begin(); it != campaign.hosts.end(); ++it)
         if (it->name == name) {
             campaign.excludedNodes.push_back({*it, reason.empty() ? kDefaultExcludeReason : reason});

@@ -2,6 +2,8 @@
 
 #include "core/stats/numerics.h"
 #include "launcher/runner/commandbuilder.h"
+#include "launcher/slurm/slurmjobscript.h"
+#include "launcher/slurm/srunexecutor.h"
 
 #include <algorithm>
 #include <fstream>
@@ -73,6 +75,18 @@ CaseProbePlan planCaseProbes(const CommandBuilder& b, const PlannedRun& run,
     return plan;
 }
 
+std::vector<ProbeNode> slurmProbeNodes(const SlurmAllocation& a, const SlurmSettings& settings) {
+    std::vector<ProbeNode> nodes;
+    for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+        ProbeNode n;
+        n.name = a.nodes[i];
+        n.executor = std::make_shared<SrunExecutor>(a.jobId, a.nodes[i], pyxisOptions(settings));
+        n.rendezvous = i < a.addresses.size() ? a.addresses[i] : a.nodes[i];
+        nodes.push_back(std::move(n));
+    }
+    return nodes;
+}
+
 std::vector<ProbeRank> probeRanks(const std::vector<ProbeNode>& nodes, int ranksPerNode) {
     std::vector<ProbeRank> ranks;
     for (const auto& n : nodes)
@@ -98,13 +112,17 @@ std::string CaseProbeOutcome::summary(const std::string& caseId) const {
     return s;
 }
 
+bool probesRecorded(const CaseProbePlan& plan) {
+    const ProbeFile existing = readProbeFile(plan.directory);
+    return existing.error.empty() &&
+           !probesFor(existing, plan.forCase.topology, plan.forCase.model, plan.forCase.precision,
+                      plan.forCase.batchPerDevice)
+                .empty();
+}
+
 CaseProbeOutcome runCaseProbes(const CaseProbePlan& plan, const std::atomic<bool>* cancel) {
     CaseProbeOutcome out;
-    const ProbeFile existing = readProbeFile(plan.directory);
-    if (existing.error.empty() &&
-        !probesFor(existing, plan.forCase.topology, plan.forCase.model, plan.forCase.precision,
-                   plan.forCase.batchPerDevice)
-             .empty()) {
+    if (probesRecorded(plan)) {
         out.alreadyRecorded = true;
         return out;
     }

@@ -2,7 +2,8 @@
 // A case's scaling-loss probes as a campaign runs them (issue 28), before the case's first
 // repeat: each node of the case alone at its own rank count (solo), then, for a case of more
 // than one rank, the all-reduce of the gradient's size across all its ranks, through the
-// executors the case's runs use (this machine or each host over SSH). The results go to the
+// executors the case's runs use (this machine or each host over SSH, inside the campaign's
+// container when it has one; under Slurm, job steps in one allocation). The results go to the
 // campaign directory's probes.json; a case with records there already is not probed again
 // (resume). Blocking: the Runner calls runCaseProbes on a worker thread.
 
@@ -19,6 +20,8 @@
 namespace sv::launcher {
 
 class CommandBuilder;
+struct SlurmAllocation;
+struct SlurmSettings;
 
 // One node of a case or of a bisection: its name, where its ranks run, where they meet.
 struct ProbeNode {
@@ -43,6 +46,11 @@ struct CaseProbePlan {
 CaseProbePlan planCaseProbes(const CommandBuilder& builder, const PlannedRun& run,
                              const std::string& directory, const std::string& tag);
 
+// Under Slurm: the allocation's nodes, in Slurm's order, each rank a job step on its node
+// (SrunExecutor, with the campaign's pyxis options), meeting at the node's NodeAddr.
+std::vector<ProbeNode> slurmProbeNodes(const SlurmAllocation& allocation,
+                                       const SlurmSettings& settings);
+
 // The probes' settings from the campaign's variables and the profile's: python, image size,
 // threads per rank, device; a few iterations each.
 void configureProbeSpecs(const CommandBuilder& builder, const PlannedRun& run, SoloProbeSpec& solo,
@@ -58,6 +66,9 @@ struct CaseProbeOutcome {
     // One line for the journal and the output: what ran and what it measured.
     std::string summary(const std::string& caseId) const;
 };
+
+// Whether probes.json holds the plan's case already (then runCaseProbes runs none).
+bool probesRecorded(const CaseProbePlan& plan);
 
 // Runs the plan's probes one after another and appends what they measured to probes.json.
 CaseProbeOutcome runCaseProbes(const CaseProbePlan& plan, const std::atomic<bool>* cancel);

@@ -7,9 +7,11 @@
 
 #include "async/backgroundtask.h"
 #include "launcher/probe/caseprobes.h"
+#include "launcher/slurm/srunexecutor.h"
 
 #include <QRandomGenerator>
 #include <filesystem>
+#include <optional>
 
 namespace sv::launcher {
 namespace {
@@ -38,26 +40,45 @@ bool Runner::wantsProbes(int index) const {
 void Runner::runProbes(int index) {
     const PlannedRun& run = m_runs[static_cast<std::size_t>(index)];
     m_probedCases.insert(run.caseId);
-    // Not yet where the ranks run under Slurm or in a container: said, and the case goes on.
-    if (underSlurm() || m_campaign.container.runtime != "none") {
-        emit message(QString::fromStdString(
-            run.caseId + ": probes not run: " +
-            (underSlurm() ? "under Slurm" : "in a container") +
-            " they are not supported yet (docs/scaling-loss.md)"));
-        return startNext();
-    }
     const std::string tag = probeTag();
     CaseProbePlan plan = planCaseProbes(
         m_builder, run, std::filesystem::absolute(m_campaign.outputDir).string(), tag);
+    // Where the ranks run: in the campaign's containers (up since stage()), or under Slurm as
+    // job steps of one allocation that the worker asks for (salloc blocks) and gives back.
+    const std::string where =
+        underSlurm() ? " in one Slurm allocation, each rank a job step"
+        : m_campaign.container.runtime == "docker" ? " inside the campaign's container(s)"
+                                                   : "";
     emit message(QString::fromStdString(run.caseId + ": probing before its first repeat (" +
-                                        std::to_string(plan.nodes.size()) +
+                                        std::to_string(run.key.topology.nodes) +
                                         " node(s) alone, then the all-reduce across " +
-                                        std::to_string(run.key.topology.ranks()) + " ranks)"));
+                                        std::to_string(run.key.topology.ranks()) + " ranks" +
+                                        where + ")"));
     m_probeCancel = std::make_shared<std::atomic<bool>>(m_cancelRequested);
     async::runInBackground(
         this,
-        [plan = std::move(plan), cancel = m_probeCancel, journal = m_journal]() mutable {
-            CaseProbeOutcome o = runCaseProbes(plan, cancel.get());
+        [plan = std::move(plan), cancel = m_probeCancel, journal = m_journal,
+         slurm = underSlurm() ? std::optional<Campaign>(m_campaign) : std::nullopt,
+         topology = run.key.topology, tag]() mutable {
+            CaseProbeOutcome o;
+            if (slurm && probesRecorded(plan)) {
+                o.alreadyRecorded = true; // resume: no allocation asked for
+            } else if (slurm) {
+                const SlurmAllocation held = allocateForProbes(
+                    *slurm, topology.nodes, topology.gpusPerNode, tag, plan.timeoutMs, cancel.get());
+                if (held.ok()) {
+                    plan.nodes = slurmProbeNodes(held, slurm->scheduler);
+                    o = runCaseProbes(plan, cancel.get());
+                    // Given back at once, whatever the probes did: nothing stays queued.
+                    if (auto e = releaseAllocation(held); !e.empty()) o.errors.push_back(e);
+                } else {
+                    o.cancelled = held.cancelled;
+                    if (!held.cancelled)
+                        o.errors.push_back("the Slurm allocation for the probes: " + held.error);
+                }
+            } else {
+                o = runCaseProbes(plan, cancel.get());
+            }
             std::string journalError;
             journal.appendProbes(plan.caseId, probeState(o), o.summary(plan.caseId), o.errors,
                                  &journalError);

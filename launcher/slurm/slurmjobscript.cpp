@@ -1,5 +1,6 @@
 #include "launcher/slurm/slurmjobscript.h"
 
+#include "launcher/slurm/srunexecutor.h"
 #include "launcher/ssh/shellquote.h"
 
 #include <filesystem>
@@ -170,6 +171,8 @@ SlurmSubmission slurmSubmission(const CommandBuilder& builder, const PlannedRun&
     option("--reservation", s.reservation);
     option("--constraint", s.constraint);
     option("--time", s.timeLimit);
+    // The nodes left out (--exclude-node): Slurm places the job elsewhere.
+    option("--exclude", slurmExcludeList(c));
     if (s.exclusive) sub.sbatchArgv.push_back("--exclusive");
     sub.sbatchArgv.insert(sub.sbatchArgv.end(), s.extraSbatchArgs.begin(), s.extraSbatchArgs.end());
     sub.sbatchArgv.push_back(sub.scriptPath);
