@@ -23,6 +23,39 @@ def env_int(names, default):
     return default
 
 
+def choose_gloo_interface(master_addr, master_port):
+    """Points gloo at the interface that reaches MASTER_ADDR, when GLOO_SOCKET_IFNAME is unset.
+
+    Left to itself, gloo binds to the address this machine's hostname resolves to and tells its
+    peers to connect there. Where that is a loopback address (Debian's default /etc/hosts maps
+    the hostname to 127.0.1.1), or any address the other nodes cannot reach, every rank on
+    another node fails with "connect [127.0.1.1]:...: Connection refused": a real multi-node
+    failure, not only a test's. The interface is the one holding the local address the kernel
+    routes to MASTER_ADDR from (a UDP socket's connect() sends nothing); when anything fails,
+    GLOO_SOCKET_IFNAME stays unset and gloo chooses as before.
+    """
+    if os.environ.get("GLOO_SOCKET_IFNAME"):
+        return
+    import fcntl
+    import socket
+    import struct
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect((master_addr, int(master_port)))
+            local = s.getsockname()[0]
+            for _, name in socket.if_nameindex():
+                try:
+                    # SIOCGIFADDR: the interface's IPv4 address, at bytes 20-24 of struct ifreq.
+                    req = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))
+                except OSError:
+                    continue  # no IPv4 address
+                if socket.inet_ntoa(req[20:24]) == local:
+                    os.environ["GLOO_SOCKET_IFNAME"] = name
+                    return
+    except (OSError, ValueError, UnicodeError):
+        pass
+
+
 def main():
     p = argparse.ArgumentParser(description="time an all-reduce of the gradient's size")
     p.add_argument("--bytes", type=int, required=True, help="bytes all-reduced per iteration")
@@ -48,6 +81,8 @@ def main():
         torch.cuda.set_device(device)
     os.environ.setdefault("MASTER_ADDR", a.master_addr)
     os.environ.setdefault("MASTER_PORT", str(a.master_port))
+    if backend == "gloo":
+        choose_gloo_interface(os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"])
     dist.init_process_group(backend, rank=rank, world_size=world)
     # fp16 on CPU: gloo's half all-reduce is not in every build, so the same bytes as float32
     # elements; on GPUs the run's own dtype.
