@@ -6,6 +6,7 @@
 #include "tests/launcher/launchertest.h"
 
 #include <csignal>
+#include <ctime>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <map>
@@ -299,4 +300,78 @@ TEST_F(Containers, PreflightSaysWhatToDoForAMissingImageARefusedSocketAndAMissin
               std::string::npos)
         << noMount.out;
     ::close(fd);
+}
+
+// Issue 28 in a container: a 2-rank case's probes run inside the campaign's container (docker
+// exec into it, as the ranks do): dockerd's own events list an exec of each probe rank; the
+// solo record and the all-reduce across both ranks are in probes.json, and nothing says the
+// probes were not run.
+TEST_F(Containers, ProbesRunInsideTheCampaignsContainer) {
+    auto argv = runArgv({}, 1, {"--probes"});
+    argv[5] = "1n2g";
+    const auto since = std::to_string(std::time(nullptr) - 1);
+    const auto r = runProcess(argv);
+    const auto until = std::to_string(std::time(nullptr) + 1);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err << readWhole(m_out + "/journal.jsonl");
+    EXPECT_EQ(r.err.find("not run"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ranks inside the campaign's container(s))"), std::string::npos) << r.err;
+    const auto file = nlohmann::json::parse(readWhole(m_out + "/probes.json"), nullptr, false);
+    ASSERT_TRUE(file.is_object()) << readWhole(m_out + "/journal.jsonl");
+    ASSERT_EQ(file["probes"].size(), 2u) << file.dump();
+    EXPECT_EQ(file["probes"][0]["kind"], "solo");
+    EXPECT_EQ(file["probes"][0]["devices"], 2);
+    EXPECT_GT(file["probes"][0]["pace_per_device"].get<double>(), 0.0);
+    EXPECT_EQ(file["probes"][1]["kind"], "allreduce");
+    EXPECT_EQ(file["probes"][1]["ranks"], 2);
+    std::istringstream journal(readWhole(m_out + "/journal.jsonl"));
+    int ok = 0;
+    for (std::string line; std::getline(journal, line);)
+        ok += line.find("\"event\":\"probes\"") != std::string::npos &&
+              line.find("\"state\":\"ok\"") != std::string::npos;
+    EXPECT_EQ(ok, 1) << readWhole(m_out + "/journal.jsonl");
+    // dockerd's record: every probe rank (2 solo, 2 all-reduce) was an exec into the container
+    // the campaign started, its command the probe's tagged python.
+    const auto containers = containerRecords();
+    ASSERT_FALSE(containers.empty());
+    const std::string name = containers[0]["id"];
+    const auto events = m_dockerd->docker({"events", "--since", since, "--until", until, "--filter",
+                                           "event=exec_start", "--format",
+                                           "{{.Actor.Attributes.name}}\t{{.Action}}"});
+    ASSERT_EQ(events.exitCode, 0) << events.err;
+    int probeExecs = 0;
+    std::istringstream in(events.out);
+    for (std::string line; std::getline(in, line);)
+        if (line.find("SCALEVIEW_RUN_TAG=svprobe") != std::string::npos &&
+            line.find("/usr/bin/python3 -c") != std::string::npos) {
+            EXPECT_EQ(line.substr(0, line.find('\t')), name) << line.substr(0, 300);
+            ++probeExecs;
+        }
+    EXPECT_EQ(probeExecs, 4) << events.out.substr(0, 2000);
+}
+
+// A cancel while the probes run inside a kept container: killing the docker exec clients
+// leaves the probe's processes running in the container, so the tag sweep goes in after them;
+// nothing but the container's own sleep is left.
+TEST_F(Containers, CancelDuringTheProbesLeavesNothingInTheContainer) {
+    auto argv = runArgv({}, 1, {"--probes", "--grace", "1", "--container-keep"});
+    argv[5] = "1n2g";
+    const pid_t cli = sv::test::spawn(argv, m_dir + "/cli.log");
+    const auto t0 = std::chrono::steady_clock::now();
+    while (sv::test::taggedProcesses("svprobe").size() < 2 && sv::test::since(t0) < 120)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ASSERT_GE(sv::test::taggedProcesses("svprobe").size(), 2u) << readWhole(m_dir + "/cli.log");
+    ::kill(cli, SIGTERM);
+    int status = 0;
+    ::waitpid(cli, &status, 0);
+    EXPECT_EQ(WEXITSTATUS(status), 130) << readWhole(m_dir + "/cli.log");
+    EXPECT_TRUE(sv::test::taggedProcesses("svprobe").empty());
+    const auto names = m_dockerd->containers();
+    ASSERT_EQ(names.size(), 1u);
+    const auto top = m_dockerd->docker({"top", names[0], "-o", "pid,args"});
+    std::vector<std::string> lines;
+    std::istringstream in(top.out);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    ASSERT_EQ(lines.size(), 2u) << top.out << top.err; // the header and one process
+    EXPECT_NE(lines[1].find("sleep infinity"), std::string::npos) << top.out;
 }
