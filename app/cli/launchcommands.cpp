@@ -159,11 +159,15 @@ int findSlowNode(QCoreApplication& app, const Campaign& campaign, const Workload
         std::string names;
         for (const auto& n : r.nodes)
             names += (names.empty() ? "" : ", ") + n;
-        std::printf("find-slow-node: probe run: %s: %s samples/s per device\n", names.c_str(),
+        std::printf("find-slow-node: probe run: %s %s: %s samples/s per device\n", names.c_str(),
+                    r.together ? "together" : "each alone",
                     formatFixed(r.pacePerDevice, 2).c_str());
     }
-    std::printf("find-slow-node: %s%s%s: %s\n", verdict.kindName(),
-                verdict.node.empty() ? "" : " ", verdict.node.c_str(), verdict.why.c_str());
+    std::string named;
+    for (const auto& n : verdict.named)
+        named += (named.empty() ? " " : ", ") + n;
+    std::printf("find-slow-node: %s%s: %s\n", verdict.kindName(), named.c_str(),
+                verdict.why.c_str());
     if (const auto error = recordSlowNodeVerdict(c, verdict, dir, journal); !error.empty())
         std::fprintf(stderr, "scaleview-cli find-slow-node: %s\n", error.c_str());
     return verdict.kind == SlowNodeVerdict::Kind::Failed ? 1 : 0;

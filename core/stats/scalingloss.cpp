@@ -58,21 +58,12 @@ ScalingLoss scalingLoss(const ScalingLossInput& in) {
     double pMed = 0, pMin = 0;
     std::optional<Interval> pMedCi, pMinCi;
     if (!nodes.empty()) {
-        const std::size_t n = nodes.size();
-        std::vector<const SoloProbe*> middle = {nodes[(n - 1) / 2]};
-        if (n % 2 == 0) middle.push_back(nodes[n / 2]);
-        Interval sum{0, 0};
-        bool allCi = true;
-        for (const SoloProbe* m : middle) {
-            pMed += m->pacePerDevice / double(middle.size());
-            if (auto ci = medianCi(m->paceSamples, "solo " + m->node)) {
-                sum.lo += ci->lo / double(middle.size());
-                sum.hi += ci->hi / double(middle.size());
-            } else {
-                allCi = false;
-            }
-        }
-        if (allCi) pMedCi = sum;
+        // The high median: of an even count, the upper middle node, so that one slow node of
+        // two is measured against the other, not against their mean (which would put half of
+        // its slowness into the device-slowdown part).
+        const SoloProbe* median = nodes[nodes.size() / 2];
+        pMed = median->pacePerDevice;
+        pMedCi = medianCi(median->paceSamples, "solo " + median->node);
         pMin = nodes.front()->pacePerDevice;
         pMinCi = medianCi(nodes.front()->paceSamples, "solo " + nodes.front()->node);
     }

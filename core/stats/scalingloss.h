@@ -2,7 +2,8 @@
 // Where a case's lost throughput goes: the loss against ideal scaling (1 - efficiency, exact from
 // the logs) split into parts the launcher's probes measured in the same allocation:
 //   device-slowdown  each node alone at its own device count, against the 1-device case's pace;
-//   slowest-node     the slowest node's solo pace against the median node's (everyone waits);
+//   slowest-node     the slowest node's solo pace against the median node's (everyone waits; of an
+//                    even count the high median, the upper middle node);
 //   communication    an all-reduce of the gradient's size across the case's ranks, timed, as the
 //                    cost per iteration if the workload did not overlap it;
 //   remainder        the loss less the measured parts, never forced to zero (negative: the

@@ -2,6 +2,7 @@
 
 #include "core/stats/numerics.h"
 
+#include <algorithm>
 #include <future>
 
 namespace sv::launcher {
@@ -14,24 +15,29 @@ std::string joined(const std::vector<std::string>& names, const char* sep) {
     return out;
 }
 
-// The nodes of `names` each alone, all at once (a thread each): the set's pace per device is
-// its slowest node's, the pace a synchronous job over the set is held to.
-std::optional<double> probeSet(const SlowNodeSearch& s, const std::vector<std::string>& names,
-                               SlowNodeVerdict& v, const std::atomic<bool>* cancel) {
-    std::vector<std::future<SoloProbeResult>> runs;
+std::vector<ProbeNode> nodesNamed(const SlowNodeSearch& s, const std::vector<std::string>& names) {
+    std::vector<ProbeNode> out;
     for (const auto& name : names)
         for (const auto& n : s.nodes)
-            if (n.name == name) {
-                SoloProbeSpec spec = s.spec;
-                spec.node = name;
-                spec.masterAddr = "127.0.0.1"; // alone: its ranks meet on the node itself
-                spec.masterPort = probePort();
-                runs.push_back(std::async(std::launch::async, [spec, n, &s, cancel] {
-                    return runSoloProbe(spec, probeRanks({n}, s.ranksPerNode), s.timeoutMs,
-                                        cancel);
-                }));
-            }
-    std::optional<double> slowest;
+            if (n.name == name) out.push_back(n);
+    return out;
+}
+
+// The nodes of `names` each alone, all at once (a thread each): each node's own pace.
+std::optional<NodeSetProbe> probeAlone(const SlowNodeSearch& s,
+                                       const std::vector<std::string>& names, SlowNodeVerdict& v,
+                                       const std::atomic<bool>* cancel) {
+    std::vector<std::future<SoloProbeResult>> runs;
+    for (const ProbeNode& n : nodesNamed(s, names)) {
+        SoloProbeSpec spec = s.spec;
+        spec.node = n.name;
+        spec.masterAddr = "127.0.0.1"; // alone: its ranks meet on the node itself
+        spec.masterPort = probePort();
+        runs.push_back(std::async(std::launch::async, [spec, n, &s, cancel] {
+            return runSoloProbe(spec, probeRanks({n}, s.ranksPerNode), s.timeoutMs, cancel);
+        }));
+    }
+    NodeSetProbe set{names, false, 0.0, {}};
     std::string failures;
     for (auto& f : runs) {
         const SoloProbeResult r = f.get();
@@ -40,15 +46,35 @@ std::optional<double> probeSet(const SlowNodeSearch& s, const std::vector<std::s
             continue;
         }
         v.alone.push_back(*r.probe);
-        if (!slowest || r.probe->pacePerDevice < *slowest) slowest = r.probe->pacePerDevice;
+        set.nodePaces.push_back(r.probe->pacePerDevice);
     }
-    if (!failures.empty() || !slowest) {
+    if (!failures.empty() || set.nodePaces.size() != names.size()) {
         v.kind = SlowNodeVerdict::Kind::Failed;
-        v.why = "the probe run of " + joined(names, ", ") + " failed: " + failures;
+        v.why = "the probe run of " + joined(names, ", ") + " alone failed: " + failures;
         return std::nullopt;
     }
-    v.runs.push_back({names, *slowest});
-    return slowest;
+    set.pacePerDevice = *std::min_element(set.nodePaces.begin(), set.nodePaces.end());
+    return set;
+}
+
+// The nodes of `names` as one job: their ranks meet at the first node's rendezvous address.
+std::optional<NodeSetProbe> probeTogether(const SlowNodeSearch& s,
+                                          const std::vector<std::string>& names,
+                                          SlowNodeVerdict& v, const std::atomic<bool>* cancel) {
+    const std::vector<ProbeNode> nodes = nodesNamed(s, names);
+    SoloProbeSpec spec = s.spec;
+    spec.node = joined(names, "+");
+    spec.masterAddr = nodes.front().rendezvous;
+    spec.masterPort = probePort();
+    spec.localWorld = s.ranksPerNode;
+    const SoloProbeResult r = runSoloProbe(spec, probeRanks(nodes, s.ranksPerNode), s.timeoutMs,
+                                           cancel);
+    if (!r.probe) {
+        v.kind = SlowNodeVerdict::Kind::Failed;
+        v.why = "the probe run of " + joined(names, ", ") + " together failed: " + r.error;
+        return std::nullopt;
+    }
+    return NodeSetProbe{names, true, r.probe->pacePerDevice, {}};
 }
 
 } // namespace
@@ -68,40 +94,42 @@ SlowNodeVerdict findSlowNode(const SlowNodeSearch& s, const std::atomic<bool>* c
     std::vector<std::string> names;
     for (const auto& n : s.nodes)
         names.push_back(n.name);
-    if (names.size() < 2 || !(s.healthyPace > 0)) {
-        v.why = names.size() < 2 ? "a slow node is looked for among two nodes or more"
-                                 : "no healthy pace to compare with";
-        return v;
-    }
+    v.setPace = s.setPace;
     const std::string healthy = "a healthy " + formatFixed(s.healthyPace, 2) +
                                 " samples/s per device (" + s.healthySource + ")";
-    v.setPace = s.setPace;
-    if (!v.setPace && !(v.setPace = probeSet(s, names, v, cancel))) return v;
-    if (*v.setPace >= s.healthyPace * (1 - s.thresholdPct / 100)) {
-        v.kind = SlowNodeVerdict::Kind::NotSlow;
-        v.why = "the nodes together run at " + formatFixed(*v.setPace, 2) +
-                " per device against " + healthy + ": within " + formatFixed(s.thresholdPct, 0) +
-                " %, no node to look for";
-        return v;
-    }
     for (;;) {
         if (cancel && cancel->load()) {
             v.kind = SlowNodeVerdict::Kind::Failed;
             v.why = "cancelled";
             return v;
         }
-        const BisectionStep step = nextBisectionStep(names, s.healthyPace, s.thresholdPct, v.runs);
+        const BisectionStep step =
+            nextBisectionStep(names, s.healthyPace, s.thresholdPct, v.runs, s.setPace);
         if (step.state == BisectionStep::State::Probe) {
-            if (!probeSet(s, step.probe, v, cancel)) return v;
+            const auto run = step.together ? probeTogether(s, step.probe, v, cancel)
+                                           : probeAlone(s, step.probe, v, cancel);
+            if (!run) return v;
+            if (run->together && run->nodes == names) v.setPace = run->pacePerDevice;
+            v.runs.push_back(*run);
             continue;
         }
-        v.kind = step.state == BisectionStep::State::Named ? SlowNodeVerdict::Kind::Named
-                 : step.state == BisectionStep::State::NeedsInterconnect
-                     ? SlowNodeVerdict::Kind::NeedsInterconnect
-                     : SlowNodeVerdict::Kind::Failed;
-        v.node = step.node;
-        v.why = step.why + " (all " + std::to_string(names.size()) + " together: " +
-                formatFixed(*v.setPace, 2) + " per device; " + healthy + ")";
+        switch (step.state) {
+        case BisectionStep::State::Named: v.kind = SlowNodeVerdict::Kind::Named; break;
+        case BisectionStep::State::NeedsInterconnect:
+            v.kind = SlowNodeVerdict::Kind::NeedsInterconnect;
+            break;
+        case BisectionStep::State::NotSlow: v.kind = SlowNodeVerdict::Kind::NotSlow; break;
+        default: v.kind = SlowNodeVerdict::Kind::Failed; break;
+        }
+        v.named = step.named;
+        v.throughLink = step.throughLink;
+        v.node = v.named.empty() ? std::string() : v.named.front();
+        v.why = step.why;
+        if (step.state != BisectionStep::State::Invalid)
+            v.why += " (" + (v.setPace ? "all " + std::to_string(names.size()) + " together: " +
+                                             formatFixed(*v.setPace, 2) + " per device; "
+                                       : std::string()) +
+                     healthy + ")";
         return v;
     }
 }

@@ -1,12 +1,11 @@
 #pragma once
-// --find-slow-node (issue 28): short probe runs on node sets, following the bisection plan
-// (core/stats/nodebisection.h), until a node is named or the slowness is shown to need the
-// interconnect. A set's probe runs the workload on each of the set's nodes alone, all at once:
-// the set's pace per device is its slowest node's (the pace a synchronous job over the set is
-// held to), against a healthy pace. Alone, so that no communication enters the comparison with
-// the 1-node pace: a node slow on its own (a foreign process, clocks, a bad device) is named; a
-// node slow only through its link is not ("needs the interconnect": the all-reduce probe and
-// the multi-node case say more). Blocking: call it off the GUI thread.
+// --find-slow-node (issue 28): short probe runs on node sets, following the plan of
+// core/stats/nodebisection.h, until the slow nodes are named or the slowness is shown to need
+// the interconnect. First every node runs the workload alone, all at once: each node slow on
+// its own (a foreign process, clocks, a bad device) is named, however many. When none is but
+// the nodes together are slow, node sets run the workload together (one job across their link,
+// meeting at the set's first node): a node slow only through its link is named as such, or no
+// single node explains it ("needs the interconnect"). Blocking: call it off the GUI thread.
 //
 // The healthy pace is the caller's: the median node's solo pace where the case's nodes were
 // probed alone (robust to one slow node), else the 1-node case's pace per device at the same
@@ -36,10 +35,12 @@ struct SlowNodeSearch {
 
 struct SlowNodeVerdict {
     enum class Kind { Named, NeedsInterconnect, NotSlow, Failed } kind = Kind::Failed;
-    std::string node;                 // Named
+    std::vector<std::string> named;   // Named: every node slow alone, or the one whose link
+    bool throughLink = false;         // named for its link: healthy alone, slow with others
+    std::string node;                 // Named: the first of `named`
     std::string why;                  // the verdict with its evidence, in words
     std::vector<NodeSetProbe> runs;   // each probe run, in order
-    std::vector<SoloProbe> alone;     // each node's pace in each run (for probes.json)
+    std::vector<SoloProbe> alone;     // each node's pace alone (for probes.json)
     std::optional<double> setPace;    // the whole set's, measured or given
     const char* kindName() const;     // named, needs-interconnect, not-slow, failed
 };

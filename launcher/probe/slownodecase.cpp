@@ -68,7 +68,10 @@ SlowNodeCase planSlowNodeSearch(const CommandBuilder& b, const std::vector<Plann
         std::vector<double> paces;
         for (const auto& [node, pace] : byNode)
             paces.push_back(pace);
-        s.healthyPace = numpyMedian(paces);
+        // The high median, as the scaling loss takes it: one slow node of two is compared with
+        // the other, not with their mean.
+        std::sort(paces.begin(), paces.end());
+        s.healthyPace = paces[paces.size() / 2];
         s.healthySource = "the median of " + std::to_string(paces.size()) +
                           " nodes' solo paces in probes.json";
     } else if (auto pace = runPace(runs, done, run->key, oneNode)) {
@@ -101,8 +104,12 @@ std::string recordSlowNodeVerdict(const SlowNodeCase& c, const SlowNodeVerdict& 
     std::string error;
     if (!fresh.empty()) error = appendProbeRecords(directory, c.forCase, fresh, {});
     std::string journalError;
-    journal.appendSlowNodeSearch(v.kindName(), v.node, c.caseId + ": " + v.why,
-                                 static_cast<int>(v.runs.size()), &journalError);
+    // One record per node named (two nodes slow on their own are two), else one without.
+    const std::vector<std::string> named = v.named.empty() ? std::vector<std::string>{""} : v.named;
+    for (const auto& node : named)
+        if (journalError.empty())
+            journal.appendSlowNodeSearch(v.kindName(), node, c.caseId + ": " + v.why,
+                                         static_cast<int>(v.runs.size()), &journalError);
     if (!journalError.empty()) error += (error.empty() ? "" : "; ") + journalError;
     return error;
 }

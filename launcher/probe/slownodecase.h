@@ -4,7 +4,7 @@
 // where the verdict goes (probes.json: each node's pace alone, which core's slow_nodes reads;
 // the journal: the verdict with its evidence).
 //
-// The healthy pace, in this order: the median node's solo pace from probes.json where two nodes
+// The healthy pace, in this order: the (high) median node's solo pace from probes.json where two nodes
 // or more of the case were probed alone (--probes; one slow node cannot move a median); else
 // the 1-node case's pace per device at the same ranks per node (the campaign's own ok runs,
 // median; its node, the first host, must be healthy); else the figure given (--healthy-pace).

@@ -151,6 +151,24 @@ TEST(ScalingLoss, HandComputedBreakdown) {
         << part(l, "communication").evidence;
 }
 
+// Two nodes, one 30 % slower than the other, which runs at the 1-device pace: the slow node's
+// whole slowness is the slowest-node part (30 points), none of it device slowdown. Against the
+// mean of the two (the plain median of an even count) it would read 17.6 % slower and split 15
+// and 15.
+TEST(ScalingLoss, OneSlowNodeOfTwoIsMeasuredAgainstTheOther) {
+    CaseProbes p;
+    p.solo = {{"fast", 1, 400.0, {399, 400, 401, 400, 400}},
+              {"slow", 1, 280.0, {279, 280, 281, 280, 280}}};
+    const ScalingLoss l = scalingLoss(input(0.70, &p));
+    EXPECT_NEAR(part(l, "device-slowdown").pct, 0.0, 1e-9);
+    EXPECT_NEAR(part(l, "slowest-node").pct, 30.0, 1e-9);
+    ASSERT_EQ(l.slowNodes.size(), 1u);
+    EXPECT_EQ(l.slowNodes[0].node, "slow");
+    EXPECT_NEAR(l.slowNodes[0].slowerPct, 30.0, 1e-9);
+    ASSERT_TRUE(part(l, "slowest-node").ci95);
+    EXPECT_TRUE(part(l, "slowest-node").ci95->contains(30.0));
+}
+
 TEST(ScalingLoss, RemainderNegativeIsKeptAndSaidSo) {
     const CaseProbes p = threeNodes();
     // A loss of 20 points, with 5.5 + 9.5 + 9.97 measured: the workload hides communication.
@@ -201,9 +219,10 @@ TEST(ScalingLoss, ProbesJsonInTheCampaignDirectoryReachEveryOutput) {
     ASSERT_EQ(l["parts"].size(), 4u) << l.dump(2);
     EXPECT_TRUE(l["not_measured"].empty());
     const double base = *s.cases[0].median;
-    // Median of 330, 379, 380, 381 is 379.5 (the other model's probe is not this case's).
-    EXPECT_NEAR(l["parts"][0]["pct"].get<double>(), 100.0 * (1 - 379.5 / base), 1e-9);
-    EXPECT_NEAR(l["parts"][1]["pct"].get<double>(), 100.0 * (379.5 - 330.0) / base, 1e-9);
+    // The high median of 330, 379, 380, 381 is 380 (the other model's probe is not this
+    // case's).
+    EXPECT_NEAR(l["parts"][0]["pct"].get<double>(), 100.0 * (1 - 380.0 / base), 1e-9);
+    EXPECT_NEAR(l["parts"][1]["pct"].get<double>(), 100.0 * (380.0 - 330.0) / base, 1e-9);
     double sum = 0;
     for (const auto& p : l["parts"])
         sum += p["pct"].get<double>();
