@@ -9,7 +9,9 @@
 #include "launcher/campaign/campaigndirectory.h"
 #include "launcher/campaign/dryrun.h"
 #include "launcher/monitor/environmentcapture.h"
+#include "launcher/probe/caseprobes.h"
 #include "launcher/probe/slownodecase.h"
+#include "launcher/slurm/srunexecutor.h"
 #include "launcher/runner/hostaddresses.h"
 #include "launcher/runner/preflight.h"
 #include "core/report/report.h"
@@ -19,6 +21,8 @@
 #include "launcher/runner/terminationsignals.h"
 
 #include <QCoreApplication>
+#include <QRandomGenerator>
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -125,7 +129,22 @@ class ConsoleProgress {
 // the journal. 0 when a verdict was reached, 1 when not.
 int findSlowNode(QCoreApplication& app, const Campaign& campaign, const WorkloadProfile& profile,
                  std::optional<double> healthyPace, std::optional<double> thresholdPct) {
-    const CommandBuilder builder(campaign, profile, workloadDirOf(campaign));
+    // Under Slurm the nodes are the allocation's, known once it is held (in the search's
+    // worker): the plan is made over stand-in hosts, one per node of the case, and its nodes
+    // are replaced by the allocation's (each probe rank a job step on its node, --nodelist).
+    Campaign planned = campaign;
+    const bool slurm = campaign.scheduler.enabled() && campaign.hosts.empty();
+    if (slurm) {
+        int widest = 0;
+        for (const Topology& t : campaign.topologies)
+            widest = std::max(widest, t.nodes);
+        for (int n = 0; n < widest; ++n) {
+            Host h;
+            h.name = "slurm-node-" + std::to_string(n + 1);
+            planned.hosts.push_back(h);
+        }
+    }
+    const CommandBuilder builder(planned, profile, workloadDirOf(campaign));
     const std::string dir = std::filesystem::absolute(campaign.outputDir).string();
     Journal journal((std::filesystem::path(dir) / "journal.jsonl").string());
     SlowNodeCase c =
@@ -149,7 +168,27 @@ int findSlowNode(QCoreApplication& app, const Campaign& campaign, const Workload
     });
     SlowNodeVerdict verdict;
     async::runInBackground(
-        &app, [search = c.search, cancel] { return sv::launcher::findSlowNode(search, cancel.get()); },
+        &app,
+        [search = c.search, cancel, slurm = slurm ? std::optional<Campaign>(campaign)
+                                                  : std::nullopt]() mutable {
+            if (!slurm) return sv::launcher::findSlowNode(search, cancel.get());
+            char tag[40];
+            std::snprintf(tag, sizeof tag, "svslow%016llx",
+                          static_cast<unsigned long long>(QRandomGenerator::global()->generate64()));
+            const SlurmAllocation held =
+                allocateForProbes(*slurm, int(search.nodes.size()), search.ranksPerNode, tag,
+                                  search.timeoutMs, cancel.get());
+            if (!held.ok()) {
+                SlowNodeVerdict v;
+                v.why = held.cancelled ? std::string("cancelled")
+                                       : "the Slurm allocation for the search: " + held.error;
+                return v;
+            }
+            search.nodes = slurmProbeNodes(held, slurm->scheduler);
+            SlowNodeVerdict v = sv::launcher::findSlowNode(search, cancel.get());
+            if (const auto e = releaseAllocation(held); !e.empty()) v.why += "; " + e;
+            return v;
+        },
         [&](SlowNodeVerdict v) {
             verdict = std::move(v);
             app.quit();

@@ -99,6 +99,24 @@ TEST(SlurmProbes, TwoNodesAreProbedInOneAllocationThatIsGivenBack) {
     // Slurm's own record of the probes' allocation, by its name.
     const std::string completed = readWhole(g_cluster->dir() + "/log/jobcomp.txt");
     EXPECT_NE(completed.find("Name=scaleview-svprobe"), std::string::npos) << completed;
+
+    // find-slow-node on it: the search holds its own allocation and probes Slurm's nodes as job
+    // steps (--nodelist). A threshold of 5 % makes the 2-node set count as slow (its all-reduce
+    // alone takes more), so the search probes the nodes; whichever verdict it reaches, its probe
+    // runs name Slurm's nodes, and the allocation is given back.
+    const auto search = runProcess({kCli, "find-slow-node", out, "--slow-threshold", "5"});
+    std::printf("%s", search.out.c_str());
+    EXPECT_EQ(search.exitCode, 0) << search.out << search.err;
+    EXPECT_NE(search.out.find(": 2 nodes, against "), std::string::npos) << search.out;
+    const bool probedNode1 =
+        search.out.find("probe run: node1") != std::string::npos ||
+        search.out.find("probe run: node2, node1") != std::string::npos;
+    EXPECT_TRUE(probedNode1) << search.out << search.err;
+    EXPECT_EQ(search.out.find("slurm-node-"), std::string::npos) << search.out;
+    EXPECT_EQ(journalEvents(out, "slow-node").size(), 1u) << readWhole(out + "/journal.jsonl");
+    EXPECT_TRUE(g_cluster->jobs().empty());
+    EXPECT_NE(readWhole(g_cluster->dir() + "/log/jobcomp.txt").find("Name=scaleview-svslow"),
+              std::string::npos);
 }
 
 // With a pyxis image, every probe step takes pyxis' options, as the run's tasks do: each solo
