@@ -4,6 +4,8 @@
 
 #include "tests/launcher/dockerd.h"
 #include "tests/launcher/launchertest.h"
+#include "launcher/campaign/workloadprofile.h"
+#include "launcher/runner/commandbuilder.h"
 
 #include <csignal>
 #include <ctime>
@@ -374,4 +376,43 @@ TEST_F(Containers, CancelDuringTheProbesLeavesNothingInTheContainer) {
         lines.push_back(line);
     ASSERT_EQ(lines.size(), 2u) << top.out << top.err; // the header and one process
     EXPECT_NE(lines[1].find("sleep infinity"), std::string::npos) << top.out;
+}
+
+// rankExecutor: where the campaign's ranks run. In a docker campaign, docker exec into that
+// host's container (over ssh with hosts: the same line onHost builds); without a container,
+// exactly the host's executor.
+TEST(ContainerRankExecutor, ExecsIntoTheHostsContainerAndIsTheHostsOwnExecutorWithout) {
+    std::string error;
+    auto profile = sv::launcher::loadProfile("local-cpu-rn50", &error);
+    ASSERT_TRUE(profile) << error;
+    sv::launcher::Campaign c = sv::test::fakeCampaign("local-cpu-rn50", "/tmp/sv-rankexec", 1);
+    c.container.runtime = "docker";
+    c.container.image = "sv/empty:1";
+    const std::vector<std::string> argv{"env", "RANK=0", "/usr/bin/python3", "-c", "x; y"};
+    {
+        const sv::launcher::CommandBuilder b(c, *profile, "/tmp/w");
+        const auto local = b.rankExecutor(0);
+        std::vector<std::string> expected{"docker", "exec", b.containers().name(0)};
+        expected.insert(expected.end(), argv.begin(), argv.end());
+        EXPECT_EQ(local->wrap(argv), expected);
+        EXPECT_EQ(local->wrap(argv), b.onHost(0, argv, true));
+        EXPECT_FALSE(local->isRemote());
+        EXPECT_NE(local->hostLabel().find(b.containers().name(0)), std::string::npos);
+    }
+    c.hosts = {sv::launcher::Host{"n1", "", 0, "", 1}, sv::launcher::Host{"n2", "", 0, "", 1}};
+    {
+        const sv::launcher::CommandBuilder b(c, *profile, "/tmp/w");
+        const auto second = b.rankExecutor(1);
+        EXPECT_EQ(second->wrap(argv), b.onHost(1, argv, true));
+        EXPECT_EQ(second->wrap(argv).front(), "ssh");
+        EXPECT_NE(second->wrap(argv).back().find("docker exec " + b.containers().name(1)),
+                  std::string::npos)
+            << second->wrap(argv).back();
+        EXPECT_TRUE(second->isRemote());
+        EXPECT_NE(second->hostLabel().find("n2"), std::string::npos);
+    }
+    c.container = {};
+    const sv::launcher::CommandBuilder plain(c, *profile, "/tmp/w");
+    EXPECT_EQ(plain.rankExecutor(1)->wrap(argv), plain.executor(1)->wrap(argv));
+    EXPECT_EQ(plain.rankExecutor(1)->hostLabel(), "n2");
 }

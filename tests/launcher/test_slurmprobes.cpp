@@ -7,6 +7,8 @@
 // salloc, and Slurm places both elsewhere.
 
 #include "tests/launcher/slurmtest.h"
+#include "launcher/slurm/slurmjobscript.h"
+#include "launcher/slurm/srunexecutor.h"
 
 #include <csignal>
 #include <algorithm>
@@ -215,6 +217,51 @@ TEST(SlurmProbes, AnExcludedNodeIsExcludedBySlurm) {
         << journalEvents(out, "probes")[0].dump();
     EXPECT_TRUE(g_cluster->jobs().empty());
     std::filesystem::remove_all(dir);
+}
+
+// The exact lines, without a cluster: each probe rank's step and the probes' allocation, from
+// the scheduler block and the nodes left out.
+TEST(SlurmProbeParts, TheStepAndAllocationLines) {
+    sv::launcher::Campaign c;
+    c.scheduler.type = "slurm";
+    c.scheduler.partition = "gpu";
+    c.scheduler.account = "proj1";
+    c.scheduler.qos = "high";
+    c.scheduler.reservation = "bench";
+    c.scheduler.constraint = "a100&ib";
+    c.scheduler.timeLimit = "00:30:00";
+    c.scheduler.exclusive = true;
+    c.scheduler.containerImage = "nvcr.io#nvidia/pytorch:23.10-py3";
+    c.scheduler.containerWorkdir = "/w";
+    ASSERT_FALSE(sv::launcher::excludeNode(c, "gpu07", "slow alone"));
+    ASSERT_FALSE(sv::launcher::excludeNode(c, "gpu07", "again")); // once
+    ASSERT_FALSE(sv::launcher::excludeNode(c, "gpu09", ""));
+    ASSERT_EQ(c.excludedNodes.size(), 2u);
+    EXPECT_EQ(c.excludedNodes[0].reason, "slow alone");
+    EXPECT_EQ(c.excludedNodes[1].reason, sv::launcher::kDefaultExcludeReason);
+    // A name that could become an option or a list is refused, naming it.
+    const auto refused = sv::launcher::excludeNode(c, "-wnode1", "");
+    ASSERT_TRUE(refused);
+    EXPECT_NE(refused->find("'-wnode1' is not a Slurm node name"), std::string::npos);
+    EXPECT_TRUE(sv::launcher::excludeNode(c, "n1,n2", ""));
+
+    EXPECT_EQ(sv::launcher::sallocArgv(c, 2, 4, "svprobe00ff"),
+              (std::vector<std::string>{"salloc", "--no-shell", "--job-name=scaleview-svprobe00ff",
+                                        "--nodes=2", "--ntasks-per-node=4", "--partition=gpu",
+                                        "--account=proj1", "--qos=high", "--reservation=bench",
+                                        "--constraint=a100&ib", "--time=00:30:00",
+                                        "--exclude=gpu07,gpu09", "--exclusive"}));
+    const sv::launcher::SrunExecutor step("4242", "gpu03",
+                                          sv::launcher::pyxisOptions(c.scheduler));
+    EXPECT_EQ(step.wrap({"env", "RANK=1", "python3", "-c", "a b"}),
+              (std::vector<std::string>{
+                  "srun", "--jobid=4242", "--nodes=1", "--ntasks=1", "--nodelist=gpu03",
+                  "--overlap", "--quiet", "--mpi=none",
+                  "--container-image=nvcr.io#nvidia/pytorch:23.10-py3", "--container-workdir=/w",
+                  "env", "RANK=1", "python3", "-c", "a b"}));
+    EXPECT_EQ(step.hostLabel(), "gpu03 (Slurm job 4242)");
+    // The run's sbatch line leaves the same nodes out.
+    EXPECT_EQ(sv::launcher::slurmExcludeList(c), "gpu07,gpu09");
 }
 
 int main(int argc, char** argv) {
