@@ -164,6 +164,8 @@ class SshNodes {
         return why;
     }
     std::string config() const { return m_dir + "/ssh_config"; }
+    // The sshd of node i (0-based): what a test puts in a cgroup to slow that node's sessions.
+    pid_t sshdPid(int i) const { return m_sshd[i]; }
     std::string knownHosts() const { return m_dir + "/known_hosts"; }
     int changedKeyPort() const { return m_changedKeyPort; }
     const std::string& dir() const { return m_dir; }

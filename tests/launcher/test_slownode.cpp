@@ -7,53 +7,18 @@
 // node alone at once first, against the 1-node pace.
 #include "launcher/probe/slownode.h"
 #include "launcher/runner/localexecutor.h"
+#include "tests/launcher/cpuquota.h"
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <random>
-#include <thread>
 
 #include <iostream>
 
 using namespace sv;
 using namespace sv::launcher;
+using sv::test::CpuQuota;
 
 namespace {
-
-// A cgroup (v1 cpu controller) whose processes get `pct` % of one CPU: CFS bandwidth control,
-// the kernel's own throttling. Removed when the test ends (its processes have ended by then).
-class CpuQuota {
-  public:
-    explicit CpuQuota(int pct) {
-        const std::filesystem::path root = "/sys/fs/cgroup/cpu";
-        std::random_device rd;
-        m_dir = root / ("sv-slownode-" + std::to_string(rd()));
-        std::error_code ec;
-        if (!std::filesystem::create_directory(m_dir, ec)) {
-            m_skip = "no cgroup v1 cpu controller to write at " + root.string() + " (" +
-                     ec.message() + "): CFS bandwidth control is how this test slows a node";
-            m_dir.clear();
-            return;
-        }
-        std::ofstream(m_dir / "cpu.cfs_period_us") << 100000;
-        std::ofstream quota(m_dir / "cpu.cfs_quota_us");
-        if (!(quota << pct * 1000 << std::flush)) m_skip = "cpu.cfs_quota_us cannot be written";
-    }
-    ~CpuQuota() {
-        if (m_dir.empty()) return;
-        std::error_code ec;
-        for (int i = 0; i < 50 && !std::filesystem::remove(m_dir, ec); ++i)
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    const std::string& skipReason() const { return m_skip; }
-    std::string procs() const { return (m_dir / "cgroup.procs").string(); }
-
-  private:
-    std::filesystem::path m_dir;
-    std::string m_skip;
-};
 
 // One emulated node's ranks on one core; hogged: a busy loop at autogroup nice -10 shares that
 // core while each rank runs, and ends with it (it watches the rank's shell); throttled: each
