@@ -2,8 +2,9 @@
 // A node made slow for real, by the kernel: a cgroup (v1 cpu controller) whose processes share
 // `pct` % of one CPU under CFS bandwidth control, as a node held down by its power cap or clocks
 // is. A process joins it by writing its pid to procs(); its children stay in it (an sshd put
-// there takes every session, and so every rank, it starts). Removed when the test ends, once its
-// processes have ended; skipReason() says why not where the controller cannot be written.
+// there takes every session, and so every rank, it starts). Removed when the test ends, what
+// still runs in it moved back to the root group first; skipReason() says why not where the
+// controller cannot be written.
 
 #include <chrono>
 #include <filesystem>
@@ -34,6 +35,12 @@ class CpuQuota {
     }
     ~CpuQuota() {
         if (m_dir.empty()) return;
+        // What still runs in it (an sshd the fixture stops later) goes back to the root group.
+        {
+            std::ifstream in(procs());
+            for (std::string pid; std::getline(in, pid);)
+                std::ofstream(m_dir.parent_path() / "cgroup.procs") << pid << std::flush;
+        }
         std::error_code ec;
         for (int i = 0; i < 50 && !std::filesystem::remove(m_dir, ec); ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
