@@ -15,7 +15,7 @@ namespace {
 // The overview, then each command's own help (`scaleview-cli COMMAND --help` prints one).
 const char* kOverview = R"(Usage:
   scaleview-cli summarize LOG_DIR | LOG_FILE... [options]
-  scaleview-cli plot LOG_DIR --chart throughput|speedup|efficiency --output FILE.png|FILE.svg [options]
+  scaleview-cli plot LOG_DIR --chart throughput|speedup|efficiency|loss --output FILE.png|FILE.svg [options]
   scaleview-cli run CAMPAIGN.json | run --topologies 1n1g,1n2g --batch-size B --out DIR [options]
   scaleview-cli resume DIR
   scaleview-cli preflight CAMPAIGN.json
@@ -77,9 +77,11 @@ that campaign's warmup and iterations unless --warmup/--iterations say otherwise
     {"plot",
      R"(plot: draw the desktop app's chart for the first case group (model, precision, batch size) of
 LOG_DIR, without a display.
-  --chart throughput|speedup|efficiency
+  --chart throughput|speedup|efficiency|loss
                           grouped bars with min-max whiskers (default), speedup against
-                          GPUs with the ideal line, or scaling efficiency (GPUs on log2)
+                          GPUs with the ideal line, scaling efficiency (GPUs on log2), or
+                          where the scaling goes: one bar per multi-GPU case, the parts of
+                          its loss the probes measured (probes.json), "not measured" else
   --whisker minmax|ci95   the throughput bars' whisker: min-max of the repeats (default) or
                           the 95 % interval of the median
   --reference ID[:SERIES] overlay this published table; repeatable (default: the table

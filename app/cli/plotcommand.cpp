@@ -1,4 +1,5 @@
-// scaleview-cli plot: the GUI's throughput, speedup and efficiency charts written to PNG or SVG
+// scaleview-cli plot: the GUI's throughput, speedup, efficiency and scaling-loss charts written to
+// PNG or SVG
 // without a display (Qt's offscreen platform when there is none). `--compare frameworks` draws
 // the GUI's Compare frameworks charts: one bar (or line) per framework of the tree.
 
@@ -9,6 +10,7 @@
 
 #include "ui/browse/analysis.h"
 #include "ui/charts/chartexport.h"
+#include "ui/charts/lossbreakdownchart.h"
 #include "ui/charts/scalingdata.h"
 #include "ui/charts/speedupchart.h"
 #include "core/stats/summary.h"
@@ -38,7 +40,7 @@ struct PlotRequest {
     std::string dir;                     // LOG_DIR
     std::vector<std::string> references; // --reference, in order
     std::optional<int> warmup, iterations, batch, threads;
-    std::string chartName; // throughput, speedup or efficiency
+    std::string chartName; // throughput, speedup, efficiency or loss
     ui::Whisker whisker = ui::Whisker::MinMax;
     std::optional<std::string> compare; // "frameworks"
     QString outPath, suffix;            // suffix: png or svg
@@ -71,8 +73,8 @@ std::optional<int> takeReferences(const std::vector<std::string>& rawArgs,
 std::optional<int> readDrawing(const Arguments& opts, PlotRequest& req) {
     req.chartName = opts.value("chart").value_or("throughput");
     if (req.chartName != "throughput" && req.chartName != "speedup" &&
-        req.chartName != "efficiency")
-        return usageError("--chart must be throughput, speedup or efficiency, not '" +
+        req.chartName != "efficiency" && req.chartName != "loss")
+        return usageError("--chart must be throughput, speedup, efficiency or loss, not '" +
                           req.chartName + "'");
     const std::string whiskerName = opts.value("whisker").value_or("minmax");
     const auto whisker = ui::ThroughputChart::parseWhisker(whiskerName);
@@ -160,8 +162,25 @@ ui::ScalingData chartData(const Summary& summary, const PlotRequest& req, Method
     return ui::scalingData(series, group, method, references);
 }
 
+// Where the scaling goes (issue 28): the first case group's breakdown, the app's Speedup page
+// chart, from the probes.json of the directory (none: every part "not measured").
+ui::LossBreakdown lossData(const Summary& summary) {
+    const auto& first = summary.cases.front().key;
+    const ui::CaseGroup group{first.model, first.precision, first.batchPerDevice, first.format};
+    const ProbeFile probes = readProbeFile(summary.root);
+    std::vector<const CaseStats*> cases;
+    std::vector<std::optional<ScalingLoss>> losses;
+    for (const auto& c : summary.cases)
+        if (group.contains(c.key)) {
+            cases.push_back(&c);
+            losses.push_back(scalingLossFor(summary.cases, c, probes));
+        }
+    return ui::LossBreakdownChart::breakdown(cases, losses, probes);
+}
+
 // The chart drawn into --output, PNG or SVG.
-int drawChart(const PlotRequest& req, const ui::ScalingData& data) {
+int drawChart(const PlotRequest& req, const ui::ScalingData& data,
+              const ui::LossBreakdown& loss) {
     // Charts need a QApplication; with no display, Qt's offscreen platform draws just the same.
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -170,9 +189,9 @@ int drawChart(const PlotRequest& req, const ui::ScalingData& data) {
     char name[] = "scaleview-cli";
     char* argv[] = {name, nullptr};
     QApplication app(argc, argv);
-    QChart* chart = req.chartName == "throughput"
-                        ? ui::ThroughputChart::build(data, req.whisker)
-                        : ui::SpeedupChart::build(data, req.chartName == "efficiency");
+    QChart* chart = req.chartName == "throughput" ? ui::ThroughputChart::build(data, req.whisker)
+                    : req.chartName == "loss"     ? ui::LossBreakdownChart::build(loss)
+                                                  : ui::SpeedupChart::build(data, req.chartName == "efficiency");
     QString error;
     const bool ok =
         req.suffix == QLatin1String("svg")
@@ -208,7 +227,21 @@ int plotCommand(const std::vector<std::string>& rawArgs) {
     SummaryOptions options;
     Summary summary;
     if (auto code = readSummary(opts, req, &options, &summary)) return *code;
-    return drawChart(req, chartData(summary, req, options.method));
+    if (req.chartName == "loss") {
+        const ui::LossBreakdown loss = lossData(summary);
+        if (loss.bars.empty()) {
+            std::fprintf(stderr, "scaleview-cli plot: %s has no multi-device case with an "
+                                 "efficiency (no 1-device case to scale from): no loss to break "
+                                 "down\n",
+                         req.dir.c_str());
+            return 2;
+        }
+        if (!req.quiet)
+            for (const QString& note : ui::LossBreakdownChart::notes(loss))
+                std::fprintf(stderr, "note: %s\n", qPrintable(note));
+        return drawChart(req, {}, loss);
+    }
+    return drawChart(req, chartData(summary, req, options.method), {});
 }
 
 } // namespace sv::cli

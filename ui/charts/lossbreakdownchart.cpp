@@ -74,14 +74,19 @@ bool hasSeveralFormats(const std::vector<const CaseStats*>& cases) {
 } // namespace
 
 LossBreakdown LossBreakdownChart::breakdown(const Analysis& a) {
+    return breakdown(a.groupCases(), a.groupLosses, a.probes);
+}
+
+LossBreakdown LossBreakdownChart::breakdown(const std::vector<const CaseStats*>& cases,
+                                            const std::vector<std::optional<ScalingLoss>>& losses,
+                                            const ProbeFile& probes) {
     LossBreakdown out;
-    out.probeFile = QString::fromStdString(a.probes.path);
-    out.probeError = QString::fromStdString(a.probes.error);
-    const auto cases = a.groupCases();
+    out.probeFile = QString::fromStdString(probes.path);
+    out.probeError = QString::fromStdString(probes.error);
     const bool formats = hasSeveralFormats(cases);
-    for (std::size_t i = 0; i < cases.size() && i < a.groupLosses.size(); ++i) {
+    for (std::size_t i = 0; i < cases.size() && i < losses.size(); ++i) {
         const CaseStats& c = *cases[i];
-        if (c.gpus() < 2 || !c.efficiency || !a.groupLosses[i]) continue;
+        if (c.gpus() < 2 || !c.efficiency || !losses[i]) continue;
         LossBar bar;
         bar.topology = QString::fromStdString(c.key.topology.name());
         if (formats)
@@ -91,7 +96,7 @@ LossBreakdown LossBreakdownChart::breakdown(const Analysis& a) {
         if (c.efficiencyCi95)
             bar.efficiencyCi95 =
                 Interval{100.0 * c.efficiencyCi95->lo, 100.0 * c.efficiencyCi95->hi};
-        bar.loss = *a.groupLosses[i];
+        bar.loss = *losses[i];
         out.bars.push_back(std::move(bar));
     }
     return out;

@@ -8,6 +8,7 @@
 // the 1-device case) is never drawn as a bar: the bar then runs past 100 by that much, and the
 // note under the chart says which part and why.
 
+#include "core/stats/casestats.h"
 #include "core/stats/scalingloss.h"
 
 #include <QString>
@@ -44,6 +45,10 @@ class LossBreakdownChart {
 
     // The group's cases with more than one device and an efficiency, in case order.
     static LossBreakdown breakdown(const Analysis& analysis);
+    // The same from cases and their breakdowns (losses[i] for cases[i]; plot has no Analysis).
+    static LossBreakdown breakdown(const std::vector<const CaseStats*>& cases,
+                                   const std::vector<std::optional<ScalingLoss>>& losses,
+                                   const ProbeFile& probes);
     static QChart* build(const LossBreakdown& data);
     // The value the bar set draws for a bar: the part's points, 0 for a negative one or a part
     // not measured (the remainder then holds it), the whole loss for NotMeasured without probes.
