@@ -161,6 +161,7 @@ class Runner : public QObject {
     bool m_containersUp = false;   // started (or being started) by this session: to remove
     std::set<std::string> m_probedCases;            // case ids whose probes have had their turn
     std::shared_ptr<std::atomic<bool>> m_probeCancel; // set: the running probes stop
+    std::string m_probeSlurmJob; // the running probes' Slurm allocation's job name, if any
 
     // The current run.
     int m_current = -1;

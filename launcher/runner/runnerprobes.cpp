@@ -55,6 +55,8 @@ void Runner::runProbes(int index) {
                                         std::to_string(run.key.topology.ranks()) + " ranks" +
                                         where + ")"));
     m_probeCancel = std::make_shared<std::atomic<bool>>(m_cancelRequested);
+    // Named as allocateForProbes names it: abandon() cancels it by name, whatever the worker does.
+    if (underSlurm()) m_probeSlurmJob = "scaleview-" + tag;
     async::runInBackground(
         this,
         [plan = std::move(plan), cancel = m_probeCancel, journal = m_journal,
@@ -87,6 +89,7 @@ void Runner::runProbes(int index) {
         },
         [this, tag, index](CaseProbeOutcome o) {
             m_probeCancel.reset();
+            m_probeSlurmJob.clear();
             const PlannedRun& planned = m_runs[static_cast<std::size_t>(index)];
             emit message(QString::fromStdString(o.summary(planned.caseId)));
             if (!o.errors.empty() || !o.fileError.empty())

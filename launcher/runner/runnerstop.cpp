@@ -78,6 +78,13 @@ void Runner::signalLocal(int sig) {
 
 void Runner::abandon() {
     if (m_probeCancel) m_probeCancel->store(true); // the probes' worker kills their ranks
+    // The probes' Slurm allocation outlives this process unless cancelled: by its job name,
+    // detached (the worker may not get to give it back before the process ends).
+    if (!m_probeSlurmJob.empty())
+        QProcess::startDetached(QStringLiteral("timeout"),
+                                {QStringLiteral("-s"), QStringLiteral("KILL"), QStringLiteral("30"),
+                                 QStringLiteral("scancel"), QStringLiteral("--name"),
+                                 QString::fromStdString(m_probeSlurmJob)});
     // The containers go whatever the phase: removing one ends everything in it.
     if (m_containersUp && !m_builder.containers().keep()) {
         const auto limit = m_campaign.connectTimeout() + std::chrono::seconds(30);
