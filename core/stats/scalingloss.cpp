@@ -292,7 +292,30 @@ std::optional<ScalingLoss> scalingLossFor(const std::vector<CaseStats>& cases, c
     in.baselinePace = *base->median;
     in.baselineCi95 = base->medianCi95;
     in.probes = &p;
-    return scalingLoss(in);
+    ScalingLoss loss = scalingLoss(in);
+    // What the run monitor saw on a slow node during the case's runs (a foreign process, its
+    // load, throttling): each piece of the disturbed warning's evidence that names the node.
+    for (SlowNode& slow : loss.slowNodes)
+        for (const CaseWarning& w : c.warnings) {
+            if (w.kind != "disturbed") continue;
+            const auto open = w.message.find(" (");
+            if (open == std::string::npos) continue;
+            std::string rest = w.message.substr(open + 2);
+            if (!rest.empty() && rest.back() == ')') rest.pop_back();
+            std::string seen;
+            for (std::size_t at = 0; at <= rest.size();) {
+                const auto end = std::min(rest.find("; ", at), rest.size());
+                const std::string piece = rest.substr(at, end - at);
+                const auto on = piece.find(" on " + slow.node);
+                const std::size_t after = on + 4 + slow.node.size();
+                if (on != std::string::npos &&
+                    (after == piece.size() || std::string(" ,:)").find(piece[after]) != std::string::npos))
+                    seen += (seen.empty() ? "" : "; ") + piece;
+                at = end + 2;
+            }
+            if (!seen.empty()) slow.evidence += "; the run monitor saw during the case's runs: " + seen;
+        }
+    return loss;
 }
 
 } // namespace sv

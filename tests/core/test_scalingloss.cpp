@@ -169,6 +169,35 @@ TEST(ScalingLoss, OneSlowNodeOfTwoIsMeasuredAgainstTheOther) {
     EXPECT_TRUE(part(l, "slowest-node").ci95->contains(30.0));
 }
 
+// A slow node's evidence carries what the run monitor saw on it during the case's runs (the
+// disturbed warning's pieces that name it), and nothing it saw on another node.
+TEST(ScalingLoss, ASlowNodesEvidenceHasWhatTheMonitorSawOnIt) {
+    TempDir dir;
+    dir.write("probes.json", R"({"probes": [
+      {"kind": "solo", "topology": "4n8g", "node": "a", "devices": 8, "pace_per_device": 380.0},
+      {"kind": "solo", "topology": "4n8g", "node": "b", "devices": 8, "pace_per_device": 381.0},
+      {"kind": "solo", "topology": "4n8g", "node": "node3", "devices": 8,
+       "pace_per_device": 300.0}]})");
+    Summary s = twoCases(dir.path.string());
+    CaseStats& wide = s.cases[1];
+    wide.warnings.push_back(
+        {"disturbed", "repeats 2, 5 ran on a busy host; rerun on a quiet machine, or exclude "
+                      "disturbed runs (repeat 2: foreign process python3 (pid 4242) at 93 % of a "
+                      "core on node3 over the run (up to 100 %); repeat 5: load average 9.10 on "
+                      "node30 (8 CPUs))"});
+    const ProbeFile probes = readProbeFile(dir.path);
+    const auto l = scalingLossFor(s.cases, wide, probes);
+    ASSERT_TRUE(l);
+    ASSERT_EQ(l->slowNodes.size(), 1u);
+    EXPECT_EQ(l->slowNodes[0].node, "node3");
+    const std::string& e = l->slowNodes[0].evidence;
+    EXPECT_NE(e.find("the run monitor saw during the case's runs: repeat 2: foreign process "
+                     "python3 (pid 4242) at 93 % of a core on node3"),
+              std::string::npos)
+        << e;
+    EXPECT_EQ(e.find("node30"), std::string::npos) << e; // another node's load is not node3's
+}
+
 TEST(ScalingLoss, RemainderNegativeIsKeptAndSaidSo) {
     const CaseProbes p = threeNodes();
     // A loss of 20 points, with 5.5 + 9.5 + 9.97 measured: the workload hides communication.

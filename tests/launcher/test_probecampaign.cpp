@@ -9,6 +9,9 @@
 #include <sys/wait.h>
 #include <thread>
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <set>
 #include <nlohmann/json.hpp>
 
 using sv::test::kCli;
@@ -137,6 +140,27 @@ TEST(ProbeCampaign, AFailedProbeIsSaidAndTheCampaignGoesOn) {
 
 // SIGTERM while the probes run: they stop (their ranks killed, none left tagged), the journal
 // says the probes were cancelled, and the campaign ends cancelled without starting a run.
+// The SCALEVIEW_RUN_TAG values starting "svprobe" of the processes whose parent is `parent`.
+static std::set<std::string> probeTagsOfChildren(pid_t parent) {
+    std::set<std::string> tags;
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+        const std::string stat = sv::test::readWhole((e.path() / "stat").string());
+        const auto paren = stat.rfind(')');
+        if (paren == std::string::npos) continue;
+        char state = 0;
+        int ppid = 0;
+        if (std::sscanf(stat.c_str() + paren + 2, "%c %d", &state, &ppid) != 2 || ppid != parent)
+            continue;
+        const std::string env = sv::test::readWhole((e.path() / "environ").string());
+        const std::string needle = "SCALEVIEW_RUN_TAG=svprobe";
+        const auto at = env.find(needle);
+        if (at == std::string::npos || (at != 0 && env[at - 1] != '\0')) continue;
+        const auto begin = at + needle.size() - 7;
+        tags.insert(env.substr(begin, env.find('\0', begin) - begin));
+    }
+    return tags;
+}
+
 TEST(ProbeCampaign, CancelDuringTheProbesStopsThem) {
     const std::string dir = sv::test::tempDir("probecancel");
     const std::string out = dir + "/out";
@@ -149,7 +173,10 @@ TEST(ProbeCampaign, CancelDuringTheProbesStopsThem) {
            sv::test::since(t0) < 120)
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     std::this_thread::sleep_for(std::chrono::seconds(2)); // the probe's ranks are up
-    ASSERT_FALSE(sv::test::taggedProcesses("svprobe").empty()) << sv::test::readWhole(dir + "/cli.log");
+    // This campaign's probe tag, from its own ranks (children of the CLI): other tests' probes
+    // may run at the same time, with tags of their own.
+    const std::set<std::string> tags = probeTagsOfChildren(pid);
+    ASSERT_FALSE(tags.empty()) << sv::test::readWhole(dir + "/cli.log");
     const auto cancelAt = std::chrono::steady_clock::now();
     ::kill(pid, SIGTERM);
     int status = 0;
@@ -163,5 +190,6 @@ TEST(ProbeCampaign, CancelDuringTheProbesStopsThem) {
     ASSERT_EQ(probes.size(), 1u);
     EXPECT_EQ(probes[0]["state"], "cancelled");
     EXPECT_TRUE(journalEvents(out, "start").empty());
-    EXPECT_TRUE(sv::test::taggedProcesses("svprobe").empty());
+    for (const auto& tag : tags)
+        EXPECT_TRUE(sv::test::taggedProcesses(tag).empty()) << tag;
 }
