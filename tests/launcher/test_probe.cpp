@@ -9,7 +9,9 @@
 #include <QProcess>
 
 #include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <unistd.h>
 
 using namespace sv;
@@ -18,6 +20,13 @@ using namespace sv::launcher;
 namespace {
 
 int freshPort(int offset) { return 20000 + int(getpid() % 20000) + offset; }
+
+std::string readWhole(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 struct TempDir {
     std::filesystem::path path;
@@ -199,4 +208,57 @@ TEST(Probe, SoloProbesNameTheNodeSharingItsCoreWithAHog) {
                 100.0 * (a.probe->pacePerDevice - b.probe->pacePerDevice) / a.probe->pacePerDevice,
                 1e-9);
     EXPECT_NEAR(l.parts[0].pct, 0.0, 1e-9); // the device part does not take the hog's share
+}
+
+// The GPU path on a machine without a GPU, through a stand-in python (as the monitor's tests
+// stand in for nvidia-smi): a campaign on GPUs asks its probes for CUDA devices, so the
+// all-reduce runs on NCCL and the gradient is the run's precision's (fp16: 2 bytes a
+// parameter); what the stand-in answers as the real probe does (rank 0's JSON line, the
+// workload's speed lines) is read as a real probe's. The stand-in writes the arguments it got.
+TEST(Probe, OnGpusTheProbesAskForCudaAndNcclThroughAStandIn) {
+    TempDir dir;
+    const auto python = (dir.path / "python3").string();
+    {
+        std::ofstream(python)
+            << "#!/bin/sh\n"
+            << "printf '%s\\n' \"$RANK\" \"$@\" | sed -n '1p;/^--/,$p' >> " << dir.path.string()
+            << "/argv.$RANK\n"
+            << "case \"$*\" in\n"
+            << "  *--bytes*) if [ \"$RANK\" = 0 ]; then echo '{\"kind\": \"allreduce\", "
+               "\"backend\": \"nccl\", \"bytes\": 51200000, \"ranks\": 2, \"seconds\": [0.004, "
+               "0.005, 0.004]}'; fi ;;\n"
+            << "  *) for k in 0 1 2 3 4; do echo \"Epoch[0] Batch [$k-$k]\tSpeed: 2400.0 "
+               "samples/sec\" >&2; done ;;\n"
+            << "esac\n";
+    }
+    std::filesystem::permissions(python, std::filesystem::perms::owner_all);
+    const LocalExecutor here;
+    AllReduceProbeSpec ar;
+    ar.python = python;
+    ar.device = "cuda";
+    ar.precision = "fp16";
+    ar.bytes = gradientBytes(kResNet50Parameters, "fp16");
+    ar.masterPort = freshPort(9);
+    const auto r = runAllReduceProbe(ar, {{&here, 0}, {&here, 1}}, 60000);
+    ASSERT_TRUE(r.probe) << r.error;
+    EXPECT_EQ(r.probe->backend, "nccl");
+    EXPECT_EQ(r.probe->bytes, 51.2e6);
+    const std::string argv0 = readWhole((dir.path / "argv.0").string());
+    for (const char* word : {"--device\ncuda\n", "--precision\nfp16\n", "--bytes\n51200000\n"})
+        EXPECT_NE(argv0.find(word), std::string::npos) << word << " in\n" << argv0;
+    EXPECT_TRUE(std::filesystem::exists(dir.path / "argv.1")); // every rank ran
+
+    SoloProbeSpec solo;
+    solo.python = python;
+    solo.device = "cuda";
+    solo.precision = "fp16";
+    solo.node = "gpu1";
+    solo.masterPort = freshPort(10);
+    solo.iterations = 5;
+    solo.warmup = 2;
+    const auto s = runSoloProbe(solo, {{&here, 0}, {&here, 1}}, 60000);
+    ASSERT_TRUE(s.probe) << s.error;
+    EXPECT_EQ(s.probe->devices, 2);
+    EXPECT_DOUBLE_EQ(s.probe->pacePerDevice, 1200.0); // the node's 2400 over its 2 devices
+    EXPECT_EQ(s.probe->paceSamples.size(), 3u);       // past the 2 of warmup
 }
