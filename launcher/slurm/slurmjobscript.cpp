@@ -161,19 +161,8 @@ SlurmSubmission slurmSubmission(const CommandBuilder& builder, const PlannedRun&
         "--no-requeue", "--job-name=scaleview-" + tag, "--nodes=" + std::to_string(t.nodes),
         "--ntasks-per-node=" + std::to_string(t.gpusPerNode), "--output=" + sub.outputPattern,
         "--chdir=" + fs::absolute(c.outputDir).string()};
-    if (s.gpus) sub.sbatchArgv.push_back("--gpus-per-node=" + std::to_string(t.gpusPerNode));
-    auto option = [&sub](const char* flag, const std::string& value) {
-        if (!value.empty()) sub.sbatchArgv.push_back(std::string(flag) + "=" + value);
-    };
-    option("--partition", s.partition);
-    option("--account", s.account);
-    option("--qos", s.qos);
-    option("--reservation", s.reservation);
-    option("--constraint", s.constraint);
-    option("--time", s.timeLimit);
-    // The nodes left out (--exclude-node): Slurm places the job elsewhere.
-    option("--exclude", slurmExcludeList(c));
-    if (s.exclusive) sub.sbatchArgv.push_back("--exclusive");
+    const auto options = slurmAllocationOptions(c, t.gpusPerNode);
+    sub.sbatchArgv.insert(sub.sbatchArgv.end(), options.begin(), options.end());
     sub.sbatchArgv.insert(sub.sbatchArgv.end(), s.extraSbatchArgs.begin(), s.extraSbatchArgs.end());
     sub.sbatchArgv.push_back(sub.scriptPath);
     return sub;

@@ -134,15 +134,10 @@ std::string slurmExcludeList(const Campaign& campaign) {
     return list;
 }
 
-std::vector<std::string> sallocArgv(const Campaign& c, int nodes, int tasksPerNode,
-                                    const std::string& tag) {
+std::vector<std::string> slurmAllocationOptions(const Campaign& c, int gpusPerNode) {
     const SlurmSettings& s = c.scheduler;
-    std::vector<std::string> argv{"salloc",
-                                  "--no-shell",
-                                  "--job-name=scaleview-" + tag,
-                                  "--nodes=" + std::to_string(nodes),
-                                  "--ntasks-per-node=" + std::to_string(tasksPerNode)};
-    if (s.gpus) argv.push_back("--gpus-per-node=" + std::to_string(tasksPerNode));
+    std::vector<std::string> argv;
+    if (s.gpus) argv.push_back("--gpus-per-node=" + std::to_string(gpusPerNode));
     auto option = [&argv](const char* flag, const std::string& value) {
         if (!value.empty()) argv.push_back(std::string(flag) + "=" + value);
     };
@@ -152,8 +147,21 @@ std::vector<std::string> sallocArgv(const Campaign& c, int nodes, int tasksPerNo
     option("--reservation", s.reservation);
     option("--constraint", s.constraint);
     option("--time", s.timeLimit);
+    // The nodes left out (--exclude-node): Slurm places the job elsewhere.
     option("--exclude", slurmExcludeList(c));
     if (s.exclusive) argv.push_back("--exclusive");
+    return argv;
+}
+
+std::vector<std::string> sallocArgv(const Campaign& c, int nodes, int tasksPerNode,
+                                    const std::string& tag) {
+    std::vector<std::string> argv{"salloc",
+                                  "--no-shell",
+                                  "--job-name=scaleview-" + tag,
+                                  "--nodes=" + std::to_string(nodes),
+                                  "--ntasks-per-node=" + std::to_string(tasksPerNode)};
+    const auto options = slurmAllocationOptions(c, tasksPerNode);
+    argv.insert(argv.end(), options.begin(), options.end());
     return argv;
 }
 

@@ -41,6 +41,11 @@ std::vector<std::string> sallocArgv(const Campaign& campaign, int nodes, int tas
 // The comma-separated --exclude value of the campaign's excluded nodes; empty: none.
 std::string slurmExcludeList(const Campaign& campaign);
 
+// What a run's sbatch and the probes' salloc both ask Slurm for, from the campaign's scheduler
+// block: --gpus-per-node, partition, account, qos, reservation, constraint, time, the nodes left
+// out (--exclude) and --exclusive.
+std::vector<std::string> slurmAllocationOptions(const Campaign& campaign, int gpusPerNode);
+
 struct SlurmAllocation {
     std::string jobId;
     std::string jobName;
