@@ -17,6 +17,7 @@
 #include <QPushButton>
 
 #include <QAbstractBarSeries>
+#include <QAction>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -334,4 +335,50 @@ TEST(LossBreakdownPlot, ThePlotCommandDrawsTheBreakdownWithoutADisplay) {
                     png});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("no loss to break down"), std::string::npos) << r.err;
+}
+
+// File › Export's Scaling Loss Chart, from any page: the breakdown as the Speedup page draws it,
+// written by the window's exporter; the actions are enabled only where there is a loss to break
+// down.
+TEST(LossBreakdownExport, TheWindowExportsTheBreakdownFromAnyPage) {
+    LossCampaign c;
+    c.writeProbes();
+    AppWindow w;
+    w.window.show();
+    w.window.openDirectory(QString::fromStdString(c.dir.path().string()));
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return !a.summary.runs.empty(); }));
+    w.window.showPage(ui::MainWindow::Throughput);
+    auto* png = w.window.findChild<QAction*>(QStringLiteral("exportLossPng"));
+    auto* svgAction = w.window.findChild<QAction*>(QStringLiteral("exportLossSvg"));
+    ASSERT_TRUE(png && svgAction);
+    EXPECT_TRUE(png->isEnabled());
+    EXPECT_TRUE(svgAction->isEnabled());
+    TempDir out;
+    const QString svg = QString::fromStdString((out.path() / "loss.svg").string());
+    QString error;
+    ASSERT_TRUE(w.window.exporter()->exportChart(ui::ChartKind::Loss, svg, QSize(900, 500), 1.0,
+                                                 &error))
+        << error.toStdString();
+    const std::string text = readWhole(svg.toStdString());
+    EXPECT_NE(text.find("Where the scaling goes"), std::string::npos);
+    EXPECT_NE(text.find("2n2g · loss"), std::string::npos);
+    EXPECT_NE(text.find("Waiting for the slowest node"), std::string::npos);
+    EXPECT_EQ(w.window.exporter()->suggestedFileName(ui::ChartKind::Loss, QStringLiteral("svg"))
+                  .endsWith(QStringLiteral("_scaling_loss.svg")),
+              true);
+
+    // One device only: nothing to break down, the actions off, the exporter says why.
+    TempDir single;
+    CampaignSpec one;
+    one.topologies = {{1, 1}};
+    writeCampaign(single.path(), one);
+    w.window.openDirectory(QString::fromStdString(single.path().string()));
+    ASSERT_TRUE(w.waitFor([&](const ui::Analysis& a) {
+        return a.summary.root == single.path().string() && !a.summary.runs.empty();
+    }));
+    EXPECT_FALSE(png->isEnabled());
+    EXPECT_FALSE(w.window.exporter()->exportChart(ui::ChartKind::Loss, svg, QSize(900, 500), 1.0,
+                                                  &error));
+    EXPECT_NE(error.toStdString().find("no loss to break down"), std::string::npos)
+        << error.toStdString();
 }

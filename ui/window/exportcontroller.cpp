@@ -3,6 +3,7 @@
 #include "ui/browse/devicewords.h"
 
 #include "ui/charts/chartexport.h"
+#include "ui/charts/lossbreakdownchart.h"
 #include "core/report/report.h"
 #include "ui/charts/speedupchart.h"
 #include "ui/charts/throughputchart.h"
@@ -32,6 +33,11 @@ QChart* ExportController::buildChart(const Analysis& a, ChartKind kind, int run,
             a.summary.runs[static_cast<std::size_t>(run)].window,
             QString::fromStdString(a.summary.runs[static_cast<std::size_t>(run)].path),
             a.summary.runs[static_cast<std::size_t>(run)].monitor);
+    case ChartKind::Loss: {
+        if (!a.group) return nullptr;
+        const LossBreakdown loss = LossBreakdownChart::breakdown(a);
+        return loss.bars.empty() ? nullptr : LossBreakdownChart::build(loss);
+    }
     }
     return nullptr;
 }
@@ -46,6 +52,8 @@ QString ExportController::chartName(ChartKind kind) {
         return tr("Efficiency");
     case ChartKind::Trace:
         return tr("Run Trace");
+    case ChartKind::Loss:
+        return tr("Scaling Loss");
     }
     return {};
 }
@@ -72,7 +80,8 @@ QString ExportController::fileStem() const {
 }
 
 QString ExportController::suggestedFileName(ChartKind kind, const QString& suffix) const {
-    static const char* const names[] = {"throughput", "speedup", "efficiency", "trace"};
+    static const char* const names[] = {"throughput", "speedup", "efficiency", "trace",
+                                        "scaling_loss"};
     QString name = fileStem() + QLatin1Char('_') + QLatin1String(names[static_cast<int>(kind)]);
     if (kind == ChartKind::Trace && m_analysis && m_run >= 0 &&
         static_cast<std::size_t>(m_run) < m_analysis->summary.runs.size()) {
@@ -95,7 +104,10 @@ bool ExportController::exportChart(ChartKind kind, const QString& path, QSize si
     if (!chart) {
         if (error)
             *error = kind == ChartKind::Trace ? QStringLiteral("select a run first")
-                                              : QStringLiteral("nothing loaded");
+                     : kind == ChartKind::Loss && m_analysis
+                         ? QStringLiteral("no multi-device case with an efficiency: no loss to "
+                                          "break down")
+                         : QStringLiteral("nothing loaded");
         return false;
     }
     const QString suffix = QFileInfo(path).suffix().toLower();

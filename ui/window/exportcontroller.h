@@ -13,7 +13,8 @@ class QChart;
 
 namespace sv::ui {
 
-enum class ChartKind { Throughput, Speedup, Efficiency, Trace };
+// Loss: the Speedup page's Where the scaling goes (issue 28).
+enum class ChartKind { Throughput, Speedup, Efficiency, Trace, Loss };
 enum class TableFormat { Csv, Markdown, Json, DlperfJson };
 
 class ExportController : public QObject {

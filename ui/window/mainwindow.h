@@ -150,7 +150,8 @@ class MainWindow : public QMainWindow {
     void offerWindowFor(const AnalysisPtr& analysis);
     void chooseDirectory();
     void chooseComparisonDirectory();
-    void exportChartInteractive(const QString& suffix);
+    // kind: the chart shown when absent.
+    void exportChartInteractive(const QString& suffix, std::optional<ChartKind> kind = {});
     void exportTableInteractive(TableFormat format);
     // File › Export › Report: the directory shown as one self-contained HTML page.
     void exportReportInteractive();
@@ -191,6 +192,8 @@ class MainWindow : public QMainWindow {
     QList<QAction*> m_exportActions;
     QAction* m_exportPng = nullptr;
     QAction* m_exportSvg = nullptr;
+    QAction* m_exportLossPng = nullptr; // Where the scaling goes, from any page
+    QAction* m_exportLossSvg = nullptr;
     CloseQuestion m_closeQuestion;
     bool m_closeWithoutAsking = false;
     LoadStatus* m_loadStatus;

@@ -12,6 +12,8 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include "ui/charts/lossbreakdownchart.h"
+
 #include <QLabel>
 #include <QMessageBox>
 
@@ -33,9 +35,13 @@ void MainWindow::updateExportActions() {
     const QString chart = ExportController::chartName(currentChartKind());
     m_exportPng->setText(tr("%1 Chart as &PNG…").arg(chart));
     m_exportSvg->setText(tr("%1 Chart as &SVG…").arg(chart));
+    // Only where there is a loss to break down: a multi-device case with an efficiency.
+    const bool loss = shown && !LossBreakdownChart::breakdown(*a).bars.empty();
+    m_exportLossPng->setEnabled(loss);
+    m_exportLossSvg->setEnabled(loss);
 }
 
-void MainWindow::exportChartInteractive(const QString& suffix) {
+void MainWindow::exportChartInteractive(const QString& suffix, std::optional<ChartKind> chosen) {
     const AnalysisPtr a = m_analysis->current();
     if (!a || !a->group) return; // the shortcut, while nothing is loaded
     QSize size = m_settings->exportSize();
@@ -47,7 +53,7 @@ void MainWindow::exportChartInteractive(const QString& suffix) {
         scale = dialog.scale();
         m_settings->setExport(size, scale);
     }
-    const ChartKind kind = currentChartKind();
+    const ChartKind kind = chosen.value_or(currentChartKind());
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export %1 chart").arg(ExportController::chartName(kind)),
         exportPath(m_export->suggestedFileName(kind, suffix)),

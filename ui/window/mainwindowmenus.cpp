@@ -171,6 +171,14 @@ void MainWindow::buildExportMenu(QMenu* exportMenu) {
     m_exportSvg = addItem(exportMenu, this, {QString(), {}, "exportSvg", [this] {
                                                  exportChartInteractive(QStringLiteral("svg"));
                                              }});
+    m_exportLossPng = addItem(exportMenu, this,
+                              {tr("Scaling &Loss Chart as PNG…"), {}, "exportLossPng", [this] {
+                                   exportChartInteractive(QStringLiteral("png"), ChartKind::Loss);
+                               }});
+    m_exportLossSvg = addItem(exportMenu, this,
+                              {tr("Scaling Loss Chart as S&VG…"), {}, "exportLossSvg", [this] {
+                                   exportChartInteractive(QStringLiteral("svg"), ChartKind::Loss);
+                               }});
     exportMenu->addSeparator();
     const MenuItem tables[] = {
         {tr("Results Table as &CSV…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), "exportCsv",
