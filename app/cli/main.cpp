@@ -131,19 +131,22 @@ with a journal (DIR/journal.jsonl) that resume reads. Ctrl-C or SIGTERM cancel c
   --probes                before each multi-rank case's first repeat: each node alone and an
                           all-reduce of the gradient across its ranks, into DIR/probes.json
                           (summarize's scaling_loss); docs/scaling-loss.md
-  --exclude-node HOST     leave HOST out of every topology (repeatable); --exclude-reason TEXT
-                          says why (journal, campaign.json)
-  --find-slow-node        after the campaign, probe runs bisecting the widest multi-node case's
-                          nodes until one is named (--healthy-pace SAMPLES_PER_S where the
-                          campaign has no 1-node case nor probes; --slow-threshold PCT, default
-                          10: a set that much below it is slow); also: find-slow-node DIR
+  --exclude-node HOST     leave HOST out of every topology (repeatable; under Slurm a node
+                          name, given to Slurm as --exclude); --exclude-reason TEXT says why
+                          (journal, campaign.json)
+  --find-slow-node        after the campaign, probe runs on the widest multi-node case's nodes:
+                          each alone, then together, until the slow ones are named (alone, or
+                          through their link) or the slowness needs the interconnect
+                          (--healthy-pace SAMPLES_PER_S where the campaign has no 1-node case
+                          nor probes; --slow-threshold PCT, default 10); also: find-slow-node DIR
 )"},
     {"resume",
      R"(resume: rerun what a campaign in DIR has not finished (interrupted, cancelled, not started).
 )"},
     {"find-slow-node",
-     R"(find-slow-node: in campaign DIR's widest multi-node case, probe runs (each node of a set alone,
-the set at once) bisect the nodes until one is named or the slowness needs the interconnect;
+     R"(find-slow-node: in campaign DIR's widest multi-node case, probe runs: every node alone at once
+(each node slow on its own is named), then, when only the nodes together are slow, node sets
+together (a node slow through its link is named, or the slowness needs the interconnect);
 recorded in DIR/probes.json and the journal. --healthy-pace SAMPLES_PER_S where DIR has neither
 probes (--probes) nor a 1-node case to compare with; --slow-threshold PCT (default 10).
 )"},
