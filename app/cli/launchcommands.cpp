@@ -11,7 +11,6 @@
 #include "launcher/monitor/environmentcapture.h"
 #include "launcher/probe/caseprobes.h"
 #include "launcher/probe/slownodecase.h"
-#include "launcher/slurm/srunexecutor.h"
 #include "launcher/runner/hostaddresses.h"
 #include "launcher/runner/preflight.h"
 #include "core/report/report.h"
@@ -22,7 +21,6 @@
 
 #include <QCoreApplication>
 #include <QRandomGenerator>
-#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -129,22 +127,7 @@ class ConsoleProgress {
 // the journal. 0 when a verdict was reached, 1 when not.
 int findSlowNode(QCoreApplication& app, const Campaign& campaign, const WorkloadProfile& profile,
                  std::optional<double> healthyPace, std::optional<double> thresholdPct) {
-    // Under Slurm the nodes are the allocation's, known once it is held (in the search's
-    // worker): the plan is made over stand-in hosts, one per node of the case, and its nodes
-    // are replaced by the allocation's (each probe rank a job step on its node, --nodelist).
-    Campaign planned = campaign;
-    const bool slurm = campaign.scheduler.enabled() && campaign.hosts.empty();
-    if (slurm) {
-        int widest = 0;
-        for (const Topology& t : campaign.topologies)
-            widest = std::max(widest, t.nodes);
-        for (int n = 0; n < widest; ++n) {
-            Host h;
-            h.name = "slurm-node-" + std::to_string(n + 1);
-            planned.hosts.push_back(h);
-        }
-    }
-    const CommandBuilder builder(planned, profile, workloadDirOf(campaign));
+    const CommandBuilder builder(campaign, profile, workloadDirOf(campaign));
     const std::string dir = std::filesystem::absolute(campaign.outputDir).string();
     Journal journal((std::filesystem::path(dir) / "journal.jsonl").string());
     SlowNodeCase c =
@@ -156,7 +139,7 @@ int findSlowNode(QCoreApplication& app, const Campaign& campaign, const Workload
     }
     std::printf("find-slow-node: %s: %zu nodes, against %s samples/s per device (%s); slow: "
                 "more than %s %% below\n",
-                c.caseId.c_str(), c.search.nodes.size(),
+                c.caseId.c_str(), c.fromSlurm ? std::size_t(c.nodeCount) : c.search.nodes.size(),
                 formatFixed(c.search.healthyPace, 2).c_str(), c.search.healthySource.c_str(),
                 formatFixed(c.search.thresholdPct, 0).c_str());
     std::fflush(stdout);
@@ -167,26 +150,26 @@ int findSlowNode(QCoreApplication& app, const Campaign& campaign, const Workload
         cancel->store(true);
     });
     SlowNodeVerdict verdict;
+    // Under Slurm the nodes are an allocation's, known once it is held (in the search's
+    // worker): each probe rank a job step on its node (--nodelist).
     async::runInBackground(
         &app,
-        [search = c.search, cancel, slurm = slurm ? std::optional<Campaign>(campaign)
-                                                  : std::nullopt]() mutable {
+        [search = c.search, cancel, nodeCount = c.nodeCount,
+         slurm = c.fromSlurm ? std::optional<Campaign>(campaign) : std::nullopt]() mutable {
             if (!slurm) return sv::launcher::findSlowNode(search, cancel.get());
             char tag[40];
             std::snprintf(tag, sizeof tag, "svslow%016llx",
                           static_cast<unsigned long long>(QRandomGenerator::global()->generate64()));
-            const SlurmAllocation held =
-                allocateForProbes(*slurm, int(search.nodes.size()), search.ranksPerNode, tag,
-                                  search.timeoutMs, cancel.get());
-            if (!held.ok()) {
-                SlowNodeVerdict v;
-                v.why = held.cancelled ? std::string("cancelled")
-                                       : "the Slurm allocation for the search: " + held.error;
-                return v;
-            }
-            search.nodes = slurmProbeNodes(held, slurm->scheduler);
-            SlowNodeVerdict v = sv::launcher::findSlowNode(search, cancel.get());
-            if (const auto e = releaseAllocation(held); !e.empty()) v.why += "; " + e;
+            SlowNodeVerdict v;
+            bool cancelled = false;
+            const std::string error = withSlurmProbeNodes(
+                *slurm, nodeCount, search.ranksPerNode, tag, search.timeoutMs, cancel.get(),
+                &cancelled, [&](std::vector<ProbeNode> nodes) {
+                    search.nodes = std::move(nodes);
+                    v = sv::launcher::findSlowNode(search, cancel.get());
+                });
+            if (cancelled) v.why = "cancelled";
+            if (!error.empty()) v.why += (v.why.empty() ? "" : "; ") + error + " (for the search)";
             return v;
         },
         [&](SlowNodeVerdict v) {

@@ -112,6 +112,18 @@ std::string CaseProbeOutcome::summary(const std::string& caseId) const {
     return s;
 }
 
+std::string withSlurmProbeNodes(const Campaign& campaign, int nodes, int ranksPerNode,
+                                const std::string& tag, int timeoutMs,
+                                const std::atomic<bool>* cancel, bool* cancelled,
+                                const std::function<void(std::vector<ProbeNode>)>& probe) {
+    const SlurmAllocation held =
+        allocateForProbes(campaign, nodes, ranksPerNode, tag, timeoutMs, cancel);
+    *cancelled = held.cancelled;
+    if (!held.ok()) return held.cancelled ? std::string() : "the Slurm allocation: " + held.error;
+    probe(slurmProbeNodes(held, campaign.scheduler));
+    return releaseAllocation(held); // at once, whatever the probes did: nothing stays queued
+}
+
 bool probesRecorded(const CaseProbePlan& plan) {
     const ProbeFile existing = readProbeFile(plan.directory);
     return existing.error.empty() &&

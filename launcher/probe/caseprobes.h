@@ -7,11 +7,13 @@
 // campaign directory's probes.json; a case with records there already is not probed again
 // (resume). Blocking: the Runner calls runCaseProbes on a worker thread.
 
+#include "launcher/campaign/campaign.h"
 #include "launcher/campaign/plannedrun.h"
 #include "launcher/probe/probe.h"
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -66,6 +68,14 @@ struct CaseProbeOutcome {
     // One line for the journal and the output: what ran and what it measured.
     std::string summary(const std::string& caseId) const;
 };
+
+// Under Slurm: holds an allocation of `nodes` x ranksPerNode (salloc, blocking), runs `probe`
+// with its nodes (slurmProbeNodes), and gives it back whatever `probe` did. Returns why it could
+// not be held or given back; empty when both went well. *cancelled: the cancel stopped the wait.
+std::string withSlurmProbeNodes(const Campaign& campaign, int nodes, int ranksPerNode,
+                                const std::string& tag, int timeoutMs,
+                                const std::atomic<bool>* cancel, bool* cancelled,
+                                const std::function<void(std::vector<ProbeNode>)>& probe);
 
 // Whether probes.json holds the plan's case already (then runCaseProbes runs none).
 bool probesRecorded(const CaseProbePlan& plan);

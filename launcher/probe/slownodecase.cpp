@@ -43,10 +43,12 @@ SlowNodeCase planSlowNodeSearch(const CommandBuilder& b, const std::vector<Plann
                                 std::optional<double> healthyPace) {
     SlowNodeCase c;
     const PlannedRun* run = widestMultiNode(runs);
-    if (!run || b.campaign().hosts.size() < 2) {
+    c.fromSlurm = b.campaign().scheduler.enabled() && b.campaign().hosts.empty();
+    if (!run || (!c.fromSlurm && b.campaign().hosts.size() < 2)) {
         c.error = "no multi-node topology on two hosts or more to look for a slow node in";
         return c;
     }
+    c.nodeCount = run->key.topology.nodes;
     const CaseProbePlan plan = planCaseProbes(b, *run, directory, {});
     c.caseId = run->caseId;
     c.forCase = plan.forCase;

@@ -24,6 +24,10 @@ struct SlowNodeCase {
     std::string caseId;
     ProbeCase forCase;
     SlowNodeSearch search;
+    // Under Slurm the search's nodes are an allocation's, asked for with this many nodes, and
+    // replace search.nodes before it runs.
+    bool fromSlurm = false;
+    int nodeCount = 0;
     std::string error; // why there is nothing to search: no multi-node case, no healthy pace
 };
 

@@ -249,11 +249,9 @@ std::unique_ptr<Executor> CommandBuilder::rankExecutor(int index) const {
 
 std::vector<std::string> CommandBuilder::onHost(int index, const std::vector<std::string>& argv,
                                                 bool inContainer) const {
+    if (inContainer && m_campaign.container.runtime == "docker")
+        return rankExecutor(index)->wrap(argv);
     std::vector<std::string> cmd = argv;
-    if (inContainer && m_campaign.container.runtime == "docker") {
-        cmd = m_containers.exec(index);
-        cmd.insert(cmd.end(), argv.begin(), argv.end());
-    }
     // "exec" leaves no shell between sshd's session and the command.
     if (!m_campaign.hosts.empty()) cmd.insert(cmd.begin(), "exec");
     return executor(index)->wrap(cmd);

@@ -7,7 +7,6 @@
 
 #include "async/backgroundtask.h"
 #include "launcher/probe/caseprobes.h"
-#include "launcher/slurm/srunexecutor.h"
 
 #include <QRandomGenerator>
 #include <filesystem>
@@ -66,18 +65,15 @@ void Runner::runProbes(int index) {
             if (slurm && probesRecorded(plan)) {
                 o.alreadyRecorded = true; // resume: no allocation asked for
             } else if (slurm) {
-                const SlurmAllocation held = allocateForProbes(
-                    *slurm, topology.nodes, topology.gpusPerNode, tag, plan.timeoutMs, cancel.get());
-                if (held.ok()) {
-                    plan.nodes = slurmProbeNodes(held, slurm->scheduler);
-                    o = runCaseProbes(plan, cancel.get());
-                    // Given back at once, whatever the probes did: nothing stays queued.
-                    if (auto e = releaseAllocation(held); !e.empty()) o.errors.push_back(e);
-                } else {
-                    o.cancelled = held.cancelled;
-                    if (!held.cancelled)
-                        o.errors.push_back("the Slurm allocation for the probes: " + held.error);
-                }
+                bool cancelled = false;
+                const std::string error = withSlurmProbeNodes(
+                    *slurm, topology.nodes, topology.gpusPerNode, tag, plan.timeoutMs,
+                    cancel.get(), &cancelled, [&](std::vector<ProbeNode> nodes) {
+                        plan.nodes = std::move(nodes);
+                        o = runCaseProbes(plan, cancel.get());
+                    });
+                o.cancelled = o.cancelled || cancelled;
+                if (!error.empty()) o.errors.push_back(error + " (for the probes)");
             } else {
                 o = runCaseProbes(plan, cancel.get());
             }

@@ -1,6 +1,7 @@
 // Issue 28: where a case's lost throughput goes, from the probes' measurements; "not measured"
 // where nothing measured a part, and the loss itself always exact from the logs.
 #include "core/report/report.h"
+#include "core/stats/casewarnings.h"
 #include "core/stats/scalingloss.h"
 
 #include <gtest/gtest.h>
@@ -180,11 +181,18 @@ TEST(ScalingLoss, ASlowNodesEvidenceHasWhatTheMonitorSawOnIt) {
        "pace_per_device": 300.0}]})");
     Summary s = twoCases(dir.path.string());
     CaseStats& wide = s.cases[1];
-    wide.warnings.push_back(
-        {"disturbed", "repeats 2, 5 ran on a busy host; rerun on a quiet machine, or exclude "
-                      "disturbed runs (repeat 2: foreign process python3 (pid 4242) at 93 % of a "
-                      "core on node3 over the run (up to 100 %); repeat 5: load average 9.10 on "
-                      "node30 (8 CPUs))"});
+    // The warning as the case gets it, from runs the monitor marked disturbed (its words).
+    RunResult r2, r5;
+    r2.key.repeat = 2;
+    r2.disturbed = true;
+    r2.disturbance = "foreign process python3 (pid 4242) at 93 % of a core on node3 over the run "
+                     "(up to 100 %)";
+    r5.key.repeat = 5;
+    r5.disturbed = true;
+    r5.disturbance = "load average 9.10 on node30 (8 CPUs)";
+    const auto warning = disturbedWarning({&r2, &r5}, false);
+    ASSERT_TRUE(warning);
+    wide.warnings.push_back(*warning);
     const ProbeFile probes = readProbeFile(dir.path);
     const auto l = scalingLossFor(s.cases, wide, probes);
     ASSERT_TRUE(l);
