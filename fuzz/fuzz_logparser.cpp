@@ -4,7 +4,7 @@
 // samples.
 
 #include "core/measure/formatanalyzer.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "core/parse/logparser.h"
 #include "core/measure/ratelineanalyzer.h"
 #include "core/measure/runanalyzer.h"

@@ -1,7 +1,7 @@
 #include "history/historyformat.h"
 
 #include "core/measure/steadystateanalyzer.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "core/report/csv.h"
 
 #include <nlohmann/json.hpp>

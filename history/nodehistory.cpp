@@ -2,7 +2,7 @@
 #include "history/historydatabase.h"
 #include "history/sqltext.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "core/stats/scalingloss.h"
 
 #include <QSqlDatabase>

@@ -10,9 +10,9 @@
 
 #include "core/load/campaignwindow.h"
 #include "core/compare/comparison.h"
-#include "core/compare/comparisonreport.h"
+#include "core/report/comparisonreport.h"
 #include "core/compare/serieslabels.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "core/stats/summary.h"
 
 #include <cstdio>

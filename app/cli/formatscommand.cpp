@@ -5,9 +5,9 @@
 #include "core/formats/realworld.h"
 #include "app/cli/commands.h"
 
-#include "core/parse/logformat.h"
-#include "core/parse/userformat.h"
-#include "core/stats/numerics.h"
+#include "core/formats/formatregistry.h"
+#include "core/formats/userformat.h"
+#include "core/model/numerics.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -6,7 +6,7 @@
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "history/historydatabase.h"
 #include "history/nodehistory.h"
 

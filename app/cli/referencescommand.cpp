@@ -8,7 +8,7 @@
 #include "version.h"
 
 #include "core/load/campaignwindow.h"
-#include "core/reference/referencetablewriter.h"
+#include "core/report/referencetablewriter.h"
 #include "core/stats/summary.h"
 
 #include <cstdio>

@@ -1,6 +1,7 @@
 #include "app/cli/arguments.h"
 #include "app/cli/measurearguments.h"
 #include "app/cli/commands.h"
+#include "core/formats/formatregistry.h"
 #include "core/load/runloader.h"
 #include "app/cli/usercatalog.h"
 #include "version.h"
@@ -206,7 +207,7 @@ std::optional<int> renderDlperf(const Summary& summary, const SummarizeRequest& 
     const CaseMix mix = caseMix(summary);
     // A script that prints tables (OneFlow's) groups the batch sizes itself.
     const LogFormat* only = mix.formats.size() == 1 ? findLogFormat(*mix.formats.begin()) : nullptr;
-    const bool tables = only && only->dlperfText;
+    const bool tables = only && only->dlperfOutput == DlperfOutput::MarkdownTables;
     if (tables ? mix.precisions.size() > 1 : mix.mixed())
         return usageError("--format dlperf writes one format, precision and batch size, and " +
                           summary.root + " holds " + joinMix(mix) +
@@ -216,8 +217,7 @@ std::optional<int> renderDlperf(const Summary& summary, const SummarizeRequest& 
     if (!req.quiet)
         for (const auto& n : view.notes)
             std::fprintf(stderr, "note: %s\n", n.c_str());
-    *text = view.format->dlperfText ? view.format->dlperfText(view.summary)
-                                    : formatDlperfJson(view.summary) + "\n";
+    *text = dlperfText(view);
     return std::nullopt;
 }
 

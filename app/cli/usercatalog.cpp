@@ -1,6 +1,6 @@
 #include "app/cli/usercatalog.h"
 
-#include "core/reference/referencetablewriter.h"
+#include "core/report/referencetablewriter.h"
 
 #include <cstdio>
 #include <cstdlib>

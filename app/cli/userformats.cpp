@@ -1,7 +1,7 @@
 #include "app/cli/userformats.h"
 
 #include "app/cli/usercatalog.h"
-#include "core/parse/userformat.h"
+#include "core/formats/userformat.h"
 
 #include <algorithm>
 #include <cstdio>

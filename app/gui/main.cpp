@@ -6,7 +6,7 @@
 #include "ui/window/appsettings.h"
 #include "ui/window/mainwindow.h"
 #include "ui/window/teachdialog.h"
-#include "core/parse/userformat.h"
+#include "core/formats/userformat.h"
 #include "ui/run/runpanel.h"
 #include "launcher/runner/terminationsignals.h"
 #include "version.h"

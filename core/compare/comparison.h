@@ -4,7 +4,7 @@
 // medians with a 95 % bootstrap interval and a verdict that never calls noise a change.
 
 #include "core/stats/casestats.h"
-#include "core/compare/casecontrast.h"
+#include "core/stats/casecontrast.h"
 #include "core/compare/recordedfacts.h"
 
 #include <optional>

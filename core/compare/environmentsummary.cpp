@@ -1,7 +1,5 @@
 #include "core/compare/environmentsummary.h"
 
-#include "core/report/reportdocument.h"
-
 #include <algorithm>
 #include <sstream>
 
@@ -88,12 +86,9 @@ EnvironmentSummary summarizeEnvironment(const std::vector<ReportFile>& files) {
 }
 
 RecordedFacts environmentFacts(const EnvironmentSummary& env) {
-    return {{"driver", env.driver},
-            {"cuda", env.cuda},
-            {"gpu_model", env.gpuModel},
-            {"container_image", env.containerImage},
-            {"framework", env.framework},
-            {"mpi", env.mpi},
+    return {{"driver", env.driver},           {"cuda", env.cuda},
+            {"gpu_model", env.gpuModel},      {"container_image", env.containerImage},
+            {"framework", env.framework},     {"mpi", env.mpi},
             {"hosts", joined(env.hosts, " ")}};
 }
 

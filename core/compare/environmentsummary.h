@@ -4,7 +4,7 @@
 // beside the logs; and what differs between two sides' records, for every verdict (the
 // history's and compare's).
 
-#include "core/report/reportfile.h"
+#include "core/load/campaignrecords.h"
 
 #include <string>
 #include <vector>

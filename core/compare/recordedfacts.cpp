@@ -1,9 +1,9 @@
 #include "core/compare/recordedfacts.h"
 
 #include "core/compare/comparison.h"
-#include "core/parse/logformat.h"
+#include "core/load/campaignrecords.h"
+#include "core/formats/formatregistry.h"
 #include "core/parse/runfacts.h"
-#include "core/report/reportdocument.h"
 #include "core/stats/summary.h"
 
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 // carry: the format they were read as and the window they were measured over.
 
 #include "core/compare/environmentsummary.h"
-#include "core/measure/runresult.h"
+#include "core/model/runresult.h"
 
 #include <optional>
 #include <string>

@@ -1,8 +1,8 @@
 #include "core/formats/insightface.h"
 
-#include "core/formats/insightfaceanalyzer.h"
-#include "core/stats/numerics.h"
-#include "core/parse/textscan.h"
+#include "core/measure/insightfaceanalyzer.h"
+#include "core/model/numerics.h"
+#include "core/model/textscan.h"
 
 #include <algorithm>
 #include <charconv>
@@ -97,29 +97,14 @@ class SpeedometerScript : public DlperfReplica {
   public:
     SpeedometerScript(MeasureOptions o, int nodes) : m_opt(o), m_nodes(nodes) {
         if (o.warmup % 20 != 0 || o.iterations <= o.warmup)
-            m_failure = "(its assert: the warmup a multiple of 20, the iterations above it)";
+            refuse("(its assert: the warmup a multiple of 20, the iterations above it)");
     }
     void add(const SpeedSample& s) override {
-        if (!m_failure.empty() || !s.hasDlperfValue) return;
-        if (std::isnan(s.dlperfValue)) {
-            m_failure = "at line " + std::to_string(s.line) + " (its regex finds no Speed)";
-            return;
-        }
+        if (failed() || !s.hasDlperfValue) return;
+        if (std::isnan(s.dlperfValue)) return fail(s.line, "its regex finds no Speed");
         // Lines past its slice are read (a line without a Speed still stops it), not kept.
         if (m_lines++ < m_opt.iterations / 20)
             m_speeds.push_back(roundPython(s.dlperfValue, 1) * m_nodes);
-    }
-    std::optional<double> figure(std::string* failure) const override {
-        if (!m_failure.empty()) {
-            *failure = m_failure;
-            return std::nullopt;
-        }
-        const auto n = static_cast<std::int64_t>(m_speeds.size()); // min(lines, I // 20)
-        const std::int64_t from = std::clamp<std::int64_t>(m_opt.warmup / 20, 0, n);
-        const std::int64_t to = std::clamp<std::int64_t>(m_opt.iterations / 20, 0, n);
-        if (from >= to) return std::nan(""); // np.mean of an empty slice
-        return roundNumpy2(numpyMean(std::span(m_speeds).subspan(
-            static_cast<std::size_t>(from), static_cast<std::size_t>(to - from))));
     }
     std::string quirk() const override {
         return "it averages the Speed lines " + std::to_string(m_opt.warmup / 20 + 1) + " to " +
@@ -129,11 +114,15 @@ class SpeedometerScript : public DlperfReplica {
     }
 
   private:
+    // m_speeds holds min(lines, I // 20) figures.
+    double figureRead() const override {
+        return dlperfSliceMean(m_speeds, m_opt.warmup / 20, m_opt.iterations / 20);
+    }
+
     MeasureOptions m_opt;
     int m_nodes;
     std::int64_t m_lines = 0;
     std::vector<double> m_speeds; // the first I // 20 lines' figures
-    std::string m_failure;
 };
 
 // extract_mxnet_logs.py (Partial-FC): every line's Total rounded to 1, and the mean of
@@ -142,22 +131,10 @@ class OpenEndedScript : public DlperfReplica {
   public:
     explicit OpenEndedScript(MeasureOptions o) : m_opt(o) {}
     void add(const SpeedSample& s) override {
-        if (!m_failure.empty() || !s.hasDlperfValue) return;
-        if (std::isnan(s.dlperfValue)) {
-            m_failure = "at line " + std::to_string(s.line) + " (its regex finds no Total)";
-            return;
-        }
+        if (failed() || !s.hasDlperfValue) return;
+        if (std::isnan(s.dlperfValue)) return fail(s.line, "its regex finds no Total");
         m_totals.push_back(roundPython(s.dlperfValue, 1));
         if (s.hasIteration) m_lastIteration = s.batchLast;
-    }
-    std::optional<double> figure(std::string* failure) const override {
-        if (!m_failure.empty()) {
-            *failure = m_failure;
-            return std::nullopt;
-        }
-        const std::size_t from = start();
-        if (from >= m_totals.size()) return std::nan("");
-        return roundNumpy2(numpyMean(std::span(m_totals).subspan(from)));
     }
     std::string quirk() const override {
         return "it averages every Total line from line " + std::to_string(start() + 1) +
@@ -167,6 +144,10 @@ class OpenEndedScript : public DlperfReplica {
     }
 
   private:
+    double figureRead() const override {
+        return dlperfSliceMean(m_totals, static_cast<std::int64_t>(start()),
+                               static_cast<std::int64_t>(m_totals.size()));
+    }
     // Python's list[W - 1:]: a negative start counts from the end.
     std::size_t start() const {
         const auto n = static_cast<std::int64_t>(m_totals.size());
@@ -177,7 +158,6 @@ class OpenEndedScript : public DlperfReplica {
     MeasureOptions m_opt;
     std::vector<double> m_totals;
     std::int64_t m_lastIteration = 0;
-    std::string m_failure;
 };
 
 std::unique_ptr<FormatAnalyzer> makeArcface(const LogFormat& format, Topology topology, int batch,

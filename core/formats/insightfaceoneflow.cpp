@@ -1,8 +1,8 @@
 #include "core/formats/insightfaceoneflow.h"
 
-#include "core/formats/insightfaceanalyzer.h"
-#include "core/stats/numerics.h"
-#include "core/parse/textscan.h"
+#include "core/measure/insightfaceanalyzer.h"
+#include "core/model/numerics.h"
+#include "core/model/textscan.h"
 
 #include <charconv>
 #include <cmath>
@@ -106,18 +106,12 @@ class SkipFiveScript : public DlperfReplica {
   public:
     explicit SkipFiveScript(MeasureOptions o) : m_opt(o) {}
     void add(const SpeedSample& s) override {
-        if (m_done || !m_failure.empty()) return;
-        if (!s.hasIteration) {
-            m_failure = "at line " + std::to_string(s.line) + " (int() of its iteration fails)";
-            return;
-        }
+        if (m_done || failed()) return;
+        if (!s.hasIteration) return fail(s.line, "int() of its iteration fails");
         if (s.batchLast <= 5) return;
         ++m_lines;
         if (m_lines < m_opt.warmup) return;
-        if (!s.hasDlperfValue) {
-            m_failure = "at line " + std::to_string(s.line) + " (float() of its throughput fails)";
-            return;
-        }
+        if (!s.hasDlperfValue) return fail(s.line, "float() of its throughput fails");
         if (m_values.empty()) m_firstIteration = s.batchLast;
         m_values.push_back(s.dlperfValue);
         if (m_lines == m_opt.iterations) {
@@ -125,13 +119,6 @@ class SkipFiveScript : public DlperfReplica {
             m_lastIteration = s.batchLast;
             m_figure = roundNumpy2(numpyMean(m_values));
         }
-    }
-    std::optional<double> figure(std::string* failure) const override {
-        if (!m_failure.empty()) {
-            *failure = m_failure;
-            return std::nullopt;
-        }
-        return m_done ? m_figure : 0.0;
     }
     std::string quirk() const override {
         if (!m_done)
@@ -146,13 +133,15 @@ class SkipFiveScript : public DlperfReplica {
     }
 
   private:
+    // 0 where its line I never comes.
+    double figureRead() const override { return m_done ? m_figure : 0.0; }
+
     MeasureOptions m_opt;
     std::int64_t m_lines = 0;
     std::vector<double> m_values;
     std::int64_t m_firstIteration = 0, m_lastIteration = 0;
     bool m_done = false;
     double m_figure = 0.0;
-    std::string m_failure;
 };
 
 std::unique_ptr<FormatAnalyzer> makeOneflowFace(const LogFormat& format, Topology topology,

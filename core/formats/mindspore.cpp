@@ -1,7 +1,7 @@
 #include "core/formats/mindspore.h"
-#include "core/parse/textscan.h"
+#include "core/model/textscan.h"
 
-#include "core/formats/mindsporeanalyzer.h"
+#include "core/measure/mindsporeanalyzer.h"
 
 #include <charconv>
 

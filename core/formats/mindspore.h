@@ -11,7 +11,4 @@ namespace sv {
 LogFormat mindsporeRn50Format();
 LogFormat mindsporeBertFormat();
 
-// What a MindSpore sample is (its batchLast): the parser marks each line it hands on.
-enum MindsporeLine : std::int64_t { kMindsporeOther = 0, kMindsporeStep = 1, kMindsporeTime = 2 };
-
 } // namespace sv

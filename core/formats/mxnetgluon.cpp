@@ -1,7 +1,7 @@
 #include "core/formats/mxnetgluon.h"
-#include "core/parse/textscan.h"
+#include "core/model/textscan.h"
 
-#include "core/formats/gluonanalyzer.h"
+#include "core/measure/gluonanalyzer.h"
 
 #include <charconv>
 

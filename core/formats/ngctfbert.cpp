@@ -1,8 +1,8 @@
 #include "core/formats/ngctfbert.h"
-#include "core/parse/textscan.h"
+#include "core/model/textscan.h"
 
 #include "core/parse/dlloggerline.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "core/measure/stepwindowanalyzer.h"
 
 #include <charconv>
@@ -11,87 +11,52 @@
 namespace sv {
 namespace {
 
+constexpr const char* kMultiplesOf10 =
+    "(its assert: warmup and iterations must be multiples of 10)";
+
+bool multiplesOf10(const MeasureOptions& o) {
+    return o.warmup % 10 == 0 && o.iterations % 10 == 0;
+}
+
 // extract_tensorflow_logs_time.py: the last line holding "Iteration: W" before the first holding
 // "Iteration: I" (substrings: "Iteration: 10" is also in "Iteration: 100"), the global batch over
 // their timestamps' difference per (I - W) steps, rounded to 2; 0 where line I never comes.
-class TimeScript : public DlperfReplica {
+class TimeScript : public TwoLineTimeScript {
   public:
     TimeScript(std::int64_t globalBatch, MeasureOptions o)
-        : m_batch(globalBatch), m_opt(o), m_w(std::to_string(o.warmup)),
-          m_i(std::to_string(o.iterations)) {}
+        : TwoLineTimeScript(globalBatch, o, "timestamp"), m_w(std::to_string(o.warmup)),
+          m_i(std::to_string(o.iterations)) {
+        if (!multiplesOf10(o)) refuse(kMultiplesOf10);
+    }
 
     void add(const SpeedSample& s) override {
-        if (m_done) return;
+        if (over()) return;
         const std::string digits = s.hasIteration ? std::to_string(s.batchFirst) : std::string();
-        if (!digits.empty() && digits.rfind(m_w, 0) == 0) {
-            m_startLine = s.line;
-            m_startTime = s.timeUs;
-            if (!s.hasTime) fail(s.line, "no timestamp");
-            return;
-        }
+        if (!digits.empty() && digits.rfind(m_w, 0) == 0) return start(s, s.timeUs);
         if (digits.empty() || digits.rfind(m_i, 0) != 0) return;
-        m_endLine = s.line;
-        if (m_startLine == 0) return fail(s.line, "no \"Iteration: " + m_w + "\" line before it");
-        if (!s.hasTime) return fail(s.line, "no timestamp");
-        m_done = true;
-        const std::int64_t us = s.timeUs - m_startTime;
-        if (us == 0) return fail(s.line, "no time between its lines");
-        m_figure = roundPython2(
-            static_cast<double>(m_batch) /
-            (static_cast<double>(us) / 1e6 / static_cast<double>(m_opt.iterations - m_opt.warmup)));
-    }
-    std::optional<double> figure(std::string* failure) const override {
-        if (m_opt.warmup % 10 || m_opt.iterations % 10) {
-            *failure = "(its assert: warmup and iterations must be multiples of 10)";
-            return std::nullopt;
-        }
-        if (!m_failure.empty()) {
-            *failure = m_failure;
-            return std::nullopt;
-        }
-        return m_figure; // 0 where line I never comes
+        if (!started()) return fail(s.line, "no \"Iteration: " + m_w + "\" line before it");
+        end(s, s.timeUs);
     }
     std::string quirk() const override {
         return "it finds its lines by the substrings \"Iteration: " + m_w +
                "\" and \"Iteration: " + m_i + "\", so its start is line " +
-               std::to_string(m_startLine) + " (the last " + "holding \"Iteration: " + m_w +
-               "\", such as Iteration: " + m_w + "0) and its end line " + std::to_string(m_endLine);
+               std::to_string(startLine()) + " (the last " + "holding \"Iteration: " + m_w +
+               "\", such as Iteration: " + m_w + "0) and its end line " + std::to_string(endLine());
     }
 
   private:
-    void fail(std::int64_t line, const std::string& why) {
-        m_done = true;
-        m_failure = "at line " + std::to_string(line) + " (" + why + ")";
-    }
-
-    std::int64_t m_batch;
-    MeasureOptions m_opt;
     std::string m_w, m_i;
-    bool m_done = false;
-    std::int64_t m_startLine = 0, m_endLine = 0, m_startTime = 0;
-    double m_figure = 0.0;
-    std::string m_failure;
 };
 
 // extract_tensorflow_logs.py: the rates of the lines whose iteration ends in 0 (its
 // r'Iteration\: (\d+)0 ', so not step 1), the mean of list[max(20, W)/10 : I/10], rounded to 2.
 class SpeedScript : public DlperfReplica {
   public:
-    explicit SpeedScript(MeasureOptions o) : m_opt(o) {}
+    explicit SpeedScript(MeasureOptions o) : m_opt(o) {
+        if (!multiplesOf10(o)) refuse(kMultiplesOf10);
+    }
     void add(const SpeedSample& s) override {
         if (s.hasDlperfValue) m_rates.push_back(s.dlperfValue);
-    }
-    std::optional<double> figure(std::string* failure) const override {
-        if (m_opt.warmup % 10 || m_opt.iterations % 10) {
-            *failure = "(its assert: warmup and iterations must be multiples of 10)";
-            return std::nullopt;
-        }
-        const auto n = static_cast<std::int64_t>(m_rates.size());
-        const std::int64_t from = std::min<std::int64_t>(std::max(20, m_opt.warmup) / 10, n);
-        const std::int64_t to = std::min<std::int64_t>(m_opt.iterations / 10, n);
-        if (from >= to) return std::nan(""); // np.mean of an empty slice
-        return roundNumpy2(numpyMean(std::span(m_rates).subspan(
-            static_cast<std::size_t>(from), static_cast<std::size_t>(to - from))));
     }
     std::string quirk() const override {
         return "it averages its list of rates from index max(20, warmup)/10 = " +
@@ -101,6 +66,10 @@ class SpeedScript : public DlperfReplica {
     }
 
   private:
+    double figureRead() const override {
+        return dlperfSliceMean(m_rates, std::max(20, m_opt.warmup) / 10, m_opt.iterations / 10);
+    }
+
     MeasureOptions m_opt;
     std::vector<double> m_rates;
 };

@@ -1,7 +1,6 @@
 #include "core/formats/oneflow.h"
 
-#include "core/formats/oneflowanalyzer.h"
-#include "core/formats/oneflowmarkdown.h"
+#include "core/measure/oneflowanalyzer.h"
 
 #include <charconv>
 #include <cmath>
@@ -132,7 +131,7 @@ LogFormat oneflowCnnFormat() {
             .message = MessageFormat{"oneflow-cnn", " ", &parseCnnLine},
             .detect = &isOneflowCnnLine,
             .makeAnalyzer = &makeOneflowAnalyzer,
-            .dlperfText = &formatOneflowMarkdown,
+            .dlperfOutput = DlperfOutput::MarkdownTables,
             .speedIsThroughput = false};
 }
 
@@ -148,7 +147,7 @@ LogFormat oneflowBertFormat() {
             .message = MessageFormat{"oneflow-bert", " ", &parseBertLine},
             .detect = &isOneflowBertLine,
             .makeAnalyzer = &makeOneflowAnalyzer,
-            .dlperfText = &formatOneflowMarkdown,
+            .dlperfOutput = DlperfOutput::MarkdownTables,
             .speedIsThroughput = false};
 }
 

@@ -11,8 +11,4 @@ namespace sv {
 LogFormat oneflowCnnFormat();
 LogFormat oneflowBertFormat();
 
-// What a OneFlow sample is (its batchLast), and which header key (its epoch).
-enum OneflowLine : std::int64_t { kOneflowOther = 0, kOneflowHeader = 1, kOneflowData = 2 };
-enum OneflowKey : int { kOneflowNodes = 1, kOneflowGpus = 2, kOneflowBatch = 3 };
-
 } // namespace sv

@@ -1,7 +1,7 @@
 #include "core/formats/paddle.h"
-#include "core/parse/textscan.h"
+#include "core/model/textscan.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "core/measure/stepwindowanalyzer.h"
 
 #include <charconv>
@@ -44,23 +44,11 @@ class ListSliceScript : public DlperfReplica {
                     std::string quirk)
         : m_opt(o), m_rate(rate), m_batch(batch), m_quirk(std::move(quirk)) {}
     void add(const SpeedSample& s) override {
-        if (!m_failure.empty()) return;
+        if (failed()) return;
         if (!s.hasDlperfValue || (m_rate == &perElapse && s.dlperfValue == 0.0))
-            m_failure = "at line " + std::to_string(s.line) + " (its regex or float() fails)";
+            fail(s.line, "its regex or float() fails");
         else
             m_rates.push_back(roundPython(m_rate(s.dlperfValue, m_batch), 4));
-    }
-    std::optional<double> figure(std::string* failure) const override {
-        if (!m_failure.empty()) {
-            *failure = m_failure;
-            return std::nullopt;
-        }
-        const auto n = static_cast<std::int64_t>(m_rates.size());
-        const std::int64_t from = std::min<std::int64_t>(m_opt.warmup, n);
-        const std::int64_t to = std::min<std::int64_t>(m_opt.iterations, n);
-        if (from >= to) return std::nan(""); // np.mean of an empty slice
-        return roundNumpy2(numpyMean(std::span(m_rates).subspan(
-            static_cast<std::size_t>(from), static_cast<std::size_t>(to - from))));
     }
     std::string quirk() const override { return m_quirk; }
 
@@ -68,59 +56,35 @@ class ListSliceScript : public DlperfReplica {
     static double perStep(double stepsPerSecond, double batch) { return stepsPerSecond * batch; }
 
   private:
+    double figureRead() const override {
+        return dlperfSliceMean(m_rates, m_opt.warmup, m_opt.iterations);
+    }
+
     MeasureOptions m_opt;
     double (*m_rate)(double, double);
     double m_batch;
     std::string m_quirk;
     std::vector<double> m_rates;
-    std::string m_failure;
 };
 
 // extract_paddle_logs_time.py: the last line holding "train batch W-1]" before the first holding
 // "train batch I-1]", the global batch over their asctimes' difference per (I - W) steps.
-class BatchTimeScript : public DlperfReplica {
+class BatchTimeScript : public TwoLineTimeScript {
   public:
-    BatchTimeScript(std::int64_t globalBatch, MeasureOptions o) : m_batch(globalBatch), m_opt(o) {}
+    BatchTimeScript(std::int64_t globalBatch, MeasureOptions o)
+        : TwoLineTimeScript(globalBatch, o, "asctime") {}
     void add(const SpeedSample& s) override {
-        if (m_done || !s.hasIteration) return;
-        if (s.batchLast == m_opt.warmup) {
-            m_startTime = s.timeUs;
-            m_started = true;
-            if (!s.hasTime) fail(s.line, "no asctime");
-            return;
-        }
-        if (s.batchLast != m_opt.iterations) return;
-        if (!m_started) return fail(s.line, "no start line before it");
-        if (!s.hasTime) return fail(s.line, "no asctime");
-        m_done = true;
-        const std::int64_t us = s.timeUs - m_startTime;
-        if (us == 0) return fail(s.line, "no time between its lines");
-        m_figure = roundPython2(
-            static_cast<double>(m_batch) /
-            (static_cast<double>(us) / 1e6 / static_cast<double>(m_opt.iterations - m_opt.warmup)));
-    }
-    std::optional<double> figure(std::string* failure) const override {
-        if (m_failure.empty()) return m_figure;
-        *failure = m_failure;
-        return std::nullopt;
+        if (over() || !s.hasIteration) return;
+        if (s.batchLast == options().warmup) return start(s, s.timeUs);
+        if (s.batchLast != options().iterations) return;
+        if (!started()) return fail(s.line, "no start line before it");
+        end(s, s.timeUs);
     }
     std::string quirk() const override {
-        return "it measures from the last \"train batch " + std::to_string(m_opt.warmup - 1) +
-               "]\" line to the first \"train batch " + std::to_string(m_opt.iterations - 1) +
+        return "it measures from the last \"train batch " + std::to_string(options().warmup - 1) +
+               "]\" line to the first \"train batch " + std::to_string(options().iterations - 1) +
                "]\" line";
     }
-
-  private:
-    void fail(std::int64_t line, const std::string& why) {
-        m_done = true;
-        m_failure = "at line " + std::to_string(line) + " (" + why + ")";
-    }
-    std::int64_t m_batch;
-    MeasureOptions m_opt;
-    bool m_started = false, m_done = false;
-    std::int64_t m_startTime = 0;
-    double m_figure = 0.0;
-    std::string m_failure;
 };
 
 std::unique_ptr<FormatAnalyzer> makeRn50(const LogFormat& format, Topology topology, int batch,

@@ -1,8 +1,7 @@
 #include "core/formats/pytorchrn50.h"
 
-#include "core/measure/dlperfgap.h"
-#include "core/stats/numerics.h"
-#include "core/parse/textscan.h"
+#include "core/measure/pooledrankanalyzer.h"
+#include "core/model/textscan.h"
 
 #include <algorithm>
 #include <charconv>
@@ -226,124 +225,6 @@ bool wholeLine(std::string_view s, std::int64_t& batch, double& seconds, std::si
     headLength = head.size();
     return true;
 }
-
-// ScaleView's figure: the global batch over the mean of the Time values of the lines W+1 .. I,
-// counting every rank's lines past its iteration 5 (DLPerf's README: each card's first 5
-// iterations dropped), with Time read whole and lines cut by another rank's block left out.
-// DLPerf's: the same count over every line its regexes accept, Time read by its regex.
-class PooledRankAnalyzer : public FormatAnalyzer {
-  public:
-    PooledRankAnalyzer(Topology topology, int batch, MeasureOptions o)
-        : m_global(static_cast<double>(static_cast<std::int64_t>(batch) * topology.ranks())),
-          m_opt(o) {}
-
-    void add(const SpeedSample& s) override {
-        addDlperf(s);
-        ++m_lines;
-        if (!s.hasSpeed) {
-            ++m_cutLines;
-            return;
-        }
-        if (s.batchFirst <= 5 || m_count >= m_opt.iterations) return;
-        ++m_count;
-        if (m_count <= m_opt.warmup) return;
-        m_seconds += s.speed;
-        if (s.speed != s.dlperfValue && m_misreadLine == 0) m_misreadLine = s.line;
-    }
-
-    void finish(RunResult& out, const ParseCounters& counters, bool tail) const override {
-        out.counters = counters;
-        out.expectedLines = m_opt.iterations;
-        out.unterminatedTail = tail;
-        const std::string script = "extract_pytorch_logs_time.py";
-        if (!m_dlperfFailure.empty())
-            out.dlperfNote = "DLPerf's " + script + " stops with an error " + m_dlperfFailure;
-        else
-            out.dlperfThroughput = m_dlperfDone ? m_dlperfFigure : 0.0;
-        if (m_lines == 0) {
-            out.status = RunStatus::Empty;
-            out.reason = "no \"Epoch: \" lines among " + std::to_string(counters.lines) + " lines";
-            return;
-        }
-        if (m_count < m_opt.iterations) {
-            out.status = RunStatus::Incomplete;
-            out.reason = "found " + std::to_string(m_count) + " of " +
-                         std::to_string(m_opt.iterations) +
-                         " whole \"Epoch: \" lines past each rank's iteration 5";
-            if (m_cutLines)
-                out.reason += " (" + std::to_string(m_cutLines) +
-                              " lines cut by other ranks' "
-                              "output left out)";
-            if (tail) out.reason += ", and an unterminated last line (still being written?)";
-            return;
-        }
-        if (!(m_seconds > 0.0)) {
-            out.status = RunStatus::Unusable;
-            out.reason =
-                "the Time values of the window add up to " + formatFixed(m_seconds, 2) + " s";
-            return;
-        }
-        out.status = RunStatus::Complete;
-        const double steps = static_cast<double>(m_opt.iterations - m_opt.warmup);
-        out.timeThroughput = out.speedThroughput = roundPython2(m_global / (m_seconds / steps));
-        out.methodDifferencePct = 0.0;
-        if (!out.dlperfNote.empty()) {
-            out.notes.push_back(out.dlperfNote);
-        } else if (*out.dlperfThroughput == 0.0) {
-            out.notes.push_back("DLPerf's " + script + " records 0 for this run: it finds " +
-                                std::to_string(m_dlperfCount) + " of " +
-                                std::to_string(m_opt.iterations) + " lines");
-        } else {
-            const double ours = *out.timeThroughput, theirs = *out.dlperfThroughput;
-            if (dlperfApart(theirs, ours)) {
-                std::string why;
-                if (m_misreadLine)
-                    why = "its regex r\"(\\d{1}.\\d{1,3}\\s)\" keeps one digit before the point "
-                          "(\"Time 12.054\" reads as 2.054; first at line " +
-                          std::to_string(m_misreadLine) + ")";
-                if (m_cutLines)
-                    why += std::string(why.empty() ? "" : "; ") + "it counts lines cut by " +
-                           "other ranks' output";
-                out.notes.push_back(dlperfApartNote(script, theirs, ours, why));
-            }
-        }
-        if (m_cutLines)
-            out.notes.push_back(std::to_string(m_cutLines) +
-                                " \"Epoch: \" lines cut by other ranks' output (every rank "
-                                "writes 8 KiB blocks into the one file) left out");
-    }
-
-  private:
-    void addDlperf(const SpeedSample& s) {
-        if (m_dlperfDone || !m_dlperfFailure.empty()) return;
-        auto fail = [&](const char* why) {
-            m_dlperfFailure = "at line " + std::to_string(s.line) + " (" + why + ")";
-        };
-        if (!s.hasIteration) return fail("its batch regex or int() fails");
-        if (s.batchFirst <= 5) return;
-        ++m_dlperfCount;
-        if (m_dlperfCount > m_opt.warmup) {
-            if (!s.hasDlperfValue) return fail("its Time regex or float() fails");
-            m_dlperfSeconds += s.dlperfValue;
-        }
-        if (m_dlperfCount == m_opt.iterations) {
-            if (m_dlperfSeconds == 0.0) return fail("division by zero");
-            m_dlperfDone = true;
-            m_dlperfFigure =
-                roundPython2(m_global / (m_dlperfSeconds /
-                                         static_cast<double>(m_opt.iterations - m_opt.warmup)));
-        }
-    }
-
-    double m_global;
-    MeasureOptions m_opt;
-    std::int64_t m_lines = 0, m_cutLines = 0, m_count = 0, m_misreadLine = 0;
-    double m_seconds = 0.0;
-    std::int64_t m_dlperfCount = 0;
-    double m_dlperfSeconds = 0.0, m_dlperfFigure = 0.0;
-    bool m_dlperfDone = false;
-    std::string m_dlperfFailure;
-};
 
 std::unique_ptr<FormatAnalyzer> makeAnalyzer(const LogFormat&, Topology topology, int batch,
                                              MeasureOptions options) {

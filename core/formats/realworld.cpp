@@ -1,6 +1,7 @@
+#include "core/formats/formatregistry.h"
 #include "core/formats/realworld.h"
 
-#include "core/parse/textscan.h"
+#include "core/model/textscan.h"
 #include "core/measure/steadystateanalyzer.h"
 #include "core/parse/lineformat.h"
 
@@ -13,7 +14,8 @@ namespace {
 
 // The number (digits, '.', exponent) that starts at text[at], blanks before it skipped; the
 // position after it in *end.
-bool readNumberAt(std::string_view text, std::size_t at, double& value, std::size_t* end = nullptr) {
+bool readNumberAt(std::string_view text, std::size_t at, double& value,
+                  std::size_t* end = nullptr) {
     while (at < text.size() && (text[at] == ' ' || text[at] == '\t'))
         ++at;
     if (at >= text.size()) return false;
@@ -102,7 +104,8 @@ void parseDllPytorch(std::string_view text, std::size_t, SpeedSample& s) {
 }
 
 bool isDllPytorchLine(std::string_view line) {
-    return contains(line, "DLL ") && contains(line, "Iteration: ") && contains(line, "total_ips : ");
+    return contains(line, "DLL ") && contains(line, "Iteration: ") &&
+           contains(line, "total_ips : ");
 }
 
 // ---- DLLogger text, TensorFlow: "DLL 2020-06-20 01:16:39.766736 - (0, 50) total_ips :
@@ -152,15 +155,15 @@ void parseDllJson(std::string_view text, std::size_t, SpeedSample& s) {
         if (count >= 2) setStep(s, last, last);
     }
     double ips = 0.0;
-    if (readAfter(text, "\"total_ips\": ", ips) ||
-        readAfter(text, "\"train.total_ips\": ", ips)) {
+    if (readAfter(text, "\"total_ips\": ", ips) || readAfter(text, "\"train.total_ips\": ", ips)) {
         s.hasSpeed = true;
         s.speed = ips;
     }
 }
 
 bool isDllJsonLine(std::string_view line) {
-    return contains(line, "DLLL {") && contains(line, "total_ips\": ") && contains(line, "\"step\": [");
+    return contains(line, "DLLL {") && contains(line, "total_ips\": ") &&
+           contains(line, "\"step\": [");
 }
 
 // ---- gluon-nlp: "INFO:root:[step 249]\tmlm_loss=9.24962 ... throughput=122.0K tks/s\tlr=...";
@@ -186,9 +189,12 @@ void parseGluonnlpThroughput(std::string_view text, std::size_t, SpeedSample& s)
     std::size_t end = 0;
     if (readAfter(text, "throughput=", x, &end)) {
         if (end < text.size()) {
-            if (text[end] == 'K' || text[end] == 'k') x *= 1e3;
-            else if (text[end] == 'M') x *= 1e6;
-            else if (text[end] == 'G') x *= 1e9;
+            if (text[end] == 'K' || text[end] == 'k')
+                x *= 1e3;
+            else if (text[end] == 'M')
+                x *= 1e6;
+            else if (text[end] == 'G')
+                x *= 1e9;
         }
         s.hasSpeed = true;
         s.speed = x;
@@ -340,18 +346,23 @@ LogFormat steady(std::string_view id, std::string_view framework, std::string_vi
 
 const LogFormat kRealWorld[] = {
     steady("mxnet-speedometer", "MXNet", "samples/s",
-           MessageFormat{"speedometer", "Speed: ", &parseSpeedometer}, &detectBy<&parseSpeedometer, &isSpeedometerLine>),
+           MessageFormat{"speedometer", "Speed: ", &parseSpeedometer},
+           &detectBy<&parseSpeedometer, &isSpeedometerLine>),
     steady("gluoncv-speedometer", "MXNet gluon-cv", "samples/s",
-           MessageFormat{"speedometer", "Speed: ", &parseSpeedometer}, &detectBy<&parseSpeedometer, &isSpeedometerLine>),
+           MessageFormat{"speedometer", "Speed: ", &parseSpeedometer},
+           &detectBy<&parseSpeedometer, &isSpeedometerLine>),
     steady("insightface-speedometer", "InsightFace MXNet", "samples/s",
-           MessageFormat{"speedometer", "Speed: ", &parseSpeedometer}, &detectBy<&parseSpeedometer, &isSpeedometerLine>),
+           MessageFormat{"speedometer", "Speed: ", &parseSpeedometer},
+           &detectBy<&parseSpeedometer, &isSpeedometerLine>),
     steady("dllogger-pytorch", "PyTorch DLLogger", "images/s",
            MessageFormat{"dllogger-pytorch-ips", "total_ips : ", &parseDllPytorch},
            &detectBy<&parseDllPytorch, &isDllPytorchLine>),
     steady("dllogger-tf", "TensorFlow DLLogger", "images/s",
-           MessageFormat{"dllogger-tf-ips", "total_ips : ", &parseDllTf}, &detectBy<&parseDllTf, &isDllTfLine>),
+           MessageFormat{"dllogger-tf-ips", "total_ips : ", &parseDllTf},
+           &detectBy<&parseDllTf, &isDllTfLine>),
     steady("dllogger-json", "DLLogger JSON", "images/s",
-           MessageFormat{"dllogger-json-ips", "DLLL {", &parseDllJson}, &detectBy<&parseDllJson, &isDllJsonLine>),
+           MessageFormat{"dllogger-json-ips", "DLLL {", &parseDllJson},
+           &detectBy<&parseDllJson, &isDllJsonLine>),
     steady("gluonnlp-throughput", "MXNet gluon-nlp", "tokens/s",
            MessageFormat{"gluonnlp-throughput", "throughput=", &parseGluonnlpThroughput},
            &detectBy<&parseGluonnlpThroughput, &isGluonnlpThroughputLine>),
@@ -415,9 +426,11 @@ const LogFormat* detectAnyLogFormat(std::string_view head, std::string* why) {
                     break;
                 }
         if (contains(text, "[lfw]") || contains(text, "testing verification") ||
-            (contains(text, "Speed: ") && (contains(text, "\tacc=") || contains(text, "lossvalue="))))
+            (contains(text, "Speed: ") &&
+             (contains(text, "\tacc=") || contains(text, "lossvalue="))))
             insightface = true;
-        if (contains(text, "num_gpus=") || (contains(text, "[Epoch ") && contains(text, "] speed: ")))
+        if (contains(text, "num_gpus=") ||
+            (contains(text, "[Epoch ") && contains(text, "] speed: ")))
             gluoncv = true;
         if (contains(text, ":::MLL")) mlperf = true;
         if (nl == std::string_view::npos) break;

@@ -1,7 +1,7 @@
 #include "core/formats/tf2.h"
-#include "core/parse/textscan.h"
+#include "core/model/textscan.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "core/measure/stepwindowanalyzer.h"
 
 #include <charconv>
@@ -76,48 +76,23 @@ std::int64_t dayTime(std::int64_t us) {
 
 // The time scripts: the global batch over the time of day between the marker lines number
 // `from` and `to` (1-based), per (I - W) steps; no date, so a run across midnight goes negative.
-class TimeOfDayScript : public DlperfReplica {
+class TimeOfDayScript : public TwoLineTimeScript {
   public:
     TimeOfDayScript(std::int64_t globalBatch, MeasureOptions o, int from, int to, std::string quirk)
-        : m_batch(globalBatch), m_opt(o), m_from(from), m_to(to), m_quirk(std::move(quirk)) {}
+        : TwoLineTimeScript(globalBatch, o, "time of day"), m_from(from), m_to(to),
+          m_quirk(std::move(quirk)) {}
     void add(const SpeedSample& s) override {
-        if (m_done) return;
+        if (over()) return;
         ++m_lines;
-        if (m_lines == m_from) {
-            if (!s.hasTime) fail(s.line, "no time of day");
-            m_start = dayTime(s.timeUs);
-            return;
-        }
-        if (m_lines != m_to) return;
-        if (!s.hasTime) return fail(s.line, "no time of day");
-        m_done = true;
-        const std::int64_t us = dayTime(s.timeUs) - m_start;
-        if (us == 0) return fail(s.line, "no time between its lines");
-        m_figure = roundPython2(
-            static_cast<double>(m_batch) /
-            (static_cast<double>(us) / 1e6 / static_cast<double>(m_opt.iterations - m_opt.warmup)));
-    }
-    std::optional<double> figure(std::string* failure) const override {
-        if (!m_failure.empty()) *failure = m_failure;
-        if (!m_failure.empty()) return std::nullopt;
-        return m_figure;
+        if (m_lines == m_from) return start(s, dayTime(s.timeUs));
+        if (m_lines == m_to) end(s, dayTime(s.timeUs));
     }
     std::string quirk() const override { return m_quirk; }
 
   private:
-    void fail(std::int64_t line, const std::string& why) {
-        m_done = true;
-        m_failure = "at line " + std::to_string(line) + " (" + why + ")";
-    }
-    std::int64_t m_batch;
-    MeasureOptions m_opt;
     int m_from, m_to;
     std::string m_quirk;
     int m_lines = 0;
-    bool m_done = false;
-    std::int64_t m_start = 0;
-    double m_figure = 0.0;
-    std::string m_failure;
 };
 
 // TF2 ResNet-50's extract_tensorflow_logs.py: every TimeHistory line's rate (its regex must
@@ -126,22 +101,11 @@ class WindowRatesScript : public DlperfReplica {
   public:
     WindowRatesScript(int from, int to) : m_from(from), m_to(to) {}
     void add(const SpeedSample& s) override {
-        if (!m_failure.empty()) return;
+        if (failed()) return;
         if (!s.hasDlperfValue)
-            m_failure = "at line " + std::to_string(s.line) + " (its regex finds no rate)";
+            fail(s.line, "its regex finds no rate");
         else
             m_rates.push_back(s.dlperfValue);
-    }
-    std::optional<double> figure(std::string* failure) const override {
-        if (!m_failure.empty()) {
-            *failure = m_failure;
-            return std::nullopt;
-        }
-        const auto n = static_cast<int>(m_rates.size());
-        const int from = std::min(m_from, n), to = std::min(m_to, n);
-        if (from >= to) return std::nan("");
-        return roundNumpy2(numpyMean(std::span(m_rates).subspan(
-            static_cast<std::size_t>(from), static_cast<std::size_t>(to - from))));
     }
     std::string quirk() const override {
         return "it averages the TimeHistory lines " + std::to_string(m_from + 1) + " to " +
@@ -149,23 +113,22 @@ class WindowRatesScript : public DlperfReplica {
     }
 
   private:
+    double figureRead() const override { return dlperfSliceMean(m_rates, m_from, m_to); }
+
     int m_from, m_to;
     std::vector<double> m_rates;
-    std::string m_failure;
 };
 
 // An S1 script whose assert fails prints nothing.
 class RefusedScript : public DlperfReplica {
   public:
-    explicit RefusedScript(std::string why) : m_why(std::move(why)) {}
+    explicit RefusedScript(std::string why) : m_why(why) { refuse(std::move(why)); }
     void add(const SpeedSample&) override {}
-    std::optional<double> figure(std::string* failure) const override {
-        *failure = m_why;
-        return std::nullopt;
-    }
     std::string quirk() const override { return m_why; }
 
   private:
+    double figureRead() const override { return 0.0; } // never: it refused
+
     std::string m_why;
 };
 

@@ -1,7 +1,7 @@
 #include "core/load/campaignwindow.h"
 
 #include "core/load/runloader.h"
-#include "core/measure/runmeter.h"
+#include "core/load/runmeter.h"
 
 #include <nlohmann/json.hpp>
 

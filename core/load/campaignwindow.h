@@ -3,7 +3,7 @@
 // campaign.json that holds the directory (DIR or a few parents up), and the iteration count a
 // plain tree's logs all stop at, to offer when it is short of the window.
 
-#include "core/measure/runresult.h"
+#include "core/model/runresult.h"
 
 #include <filesystem>
 #include <optional>
@@ -35,9 +35,9 @@ inline constexpr int kCampaignLogDepth = 8;
 CampaignWindowLookup findCampaignWindow(const std::filesystem::path& dir, int maxParents = 3);
 
 // The window a directory of a comparison or a report is measured with: each value given wins,
-// then its campaign's (found), then DLPerf's for each log's format. `scaleview-cli compare` and `report` measure each
-// directory by it, and so does the desktop app for the directories added to a comparison, so
-// that the GUI and the CLI agree on the same directories.
+// then its campaign's (found), then DLPerf's for each log's format. `scaleview-cli compare` and
+// `report` measure each directory by it, and so does the desktop app for the directories added to a
+// comparison, so that the GUI and the CLI agree on the same directories.
 struct SeriesWindow {
     MeasureOptions measure;
     std::string source;       // "command line", "campaign" or "dlperf"

@@ -1,12 +1,12 @@
 #include "core/load/logscan.h"
 
 #include "core/formats/realworld.h"
-#include "core/load/modelname.h"
+#include "core/model/modelname.h"
 #include "core/load/runidentity.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "core/parse/runfacts.h"
-#include "core/parse/userformat.h"
-#include "core/parse/userformatfacts.h"
+#include "core/formats/userformat.h"
+#include "core/formats/userformatfacts.h"
 
 #include <cerrno>
 #include <cstring>
@@ -173,8 +173,8 @@ struct Walker {
 } // namespace
 
 std::string ScanResult::summaryLine() const {
-    std::string s = "read " + std::to_string(filesRead) + (filesRead == 1 ? " file: " : " files: ") +
-                    std::to_string(logs.size()) +
+    std::string s = "read " + std::to_string(filesRead) +
+                    (filesRead == 1 ? " file: " : " files: ") + std::to_string(logs.size()) +
                     (logs.size() == 1 ? " throughput log" : " throughput logs");
     if (campaignFiles)
         s += ", " + std::to_string(campaignFiles) +
@@ -224,7 +224,8 @@ std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& dis
     log.display = display;
     RunFacts facts = readRunFacts(head);
     // A user format's metadata patterns fill what the log's own dumps did not say.
-    if (const UserFormat* user = userFormatOf(*format)) mergeFacts(facts, userFormatRunFacts(*user, head));
+    if (const UserFormat* user = userFormatOf(*format))
+        mergeFacts(facts, userFormatRunFacts(*user, head));
     const PathHints hints = readPathHints(path, root);
     const auto sidecar = sidecars.lookup(path, warnings);
     log.key = identifyRun(facts, hints, sidecar, display, warnings);

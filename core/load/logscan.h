@@ -8,8 +8,8 @@
 // Files that are not logs are counted, not warned about one by one (ScanResult::summaryLine).
 // Symlink loops are entered once.
 
-#include "core/load/runkey.h"
-#include "core/parse/warning.h"
+#include "core/model/runkey.h"
+#include "core/model/warning.h"
 
 #include <filesystem>
 #include <optional>

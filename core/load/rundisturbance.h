@@ -3,7 +3,7 @@
 // read back from the campaign's journal so that a directory's statistics can warn about, or leave
 // out, the runs it names. Plain reading of DIR/journal.jsonl: core does not link the launcher.
 
-#include "core/measure/runresult.h"
+#include "core/model/runresult.h"
 
 #include <filesystem>
 #include <map>

@@ -1,6 +1,6 @@
 #include "core/load/runidentity.h"
 
-#include "core/load/modelname.h"
+#include "core/model/modelname.h"
 
 #include <nlohmann/json.hpp>
 

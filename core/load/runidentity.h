@@ -14,9 +14,9 @@
 // entry with no wildcard (one file's, as the app writes them: core/load/sidecarwriter.h) applies
 // after the globs, so it wins over them.
 
-#include "core/load/runkey.h"
+#include "core/model/runkey.h"
 #include "core/parse/runfacts.h"
-#include "core/parse/warning.h"
+#include "core/model/warning.h"
 
 #include <filesystem>
 #include <optional>

@@ -1,10 +1,11 @@
 #pragma once
 // Reads logs into RunResults: one file, or many in parallel with progress and cancel.
 
-#include "core/parse/logformat.h"
 #include "core/load/logscan.h"
 #include "core/measure/runanalyzer.h"
-#include "core/measure/runresult.h"
+#include "core/model/runresult.h"
+#include "core/parse/logformat.h"
+#include "core/parse/logread.h"
 
 #include <functional>
 #include <optional>
@@ -27,28 +28,6 @@ inline constexpr int kMaxMeasureIterations = 1000000;
 
 // Says what is wrong with the options, if anything (warmup below 1, window empty...).
 std::optional<std::string> validateMeasureOptions(const MeasureOptions& options);
-
-// Where a reader of a log stopped: the file it read and the offset after the last byte fed.
-struct LogPosition {
-    std::uint64_t inode = 0;
-    std::uint64_t offset = 0;
-    bool operator==(const LogPosition&) const = default;
-};
-
-struct LogRead {
-    LogPosition position;   // how far the parser has been fed, also after an error
-    bool restarted = false; // the file was another or shorter: read again from the start
-    std::optional<std::string> error;
-};
-
-// The one read loop, for a whole log and for a growing one: feeds the parser the bytes after
-// `from` up to the file's size at open (a growing log cannot keep the reader forever). When the
-// file is not the one read before (another inode) or is shorter than from.offset, reading starts
-// again at 0 with the parser `restart` gives (required when from.offset > 0). An error (cannot
-// open, not a regular file, a failed read) says why; what was fed before it stays fed.
-using LogRestart = std::function<LogParser&()>;
-LogRead readLogFile(const std::filesystem::path& path, LogParser& parser, LogPosition from = {},
-                    const LogRestart& restart = {});
 
 // The format of the log at path, from its first lines (logFormats()); nullptr with the reason.
 const LogFormat* detectLogFile(const std::filesystem::path& path, std::string* why = nullptr);

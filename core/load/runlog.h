@@ -7,8 +7,8 @@
 #include "core/load/logscan.h"
 #include "core/load/workloadheader.h"
 #include "core/load/runloader.h"
-#include "core/measure/runmeter.h"
-#include "core/measure/runresult.h"
+#include "core/load/runmeter.h"
+#include "core/model/runresult.h"
 
 #include <memory>
 #include <optional>
@@ -67,7 +67,7 @@ class IncrementalRunLog {
     MeasureOptions m_measure;
     LogFile m_file;
     const LogFormat* m_format = nullptr;
-    bool m_detected = false; // m_format came from the log's lines or its key
+    bool m_detected = false;                  // m_format came from the log's lines or its key
     std::optional<WorkloadHeader> m_workload; // looked for in the first kWorkloadHeaderBytes
     LogPosition m_position;
     std::optional<std::string> m_readError;

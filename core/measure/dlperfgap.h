@@ -3,7 +3,7 @@
 // carries when they differ beyond rounding. Every analyzer that replays a DLPerf script says it
 // the same way; only the reason (which quirk of the script) is its own.
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <cmath>
 #include <string>

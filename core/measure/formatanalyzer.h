@@ -1,16 +1,14 @@
 #pragma once
 // A run analyzer that a format brings itself, for DLPerf scripts whose reduction the shared
 // analyzers do not cover (rates printed every N steps, date-less clocks, ranks pooled in one
-// file): the format's table entry makes one per run.
+// file): the format's table entry (LogFormat::makeAnalyzer) makes one per run.
 
-#include "core/measure/runresult.h"
-#include "core/parse/sample.h"
+#include "core/model/runresult.h"
+#include "core/model/sample.h"
 
 #include <memory>
 
 namespace sv {
-
-struct LogFormat;
 
 class FormatAnalyzer {
   public:
@@ -20,10 +18,5 @@ class FormatAnalyzer {
     virtual void finish(RunResult& result, const ParseCounters& counters,
                         bool unterminatedTail) const = 0;
 };
-
-using MakeFormatAnalyzer = std::unique_ptr<FormatAnalyzer> (*)(const LogFormat& format,
-                                                               Topology topology,
-                                                               int batchPerDevice,
-                                                               MeasureOptions options);
 
 } // namespace sv

@@ -1,6 +1,6 @@
 #include "core/measure/iterationtrace.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 // Throughput per iteration as the ranks reported it (median, min and max across ranks), built
 // while a log streams by: what the GUI keeps of a run to draw its trace, O(iterations).
 
-#include "core/parse/sample.h"
+#include "core/model/sample.h"
 
 #include <cstdint>
 #include <vector>

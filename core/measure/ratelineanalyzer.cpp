@@ -1,6 +1,6 @@
 #include "core/measure/ratelineanalyzer.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,35 +48,23 @@ void RateLineAnalyzer::finish(RunResult& out, const ParseCounters& counters,
     out.counters = counters;
     out.expectedLines = m_to;
     out.unterminatedTail = unterminatedTail;
-    const std::string marker(m_format.message.marker);
-    if (m_count == 0) {
-        out.status = RunStatus::Empty;
-        out.reason = "no rate lines (\"" + std::string(trim(marker)) + "\") among " +
-                     std::to_string(counters.lines) + " lines";
-        return;
-    }
-    if (m_count < m_to || m_to <= m_from + 1) {
-        out.status = RunStatus::Incomplete;
-        out.reason = "found " + std::to_string(m_count) + " of " + std::to_string(m_to) +
-                     " rate lines (\"" + std::string(trim(marker)) + "\"; steps " +
-                     std::to_string(m_format.unloggedSteps + 1) + " to " +
-                     std::to_string(m_opt.iterations) + ")";
-        if (unterminatedTail)
-            out.reason += ", and an unterminated last line (still being written?)";
-        return;
-    }
-    auto unusable = [&](std::string why) {
-        out.status = RunStatus::Unusable;
-        out.reason = std::move(why);
-    };
+    const std::string marker(trim(m_format.message.marker));
+    if (m_count == 0)
+        return settleRun(out, RunStatus::Empty, noLinesAmong("rate", marker, counters.lines),
+                         unterminatedTail);
+    if (m_count < m_to || m_to <= m_from + 1)
+        return settleRun(out, RunStatus::Incomplete,
+                         "found " + std::to_string(m_count) + " of " + std::to_string(m_to) +
+                             " rate lines (\"" + marker + "\"; steps " +
+                             std::to_string(m_format.unloggedSteps + 1) + " to " +
+                             std::to_string(m_opt.iterations) + ")",
+                         unterminatedTail);
     if (m_badLine)
-        return unusable("no " + std::string(trim(marker)) + " value at line " +
-                        std::to_string(m_badLine));
-    if (!m_start.hasTime) return unusable("no timestamp at line " + std::to_string(m_start.line));
-    if (!m_end.hasTime) return unusable("no timestamp at line " + std::to_string(m_end.line));
-    if (m_end.timeUs <= m_start.timeUs)
-        return unusable("time does not advance from line " + std::to_string(m_start.line) +
-                        " to line " + std::to_string(m_end.line));
+        return settleRun(out, RunStatus::Unusable,
+                         "no " + marker + " value at line " + std::to_string(m_badLine),
+                         unterminatedTail);
+    if (auto why = clockProblem(m_start, m_end))
+        return settleRun(out, RunStatus::Unusable, std::move(*why), unterminatedTail);
 
     out.status = RunStatus::Complete;
     // extract_tensorflow_logs_time.py: global batch / (seconds / (to - from)), a Python float.

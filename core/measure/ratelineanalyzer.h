@@ -4,9 +4,10 @@
 // steps), and computes both DLPerf methods: the mean of the printed rates over the window, and
 // the global batch over the timestamps of the window's first and last lines.
 
+#include "core/measure/closing.h"
 #include "core/parse/logformat.h"
-#include "core/measure/runresult.h"
-#include "core/parse/sample.h"
+#include "core/model/runresult.h"
+#include "core/model/sample.h"
 
 #include <vector>
 
@@ -32,12 +33,7 @@ class RateLineAnalyzer {
     std::int64_t m_count = 0;
     std::vector<double> m_window; // rates of the window's lines, rounded to 2 as DLPerf does
     std::int64_t m_badLine = 0;   // first window line without a rate
-    struct Cut {
-        std::int64_t line = 0;
-        bool hasTime = false;
-        std::int64_t timeUs = 0;
-    };
-    Cut m_start, m_end;
+    ClockedLine m_start, m_end;   // the window's first and last lines
 };
 
 } // namespace sv

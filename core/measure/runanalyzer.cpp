@@ -1,7 +1,8 @@
-#include "core/stats/wording.h"
 #include "core/measure/runanalyzer.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
+#include "core/model/wording.h"
+#include "core/parse/lineformat.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,32 +30,6 @@ std::string joinRanks(const std::vector<int>& ranks) {
 }
 
 } // namespace
-
-std::string_view methodName(Method m) {
-    return m == Method::Time ? "time" : "speed";
-}
-
-std::optional<Method> parseMethod(std::string_view name) {
-    if (name == "time") return Method::Time;
-    if (name == "speed") return Method::Speed;
-    return std::nullopt;
-}
-
-std::string_view statusName(RunStatus s) {
-    switch (s) {
-    case RunStatus::Complete:
-        return "complete";
-    case RunStatus::Incomplete:
-        return "incomplete";
-    case RunStatus::Unusable:
-        return "unusable";
-    case RunStatus::Empty:
-        return "empty";
-    case RunStatus::Unreadable:
-        return "unreadable";
-    }
-    return "unknown";
-}
 
 RunAnalyzer::RunAnalyzer(Topology topology, int batchPerDevice, MeasureOptions options)
     : m_topology(topology), m_ranks(std::max(1, topology.ranks())), m_batch(batchPerDevice),
@@ -179,8 +154,7 @@ std::vector<std::string> RunAnalyzer::missingLines(bool unterminatedTail) const 
         missing.push_back("found " + std::to_string(m_count) + " of " + std::to_string(m_expected) +
                           " speed lines (" + countOf(m_opt.iterations, "iteration") + " x " +
                           countOf(m_ranks, "rank") + ")");
-        if (unterminatedTail)
-            missing.back() += ", and an unterminated last line (still being written?)";
+        if (unterminatedTail) missing.back() += kUnterminatedTail;
     }
     return missing;
 }
@@ -193,12 +167,7 @@ std::string RunAnalyzer::unusableReason() const {
         return m_badSpeedMissing ? "no speed value at line " + std::to_string(m_badSpeedLine)
                                  : "speed is " + formatDouble(m_badSpeedValue) + " at line " +
                                        std::to_string(m_badSpeedLine);
-    if (!m_t1.hasTime) return "no timestamp at line " + std::to_string(m_t1.line);
-    if (!m_t2.hasTime) return "no timestamp at line " + std::to_string(m_t2.line);
-    if (m_t2.timeUs <= m_t1.timeUs)
-        return "time does not advance from line " + std::to_string(m_t1.line) + " to line " +
-               std::to_string(m_t2.line);
-    return {};
+    return clockProblem(m_t1, m_t2).value_or(std::string());
 }
 
 void RunAnalyzer::measure(RunResult& out) const {

@@ -2,8 +2,9 @@
 // Consumes one run's samples in file order and computes its status and throughput by both
 // DLPerf methods, keeping O(iterations x nodes) state, not the samples.
 
-#include "core/measure/runresult.h"
-#include "core/parse/sample.h"
+#include "core/measure/closing.h"
+#include "core/model/runresult.h"
+#include "core/model/sample.h"
 
 #include <string>
 #include <vector>
@@ -49,12 +50,7 @@ class RunAnalyzer {
     bool m_badSpeedMissing = false;
     double m_badSpeedValue = 0.0;
 
-    struct Cut {
-        std::int64_t line = 0;
-        bool hasTime = false;
-        std::int64_t timeUs = 0;
-    };
-    Cut m_t1, m_t2; // lines W x R and I x R (time method)
+    ClockedLine m_t1, m_t2; // lines W x R and I x R (time method)
 
     bool m_tagged = false;
     bool m_untaggedToo = false;

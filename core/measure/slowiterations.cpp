@@ -1,6 +1,6 @@
 #include "core/measure/slowiterations.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <algorithm>
 #include <cmath>

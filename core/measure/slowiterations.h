@@ -2,7 +2,7 @@
 // Where a run lost its time: the iterations of the measured window whose throughput fell well
 // below the window's own median (a neighbour, a throttle, a stall). The trace marks them.
 
-#include "core/measure/runresult.h"
+#include "core/model/runresult.h"
 
 #include <vector>
 

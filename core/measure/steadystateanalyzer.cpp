@@ -1,6 +1,7 @@
 #include "core/measure/steadystateanalyzer.h"
 
-#include "core/stats/numerics.h"
+#include "core/measure/closing.h"
+#include "core/model/numerics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,52 +31,70 @@ void SteadyStateAnalyzer::add(const SpeedSample& s) {
     m_reports.push_back({s.line, s.speed, s.rank});
 }
 
-void SteadyStateAnalyzer::finish(RunResult& out, const ParseCounters& counters,
-                                 bool unterminatedTail) const {
-    out.counters = counters;
-    out.unterminatedTail = unterminatedTail;
-    const std::string unit(m_format.unit);
-    if (m_reports.empty()) {
-        out.status = m_badLines ? RunStatus::Unusable : RunStatus::Empty;
-        out.reason = m_badLines ? "no usable value on its " + std::to_string(m_badLines) +
-                                      " report lines (the first at line " +
-                                      std::to_string(m_firstBadLine) + ")"
-                                : "no throughput report lines (\"" +
-                                      std::string(m_format.message.marker) + "\") among " +
-                                      std::to_string(counters.lines) + " lines";
-        return;
-    }
-    // The lowest rank that reports (untagged lines are -1: one process's own output).
-    int rank = std::numeric_limits<int>::max();
+// The reports of the lowest rank that reports (untagged lines are -1: one process's own
+// output); *others counts the rest.
+std::vector<const SteadyStateAnalyzer::Report*>
+SteadyStateAnalyzer::lowestRankReports(int& rank, std::int64_t& others) const {
+    rank = std::numeric_limits<int>::max();
     for (const auto& r : m_reports)
         rank = std::min(rank, r.rank);
     std::vector<const Report*> mine;
-    std::int64_t others = 0;
+    others = 0;
     for (const auto& r : m_reports)
         if (r.rank == rank)
             mine.push_back(&r);
         else
             ++others;
-    const auto n = static_cast<std::int64_t>(mine.size());
-    std::int64_t from = 0, to = n;
-    std::string why;
+    return mine;
+}
+
+// Which of n reports the figure is of, [from, to), and in words why; or why none is.
+std::optional<Shortfall> SteadyStateAnalyzer::window(std::int64_t n, std::int64_t& from,
+                                                     std::int64_t& to, std::string& why) const {
+    from = 0;
+    to = n;
     if (isSteadyStateWindow(m_opt)) {
         from = n >= 2 ? std::max<std::int64_t>(1, n / 10) : 0;
-        why = from == 0 ? "a single report"
-                        : "the first tenth of its " + std::to_string(n) +
-                              " reports left out as warmup";
-    } else {
-        from = m_opt.warmup;
-        to = std::min<std::int64_t>(n, m_opt.iterations);
-        if (from >= n) {
-            out.status = RunStatus::Incomplete;
-            out.reason = "found " + std::to_string(n) + " throughput reports; the window " +
-                         std::to_string(m_opt.warmup) + ".." + std::to_string(m_opt.iterations) +
-                         " counts reports, and starts after them";
-            return;
-        }
-        why = "reports " + std::to_string(from) + " to " + std::to_string(to - 1) +
-              " of the window given";
+        why = from == 0
+                  ? "a single report"
+                  : "the first tenth of its " + std::to_string(n) + " reports left out as warmup";
+        return std::nullopt;
+    }
+    from = m_opt.warmup;
+    to = std::min<std::int64_t>(n, m_opt.iterations);
+    if (from >= n)
+        return Shortfall{RunStatus::Incomplete, "found " + std::to_string(n) +
+                                                    " throughput reports; the window " +
+                                                    std::to_string(m_opt.warmup) + ".." +
+                                                    std::to_string(m_opt.iterations) +
+                                                    " counts reports, and starts after them"};
+    why = "reports " + std::to_string(from) + " to " + std::to_string(to - 1) +
+          " of the window given";
+    return std::nullopt;
+}
+
+void SteadyStateAnalyzer::finish(RunResult& out, const ParseCounters& counters,
+                                 bool unterminatedTail) const {
+    out.counters = counters;
+    out.unterminatedTail = unterminatedTail;
+    if (m_reports.empty()) {
+        out.status = m_badLines ? RunStatus::Unusable : RunStatus::Empty;
+        out.reason =
+            m_badLines
+                ? "no usable value on its " + std::to_string(m_badLines) +
+                      " report lines (the first at line " + std::to_string(m_firstBadLine) + ")"
+                : noLinesAmong("throughput report", m_format.message.marker, counters.lines);
+        return;
+    }
+    int rank = 0;
+    std::int64_t others = 0;
+    const std::vector<const Report*> mine = lowestRankReports(rank, others);
+    std::int64_t from = 0, to = 0;
+    std::string why;
+    if (auto shortfall = window(static_cast<std::int64_t>(mine.size()), from, to, why)) {
+        out.status = shortfall->status; // a window of reports, not of a log's lines: no tail
+        out.reason = std::move(shortfall->reason);
+        return;
     }
     if (m_value == Value::StepSeconds && (m_batch <= 0 || m_topology.ranks() <= 0)) {
         out.status = RunStatus::Unusable;
@@ -91,25 +110,31 @@ void SteadyStateAnalyzer::finish(RunResult& out, const ParseCounters& counters,
         const double v = mine[static_cast<std::size_t>(i)]->value;
         values.push_back(m_value == Value::StepSeconds ? globalBatch / v : v);
     }
-    const double figure = numpyMedian(values);
-    out.status = RunStatus::Complete;
-    out.timeThroughput = out.speedThroughput = figure;
-    out.methodDifferencePct = 0.0;
-    const std::int64_t firstLine = mine[static_cast<std::size_t>(from)]->line;
-    const std::int64_t lastLine = mine[static_cast<std::size_t>(to - 1)]->line;
-    std::string note = "the log's own figures: median of " + std::to_string(to - from) + " " +
-                       (m_value == Value::StepSeconds ? "step times (" + unit + " = batch " +
-                                                            std::to_string(m_batch) + " x " +
-                                                            std::to_string(m_topology.ranks()) +
-                                                            " GPUs / seconds)"
-                                                      : "reports in " + unit) +
-                       ", lines " + std::to_string(firstLine) + "-" + std::to_string(lastLine) +
-                       " (" + why + ")";
-    out.notes.push_back(std::move(note));
+    completeWithOneFigure(out, numpyMedian(values));
+    addNotes(out, to - from, mine[static_cast<std::size_t>(from)]->line,
+             mine[static_cast<std::size_t>(to - 1)]->line, why);
     if (rank >= 0)
-        out.notes.push_back("reports of rank " + std::to_string(rank) + " read" +
-                            (others ? "; " + std::to_string(others) + " of other ranks left out"
-                                    : std::string()));
+        out.notes.push_back(
+            "reports of rank " + std::to_string(rank) + " read" +
+            (others ? "; " + std::to_string(others) + " of other ranks left out" : std::string()));
+    addLeftOutNotes(out);
+}
+
+// Which reports the figure is of, and how a step time became a throughput.
+void SteadyStateAnalyzer::addNotes(RunResult& out, std::int64_t count, std::int64_t firstLine,
+                                   std::int64_t lastLine, const std::string& why) const {
+    const std::string unit(m_format.unit);
+    out.notes.push_back("the log's own figures: median of " + std::to_string(count) + " " +
+                        (m_value == Value::StepSeconds
+                             ? "step times (" + unit + " = batch " + std::to_string(m_batch) +
+                                   " x " + std::to_string(m_topology.ranks()) + " GPUs / seconds)"
+                             : "reports in " + unit) +
+                        ", lines " + std::to_string(firstLine) + "-" + std::to_string(lastLine) +
+                        " (" + why + ")");
+}
+
+void SteadyStateAnalyzer::addLeftOutNotes(RunResult& out) const {
+    const std::string unit(m_format.unit);
     if (m_summaryLines)
         out.notes.push_back(std::to_string(m_summaryLines) +
                             " summary lines (per epoch or per run, the last says " +

@@ -13,9 +13,12 @@
 //    reports: the figure is the median of reports W..I-1.
 // The figure stands for both methods (these logs carry no per-iteration times to recompute it).
 
+#include "core/measure/closing.h"
 #include "core/measure/formatanalyzer.h"
 #include "core/parse/logformat.h"
 
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace sv {
@@ -50,23 +53,27 @@ class SteadyStateAnalyzer : public FormatAnalyzer {
         double value = 0.0;
         int rank = -1;
     };
+    std::vector<const Report*> lowestRankReports(int& rank, std::int64_t& others) const;
+    std::optional<Shortfall> window(std::int64_t n, std::int64_t& from, std::int64_t& to,
+                                    std::string& why) const;
+    void addNotes(RunResult& out, std::int64_t count, std::int64_t firstLine, std::int64_t lastLine,
+                  const std::string& why) const;
+    void addLeftOutNotes(RunResult& out) const;
     const LogFormat& m_format;
     Topology m_topology;
     int m_batch;
     MeasureOptions m_opt;
     Value m_value;
-    std::vector<Report> m_reports;     // every rank's, in file order
-    std::int64_t m_summaryLines = 0;   // per-epoch or final summaries (no step): left out
+    std::vector<Report> m_reports;   // every rank's, in file order
+    std::int64_t m_summaryLines = 0; // per-epoch or final summaries (no step): left out
     double m_lastSummary = 0.0;
-    std::int64_t m_badLines = 0;       // a report without a usable value
+    std::int64_t m_badLines = 0; // a report without a usable value
     std::int64_t m_firstBadLine = 0;
 };
 
 std::unique_ptr<FormatAnalyzer> makeSteadyStateAnalyzer(const LogFormat& format, Topology topology,
-                                                        int batchPerDevice,
-                                                        MeasureOptions options);
+                                                        int batchPerDevice, MeasureOptions options);
 std::unique_ptr<FormatAnalyzer> makeStepSecondsAnalyzer(const LogFormat& format, Topology topology,
-                                                        int batchPerDevice,
-                                                        MeasureOptions options);
+                                                        int batchPerDevice, MeasureOptions options);
 
 } // namespace sv

@@ -1,7 +1,7 @@
 #include "core/measure/steptimeanalyzer.h"
 
 #include "core/measure/dlperfgap.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <cmath>
 #include <cstdio>
@@ -59,50 +59,36 @@ void StepTimeAnalyzer::finish(RunResult& out, const ParseCounters& counters,
     out.expectedLines = m_opt.iterations;
     out.unterminatedTail = unterminatedTail;
     const std::string marker(m_format.message.marker);
-    const std::string script(m_format.timeScript.substr(m_format.timeScript.rfind('/') + 1));
+    const std::string script = scriptName(m_format.timeScript);
 
     // DLPerf's figure, whatever ScaleView makes of the run: a file it reads to the end without
     // reaching line I records 0, and that 0 enters its median.
     if (m_dlperfStopped)
-        out.dlperfNote = "DLPerf's " + script + " stops with an error at line " +
-                         std::to_string(m_noIterationLine) + " (no iteration number)";
+        out.dlperfNote =
+            dlperfStops(script, scriptStopAt(m_noIterationLine, "no iteration number"));
     else
         out.dlperfThroughput = rate(m_dlperf).value_or(0.0);
 
-    if (m_lines == 0) {
-        out.status = RunStatus::Empty;
-        out.reason = "no iteration lines (\"" + marker + "\") among " +
-                     std::to_string(counters.lines) + " lines";
-        return;
-    }
+    if (m_lines == 0)
+        return settleRun(out, RunStatus::Empty, noLinesAmong("iteration", marker, counters.lines),
+                         unterminatedTail);
     if (m_ours.count < m_opt.iterations) {
-        out.status = RunStatus::Incomplete;
-        out.reason = "found " + std::to_string(m_ours.count) + " of " +
-                     std::to_string(m_opt.iterations) + " iteration lines (\"" + marker + "\")";
+        std::string why = "found " + std::to_string(m_ours.count) + " of " +
+                          std::to_string(m_opt.iterations) + " iteration lines (\"" + marker +
+                          "\")";
         if (m_noIterationLine)
-            out.reason +=
-                "; line " + std::to_string(m_noIterationLine) + " has no iteration number";
-        if (unterminatedTail)
-            out.reason += ", and an unterminated last line (still being written?)";
-        return;
+            why += "; line " + std::to_string(m_noIterationLine) + " has no iteration number";
+        return settleRun(out, RunStatus::Incomplete, std::move(why), unterminatedTail);
     }
-    auto unusable = [&](std::string why) {
-        out.status = RunStatus::Unusable;
-        out.reason = std::move(why);
-    };
-    if (!m_ours.start.hasTime)
-        return unusable("no timestamp at line " + std::to_string(m_ours.start.line));
-    if (!m_ours.end.hasTime)
-        return unusable("no timestamp at line " + std::to_string(m_ours.end.line));
-    if (m_ours.end.timeUs <= m_ours.start.timeUs)
-        return unusable("time does not advance from line " + std::to_string(m_ours.start.line) +
-                        " to line " + std::to_string(m_ours.end.line));
+    if (auto why = clockProblem(m_ours.start, m_ours.end))
+        return settleRun(out, RunStatus::Unusable, std::move(*why), unterminatedTail);
 
-    out.status = RunStatus::Complete;
     // Both methods are this one figure: the format has one DLPerf script.
-    out.timeThroughput = out.speedThroughput = rate(m_ours);
-    out.methodDifferencePct = 0.0;
+    completeWithOneFigure(out, *rate(m_ours));
+    addNotes(out, script);
+}
 
+void StepTimeAnalyzer::addNotes(RunResult& out, const std::string& script) const {
     if (out.dlperfThroughput && *out.dlperfThroughput > 0.0) {
         if (dlperfApart(*out.dlperfThroughput, *out.timeThroughput))
             out.notes.push_back(dlperfApartNote(
@@ -120,12 +106,8 @@ void StepTimeAnalyzer::finish(RunResult& out, const ParseCounters& counters,
     } else {
         out.notes.push_back(out.dlperfNote);
     }
-    if (m_otherRankLines)
-        out.notes.push_back(std::to_string(m_otherRankLines) +
-                            " iteration lines of ranks other than 0 ignored (DLPerf counts them)");
-    if (m_backwardsLine)
-        out.notes.push_back("iteration numbers go back at line " + std::to_string(m_backwardsLine) +
-                            " (a restarted run appended to the log?)");
+    if (m_otherRankLines) out.notes.push_back(otherRanksIgnored(m_otherRankLines, "iteration"));
+    if (m_backwardsLine) out.notes.push_back(numbersGoBackAt("iteration", m_backwardsLine));
 }
 
 } // namespace sv

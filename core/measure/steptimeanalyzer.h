@@ -3,9 +3,10 @@
 // PyTorch's dllogger lines, printed by rank 0 only) and computes the run's throughput from the
 // timestamps of iteration lines W and I, as ScaleView measures it and as DLPerf's script does.
 
+#include "core/measure/closing.h"
 #include "core/parse/logformat.h"
-#include "core/measure/runresult.h"
-#include "core/parse/sample.h"
+#include "core/model/runresult.h"
+#include "core/model/sample.h"
 
 #include <optional>
 
@@ -20,20 +21,16 @@ class StepTimeAnalyzer {
     void finish(RunResult& result, const ParseCounters& counters, bool unterminatedTail) const;
 
   private:
-    struct Cut {
-        std::int64_t line = 0;
-        bool hasTime = false;
-        std::int64_t timeUs = 0;
-    };
     // Lines counted, and the lines W and I among them: ScaleView counts every iteration line of
     // rank 0; DLPerf every line with the marker whose iteration is above the format's skip.
     struct Counter {
         std::int64_t count = 0;
-        Cut start, end;
+        ClockedLine start, end;
     };
     void count(Counter& c, const SpeedSample& s) const;
     // Throughput between the counter's lines W and I, rounded as DLPerf's script rounds it.
     std::optional<double> rate(const Counter& c) const;
+    void addNotes(RunResult& out, const std::string& script) const;
 
     const LogFormat& m_format;
     Topology m_topology;

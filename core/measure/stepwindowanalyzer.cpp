@@ -1,7 +1,7 @@
 #include "core/measure/stepwindowanalyzer.h"
 
 #include "core/measure/dlperfgap.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <cmath>
 #include <cstdio>
@@ -10,10 +10,6 @@ namespace sv {
 namespace {
 
 constexpr std::int64_t kDayUs = std::int64_t{86400} * 1000000;
-
-std::string scriptName(std::string_view path) {
-    return std::string(path.substr(path.rfind('/') + 1));
-}
 
 } // namespace
 
@@ -101,7 +97,7 @@ void StepWindowAnalyzer::compareWithScripts(RunResult& out) const {
         std::string failure;
         *sc.figure = sc.replica->figure(&failure);
         if (!*sc.figure) {
-            *sc.note = "DLPerf's " + name + " stops with an error " + failure;
+            *sc.note = dlperfStops(name, failure);
             if (out.usable()) out.notes.push_back(*sc.note);
             continue;
         }
@@ -118,76 +114,75 @@ void StepWindowAnalyzer::compareWithScripts(RunResult& out) const {
     }
 }
 
+std::optional<Shortfall> StepWindowAnalyzer::linesShortfall(std::int64_t lines) const {
+    const std::string marker(m_format.message.marker);
+    if (m_lines == 0) return Shortfall{RunStatus::Empty, noLinesAmong("step", marker, lines)};
+    if (m_steps == 0)
+        return Shortfall{RunStatus::Unusable, "no step number in the step lines (first at line " +
+                                                  std::to_string(m_noStepLine) + ")"};
+    if (m_maxStep < m_opt.iterations)
+        return Shortfall{RunStatus::Incomplete, "reaches step " + std::to_string(m_maxStep) +
+                                                    " of " + std::to_string(m_opt.iterations) +
+                                                    " (\"" + marker + "\" lines)"};
+    return std::nullopt;
+}
+
+std::optional<Shortfall> StepWindowAnalyzer::timeFigure(std::optional<double>& time) const {
+    if (!m_start.seen)
+        return Shortfall{RunStatus::Incomplete, "no line for step " + std::to_string(m_opt.warmup) +
+                                                    " (the time method's start; lines name "
+                                                    "only some steps: choose a --warmup they "
+                                                    "name)"};
+    if (!m_end.seen)
+        return Shortfall{RunStatus::Incomplete,
+                         "no line for step " + std::to_string(m_opt.iterations) +
+                             " (the time method's end; choose an --iterations the lines name)"};
+    if (!m_start.hasTime) return Shortfall{RunStatus::Unusable, noTimestampAt(m_start.line)};
+    if (!m_end.hasTime) return Shortfall{RunStatus::Unusable, noTimestampAt(m_end.line)};
+    std::int64_t us = m_end.timeUs - m_start.timeUs;
+    // A time of day without a date: a later line with an earlier time is on a later day.
+    for (int days = 0; m_rules.datelessClock && us <= 0 && days < 366; ++days)
+        us += kDayUs;
+    if (us <= 0) return Shortfall{RunStatus::Unusable, timeStandsStill(m_start.line, m_end.line)};
+    const double totalBatch =
+        static_cast<double>(static_cast<std::int64_t>(m_batch) * m_topology.ranks());
+    const double seconds = static_cast<double>(us) / 1e6;
+    time =
+        roundPython2(totalBatch / (seconds / static_cast<double>(m_opt.iterations - m_opt.warmup)));
+    return std::nullopt;
+}
+
+std::optional<Shortfall> StepWindowAnalyzer::speedFigure(std::optional<double>& speed) const {
+    if (m_badRateLine)
+        return Shortfall{RunStatus::Unusable,
+                         "no usable rate at line " + std::to_string(m_badRateLine)};
+    // Lines printed every N steps may start the window a little after W: the first whose
+    // steps all come after W.
+    if (m_rates.empty() || m_lastRated != m_opt.iterations ||
+        m_covered != m_opt.iterations - m_firstFrom || m_firstFrom - m_opt.warmup >= m_firstStride)
+        return Shortfall{RunStatus::Incomplete,
+                         "the rate lines cover " + std::to_string(m_covered) + " of the " +
+                             std::to_string(m_opt.iterations - m_opt.warmup) + " steps after " +
+                             std::to_string(m_opt.warmup) + " up to " +
+                             std::to_string(m_opt.iterations) +
+                             " (lines missing, or printed every N steps: choose a window "
+                             "on their steps)"};
+    speed = roundNumpy2(numpyMean(m_rates));
+    return std::nullopt;
+}
+
 void StepWindowAnalyzer::finish(RunResult& out, const ParseCounters& counters,
                                 bool unterminatedTail) const {
     out.counters = counters;
     out.expectedLines = m_opt.iterations;
     out.unterminatedTail = unterminatedTail;
-    const std::string marker(m_format.message.marker);
-    const std::string W = std::to_string(m_opt.warmup), I = std::to_string(m_opt.iterations);
-    auto settle = [&](RunStatus status, std::string why) {
-        out.status = status;
-        out.reason = std::move(why);
-        if (status == RunStatus::Incomplete && unterminatedTail)
-            out.reason += ", and an unterminated last line (still being written?)";
-        compareWithScripts(out);
-    };
-    if (m_lines == 0)
-        return settle(RunStatus::Empty, "no step lines (\"" + marker + "\") among " +
-                                            std::to_string(counters.lines) + " lines");
-    if (m_steps == 0)
-        return settle(RunStatus::Unusable, "no step number in the step lines (first at line " +
-                                               std::to_string(m_noStepLine) + ")");
-    if (m_maxStep < m_opt.iterations)
-        return settle(RunStatus::Incomplete, "reaches step " + std::to_string(m_maxStep) + " of " +
-                                                 I + " (\"" + marker + "\" lines)");
     std::optional<double> time, speed;
-    if (m_rules.timeMethod) {
-        if (!m_start.seen)
-            return settle(RunStatus::Incomplete, "no line for step " + W +
-                                                     " (the time method's start; lines name "
-                                                     "only some steps: choose a --warmup they "
-                                                     "name)");
-        if (!m_end.seen)
-            return settle(RunStatus::Incomplete, "no line for step " + I +
-                                                     " (the time method's end; choose an "
-                                                     "--iterations the lines name)");
-        if (!m_start.hasTime)
-            return settle(RunStatus::Unusable,
-                          "no timestamp at line " + std::to_string(m_start.line));
-        if (!m_end.hasTime)
-            return settle(RunStatus::Unusable,
-                          "no timestamp at line " + std::to_string(m_end.line));
-        std::int64_t us = m_end.timeUs - m_start.timeUs;
-        // A time of day without a date: a later line with an earlier time is on a later day.
-        for (int days = 0; m_rules.datelessClock && us <= 0 && days < 366; ++days)
-            us += kDayUs;
-        if (us <= 0)
-            return settle(RunStatus::Unusable, "time does not advance from line " +
-                                                   std::to_string(m_start.line) + " to line " +
-                                                   std::to_string(m_end.line));
-        const double totalBatch =
-            static_cast<double>(static_cast<std::int64_t>(m_batch) * m_topology.ranks());
-        const double seconds = static_cast<double>(us) / 1e6;
-        time = roundPython2(totalBatch /
-                            (seconds / static_cast<double>(m_opt.iterations - m_opt.warmup)));
-    }
-    if (m_rules.speedMethod) {
-        if (m_badRateLine)
-            return settle(RunStatus::Unusable,
-                          "no usable rate at line " + std::to_string(m_badRateLine));
-        // Lines printed every N steps may start the window a little after W: the first whose
-        // steps all come after W.
-        if (m_rates.empty() || m_lastRated != m_opt.iterations ||
-            m_covered != m_opt.iterations - m_firstFrom ||
-            m_firstFrom - m_opt.warmup >= m_firstStride)
-            return settle(RunStatus::Incomplete,
-                          "the rate lines cover " + std::to_string(m_covered) + " of the " +
-                              std::to_string(m_opt.iterations - m_opt.warmup) + " steps after " +
-                              W + " up to " + I +
-                              " (lines missing, or printed every N steps: choose a window "
-                              "on their steps)");
-        speed = roundNumpy2(numpyMean(m_rates));
+    std::optional<Shortfall> shortfall = linesShortfall(counters.lines);
+    if (!shortfall && m_rules.timeMethod) shortfall = timeFigure(time);
+    if (!shortfall && m_rules.speedMethod) shortfall = speedFigure(speed);
+    if (shortfall) {
+        settleRun(out, std::move(*shortfall), unterminatedTail);
+        return compareWithScripts(out);
     }
     out.status = RunStatus::Complete;
     out.timeThroughput = time ? time : speed;
@@ -196,16 +191,18 @@ void StepWindowAnalyzer::finish(RunResult& out, const ParseCounters& counters,
         std::fabs(*out.speedThroughput - *out.timeThroughput) / *out.timeThroughput * 100.0;
     out.methodsDisagree = *out.methodDifferencePct > 2.0;
     compareWithScripts(out);
-    if (speed && m_firstFrom != m_opt.warmup)
+    addNotes(out, speed.has_value());
+}
+
+void StepWindowAnalyzer::addNotes(RunResult& out, bool speedMethod) const {
+    if (speedMethod && m_firstFrom != m_opt.warmup)
         out.notes.push_back("the rates are printed every " + std::to_string(m_firstStride) +
                             " steps: the speed method averages steps " +
-                            std::to_string(m_firstFrom + 1) + " to " + I);
-    if (m_otherRankLines)
-        out.notes.push_back(std::to_string(m_otherRankLines) +
-                            " step lines of ranks other than 0 ignored (DLPerf counts them)");
+                            std::to_string(m_firstFrom + 1) + " to " +
+                            std::to_string(m_opt.iterations));
+    if (m_otherRankLines) out.notes.push_back(otherRanksIgnored(m_otherRankLines, "step"));
     if (m_backwardsLine)
-        out.notes.push_back("step numbers go back at line " + std::to_string(m_backwardsLine) +
-                            " (a restarted run appended to the log?); measured before it");
+        out.notes.push_back(numbersGoBackAt("step", m_backwardsLine) + "; measured before it");
 }
 
 } // namespace sv

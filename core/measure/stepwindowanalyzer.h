@@ -5,11 +5,13 @@
 // up to I. Beside them, the figures of the format's DLPerf scripts (DlperfReplica), with a note
 // naming the script's quirk where the two differ by more than 0.5 %.
 
+#include "core/measure/closing.h"
 #include "core/measure/dlperfreplica.h"
 #include "core/measure/formatanalyzer.h"
 #include "core/parse/logformat.h"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace sv {
@@ -46,7 +48,13 @@ class StepWindowAnalyzer : public FormatAnalyzer {
         std::int64_t timeUs = 0;
     };
     double rateOf(double value) const;
+    // Why the run's lines do not reach the window, or its figures cannot be made from them;
+    // each figure's step fills it where it can.
+    std::optional<Shortfall> linesShortfall(std::int64_t lines) const;
+    std::optional<Shortfall> timeFigure(std::optional<double>& time) const;
+    std::optional<Shortfall> speedFigure(std::optional<double>& speed) const;
     void compareWithScripts(RunResult& out) const;
+    void addNotes(RunResult& out, bool speedMethod) const;
 
     const LogFormat& m_format;
     Topology m_topology;

@@ -1,11 +1,11 @@
 #pragma once
-// The figure of a log read with a user's format file (core/parse/userformat.h): the values of
+// The figure of a log read with a user's format file (core/formats/userformat.h): the values of
 // its lines (rank 0's, or untagged), as rates, over the format's window: the steps after warmup
 // up to iterations where the file or the command line names them, else every value after the
 // first tenth (drop_first); their median or mean.
 
 #include "core/measure/formatanalyzer.h"
-#include "core/measure/runresult.h"
+#include "core/model/runresult.h"
 
 #include <cstdint>
 #include <memory>
@@ -15,8 +15,18 @@
 
 namespace sv {
 
-class UserFormat;
-struct LogFormat;
+// What a user's format file says of its values and window (core/formats/userformat.h reads and
+// checks it): all that the figure needs of the format.
+struct UserWindowRule {
+    enum class Value { Rate, StepTime };
+    enum class Statistic { Median, Mean };
+    std::string id, file, unit, marker; // named in the notes and reasons
+    Value value = Value::Rate;
+    Statistic statistic = Statistic::Median;
+    double dropFirst = 0.1; // the window when no steps are given: the values after this share
+    std::optional<int> warmup, iterations; // the window in steps, where the file names one
+    std::optional<int> batch;              // samples per step and device, for step times
+};
 
 struct UserWindowValue {
     std::int64_t line = 0;
@@ -33,14 +43,16 @@ struct UserWindowFigure {
 };
 
 // steps: the window in steps (warmup, iterations) where one is asked for; nullopt: the format's.
-UserWindowFigure userWindowFigure(const UserFormat& format,
+UserWindowFigure userWindowFigure(const UserWindowRule& rule,
                                   const std::vector<UserWindowValue>& values,
                                   std::optional<std::pair<int, int>> steps);
 
 // The rate of a step-time value: global batch / seconds; nullopt where batch or ranks are unknown.
 std::optional<double> userStepRate(double seconds, int batchPerDevice, int ranks);
 
-std::unique_ptr<FormatAnalyzer> makeUserFormatAnalyzer(const LogFormat& format, Topology topology,
-                                                       int batchPerDevice, MeasureOptions options);
+// The analyzer of a run read with the format whose rule this is (which must outlive it).
+std::unique_ptr<FormatAnalyzer> makeUserWindowAnalyzer(const UserWindowRule& rule,
+                                                       Topology topology, int batchPerDevice,
+                                                       MeasureOptions options);
 
 } // namespace sv

@@ -2,7 +2,7 @@
 // NVIDIA dllogger's StdOut lines, as NGC PyTorch prints them on rank 0:
 // "DLL 2020-09-15 14:29:14.427490 - Epoch: 0 Iteration: 2  train.loss : 6.93 ...".
 
-#include "core/parse/sample.h"
+#include "core/model/sample.h"
 
 #include <string_view>
 

@@ -1,6 +1,6 @@
 #include "core/parse/hostfacts.h"
 
-#include "core/parse/textscan.h"
+#include "core/model/textscan.h"
 #include "core/parse/lineformat.h"
 
 #include <cctype>
@@ -82,8 +82,9 @@ void HostFacts::hostList(std::string_view text, std::int64_t n) {
             i = comma + 1;
         }
         if (!names.empty())
-            m_hostList = RunFact{std::to_string(names.size()), n,
-                                 std::string(trimBlanks(key)) + " " + std::string(list.substr(0, 60))};
+            m_hostList =
+                RunFact{std::to_string(names.size()), n,
+                        std::string(trimBlanks(key)) + " " + std::string(list.substr(0, 60))};
         return;
     }
 }

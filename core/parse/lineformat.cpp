@@ -1,6 +1,6 @@
 #include "core/parse/lineformat.h"
 #include "core/parse/decimal.h"
-#include "core/parse/textscan.h"
+#include "core/model/textscan.h"
 
 #include <array>
 #include <charconv>

@@ -3,7 +3,7 @@
 // framework message formats that carry a throughput. One engine (LogParser) uses both tables;
 // adding a framework is adding a row here.
 
-#include "core/parse/sample.h"
+#include "core/model/sample.h"
 
 #include <optional>
 #include <span>
@@ -31,7 +31,7 @@ struct MessageFormat {
     // earlier marker), and gives then what parse gives; false, sample untouched, otherwise. The
     // parser tries it first on Open MPI-tagged lines and skips its searches of the line.
     bool (*parseUsual)(std::string_view text, SpeedSample& sample) = nullptr;
-    // A format read at run time (a user's format file, core/parse/userformat.h): the parser
+    // A format read at run time (a user's format file, core/formats/userformat.h): the parser
     // calls parseWith(context, ...) instead of parse where it is set.
     const void* context = nullptr;
     void (*parseWith)(const void* context, std::string_view text, std::size_t markerPos,

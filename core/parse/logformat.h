@@ -1,23 +1,25 @@
 #pragma once
-// The table of log formats ScaleView reads: for each DLPerf framework, the lines that carry its
-// throughput, the DLPerf extractor that reads them and that extractor's defaults. A log's format
-// is detected from its first lines; adding a framework is adding a row.
+// A row of the table of log formats ScaleView reads (core/formats/formatregistry.h): for one
+// DLPerf framework, the lines that carry its throughput, the DLPerf extractor that reads them and
+// that extractor's defaults, and how its runs are reduced.
 
-#include "core/measure/formatanalyzer.h"
 #include "core/parse/lineformat.h"
 
 #include <memory>
-#include <optional>
-#include <span>
-#include <string>
 #include <string_view>
 
 namespace sv {
 
-class FormatAnalyzer;
+class FormatAnalyzer; // core/measure/formatanalyzer.h
+struct LogFormat;
 struct MeasureOptions;
-struct Summary;
 struct Topology;
+
+// The analyzer a format of FormatFamily::Own brings for one run (core/measure/ has them all).
+using MakeFormatAnalyzer = std::unique_ptr<FormatAnalyzer> (*)(const LogFormat& format,
+                                                               Topology topology,
+                                                               int batchPerDevice,
+                                                               MeasureOptions options);
 
 // How a format's runs are reduced to a throughput (one analyzer per family).
 enum class FormatFamily {
@@ -26,6 +28,10 @@ enum class FormatFamily {
     LoggedRates,      // rank 0's rate per step after unloggedSteps: RateLineAnalyzer
     Own,              // the format's own analyzer (LogFormat::makeAnalyzer)
 };
+
+// What DLPerf's script for a format prints: the S1 JSON of the other scripts, or OneFlow's
+// Markdown tables (extract_util.py's markdown mode). The report side writes either.
+enum class DlperfOutput { Json, MarkdownTables };
 
 struct LogFormat {
     std::string_view id;          // "ngc-pytorch-rn50"; --log-format takes it
@@ -43,7 +49,7 @@ struct LogFormat {
     bool (*detect)(std::string_view line) = nullptr;
     // The first steps print no line (NGC TensorFlow 1 logs from step 21 on).
     int unloggedSteps = 0;
-    // The analyzer of FormatFamily::Own formats (formatanalyzer.h).
+    // The analyzer of FormatFamily::Own formats.
     MakeFormatAnalyzer makeAnalyzer = nullptr;
     // DLPerf's compute_average rounds the repeats' mean to this many decimals (NGC TF BERT: 4).
     int averageDecimals = 2;
@@ -51,14 +57,13 @@ struct LogFormat {
     // InsightFace's round(np.mean(...), 2)), so compute_average's mean of them rounds as numpy
     // does, not as Python does (other time scripts record Python floats).
     bool timeScriptNumpyFigures = false;
-    // DLPerf's output where its script prints no S1 JSON (OneFlow's Markdown tables), from the
-    // runs of dlperfView(...).summary; nullptr: the JSON.
-    std::string (*dlperfText)(const Summary& dlperfSummary) = nullptr;
+    // What `summarize --format dlperf` prints for these logs (core/report/dlperfview.h).
+    DlperfOutput dlperfOutput = DlperfOutput::Json;
     // The samples' speed is the line's throughput in this format's unit, so the per-iteration
     // trace can draw it; false where the format's one number is a latency, a step or epoch time,
     // a timestamp or steps/s (its analyzer turns it into a throughput).
     bool speedIsThroughput = true;
-    // A format read at run time (a user's format file, core/parse/userformat.h): detect is
+    // A format read at run time (a user's format file, core/formats/userformat.h): detect is
     // null and detectWith(context, line) says whether line is one of its lines.
     const void* context = nullptr;
     bool (*detectWith)(const void* context, std::string_view line) = nullptr;
@@ -67,12 +72,6 @@ struct LogFormat {
     bool traceStepSpans = false;
 };
 
-std::span<const LogFormat> logFormats();
-const LogFormat& ngcMxnetFormat();
-const LogFormat* findLogFormat(std::string_view id);
-// The format of a run or case key: its id's, or NGC MXNet's for a key read before formats
-// existed (an empty id).
-const LogFormat& logFormatOf(std::string_view id);
 // How many ranks write throughput lines to one log of the format: every rank for NGC MXNet's
 // speedometer, rank 0 alone for the rest (DLPerf's runners tee rank 0; where all ranks share a
 // file, their lines carry no throughput). The per-iteration trace cuts untagged lines by it.
@@ -81,22 +80,5 @@ int ranksLogging(const LogFormat& format, const Topology& topology);
 // The window a log of format is measured over when measure is asked for: measure itself, or,
 // when it asks for each format's DLPerf defaults, the format's.
 MeasureOptions windowFor(const LogFormat& format, const MeasureOptions& measure);
-
-// "ngc-mxnet, ngc-pytorch-rn50, ...": for messages that list what is known.
-std::string logFormatIds();
-
-// How many lines of a log's start detection reads, at most (and at most kDetectBytes).
-inline constexpr int kDetectLines = 2000;
-inline constexpr std::size_t kDetectBytes = std::size_t{1} << 20;
-
-// Formats registered at run time (users' format files, core/parse/userformat.h), tried AFTER
-// every built-in format by detectLogFormat; findLogFormat finds them too. The first of an id is
-// kept (registering the id again returns it); each LogFormat lives as long as the program.
-// Safe to call while other threads read registeredLogFormats(); at most 256.
-const LogFormat& registerLogFormat(LogFormat format);
-std::span<const LogFormat* const> registeredLogFormats();
-
-// The format of the first line in head that matches one; nullptr when none does.
-const LogFormat* detectLogFormat(std::string_view head, std::int64_t* line = nullptr);
 
 } // namespace sv

@@ -1,5 +1,5 @@
 #include "core/parse/logparser.h"
-#include "core/parse/textscan.h"
+#include "core/model/textscan.h"
 
 #include <algorithm>
 #include <cstring>

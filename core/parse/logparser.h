@@ -4,8 +4,9 @@
 // unterminated last line is held, never parsed half, until finishTail() says the file is done.
 // Never throws, whatever the bytes.
 
+#include "core/model/parsecounters.h"
+#include "core/model/sample.h"
 #include "core/parse/lineformat.h"
-#include "core/parse/sample.h"
 
 #include <cstdint>
 #include <functional>
@@ -18,18 +19,6 @@ struct ParseOptions {
     // Lines longer than this are skipped and counted, so memory stays bounded.
     std::size_t maxLineBytes = std::size_t{1} << 20;
     MessageFormat format = mxnetSpeedometer();
-};
-
-struct ParseCounters {
-    std::int64_t bytes = 0;
-    std::int64_t lines = 0;         // newline-terminated lines seen
-    std::int64_t markerLines = 0;   // lines holding the format's marker (DLPerf's count)
-    std::int64_t overlongLines = 0; // skipped for exceeding maxLineBytes
-    std::int64_t firstOverlongLine = 0;
-    // After finishTail(): the line number of an unterminated last line holding the marker, and
-    // whether it was read (a whole line that only lacks its '\n') or left out (cut mid-line).
-    std::int64_t tailLine = 0;
-    bool tailRead = false;
 };
 
 // What finishTail() did with the bytes after the last newline.

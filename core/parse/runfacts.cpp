@@ -1,6 +1,6 @@
 #include "core/parse/runfacts.h"
 
-#include "core/parse/textscan.h"
+#include "core/model/textscan.h"
 #include "core/parse/hostfacts.h"
 #include "core/parse/lineformat.h"
 

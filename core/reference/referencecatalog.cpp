@@ -2,8 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/stats/numerics.h"
-#include "core/load/runkey.h"
+#include "core/model/numerics.h"
+#include "core/model/runkey.h"
 
 #include <algorithm>
 #include <cctype>
@@ -284,9 +284,9 @@ bool ofFramework(std::string_view name, std::string_view framework, bool ngcAlia
         return name.substr(0, f.size()) == f && (name.size() == f.size() || name[f.size()] == ' ' ||
                                                  name[f.size()] == '.' || name[f.size()] == ',');
     };
-    return prefix(framework) || (ngcAlias && framework.rfind("NGC ", 0) == 0 &&
-                                 name.find("NVIDIA") != std::string_view::npos &&
-                                 prefix(framework.substr(4)));
+    return prefix(framework) ||
+           (ngcAlias && framework.rfind("NGC ", 0) == 0 &&
+            name.find("NVIDIA") != std::string_view::npos && prefix(framework.substr(4)));
 }
 
 } // namespace

@@ -1,7 +1,10 @@
 #include "core/report/dlperfview.h"
 
-#include "core/load/runkey.h"
-#include "core/stats/numerics.h"
+#include "core/formats/formatregistry.h"
+#include "core/model/numerics.h"
+#include "core/model/runkey.h"
+#include "core/report/oneflowmarkdown.h"
+#include "core/report/report.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -88,6 +91,12 @@ DlperfView dlperfView(const Summary& in, Method method) {
                                   : roundNumpy(mean, f.averageDecimals);
         }
     return view;
+}
+
+std::string dlperfText(const DlperfView& view) {
+    if (view.format && view.format->dlperfOutput == DlperfOutput::MarkdownTables)
+        return formatOneflowMarkdown(view.summary);
+    return formatDlperfJson(view.summary) + "\n";
 }
 
 } // namespace sv

@@ -21,4 +21,8 @@ struct DlperfView {
 // script (`*_time.py` or the other), or the format's only one with a note.
 DlperfView dlperfView(const Summary& summary, Method method);
 
+// What DLPerf's script prints for the view, as its format's row says (LogFormat::dlperfOutput):
+// the S1 JSON, or OneFlow's Markdown tables.
+std::string dlperfText(const DlperfView& view);
+
 } // namespace sv

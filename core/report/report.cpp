@@ -2,8 +2,8 @@
 #include "core/measure/steadystateanalyzer.h"
 
 #include "core/report/csv.h"
-#include "core/parse/logformat.h"
-#include "core/stats/numerics.h"
+#include "core/formats/formatregistry.h"
+#include "core/model/numerics.h"
 #include "core/stats/scalingloss.h"
 
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // Summaries written out: a readable table, CSV, Markdown (the seed README's layout), ScaleView's
 // full JSON, and the exact JSON DLPerf's extract scripts write.
 
-#include "core/stats/numerics.h" // formatFixed, which the tables use
+#include "core/model/numerics.h" // formatFixed, which the tables use
 #include "core/stats/summary.h"
 
 #include <set>

@@ -5,7 +5,7 @@
 // README shape with the charts as image files beside it.
 
 #include "core/compare/comparison.h"
-#include "core/report/reportfile.h"
+#include "core/load/campaignrecords.h"
 #include "core/stats/summary.h"
 
 #include <filesystem>
@@ -31,14 +31,6 @@ struct ReportInput {
     std::string version;                  // ScaleView's
     std::string generated;                // when, as text
 };
-
-// The campaign file and the environment the launcher captured beside it (environment/), found
-// where the campaign's window is: logDir or up to three parents above. Each file cut at 256 KiB.
-std::vector<ReportFile> capturedFiles(const std::filesystem::path& logDir);
-
-// The first cap bytes of a file, followed by "[... cut at N KiB]" when it holds more; empty when
-// it cannot be read. What a report embeds, and what `report` reads of scaleview-plot's output.
-std::string readCapped(const std::filesystem::path& file, std::size_t cap);
 
 // XHTML (well-formed XML, so any browser and any XML parser read it), no external resource.
 std::string formatHtmlReport(const ReportInput& input);

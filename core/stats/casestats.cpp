@@ -1,9 +1,9 @@
 #include "core/stats/casestats.h"
 
 #include "core/stats/casewarnings.h"
-#include "core/parse/logformat.h"
-#include "core/stats/numerics.h"
-#include "core/stats/parallel.h"
+#include "core/formats/formatregistry.h"
+#include "core/model/numerics.h"
+#include "core/model/parallel.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,10 +3,10 @@
 // computes them, and more: spread, outliers, speedup against 1n1g, scaling efficiency, and the
 // published reference.
 
-#include "core/compare/casecontrast.h"
+#include "core/stats/casecontrast.h"
 #include "core/stats/confidence.h"
 #include "core/reference/referencecatalog.h"
-#include "core/measure/runresult.h"
+#include "core/model/runresult.h"
 
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #include "core/stats/casewarnings.h"
 
-#include "core/stats/numerics.h" // formatFixed
+#include "core/model/numerics.h" // formatFixed
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 // too few repeats. A clean set of repeats gets none.
 
 #include "core/stats/casestats.h"
-#include "core/measure/runresult.h"
+#include "core/model/runresult.h"
 
 #include <optional>
 #include <vector>

@@ -1,6 +1,6 @@
 #include "core/stats/confidence.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <algorithm>
 #include <cmath>

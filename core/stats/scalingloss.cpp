@@ -1,6 +1,6 @@
 #include "core/stats/scalingloss.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 #include "core/stats/summary.h"
 
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "core/load/rundisturbance.h"
-#include "core/measure/runmeter.h"
+#include "core/load/runmeter.h"
 #include "core/measure/steadystateanalyzer.h"
 
 #include <algorithm>
@@ -29,8 +29,7 @@ Summary summarizePaths(const std::vector<std::filesystem::path>& paths, const Lo
     if (paths.size() == 1) return summarizeDirectory(paths[0], load, options, filter, progress);
     ScanResult scan = scanLogFiles(paths);
     if (scan.logs.empty() && !scan.error) scan.error = "no throughput log among the files given";
-    return summarizeScan(std::move(scan), std::filesystem::path(), load, options, filter,
-                         progress);
+    return summarizeScan(std::move(scan), std::filesystem::path(), load, options, filter, progress);
 }
 
 namespace {

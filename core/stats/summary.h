@@ -3,7 +3,7 @@
 
 #include "core/stats/casestats.h"
 #include "core/load/runloader.h"
-#include "core/parse/warning.h"
+#include "core/model/warning.h"
 
 #include <filesystem>
 #include <optional>

@@ -3,7 +3,7 @@
 // repeats, and how to measure and time out. Read from and written to JSON (the GUI writes the
 // same file); validated as a whole before any process starts.
 
-#include "core/load/runkey.h"
+#include "core/model/runkey.h"
 #include "launcher/slurm/slurmsettings.h"
 
 #include <chrono>

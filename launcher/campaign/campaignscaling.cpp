@@ -1,7 +1,7 @@
 #include "launcher/campaign/campaignscaling.h"
 
 #include "core/stats/casestats.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <map>
 #include <tuple>

@@ -1,7 +1,7 @@
 #pragma once
 // One run of a campaign, as planned: what it measures and where its log goes.
 
-#include "core/load/runkey.h"
+#include "core/model/runkey.h"
 
 #include <string>
 #include <vector>

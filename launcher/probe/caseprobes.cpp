@@ -1,6 +1,6 @@
 #include "launcher/probe/caseprobes.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "launcher/runner/commandbuilder.h"
 #include "launcher/slurm/slurmjobscript.h"
 #include "launcher/slurm/srunexecutor.h"

@@ -1,6 +1,6 @@
 #include "launcher/probe/probe.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <QElapsedTimer>
 #include <QProcess>

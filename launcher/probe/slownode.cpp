@@ -1,6 +1,6 @@
 #include "launcher/probe/slownode.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <algorithm>
 #include <future>

@@ -1,6 +1,6 @@
 #include "launcher/probe/slownodecase.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "launcher/runner/commandbuilder.h"
 
 #include <algorithm>

@@ -36,7 +36,7 @@ TEST(FormatsCli, OneflowDlperfIsTheScriptsMarkdownOnStdout) {
     load.measure.formatDefaults = true;
     const Summary s = summarizeDirectory(dir / "oneflow", load, {});
     const DlperfView view = dlperfView(s, Method::Time);
-    EXPECT_EQ(r.out, view.format->dlperfText(view.summary));
+    EXPECT_EQ(r.out, dlperfText(view));
     EXPECT_EQ(r.out.rfind("## All Results\n| num_nodes | gpu_num_per_node | "
                           "batch_size_per_device | throughput |\n",
                           0),

@@ -1,6 +1,7 @@
 // The window a directory's logs call for: the campaign.json above them, or the length its logs
 // all stop at. Real directories, written by the tests.
 
+#include "core/formats/formatregistry.h"
 #include "core/load/campaignwindow.h"
 #include "tests/support/logwriter.h"
 #include "core/stats/summary.h"

@@ -1,5 +1,5 @@
 #include "core/stats/casestats.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <gtest/gtest.h>
 

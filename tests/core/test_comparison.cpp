@@ -2,8 +2,8 @@
 // (checked against an exact enumeration), and verdicts that never call noise a change.
 
 #include "core/compare/comparison.h"
-#include "core/compare/comparisonreport.h"
-#include "core/stats/numerics.h"
+#include "core/report/comparisonreport.h"
+#include "core/model/numerics.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -4,7 +4,7 @@
 #include "tests/support/dllwriter.h"
 #include "core/parse/dlloggerline.h"
 #include "core/report/dlperfview.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "tests/support/logwriter.h"
 #include "core/report/report.h"
 #include "core/load/runlog.h"

@@ -4,7 +4,7 @@
 #include "tests/support/formattest.h"
 #include "core/report/dlperfview.h"
 #include "tests/support/gluonwriter.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "tests/support/logwriter.h"
 #include "core/load/logscan.h"
 #include "core/report/report.h"

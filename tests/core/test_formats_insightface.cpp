@@ -8,7 +8,7 @@
 #include "core/formats/insightfaceoneflow.h"
 #include "tests/support/formattest.h"
 #include "tests/support/insightfacewriter.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "tests/support/logwriter.h"
 #include "core/report/report.h"
 #include "core/stats/summary.h"

@@ -4,7 +4,7 @@
 
 #include "tests/support/formattest.h"
 #include "core/report/dlperfview.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "tests/support/logwriter.h"
 #include "tests/support/mindsporewriter.h"
 #include "core/report/report.h"

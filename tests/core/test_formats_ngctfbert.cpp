@@ -3,6 +3,7 @@
 // time script's substring quirk, and bad input.
 
 #include "tests/support/formattest.h"
+#include "core/formats/formatregistry.h"
 #include "core/report/dlperfview.h"
 #include "tests/support/formatlogs.h"
 #include "core/formats/ngctfbert.h"

@@ -4,7 +4,7 @@
 
 #include "tests/support/formattest.h"
 #include "core/report/dlperfview.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "tests/support/logwriter.h"
 #include "tests/support/oneflowwriter.h"
 #include "core/stats/summary.h"
@@ -16,11 +16,11 @@ using namespace sv::test;
 
 namespace {
 
-std::string dlperfText(const Summary& s) {
+std::string oneflowTables(const Summary& s) {
     const DlperfView view = dlperfView(s, Method::Time);
     EXPECT_NE(view.format, nullptr);
-    EXPECT_NE(view.format->dlperfText, nullptr);
-    return view.format->dlperfText(view.summary);
+    EXPECT_EQ(view.format->dlperfOutput, DlperfOutput::MarkdownTables);
+    return dlperfText(view);
 }
 
 } // namespace
@@ -76,7 +76,7 @@ TEST(OneflowFormats, CnnPrintsDlperfsMarkdownTables) {
         "| 2 | 8 | 128 | 6169.79 | 14.55 |\n"
         "| 1 | 8 | 64 | 2969.15 | 0.00 |\n"
         "| 2 | 8 | 64 | 5582.21 | 0.00 |\n";
-    EXPECT_EQ(dlperfText(s), golden);
+    EXPECT_EQ(oneflowTables(s), golden);
 }
 
 // Expected: the stdout of DLPerf's extract_bert_result.py --benchmark_log_dir on this tree.
@@ -105,7 +105,7 @@ TEST(OneflowFormats, BertPrintsDlperfsMarkdownTables) {
         "| 1 | 1 | 96 | 317.94 | 1.00 |\n"
         "| 1 | 8 | 96 | 2462.01 | 7.74 |\n"
         "| 2 | 8 | 96 | 4627.34 | 14.55 |\n";
-    EXPECT_EQ(dlperfText(s), golden);
+    EXPECT_EQ(oneflowTables(s), golden);
 }
 
 // The header, not the path, says the topology and batch (DLPerf only globs the path).

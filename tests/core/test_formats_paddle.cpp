@@ -3,10 +3,11 @@
 // 120/N lines of an N-node run; bad input.
 
 #include "tests/support/formattest.h"
+#include "core/formats/formatregistry.h"
 #include "core/report/dlperfview.h"
 #include "tests/support/formatlogs.h"
 #include "core/formats/paddle.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "core/report/report.h"
 #include "core/stats/summary.h"
 

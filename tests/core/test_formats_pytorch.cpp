@@ -3,6 +3,7 @@
 // regex reading "Time 12.054" as 2.054; bad input.
 
 #include "tests/support/formattest.h"
+#include "core/formats/formatregistry.h"
 #include "core/report/dlperfview.h"
 #include "tests/support/formatlogs.h"
 #include "core/formats/pytorchrn50.h"

@@ -3,6 +3,7 @@
 // these very logs; the date-less clock across midnight; bad input.
 
 #include "tests/support/formattest.h"
+#include "core/formats/formatregistry.h"
 #include "core/report/dlperfview.h"
 #include "tests/support/formatlogs.h"
 #include "core/formats/tf2.h"

@@ -2,7 +2,7 @@
 // is the reference of its own log format's cases, the figures are the README's, and no other
 // format's reference moves (NGC MXNet's above all).
 
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "core/reference/referencecatalog.h"
 
 #include <gtest/gtest.h>

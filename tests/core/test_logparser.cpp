@@ -1,6 +1,6 @@
 #include "core/parse/logparser.h"
 #include "tests/support/logwriter.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <gtest/gtest.h>
 

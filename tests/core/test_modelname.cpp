@@ -8,7 +8,7 @@
 #include "core/compare/comparison.h"
 #include "core/compare/serieslabels.h"
 #include "core/load/logscan.h"
-#include "core/load/modelname.h"
+#include "core/model/modelname.h"
 #include "core/report/dlperfview.h"
 #include "core/stats/summary.h"
 

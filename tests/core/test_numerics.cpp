@@ -1,6 +1,6 @@
 #include "core/parse/decimal.h"
-#include "core/stats/numerics.h"
-#include "core/parse/textscan.h"
+#include "core/model/numerics.h"
+#include "core/model/textscan.h"
 
 #include <gtest/gtest.h>
 

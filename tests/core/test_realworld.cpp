@@ -2,6 +2,7 @@
 // read as found (no renaming), and generated logs of their shapes with odd names in folders
 // mixed with other files.
 
+#include "core/formats/formatregistry.h"
 #include "core/formats/realworld.h"
 #include "core/load/logscan.h"
 #include "core/load/runidentity.h"

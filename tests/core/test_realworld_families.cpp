@@ -8,6 +8,7 @@
 // For each: the family detected (never another), the figure within 3 % of the median of the
 // log's own values past the first tenth, the unit, and ranks/batch where the shape states them.
 
+#include "core/formats/formatregistry.h"
 #include "core/formats/realworld.h"
 #include "core/load/logscan.h"
 #include "core/load/runloader.h"

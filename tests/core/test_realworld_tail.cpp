@@ -2,6 +2,7 @@
 // without a newline) is read; a line cut mid-way (a log cut mid-run) is left out with a note,
 // never read half. Where each ends is judged against the format's last whole line.
 
+#include "core/formats/formatregistry.h"
 #include "core/formats/realworld.h"
 #include "core/load/logscan.h"
 #include "core/load/runloader.h"

@@ -2,7 +2,7 @@
 // launcher's environment files and campaign.json read into named facts, and their difference.
 
 #include "core/compare/recordedfacts.h"
-#include "core/report/reportfile.h"
+#include "core/load/campaignrecords.h"
 
 #include <gtest/gtest.h>
 

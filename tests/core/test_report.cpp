@@ -1,5 +1,5 @@
 #include "core/report/report.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <gtest/gtest.h>
 

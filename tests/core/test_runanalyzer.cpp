@@ -1,7 +1,8 @@
 #include "core/measure/iterationtrace.h"
 #include "tests/support/logwriter.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "core/measure/runanalyzer.h"
+#include "core/parse/logparser.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 #include "core/stats/casestats.h"
 #include "core/stats/confidence.h"
 #include "tests/support/logwriter.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "core/measure/slowiterations.h"
 #include "core/stats/summary.h"
 

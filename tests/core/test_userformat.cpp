@@ -1,15 +1,15 @@
-// Users' format files (core/parse/userformat.h) and the teach dialog's model
-// (core/parse/formatdraft.h): a file for a line shape no built-in format reads gives the right
+// Users' format files (core/formats/userformat.h) and the teach dialog's model
+// (core/formats/formatdraft.h): a file for a line shape no built-in format reads gives the right
 // figure; bad files and patterns are refused naming the key and the reason; no pattern hangs;
 // binary and huge logs are read in bounded memory.
 
 #include "core/load/runloader.h"
-#include "core/measure/runmeter.h"
+#include "core/load/runmeter.h"
 #include "core/measure/userformatanalyzer.h"
-#include "core/parse/formatdraft.h"
+#include "core/formats/formatdraft.h"
 #include "core/parse/logparser.h"
-#include "core/parse/userformat.h"
-#include "core/stats/numerics.h"
+#include "core/formats/userformat.h"
+#include "core/model/numerics.h"
 #include "tests/support/freshtrainer.h"
 #include "tests/support/logwriter.h"
 

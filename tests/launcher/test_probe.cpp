@@ -2,7 +2,7 @@
 // CPU workload alone, through the executor the campaign's local runs use.
 #include "launcher/probe/probe.h"
 #include "launcher/runner/localexecutor.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <gtest/gtest.h>
 

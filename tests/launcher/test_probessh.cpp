@@ -2,7 +2,7 @@
 // and 127.0.0.2, as the launcher's other SSH tests use), through the executor campaigns use.
 #include "launcher/probe/probe.h"
 #include "launcher/ssh/sshexecutor.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "tests/launcher/sshnodes.h"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 // node's link held to 400 Mbit/s by tc's token bucket. The all-reduce crosses that link; the
 // solo probes do not. So the communication part must grow, and the per-device slowdown and the
 // slowest node's part must not.
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "core/stats/scalingloss.h"
 #include "launcher/probe/caseprobes.h"
 #include "launcher/probe/probe.h"

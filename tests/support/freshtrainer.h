@@ -2,7 +2,7 @@
 // Logs of a trainer no built-in format reads, and a user's format file for them: the tests of
 // users' formats (core, CLI, the teach dialog) share them.
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <cstdio>
 #include <cstdlib>

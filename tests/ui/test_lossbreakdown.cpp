@@ -7,7 +7,7 @@
 #include "tests/support/process.h"
 #include "tests/ui/uifixture.h"
 
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "ui/browse/speeduppage.h"
 #include "ui/charts/lossbreakdownchart.h"
 #include "ui/charts/lossbreakdownview.h"

@@ -7,7 +7,7 @@
 #include "tests/support/logwriter.h"
 #include "tests/ui/uifixture.h"
 
-#include "core/parse/userformat.h"
+#include "core/formats/userformat.h"
 #include "ui/window/logactions.h"
 #include "ui/window/teachdialog.h"
 

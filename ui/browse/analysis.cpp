@@ -1,6 +1,6 @@
 #include "ui/browse/analysis.h"
 
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "core/load/rundisturbance.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // Changing any of it recomputes from the RunLogs in memory, never from the files.
 
 #include "core/stats/casestats.h"
-#include "core/measure/runresult.h"
+#include "core/model/runresult.h"
 
 #include "core/reference/referencecatalog.h"
 

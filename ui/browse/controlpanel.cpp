@@ -2,10 +2,10 @@
 
 #include "core/measure/steadystateanalyzer.h"
 
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "ui/models/referencelistmodel.h"
 #include "ui/browse/wrappingdelegate.h"
-#include "core/measure/runmeter.h"
+#include "core/load/runmeter.h"
 
 #include <QCheckBox>
 #include <QComboBox>

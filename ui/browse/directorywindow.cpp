@@ -1,7 +1,7 @@
 #include "ui/browse/directorywindow.h"
 
 #include "ui/window/appsettings.h"
-#include "core/measure/runmeter.h"
+#include "core/load/runmeter.h"
 
 namespace sv::ui {
 

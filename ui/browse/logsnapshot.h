@@ -3,7 +3,7 @@
 // thread and the Runs view can hold them without copying), plus what the scan reported.
 
 #include "core/load/runlog.h"
-#include "core/parse/warning.h"
+#include "core/model/warning.h"
 
 #include <QMetaType>
 #include <QString>

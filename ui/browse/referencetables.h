@@ -6,7 +6,7 @@
 
 #include "ui/browse/analysis.h"
 #include "core/reference/referencecatalog.h"
-#include "core/reference/referencetablewriter.h"
+#include "core/report/referencetablewriter.h"
 
 #include <QObject>
 

@@ -3,7 +3,7 @@
 #include "ui/models/casetablemodel.h"
 #include "ui/models/comparisontablemodel.h"
 #include "core/measure/steadystateanalyzer.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 
 #include <QAction>
 #include <QApplication>

@@ -7,7 +7,7 @@
 
 #ifndef Q_MOC_RUN
 #include "core/load/runidentity.h"
-#include "core/load/runkey.h"
+#include "core/model/runkey.h"
 #endif
 
 #include <QDialog>

@@ -2,7 +2,7 @@
 
 #include "ui/browse/runkeydialog.h"
 #include "ui/window/logactions.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "ui/window/plural.h"
 #include "ui/models/runfilterproxy.h"
 #include "ui/models/runtablemodel.h"

@@ -2,7 +2,7 @@
 
 #include "ui/browse/analysis.h"
 #include "ui/charts/chartstyle.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

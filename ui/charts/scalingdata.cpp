@@ -2,7 +2,7 @@
 
 #include "core/measure/steadystateanalyzer.h"
 #include "ui/browse/analysis.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 
 #include <algorithm>
 

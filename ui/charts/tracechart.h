@@ -4,7 +4,7 @@
 // under it, on a right-hand axis, what the launcher's monitor saw other processes use.
 
 #include "core/load/runlog.h"
-#include "core/measure/runresult.h"
+#include "core/model/runresult.h"
 
 #include <QString>
 

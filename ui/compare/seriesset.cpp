@@ -3,7 +3,7 @@
 #include "ui/browse/loadcontroller.h"
 
 #include "core/compare/serieslabels.h"
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 
 #include <QDir>
 #include <QFileInfo>

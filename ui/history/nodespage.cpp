@@ -1,7 +1,7 @@
 #include "ui/history/nodespage.h"
 
 #include "async/backgroundtask.h"
-#include "core/stats/numerics.h"
+#include "core/model/numerics.h"
 #include "history/historydatabase.h"
 #include "ui/history/historylocationdialog.h"
 

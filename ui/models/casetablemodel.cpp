@@ -2,7 +2,7 @@
 
 #include "ui/models/cellvalues.h"
 
-#include "core/parse/logformat.h"
+#include "core/formats/formatregistry.h"
 #include "core/report/report.h"
 
 #include <QApplication>

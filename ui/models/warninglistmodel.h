@@ -1,7 +1,7 @@
 #pragma once
 // The warnings panel: every file the scan skipped and every run that does not count, with why.
 
-#include "core/parse/warning.h"
+#include "core/model/warning.h"
 
 #include <QAbstractListModel>
 

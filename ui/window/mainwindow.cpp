@@ -20,7 +20,7 @@
 #include "ui/window/pagebanner.h"
 #include "ui/browse/resultspage.h"
 #include "ui/run/runcontroller.h"
-#include "core/measure/runmeter.h"
+#include "core/load/runmeter.h"
 #include "ui/run/runpanel.h"
 #include "ui/browse/runspage.h"
 #include "ui/compare/seriesset.h"

@@ -3,7 +3,7 @@
 
 #include "ui/window/mainwindow.h"
 
-#include "core/load/runkey.h"
+#include "core/model/runkey.h"
 
 #include "ui/window/appsettings.h"
 #include "ui/run/runpanel.h"

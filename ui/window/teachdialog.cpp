@@ -1,8 +1,8 @@
 #include "ui/window/teachdialog.h"
 
 #include "async/backgroundtask.h"
-#include "core/parse/userformat.h"
-#include "core/stats/numerics.h"
+#include "core/formats/userformat.h"
+#include "core/model/numerics.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,11 +1,11 @@
 #pragma once
-// "Teach ScaleView this log": a thin view of FormatDraft (core/parse/formatdraft.h). The log's
+// "Teach ScaleView this log": a thin view of FormatDraft (core/formats/formatdraft.h). The log's
 // first lines; the user clicks a throughput line; the numbers in it are offered as value and
 // step; the drafted pattern is editable; a live preview (off the GUI thread) shows the lines it
 // matches and the figure it gives on this file; Save writes the format file into the user's
 // format directory (off the GUI thread) and says so with formatSaved.
 
-#include "core/parse/formatdraft.h"
+#include "core/formats/formatdraft.h"
 
 #include <QDialog>
 #include <QString>

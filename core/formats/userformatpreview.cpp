@@ -1,0 +1,65 @@
+#include "core/formats/userformat.h"
+
+#include "core/formats/formatregistry.h"
+#include "core/measure/userformatanalyzer.h"
+#include "core/parse/logread.h"
+#include "core/parse/logparser.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace sv {
+
+UserFormatPreview previewUserFormat(const UserFormat& format, const std::filesystem::path& log,
+                                    std::int64_t batchPerDevice, int ranks) {
+    UserFormatPreview out;
+    std::vector<UserWindowValue> values;
+    // The head for the metadata patterns: the first MiB, as detection reads.
+    std::string head;
+    ParseOptions options;
+    options.format = format.logFormat().message;
+    LogParser parser(options, [&](const SpeedSample& s) {
+        if (!s.hasSpeed || s.rank > 0 || !std::isfinite(s.speed)) return;
+        ++out.matches;
+        if (out.matchLines.size() < 200) out.matchLines.push_back(s.line);
+        values.push_back({s.line, s.hasIteration ? s.batchFirst : -1, s.speed});
+    });
+    const LogRead read = readLogFile(log, parser);
+    if (read.error) {
+        out.readError = *read.error;
+        out.problem = "cannot read " + log.string() + ": " + *read.error;
+        return out;
+    }
+    out.lines = parser.counters().lines + (parser.pendingBytes() > 0 ? 1 : 0);
+    // The metadata: from the first MiB again (a second, bounded read).
+    {
+        std::FILE* f = std::fopen(log.c_str(), "rb");
+        if (f) {
+            head.resize(kDetectBytes);
+            head.resize(std::fread(head.data(), 1, head.size(), f));
+            std::fclose(f);
+        }
+        out.facts = format.facts(head);
+    }
+    if (format.value() == UserFormat::Value::StepTime) {
+        const int batch = batchPerDevice > 0 ? static_cast<int>(batchPerDevice)
+                                             : out.facts.batch.value_or(format.batch().value_or(0));
+        const int gpus = ranks > 0 ? ranks : out.facts.gpus.value_or(1);
+        if (batch <= 0) {
+            out.problem = "the values are step times: a rate needs the batch size (give "
+                          "\"batch\" or a \"metadata\" batch pattern)";
+            return out;
+        }
+        for (auto& v : values)
+            v.value = userStepRate(v.value, batch, gpus).value_or(std::nan(""));
+    }
+    for (const auto& v : values)
+        out.values.push_back(v.value);
+    const UserWindowFigure f = userWindowFigure(format.rule(), values, std::nullopt);
+    out.figure = f.figure;
+    out.rule = f.rule;
+    out.problem = f.problem;
+    return out;
+}
+
+} // namespace sv
