@@ -4,7 +4,7 @@
 
 #include "core/parse/logformat.h"
 #include "ui/models/referencelistmodel.h"
-#include "ui/browse/wrappingdelegate.h"
+#include "ui/widgets/wrappingdelegate.h"
 #include "core/measure/runmeter.h"
 
 #include <QCheckBox>

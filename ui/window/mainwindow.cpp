@@ -2,22 +2,22 @@
 
 #include "core/measure/steadystateanalyzer.h"
 
-#include "ui/browse/analysiscontroller.h"
-#include "ui/window/appsettings.h"
+#include "ui/analysis/analysiscontroller.h"
+#include "ui/settings/appsettings.h"
 #include "ui/browse/chartpage.h"
 #include "ui/browse/controlpanel.h"
 #include "ui/browse/environmentpage.h"
 #include "ui/history/historypage.h"
 #include "ui/history/nodespage.h"
 #include "ui/browse/referencetables.h"
-#include "ui/window/imageexportdialog.h"
+#include "ui/export/imageexportdialog.h"
 #include "ui/browse/livecontroller.h"
-#include "ui/browse/loadcontroller.h"
-#include "ui/browse/loadstatus.h"
-#include "ui/window/logactions.h"
+#include "ui/analysis/loadcontroller.h"
+#include "ui/widgets/loadstatus.h"
+#include "ui/widgets/logactions.h"
 #include "ui/window/methodologydialog.h"
-#include "ui/window/plural.h"
-#include "ui/window/pagebanner.h"
+#include "ui/widgets/plural.h"
+#include "ui/widgets/pagebanner.h"
 #include "ui/browse/resultspage.h"
 #include "ui/run/runcontroller.h"
 #include "core/measure/runmeter.h"
@@ -26,7 +26,7 @@
 #include "ui/compare/seriesset.h"
 #include "ui/browse/speeduppage.h"
 #include "ui/window/startpage.h"
-#include "ui/window/wheelguard.h"
+#include "ui/widgets/wheelguard.h"
 #include "ui/models/warninglistmodel.h"
 
 #include <QApplication>
@@ -97,7 +97,11 @@ void MainWindow::buildPages() {
     m_history = new HistoryPage(this);
     m_history->useSettings(m_settings); // the database chosen in its Database… dialog
     m_tabs->addTab(m_history, tr("History"));
-    m_history->followCampaigns(m_runPanel);
+    // Every campaign the Run page finishes with some run ok goes into the history.
+    connect(m_runPanel, &RunPanel::resultsReady, m_history,
+            [this](const QString& root, int, int) { m_history->campaignResultsAt(root); });
+    connect(m_runPanel, &RunPanel::campaignFinished, m_history,
+            [this](bool cancelled, int ok, int) { m_history->campaignEnded(cancelled, ok); });
     // Each node's probe figures across the recorded campaigns (the same database).
     m_nodes = new NodesPage(this);
     m_nodes->useSettings(m_settings);
@@ -153,7 +157,7 @@ void MainWindow::buildDocks() {
             QString::fromStdString(w.text()),
             file.isEmpty() || !a ? QString()
                                  : QDir(QString::fromStdString(a->summary.root)).filePath(file),
-            // A log no format reads: the user may teach one (ui/window/teachdialog.h).
+            // A log no format reads: the user may teach one (ui/widgets/teachdialog.h).
             w.message.find("of a known format") != std::string::npos ||
                 w.message.find("no speed line") != std::string::npos};
     });

@@ -2,9 +2,9 @@
 // The window: pages in tabs, controls and warnings in docks, menus and the status bar. It only
 // wires pages to controllers; the work is in the controllers and the core.
 
-#include "ui/browse/analysis.h"
-#include "ui/browse/directorywindow.h"
-#include "ui/window/exportcontroller.h"
+#include "ui/analysis/analysis.h"
+#include "ui/settings/directorywindow.h"
+#include "ui/export/exportcontroller.h"
 
 #include <QMainWindow>
 #include <QStringList>

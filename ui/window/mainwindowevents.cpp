@@ -5,7 +5,7 @@
 
 #include "core/load/runkey.h"
 
-#include "ui/window/appsettings.h"
+#include "ui/settings/appsettings.h"
 #include "ui/run/runpanel.h"
 
 #include <QCloseEvent>

@@ -3,10 +3,10 @@
 
 #include "ui/window/mainwindow.h"
 
-#include "ui/browse/analysiscontroller.h"
-#include "ui/window/appsettings.h"
-#include "ui/window/imageexportdialog.h"
-#include "ui/browse/loadcontroller.h"
+#include "ui/analysis/analysiscontroller.h"
+#include "ui/settings/appsettings.h"
+#include "ui/export/imageexportdialog.h"
+#include "ui/analysis/loadcontroller.h"
 
 #include <QAction>
 #include <QDir>

@@ -3,26 +3,26 @@
 #include "ui/window/mainwindow.h"
 #include "async/backgroundtask.h"
 
-#include "ui/browse/analysiscontroller.h"
-#include "ui/window/appsettings.h"
+#include "ui/analysis/analysiscontroller.h"
+#include "ui/settings/appsettings.h"
 #include "ui/browse/chartpage.h"
 #include "ui/browse/controlpanel.h"
-#include "ui/window/imageexportdialog.h"
+#include "ui/export/imageexportdialog.h"
 #include "ui/browse/livecontroller.h"
-#include "ui/browse/loadcontroller.h"
-#include "ui/browse/loadstatus.h"
-#include "ui/window/logactions.h"
+#include "ui/analysis/loadcontroller.h"
+#include "ui/widgets/loadstatus.h"
+#include "ui/widgets/logactions.h"
 #include "ui/window/methodologydialog.h"
-#include "ui/window/plural.h"
-#include "ui/window/reportexport.h"
-#include "ui/window/pagebanner.h"
+#include "ui/widgets/plural.h"
+#include "ui/export/reportexport.h"
+#include "ui/widgets/pagebanner.h"
 #include "ui/browse/resultspage.h"
 #include "ui/run/runcontroller.h"
 #include "ui/run/runpanel.h"
 #include "ui/browse/runspage.h"
 #include "ui/browse/speeduppage.h"
 #include "ui/window/startpage.h"
-#include "ui/window/teachdialog.h"
+#include "ui/widgets/teachdialog.h"
 #include "ui/models/warninglistmodel.h"
 #include <QApplication>
 #include <QCloseEvent>
@@ -131,7 +131,7 @@ void MainWindow::buildFileMenu() {
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     addItem(file, this, {tr("Re&load"), QKeySequence(Qt::Key_F5), "reload", [this] { reload(); }});
-    // A log no built-in format reads: the user teaches one (ui/window/teachdialog.h); a saved
+    // A log no built-in format reads: the user teaches one (ui/widgets/teachdialog.h); a saved
     // format is registered and the directory shown read again.
     addItem(file, this, {tr("&Teach ScaleView a Log…"), {}, "teachLogMenu", [this] {
                              const QString log = QFileDialog::getOpenFileName(

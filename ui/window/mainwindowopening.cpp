@@ -3,12 +3,12 @@
 
 #include "ui/window/mainwindow.h"
 
-#include "ui/browse/analysiscontroller.h"
+#include "ui/analysis/analysiscontroller.h"
 #include "ui/browse/controlpanel.h"
 #include "ui/browse/livecontroller.h"
-#include "ui/browse/loadcontroller.h"
-#include "ui/browse/loadstatus.h"
-#include "ui/window/pagebanner.h"
+#include "ui/analysis/loadcontroller.h"
+#include "ui/widgets/loadstatus.h"
+#include "ui/widgets/pagebanner.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -3,8 +3,8 @@
 
 #include "ui/window/mainwindow.h"
 
-#include "ui/browse/analysiscontroller.h"
-#include "ui/window/appsettings.h"
+#include "ui/analysis/analysiscontroller.h"
+#include "ui/settings/appsettings.h"
 #include "ui/browse/controlpanel.h"
 #include "ui/browse/referencetables.h"
 

@@ -1,7 +1,7 @@
-#include "ui/charts/scalingdata.h"
+#include "ui/analysis/scalingdata.h"
 
 #include "core/measure/steadystateanalyzer.h"
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
 #include "core/parse/logformat.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "ui/browse/loadstatus.h"
+#include "ui/widgets/loadstatus.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,6 +1,6 @@
-#include "ui/window/exportcontroller.h"
+#include "ui/export/exportcontroller.h"
 
-#include "ui/browse/devicewords.h"
+#include "ui/analysis/devicewords.h"
 
 #include "ui/charts/chartexport.h"
 #include "ui/charts/lossbreakdownchart.h"

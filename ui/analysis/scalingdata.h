@@ -3,7 +3,7 @@
 // median and the spread of repeats, and each selected reference's figures. The GUI and
 // `scaleview-cli plot` build their charts from this, so both draw the same thing.
 
-#include "ui/browse/analysisoptions.h"
+#include "ui/analysis/analysisoptions.h"
 #include "core/stats/casestats.h"
 #include "core/compare/comparison.h"
 #include "core/reference/referencecatalog.h"
@@ -56,7 +56,7 @@ struct ScalingData {
     Method method = Method::Time;
     std::string unit = "images/s";    // the throughput's, from the cases' log format
     // What one of the cases' devices is called: "GPU", or "rank" for the local workload's CPU
-    // ranks (ui/browse/devicewords.h); the axes name it.
+    // ranks (ui/analysis/devicewords.h); the axes name it.
     std::string device = "GPU", devices = "GPUs";
     // Every case's figure is its log's own reports (a steady-state format), not a time or speed
     // method over a window: the legends say so.

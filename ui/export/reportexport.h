@@ -3,7 +3,7 @@
 // as the report `scaleview-cli report` writes, one self-contained HTML page with the throughput
 // and speedup charts inline as SVG and, with several directories, their comparison.
 
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
 #include "core/compare/comparison.h"
 #include "core/report/reportdocument.h"
 

@@ -1,6 +1,6 @@
-#include "ui/window/logactions.h"
+#include "ui/widgets/logactions.h"
 
-#include "ui/window/teachdialog.h"
+#include "ui/widgets/teachdialog.h"
 
 #include <QAbstractItemView>
 #include <QAction>

@@ -1,6 +1,6 @@
-#include "ui/browse/directorywindow.h"
+#include "ui/settings/directorywindow.h"
 
-#include "ui/window/appsettings.h"
+#include "ui/settings/appsettings.h"
 #include "core/measure/runmeter.h"
 
 namespace sv::ui {

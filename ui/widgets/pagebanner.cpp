@@ -1,4 +1,4 @@
-#include "ui/window/pagebanner.h"
+#include "ui/widgets/pagebanner.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

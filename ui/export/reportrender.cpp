@@ -1,4 +1,4 @@
-#include "ui/window/reportrender.h"
+#include "ui/export/reportrender.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QPainter>

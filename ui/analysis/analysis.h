@@ -2,10 +2,10 @@
 // One complete view of the data: the core Summary for the chosen options, the RunLogs behind its
 // runs (same order), and the case group and references actually shown. Built off the GUI thread.
 
-#include "ui/browse/analysisoptions.h"
+#include "ui/analysis/analysisoptions.h"
 #include "core/compare/comparison.h"
-#include "ui/browse/logsnapshot.h"
-#include "ui/charts/scalingdata.h"
+#include "ui/analysis/logsnapshot.h"
+#include "ui/analysis/scalingdata.h"
 #include "core/stats/scalingloss.h"
 #include "core/stats/summary.h"
 

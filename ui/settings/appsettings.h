@@ -3,7 +3,7 @@
 // user's selections), read defensively: a broken or hostile settings file gives defaults, is
 // set aside as "<file>.broken", and never stops the app.
 
-#include "ui/browse/analysisoptions.h"
+#include "ui/analysis/analysisoptions.h"
 
 #include <QByteArray>
 #include <QSettings>

@@ -1,4 +1,4 @@
-#include "ui/browse/devicewords.h"
+#include "ui/analysis/devicewords.h"
 
 #include <QCoreApplication>
 

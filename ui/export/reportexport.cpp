@@ -1,7 +1,7 @@
-#include "ui/window/reportexport.h"
+#include "ui/export/reportexport.h"
 
 #include "ui/charts/chartexport.h"
-#include "ui/window/exportcontroller.h"
+#include "ui/export/exportcontroller.h"
 
 #include <QChart>
 #include <QDateTime>

@@ -1,4 +1,4 @@
-#include "ui/charts/historychart.h"
+#include "ui/history/historychart.h"
 
 #include "ui/charts/chartstyle.h"
 #include "history/historyformat.h"

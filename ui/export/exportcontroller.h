@@ -3,7 +3,8 @@
 // or Markdown (the seed README's layout), the results as ScaleView JSON or DLPerf JSON. Charts
 // are rebuilt for the export at the asked size, so the on-screen one is never disturbed.
 
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
+#include "ui/charts/chartkind.h"
 #include "ui/charts/throughputchart.h"
 
 #include <QObject>
@@ -13,8 +14,6 @@ class QChart;
 
 namespace sv::ui {
 
-// Loss: the Speedup page's Where the scaling goes (issue 28).
-enum class ChartKind { Throughput, Speedup, Efficiency, Trace, Loss };
 enum class TableFormat { Csv, Markdown, Json, DlperfJson };
 
 class ExportController : public QObject {

@@ -1,4 +1,4 @@
-#include "ui/browse/analysiscontroller.h"
+#include "ui/analysis/analysiscontroller.h"
 #include "async/backgroundtask.h"
 
 #include "core/load/runloader.h"

@@ -1,4 +1,4 @@
-#include "ui/run/hosttablemodel.h"
+#include "ui/models/hosttablemodel.h"
 
 #include "launcher/ssh/identifiers.h"
 

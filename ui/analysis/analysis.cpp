@@ -1,4 +1,4 @@
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
 
 #include "core/parse/logformat.h"
 #include "core/load/rundisturbance.h"

@@ -5,7 +5,7 @@
 // new window are kept for the next recomputes. Requests arriving while one runs are coalesced
 // into one; a result computed for a directory that is no longer open (clear() since) is dropped.
 
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
 
 #include <QObject>
 

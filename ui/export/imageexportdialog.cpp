@@ -1,4 +1,4 @@
-#include "ui/window/imageexportdialog.h"
+#include "ui/export/imageexportdialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,4 +1,4 @@
-#include "ui/browse/wrappingdelegate.h"
+#include "ui/widgets/wrappingdelegate.h"
 
 #include <QEvent>
 #include <QHeaderView>

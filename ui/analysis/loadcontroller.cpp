@@ -1,4 +1,4 @@
-#include "ui/browse/loadcontroller.h"
+#include "ui/analysis/loadcontroller.h"
 #include "async/backgroundtask.h"
 
 #include <QtConcurrent>

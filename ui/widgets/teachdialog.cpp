@@ -1,4 +1,4 @@
-#include "ui/window/teachdialog.h"
+#include "ui/widgets/teachdialog.h"
 
 #include "async/backgroundtask.h"
 #include "core/parse/userformat.h"

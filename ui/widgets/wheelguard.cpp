@@ -1,4 +1,4 @@
-#include "ui/window/wheelguard.h"
+#include "ui/widgets/wheelguard.h"
 
 #include <QAbstractScrollArea>
 #include <QAbstractSpinBox>

@@ -1,4 +1,4 @@
-#include "ui/window/appsettings.h"
+#include "ui/settings/appsettings.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -3,7 +3,7 @@
 // workload on CPU (its logs' header says so), a rank, which is a CPU process on its own share of
 // the cores. Its logs are written in NGC MXNet's line format; the pages say what really ran.
 
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
 
 #include <QString>
 
