@@ -5,6 +5,7 @@
 
 #include "ui/analysis/analysiscontroller.h"
 #include "ui/settings/appsettings.h"
+#include "ui/export/exportcontroller.h"
 #include "ui/models/casetablemodel.h"
 #include "ui/browse/chartpage.h"
 #include "ui/browse/controlpanel.h"

@@ -1,12 +1,9 @@
-// MainWindow's part in the user's reference tables: the overlays checked in the last session
-// come back once those tables are read (in the background, after the settings).
-
-#include "ui/window/mainwindow.h"
+#include "ui/window/savedreferences.h"
 
 #include "ui/analysis/analysiscontroller.h"
-#include "ui/settings/appsettings.h"
 #include "ui/browse/controlpanel.h"
 #include "ui/browse/referencetables.h"
+#include "ui/settings/appsettings.h"
 
 #include <QStatusBar>
 
@@ -14,13 +11,19 @@
 
 namespace sv::ui {
 
-void MainWindow::restoreReferences(const QStringList& problems) {
+SavedReferences::SavedReferences(AppSettings* settings, AnalysisController* analysis,
+                                 ControlPanel* controls, QStatusBar* statusBar, QObject* parent)
+    : QObject(parent), m_settings(settings), m_analysis(analysis), m_controls(controls),
+      m_statusBar(statusBar), m_saved(settings->checkedReferences()),
+      m_atStart(settings->analysisOptions().references) {}
+
+void SavedReferences::restore(const ReferenceTables& tables, const QStringList& problems) {
     QStringList said = problems;
-    const auto saved = std::exchange(m_savedReferences, std::nullopt); // the first read only
+    const auto saved = std::exchange(m_saved, std::nullopt); // the first read only
     const AnalysisOptions now = m_analysis->options();
     // Unless the user has checked or unchecked references while the tables were read.
-    if (saved && !now.autoReferences && now.references == m_startReferences) {
-        const ReferenceCatalog& catalog = *m_referenceTables->catalog();
+    if (saved && !now.autoReferences && now.references == m_atStart) {
+        const ReferenceCatalog& catalog = *tables.catalog();
         AnalysisOptions o = now;
         o.references.clear();
         QStringList gone;
@@ -42,7 +45,7 @@ void MainWindow::restoreReferences(const QStringList& problems) {
         }
     }
     // A message of its own, not the status line a recompute rewrites.
-    if (!said.isEmpty()) statusBar()->showMessage(said.join(QStringLiteral("; ")), 60000);
+    if (!said.isEmpty()) m_statusBar->showMessage(said.join(QStringLiteral("; ")), 60000);
 }
 
 } // namespace sv::ui
