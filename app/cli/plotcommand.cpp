@@ -8,10 +8,10 @@
 #include "app/cli/commands.h"
 #include "core/load/runloader.h"
 
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
 #include "ui/charts/chartexport.h"
 #include "ui/charts/lossbreakdownchart.h"
-#include "ui/charts/scalingdata.h"
+#include "ui/analysis/scalingdata.h"
 #include "ui/charts/speedupchart.h"
 #include "core/stats/summary.h"
 #include "ui/charts/throughputchart.h"

@@ -3,9 +3,9 @@
 // and tests (--screenshot and its company) are in screenshotdriver.h.
 
 #include "app/gui/screenshotdriver.h"
-#include "ui/window/appsettings.h"
+#include "ui/settings/appsettings.h"
 #include "ui/window/mainwindow.h"
-#include "ui/window/teachdialog.h"
+#include "ui/widgets/teachdialog.h"
 #include "core/formats/userformat.h"
 #include "ui/run/runpanel.h"
 #include "launcher/runner/terminationsignals.h"

@@ -4,7 +4,7 @@
 
 #include "ui/history/historypage.h"
 #include "ui/history/nodespage.h"
-#include "ui/window/reportrender.h"
+#include "ui/export/reportrender.h"
 #include "ui/window/mainwindow.h"
 #include "ui/run/runpanel.h"
 #include "ui/browse/runspage.h"

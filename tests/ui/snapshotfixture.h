@@ -1,7 +1,7 @@
 #pragma once
 // A LogSnapshot read synchronously, for tests of what is built from one.
 
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
 
 namespace sv::test {
 

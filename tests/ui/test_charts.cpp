@@ -7,6 +7,7 @@
 #include "ui/charts/charthover.h"
 #include "ui/browse/chartpage.h"
 #include "ui/charts/chartstyle.h"
+#include "ui/export/exportcontroller.h"
 #include "ui/browse/speeduppage.h"
 #include "ui/charts/speedupchart.h"
 #include "ui/charts/throughputchart.h"

@@ -6,7 +6,7 @@
 #include "tests/ui/seriestrees.h"
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
+#include "ui/analysis/analysiscontroller.h"
 #include "ui/browse/chartpage.h"
 #include "ui/models/comparisontablemodel.h"
 #include "ui/browse/controlpanel.h"

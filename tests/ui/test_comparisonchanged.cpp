@@ -5,10 +5,10 @@
 #include "tests/ui/seriestrees.h"
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
+#include "ui/analysis/analysiscontroller.h"
 #include "ui/browse/resultspage.h"
 #include "ui/models/comparisontablemodel.h"
-#include "ui/window/reportexport.h"
+#include "ui/export/reportexport.h"
 
 #include <gtest/gtest.h>
 

@@ -7,11 +7,11 @@
 #include "tests/ui/seriestrees.h"
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
+#include "ui/analysis/analysiscontroller.h"
 #include "ui/models/comparisontablemodel.h"
 #include "ui/browse/chartpage.h"
 #include "ui/browse/controlpanel.h"
-#include "ui/window/pagebanner.h"
+#include "ui/widgets/pagebanner.h"
 #include "core/report/report.h"
 #include "ui/browse/resultspage.h"
 #include "ui/browse/runspage.h"

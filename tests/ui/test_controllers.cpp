@@ -3,11 +3,11 @@
 
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
+#include "ui/analysis/analysiscontroller.h"
 #include "ui/run/consolefeed.h"
-#include "ui/browse/directorywindow.h"
+#include "ui/settings/directorywindow.h"
 #include "ui/browse/livecontroller.h"
-#include "ui/browse/loadcontroller.h"
+#include "ui/analysis/loadcontroller.h"
 #include "launcher/runner/remotefilesystem.h"
 #include "ui/models/runtablemodel.h"
 

@@ -3,7 +3,7 @@
 
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
+#include "ui/analysis/analysiscontroller.h"
 #include "ui/browse/controlpanel.h"
 #include "ui/compare/seriesset.h"
 #include "ui/window/mainwindow.h"

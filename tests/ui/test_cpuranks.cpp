@@ -7,7 +7,7 @@
 #include "tests/support/realworldwriter.h"
 
 #include "core/load/workloadheader.h"
-#include "ui/browse/devicewords.h"
+#include "ui/analysis/devicewords.h"
 #include "ui/browse/resultspage.h"
 #include "ui/charts/speedupchart.h"
 #include "ui/charts/throughputchart.h"

@@ -7,7 +7,7 @@
 #include "tests/support/process.h"
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
+#include "ui/analysis/analysiscontroller.h"
 #include "ui/browse/controlpanel.h"
 
 #include <QLabel>

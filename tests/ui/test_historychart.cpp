@@ -7,7 +7,7 @@
 
 #include "history/campaignrecord.h"
 #include "history/historydatabase.h"
-#include "ui/charts/historychart.h"
+#include "ui/history/historychart.h"
 #include "ui/history/historypage.h"
 
 #include <QChart>

@@ -13,7 +13,7 @@
 #include "history/historytrend.h"
 #include "ui/history/historylocationdialog.h"
 #include "ui/history/historypage.h"
-#include "ui/window/appsettings.h"
+#include "ui/settings/appsettings.h"
 
 #include <QComboBox>
 #include <QFile>

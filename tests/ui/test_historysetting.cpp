@@ -11,7 +11,7 @@
 #include "history/historydatabase.h"
 #include "ui/history/historylocationdialog.h"
 #include "ui/history/historypage.h"
-#include "ui/window/appsettings.h"
+#include "ui/settings/appsettings.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -5,7 +5,7 @@
 #include "tests/support/logwriter.h"
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
+#include "ui/analysis/analysiscontroller.h"
 #include "ui/browse/chartpage.h"
 
 #include <QAbstractAxis>

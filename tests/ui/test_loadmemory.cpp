@@ -5,8 +5,8 @@
 #include "tests/support/process.h"
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
-#include "ui/browse/loadcontroller.h"
+#include "ui/analysis/analysiscontroller.h"
+#include "ui/analysis/loadcontroller.h"
 #include "core/report/report.h"
 
 #include <nlohmann/json.hpp>

@@ -11,6 +11,7 @@
 #include "ui/browse/speeduppage.h"
 #include "ui/charts/lossbreakdownchart.h"
 #include "ui/charts/lossbreakdownview.h"
+#include "ui/export/exportcontroller.h"
 #include "ui/run/campaignform.h"
 #include "ui/run/runpanel.h"
 

@@ -4,8 +4,11 @@
 #include "tests/ui/uifixture.h"
 
 #include "ui/models/casetablemodel.h"
+#include "ui/models/comparisontablemodel.h"
+#include "ui/models/hosttablemodel.h"
 #include "ui/browse/controlpanel.h"
 #include "ui/models/referencelistmodel.h"
+#include "core/compare/comparison.h"
 #include "core/report/report.h"
 #include "ui/models/runtablemodel.h"
 #include "ui/models/warninglistmodel.h"
@@ -16,6 +19,7 @@
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 
+#include <algorithm>
 #include <map>
 #include <QFontMetrics>
 #include <gtest/gtest.h>
@@ -46,6 +50,18 @@ struct Fixture {
 
 QString cell(const QAbstractItemModel& m, int row, int col, int role = Qt::DisplayRole) {
     return m.data(m.index(row, col), role).toString();
+}
+
+// What a view shows of model: a proxy learns of rows and columns only from the model's signals,
+// so a change made without them leaves it showing the old shape (the tester alone, which checks
+// what the signals announce, cannot see a change never announced).
+testing::AssertionResult shownAsModel(const QAbstractItemModel& shown,
+                                      const QAbstractItemModel& model) {
+    if (shown.rowCount() == model.rowCount() && shown.columnCount() == model.columnCount())
+        return testing::AssertionSuccess();
+    return testing::AssertionFailure()
+           << "a view shows " << shown.rowCount() << "x" << shown.columnCount()
+           << ", the model has " << model.rowCount() << "x" << model.columnCount();
 }
 
 } // namespace
@@ -188,6 +204,138 @@ TEST(WarningListModel, ShowsEveryWarningText) {
     ASSERT_EQ(static_cast<std::size_t>(model.rowCount()), core.warnings.size());
     ASSERT_EQ(model.rowCount(), 1);
     EXPECT_EQ(model.data(model.index(0)).toString().toStdString(), core.warnings[0].text());
+}
+
+// The Results page's comparison, swapped whole under the tester: three series (one faster, one
+// slower, a case missing from the faster one), then two, then none. The figures are the core's
+// (compareSeries over the cases summarizeDirectory computed), the verdicts its own.
+TEST(ComparisonTableModel, ComparisonsSwappedWholeKeepTheModelConsistentWithTheirVerdicts) {
+    Fixture f;
+    const Summary core = f.core();
+    ASSERT_EQ(core.cases.size(), 3u);
+    // The same repeats a fixed factor faster or slower: a change the verdict must call.
+    const auto scaled = [&](const std::string& label, double by, bool withoutLast) {
+        ComparisonSeries s{label, "/" + label, Method::Time, core.cases};
+        for (CaseStats& c : s.cases) {
+            for (double& v : c.values)
+                v *= by;
+            c.median = *c.median * by;
+        }
+        if (withoutLast) s.cases.pop_back();
+        return s;
+    };
+    const ComparisonSeries a{"october", f.dir.path().string(), Method::Time, core.cases};
+    const std::string missing = core.cases.back().key.topology.name();
+
+    ui::ComparisonTableModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    // The Results page sorts it through a proxy (ui/browse/resultspage.cpp).
+    QSortFilterProxyModel shown;
+    shown.setSourceModel(&model);
+    shown.setSortRole(ui::ComparisonTableModel::SortRole);
+    QAbstractItemModelTester shownTester(&shown, kFatal);
+    EXPECT_EQ(model.rowCount(), 0);
+    EXPECT_EQ(model.columnCount(), 0);
+    model.setComparison(
+        compareSeries({a, scaled("faster", 1.25, true), scaled("slower", 0.8, false)}));
+    EXPECT_TRUE(shownAsModel(shown, model));
+    ASSERT_EQ(model.rowCount(), 3);
+    // Nodes, GPUs, three medians, then ratio, interval, verdict and what changed per pair.
+    ASSERT_EQ(model.columnCount(), 2 + 3 + 2 * ui::ComparisonTableModel::PairColumns);
+    EXPECT_EQ(model.headerData(model.medianColumn(1), Qt::Horizontal).toString(),
+              QStringLiteral("faster"));
+    EXPECT_EQ(model.headerData(model.verdictColumn(2), Qt::Horizontal).toString(),
+              QStringLiteral("Verdict (slower)"));
+    for (int r = 0; r < model.rowCount(); ++r) {
+        const CaseComparison& c = model.comparison().cases[static_cast<std::size_t>(r)];
+        const auto verdict = [&](int pair) {
+            return model.index(r, model.verdictColumn(pair))
+                .data(ui::ComparisonTableModel::VerdictRole)
+                .toString()
+                .toStdString();
+        };
+        const auto own =
+            std::find_if(core.cases.begin(), core.cases.end(),
+                         [&](const CaseStats& k) { return k.key.topology == c.key.topology; });
+        ASSERT_NE(own, core.cases.end()) << c.key.topology.name();
+        EXPECT_EQ(model.index(r, model.medianColumn(0)).data().toString().toStdString(),
+                  formatFixed(*own->median, 2));
+        if (c.key.topology.name() == missing) {
+            EXPECT_EQ(verdict(1), "only-in-A");
+            EXPECT_EQ(model.index(r, model.medianColumn(1)).data().toString(), QStringLiteral("–"));
+        } else {
+            EXPECT_EQ(verdict(1), "faster") << c.key.topology.name();
+            EXPECT_EQ(model.index(r, model.ratioColumn(1)).data().toString(),
+                      QStringLiteral("1.2500"));
+        }
+        EXPECT_EQ(verdict(2), "slower") << c.key.topology.name();
+        EXPECT_EQ(model.index(r, model.ratioColumn(2)).data().toString(), QStringLiteral("0.8000"));
+    }
+    // Fewer columns, the same rows: a reset, not a stale column the view would still ask for.
+    shown.sort(model.ratioColumn(1), Qt::DescendingOrder);
+    model.setComparison(compareSeries({a, scaled("slower", 0.8, false)}));
+    EXPECT_TRUE(shownAsModel(shown, model));
+    EXPECT_EQ(model.columnCount(), 2 + 2 + ui::ComparisonTableModel::PairColumns);
+    EXPECT_FALSE(model.index(0, 2 + 2 + ui::ComparisonTableModel::PairColumns).isValid());
+    model.setComparison(Comparison{});
+    EXPECT_TRUE(shownAsModel(shown, model));
+    EXPECT_EQ(model.rowCount(), 0);
+    EXPECT_EQ(model.columnCount(), 0);
+    EXPECT_FALSE(model.headerData(0, Qt::Horizontal).isValid());
+}
+
+// The Run panel's hosts under the tester through every edit the form makes: the list replaced,
+// a host added, cells typed (trimmed and bounded), a host removed; and what the launcher gets.
+TEST(HostTableModel, EveryEditTheFormMakesKeepsTheModelConsistent) {
+    ui::HostTableModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    QSortFilterProxyModel shown; // as a view sees it
+    shown.setSourceModel(&model);
+    QAbstractItemModelTester shownTester(&shown, kFatal);
+    QSignalSpy edited(&model, &ui::HostTableModel::hostsEdited);
+    QSignalSpy cellsChanged(&model, &QAbstractItemModel::dataChanged);
+    model.setHosts({launcher::Host{"node1", "", 0, "", 8},
+                    launcher::Host{"node2", "10.0.0.2", 2222, "bench", 4}});
+    ASSERT_EQ(model.rowCount(), 2);
+    EXPECT_EQ(model.columnCount(), int(ui::HostTableModel::ColumnCount));
+    using Col = ui::HostTableModel::Column;
+    // Port 0 is ssh's own: said in words, edited as the number.
+    EXPECT_EQ(cell(model, 0, Col::Port), QStringLiteral("default"));
+    EXPECT_EQ(model.data(model.index(0, Col::Port), Qt::EditRole).toInt(), 0);
+    EXPECT_EQ(cell(model, 1, Col::Address), QStringLiteral("10.0.0.2"));
+    EXPECT_TRUE(model.flags(model.index(1, Col::User)) & Qt::ItemIsEditable);
+
+    EXPECT_TRUE(shownAsModel(shown, model));
+    model.addHost(launcher::Host{"node3", "", 0, "", 8});
+    EXPECT_TRUE(shownAsModel(shown, model));
+    ASSERT_EQ(model.rowCount(), 3);
+    EXPECT_TRUE(model.setData(model.index(2, Col::Gpus), 0));
+    EXPECT_TRUE(model.setData(model.index(2, Col::Port), 70000));
+    EXPECT_TRUE(model.setData(model.index(2, Col::User), QStringLiteral("  ops ")));
+    EXPECT_EQ(model.hosts()[2].gpus, 1);
+    EXPECT_EQ(model.hosts()[2].port, 65535);
+    EXPECT_EQ(model.hosts()[2].user, "ops");
+    // A name the launcher would refuse is red here, before Run says so; a good one is not.
+    EXPECT_TRUE(model.setData(model.index(2, Col::Name), QStringLiteral("node3;reboot")));
+    EXPECT_TRUE(model.data(model.index(2, Col::Name), Qt::ForegroundRole).isValid());
+    EXPECT_FALSE(model.data(model.index(0, Col::Name), Qt::ForegroundRole).isValid());
+    EXPECT_FALSE(model.setData(model.index(0, Col::Name), QStringLiteral("x"), Qt::DisplayRole));
+
+    // Each typed cell is announced: a view repaints it.
+    EXPECT_EQ(cellsChanged.count(), 4);
+    EXPECT_EQ(shown.index(2, Col::User).data().toString(), QStringLiteral("ops"));
+
+    model.removeHost(0);
+    EXPECT_TRUE(shownAsModel(shown, model));
+    ASSERT_EQ(model.rowCount(), 2);
+    EXPECT_EQ(model.hosts()[0].name, "node2");
+    model.removeHost(5); // no such row: nothing
+    EXPECT_EQ(model.rowCount(), 2);
+    model.setHosts({});
+    EXPECT_TRUE(shownAsModel(shown, model));
+    EXPECT_EQ(model.rowCount(), 0);
+    // Each change the Run panel must hear of, once: replace, add, four cells, remove, replace.
+    EXPECT_EQ(edited.count(), 8);
 }
 
 TEST(ReferenceListModel, IsATreeByTableAsTheCliListsIt) {

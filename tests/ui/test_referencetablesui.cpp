@@ -4,9 +4,9 @@
 
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
+#include "ui/analysis/analysiscontroller.h"
 #include "ui/browse/controlpanel.h"
-#include "ui/browse/loadcontroller.h"
+#include "ui/analysis/loadcontroller.h"
 #include "ui/models/referencelistmodel.h"
 #include "ui/browse/referencetables.h"
 

@@ -6,7 +6,7 @@
 #include "tests/ui/dialoganswer.h"
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
+#include "ui/analysis/analysiscontroller.h"
 #include "ui/window/mainwindow.h"
 #include "core/report/report.h"
 

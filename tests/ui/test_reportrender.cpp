@@ -3,7 +3,7 @@
 // the chart's height above it, and each caption starts a line of its own.
 
 #include "core/report/reportdocument.h"
-#include "ui/window/reportrender.h"
+#include "ui/export/reportrender.h"
 
 #include <QColor>
 #include <QImage>

@@ -6,10 +6,10 @@
 #include "tests/ui/fakecampaign.h"
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
-#include "ui/window/appsettings.h"
+#include "ui/analysis/analysiscontroller.h"
+#include "ui/settings/appsettings.h"
 #include "async/backgroundtask.h"
-#include "ui/browse/loadcontroller.h"
+#include "ui/analysis/loadcontroller.h"
 #include "ui/window/mainwindow.h"
 #include "launcher/campaign/plannedrun.h"
 #include "launcher/runner/processtree.h"

@@ -4,12 +4,12 @@
 
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
-#include "ui/window/appsettings.h"
+#include "ui/analysis/analysiscontroller.h"
+#include "ui/settings/appsettings.h"
 #include "launcher/campaign/campaigndiff.h"
 #include "ui/run/campaignform.h"
 #include "ui/models/casetablemodel.h"
-#include "ui/run/hosttablemodel.h"
+#include "ui/models/hosttablemodel.h"
 #include "launcher/runner/journal.h"
 #include "ui/window/mainwindow.h"
 #include "ui/browse/resultspage.h"

@@ -8,8 +8,8 @@
 #include "tests/ui/uifixture.h"
 
 #include "core/formats/userformat.h"
-#include "ui/window/logactions.h"
-#include "ui/window/teachdialog.h"
+#include "ui/widgets/logactions.h"
+#include "ui/widgets/teachdialog.h"
 
 #include <QAction>
 #include <QApplication>

@@ -2,8 +2,8 @@
 // Log directories for the UI tests, with throughputs known in advance: repeat p of a topology
 // with R ranks runs at rate(R, p) images/s (iteration k ends at (k + 1) * step).
 
-#include "ui/browse/analysiscontroller.h"
-#include "ui/window/appsettings.h"
+#include "ui/analysis/analysiscontroller.h"
+#include "ui/settings/appsettings.h"
 #include "tests/support/logwriter.h"
 #include "ui/window/mainwindow.h"
 #include "tests/support/process.h"

@@ -1,6 +1,6 @@
 #include "ui/browse/chartpage.h"
 
-#include "ui/browse/devicewords.h"
+#include "ui/analysis/devicewords.h"
 #include "ui/charts/charthover.h"
 #include "ui/charts/speedupchart.h"
 

@@ -3,8 +3,8 @@
 // analysis changes (charts are cheap to build; the data behind them is already computed), with
 // hover text that stays while the mouse rests on a bar or point.
 
-#include "ui/browse/analysis.h"
-#include "ui/window/exportcontroller.h"
+#include "ui/analysis/analysis.h"
+#include "ui/charts/chartkind.h"
 #include "ui/charts/hovertip.h"
 #include "ui/charts/throughputchart.h"
 

@@ -4,7 +4,7 @@
 
 #include "core/formats/formatregistry.h"
 #include "ui/models/referencelistmodel.h"
-#include "ui/browse/wrappingdelegate.h"
+#include "ui/widgets/wrappingdelegate.h"
 #include "core/load/runmeter.h"
 
 #include <QCheckBox>

@@ -4,8 +4,8 @@
 // Emits the edited options; reflects each new Analysis without echoing it back. A badge says
 // whose window is measured when it is not DLPerf's, beside a one-click reset to DLPerf's.
 
-#include "ui/browse/analysis.h"
-#include "ui/browse/directorywindow.h"
+#include "ui/analysis/analysis.h"
+#include "ui/settings/directorywindow.h"
 
 #include <QWidget>
 

@@ -6,7 +6,7 @@
 
 // moc trips over the C++20 standard headers behind the core types; it needs only their names.
 #ifndef Q_MOC_RUN
-#include "ui/browse/logsnapshot.h"
+#include "ui/analysis/logsnapshot.h"
 #endif
 
 #include <QFileSystemWatcher>

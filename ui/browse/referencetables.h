@@ -4,7 +4,7 @@
 // tables imported from files. Save as Reference Table… and Import Reference Table… go through
 // the catalog's strict reading: a malformed file is refused whole, naming field and reason.
 
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
 #include "core/reference/referencecatalog.h"
 #include "core/report/referencetablewriter.h"
 

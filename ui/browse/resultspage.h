@@ -2,8 +2,8 @@
 // The Results table: sortable, copyable (Ctrl+C copies the selection as tab-separated text,
 // headers included, ready for a spreadsheet). With several series, the comparison table above it.
 
-#include "ui/browse/analysis.h"
-#include "ui/browse/devicewords.h"
+#include "ui/analysis/analysis.h"
+#include "ui/analysis/devicewords.h"
 
 #include <QWidget>
 

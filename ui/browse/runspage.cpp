@@ -1,9 +1,9 @@
 #include "ui/browse/runspage.h"
 
 #include "ui/browse/runkeydialog.h"
-#include "ui/window/logactions.h"
+#include "ui/widgets/logactions.h"
 #include "core/formats/formatregistry.h"
-#include "ui/window/plural.h"
+#include "ui/widgets/plural.h"
 #include "ui/models/runfilterproxy.h"
 #include "ui/models/runtablemodel.h"
 #include "ui/charts/tracechart.h"

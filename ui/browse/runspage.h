@@ -2,7 +2,7 @@
 // The Runs view: every log with status, reason, both methods and flags; selecting one shows its
 // per-iteration trace below (warmup and measured window shaded, per-rank band).
 
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
 
 #include <QWidget>
 

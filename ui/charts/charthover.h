@@ -3,7 +3,7 @@
 // reference, in words. Built from the ScalingData the chart was drawn from, so it is testable
 // without a view and says exactly what the chart shows.
 
-#include "ui/charts/scalingdata.h"
+#include "ui/analysis/scalingdata.h"
 #include "ui/charts/throughputchart.h"
 
 #include <QString>

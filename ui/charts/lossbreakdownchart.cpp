@@ -1,6 +1,6 @@
 #include "ui/charts/lossbreakdownchart.h"
 
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
 #include "ui/charts/chartstyle.h"
 #include "core/model/numerics.h"
 

@@ -3,7 +3,7 @@
 // under it (negative parts, an unread probes.json, what "not measured" means), and hover text
 // that stays while the mouse rests on a segment: the part's points, 95 % interval and evidence.
 
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
 #include "ui/charts/hovertip.h"
 #include "ui/charts/lossbreakdownchart.h"
 

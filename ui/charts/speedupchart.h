@@ -3,7 +3,7 @@
 // counts, speedup on log2 too (so the ideal is the diagonal), each selected reference dashed
 // with its own marker. Or the same as scaling efficiency, auto-ranged around the data and 100 %.
 
-#include "ui/charts/scalingdata.h"
+#include "ui/analysis/scalingdata.h"
 
 class QChart;
 

@@ -2,7 +2,7 @@
 // Grouped bars per topology: the measured median of the repeats (with a whisker: the repeats'
 // min–max, or the 95 % interval of the median) and each selected reference beside it.
 
-#include "ui/charts/scalingdata.h"
+#include "ui/analysis/scalingdata.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
 #include "ui/compare/seriesset.h"
 
-#include "ui/browse/loadcontroller.h"
+#include "ui/analysis/loadcontroller.h"
 
 #include "core/compare/serieslabels.h"
 #include "core/formats/formatregistry.h"

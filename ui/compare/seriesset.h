@@ -7,7 +7,7 @@
 // `scaleview-cli compare` does), read for that window as it loads.
 
 #ifndef Q_MOC_RUN
-#include "ui/browse/analysis.h"
+#include "ui/analysis/analysis.h"
 #include "core/load/campaignwindow.h"
 #endif
 

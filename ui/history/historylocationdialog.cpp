@@ -3,7 +3,7 @@
 #include "history/historydatabase.h"
 #include "history/historylocation.h"
 #include "ui/history/historypage.h"
-#include "ui/window/appsettings.h"
+#include "ui/settings/appsettings.h"
 
 #include <QDialogButtonBox>
 #include <QDir>

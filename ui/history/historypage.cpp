@@ -3,9 +3,8 @@
 #include "async/backgroundtask.h"
 
 #include "history/campaignrecord.h"
-#include "ui/charts/historychart.h"
+#include "ui/history/historychart.h"
 #include "history/historydatabase.h"
-#include "ui/run/runpanel.h"
 
 #include <QChart>
 #include <QChartView>
@@ -251,15 +250,11 @@ void HistoryPage::markExpected(int index, const QString& why) {
         async::workPool());
 }
 
-void HistoryPage::followCampaigns(RunPanel* panel) {
-    connect(panel, &RunPanel::resultsReady, this,
-            [this](const QString& root, int, int) { m_campaignRoot = root; });
-    connect(panel, &RunPanel::campaignFinished, this, [this](bool cancelled, int ok, int) {
-        // A cancelled campaign stands for less than it is: its resume records it.
-        if (!cancelled && ok > 0 && !m_campaignRoot.isEmpty() && !m_path.empty())
-            recordDirectory(m_campaignRoot);
-        m_campaignRoot.clear();
-    });
+void HistoryPage::campaignEnded(bool cancelled, int ok) {
+    // A cancelled campaign stands for less than it is: its resume records it.
+    if (!cancelled && ok > 0 && !m_campaignRoot.isEmpty() && !m_path.empty())
+        recordDirectory(m_campaignRoot);
+    m_campaignRoot.clear();
 }
 
 void HistoryPage::showTrends(std::vector<history::CaseTrend> trends, const QString& status) {

@@ -19,7 +19,6 @@ class QTableWidget;
 namespace sv::ui {
 
 class AppSettings;
-class RunPanel;
 
 class HistoryPage : public QWidget {
     Q_OBJECT
@@ -40,8 +39,10 @@ class HistoryPage : public QWidget {
     // the background; the page then reads the history again and says what was recorded.
     void markExpected(int index, const QString& why);
     QPushButton* expectButton() const { return m_expect; }
-    // Every campaign the Run panel finishes with some run ok goes into the history.
-    void followCampaigns(RunPanel* panel);
+    // The campaign the Run panel runs has results under logRoot.
+    void campaignResultsAt(const QString& logRoot) { m_campaignRoot = logRoot; }
+    // That campaign ended: with some run ok, and not cancelled, it goes into the history.
+    void campaignEnded(bool cancelled, int ok);
     // The directory "Record in History" records (the one open in the window).
     void setCurrentDirectory(const QString& directory);
 

@@ -1,7 +1,7 @@
 #include "ui/models/referencelistmodel.h"
 
-#include "ui/browse/analysis.h"
-#include "ui/charts/scalingdata.h"
+#include "ui/analysis/analysis.h"
+#include "ui/analysis/scalingdata.h"
 
 #include <QFont>
 

@@ -3,7 +3,7 @@
 #include "ui/models/cellvalues.h"
 #include "launcher/container/containerspec.h"
 
-#include "ui/run/hosttablemodel.h"
+#include "ui/models/hosttablemodel.h"
 #include "launcher/campaign/runcapacity.h"
 #include "ui/run/slurmfields.h"
 #include "launcher/ssh/sshconfighosts.h"

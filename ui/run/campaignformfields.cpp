@@ -5,7 +5,7 @@
 
 #include "launcher/container/containerspec.h"
 #include "launcher/campaign/runcapacity.h"
-#include "ui/run/hosttablemodel.h"
+#include "ui/models/hosttablemodel.h"
 #include "ui/run/slurmfields.h"
 
 #include <QCheckBox>

@@ -1,6 +1,6 @@
 #include "ui/run/runpanel.h"
 
-#include "ui/window/appsettings.h"
+#include "ui/settings/appsettings.h"
 #include "async/backgroundtask.h"
 #include "launcher/campaign/campaigndiff.h"
 #include "launcher/campaign/campaignscaling.h"

@@ -4,7 +4,7 @@
 #include "ui/run/runpanel.h"
 
 #include "launcher/campaign/campaignscaling.h"
-#include "ui/window/appsettings.h"
+#include "ui/settings/appsettings.h"
 #include "async/backgroundtask.h"
 #include "ui/run/campaignform.h"
 #include "ui/run/runprogressview.h"

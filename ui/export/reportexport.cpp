@@ -1,0 +1,88 @@
+#include "ui/export/reportexport.h"
+
+#include "ui/charts/chartexport.h"
+#include "ui/export/exportcontroller.h"
+
+#include <QChart>
+#include <QDateTime>
+#include <QSaveFile>
+#include <QCoreApplication>
+
+namespace sv::ui {
+
+ReportExport::Content ReportExport::gather(const Analysis& analysis) {
+    Content out;
+    out.files.push_back(capturedFiles(analysis.summary.root));
+    for (const auto& other : analysis.others)
+        out.files.push_back(capturedFiles(other.summary.root));
+    if (analysis.others.empty()) return out;
+    // Whole directories, as `scaleview-cli report A B` compares them (the views compare the
+    // group shown): the bootstrap of each case's ratio runs here, off the GUI thread.
+    // Each with what it recorded (its captured files, read above), for what changed.
+    const auto seriesOf = [](const std::string& label, const Summary& s,
+                             const std::vector<ReportFile>& files) {
+        ComparisonSeries c;
+        c.label = label;
+        c.source = s.root;
+        c.method = s.options.method;
+        c.cases = s.cases;
+        c.recorded = capturedFacts(files);
+        c.window = s.load.measure;
+        return c;
+    };
+    std::vector<ComparisonSeries> series = {
+        seriesOf(analysis.label, analysis.summary, out.files[0])};
+    for (std::size_t i = 0; i < analysis.others.size(); ++i)
+        series.push_back(
+            seriesOf(analysis.others[i].label, analysis.others[i].summary, out.files[i + 1]));
+    out.comparison = compareSeries(series);
+    return out;
+}
+
+std::string ReportExport::html(const Analysis& analysis, Content content, const QString& label) {
+    ReportInput input;
+    input.version = QCoreApplication::applicationVersion().toStdString();
+    input.generated = QDateTime::currentDateTimeUtc()
+                          .toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"))
+                          .toStdString();
+    content.files.resize(analysis.others.size() + 1);
+    ReportSeries series;
+    series.label = label.toStdString();
+    series.summary = analysis.summary;
+    series.files = std::move(content.files[0]);
+    for (ChartKind kind : {ChartKind::Throughput, ChartKind::Speedup}) {
+        QChart* chart = ExportController::buildChart(analysis, kind);
+        if (!chart) {
+            series.chartNote = "no chart: nothing usable to draw";
+            continue;
+        }
+        series.charts.push_back(
+            {label.toStdString() + ": " + ExportController::chartName(kind).toLower().toStdString(),
+             ChartExport::svgBytes(chart, QSize(1200, 800)).toStdString()});
+    }
+    input.series.push_back(std::move(series));
+    for (std::size_t i = 0; i < analysis.others.size(); ++i) {
+        ReportSeries other;
+        other.label = analysis.others[i].label;
+        other.summary = analysis.others[i].summary;
+        other.files = std::move(content.files[i + 1]);
+        other.chartNote = "drawn beside " + label.toStdString() + " in its charts above";
+        input.series.push_back(std::move(other));
+    }
+    input.comparison = std::move(content.comparison);
+    return formatHtmlReport(input);
+}
+
+bool ReportExport::write(const std::string& text, const QString& path, QString* error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) !=
+            static_cast<qint64>(text.size()) ||
+        !file.commit()) {
+        if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace sv::ui

@@ -1,0 +1,90 @@
+#pragma once
+// The opening flow: a directory opened, added to the comparison, dropped or read again goes
+// through the loader to the analysis, measured over its own window; what shows meanwhile stays
+// until the new directory turns out to hold logs, and what did not open is said on the banner.
+// A campaign's run that ends brings its results into view without replacing what the user
+// opened since.
+
+#include <QObject>
+#include <QString>
+
+class QLabel;
+class QMainWindow;
+
+namespace sv::ui {
+
+class AnalysisController;
+class AppSettings;
+class ControlPanel;
+class LiveController;
+class LoadController;
+class LoadStatus;
+class MeasureWindowFlow;
+class PageBanner;
+class PageStack;
+class SeriesSet;
+
+class OpeningFlow : public QObject {
+    Q_OBJECT
+  public:
+    // The controllers it drives, and what it says where.
+    struct Parts {
+        LoadController* loader;
+        AnalysisController* analysis;
+        LiveController* live;
+        SeriesSet* series;
+        ControlPanel* controls;
+        MeasureWindowFlow* windows;
+        PageStack* pages;
+        PageBanner* banner; // what did not open, or could not be added
+        LoadStatus* loadStatus;
+        QLabel* status;
+    };
+
+    OpeningFlow(QMainWindow* window, AppSettings* settings, Parts parts);
+
+    void openDirectory(const QString& directory);
+    // Another series in the comparison (the first directory opened when none is).
+    void addToComparison(const QString& directory);
+    // A drop: the folder (a DLPerf log: its folder; any other file: itself), or with Ctrl the
+    // comparison.
+    void openDropped(const QString& path, Qt::KeyboardModifiers modifiers);
+    // The directory shown, read again (F5).
+    void reload();
+    void chooseDirectory();
+    void chooseComparisonDirectory();
+    // The directory to open at start: the last one, unless the user turned that off or it is
+    // gone; empty for the start page.
+    QString directoryToReopen() const;
+
+    // A campaign started: a run end opens its directory only while the user opens none.
+    void campaignStarted();
+    // A run of a campaign ended: update the open view, never replace what the user opened.
+    void showRunResults(const QString& logRoot, int warmup, int iterations);
+    // The user opened a campaign: its directory, measured as it was run.
+    void showCampaignResults(const QString& logRoot, int warmup, int iterations);
+
+  signals:
+    // A load ended (cancelled or not): the recent directories may have changed.
+    void loadEnded();
+
+  private:
+    void connectLoader();
+    void connectSeries();
+    // root's logs have been found: the view becomes root's.
+    void switchTo(const QString& root);
+    void finishLoad(const QString& root, bool cancelled);
+    void showOpenFailure(const QString& root, const QString& error);
+    void showAddFailure(const QString& root, const QString& error);
+
+    QMainWindow* m_window;
+    AppSettings* m_settings;
+    Parts m_p;
+    bool m_bannerAdds = false; // the banner says an added directory failed, not an open
+    // How run ends reach the view: the open directory when the campaign started, and a run end
+    // during a load.
+    quint64 m_generationAtCampaignStart = 0;
+    bool m_runEndedWhileLoading = false;
+};
+
+} // namespace sv::ui
