@@ -1,4 +1,5 @@
 #include "core/formats/userformat.h"
+#include "core/measure/userformatanalyzer.h"
 
 #include "core/formats/formatregistry.h"
 #include "core/model/numerics.h"
