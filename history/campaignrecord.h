@@ -35,7 +35,7 @@ struct CampaignRecord {
     std::string method;   // "time" or "speed"
     int warmup = 0, iterations = 0;
     EnvironmentSummary environment;
-    std::vector<CaseRecord> cases; // cases with a median only
+    std::vector<CaseRecord> cases;           // cases with a median only
     std::vector<NodeProbeRecord> nodeProbes; // each node's solo probes, from its probes.json
 };
 

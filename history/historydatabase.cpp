@@ -2,7 +2,6 @@
 #include "history/sqltext.h"
 
 #include <QDateTime>
-#include <QDir>
 #include <QFile>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -11,10 +10,8 @@
 #include <QVariant>
 
 #include <atomic>
-#include <cstdio>
+#include <cctype>
 #include <cstdlib>
-#include <map>
-#include <sstream>
 
 namespace sv::history {
 namespace fs = std::filesystem;
@@ -91,19 +88,31 @@ const char* kPostgresSchema[] = {
 // advisory lock first: two first writers at once would otherwise race on CREATE TABLE.
 constexpr qint64 kSchemaLock = 0x5343414C45564945; // "SCALEVIE"
 
+// The tables a reader may meet (an older schema lacks the later ones).
+const char* kTables[] = {"campaigns", "cases", "expectations", "node_probes", "case_parameters"};
+
 QString nextConnectionName() {
     static std::atomic<int> counter{0};
     return QStringLiteral("scaleview-history-%1").arg(++counter);
 }
 
-// SQLite's result codes as Qt's driver reports them (nativeErrorCode), with the words as a
-// fallback: 5 busy, 6 locked; 11 corrupt, 26 not a database.
-bool isBusy(const QSqlError& e) {
-    const QString code = e.nativeErrorCode();
-    return code == QLatin1String("5") || code == QLatin1String("6") ||
-           e.text().contains(QLatin1String("locked"));
+// A SQLite URI for path with SQLite's own open mode: "ro" never writes a byte, "rw" never
+// creates the file. Every byte but the unreserved ones and '/' is percent-encoded.
+QString sqliteUri(const std::string& path, const char* mode) {
+    QByteArray uri = "file:";
+    for (const unsigned char c : path) {
+        if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~')
+            uri += static_cast<char>(c);
+        else
+            uri += '%' + QByteArray::number(c, 16).rightJustified(2, '0');
+    }
+    return QString::fromLatin1(uri + "?mode=" + mode);
 }
 
+std::string durationWords(std::chrono::milliseconds d) {
+    return d.count() % 1000 == 0 ? std::to_string(d.count() / 1000) + " s"
+                                 : std::to_string(d.count()) + " ms";
+}
 
 } // namespace
 
@@ -114,8 +123,10 @@ fs::path HistoryDatabase::defaultPath() {
     return fs::path(data.toStdString()) / "scaleview" / "history.sqlite";
 }
 
-HistoryDatabase::HistoryDatabase(const fs::path& location, std::chrono::milliseconds busyTimeout)
-    : m_path(location), m_busyTimeout(busyTimeout), m_connection(nextConnectionName()) {
+HistoryDatabase::HistoryDatabase(const fs::path& location, Access access,
+                                 std::chrono::milliseconds busyTimeout)
+    : m_path(location), m_access(access), m_busyTimeout(busyTimeout),
+      m_connection(nextConnectionName()) {
     if (m_path.empty()) {
         m_error = "the history is off (SCALEVIEW_HISTORY_DB=off)";
         return;
@@ -125,32 +136,12 @@ HistoryDatabase::HistoryDatabase(const fs::path& location, std::chrono::millisec
         m_error = m_location.error;
         return;
     }
-    std::string why;
-    if (m_location.isPostgres()) {
-        if (openPostgres(&why) != Health::Ok) {
-            close();
-            m_error = m_path.string() + ": " + why;
-            return;
-        }
-        m_open = true;
+    if (!m_location.isPostgres()) {
+        openSqlite();
         return;
     }
-    std::error_code ec;
-    if (m_path.has_parent_path() && !fs::is_directory(m_path.parent_path())) {
-        fs::create_directories(m_path.parent_path(), ec);
-        if (ec) {
-            m_error = m_path.string() + ": cannot create its folder " +
-                      m_path.parent_path().string() + ": " + ec.message();
-            return;
-        }
-    }
-    Health health = openAndPrepare(&why);
-    if (health == Health::Corrupt || health == Health::Locked) {
-        close();
-        if (!setAside(why)) return;
-        health = openAndPrepare(&why);
-    }
-    if (health != Health::Ok) {
+    std::string why;
+    if (openPostgres(&why) != Health::Ok) {
         close();
         m_error = m_path.string() + ": " + why;
         return;
@@ -173,10 +164,168 @@ void HistoryDatabase::close() {
     }
 }
 
+std::string HistoryDatabase::lockedWords(const std::string& sqlite) const {
+    return m_path.string() + " is locked by another program, which held it for more than " +
+           durationWords(m_busyTimeout) + " (SQLite: " + sqlite +
+           "); the history is left as it is: try again when that program is done";
+}
+
+// Only a command that records creates the file, and only it sets a corrupt one aside: a read
+// never changes what it reads, and a lock is never corruption.
+void HistoryDatabase::openSqlite() {
+    std::error_code ec;
+    if (m_access != Access::Record && !fs::exists(m_path, ec)) {
+        m_error = "no history at " + m_path.string() + ": nothing has been recorded there";
+        return;
+    }
+    if (m_access == Access::Record && m_path.has_parent_path() &&
+        !fs::is_directory(m_path.parent_path(), ec)) {
+        fs::create_directories(m_path.parent_path(), ec);
+        if (ec) {
+            m_error = m_path.string() + ": cannot create its folder " +
+                      m_path.parent_path().string() + ": " + ec.message();
+            return;
+        }
+    }
+    std::string why;
+    int version = 0;
+    Health health = openAndCheck(&version, &why);
+    if (health == Health::Corrupt && m_access == Access::Record) {
+        close();
+        if (!setAside(why)) return;
+        health = openAndCheck(&version, &why);
+    }
+    if (health == Health::Ok && m_access == Access::Record && version < kSchemaVersion)
+        health = migrateSqlite(&why);
+    if (health == Health::Ok) health = findTables(&why);
+    if (health == Health::Ok) {
+        m_open = true;
+        return;
+    }
+    close();
+    if (health == Health::Locked)
+        m_error = why;
+    else if (health == Health::Corrupt)
+        m_error = m_path.string() + " is " + why + "; it is left as it is" +
+                  (m_access == Access::Read
+                       ? " (recording into it sets it aside and starts a new history)"
+                       : "");
+    else
+        m_error = m_path.string() + ": " + why;
+}
+
+// What went wrong, as SQLite said it: a lock (waited for up to the busy timeout), a file proven
+// not SQLite or damaged, or anything else (a permission, a full disk: nothing wrong with the file).
+HistoryDatabase::Health HistoryDatabase::failure(const QSqlError& e, const std::string& doing,
+                                                 std::string* why) const {
+    if (m_location.isPostgres()) {
+        *why = doing + ": " + describe(e);
+        return Health::Failed;
+    }
+    if (isBusy(e)) {
+        *why = lockedWords(describe(e));
+        return Health::Locked;
+    }
+    if (isCorrupt(e)) {
+        *why = (sqliteCode(e) == 26 ? "not a SQLite database (SQLite: " : "damaged (SQLite: ") +
+               describe(e) + ")";
+        return Health::Corrupt;
+    }
+    // SQLite's read-only mode cannot roll back a write a program left unfinished (its hot
+    // journal beside the file): that is SQLite's own recovery, for a reader that may write.
+    if (m_access == Access::Source && sqliteCode(e) == 8) {
+        *why = "left mid-write by a program that stopped (" + describe(e) +
+               "), which a read-only import may not finish; it is left as it is: read it once "
+               "with scaleview-cli history --history-db " +
+               m_path.string() + ", which lets SQLite roll the unfinished write back, then import";
+        return Health::Failed;
+    }
+    *why = doing + ": " + describe(e);
+    return Health::Failed;
+}
+
+HistoryDatabase::Health HistoryDatabase::openAndCheck(int* version, std::string* why) {
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE"))) {
+        *why = "Qt's SQLite driver is not installed (Debian: libqt6sql6-sqlite)";
+        return Health::Failed;
+    }
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+    QString options =
+        QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(static_cast<qint64>(m_busyTimeout.count()));
+    if (m_access == Access::Record) {
+        db.setDatabaseName(qs(m_path.string()));
+    } else {
+        const bool source = m_access == Access::Source;
+        db.setDatabaseName(sqliteUri(m_path.string(), source ? "ro" : "rw"));
+        options += source ? QStringLiteral(";QSQLITE_OPEN_URI;QSQLITE_OPEN_READONLY")
+                          : QStringLiteral(";QSQLITE_OPEN_URI");
+    }
+    db.setConnectOptions(options);
+    if (!db.open()) return failure(db.lastError(), "cannot open it", why);
+    QSqlQuery q(db);
+    // A file that is not SQLite fails here; a damaged one fails the check.
+    if (!q.exec(QStringLiteral("PRAGMA quick_check")))
+        return failure(q.lastError(), "checking it", why);
+    if (q.next() && q.value(0).toString() != QLatin1String("ok")) {
+        *why = "damaged (SQLite's quick_check: " + q.value(0).toString().toStdString() + ")";
+        return Health::Corrupt;
+    }
+    q.finish();
+    if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
+        return failure(q.lastError(), "reading its version", why);
+    *version = q.value(0).toInt();
+    q.finish();
+    if (*version > kSchemaVersion) {
+        *why = "written by a newer ScaleView (history version " + std::to_string(*version) +
+               "); left as it is";
+        return Health::Failed;
+    }
+    q.exec(QStringLiteral("PRAGMA foreign_keys = ON"));
+    return Health::Ok;
+}
+
+// Creating the tables takes the write lock: a writer holding it past the timeout shows here.
+// An older file gains the later tables (CREATE TABLE IF NOT EXISTS is the migration).
+HistoryDatabase::Health HistoryDatabase::migrateSqlite(std::string* why) {
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return failure(q.lastError(), "locking it", why);
+    bool done = true;
+    for (const char* statement : kSqliteSchema)
+        done = done && q.exec(QString::fromLatin1(statement));
+    done = done && q.exec(QStringLiteral("PRAGMA user_version = %1").arg(kSchemaVersion)) &&
+           q.exec(QStringLiteral("COMMIT"));
+    if (done) return Health::Ok;
+    const Health h = failure(q.lastError(), "creating its tables", why);
+    QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
+    return h;
+}
+
+// Which of the tables are there: a reader of an older history reads those it has (it migrates
+// nothing). Without campaigns and cases the file is no history of ScaleView's.
+HistoryDatabase::Health HistoryDatabase::findTables(std::string* why) {
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    m_tables.clear();
+    for (const char* table : kTables) {
+        q.prepare(m_location.isPostgres()
+                      ? QStringLiteral("SELECT to_regclass(?) IS NOT NULL")
+                      : QStringLiteral("SELECT count(*) > 0 FROM sqlite_master WHERE type = "
+                                       "'table' AND name = ?"));
+        q.addBindValue(QString::fromLatin1(table));
+        if (!q.exec() || !q.next()) return failure(q.lastError(), "listing its tables", why);
+        if (q.value(0).toBool()) m_tables.insert(table);
+        q.finish();
+    }
+    if (hasTable("campaigns") && hasTable("cases")) return Health::Ok;
+    *why = "not a ScaleView history (it has no campaigns and cases tables); it is left as it is";
+    return Health::Failed;
+}
+
 HistoryDatabase::Health HistoryDatabase::openPostgres(std::string* why) {
     if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL"))) {
         *why = "Qt's PostgreSQL driver is not installed (Debian: libqt6sql6-psql)";
-        return Health::Newer;
+        return Health::Failed;
     }
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), m_connection);
     // Every parameter goes to libpq as its conninfo (Qt appends the options to its own, which
@@ -189,23 +338,32 @@ HistoryDatabase::Health HistoryDatabase::openPostgres(std::string* why) {
     db.setConnectOptions(qs(conninfo));
     if (!db.open()) {
         *why = "cannot connect: " + describe(db.lastError());
-        return Health::Newer;
+        return Health::Failed;
     }
     QSqlQuery q(db);
-    // A role that may only read finds the schema made and current: it needs no DDL.
+    // A role that may only read finds the schema made and current: it needs no DDL. A reader
+    // never makes nor migrates it, and reads the tables there are.
+    int version = 0;
     if (q.exec(QStringLiteral("SELECT max(version) FROM schema_version")) && q.next() &&
-        !q.value(0).isNull()) {
-        const int version = q.value(0).toInt();
-        q.finish();
-        if (version > kSchemaVersion) {
-            *why = "written by a newer ScaleView (history version " + std::to_string(version) +
-                   "); left as it is";
-            return Health::Newer;
-        }
-        if (version == kSchemaVersion) return Health::Ok;
-    }
+        !q.value(0).isNull())
+        version = q.value(0).toInt();
     q.finish();
-    // Create or migrate, under the schema lock, in one transaction.
+    if (version > kSchemaVersion) {
+        *why = "written by a newer ScaleView (history version " + std::to_string(version) +
+               "); left as it is";
+        return Health::Failed;
+    }
+    if (version < kSchemaVersion && m_access == Access::Record) {
+        const Health h = migratePostgres(why);
+        if (h != Health::Ok) return h;
+    }
+    return findTables(why);
+}
+
+// Create or migrate, under the schema lock, in one transaction.
+HistoryDatabase::Health HistoryDatabase::migratePostgres(std::string* why) {
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlQuery q(db);
     auto failed = [&](const char* doing) {
         const QSqlError e = q.lastError();
         QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
@@ -213,7 +371,7 @@ HistoryDatabase::Health HistoryDatabase::openPostgres(std::string* why) {
         if (e.nativeErrorCode() == QLatin1String("42501"))
             *why += " (this role may not create or migrate ScaleView's tables: let the "
                     "database's owner run any ScaleView history command once first)";
-        return Health::Newer;
+        return Health::Failed;
     };
     if (!q.exec(QStringLiteral("BEGIN"))) return failed("starting a transaction");
     if (!q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kSchemaLock)))
@@ -228,77 +386,19 @@ HistoryDatabase::Health HistoryDatabase::openPostgres(std::string* why) {
         QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
         *why = "written by a newer ScaleView (history version " + std::to_string(version) +
                "); left as it is";
-        return Health::Newer;
+        return Health::Failed;
     }
-    if (version < kSchemaVersion) {
-        if (!q.exec(QStringLiteral("DELETE FROM schema_version")) ||
-            !q.exec(QStringLiteral("INSERT INTO schema_version (version) VALUES (%1)")
-                        .arg(kSchemaVersion)))
-            return failed("writing its version");
-    }
+    if (version < kSchemaVersion &&
+        (!q.exec(QStringLiteral("DELETE FROM schema_version")) ||
+         !q.exec(QStringLiteral("INSERT INTO schema_version (version) VALUES (%1)")
+                     .arg(kSchemaVersion))))
+        return failed("writing its version");
     if (!q.exec(QStringLiteral("COMMIT"))) return failed("creating its tables");
     return Health::Ok;
 }
 
-HistoryDatabase::Health HistoryDatabase::openAndPrepare(std::string* why) {
-    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE"))) {
-        *why = "Qt's SQLite driver is not installed (Debian: libqt6sql6-sqlite)";
-        return Health::Newer; // not set aside: nothing is wrong with the file
-    }
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
-    db.setDatabaseName(qs(m_path.string()));
-    db.setConnectOptions(
-        QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(static_cast<qint64>(m_busyTimeout.count())));
-    if (!db.open()) {
-        *why = "cannot open: " + describe(db.lastError());
-        return isBusy(db.lastError()) ? Health::Locked : Health::Corrupt;
-    }
-    QSqlQuery q(db);
-    auto failed = [&](const char* doing) {
-        const QSqlError e = q.lastError();
-        *why = std::string(doing) + ": " + describe(e);
-        if (isBusy(e)) {
-            *why = "locked by another program for more than " +
-                   std::to_string(m_busyTimeout.count()) + " ms (" + describe(e) + ")";
-            return Health::Locked;
-        }
-        return Health::Corrupt;
-    };
-    // A file that is not SQLite fails here; a damaged one fails the check.
-    if (!q.exec(QStringLiteral("PRAGMA quick_check"))) return failed("checking it");
-    if (q.next() && q.value(0).toString() != QLatin1String("ok")) {
-        *why = "damaged (SQLite's quick_check: " + q.value(0).toString().toStdString() + ")";
-        return Health::Corrupt;
-    }
-    q.finish();
-    if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
-        return failed("reading its version");
-    const int version = q.value(0).toInt();
-    q.finish();
-    if (version > kSchemaVersion) {
-        *why = "written by a newer ScaleView (history version " + std::to_string(version) +
-               "); left as it is";
-        return Health::Newer;
-    }
-    // Creating the tables takes the write lock: a writer holding it past the timeout shows here.
-    // Version 1 files gain the expectations table (CREATE TABLE IF NOT EXISTS is the migration).
-    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE"))) return failed("locking it");
-    for (const char* statement : kSqliteSchema)
-        if (!q.exec(QString::fromLatin1(statement))) {
-            const Health h = failed("creating its tables");
-            QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
-            return h;
-        }
-    if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(kSchemaVersion)) ||
-        !q.exec(QStringLiteral("COMMIT"))) {
-        const Health h = failed("creating its tables");
-        QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
-        return h;
-    }
-    q.exec(QStringLiteral("PRAGMA foreign_keys = ON"));
-    return Health::Ok;
-}
-
+// Only ever a file proven corrupt, only by a command that records: renamed with a timestamp,
+// never deleted, and said.
 bool HistoryDatabase::setAside(const std::string& why) {
     const QString stamp =
         QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss'Z'"));

@@ -1,22 +1,28 @@
 #pragma once
 // The history of campaigns, through Qt SQL: a local SQLite file, or a team's shared PostgreSQL
-// database (a postgresql:// URI, Qt's QPSQL driver), with one row per campaign and one per case
-// per campaign, and the same schema on both (versioned and migrated by ScaleView). Recording is
-// idempotent (a unique key on the logs' content identity, INSERT ... ON CONFLICT DO NOTHING, so
-// concurrent writers of the same campaign add it once) and one transaction. A SQLite file that
-// is corrupt, not a database, or locked beyond the busy timeout is renamed aside with a
-// timestamp (never deleted) and a fresh history started, saying so; a PostgreSQL connection
-// that drops mid-record is rolled back by the server, and the record is tried once more.
+// database (a postgresql:// URI or a libpq keyword string, Qt's QPSQL driver), with one row per
+// campaign and one per case per campaign, and the same schema on both (versioned and migrated by
+// ScaleView). Recording is idempotent (a unique key on the logs' content identity, INSERT ... ON
+// CONFLICT DO NOTHING, so concurrent writers of the same campaign add it once) and one
+// transaction. A lock held by another program is waited for (the busy timeout) and then an error
+// that names it, never a reason to touch the file; only a SQLite file proven corrupt (not SQLite,
+// or damaged) is renamed aside, with a timestamp, and only by a command that records, saying so.
+// A PostgreSQL connection that drops mid-record is rolled back by the server, and the record is
+// tried once more.
 
 #include "history/campaignrecord.h"
 #include "history/historylocation.h"
 
 #include <QString>
 
+class QSqlError;
+class QSqlQuery;
+
 #include <chrono>
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,12 +45,24 @@ class HistoryDatabase {
     // the record (rolled back). For progress, cancel and the tests' injected failures.
     using CaseWritten = std::function<bool(int casesWritten)>;
 
+    // What a command does with the history, and so what opening it may do to it.
+    enum class Access {
+        // Recording or marking: a missing file is created (with its folder), an older schema
+        // migrated, and a file proven corrupt set aside (setAsideNotice says where).
+        Record,
+        // Reading the live history: nothing is created, migrated or set aside; a history that is
+        // missing, damaged or locked past the timeout is an error(), the file left as it is.
+        Read,
+        // Another history read to be imported: SQLite's read-only mode, not a byte written.
+        Source,
+    };
+
     static constexpr std::chrono::milliseconds kBusyTimeout{5000};
 
-    // Opens location: a SQLite file path (created, with its folder, when missing) or a
-    // postgresql:// URI (parseHistoryLocation); anything else is refused with error(). Use one
-    // object on one thread.
-    explicit HistoryDatabase(const std::filesystem::path& location,
+    // Opens location: a SQLite file path or a PostgreSQL URI or keyword string
+    // (parseHistoryLocation); anything else is refused with error(). Use one object on one
+    // thread.
+    explicit HistoryDatabase(const std::filesystem::path& location, Access access = Access::Record,
                              std::chrono::milliseconds busyTimeout = kBusyTimeout);
     ~HistoryDatabase();
     HistoryDatabase(const HistoryDatabase&) = delete;
@@ -52,7 +70,8 @@ class HistoryDatabase {
 
     bool isOpen() const { return m_open; }
     const std::string& error() const { return m_error; }
-    // Set when the file found was set aside: what was wrong and where it was moved.
+    // Set when a corrupt file was set aside (Access::Record only): what was wrong and where it
+    // was moved. A command says it even when told to be quiet.
     const std::string& setAsideNotice() const { return m_notice; }
     // The file, or the URI as given.
     const std::filesystem::path& path() const { return m_path; }
@@ -80,14 +99,6 @@ class HistoryDatabase {
     std::string expect(const Expectation& e);
     std::optional<std::vector<Expectation>> expectations(std::string* error) const;
 
-    // Every campaign of source into this history (each in its own transaction, as recorded
-    // there, its time kept); the same campaign already here is left as it is.
-    struct ImportResult {
-        int added = 0, alreadyThere = 0, failed = 0;
-        std::vector<std::string> messages; // the failures
-    };
-    ImportResult importFrom(const HistoryDatabase& source);
-
     // Each node's probe figures of every campaign, with its campaign (history/nodehistory.h),
     // oldest first; nullopt with *error.
     std::optional<std::vector<NodeObservation>> nodeObservations(std::string* error) const;
@@ -95,20 +106,41 @@ class HistoryDatabase {
     static constexpr int kSchemaVersion = 4;
 
   private:
-    enum class Health { Ok, Corrupt, Locked, Newer };
-    Health openAndPrepare(std::string* why);
+    // HistoryImport reads a source history's tables itself, a campaign at a time.
+    friend class HistoryImport;
+
+    enum class Health { Ok, Corrupt, Locked, Failed };
+    // Opening (historydatabase.cpp).
+    void openSqlite();
+    Health openAndCheck(int* version, std::string* why);
+    Health migrateSqlite(std::string* why);
     Health openPostgres(std::string* why);
+    Health migratePostgres(std::string* why);
+    Health findTables(std::string* why);
+    Health failure(const QSqlError& e, const std::string& doing, std::string* why) const;
+    bool setAside(const std::string& why);
+    bool connectionAlive() const;
+    void close();
+    bool hasTable(const std::string& name) const { return m_tables.count(name) > 0; }
+    // "X is locked by another program, which held it for more than 5 s (SQLite: ...); the
+    // history is left as it is: ...": a lock held past the busy timeout, in words.
+    std::string lockedWords(const std::string& sqlite) const;
+
+    // Recording and reading (historyrecords.cpp).
     RecordResult recordOnce(const CampaignRecord& campaign, const CaseWritten& caseWritten,
                             const std::string& recordedAt, bool* connectionLost);
-    bool connectionAlive() const;
-    bool setAside(const std::string& why);
-    void close();
+    RecordResult recordFailed(QSqlQuery& q, const CampaignRecord& campaign,
+                              const std::string& doing, bool* connectionLost);
+    RecordResult alreadyRecorded(const CampaignRecord& campaign);
+    std::string readFailed(const QSqlError& e) const;
 
     std::filesystem::path m_path;
     HistoryLocation m_location;
+    Access m_access;
     std::chrono::milliseconds m_busyTimeout;
     QString m_connection;
     bool m_open = false;
+    std::set<std::string> m_tables; // those present (Read and Source open older schemas as is)
     std::string m_error, m_notice;
 };
 

@@ -1,9 +1,36 @@
 #include "history/historylocation.h"
 
+#include <algorithm>
 #include <cctype>
+#include <string_view>
 
 namespace sv::history {
 namespace {
+
+constexpr const char* kNoPassword =
+    "holds a password; ScaleView never takes one on the command line or in its settings: put it "
+    "in ~/.pgpass (or the file PGPASSFILE names, or a service file) and leave it out";
+
+// libpq's connection keywords (PostgreSQL 15 and 16), each between spaces: a text that starts with
+// one of them and '=' is a keyword/value connection string, never a file name.
+constexpr std::string_view kLibpqKeywords =
+    " host hostaddr port dbname user password passfile channel_binding connect_timeout"
+    " client_encoding options application_name fallback_application_name keepalives"
+    " keepalives_idle keepalives_interval keepalives_count tcp_user_timeout replication"
+    " gssencmode sslmode requiressl sslcompression sslcert sslkey sslpassword sslcertmode"
+    " sslrootcert sslcrl sslcrldir sslsni requirepeer ssl_min_protocol_version"
+    " ssl_max_protocol_version krbsrvname gsslib gssdelegation service target_session_attrs"
+    " load_balance_hosts require_auth authtype tty sslnegotiation ";
+
+bool isLibpqKeyword(std::string_view k) {
+    return !k.empty() && k.find(' ') == std::string_view::npos &&
+           kLibpqKeywords.find(" " + std::string(k) + " ") != std::string_view::npos;
+}
+
+// The keywords whose value is a secret: refused, and their values never repeated.
+bool isSecret(std::string_view keyword) {
+    return keyword == "password" || keyword == "sslpassword";
+}
 
 bool startsWith(const std::string& s, const std::string& head) {
     return s.rfind(head, 0) == 0;
@@ -72,6 +99,25 @@ bool looksLikeUri(const std::string& text, std::string* scheme) {
     return true;
 }
 
+bool isSpace(char c) {
+    return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+
+// "keyword=" (spaces allowed around '=') at the start, with one of libpq's keywords: what a
+// connection string looks like, and what no one names a history file.
+bool looksLikeKeywords(const std::string& text) {
+    std::size_t i = 0;
+    while (i < text.size() && isSpace(text[i]))
+        ++i;
+    const std::size_t start = i;
+    while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
+        ++i;
+    const std::string_view keyword(text.data() + start, i - start);
+    while (i < text.size() && isSpace(text[i]))
+        ++i;
+    return i < text.size() && text[i] == '=' && isLibpqKeyword(keyword);
+}
+
 HistoryLocation invalid(const std::string& text, const std::string& why) {
     HistoryLocation l;
     l.text = text;
@@ -79,98 +125,200 @@ HistoryLocation invalid(const std::string& text, const std::string& why) {
     return l;
 }
 
-HistoryLocation parseUri(const std::string& text, std::size_t schemeLength) {
-    HistoryLocation l;
-    l.kind = HistoryLocation::Kind::PostgreSQL;
-    l.text = text;
-    std::string error;
+// The URI with its password (user:PASSWORD@, password=, sslpassword=) shown as ***: what a
+// message may quote.
+std::string redactedUri(const std::string& text, std::size_t schemeLength) {
+    std::string out = text.substr(0, schemeLength);
     const std::string rest = text.substr(schemeLength);
-    const auto authorityEnd = rest.find_first_of("/?");
+    const auto authorityEnd = std::min(rest.find_first_of("/?"), rest.size());
     std::string authority = rest.substr(0, authorityEnd);
-    std::string tail =
-        authorityEnd == std::string::npos ? std::string() : rest.substr(authorityEnd);
-    auto fail = [&](const std::string& why) {
-        return invalid(text, "the history database URI " + text + ": " + why);
-    };
+    if (const auto at = authority.rfind('@'); at != std::string::npos)
+        if (const auto colon = authority.find(':'); colon < at)
+            authority = authority.substr(0, colon + 1) + "***" + authority.substr(at);
+    out += authority;
+    const std::string tail = rest.substr(authorityEnd);
+    const auto query = tail.find('?');
+    out += tail.substr(0, query);
+    if (query == std::string::npos) return out;
+    out += '?';
+    bool first = true;
+    for (const std::string& pair : split(tail.substr(query + 1), '&')) {
+        out += first ? "" : "&";
+        first = false;
+        const auto eq = pair.find('=');
+        std::string keyword, ignored;
+        if (!decode(pair.substr(0, eq), &keyword, &ignored)) keyword = pair.substr(0, eq);
+        out += eq != std::string::npos && isSecret(keyword) ? pair.substr(0, eq + 1) + "***" : pair;
+    }
+    return out;
+}
+
+// user@ (never user:password@), then the hosts and ports (host1:port1,[v6]:port2,...).
+bool parseAuthority(std::string authority, HistoryLocation& l, std::string* why) {
     if (const auto at = authority.rfind('@'); at != std::string::npos) {
         const std::string userSpec = authority.substr(0, at);
         authority = authority.substr(at + 1);
-        if (userSpec.find(':') != std::string::npos)
-            return fail("holds a password; ScaleView never takes one on the command line or in "
-                        "its settings: put it in ~/.pgpass (or the file PGPASSFILE names, or a "
-                        "service file) and leave it out of the URI");
+        if (userSpec.find(':') != std::string::npos) {
+            *why = kNoPassword + std::string(" of the URI");
+            return false;
+        }
         std::string user;
-        if (!decode(userSpec, &user, &error)) return fail(error);
+        if (!decode(userSpec, &user, why)) return false;
         if (!user.empty()) setParameter(l, "user", user);
     }
-    if (!authority.empty()) {
-        std::vector<std::string> hosts, ports;
-        bool anyPort = false;
-        for (const std::string& one : split(authority, ',')) {
-            std::string host = one, port;
-            if (startsWith(one, "[")) {
-                const auto close = one.find(']');
-                if (close == std::string::npos) return fail("an IPv6 address misses its ']'");
-                host = one.substr(1, close - 1);
-                const std::string after = one.substr(close + 1);
-                if (!after.empty()) {
-                    if (after[0] != ':') return fail("unexpected '" + after + "' after a host");
-                    port = after.substr(1);
-                }
-            } else if (const auto colon = one.rfind(':'); colon != std::string::npos) {
-                host = one.substr(0, colon);
-                port = one.substr(colon + 1);
+    if (authority.empty()) return true;
+    std::vector<std::string> hosts, ports;
+    bool anyPort = false;
+    for (const std::string& one : split(authority, ',')) {
+        std::string host = one, port;
+        if (startsWith(one, "[")) {
+            const auto close = one.find(']');
+            if (close == std::string::npos) {
+                *why = "an IPv6 address misses its ']'";
+                return false;
             }
-            std::string decodedHost, decodedPort;
-            if (!decode(host, &decodedHost, &error) || !decode(port, &decodedPort, &error))
-                return fail(error);
-            hosts.push_back(decodedHost);
-            ports.push_back(decodedPort);
-            anyPort = anyPort || !decodedPort.empty();
+            host = one.substr(1, close - 1);
+            const std::string after = one.substr(close + 1);
+            if (!after.empty()) {
+                if (after[0] != ':') {
+                    *why = "unexpected '" + after + "' after a host";
+                    return false;
+                }
+                port = after.substr(1);
+            }
+        } else if (const auto colon = one.rfind(':'); colon != std::string::npos) {
+            host = one.substr(0, colon);
+            port = one.substr(colon + 1);
         }
-        std::string hostList, portList;
-        for (std::size_t i = 0; i < hosts.size(); ++i) {
-            hostList += (i ? "," : "") + hosts[i];
-            portList += (i ? "," : "") + ports[i];
-        }
-        if (!hostList.empty() && hostList != std::string(hosts.size() - 1, ','))
-            setParameter(l, "host", hostList);
-        if (anyPort) setParameter(l, "port", portList);
+        std::string decodedHost, decodedPort;
+        if (!decode(host, &decodedHost, why) || !decode(port, &decodedPort, why)) return false;
+        hosts.push_back(decodedHost);
+        ports.push_back(decodedPort);
+        anyPort = anyPort || !decodedPort.empty();
     }
+    std::string hostList, portList;
+    for (std::size_t i = 0; i < hosts.size(); ++i) {
+        hostList += (i ? "," : "") + hosts[i];
+        portList += (i ? "," : "") + ports[i];
+    }
+    if (!hostList.empty() && hostList != std::string(hosts.size() - 1, ','))
+        setParameter(l, "host", hostList);
+    if (anyPort) setParameter(l, "port", portList);
+    return true;
+}
+
+// "/dbname" and "?keyword=value&...": a password keyword refused before its value is read.
+bool parsePathAndQuery(std::string tail, HistoryLocation& l, std::string* why) {
     if (startsWith(tail, "/")) {
         const auto query = tail.find('?');
         std::string db;
         if (!decode(tail.substr(1, query == std::string::npos ? std::string::npos : query - 1), &db,
-                    &error))
-            return fail(error);
+                    why))
+            return false;
         if (!db.empty()) setParameter(l, "dbname", db);
         tail = query == std::string::npos ? std::string() : tail.substr(query);
     }
-    if (startsWith(tail, "?")) {
-        for (const std::string& pair : split(tail.substr(1), '&')) {
-            if (pair.empty()) continue;
-            const auto eq = pair.find('=');
-            if (eq == std::string::npos) return fail("the parameter '" + pair + "' has no value");
-            std::string keyword, value;
-            if (!decode(pair.substr(0, eq), &keyword, &error) ||
-                !decode(pair.substr(eq + 1), &value, &error))
-                return fail(error);
-            if (keyword == "password")
-                return fail("holds a password; ScaleView never takes one on the command line or "
-                            "in its settings: put it in ~/.pgpass (or PGPASSFILE, or a service "
-                            "file) and leave it out of the URI");
-            // libpq's JDBC-style spelling.
-            if (keyword == "ssl" && value == "true") {
-                keyword = "sslmode";
-                value = "require";
-            }
-            setParameter(l, keyword, value);
+    if (!startsWith(tail, "?")) return true;
+    for (const std::string& pair : split(tail.substr(1), '&')) {
+        if (pair.empty()) continue;
+        const auto eq = pair.find('=');
+        std::string keyword, value;
+        if (!decode(pair.substr(0, eq), &keyword, why)) return false;
+        if (isSecret(keyword)) {
+            *why = kNoPassword + std::string(" of the URI");
+            return false;
         }
+        if (eq == std::string::npos) {
+            *why = "the parameter '" + keyword + "' has no value";
+            return false;
+        }
+        if (!decode(pair.substr(eq + 1), &value, why)) return false;
+        // libpq's JDBC-style spelling.
+        if (keyword == "ssl" && value == "true") {
+            keyword = "sslmode";
+            value = "require";
+        }
+        setParameter(l, keyword, value);
     }
-    // Qt's PostgreSQL driver reads a ';' in its options as a separator.
+    return true;
+}
+
+// Qt's PostgreSQL driver reads a ';' in its options as a separator.
+bool passableToQt(const HistoryLocation& l, std::string* why) {
     for (const auto& [k, v] : l.parameters)
-        if (v.find(';') != std::string::npos || k.find(';') != std::string::npos)
-            return fail("'" + k + "' holds a ';', which Qt's PostgreSQL driver cannot pass on");
+        if (v.find(';') != std::string::npos || k.find(';') != std::string::npos) {
+            *why = "'" + k + "' holds a ';', which Qt's PostgreSQL driver cannot pass on";
+            return false;
+        }
+    return true;
+}
+
+HistoryLocation parseUri(const std::string& text, std::size_t schemeLength) {
+    HistoryLocation l;
+    l.kind = HistoryLocation::Kind::PostgreSQL;
+    l.text = text;
+    const std::string rest = text.substr(schemeLength);
+    const auto authorityEnd = rest.find_first_of("/?");
+    std::string why;
+    if (!parseAuthority(rest.substr(0, authorityEnd), l, &why) ||
+        !parsePathAndQuery(authorityEnd == std::string::npos ? std::string()
+                                                             : rest.substr(authorityEnd),
+                           l, &why) ||
+        !passableToQt(l, &why))
+        return invalid(redactedUri(text, schemeLength),
+                       "the history database URI " + redactedUri(text, schemeLength) + ": " + why);
+    return l;
+}
+
+// libpq's keyword/value string: keyword = value pairs apart by spaces, a value in single quotes
+// where it holds spaces (\' and \\ inside). A password keyword is refused as soon as it is read,
+// and no message repeats a value.
+HistoryLocation parseKeywords(const std::string& text) {
+    HistoryLocation l;
+    l.kind = HistoryLocation::Kind::PostgreSQL;
+    l.text = text;
+    const auto fail = [&](const std::string& why) {
+        return invalid("(a connection string)",
+                       "the history database's libpq connection string: " + why);
+    };
+    std::size_t i = 0;
+    for (;;) {
+        while (i < text.size() && isSpace(text[i]))
+            ++i;
+        if (i == text.size()) break;
+        const std::size_t start = i;
+        while (i < text.size() && text[i] != '=' && !isSpace(text[i]))
+            ++i;
+        const std::string keyword = text.substr(start, i - start);
+        while (i < text.size() && isSpace(text[i]))
+            ++i;
+        if (i == text.size() || text[i] != '=')
+            return fail("'" + keyword + "' has no '=' after it");
+        if (isSecret(keyword)) return fail(kNoPassword + std::string(" of the string"));
+        if (!isLibpqKeyword(keyword))
+            return fail("'" + keyword + "' is not a libpq connection keyword");
+        ++i;
+        while (i < text.size() && isSpace(text[i]))
+            ++i;
+        std::string value;
+        const bool quoted = i < text.size() && text[i] == '\'';
+        i += quoted ? 1 : 0;
+        bool closed = !quoted;
+        for (; i < text.size(); ++i) {
+            if (!quoted && isSpace(text[i])) break;
+            if (quoted && text[i] == '\'') {
+                closed = true;
+                ++i;
+                break;
+            }
+            if (text[i] == '\\' && i + 1 < text.size()) ++i;
+            value += text[i];
+        }
+        if (!closed) return fail("the value of '" + keyword + "' misses its closing quote");
+        setParameter(l, keyword, value);
+    }
+    std::string why;
+    if (!passableToQt(l, &why)) return fail(why);
     return l;
 }
 
@@ -199,6 +347,7 @@ HistoryLocation parseHistoryLocation(const std::string& text) {
     if (text.empty()) return invalid(text, "the history database is not named (an empty path)");
     for (const char* scheme : {"postgresql://", "postgres://"})
         if (startsWith(text, scheme)) return parseUri(text, std::string(scheme).size());
+    if (looksLikeKeywords(text)) return parseKeywords(text);
     std::string scheme;
     if (looksLikeUri(text, &scheme))
         return invalid(text, "the history database '" + text +

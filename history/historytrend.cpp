@@ -125,13 +125,16 @@ std::string pValueText(double p) {
 
 } // namespace
 
-std::vector<CaseTrend> computeTrends(const std::vector<StoredCampaign>& campaigns,
-                                     const TrendOptions& options) {
+namespace {
+
+// One trend per case and method, its points in the order the campaigns ran.
+std::vector<CaseTrend> groupByCase(const std::vector<StoredCampaign>& campaigns,
+                                   const std::string& topology) {
     std::vector<CaseTrend> out;
     for (const auto& s : campaigns) {
         const CampaignRecord& c = s.record;
         for (const auto& k : c.cases) {
-            if (!options.topology.empty() && k.key.topology.name() != options.topology) continue;
+            if (!topology.empty() && k.key.topology.name() != topology) continue;
             auto it = std::find_if(out.begin(), out.end(), [&](const CaseTrend& t) {
                 return t.key == k.key && t.method == c.method;
             });
@@ -146,46 +149,57 @@ std::vector<CaseTrend> computeTrends(const std::vector<StoredCampaign>& campaign
                                   k.parameters});
         }
     }
-    for (auto& t : out) {
-        // The database gives campaigns by time; keep it explicit for callers that do not.
+    // The database gives campaigns by time; keep it explicit for callers that do not.
+    for (auto& t : out)
         std::stable_sort(t.points.begin(), t.points.end(),
                          [](const TrendPoint& a, const TrendPoint& b) { return a.time < b.time; });
-        // An expected verdict: on the latest campaign it no longer fails; on an earlier one
-        // the campaigns from it on are the baseline (the new level was accepted there).
-        const std::string key = caseKeyText(t.key, t.method);
-        std::size_t from = 0;
-        for (std::size_t i = 1; i < t.points.size(); ++i)
-            for (const auto& e : options.expectations)
-                if (e.caseKey == key && e.campaignIdentity == t.points[i].identity) {
-                    if (i + 1 == t.points.size()) {
-                        t.expected = true;
-                        t.expectedWho = e.who;
-                        t.expectedWhy = e.why;
-                    } else {
-                        from = i;
-                    }
+    return out;
+}
+
+// An expected verdict: on the latest campaign it no longer fails; on an earlier one the
+// campaigns from it on are the baseline (the new level was accepted there). Returns where the
+// baseline starts.
+std::size_t applyExpectations(CaseTrend& t,
+                              const std::vector<HistoryDatabase::Expectation>& expectations) {
+    const std::string key = caseKeyText(t.key, t.method);
+    std::size_t from = 0;
+    for (std::size_t i = 1; i < t.points.size(); ++i)
+        for (const auto& e : expectations)
+            if (e.caseKey == key && e.campaignIdentity == t.points[i].identity) {
+                if (i + 1 == t.points.size()) {
+                    t.expected = true;
+                    t.expectedWho = e.who;
+                    t.expectedWhy = e.why;
+                } else {
+                    from = i;
                 }
-        if (from > 0) t.baselineFrom = t.points[from].label;
-        judge(t, options.thresholdPct, from);
-        if (t.points.size() >= 2)
-            t.changed = changesBetween(t.points[t.points.size() - 2], t.points.back());
-        std::vector<double> medians;
-        for (const auto& p : t.points)
-            medians.push_back(p.median);
-        ChangePointOptions stepOptions = options.steps;
-        stepOptions.minStepPct = std::max(stepOptions.minStepPct, options.thresholdPct);
-        for (const ChangePoint& cp : findChangePoints(medians, stepOptions))
-            t.steps.push_back({cp, changesBetween(t.points[cp.index - 1], t.points[cp.index])});
-    }
-    // Benjamini-Hochberg over every case that could be tested.
+            }
+    if (from > 0) t.baselineFrom = t.points[from].label;
+    return from;
+}
+
+// The campaigns at which the case's median stepped, each with what changed there.
+void findSteps(CaseTrend& t, const TrendOptions& options) {
+    std::vector<double> medians;
+    for (const auto& p : t.points)
+        medians.push_back(p.median);
+    ChangePointOptions stepOptions = options.steps;
+    stepOptions.minStepPct = std::max(stepOptions.minStepPct, options.thresholdPct);
+    for (const ChangePoint& cp : findChangePoints(medians, stepOptions))
+        t.steps.push_back({cp, changesBetween(t.points[cp.index - 1], t.points[cp.index])});
+}
+
+// Benjamini-Hochberg over every case that could be tested: a regression its repeats do not
+// tell from noise at the false discovery rate is within noise.
+void applyFalseDiscoveryRate(std::vector<CaseTrend>& trends, double fdr) {
     std::vector<double> p;
     std::vector<CaseTrend*> tested;
-    for (auto& t : out)
+    for (auto& t : trends)
         if (t.pValue) {
             p.push_back(*t.pValue);
             tested.push_back(&t);
         }
-    const std::vector<bool> rejected = benjaminiHochberg(p, options.fdr);
+    const std::vector<bool> rejected = benjaminiHochberg(p, fdr);
     for (std::size_t i = 0; i < tested.size(); ++i) {
         CaseTrend& t = *tested[i];
         t.discovery = rejected[i];
@@ -195,14 +209,27 @@ std::vector<CaseTrend> computeTrends(const std::vector<StoredCampaign>& campaign
                      pct(-*t.changePct) + " % below the earlier campaigns' range, but its " +
                      "repeats do not tell it from the earlier ones' (Welch p = " +
                      pValueText(*t.pValue) + ", not a discovery at a false discovery rate of " +
-                     pct(options.fdr * 100.0) + " % over " + std::to_string(tested.size()) +
-                     " cases)";
+                     pct(fdr * 100.0) + " % over " + std::to_string(tested.size()) + " cases)";
         } else if (t.regression) {
             t.note += " (Welch p = " + pValueText(*t.pValue) + ", a discovery at a false " +
-                      "discovery rate of " + pct(options.fdr * 100.0) + " % over " +
+                      "discovery rate of " + pct(fdr * 100.0) + " % over " +
                       std::to_string(tested.size()) + " cases)";
         }
     }
+}
+
+} // namespace
+
+std::vector<CaseTrend> computeTrends(const std::vector<StoredCampaign>& campaigns,
+                                     const TrendOptions& options) {
+    std::vector<CaseTrend> out = groupByCase(campaigns, options.topology);
+    for (auto& t : out) {
+        judge(t, options.thresholdPct, applyExpectations(t, options.expectations));
+        if (t.points.size() >= 2)
+            t.changed = changesBetween(t.points[t.points.size() - 2], t.points.back());
+        findSteps(t, options);
+    }
+    applyFalseDiscoveryRate(out, options.fdr);
     for (auto& t : out)
         if (t.regression && t.expected)
             t.note += "; marked expected by " + t.expectedWho + ": " + t.expectedWhy;

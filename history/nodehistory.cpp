@@ -211,10 +211,10 @@ HistoryDatabase::nodeObservations(std::string* error) const {
         if (error) *error = m_error.empty() ? "the history is not open" : m_error;
         return std::nullopt;
     }
+    if (!hasTable("node_probes")) return std::vector<NodeObservation>{}; // an older history
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    std::string why;
-    auto out = detail::readNodeObservations(q, &why);
-    if (!out && error) *error = m_path.string() + ": " + why;
+    auto out = detail::readNodeObservations(q, nullptr);
+    if (!out && error) *error = readFailed(q.lastError());
     return out;
 }
 

@@ -12,10 +12,10 @@
 #include "history/campaignrecord.h"
 #include "history/historydatabase.h"
 #include "history/historyformat.h"
+#include "history/historyimport.h"
 #include "history/historytrend.h"
 
 #include <QCoreApplication>
-
 
 #include <cstdio>
 #include <cstdlib>
@@ -46,9 +46,10 @@ std::filesystem::path databasePath(const Arguments& args) {
     return HistoryDatabase::defaultPath();
 }
 
-// Opens the history; a database set aside is said, and the history goes on with a new one.
-bool open(HistoryDatabase& db, bool quiet) {
-    if (!db.setAsideNotice().empty() && !quiet)
+// Opens the history; a database set aside (a corrupt one, by a command that records) is said,
+// even under --quiet: a history never changes silently.
+bool open(const HistoryDatabase& db) {
+    if (!db.setAsideNotice().empty())
         std::fprintf(stderr, "warning: %s\n", db.setAsideNotice().c_str());
     if (!db.isOpen()) {
         std::fprintf(stderr, "scaleview-cli history: %s\n", db.error().c_str());
@@ -66,7 +67,7 @@ int recordCommand(Arguments& args) {
     const bool quiet = args.flag("quiet");
     auto app = ensureApplication();
     HistoryDatabase db(databasePath(args));
-    if (!open(db, quiet)) return 2;
+    if (!open(db)) return 2;
     int status = 0;
     for (const auto& dir : dirs) {
         const history::CampaignReading read = history::readCampaign(dir, method);
@@ -98,15 +99,16 @@ int importCommand(Arguments& args) {
         !std::filesystem::is_regular_file(source.file))
         return usageError(from + ": no such history file");
     auto app = ensureApplication();
-    const bool quiet = args.flag("quiet");
-    HistoryDatabase in(from);
-    if (!open(in, quiet)) return 2;
-    HistoryDatabase db(databasePath(args));
-    if (!open(db, quiet)) return 2;
-    if (db.path() == in.path())
-        return usageError("the history to import is the one named by "
-                          "--history-db");
-    const auto r = db.importFrom(in);
+    // The source is only read: SQLite's read-only mode, never created, migrated or set aside.
+    HistoryDatabase in(from, HistoryDatabase::Access::Source);
+    if (!open(in)) return 2;
+    const std::filesystem::path into = databasePath(args);
+    std::error_code ec;
+    if (into == in.path() || std::filesystem::equivalent(into, source.file, ec))
+        return usageError("the history to import is the one named by --history-db");
+    HistoryDatabase db(into);
+    if (!open(db)) return 2;
+    const history::ImportResult r = history::HistoryImport(in).into(db);
     for (const auto& m : r.messages)
         std::fprintf(stderr, "scaleview-cli history import: %s\n", m.c_str());
     std::printf("imported %s into %s: %d campaign%s added, %d already there, %d failed\n",
@@ -125,7 +127,7 @@ int expectCommand(Arguments& args) {
     if (args.error()) return usageError(*args.error());
     auto app = ensureApplication();
     HistoryDatabase db(databasePath(args));
-    if (!open(db, args.flag("quiet"))) return 2;
+    if (!open(db)) return 2;
     std::string error;
     const auto campaigns = db.campaigns(&error);
     if (!campaigns) {
@@ -225,8 +227,9 @@ int historyCommand(const std::vector<std::string>& argv) {
     if (args.error()) return usageError(*args.error());
 
     auto app = ensureApplication();
-    HistoryDatabase db(databasePath(args));
-    if (!open(db, args.flag("quiet"))) return 2;
+    // A read: nothing is created, migrated or set aside; a lock past the timeout is exit 2.
+    HistoryDatabase db(databasePath(args), HistoryDatabase::Access::Read);
+    if (!open(db)) return 2;
     std::string error;
     const auto campaigns = db.campaigns(&error);
     if (!campaigns) {

@@ -203,10 +203,13 @@ history expect --case C --campaign ID --why TEXT
   --fdr Q                 the false discovery rate across the cases (default 0.05)
   --history-db FILE|URI   this database instead (also SCALEVIEW_HISTORY_DB; =off: a campaign
                           run records nothing): a file, or postgresql://[user@]host[:port]/db
-                          [?sslmode=verify-full&...] (any libpq URI; passwords from ~/.pgpass)
+                          [?sslmode=verify-full&...] (any libpq URI, or a keyword string
+                          host=... dbname=...; passwords from ~/.pgpass, never given here)
   --quiet                 no warnings on standard error
-A database that is corrupt or locked past 5 s is renamed FILE.broken-<time> (kept) and a new one
-started, with a warning.
+A lock held by another program is waited for 5 s, then the command stops (exit 2) naming it; the
+history is never moved for a lock. A file proven corrupt is renamed FILE.broken-<time> (kept) and a
+new one started, only by a command that records, with a warning even under --quiet; reading
+creates, migrates and moves nothing. history import opens FILE read-only and checks every row.
 )"},
     {"nodes",
      R"(nodes: each node's health across the campaigns in the history. Campaigns run with probes

@@ -137,9 +137,8 @@ int nodesCommand(const std::vector<std::string>& argv) {
     if (!QCoreApplication::instance()) app.emplace(argc, appArgv);
     const auto path = args.value("history-db") ? std::filesystem::path(*args.value("history-db"))
                                                : HistoryDatabase::defaultPath();
-    HistoryDatabase db(path);
-    if (!db.setAsideNotice().empty())
-        std::fprintf(stderr, "warning: %s\n", db.setAsideNotice().c_str());
+    // A read: nothing is created, migrated or set aside.
+    HistoryDatabase db(path, HistoryDatabase::Access::Read);
     if (!db.isOpen()) return usage(db.error());
     std::string error;
     const auto observations = db.nodeObservations(&error);

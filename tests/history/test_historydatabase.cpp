@@ -1,9 +1,11 @@
 // The history database on real generated campaigns: idempotent recording keyed on the logs'
 // content, one transaction per record (an injected failure and a writer killed mid-write leave
-// the previous state), and a corrupt or locked file set aside with the app going on.
+// the previous state), a corrupt file set aside by a record with the app going on, and a lock,
+// held by another process, that is never taken for corruption; reads change nothing.
 
 #include "tests/support/files.h"
 #include "tests/history/historyfixture.h"
+#include "tests/history/sqlitelockholder.h"
 
 #include "history/campaignrecord.h"
 #include "core/compare/environmentsummary.h"
@@ -46,6 +48,22 @@ std::vector<std::filesystem::path> setAsideFiles(const std::filesystem::path& di
             name.find("-journal") == std::string::npos)
             out.push_back(e.path());
     return out;
+}
+
+// Statements run on a SQLite file through a connection of the test's own, closed afterwards.
+void runSql(const std::filesystem::path& file, const std::vector<std::string>& statements) {
+    const QString name = QStringLiteral("test-sql");
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(QString::fromStdString(file.string()));
+        ASSERT_TRUE(db.open());
+        QSqlQuery q(db);
+        for (const auto& statement : statements)
+            ASSERT_TRUE(q.exec(QString::fromStdString(statement))) << statement;
+        q.finish();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
 }
 
 } // namespace
@@ -169,7 +187,9 @@ TEST(HistoryDatabase, CorruptFileIsSetAsideAndANewHistoryStarts) {
     EXPECT_EQ(db.record(readOrFail(dir / "c1")).outcome, HistoryDatabase::Outcome::Added);
 }
 
-TEST(HistoryDatabase, LockedFileIsSetAsideAfterTheBusyTimeout) {
+// A lock is not corruption (issue 36, item 2): another process holding the file past the busy
+// timeout makes every kind of opening fail, naming the lock, and none sets the history aside.
+TEST(HistoryDatabase, ALockIsNeverCorruptionWhateverTheAccess) {
     TempDir dir;
     const auto path = dir / "history.sqlite";
     writeHistoryCampaign(dir / "c1", 1.0, 1.0, 3);
@@ -177,28 +197,176 @@ TEST(HistoryDatabase, LockedFileIsSetAsideAfterTheBusyTimeout) {
         HistoryDatabase db(path);
         ASSERT_EQ(db.record(readOrFail(dir / "c1")).outcome, HistoryDatabase::Outcome::Added);
     }
+    const std::string before = sv::test::readWhole(path);
     {
-        // Another program holds the write lock and does not let go.
-        QSqlDatabase holder =
-            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("holder"));
-        holder.setDatabaseName(QString::fromStdString(path.string()));
-        ASSERT_TRUE(holder.open());
-        QSqlQuery q(holder);
-        ASSERT_TRUE(q.exec(QStringLiteral("BEGIN EXCLUSIVE")));
-        HistoryDatabase db(path, std::chrono::milliseconds(300));
-        ASSERT_TRUE(db.isOpen()) << db.error();
-        EXPECT_NE(db.setAsideNotice().find("locked"), std::string::npos) << db.setAsideNotice();
-        EXPECT_EQ(entries(db), 0u);
-        q.exec(QStringLiteral("ROLLBACK"));
-        holder.close();
+        SqliteLockHolder other(path, SqliteLockHolder::Lock::Exclusive);
+        ASSERT_TRUE(other.held());
+        for (const auto access : {HistoryDatabase::Access::Record, HistoryDatabase::Access::Read,
+                                  HistoryDatabase::Access::Source}) {
+            HistoryDatabase db(path, access, std::chrono::milliseconds(300));
+            EXPECT_FALSE(db.isOpen());
+            EXPECT_NE(db.error().find(path.string() + " is locked by another program"),
+                      std::string::npos)
+                << db.error();
+            EXPECT_NE(db.error().find("more than 300 ms"), std::string::npos) << db.error();
+            EXPECT_TRUE(db.setAsideNotice().empty()) << db.setAsideNotice();
+        }
     }
-    QSqlDatabase::removeDatabase(QStringLiteral("holder"));
-    // The locked history was kept whole: its campaign is still in it.
-    const auto aside = setAsideFiles(dir.path());
-    ASSERT_EQ(aside.size(), 1u);
-    HistoryDatabase old(aside.front());
-    ASSERT_TRUE(old.isOpen()) << old.error();
-    EXPECT_EQ(entries(old), 1u);
+    EXPECT_TRUE(setAsideFiles(dir.path()).empty());
+    EXPECT_EQ(sv::test::readWhole(path), before);
+    HistoryDatabase db(path, HistoryDatabase::Access::Read);
+    ASSERT_TRUE(db.isOpen()) << db.error();
+    EXPECT_EQ(entries(db), 1u);
+}
+
+// A writer's lock (BEGIN IMMEDIATE) leaves readers alone; a record waits it out and fails
+// naming it, rolled back whole.
+TEST(HistoryDatabase, AWritersLockLetsReadsThroughAndFailsARecordNamingIt) {
+    TempDir dir;
+    const auto path = dir / "history.sqlite";
+    writeHistoryCampaign(dir / "c1", 1.0, 1.0, 3);
+    writeHistoryCampaign(dir / "c2", 1.01, 0.99, 2);
+    {
+        HistoryDatabase db(path);
+        ASSERT_EQ(db.record(readOrFail(dir / "c1")).outcome, HistoryDatabase::Outcome::Added);
+    }
+    const CampaignRecord c2 = readOrFail(dir / "c2");
+    SqliteLockHolder writer(path, SqliteLockHolder::Lock::Immediate);
+    ASSERT_TRUE(writer.held());
+    HistoryDatabase reader(path, HistoryDatabase::Access::Read, std::chrono::milliseconds(300));
+    ASSERT_TRUE(reader.isOpen()) << reader.error();
+    EXPECT_EQ(entries(reader), 1u);
+    HistoryDatabase db(path, HistoryDatabase::Access::Record, std::chrono::milliseconds(300));
+    ASSERT_TRUE(db.isOpen()) << db.error();
+    const auto r = db.record(c2);
+    EXPECT_EQ(r.outcome, HistoryDatabase::Outcome::Failed);
+    EXPECT_NE(r.message.find("nothing was recorded"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("locked by another program"), std::string::npos) << r.message;
+    writer.letGo();
+    EXPECT_TRUE(setAsideFiles(dir.path()).empty());
+    EXPECT_EQ(entries(db), 1u);
+    EXPECT_EQ(db.record(c2).outcome, HistoryDatabase::Outcome::Added);
+}
+
+// A read changes nothing it reads: a missing history is not created, a damaged one not set
+// aside, an older one not migrated (its later tables read as empty).
+TEST(HistoryDatabase, AReadCreatesMigratesAndSetsAsideNothing) {
+    TempDir dir;
+    const auto missing = dir / "none" / "history.sqlite";
+    HistoryDatabase none(missing, HistoryDatabase::Access::Read);
+    EXPECT_FALSE(none.isOpen());
+    EXPECT_NE(none.error().find("no history at " + missing.string()), std::string::npos)
+        << none.error();
+    EXPECT_FALSE(std::filesystem::exists(missing.parent_path()));
+
+    const auto corrupt = dir / "corrupt.sqlite";
+    const std::string garbage(8192, 'x');
+    writeFile(corrupt, garbage);
+    HistoryDatabase damaged(corrupt, HistoryDatabase::Access::Read);
+    EXPECT_FALSE(damaged.isOpen());
+    EXPECT_NE(damaged.error().find("not a SQLite database"), std::string::npos) << damaged.error();
+    EXPECT_NE(damaged.error().find("left as it is"), std::string::npos) << damaged.error();
+    EXPECT_TRUE(damaged.setAsideNotice().empty());
+    EXPECT_EQ(sv::test::readWhole(corrupt), garbage);
+    EXPECT_TRUE(setAsideFiles(dir.path()).empty());
+
+    // A history of version 1: campaigns and cases only.
+    const auto old = dir / "old.sqlite";
+    writeHistoryCampaign(dir / "c1", 1.0, 1.0, 3);
+    {
+        HistoryDatabase db(old);
+        ASSERT_EQ(db.record(readOrFail(dir / "c1")).outcome, HistoryDatabase::Outcome::Added);
+    }
+    ASSERT_NO_FATAL_FAILURE(runSql(old, {"DROP TABLE expectations", "DROP TABLE node_probes",
+                                         "DROP TABLE case_parameters", "PRAGMA user_version = 1"}));
+    const std::string v1Bytes = sv::test::readWhole(old);
+    {
+        HistoryDatabase db(old, HistoryDatabase::Access::Read);
+        ASSERT_TRUE(db.isOpen()) << db.error();
+        EXPECT_EQ(entries(db), 1u);
+        std::string error;
+        const auto marks = db.expectations(&error);
+        ASSERT_TRUE(marks) << error;
+        EXPECT_TRUE(marks->empty());
+        const auto nodes = db.nodeObservations(&error);
+        ASSERT_TRUE(nodes) << error;
+        EXPECT_TRUE(nodes->empty());
+    }
+    EXPECT_EQ(sv::test::readWhole(old), v1Bytes);
+    // A command that records migrates it.
+    HistoryDatabase writer(old);
+    ASSERT_TRUE(writer.isOpen()) << writer.error();
+    std::string error;
+    EXPECT_TRUE(writer.expectations(&error)) << error;
+    EXPECT_NE(sv::test::readWhole(old), v1Bytes);
+}
+
+// Another history to import is opened read-only: it reads, and nothing can be written to it.
+TEST(HistoryDatabase, ASourceIsReadOnly) {
+    TempDir dir;
+    const auto path = dir / "history.sqlite";
+    writeHistoryCampaign(dir / "c1", 1.0, 1.0, 3);
+    writeHistoryCampaign(dir / "c2", 1.01, 0.99, 2);
+    {
+        HistoryDatabase db(path);
+        ASSERT_EQ(db.record(readOrFail(dir / "c1")).outcome, HistoryDatabase::Outcome::Added);
+    }
+    const std::string bytes = sv::test::readWhole(path);
+    HistoryDatabase source(path, HistoryDatabase::Access::Source);
+    ASSERT_TRUE(source.isOpen()) << source.error();
+    EXPECT_EQ(entries(source), 1u);
+    const auto r = source.record(readOrFail(dir / "c2"));
+    EXPECT_EQ(r.outcome, HistoryDatabase::Outcome::Failed);
+    EXPECT_NE(r.message.find("readonly"), std::string::npos) << r.message;
+    EXPECT_EQ(sv::test::readWhole(path), bytes);
+}
+
+// A source left mid-write (a writer killed after SQLite had begun changing the file, its hot
+// journal beside it) is not rolled back by an import, which would write to it: it is refused,
+// untouched, saying how to recover it; a read of it as the live history lets SQLite recover it.
+TEST(HistoryDatabase, ASourceLeftMidWriteIsRefusedUntouched) {
+    TempDir dir;
+    writeHistoryCampaign(dir / "c1", 1.0, 1.0, 3);
+    const auto path = dir / "history.sqlite";
+    {
+        HistoryDatabase db(path);
+        ASSERT_EQ(db.record(readOrFail(dir / "c1")).outcome, HistoryDatabase::Outcome::Added);
+    }
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) { // a writer whose change outgrows its one-page cache, killed before COMMIT
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("w"));
+        db.setDatabaseName(QString::fromStdString(path.string()));
+        QSqlQuery q(db);
+        if (db.open() && q.exec(QStringLiteral("PRAGMA cache_size = 1")) &&
+            q.exec(QStringLiteral("BEGIN")) &&
+            q.exec(QStringLiteral(
+                "UPDATE cases SET repeats = repeats || printf('%.*c', 200000, ' ')")))
+            ::raise(SIGKILL);
+        ::_exit(1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the writer did not get to its change";
+    const auto journal = dir / "history.sqlite-journal";
+    ASSERT_TRUE(std::filesystem::exists(journal));
+    const std::string bytes = sv::test::readWhole(path),
+                      journalBytes = sv::test::readWhole(journal);
+    {
+        HistoryDatabase source(path, HistoryDatabase::Access::Source);
+        EXPECT_FALSE(source.isOpen());
+        EXPECT_NE(source.error().find("left mid-write"), std::string::npos) << source.error();
+    }
+    EXPECT_EQ(sv::test::readWhole(path), bytes);
+    EXPECT_EQ(sv::test::readWhole(journal), journalBytes);
+    // Read as the live history, SQLite rolls the unfinished change back: the campaign as it was.
+    HistoryDatabase live(path, HistoryDatabase::Access::Read);
+    ASSERT_TRUE(live.isOpen()) << live.error();
+    std::string error;
+    const auto all = live.campaigns(&error);
+    ASSERT_TRUE(all) << error;
+    ASSERT_EQ(all->size(), 1u);
+    EXPECT_EQ(all->front().record.cases.front().values.size(), 5u);
 }
 
 TEST(HistoryDatabase, DefaultPathFollowsXdgDataHomeAndTheOverride) {

@@ -9,6 +9,7 @@
 
 #include "history/campaignrecord.h"
 #include "history/historydatabase.h"
+#include "history/historyimport.h"
 #include "history/nodehistory.h"
 
 #include <QSqlDatabase>
@@ -102,7 +103,7 @@ TEST(NodeHistory, OneNodeSlowerInTheThirdCampaignIsFlagged) {
     expectSlowN3(db);
     // An import carries the node probes with the campaigns.
     HistoryDatabase copy(weeks.dir / "copy.sqlite");
-    const auto imported = copy.importFrom(db);
+    const auto imported = sv::history::HistoryImport(db).into(copy);
     EXPECT_EQ(imported.added, 3);
     expectSlowN3(copy);
 }

@@ -237,6 +237,118 @@ TEST_F(SharedHistory, ImportMovesALocalSqliteHistoryIn) {
     EXPECT_EQ(query("SELECT count(*) FROM cases"), "6\n");
 }
 
+// Text from a log is data (issue 36, item 5): a NUL byte in a parameter value, which
+// PostgreSQL's text cannot hold and Qt's driver cut short ("unterminated quoted string"), kept
+// the whole campaign out of the shared history while SQLite stored it. Both stores now keep the
+// campaign, the byte shown as U+2400 (the symbol for NUL) in each, and say the same of it.
+TEST_F(SharedHistory, ANulByteInAParameterKeepsTheCampaignInBothStoresAlike) {
+    TempDir dir;
+    const auto write = [&](const std::string& name, const std::string& note, double speed) {
+        for (int p = 0; p < 3; ++p) {
+            RunSpec spec;
+            spec.stepMs = static_cast<std::int64_t>((1000 + 5 * p) / speed);
+            const double rate = 128000.0 / static_cast<double>(spec.stepMs);
+            std::string log = makeLog(spec, [rate](int, int) { return std::to_string(rate); });
+            const std::string dump = "Namespace(arch='resnetv15', batch_size=256)";
+            log.replace(log.find(dump), dump.size(),
+                        "Namespace(arch='resnetv15', batch_size=128, note='" + note + "')");
+            writeFile(dir / name / "1n1g" / ("r50_b128_fp32_" + std::to_string(p + 1) + ".log"),
+                      log);
+        }
+    };
+    write("before", std::string("run\0a", 5), 1.0);
+    write("after", std::string("run\0b", 5), 0.8);
+    const std::string local = (dir / "history.sqlite").string();
+    for (const std::string& store : {local, uri()})
+        for (const char* name : {"before", "after"}) {
+            const auto r = cli({"history", "record", (dir / name).string(), "--history-db", store});
+            EXPECT_EQ(r.exitCode, 0) << store << ": " << r.err;
+        }
+    EXPECT_EQ(query("SELECT count(*) FROM campaigns"), "2\n");
+    const auto a = cli({"history", "--format", "json", "--history-db", local});
+    const auto b = cli({"history", "--format", "json", "--history-db", uri()});
+    ASSERT_EQ(a.exitCode, 0) << a.err;
+    ASSERT_EQ(b.exitCode, 0) << b.err;
+    auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+    ja.erase("database");
+    jb.erase("database");
+    EXPECT_EQ(ja, jb);
+    bool note = false;
+    for (const auto& c : jb["cases"][0]["changed"])
+        if (c["what"] == "log.note" && c["a"] == "run\u2400a" && c["b"] == "run\u2400b")
+            note = true;
+    EXPECT_TRUE(note) << jb["cases"][0]["changed"].dump();
+}
+
+// A libpq keyword string is a connection, not a file name (issue 36, item 10): it reaches the
+// private server, and nothing named after it appears in the working folder.
+TEST_F(SharedHistory, ALibpqKeywordStringRecordsAndReads) {
+    TempDir dir;
+    writeHistoryCampaign(dir / "c1", 1.0, 1.0, 3);
+    const std::string keywords = "host=" + server->socketDir().string() +
+                                 " port=" + std::to_string(server->port()) + " dbname = " + db +
+                                 " user='postgres'";
+    const auto r = runProcess({"/usr/bin/env", "-C", dir.path().string(), SCALEVIEW_CLI, "history",
+                               "record", (dir / "c1").string(), "--history-db", keywords});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(query("SELECT count(*) FROM campaigns"), "1\n");
+    const auto read = runProcess({"/usr/bin/env", "-C", dir.path().string(), SCALEVIEW_CLI,
+                                  "history", "--format", "json", "--history-db", keywords});
+    EXPECT_EQ(read.exitCode, 0) << read.err;
+    EXPECT_NE(read.out.find("\"label\": \"c1\""), std::string::npos) << read.out;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+        EXPECT_EQ(e.path().filename().string().find("host="), std::string::npos) << e.path();
+}
+
+TEST(HistoryLocation, ALibpqKeywordStringIsADatabaseAndItsPasswordIsNeverSaid) {
+    const HistoryLocation k = parseHistoryLocation(
+        "  host=db.example.org port=5433 dbname='perf db' user=ci sslmode = verify-full");
+    ASSERT_TRUE(k.isPostgres()) << k.error;
+    EXPECT_EQ(k.parameter("host"), "db.example.org");
+    EXPECT_EQ(k.parameter("dbname"), "perf db");
+    EXPECT_EQ(k.parameter("sslmode"), "verify-full");
+    EXPECT_EQ(k.conninfo(),
+              "host='db.example.org' port='5433' dbname='perf db' user='ci' sslmode='verify-full'");
+    EXPECT_EQ(parseHistoryLocation("dbname='o\\'brien'").parameter("dbname"), "o'brien");
+    // A password, wherever it is written, is refused and not repeated.
+    for (const char* withPassword :
+         {"host=db password=hunter2-secret", "host=db password = 'hunter2-secret' user=ci",
+          "sslpassword=hunter2-secret host=db", "postgresql://ci:hunter2-secret@db/x",
+          "postgresql://db/x?password=hunter2-secret", "postgres://db/x?sslpassword=hunter2-secret",
+          "postgresql://db/x?password=hunter2-secret%zz", "postgresql://ci:hunter2-secret%zz@db/x",
+          "postgresql://db/x?password=hunter2-secret&bad%zz=1"}) {
+        const HistoryLocation p = parseHistoryLocation(withPassword);
+        EXPECT_EQ(p.kind, HistoryLocation::Kind::Invalid) << withPassword;
+        EXPECT_EQ(p.error.find("hunter2"), std::string::npos) << p.error;
+        EXPECT_NE(p.error.find(".pgpass"), std::string::npos) << p.error;
+    }
+    EXPECT_EQ(parseHistoryLocation("host=db dbname='unterminated").kind,
+              HistoryLocation::Kind::Invalid);
+    // A file whose name only looks like one is written as a path.
+    EXPECT_EQ(parseHistoryLocation("./host=db").kind, HistoryLocation::Kind::SQLite);
+    EXPECT_EQ(parseHistoryLocation("/tmp/a=b.sqlite").kind, HistoryLocation::Kind::SQLite);
+}
+
+TEST(CliHistory, AKeywordStringWithAPasswordMakesNoFileAndIsNotRepeated) {
+    TempDir dir;
+    writeHistoryCampaign(dir / "c1", 1.0, 1.0, 3);
+    const auto before = std::distance(std::filesystem::directory_iterator(dir.path()),
+                                      std::filesystem::directory_iterator());
+    for (const std::string secret :
+         {"host=/nonexistent password=hunter2-secret", "postgresql://u:hunter2-secret@h/db",
+          "postgresql://h/db?password=hunter2-secret"}) {
+        const auto r =
+            runProcess({"/usr/bin/env", "-C", dir.path().string(), SCALEVIEW_CLI, "history",
+                        "record", (dir / "c1").string(), "--history-db", secret});
+        EXPECT_EQ(r.exitCode, 2) << secret << ": " << r.out;
+        EXPECT_EQ((r.out + r.err).find("hunter2"), std::string::npos) << r.out << r.err;
+        EXPECT_NE(r.err.find(".pgpass"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()),
+                            std::filesystem::directory_iterator()),
+              before);
+}
+
 TEST(HistoryLocation, ReadsLibpqUrisAndRefusesWhatIsNeitherAFileNorOne) {
     const HistoryLocation s = parseHistoryLocation("postgresql:///bench?host=/run/pg&port=5433");
     ASSERT_TRUE(s.isPostgres()) << s.error;
@@ -294,7 +406,14 @@ TEST(CliHistory, AHistoryPathThatIsNoFileNorKnownUriIsRefused) {
         cli({"history", "record", (dir / "c1").string(), "--history-db", dir.path().string()});
     EXPECT_EQ(folder.exitCode, 2);
     EXPECT_NE(folder.err.find("is a folder"), std::string::npos) << folder.err;
-    const auto unwritable = cli({"history", "--history-db", "/proc/self/nowhere/h.sqlite"});
+    const auto unwritable = cli({"history", "record", (dir / "c1").string(), "--history-db",
+                                 "/proc/self/nowhere/h.sqlite"});
     EXPECT_EQ(unwritable.exitCode, 2);
     EXPECT_NE(unwritable.err.find("cannot create its folder"), std::string::npos) << unwritable.err;
+    // A read creates nothing: a history that is not there is said, and stays not there.
+    const auto missing = dir / "none" / "h.sqlite";
+    const auto read = cli({"history", "--fail-on-regression", "--history-db", missing.string()});
+    EXPECT_EQ(read.exitCode, 2);
+    EXPECT_NE(read.err.find("no history at " + missing.string()), std::string::npos) << read.err;
+    EXPECT_FALSE(std::filesystem::exists(missing.parent_path()));
 }

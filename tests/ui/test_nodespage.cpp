@@ -95,6 +95,7 @@ TEST(NodesPage, QuietHistoryFlagsNoneAndAnEmptyOneSaysWhy) {
     for (int r = 0; r < 4; ++r)
         EXPECT_EQ(page.table()->item(r, ui::NodesPage::Flag)->text(), QStringLiteral("OK"));
     EXPECT_TRUE(page.statusText().contains(QStringLiteral("0 flagged")));
+    { history::HistoryDatabase empty(dir / "empty.sqlite"); } // a history without probes
     page.setDatabasePath(dir / "empty.sqlite");
     ASSERT_TRUE(waitUntil([&] { return !page.isLoading(); }));
     EXPECT_EQ(page.table()->rowCount(), 0);

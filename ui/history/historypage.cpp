@@ -26,13 +26,12 @@ namespace {
 
 struct HistoryRead {
     std::vector<history::CaseTrend> trends;
-    QString status; // what was read, or why nothing was; a database set aside is said here
+    QString status; // what was read, or why nothing was
 };
 
 HistoryRead readHistory(const std::filesystem::path& path) {
     HistoryRead out;
-    history::HistoryDatabase db(path);
-    QString aside = QString::fromStdString(db.setAsideNotice());
+    history::HistoryDatabase db(path, history::HistoryDatabase::Access::Read);
     if (!db.isOpen()) {
         out.status = QString::fromStdString(db.error());
         return out;
@@ -51,7 +50,6 @@ HistoryRead readHistory(const std::filesystem::path& path) {
                  QStringLiteral("; ") +
                  QString::fromStdString(
                      history::describeCheck(history::summarizeCheck(out.trends, options.fdr)));
-    if (!aside.isEmpty()) out.status = aside + QStringLiteral("\n") + out.status;
     return out;
 }
 

@@ -30,8 +30,7 @@ NodesRead readNodes(const std::filesystem::path& path) {
         out.status = QObject::tr("The history is off (SCALEVIEW_HISTORY_DB=off).");
         return out;
     }
-    history::HistoryDatabase db(path);
-    const QString aside = QString::fromStdString(db.setAsideNotice());
+    history::HistoryDatabase db(path, history::HistoryDatabase::Access::Read);
     if (!db.isOpen()) {
         out.status = QString::fromStdString(db.error());
         return out;
@@ -55,7 +54,6 @@ NodesRead readNodes(const std::filesystem::path& path) {
                                    static_cast<int>(out.nodes.size()))
                            .arg(flagged)
                            .arg(where);
-    if (!aside.isEmpty()) out.status = aside + QStringLiteral("\n") + out.status;
     return out;
 }
 
