@@ -3,7 +3,7 @@
 #include "history/sourcerow.h"
 #include "history/sqltext.h"
 
-#include "core/measure/runresult.h"
+#include "core/model/runresult.h"
 
 #include <QDateTime>
 #include <QSqlDatabase>
