@@ -4,20 +4,20 @@
 #include "app/cli/campaignoptions.h"
 #include "app/cli/commands.h"
 
+#include "async/backgroundtask.h"
+#include "core/report/report.h"
 #include "launcher/campaign/adaptiverepeats.h"
 #include "launcher/campaign/campaign.h"
 #include "launcher/campaign/campaigndirectory.h"
-#include "launcher/campaign/dryrun.h"
+#include "launcher/exec/shellquote.h"
 #include "launcher/monitor/environmentcapture.h"
 #include "launcher/probe/caseprobes.h"
 #include "launcher/probe/slownodecase.h"
-#include "launcher/runner/hostaddresses.h"
-#include "launcher/runner/preflight.h"
-#include "core/report/report.h"
 #include "launcher/runner/runner.h"
-#include "launcher/ssh/shellquote.h"
-#include "async/backgroundtask.h"
-#include "launcher/runner/terminationsignals.h"
+#include "launcher/session/dryrun.h"
+#include "launcher/session/preflight.h"
+#include "launcher/session/terminationsignals.h"
+#include "launcher/ssh/hostaddresses.h"
 
 #include <QCoreApplication>
 #include <QRandomGenerator>

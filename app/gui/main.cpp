@@ -3,12 +3,12 @@
 // and tests (--screenshot and its company) are in screenshotdriver.h.
 
 #include "app/gui/screenshotdriver.h"
+#include "core/parse/userformat.h"
+#include "launcher/session/terminationsignals.h"
+#include "ui/run/runpanel.h"
 #include "ui/window/appsettings.h"
 #include "ui/window/mainwindow.h"
 #include "ui/window/teachdialog.h"
-#include "core/parse/userformat.h"
-#include "ui/run/runpanel.h"
-#include "launcher/runner/terminationsignals.h"
 #include "version.h"
 
 #include <QApplication>

@@ -1,8 +1,8 @@
 #include "launcher/campaign/campaign.h"
 
-#include "launcher/container/containerspec.h"
-#include "launcher/ssh/identifiers.h"
 #include "core/load/runloader.h"
+#include "launcher/campaign/containerspec.h"
+#include "launcher/campaign/identifiers.h"
 #include "launcher/campaign/topologyfit.h"
 
 #include <QSaveFile>

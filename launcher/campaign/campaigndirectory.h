@@ -5,7 +5,7 @@
 // marked so in the journal; each run's log is created new, never over an existing one.
 
 #include "launcher/campaign/campaign.h"
-#include "launcher/runner/journal.h"
+#include "launcher/campaign/journal.h"
 #include "launcher/campaign/plannedrun.h"
 #include "launcher/campaign/workloadprofile.h"
 

@@ -1,8 +1,8 @@
 #include "launcher/monitor/environmentcapture.h"
 
 #include "async/backgroundtask.h"
-#include "launcher/runner/commandbatch.h"
-#include "launcher/ssh/shellquote.h"
+#include "launcher/exec/commandbatch.h"
+#include "launcher/exec/shellquote.h"
 
 #include <QDateTime>
 #include <QSaveFile>

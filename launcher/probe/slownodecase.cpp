@@ -1,7 +1,7 @@
 #include "launcher/probe/slownodecase.h"
 
 #include "core/stats/numerics.h"
-#include "launcher/runner/commandbuilder.h"
+#include "launcher/exec/commandbuilder.h"
 
 #include <algorithm>
 #include <map>

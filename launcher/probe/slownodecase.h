@@ -9,8 +9,8 @@
 // the 1-node case's pace per device at the same ranks per node (the campaign's own ok runs,
 // median; its node, the first host, must be healthy); else the figure given (--healthy-pace).
 
+#include "launcher/campaign/journal.h"
 #include "launcher/probe/slownode.h"
-#include "launcher/runner/journal.h"
 
 #include <optional>
 #include <string>

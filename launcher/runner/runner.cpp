@@ -2,14 +2,14 @@
 
 #include "async/backgroundtask.h"
 #include "launcher/campaign/campaigndirectory.h"
-#include "launcher/runner/campaignstaging.h"
-#include "launcher/runner/hostaddresses.h"
-#include "launcher/runner/processtree.h"
+#include "launcher/exec/processtree.h"
+#include "launcher/exec/shellquote.h"
 #include "launcher/monitor/remotesampler.h"
+#include "launcher/runner/campaignstaging.h"
 #include "launcher/runner/rendezvousfailure.h"
 #include "launcher/runner/runrecorder.h"
 #include "launcher/runner/runverdict.h"
-#include "launcher/ssh/shellquote.h"
+#include "launcher/ssh/hostaddresses.h"
 
 #include <QRandomGenerator>
 #include <algorithm>
@@ -453,7 +453,7 @@ void Runner::finishMonitor(RunEnd end) {
         for (const auto& unknown : summary.notSampled())
             emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id +
                                                 ": " + unknown));
-        end.monitor = std::move(summary);
+        end.monitor = summary.record();
         record(std::move(end));
     });
 }

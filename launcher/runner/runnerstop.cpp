@@ -5,7 +5,7 @@
 
 #include "launcher/container/containerlifecycle.h"
 #include "launcher/container/containersshd.h"
-#include "launcher/runner/processtree.h"
+#include "launcher/exec/processtree.h"
 
 #include <QProcess>
 #include <csignal>

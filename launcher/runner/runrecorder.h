@@ -4,7 +4,7 @@
 // record and the new log; after it, the log made durable (fdatasync) and then the end record,
 // so that the journal never says ok for a log a power loss could still shorten.
 
-#include "launcher/runner/journal.h"
+#include "launcher/campaign/journal.h"
 #include "launcher/campaign/plannedrun.h"
 
 #include <QFile>

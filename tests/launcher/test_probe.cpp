@@ -1,8 +1,8 @@
 // Issue 28's probes, for real: gloo all-reduces between two local ranks on loopback, and the
 // CPU workload alone, through the executor the campaign's local runs use.
-#include "launcher/probe/probe.h"
-#include "launcher/runner/localexecutor.h"
 #include "core/stats/numerics.h"
+#include "launcher/exec/localexecutor.h"
+#include "launcher/probe/probe.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Issue 28's all-reduce probe across two "nodes" reached over real SSH (two sshd on 127.0.0.1
 // and 127.0.0.2, as the launcher's other SSH tests use), through the executor campaigns use.
-#include "launcher/probe/probe.h"
-#include "launcher/ssh/sshexecutor.h"
 #include "core/stats/numerics.h"
+#include "launcher/exec/sshexecutor.h"
+#include "launcher/probe/probe.h"
 #include "tests/launcher/sshnodes.h"
 
 #include <gtest/gtest.h>

@@ -3,13 +3,13 @@
 
 #include "tests/ui/uifixture.h"
 
+#include "launcher/exec/remotefilesystem.h"
 #include "ui/browse/analysiscontroller.h"
-#include "ui/run/consolefeed.h"
 #include "ui/browse/directorywindow.h"
 #include "ui/browse/livecontroller.h"
 #include "ui/browse/loadcontroller.h"
-#include "launcher/runner/remotefilesystem.h"
 #include "ui/models/runtablemodel.h"
+#include "ui/run/consolefeed.h"
 
 #include <QFutureWatcher>
 #include <QSettings>

@@ -6,18 +6,18 @@
 #include "tests/ui/fakecampaign.h"
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
-#include "ui/window/appsettings.h"
 #include "async/backgroundtask.h"
-#include "ui/browse/loadcontroller.h"
-#include "ui/window/mainwindow.h"
 #include "launcher/campaign/plannedrun.h"
-#include "launcher/runner/processtree.h"
-#include "launcher/runner/runrecorder.h"
-#include "ui/run/runcontroller.h"
-#include "ui/run/runprogressview.h"
-#include "ui/run/runpanel.h"
 #include "launcher/campaign/workloadprofile.h"
+#include "launcher/exec/processtree.h"
+#include "launcher/runner/runrecorder.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/browse/loadcontroller.h"
+#include "ui/run/runcontroller.h"
+#include "ui/run/runpanel.h"
+#include "ui/run/runprogressview.h"
+#include "ui/window/appsettings.h"
+#include "ui/window/mainwindow.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

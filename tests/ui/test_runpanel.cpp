@@ -4,20 +4,20 @@
 
 #include "tests/ui/uifixture.h"
 
-#include "ui/browse/analysiscontroller.h"
-#include "ui/window/appsettings.h"
 #include "launcher/campaign/campaigndiff.h"
-#include "ui/run/campaignform.h"
-#include "ui/models/casetablemodel.h"
-#include "ui/run/hosttablemodel.h"
-#include "launcher/runner/journal.h"
-#include "ui/window/mainwindow.h"
-#include "ui/browse/resultspage.h"
+#include "launcher/campaign/journal.h"
 #include "launcher/campaign/runcapacity.h"
-#include "ui/run/runcontroller.h"
-#include "ui/run/runprogressview.h"
-#include "ui/run/runpanel.h"
 #include "launcher/ssh/sshconfighosts.h"
+#include "ui/browse/analysiscontroller.h"
+#include "ui/browse/resultspage.h"
+#include "ui/models/casetablemodel.h"
+#include "ui/run/campaignform.h"
+#include "ui/run/hosttablemodel.h"
+#include "ui/run/runcontroller.h"
+#include "ui/run/runpanel.h"
+#include "ui/run/runprogressview.h"
+#include "ui/window/appsettings.h"
+#include "ui/window/mainwindow.h"
 
 #include <QApplication>
 #include <QCheckBox>

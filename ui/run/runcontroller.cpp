@@ -1,10 +1,10 @@
 #include "ui/run/runcontroller.h"
 
-#include "launcher/monitor/environmentcapture.h"
-#include "ui/run/consolefeed.h"
-#include "launcher/runner/runner.h"
-#include "launcher/ssh/shellquote.h"
 #include "launcher/campaign/workloadprofile.h"
+#include "launcher/exec/shellquote.h"
+#include "launcher/monitor/environmentcapture.h"
+#include "launcher/runner/runner.h"
+#include "ui/run/consolefeed.h"
 
 #include <QDir>
 #include <QFileInfo>

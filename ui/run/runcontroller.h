@@ -8,10 +8,10 @@
 #ifndef Q_MOC_RUN
 #include "launcher/campaign/campaign.h"
 #include "launcher/campaign/campaignend.h"
+#include "launcher/campaign/journal.h"
+#include "launcher/campaign/runprogress.h"
 #include "launcher/monitor/environmentcapture.h"
-#include "launcher/runner/journal.h"
-#include "launcher/runner/preflight.h"
-#include "launcher/runner/runprogress.h"
+#include "launcher/session/preflight.h"
 #endif
 
 #include <QObject>

@@ -1,16 +1,16 @@
 #include "ui/run/runpanel.h"
 
-#include "ui/window/appsettings.h"
 #include "async/backgroundtask.h"
 #include "launcher/campaign/campaigndiff.h"
 #include "launcher/campaign/campaignscaling.h"
+#include "launcher/runner/runner.h"
+#include "launcher/session/dryrun.h"
+#include "launcher/session/preflight.h"
 #include "ui/run/campaignform.h"
-#include "launcher/campaign/dryrun.h"
 #include "ui/run/runcontroller.h"
 #include "ui/run/runprogressview.h"
 #include "ui/run/stdstrings.h"
-#include "launcher/runner/preflight.h"
-#include "launcher/runner/runner.h"
+#include "ui/window/appsettings.h"
 
 #include <QDir>
 #include <QFileDialog>

@@ -4,7 +4,7 @@
 // no -tt, "--" before the destination, and the remote command quoted once for the remote shell.
 
 #include "launcher/campaign/campaign.h"
-#include "launcher/runner/executor.h"
+#include "launcher/exec/executor.h"
 
 namespace sv::launcher {
 

@@ -1,4 +1,4 @@
-#include "launcher/runner/runstate.h"
+#include "launcher/campaign/runstate.h"
 
 #include <array>
 

@@ -1,11 +1,7 @@
 #pragma once
-// Checks, in parallel across hosts, what a campaign needs before it starts: SSH reachable, the
-// container running, GPUs (nvidia-smi) for GPU profiles, python3 + torch for the local profile,
-// the launcher installed. Each failure names the host and says what to do.
+// What a check before a campaign found on one host, and the line that heads them all: the words
+// every back end's preflight (SSH, Slurm, containers, busy hosts) answers in.
 
-#include "launcher/runner/commandbuilder.h"
-
-#include <QObject>
 #include <functional>
 #include <string>
 #include <vector>
@@ -30,12 +26,7 @@ struct PreflightHeadline {
 };
 PreflightHeadline preflightHeadline(const std::vector<PreflightFinding>& findings);
 
-class Preflight {
-  public:
-    using Done = std::function<void(std::vector<PreflightFinding>)>;
-    // Calls done from the event loop of context.
-    static void run(const Campaign& campaign, const WorkloadProfile& profile, QObject* context,
-                    Done done);
-};
+// How a preflight answers: its findings, from the event loop.
+using PreflightDone = std::function<void(std::vector<PreflightFinding>)>;
 
 } // namespace sv::launcher

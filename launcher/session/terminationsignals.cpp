@@ -1,4 +1,4 @@
-#include "launcher/runner/terminationsignals.h"
+#include "launcher/session/terminationsignals.h"
 
 #include <cerrno>
 #include <csignal>

@@ -1,4 +1,4 @@
-#include "launcher/runner/journal.h"
+#include "launcher/campaign/journal.h"
 
 #include <QDateTime>
 #include <algorithm>
@@ -83,10 +83,9 @@ bool Journal::appendEnd(const std::string& id, const std::string& tag, const std
     j["speedThroughput"] = end.speedThroughput ? json(*end.speedThroughput) : json(nullptr);
     j["leftover"] = end.leftover;
     if (end.monitor) {
-        const auto evidence = end.monitor->evidence();
-        j["disturbed"] = !evidence.empty();
-        j["evidence"] = evidence;
-        j["monitor"] = end.monitor->toJson();
+        j["disturbed"] = !end.monitor->evidence.empty();
+        j["evidence"] = end.monitor->evidence;
+        j["monitor"] = json::parse(end.monitor->summary, nullptr, false);
     } else if (end.disturbed) {
         j["disturbed"] = true;
         j["evidence"] = end.evidence;
@@ -229,7 +228,7 @@ bool apply(const json& j, std::map<std::string, JournalEntry>& out, std::string*
 } // namespace
 
 bool RunEnd::isDisturbed() const {
-    return disturbed || (monitor && !monitor->evidence().empty());
+    return disturbed || (monitor && !monitor->evidence.empty());
 }
 
 bool Journal::appendCaseStop(const CaseStop& stop, std::string* error) {

@@ -3,8 +3,7 @@
 // record before each run says what will run, an end record after it says how it ended. After a
 // crash, a start without an end is a run that was interrupted.
 
-#include "launcher/monitor/monitorsummary.h"
-#include "launcher/runner/runstate.h"
+#include "launcher/campaign/runstate.h"
 
 #include <map>
 #include <optional>
@@ -21,9 +20,13 @@ struct RunEnd {
     std::string advice; // what a person has to do about it, when that is known
     std::optional<double> timeThroughput, speedThroughput;
     std::vector<int> leftover; // tagged processes still alive after the sweep (should be none)
-    // What the monitor saw during the run, when it watched it: the end record carries its
-    // summary and "disturbed" with the evidence.
-    std::optional<MonitorSummary> monitor;
+    // What the monitor saw during the run, when it watched it (MonitorSummary::record()): the
+    // end record carries its summary and "disturbed" with the evidence.
+    struct Monitored {
+        std::vector<std::string> evidence; // that a host was busy, in words; empty: not disturbed
+        std::string summary;               // the monitor's summary, a JSON object's text
+    };
+    std::optional<Monitored> monitor;
     // Read back from the journal's end record ("disturbed": true, "evidence"), where the
     // monitor's summary is not: resume's adaptive repeats rerun such a run instead of counting
     // it. isDisturbed() reads either.

@@ -1,4 +1,4 @@
-#include "launcher/runner/outputspace.h"
+#include "launcher/campaign/outputspace.h"
 
 #include "launcher/campaign/plannedrun.h"
 

@@ -1,4 +1,4 @@
-#include "launcher/container/containerssh.h"
+#include "launcher/exec/containerssh.h"
 
 #include "launcher/campaign/campaigndirectory.h"
 

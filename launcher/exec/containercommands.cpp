@@ -1,4 +1,4 @@
-#include "launcher/container/containercommands.h"
+#include "launcher/exec/containercommands.h"
 
 #include "launcher/campaign/campaigndirectory.h"
 

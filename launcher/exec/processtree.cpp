@@ -1,7 +1,7 @@
-#include "launcher/runner/processtree.h"
+#include "launcher/exec/processtree.h"
 
 #include "async/backgroundtask.h"
-#include "launcher/runner/commandbuilder.h"
+#include "launcher/exec/commandbuilder.h"
 
 #include <QTimer>
 #include <atomic>

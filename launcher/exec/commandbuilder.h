@@ -6,11 +6,11 @@
 // its tag. Pure: no process is started here.
 
 #include "launcher/campaign/campaign.h"
-#include "launcher/container/containercommands.h"
-#include "launcher/container/containerssh.h"
-#include "launcher/runner/executor.h"
 #include "launcher/campaign/plannedrun.h"
 #include "launcher/campaign/workloadprofile.h"
+#include "launcher/exec/containercommands.h"
+#include "launcher/exec/containerssh.h"
+#include "launcher/exec/executor.h"
 
 #include <memory>
 #include <string>

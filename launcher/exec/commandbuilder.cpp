@@ -1,7 +1,7 @@
-#include "launcher/runner/commandbuilder.h"
+#include "launcher/exec/commandbuilder.h"
 
-#include "launcher/runner/localexecutor.h"
-#include "launcher/ssh/sshexecutor.h"
+#include "launcher/exec/localexecutor.h"
+#include "launcher/exec/sshexecutor.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -1,4 +1,4 @@
-#include "launcher/runner/runprogress.h"
+#include "launcher/campaign/runprogress.h"
 
 #include <algorithm>
 #include <cmath>

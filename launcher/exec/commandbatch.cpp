@@ -1,4 +1,4 @@
-#include "launcher/runner/commandbatch.h"
+#include "launcher/exec/commandbatch.h"
 
 #include <csignal>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "launcher/ssh/identifiers.h"
+#include "launcher/campaign/identifiers.h"
 
 namespace sv::launcher {
 namespace {

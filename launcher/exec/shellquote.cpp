@@ -1,4 +1,4 @@
-#include "launcher/ssh/shellquote.h"
+#include "launcher/exec/shellquote.h"
 
 namespace sv::launcher {
 namespace {

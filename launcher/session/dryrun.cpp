@@ -1,9 +1,9 @@
-#include "launcher/campaign/dryrun.h"
+#include "launcher/session/dryrun.h"
 
 #include "launcher/campaign/campaigndirectory.h"
-#include "launcher/runner/commandbuilder.h"
 #include "launcher/campaign/plannedrun.h"
-#include "launcher/ssh/shellquote.h"
+#include "launcher/exec/commandbuilder.h"
+#include "launcher/exec/shellquote.h"
 #include "launcher/slurm/slurmjobscript.h"
 
 namespace sv::launcher {

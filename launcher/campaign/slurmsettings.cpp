@@ -1,6 +1,6 @@
-#include "launcher/slurm/slurmsettings.h"
+#include "launcher/campaign/slurmsettings.h"
 
-#include "launcher/ssh/identifiers.h"
+#include "launcher/campaign/identifiers.h"
 
 #include <regex>
 #include <set>

@@ -1,4 +1,4 @@
-#include "launcher/runner/remotefilesystem.h"
+#include "launcher/exec/remotefilesystem.h"
 
 #include <sys/vfs.h>
 

@@ -1,7 +1,7 @@
-#include "launcher/runner/hostaddresses.h"
+#include "launcher/ssh/hostaddresses.h"
 
-#include "launcher/runner/commandbatch.h"
-#include "launcher/ssh/identifiers.h"
+#include "launcher/campaign/identifiers.h"
+#include "launcher/exec/commandbatch.h"
 
 #include <memory>
 #include <sstream>

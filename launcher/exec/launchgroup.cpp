@@ -1,4 +1,4 @@
-#include "launcher/runner/launchgroup.h"
+#include "launcher/exec/launchgroup.h"
 
 #include <csignal>
 #include <unistd.h>

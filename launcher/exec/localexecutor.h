@@ -1,7 +1,7 @@
 #pragma once
 // Runs on this machine: the argument vector as it is.
 
-#include "launcher/runner/executor.h"
+#include "launcher/exec/executor.h"
 
 namespace sv::launcher {
 

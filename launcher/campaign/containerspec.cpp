@@ -1,6 +1,6 @@
-#include "launcher/container/containerspec.h"
+#include "launcher/campaign/containerspec.h"
 
-#include "launcher/ssh/identifiers.h"
+#include "launcher/campaign/identifiers.h"
 
 #include <nlohmann/json.hpp>
 #include <stdexcept>

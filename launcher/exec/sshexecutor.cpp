@@ -1,6 +1,6 @@
-#include "launcher/ssh/sshexecutor.h"
+#include "launcher/exec/sshexecutor.h"
 
-#include "launcher/ssh/shellquote.h"
+#include "launcher/exec/shellquote.h"
 
 namespace sv::launcher {
 
