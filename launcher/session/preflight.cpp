@@ -42,6 +42,49 @@ const char* kRendezvousProbe =
     "    except OSError as e:\n"
     "        print('unroutable', a, ai[0][4][0], e)\n";
 
+// What the probe printed on one host: each address it reached, or why it could not.
+PreflightFinding judgeRendezvous(const BatchResult& r, const std::string& host) {
+    PreflightFinding f;
+    f.host = host;
+    f.check = "rendezvous";
+    if (r.exitCode != 0) {
+        f.message = "could not check the rendezvous address(es) from here (" +
+                    (r.timedOut ? std::string("no answer within the time limit")
+                                : lastLineOf(r.errors + r.startError)) +
+                    ")";
+        return f;
+    }
+    std::istringstream lines(r.output);
+    std::string line;
+    std::vector<std::string> bad, good;
+    while (std::getline(lines, line)) {
+        std::istringstream words(line);
+        std::string verdict, address;
+        words >> verdict >> address;
+        std::string rest;
+        std::getline(words, rest);
+        if (!rest.empty() && rest.front() == ' ') rest.erase(0, 1);
+        if (verdict == "ok")
+            good.push_back(address + " (" + rest + ")");
+        else if (verdict == "unresolved")
+            bad.push_back("'" + address + "' does not resolve here (" + rest + ")");
+        else if (verdict == "unroutable")
+            bad.push_back("'" + address + "' has no route from here (" + rest + ")");
+    }
+    f.ok = bad.empty() && !good.empty();
+    std::string text;
+    for (const auto& b : (f.ok ? good : bad))
+        text += (text.empty() ? "" : "; ") + b;
+    f.message = f.ok ? "rendezvous reachable: " + text
+                : bad.empty()
+                    ? "the rendezvous check printed nothing"
+                    : "ranks here cannot reach the rendezvous: " + text +
+                          "; give the host's address its ranks can reach as NAME=ADDRESS "
+                          "(--hosts, or the host's address in the campaign), or make the name "
+                          "resolve on every host (DNS or /etc/hosts)";
+    return f;
+}
+
 // Every rendezvous address the campaign's multi-node runs put on a command line, checked from
 // every host that runs ranks. Hosts in `skip` (SSH failed) are left out.
 void checkRendezvous(const Campaign& campaign, const WorkloadProfile& profile,
@@ -82,50 +125,8 @@ void checkRendezvous(const Campaign& campaign, const WorkloadProfile& profile,
             std::vector<PreflightFinding> out;
             for (const auto& p : resolved.problems)
                 out.push_back({builder->hostName(0), "rendezvous", false, p});
-            for (std::size_t i = 0; i < results.size(); ++i) {
-                const BatchResult& r = results[i];
-                PreflightFinding f;
-                f.host = builder->hostName((*hosts)[i]);
-                f.check = "rendezvous";
-                if (r.exitCode != 0) {
-                    f.message = "could not check the rendezvous address(es) from here (" +
-                                (r.timedOut ? std::string("no answer within the time limit")
-                                            : lastLineOf(r.errors + r.startError)) +
-                                ")";
-                    out.push_back(f);
-                    continue;
-                }
-                std::istringstream lines(r.output);
-                std::string line;
-                std::vector<std::string> bad, good;
-                while (std::getline(lines, line)) {
-                    std::istringstream words(line);
-                    std::string verdict, address;
-                    words >> verdict >> address;
-                    std::string rest;
-                    std::getline(words, rest);
-                    if (!rest.empty() && rest.front() == ' ') rest.erase(0, 1);
-                    if (verdict == "ok")
-                        good.push_back(address + " (" + rest + ")");
-                    else if (verdict == "unresolved")
-                        bad.push_back("'" + address + "' does not resolve here (" + rest + ")");
-                    else if (verdict == "unroutable")
-                        bad.push_back("'" + address + "' has no route from here (" + rest + ")");
-                }
-                f.ok = bad.empty() && !good.empty();
-                std::string text;
-                for (const auto& b : (f.ok ? good : bad))
-                    text += (text.empty() ? "" : "; ") + b;
-                f.message = f.ok ? "rendezvous reachable: " + text
-                            : bad.empty()
-                                ? "the rendezvous check printed nothing"
-                                : "ranks here cannot reach the rendezvous: " + text +
-                                      "; give the host's address its ranks can reach as "
-                                      "NAME=ADDRESS (--hosts, or the host's address in the "
-                                      "campaign), or make the name resolve on every host (DNS "
-                                      "or /etc/hosts)";
-                out.push_back(f);
-            }
+            for (std::size_t i = 0; i < results.size(); ++i)
+                out.push_back(judgeRendezvous(results[i], builder->hostName((*hosts)[i])));
             done(std::move(out));
         });
     });
