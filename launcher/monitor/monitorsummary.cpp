@@ -95,7 +95,8 @@ std::vector<std::string> MonitorSummary::notSampled() const {
 }
 
 RunEnd::Monitored MonitorSummary::record(const DisturbanceLimits& limits) const {
-    return {evidence(limits), toJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
+    return {evidence(limits),
+            toJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 
 nlohmann::json MonitorSummary::toJson() const {

@@ -5,6 +5,9 @@
 #include "launcher/exec/commandbuilder.h"
 #include "launcher/exec/shellquote.h"
 #include "launcher/slurm/slurmjobscript.h"
+#include "launcher/ssh/hostaddresses.h"
+
+#include <QTimer>
 
 namespace sv::launcher {
 
@@ -46,6 +49,24 @@ std::vector<std::string> dryRunLines(const Campaign& campaign, std::string* erro
     const auto profile = loadProfile(campaign.profile, error);
     if (!profile) return {};
     return dryRunLines(campaign, *profile, error, std::move(rendezvous));
+}
+
+void resolveDryRun(const Campaign& campaign, QObject* context, std::function<void(DryRun)> done) {
+    DryRun dry;
+    dry.refusal = campaign.validate();
+    std::string error;
+    std::optional<WorkloadProfile> profile;
+    if (dry.refusal.empty() && !(profile = loadProfile(campaign.profile, &error)))
+        dry.refusal.push_back(error);
+    if (!dry.refusal.empty()) return QTimer::singleShot(0, context, [dry, done] { done(dry); });
+    resolveHostAddresses(campaign, context, [campaign, profile, done](HostAddresses resolved) {
+        DryRun dry;
+        dry.notes = std::move(resolved.problems);
+        std::string error;
+        dry.lines = dryRunLines(campaign, *profile, &error, std::move(resolved.addresses));
+        if (dry.lines.empty()) dry.refusal.push_back(error);
+        done(dry);
+    });
 }
 
 } // namespace sv::launcher

@@ -5,6 +5,7 @@
 #include "history/campaignrecord.h"
 #include "ui/charts/historychart.h"
 #include "history/historydatabase.h"
+#include "ui/run/runcontroller.h"
 #include "ui/run/runpanel.h"
 
 #include <QChart>
@@ -16,6 +17,7 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QPointer>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
@@ -252,13 +254,8 @@ void HistoryPage::markExpected(int index, const QString& why) {
 }
 
 void HistoryPage::followCampaigns(RunPanel* panel) {
-    connect(panel, &RunPanel::resultsReady, this,
-            [this](const QString& root, int, int) { m_campaignRoot = root; });
-    connect(panel, &RunPanel::campaignFinished, this, [this](bool cancelled, int ok, int) {
-        // A cancelled campaign stands for less than it is: its resume records it.
-        if (!cancelled && ok > 0 && !m_campaignRoot.isEmpty() && !m_path.empty())
-            recordDirectory(m_campaignRoot);
-        m_campaignRoot.clear();
+    panel->controller()->setRecorder([page = QPointer<HistoryPage>(this)](const QString& dir) {
+        if (page && !page->m_path.empty()) page->recordDirectory(dir);
     });
 }
 

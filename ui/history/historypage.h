@@ -40,7 +40,8 @@ class HistoryPage : public QWidget {
     // the background; the page then reads the history again and says what was recorded.
     void markExpected(int index, const QString& why);
     QPushButton* expectButton() const { return m_expect; }
-    // Every campaign the Run panel finishes with some run ok goes into the history.
+    // The Run panel's campaign session says when a campaign goes into the history; this page is
+    // the recording step it is handed.
     void followCampaigns(RunPanel* panel);
     // The directory "Record in History" records (the one open in the window).
     void setCurrentDirectory(const QString& directory);
@@ -68,8 +69,7 @@ class HistoryPage : public QWidget {
 
     std::filesystem::path m_path;
     QString m_directory;
-    QString m_campaignRoot; // the log root of the campaign the Run panel is running
-    QString m_recordNote;   // the last record's outcome, shown once after the reload
+    QString m_recordNote; // the last record's outcome, shown once after the reload
     std::vector<history::CaseTrend> m_trends;
     quint64 m_generation = 0;
     int m_loading = 0;
