@@ -117,9 +117,8 @@ void CampaignSession::run() {
 
 void CampaignSession::runsDone(const CampaignEnd& end) {
     m_end.campaign = end;
-    m_end.total = static_cast<int>(runs().size());
     m_end.ok = okRuns();
-    emit runsEnded(end, m_end.ok, m_end.total);
+    emit runsEnded(end, m_end.ok, static_cast<int>(runs().size()));
     if (m_options.record && recordable(end, m_end.ok)) {
         m_options.record(m_campaign.outputDir);
         m_end.recorded = true;
@@ -152,9 +151,7 @@ void CampaignSession::cancel() {
         QTimer::singleShot(0, this, [this] {
             if (m_stage == Stage::Done || m_stage == Stage::Running) return;
             m_end.campaign = {CampaignEnd::Outcome::Cancelled, {}};
-            m_end.total = static_cast<int>(runs().size());
-            m_end.ok = okRuns();
-            emit runsEnded(m_end.campaign, m_end.ok, m_end.total);
+            emit runsEnded(m_end.campaign, okRuns(), static_cast<int>(runs().size()));
             finish();
         });
         break;
@@ -170,6 +167,9 @@ void CampaignSession::cancel() {
 }
 
 void CampaignSession::finish() {
+    // The plan as it stands (adaptive repeats add to it), also when no run could start.
+    m_end.total = static_cast<int>(runs().size());
+    m_end.ok = okRuns();
     m_stage = Stage::Done;
     emit finished(m_end);
 }

@@ -141,6 +141,7 @@ TEST(CampaignSession, ACancelBeforeTheFirstRunEndsItAtOnceAndRecordsNothing) {
     EXPECT_FALSE(r.end->recorded);
     EXPECT_TRUE(r.recorded.empty());
     EXPECT_EQ(r.end->ok, 0);
+    EXPECT_EQ(r.end->total, 1); // the plan, though none of it ran
     for (const auto& step : r.steps)
         EXPECT_EQ(step.rfind("run ", 0), std::string::npos) << "a run started: " << step;
     // What the preparation or the capture answers later is dropped: nothing more is said.
