@@ -27,7 +27,7 @@
 // default), step, epoch, rank, timestamp ("YYYY-MM-DD HH:MM:SS[.,]f" or seconds since 1970).
 // Python's "(?<name>...)" is taken for RE2's "(?P<name>...)".
 
-#include "core/measure/userformatanalyzer.h"
+#include "core/measure/userwindowrule.h"
 #include "core/model/sample.h"
 #include "core/parse/logformat.h"
 

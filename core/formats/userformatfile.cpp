@@ -1,6 +1,7 @@
 #include "core/formats/userformat.h"
 
 #include "core/formats/formatregistry.h"
+#include "core/measure/userformatanalyzer.h"
 #include "core/parse/fastpattern.h"
 
 #include <nlohmann/json.hpp>

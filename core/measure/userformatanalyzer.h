@@ -5,6 +5,7 @@
 // first tenth (drop_first); their median or mean.
 
 #include "core/measure/formatanalyzer.h"
+#include "core/measure/userwindowrule.h"
 #include "core/model/runresult.h"
 
 #include <cstdint>
@@ -14,19 +15,6 @@
 #include <vector>
 
 namespace sv {
-
-// What a user's format file says of its values and window (core/formats/userformat.h reads and
-// checks it): all that the figure needs of the format.
-struct UserWindowRule {
-    enum class Value { Rate, StepTime };
-    enum class Statistic { Median, Mean };
-    std::string id, file, unit, marker; // named in the notes and reasons
-    Value value = Value::Rate;
-    Statistic statistic = Statistic::Median;
-    double dropFirst = 0.1; // the window when no steps are given: the values after this share
-    std::optional<int> warmup, iterations; // the window in steps, where the file names one
-    std::optional<int> batch;              // samples per step and device, for step times
-};
 
 struct UserWindowValue {
     std::int64_t line = 0;
