@@ -249,8 +249,6 @@ void HistoryPage::markExpected(int index, const QString& why) {
         async::workPool());
 }
 
-}
-
 void HistoryPage::showTrends(std::vector<history::CaseTrend> trends, const QString& status) {
     const QString previous = m_case->currentText();
     m_trends = std::move(trends);
