@@ -136,7 +136,10 @@ struct Walker {
                 continue;
             }
             if (isDir) {
-                auto t = parseTopology(p.filename().string());
+                std::string why;
+                auto t = parseTopology(p.filename().string(), &why);
+                if (!why.empty())
+                    warn(p, why + "; the logs in it are read as outside DLPerf's layout");
                 walk(p, t ? t : topology, depth + 1);
                 continue;
             }

@@ -372,6 +372,14 @@ RunKey identifyRun(const RunFacts& facts, const PathHints& path,
         nodesWhere = "path (" + path.evidence + ": " + std::to_string(*path.gpusPerNode) +
                      " GPUs per node)";
     }
+    bool gpusOutOfRange = false;
+    if (gpus && *gpus > kMaxRanks) {
+        o.details.push_back("GPUs ?: " + gpusWhere + " says " + std::to_string(*gpus) +
+                            ", more than " + std::to_string(kMaxRanks) +
+                            ": not a GPU count, not used");
+        gpus.reset();
+        gpusOutOfRange = true;
+    }
     if (gpus && *gpus > 0) {
         if (nodes && *nodes > 0 && *gpus % *nodes == 0) {
             key.topology = Topology{*nodes, *gpus / *nodes};
@@ -387,9 +395,10 @@ RunKey identifyRun(const RunFacts& facts, const PathHints& path,
     } else {
         key.topology = Topology{0, 0};
         o.topology = KeySource::Unknown;
-        o.details.push_back("GPUs ?: the log states no GPU or rank count (world_size, num_gpus, "
-                            "rank tags), nor its path or a scaleview.json: its throughput "
-                            "counts, no speedup");
+        if (!gpusOutOfRange)
+            o.details.push_back("GPUs ?: the log states no GPU or rank count (world_size, "
+                                "num_gpus, rank tags), nor its path or a scaleview.json: its "
+                                "throughput counts, no speedup");
     }
 
     // Repeat

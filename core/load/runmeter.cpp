@@ -1,7 +1,30 @@
 #include "core/load/runmeter.h"
 
+#include "core/model/plausibility.h"
+
 namespace sv {
 namespace {
+
+// A complete run whose figure cannot be a throughput is excluded with the reason, its figures
+// withdrawn: no output shows them as figures and no median takes them.
+void excludeImplausible(RunResult& r, std::string_view unit) {
+    if (r.status != RunStatus::Complete) return;
+    for (const Method m : {Method::Time, Method::Speed}) {
+        const auto figure = r.throughput(m);
+        if (!figure) continue;
+        if (auto why = implausibleThroughput(*figure, unit)) {
+            r.status = RunStatus::Unusable;
+            r.reason = "its throughput by the " + std::string(methodName(m)) +
+                       " method cannot be one: " + *why +
+                       " (a corrupted or misread line?); not counted";
+            r.timeThroughput.reset();
+            r.speedThroughput.reset();
+            r.methodDifferencePct.reset();
+            r.methodsDisagree = false;
+            return;
+        }
+    }
+}
 
 using Analyzer = std::variant<RunAnalyzer, RateLineAnalyzer, StepTimeAnalyzer>;
 
@@ -23,7 +46,8 @@ Analyzer makeAnalyzer(const LogFormat& f, const RunKey& key, const MeasureOption
 } // namespace
 
 RunMeter::RunMeter(const LogFile& log, const LogFormat& format, const MeasureOptions& measure)
-    : m_path(log.display), m_key(log.key), m_measure(windowFor(format, measure)),
+    : m_path(log.display), m_unit(format.unit), m_key(log.key),
+      m_measure(windowFor(format, measure)),
       m_analyzer(makeAnalyzer(format, log.key, m_measure)) {
     m_key.format = std::string(format.id);
     if (format.id == log.key.format) m_detection = log.detection;
@@ -46,6 +70,7 @@ RunResult RunMeter::result(const ParseCounters& counters, bool unterminatedTail)
     else
         std::visit([&](const auto& a) { a.finish(r, counters, unterminatedTail); }, m_analyzer);
     if (!m_detection.empty()) r.notes.insert(r.notes.begin(), m_detection);
+    excludeImplausible(r, m_unit);
     return r;
 }
 
