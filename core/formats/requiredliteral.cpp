@@ -40,7 +40,8 @@ std::optional<std::size_t> classEnd(std::string_view p, std::size_t i) {
     if (j < p.size() && p[j] == ']') ++j; // a ']' first is a member
     while (j < p.size() && p[j] != ']') {
         if (p[j] == '\\') {
-            if (j + 2 < p.size() && std::string_view("xpP").find(p[j + 1]) != std::string_view::npos &&
+            if (j + 2 < p.size() &&
+                std::string_view("xpP").find(p[j + 1]) != std::string_view::npos &&
                 p[j + 2] == '{') {
                 const auto close = p.find('}', j);
                 if (close == std::string_view::npos) return std::nullopt;
@@ -85,8 +86,17 @@ Atom escapeAt(std::string_view p, std::size_t i) {
         return {'\v', i + 2, false};
     case 'a':
         return {'\a', i + 2, false};
-    case 'd': case 'D': case 'w': case 'W': case 's': case 'S': case 'C': // classes, any byte
-    case 'b': case 'B': case 'A': case 'z':                               // assertions
+    case 'd':
+    case 'D':
+    case 'w':
+    case 'W':
+    case 's':
+    case 'S':
+    case 'C': // classes, any byte
+    case 'b':
+    case 'B':
+    case 'A':
+    case 'z': // assertions
         return {std::nullopt, i + 2, false};
     case 'p':
     case 'P': {

@@ -1,6 +1,7 @@
 #include "core/load/runmeter.h"
 
 #include "core/model/plausibility.h"
+#include "core/parse/logparser.h"
 
 namespace sv {
 namespace {
@@ -26,6 +27,38 @@ void excludeImplausible(RunResult& r, std::string_view unit) {
     }
 }
 
+// A read the format's line reader stopped part-way (its time per file spent) gives no figure:
+// the lines it did not read could change it.
+void excludeCutRead(RunResult& r, const ParseCounters& counters) {
+    if (counters.budgetLine == 0) return;
+    r.status = RunStatus::Unusable;
+    r.reason = "the format's line pattern took more than " + quoteFigure(counters.budgetSeconds) +
+               " s over this log: reading stopped at line " + std::to_string(counters.budgetLine) +
+               " of " + std::to_string(counters.lines) +
+               " (a pattern slow on every line?); not counted";
+    r.timeThroughput.reset();
+    r.speedThroughput.reset();
+    r.methodDifferencePct.reset();
+    r.methodsDisagree = false;
+}
+
+// Lines skipped for their length are said by every analyzer's run, with where and why: a
+// figure or an empty run without them would not say that part of the log was never read.
+void sayOverlongLines(RunResult& r, const ParseCounters& counters, std::size_t maxLineBytes) {
+    if (counters.overlongLines == 0) return;
+    if (r.reason.find("over-long") != std::string::npos) return;
+    for (const auto& note : r.notes)
+        if (note.find("over-long") != std::string::npos) return;
+    const std::string said = std::to_string(counters.overlongLines) +
+                             " over-long lines skipped (first at line " +
+                             std::to_string(counters.firstOverlongLine) + ": longer than " +
+                             std::to_string(maxLineBytes >> 20) + " MiB, not read)";
+    if (r.status == RunStatus::Complete)
+        r.notes.push_back(said);
+    else
+        r.reason += (r.reason.empty() ? "" : "; ") + said;
+}
+
 using Analyzer = std::variant<RunAnalyzer, RateLineAnalyzer, StepTimeAnalyzer>;
 
 Analyzer makeAnalyzer(const LogFormat& f, const RunKey& key, const MeasureOptions& m) {
@@ -47,8 +80,7 @@ Analyzer makeAnalyzer(const LogFormat& f, const RunKey& key, const MeasureOption
 
 RunMeter::RunMeter(const LogFile& log, const LogFormat& format, const MeasureOptions& measure)
     : m_path(log.display), m_unit(format.unit), m_key(log.key),
-      m_measure(windowFor(format, measure)),
-      m_analyzer(makeAnalyzer(format, log.key, m_measure)) {
+      m_measure(windowFor(format, measure)), m_analyzer(makeAnalyzer(format, log.key, m_measure)) {
     m_key.format = std::string(format.id);
     if (format.id == log.key.format) m_detection = log.detection;
     if (format.makeAnalyzer)
@@ -71,6 +103,8 @@ RunResult RunMeter::result(const ParseCounters& counters, bool unterminatedTail)
         std::visit([&](const auto& a) { a.finish(r, counters, unterminatedTail); }, m_analyzer);
     if (!m_detection.empty()) r.notes.insert(r.notes.begin(), m_detection);
     excludeImplausible(r, m_unit);
+    excludeCutRead(r, counters);
+    sayOverlongLines(r, counters, ParseOptions{}.maxLineBytes);
     return r;
 }
 

@@ -2,6 +2,7 @@
 #include "core/model/textscan.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 namespace sv {
@@ -243,9 +244,20 @@ void LogParser::processLine(std::string_view line, std::size_t markerPos) {
             }
         }
     }
-    if (m_options.format.parseWith)
+    if (m_options.format.parseWith) {
+        if (m_counters.budgetLine > 0) return; // the file's time for the reader is spent
+        // Timed: a pattern that is slow on every line (RE2 is linear, but its program may be
+        // large) must not hold a read for minutes.
+        const auto start = std::chrono::steady_clock::now();
         m_options.format.parseWith(m_options.format.context, line, markerPos, sample);
-    else
+        m_readerNs += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+        if (m_options.lineReaderSeconds > 0 && m_readerNs > m_options.lineReaderSeconds * 1e9) {
+            m_counters.budgetLine = m_counters.lines;
+            m_counters.budgetSeconds = m_options.lineReaderSeconds;
+        }
+    } else
         m_options.format.parse(line, markerPos, sample);
     if (sample.hasSpeed) {
         m_lastEndSize = std::min(line.size(), sizeof m_lastEnd);
