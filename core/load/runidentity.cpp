@@ -7,9 +7,12 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <fnmatch.h>
-#include <fstream>
-#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace sv {
 namespace fs = std::filesystem;
@@ -131,8 +134,34 @@ std::optional<std::string> jsonString(const nlohmann::json& j, const char* key,
     return std::nullopt;
 }
 
-void applyEntry(const nlohmann::json& j, SidecarEntry& e, std::vector<Warning>& warnings) {
-    if (!j.is_object()) return;
+// A key the reader does not know is said, never silently dropped: a typo ("precison") would
+// otherwise leave the field unknown without a word.
+void warnUnknownKeys(const nlohmann::json& j, SidecarEntry& e, std::vector<Warning>& warnings,
+                     const std::string& where) {
+    static const char* const kKnown[] = {"model", "batch",  "precision", "topology", "gpus",
+                                         "nodes", "repeat", "label",     "files"};
+    for (const auto& [key, value] : j.items()) {
+        if (std::find_if(std::begin(kKnown), std::end(kKnown),
+                         [&](const char* k) { return key == k; }) != std::end(kKnown) &&
+            (key != "files" || where.empty()))
+            continue;
+        std::string shown = key.substr(0, 60);
+        if (shown.size() < key.size()) shown += "...";
+        warnings.push_back({e.file, 0,
+                            where + "\"" + shown +
+                                "\" is not a key of scaleview.json (known: model, batch, "
+                                "precision, topology, gpus, nodes, repeat, label" +
+                                (where.empty() ? ", files" : "") + "); ignored"});
+    }
+}
+
+void applyEntry(const nlohmann::json& j, SidecarEntry& e, std::vector<Warning>& warnings,
+                const std::string& where = {}) {
+    if (!j.is_object()) {
+        warnings.push_back({e.file, 0, where + "must be an object of keys; ignored"});
+        return;
+    }
+    warnUnknownKeys(j, e, warnings, where);
     if (auto v = jsonString(j, "model", e.file, warnings)) e.model = *v;
     if (auto v = jsonString(j, "precision", e.file, warnings)) e.precision = *v;
     if (auto v = jsonString(j, "label", e.file, warnings)) e.label = *v;
@@ -163,6 +192,64 @@ bool namesExactly(const std::string& glob) {
 }
 
 } // namespace
+
+std::optional<std::string> readSidecarText(const fs::path& file, std::string* error) {
+    // O_NONBLOCK: a FIFO planted under the name must not hold the read; O_NOFOLLOW is not
+    // wanted, a sidecar may be a link the user made.
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        if (error) *error = std::strerror(errno);
+        return std::nullopt;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        if (error) *error = "not a regular file; not read";
+        return std::nullopt;
+    }
+    auto tooLarge = [&](std::uintmax_t size) {
+        if (error)
+            *error = "larger than " + std::to_string(kMaxSidecarBytes >> 20) + " MiB (" +
+                     std::to_string(size) + " bytes): not a sidecar, not read";
+        return std::nullopt;
+    };
+    if (static_cast<std::uintmax_t>(st.st_size) > kMaxSidecarBytes) {
+        ::close(fd);
+        return tooLarge(static_cast<std::uintmax_t>(st.st_size));
+    }
+    // At most one byte past the bound, should the file grow while it is read.
+    std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
+    std::size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            if (error) *error = std::strerror(errno);
+            ::close(fd);
+            return std::nullopt;
+        }
+        if (n == 0) break;
+        got += static_cast<std::size_t>(n);
+        if (got == text.size() && got <= kMaxSidecarBytes) text.resize(text.size() + 4096);
+        if (got > kMaxSidecarBytes) {
+            ::close(fd);
+            return tooLarge(got);
+        }
+    }
+    ::close(fd);
+    text.resize(got);
+    return text;
+}
+
+bool staysWithin(const fs::path& path, const fs::path& root) {
+    std::error_code ec;
+    const fs::path p = fs::weakly_canonical(path, ec);
+    if (ec) return false;
+    const fs::path r = fs::weakly_canonical(root, ec);
+    if (ec) return false;
+    const fs::path rel = p.lexically_relative(r);
+    return !rel.empty() && *rel.begin() != "..";
+}
 
 PathHints readPathHints(const fs::path& file, const fs::path& root) {
     PathHints h;
@@ -199,13 +286,18 @@ const Sidecars::Loaded& Sidecars::load(const fs::path& dir, std::vector<Warning>
     Loaded l;
     const fs::path file = dir / "scaleview.json";
     std::error_code ec;
-    if (fs::is_regular_file(file, ec)) {
+    if (fs::exists(fs::symlink_status(file, ec))) {
         l.present = true;
         l.path = file.string();
-        std::ifstream in(file, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        l.text = text.str();
+        std::string error;
+        if (auto text = readSidecarText(file, &error)) {
+            l.text = std::move(*text);
+        } else {
+            warnings.push_back({l.path, 0, error + "; ignored"});
+            l.present = false;
+            m_cache.emplace_back(key, std::move(l));
+            return m_cache.back().second;
+        }
         const auto j = nlohmann::json::parse(l.text, nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
             warnings.push_back({l.path, 0, "not a JSON object; ignored"});
@@ -229,6 +321,8 @@ std::optional<SidecarEntry> Sidecars::lookup(const fs::path& file, std::vector<W
             const bool first = std::find(said.begin(), said.end(), l.path) == said.end();
             if (first) said.push_back(l.path);
             applyEntry(j, e, first ? sink : quiet);
+            if (j.contains("files") && !j["files"].is_object() && first)
+                sink.push_back({e.file, 0, "\"files\" must be an object of globs; ignored"});
             if (j.contains("files") && j["files"].is_object()) {
                 const std::string rel = file.lexically_relative(dir).string();
                 const std::string name = file.filename().string();
@@ -239,7 +333,8 @@ std::optional<SidecarEntry> Sidecars::lookup(const fs::path& file, std::vector<W
                         if (namesExactly(glob) == exact &&
                             (::fnmatch(glob.c_str(), rel.c_str(), 0) == 0 ||
                              ::fnmatch(glob.c_str(), name.c_str(), 0) == 0))
-                            applyEntry(entry, e, first ? sink : quiet);
+                            applyEntry(entry, e, first ? sink : quiet,
+                                       "files[\"" + glob.substr(0, 60) + "\"]: ");
             }
             return e;
         }

@@ -18,6 +18,7 @@
 #include "core/parse/runfacts.h"
 #include "core/model/warning.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -39,6 +40,17 @@ struct SidecarEntry {
     std::optional<int> batch, repeat, gpus, nodes;
     std::string file; // the sidecar's path, for messages
 };
+
+// The most a scaleview.json may hold: a few keys and one entry per log come to kilobytes; a
+// larger file is refused from its size, never read whole (a 3 GB one once took 6.3 GB).
+inline constexpr std::uintmax_t kMaxSidecarBytes = std::uintmax_t{1} << 20;
+
+// A scaleview.json's text, read with that bound: nullopt and *error ("larger than 1 MiB (N
+// bytes): not read", "not a regular file", the system's words) when it cannot be.
+std::optional<std::string> readSidecarText(const std::filesystem::path& file, std::string* error);
+
+// Whether path, with every symlink resolved, lies within root's resolved folder (or is it).
+bool staysWithin(const std::filesystem::path& path, const std::filesystem::path& root);
 
 class Sidecars {
   public:
