@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -136,15 +137,13 @@ std::optional<std::string> jsonString(const nlohmann::json& j, const char* key,
 
 // A key the reader does not know is said, never silently dropped: a typo ("precison") would
 // otherwise leave the field unknown without a word.
-void warnUnknownKeys(const nlohmann::json& j, SidecarEntry& e, std::vector<Warning>& warnings,
+void warnUnknownKeys(const nlohmann::json& j, const SidecarEntry& e, std::vector<Warning>& warnings,
                      const std::string& where) {
-    static const char* const kKnown[] = {"model", "batch",  "precision", "topology", "gpus",
-                                         "nodes", "repeat", "label",     "files"};
-    for (const auto& [key, value] : j.items()) {
-        if (std::find_if(std::begin(kKnown), std::end(kKnown),
-                         [&](const char* k) { return key == k; }) != std::end(kKnown) &&
-            (key != "files" || where.empty()))
-            continue;
+    static const std::set<std::string, std::less<>> kKnown{
+        "model", "batch", "precision", "topology", "gpus", "nodes", "repeat", "label"};
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string& key = it.key();
+        if (kKnown.count(key) > 0 || (key == "files" && where.empty())) continue;
         std::string shown = key.substr(0, 60);
         if (shown.size() < key.size()) shown += "...";
         warnings.push_back({e.file, 0,

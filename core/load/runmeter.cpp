@@ -59,6 +59,16 @@ void sayOverlongLines(RunResult& r, const ParseCounters& counters, std::size_t m
         r.reason += (r.reason.empty() ? "" : "; ") + said;
 }
 
+// A file of bytes without one line break (a 5 GB file of NUL bytes once showed as "empty"):
+// not a text log, said with its size.
+void sayNoLineBreak(RunResult& r, const ParseCounters& counters) {
+    if (r.status != RunStatus::Empty || counters.lines > 0 || counters.bytes == 0) return;
+    r.status = RunStatus::Unusable;
+    r.reason = std::to_string(counters.bytes) +
+               " bytes without a line break: not a text log (binary, or NUL bytes?); not read "
+               "as one";
+}
+
 using Analyzer = std::variant<RunAnalyzer, RateLineAnalyzer, StepTimeAnalyzer>;
 
 Analyzer makeAnalyzer(const LogFormat& f, const RunKey& key, const MeasureOptions& m) {
@@ -105,6 +115,7 @@ RunResult RunMeter::result(const ParseCounters& counters, bool unterminatedTail)
     excludeImplausible(r, m_unit);
     excludeCutRead(r, counters);
     sayOverlongLines(r, counters, ParseOptions{}.maxLineBytes);
+    sayNoLineBreak(r, counters);
     return r;
 }
 

@@ -196,3 +196,34 @@ TEST(InputBounds, ParameterKeysAreBounded) {
         lr = lr || (key == "lr" && value == "0.1");
     EXPECT_TRUE(lr);
 }
+
+// A host list with an empty entry ("-H a:8,,b:8", ":8") counted an empty host, or dropped it
+// without a word: named hosts only are counted, and the evidence says what was left out.
+TEST(InputBounds, AnEmptyHostEntryIsNotCountedAndSaid) {
+    const RunFacts f = readRunFacts("+ mpirun -np 16 -H node1:8,,:8,node2:8 python train.py\n");
+    ASSERT_TRUE(f.nodes);
+    EXPECT_EQ(f.nodes->value, "2");
+    EXPECT_NE(f.nodes->evidence.find("(2 empty host entries not counted)"), std::string::npos)
+        << f.nodes->evidence;
+}
+
+// A log in DLPerf's layout that is bytes without one line break (a file of NULs) showed as an
+// empty run: it is a file that is not a text log, with its size.
+TEST(InputBounds, AFileOfNulBytesIsNotCalledEmpty) {
+    TempDir dir;
+    std::filesystem::create_directories(dir / "1n1g");
+    {
+        const int fd = ::open((dir / "1n1g" / "r50_b64_fp32_1.log").c_str(),
+                              O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ASSERT_GE(fd, 0);
+        ASSERT_EQ(::ftruncate(fd, off_t{64} << 20), 0); // 64 MiB of NULs, sparse
+        ::close(fd);
+    }
+    const ScanResult scan = scanLogDirectory(dir.path());
+    ASSERT_EQ(scan.logs.size(), 1u);
+    const RunResult r = loadRun(scan.logs[0], LoadOptions{});
+    EXPECT_NE(r.status, RunStatus::Empty);
+    EXPECT_NE(r.reason.find("67108864 bytes without a line break: not a text log"),
+              std::string::npos)
+        << r.reason;
+}
