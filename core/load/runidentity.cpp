@@ -130,6 +130,14 @@ std::optional<int> jsonInt(const nlohmann::json& j, const char* key, const std::
 std::optional<std::string> jsonString(const nlohmann::json& j, const char* key,
                                       const std::string& file, std::vector<Warning>& warnings) {
     if (!j.contains(key)) return std::nullopt;
+    // A model, precision or label is a short name; a longer text would fill every table.
+    constexpr std::size_t kMaxBytes = 200;
+    if (j[key].is_string() && j[key].get_ref<const std::string&>().size() > kMaxBytes) {
+        warnings.push_back({file, 0,
+                            std::string("\"") + key + "\" is longer than " +
+                                std::to_string(kMaxBytes) + " bytes; ignored"});
+        return std::nullopt;
+    }
     if (j[key].is_string()) return j[key].get<std::string>();
     warnings.push_back({file, 0, std::string("\"") + key + "\" must be a string; ignored"});
     return std::nullopt;

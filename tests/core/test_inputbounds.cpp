@@ -94,14 +94,16 @@ TEST(InputBounds, IgnoredSidecarKeysAreSaid) {
     TempDir dir;
     writeLooseLog(dir / "runs" / "train.log");
     writeFile(dir / "runs" / "scaleview.json",
-              R"({"precison": "fp16", "model": "resnet50",
-                  "files": {"train.log": {"bach": 64, "batch": 32}, "x.log": 3}})");
+              R"({"precison": "fp16", "model": "resnet50", "label": ")" + std::string(300, 'L') +
+                  R"(", "files": {"train.log": {"bach": 64, "batch": 32}, "x.log": 3}})");
     const ScanResult scan = scanLogDirectory(dir.path());
     ASSERT_EQ(scan.logs.size(), 1u);
     EXPECT_TRUE(said(scan.warnings, "\"precison\" is not a key of scaleview.json (known: model, "
                                     "batch, precision"))
         << allOf(scan.warnings);
     EXPECT_TRUE(said(scan.warnings, "files[\"train.log\"]: \"bach\" is not a key"))
+        << allOf(scan.warnings);
+    EXPECT_TRUE(said(scan.warnings, "\"label\" is longer than 200 bytes; ignored"))
         << allOf(scan.warnings);
 }
 
