@@ -60,9 +60,12 @@ void sayOverlongLines(RunResult& r, const ParseCounters& counters, std::size_t m
 }
 
 // A file of bytes without one line break (a 5 GB file of NUL bytes once showed as "empty"):
-// not a text log, said with its size.
-void sayNoLineBreak(RunResult& r, const ParseCounters& counters) {
-    if (r.status != RunStatus::Empty || counters.lines > 0 || counters.bytes == 0) return;
+// not a text log, said with its size. Only past the longest line read, so that a live log whose
+// first line is still being written stays an empty run.
+void sayNoLineBreak(RunResult& r, const ParseCounters& counters, std::size_t maxLineBytes) {
+    if (r.status != RunStatus::Empty || counters.lines > 0 ||
+        counters.bytes <= static_cast<std::int64_t>(maxLineBytes))
+        return;
     r.status = RunStatus::Unusable;
     r.reason = std::to_string(counters.bytes) +
                " bytes without a line break: not a text log (binary, or NUL bytes?); not read "
@@ -115,7 +118,7 @@ RunResult RunMeter::result(const ParseCounters& counters, bool unterminatedTail)
     excludeImplausible(r, m_unit);
     excludeCutRead(r, counters);
     sayOverlongLines(r, counters, ParseOptions{}.maxLineBytes);
-    sayNoLineBreak(r, counters);
+    sayNoLineBreak(r, counters, ParseOptions{}.maxLineBytes);
     return r;
 }
 
