@@ -78,3 +78,22 @@ TEST(Plausibility, ATopologyWhoseGpuCountOverflowsIsRefusedWithTheReason) {
     for (const LogFile& log : scan.logs)
         EXPECT_NE(log.key.topology.nodes, 65536) << log.display; // never the overflowing key
 }
+
+// A GPU count a log states beyond any cluster (a corrupted world_size) is not used, and said.
+TEST(Plausibility, AGpuCountBeyondAnyClusterIsNotUsed) {
+    TempDir dir;
+    RunSpec spec;
+    spec.iterations = 130;
+    writeFile(dir / "runs" / "train.log",
+              "Namespace(world_size=5000000, batch_size=64)\n" +
+                  makeLog(spec, [](int, int) { return std::string("128.00"); }));
+    const ScanResult scan = scanLogDirectory(dir.path());
+    ASSERT_EQ(scan.logs.size(), 1u);
+    const RunKey& key = scan.logs[0].key;
+    EXPECT_EQ(key.topology.ranks(), 0);
+    bool said = false;
+    for (const auto& d : key.origins.details)
+        said = said || d.find("says 5000000, more than 1048576: not a GPU count, not used") !=
+                           std::string::npos;
+    EXPECT_TRUE(said);
+}
