@@ -119,13 +119,16 @@ asan: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) --timeout 600 -L core
 
-# A short libFuzzer run of the parser (FUZZ_SECONDS, default 60).
+# A short libFuzzer run of each reader (FUZZ_SECONDS each, default 60): the log parser, user
+# formats (and the match hint against RE2), scaleview.json.
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCALEVIEW_FUZZ=ON -DSCALEVIEW_TESTS=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_logparser
-	mkdir -p $(FUZZ_BUILD)/corpus
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_logparser fuzz_userformat fuzz_sidecar
+	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/corpus-userformat $(FUZZ_BUILD)/corpus-sidecar
 	$(FUZZ_BUILD)/fuzz/fuzz_logparser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(FUZZ_BUILD)/corpus fuzz/seeds
+	$(FUZZ_BUILD)/fuzz/fuzz_userformat -max_total_time=$(FUZZ_SECONDS) -max_len=1024 $(FUZZ_BUILD)/corpus-userformat fuzz/seeds-userformat
+	$(FUZZ_BUILD)/fuzz/fuzz_sidecar -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(FUZZ_BUILD)/corpus-sidecar fuzz/seeds-sidecar
 
 # DLPERF_SCRIPT=path/to/extract_mxnet_logs.py times DLPerf's own script as well.
 bench:

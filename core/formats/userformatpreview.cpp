@@ -2,6 +2,7 @@
 
 #include "core/formats/formatregistry.h"
 #include "core/measure/userformatanalyzer.h"
+#include "core/model/plausibility.h"
 #include "core/parse/logread.h"
 #include "core/parse/logparser.h"
 
@@ -18,8 +19,18 @@ UserFormatPreview previewUserFormat(const UserFormat& format, const std::filesys
     std::string head;
     ParseOptions options;
     options.format = format.logFormat().message;
+    // Lines the pattern matched whose value is left out, with why: never "no match".
+    std::int64_t otherRanks = 0, unusable = 0, firstUnusable = 0;
     LogParser parser(options, [&](const SpeedSample& s) {
-        if (!s.hasSpeed || s.rank > 0 || !std::isfinite(s.speed)) return;
+        if (!s.hasSpeed) return;
+        if (s.rank > 0) {
+            ++otherRanks;
+            return;
+        }
+        if (!std::isfinite(s.speed)) {
+            if (unusable++ == 0) firstUnusable = s.line;
+            return;
+        }
         ++out.matches;
         if (out.matchLines.size() < 200) out.matchLines.push_back(s.line);
         values.push_back({s.line, s.hasIteration ? s.batchFirst : -1, s.speed});
@@ -59,6 +70,26 @@ UserFormatPreview previewUserFormat(const UserFormat& format, const std::filesys
     out.figure = f.figure;
     out.rule = f.rule;
     out.problem = f.problem;
+    if (values.empty() && (unusable > 0 || otherRanks > 0))
+        out.problem =
+            unusable > 0
+                ? std::to_string(unusable) +
+                      " lines match, none with a usable value (the first at "
+                      "line " +
+                      std::to_string(firstUnusable) + ": a scale not in \"scales\", or no number)"
+                : std::to_string(otherRanks) + " lines match, all of ranks other than 0 (only rank "
+                                               "0's are counted)";
+    if (out.figure)
+        if (auto why = implausibleThroughput(*out.figure, format.unit())) {
+            out.problem = "the figure cannot be a throughput: " + *why;
+            out.figure.reset();
+        }
+    if (const ParseCounters& c = parser.counters(); c.budgetLine > 0) {
+        out.problem = "the line pattern took more than " + quoteFigure(c.budgetSeconds) +
+                      " s over this log: reading stopped at line " + std::to_string(c.budgetLine) +
+                      " (a pattern slow on every line?)";
+        out.figure.reset();
+    }
     return out;
 }
 

@@ -29,6 +29,18 @@ bool readHead(const fs::path& path, std::string& head, bool more, std::string* e
         if (error) *error = std::strerror(errno);
         return false;
     }
+    // A FIFO read without blocking gives nothing, which once read as "the file is empty".
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        if (error)
+            *error = S_ISFIFO(st.st_mode)   ? "a FIFO (named pipe), not a file"
+                     : S_ISCHR(st.st_mode)  ? "a character device, not a file"
+                     : S_ISBLK(st.st_mode)  ? "a block device, not a file"
+                     : S_ISSOCK(st.st_mode) ? "a socket, not a file"
+                                            : "not a regular file";
+        return false;
+    }
     const std::size_t want = more ? kDetectBytes : std::size_t{1} << 16;
     head.resize(want);
     std::size_t got = 0;
@@ -41,6 +53,19 @@ bool readHead(const fs::path& path, std::string& head, bool more, std::string* e
     ::close(fd);
     head.resize(got);
     return true;
+}
+
+// What a directory entry that is neither a folder nor a regular file is, in words: a FIFO or a
+// device would block or never end a read, so each is named and skipped unread.
+const char* notAFile(const fs::directory_entry& entry) {
+    std::error_code ec;
+    const fs::file_status st = entry.status(ec);
+    if (ec) return nullptr;
+    if (fs::is_fifo(st)) return "a FIFO (named pipe)";
+    if (fs::is_character_file(st)) return "a character device";
+    if (fs::is_block_file(st)) return "a block device";
+    if (fs::is_socket(st)) return "a socket";
+    return nullptr;
 }
 
 struct Walker {
@@ -135,14 +160,25 @@ struct Walker {
                 }
                 continue;
             }
+            if (isDir && entry.is_symlink(sec) && !staysWithin(p, root)) {
+                std::error_code wc;
+                warn(p, "a symlink to " + fs::weakly_canonical(p, wc).string() +
+                            ", outside the folder opened; not followed");
+                continue;
+            }
             if (isDir) {
-                auto t = parseTopology(p.filename().string());
+                std::string why;
+                auto t = parseTopology(p.filename().string(), &why);
+                if (!why.empty())
+                    warn(p, why + "; the logs in it are read as outside DLPerf's layout");
                 walk(p, t ? t : topology, depth + 1);
                 continue;
             }
             if (!entry.is_regular_file(sec)) {
                 if (entry.is_symlink(sec) && !entry.exists(sec))
                     warn(p, "dangling symlink; skipped");
+                else if (const char* what = notAFile(entry))
+                    warn(p, std::string(what) + ", not a file; skipped (never read)");
                 continue;
             }
             ++out.filesRead;

@@ -2,14 +2,9 @@
 
 #include "core/model/modelname.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <fnmatch.h>
-#include <fstream>
-#include <sstream>
 
 namespace sv {
 namespace fs = std::filesystem;
@@ -113,55 +108,6 @@ void readName(std::string_view name, PathHints& h, bool isFile) {
     }
 }
 
-std::optional<int> jsonInt(const nlohmann::json& j, const char* key, const std::string& file,
-                           std::vector<Warning>& warnings) {
-    if (!j.contains(key)) return std::nullopt;
-    const auto& v = j[key];
-    if (v.is_number_integer() && v.get<long long>() >= 0 && v.get<long long>() < (1 << 24))
-        return static_cast<int>(v.get<long long>());
-    warnings.push_back({file, 0, std::string("\"") + key + "\" must be a whole number; ignored"});
-    return std::nullopt;
-}
-
-std::optional<std::string> jsonString(const nlohmann::json& j, const char* key,
-                                      const std::string& file, std::vector<Warning>& warnings) {
-    if (!j.contains(key)) return std::nullopt;
-    if (j[key].is_string()) return j[key].get<std::string>();
-    warnings.push_back({file, 0, std::string("\"") + key + "\" must be a string; ignored"});
-    return std::nullopt;
-}
-
-void applyEntry(const nlohmann::json& j, SidecarEntry& e, std::vector<Warning>& warnings) {
-    if (!j.is_object()) return;
-    if (auto v = jsonString(j, "model", e.file, warnings)) e.model = *v;
-    if (auto v = jsonString(j, "precision", e.file, warnings)) e.precision = *v;
-    if (auto v = jsonString(j, "label", e.file, warnings)) e.label = *v;
-    if (auto v = jsonInt(j, "batch", e.file, warnings)) e.batch = *v;
-    if (auto v = jsonInt(j, "repeat", e.file, warnings)) e.repeat = *v;
-    if (auto v = jsonInt(j, "gpus", e.file, warnings)) e.gpus = *v;
-    if (auto v = jsonInt(j, "nodes", e.file, warnings)) e.nodes = *v;
-    if (auto t = jsonString(j, "topology", e.file, warnings)) {
-        if (auto topo = parseTopology(*t)) {
-            e.nodes = topo->nodes;
-            e.gpus = topo->ranks();
-        } else {
-            warnings.push_back(
-                {e.file, 0, "\"topology\" must be like 2n8g, not \"" + *t + "\"; ignored"});
-        }
-    }
-}
-
-// A "files" key with no unescaped wildcard: it names one file.
-bool namesExactly(const std::string& glob) {
-    for (std::size_t i = 0; i < glob.size(); ++i) {
-        if (glob[i] == '\\')
-            ++i;
-        else if (glob[i] == '*' || glob[i] == '?' || glob[i] == '[')
-            return false;
-    }
-    return true;
-}
-
 } // namespace
 
 PathHints readPathHints(const fs::path& file, const fs::path& root) {
@@ -190,62 +136,6 @@ PathHints readPathHints(const fs::path& file, const fs::path& root) {
         if (dir == root || dir == dir.parent_path() || !dir.has_relative_path()) break;
     }
     return h;
-}
-
-const Sidecars::Loaded& Sidecars::load(const fs::path& dir, std::vector<Warning>& warnings) {
-    const std::string key = dir.string();
-    for (const auto& [k, v] : m_cache)
-        if (k == key) return v;
-    Loaded l;
-    const fs::path file = dir / "scaleview.json";
-    std::error_code ec;
-    if (fs::is_regular_file(file, ec)) {
-        l.present = true;
-        l.path = file.string();
-        std::ifstream in(file, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        l.text = text.str();
-        const auto j = nlohmann::json::parse(l.text, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) {
-            warnings.push_back({l.path, 0, "not a JSON object; ignored"});
-            l.present = false;
-        }
-    }
-    m_cache.emplace_back(key, std::move(l));
-    return m_cache.back().second;
-}
-
-std::optional<SidecarEntry> Sidecars::lookup(const fs::path& file, std::vector<Warning>& warnings) {
-    for (fs::path dir = file.parent_path(); !dir.empty(); dir = dir.parent_path()) {
-        const Loaded& l = load(dir, warnings);
-        if (l.present) {
-            SidecarEntry e;
-            e.file = l.path;
-            std::vector<Warning> quiet; // type errors were said when it was first read
-            auto& sink = warnings;
-            const auto j = nlohmann::json::parse(l.text, nullptr, false);
-            static thread_local std::vector<std::string> said;
-            const bool first = std::find(said.begin(), said.end(), l.path) == said.end();
-            if (first) said.push_back(l.path);
-            applyEntry(j, e, first ? sink : quiet);
-            if (j.contains("files") && j["files"].is_object()) {
-                const std::string rel = file.lexically_relative(dir).string();
-                const std::string name = file.filename().string();
-                // Globs first, then the entries naming this file exactly (what the app writes):
-                // the file's own entry wins over a pattern, whatever their order.
-                for (const bool exact : {false, true})
-                    for (const auto& [glob, entry] : j["files"].items())
-                        if (namesExactly(glob) == exact &&
-                            (::fnmatch(glob.c_str(), rel.c_str(), 0) == 0 ||
-                             ::fnmatch(glob.c_str(), name.c_str(), 0) == 0))
-                            applyEntry(entry, e, first ? sink : quiet);
-            }
-            return e;
-        }
-        if (dir == m_root || dir == dir.parent_path() || !dir.has_relative_path()) break;
-    }
-    return std::nullopt;
 }
 
 namespace {
@@ -428,7 +318,14 @@ void Identification::topology() {
     std::string gpusWhere, nodesWhere;
     const std::optional<int> gpus = this->gpus(gpusWhere);
     const std::optional<int> nodes = this->nodes(gpus, nodesWhere);
-    if (!gpus || *gpus <= 0) {
+    if (gpus && *gpus > kMaxRanks) {
+        // A count no cluster has: a misread or corrupted figure, said and not used.
+        m_key.topology = Topology{0, 0};
+        o.topology = KeySource::Unknown;
+        o.details.push_back("GPUs ?: " + gpusWhere + " says " + std::to_string(*gpus) +
+                            ", more than " + std::to_string(kMaxRanks) +
+                            ": not a GPU count, not used");
+    } else if (!gpus || *gpus <= 0) {
         m_key.topology = Topology{0, 0};
         o.topology = KeySource::Unknown;
         o.details.push_back("GPUs ?: the log states no GPU or rank count (world_size, num_gpus, "

@@ -5,15 +5,9 @@
 // or above. Where the log and another source disagree the log wins and the run says so; a field
 // nobody states stays unknown ("?", with the reason), never guessed.
 //
-// scaleview.json (the user's, per folder; the nearest one up to the scanned root applies):
-//   { "model": "resnet50", "batch": 256, "precision": "fp16", "topology": "2n8g",
-//     "gpus": 16, "nodes": 2, "repeat": 1, "label": "cluster A",
-//     "files": { "result_*.txt": { "batch": 208 }, "run3.log": { "repeat": 3 } } }
-// Top-level fields apply to every log below the folder; "files" entries (fnmatch globs on the
-// path relative to the sidecar's folder, or on the file name) override them for their files; an
-// entry with no wildcard (one file's, as the app writes them: core/load/sidecarwriter.h) applies
-// after the globs, so it wins over them.
+// scaleview.json: core/load/sidecars.h.
 
+#include "core/load/sidecars.h"
 #include "core/model/runkey.h"
 #include "core/parse/runfacts.h"
 #include "core/model/warning.h"
@@ -32,32 +26,6 @@ struct PathHints {
     std::string evidence; // "folder 8xV100", "name r50_b128_fp32_1.log"
 };
 PathHints readPathHints(const std::filesystem::path& file, const std::filesystem::path& root);
-
-// One scaleview.json's entry for a file.
-struct SidecarEntry {
-    std::optional<std::string> model, precision, label;
-    std::optional<int> batch, repeat, gpus, nodes;
-    std::string file; // the sidecar's path, for messages
-};
-
-class Sidecars {
-  public:
-    explicit Sidecars(std::filesystem::path root) : m_root(std::move(root)) {}
-    // The entry for file (nearest scaleview.json from its folder up to the root); problems with
-    // a sidecar go to warnings once.
-    std::optional<SidecarEntry> lookup(const std::filesystem::path& file,
-                                       std::vector<Warning>& warnings);
-
-  private:
-    struct Loaded {
-        bool present = false;
-        std::string path;
-        std::string text; // the JSON, parsed per lookup (a few per folder)
-    };
-    const Loaded& load(const std::filesystem::path& dir, std::vector<Warning>& warnings);
-    std::filesystem::path m_root;
-    std::vector<std::pair<std::string, Loaded>> m_cache;
-};
 
 // The key of a log outside DLPerf's layout; warnings (disagreements) name the file as display.
 RunKey identifyRun(const RunFacts& facts, const PathHints& path,

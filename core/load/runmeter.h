@@ -1,7 +1,8 @@
 #pragma once
 // Measures one log as its samples stream by, with the analyzer its format's family needs: the
 // one place that turns a log's samples into its RunResult, for the CLI's loads, the GUI's and
-// a live view's incremental reads alike.
+// a live view's incremental reads alike. So it is where every run's figures meet the one rule of
+// what a throughput can be (core/model/plausibility.h), whichever analyzer made them.
 
 #include "core/measure/formatanalyzer.h"
 #include "core/parse/logformat.h"
@@ -43,6 +44,7 @@ class RunMeter {
     RunResult base() const;
 
     std::string m_path;
+    std::string m_unit; // the format's, for the words of an implausible figure
     RunKey m_key;
     std::string m_detection; // how a log outside DLPerf's layout got its format (a note)
     MeasureOptions m_measure;

@@ -5,8 +5,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,15 +27,14 @@ bool stop(const fs::path& dir, const fs::path& root) {
 // The existing sidecar as an object; nullopt (and *error) when it cannot be read or is not one.
 std::optional<Json> readExisting(const fs::path& sidecar, std::string& error) {
     std::error_code ec;
-    if (!fs::exists(sidecar, ec)) return Json::object();
-    std::ifstream in(sidecar, std::ios::binary);
-    if (!in) {
-        error = sysError("it cannot be read");
+    if (!fs::exists(fs::symlink_status(sidecar, ec))) return Json::object();
+    std::string why;
+    const std::optional<std::string> text = readSidecarText(sidecar, &why);
+    if (!text) {
+        error = "it cannot be read (" + why + "); it was left as it is";
         return std::nullopt;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    Json j = Json::parse(text.str(), nullptr, false);
+    Json j = Json::parse(*text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
         error = "it is not a JSON object; fix or remove it first (it was left as it is)";
         return std::nullopt;
@@ -134,6 +131,14 @@ SidecarWriteResult setSidecarEntry(const fs::path& file, const fs::path& root,
         r.error = "cannot write " + r.sidecar + ": " + why;
         return r;
     };
+    // A folder below root that is a symlink to elsewhere: the user opened root, not the
+    // place it points to, so nothing is written there.
+    if (!staysWithin(sidecar.parent_path(), root)) {
+        std::error_code ec;
+        return fail("its folder resolves to " +
+                    fs::weakly_canonical(sidecar.parent_path(), ec).string() + ", outside " +
+                    root.string() + " (a symlink?); nothing written");
+    }
     std::string why;
     std::optional<Json> j = readExisting(sidecar, why);
     if (!j) return fail(why);

@@ -142,7 +142,13 @@ class UserFormatAnalyzer : public FormatAnalyzer {
         out.expectedLines = steps ? steps->second : static_cast<std::int64_t>(m_values.size());
         if (!f.figure) {
             std::string why = f.problem;
-            if (f.status == RunStatus::Empty)
+            if (f.status == RunStatus::Empty && m_otherRanks > 0)
+                why = std::to_string(m_otherRanks) +
+                      " lines match, all of ranks other than 0 (only rank 0's are counted)";
+            if (f.status == RunStatus::Empty && m_rule.marker.empty())
+                why += " (user format '" + m_rule.id + "': no marker, every one of " +
+                       std::to_string(counters.lines) + " lines tried)";
+            else if (f.status == RunStatus::Empty)
                 why += " (user format '" + m_rule.id + "', marker \"" + m_rule.marker +
                        "\": " + std::to_string(counters.markerLines) + " of " +
                        std::to_string(counters.lines) + " lines hold it)";

@@ -16,6 +16,11 @@ struct ParseCounters {
     // whether it was read (a whole line that only lacks its '\n') or left out (cut mid-line).
     std::int64_t tailLine = 0;
     bool tailRead = false;
+    // Where a format's own line reader (a user format's pattern) spent the time one file may
+    // take: the line it stopped at (the lines after it were not read) and that bound, in
+    // seconds. 0: the file was read to its end.
+    std::int64_t budgetLine = 0;
+    double budgetSeconds = 0;
 };
 
 } // namespace sv

@@ -59,7 +59,7 @@ bool topologyLess(const Topology& a, const Topology& b) {
     return a.nodes < b.nodes;
 }
 
-std::optional<Topology> parseTopology(std::string_view s) {
+std::optional<Topology> parseTopology(std::string_view s, std::string* why) {
     const auto n = s.find('n');
     if (n == std::string_view::npos || s.empty() || s.back() != 'g') return std::nullopt;
     Topology t;
@@ -67,6 +67,14 @@ std::optional<Topology> parseTopology(std::string_view s) {
         !parsePositive(s.substr(n + 1, s.size() - n - 2), t.gpusPerNode))
         return std::nullopt;
     if (t.nodes < 1 || t.gpusPerNode < 1) return std::nullopt;
+    // In 64 bits: the product of two 9-digit counts would overflow an int.
+    const long long ranks = static_cast<long long>(t.nodes) * t.gpusPerNode;
+    if (ranks > kMaxRanks) {
+        if (why)
+            *why = std::string(s) + " is " + std::to_string(ranks) + " GPUs, more than " +
+                   std::to_string(kMaxRanks) + ": not a topology";
+        return std::nullopt;
+    }
     return t;
 }
 

@@ -21,8 +21,14 @@ struct Topology {
 // Orders topologies as DLPerf's tables do: by GPU count, then by node count.
 bool topologyLess(const Topology& a, const Topology& b);
 
-// "16n8g" -> {16, 8}; any number of digits, both at least 1.
-std::optional<Topology> parseTopology(std::string_view folderName);
+// The most GPUs a run key holds (nodes times GPUs per node): some ten times the largest clusters
+// built, and far from where a count in an int overflows ("65536n65536g" once gave 0 GPUs).
+inline constexpr int kMaxRanks = 1 << 20;
+
+// "16n8g" -> {16, 8}; both at least 1, at most kMaxRanks GPUs in all. A name of that shape whose
+// counts are out of range is none, with why in *why ("65536n65536g: 4294967296 GPUs, more than
+// ..."); *why is left alone for any other name.
+std::optional<Topology> parseTopology(std::string_view folderName, std::string* why = nullptr);
 
 // Where a run's key field was read: its log's own parameter dumps, its path (DLPerf's layout,
 // "8xV100", "dgx2h_n32"), a scaleview.json beside it, or the user in the app. Unknown: nowhere;

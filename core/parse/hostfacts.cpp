@@ -74,17 +74,25 @@ void HostFacts::hostList(std::string_view text, std::int64_t n) {
         const std::string_view list =
             text.substr(start, stop == std::string_view::npos ? text.size() - start : stop - start);
         std::set<std::string> names;
+        int empty = 0; // "a,,b" or ":8": no host named, not counted, and said in the evidence
         for (std::size_t i = 0; i <= list.size();) {
             auto comma = list.find(',', i);
             if (comma == std::string_view::npos) comma = list.size();
             const std::string_view entry = list.substr(i, comma - i);
-            if (!entry.empty()) names.emplace(entry.substr(0, entry.find(':')));
+            const std::string_view name = entry.substr(0, entry.find(':'));
+            if (!name.empty())
+                names.emplace(name);
+            else if (!list.empty())
+                ++empty;
             i = comma + 1;
         }
         if (!names.empty())
             m_hostList =
                 RunFact{std::to_string(names.size()), n,
-                        std::string(trimBlanks(key)) + " " + std::string(list.substr(0, 60))};
+                        std::string(trimBlanks(key)) + " " + std::string(list.substr(0, 60)) +
+                            (empty ? " (" + std::to_string(empty) + " empty host entr" +
+                                         (empty == 1 ? "y" : "ies") + " not counted)"
+                                   : std::string())};
         return;
     }
 }

@@ -22,6 +22,7 @@ struct TagFormat {
 struct MessageFormat {
     std::string_view name;
     // Lines that contain this are the ones the DLPerf scripts count; nothing else is parsed.
+    // Empty: every line is parsed (a user format whose pattern proves no text every match holds).
     std::string_view marker;
     // Fills epoch, batch, timestamp and speed from the line with its tag prefix removed;
     // markerPos is where the marker starts in text (npos: unknown, search for it).

@@ -18,6 +18,9 @@ namespace sv {
 struct ParseOptions {
     // Lines longer than this are skipped and counted, so memory stays bounded.
     std::size_t maxLineBytes = std::size_t{1} << 20;
+    // The most time a format's own line reader (a user format's pattern) may take over one
+    // file: past it no further line is read, and counters().budgetLine says where. 0: no bound.
+    double lineReaderSeconds = 30;
     MessageFormat format = mxnetSpeedometer();
 };
 
@@ -65,6 +68,7 @@ class LogParser {
     // The last bytes of the last whole line that gave a value (processLine), for finishTail.
     char m_lastEnd[24] = {};
     std::size_t m_lastEndSize = 0;
+    std::int64_t m_readerNs = 0; // time spent in the format's own line reader (parseWith)
 };
 
 } // namespace sv

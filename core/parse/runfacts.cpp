@@ -72,7 +72,9 @@ struct Collector {
     // One "key value" pair of a parameter dump.
     void keep(std::string_view key, std::string_view value) {
         auto& all = facts.parameters;
-        if (key.empty() || all.size() >= RunFacts::kMaxParameters) return;
+        if (key.empty() || key.size() > RunFacts::kMaxParameterKeyBytes ||
+            all.size() >= RunFacts::kMaxParameters)
+            return;
         for (const auto& [k, v] : all)
             if (k == key) return;
         all.emplace_back(std::string(key), std::string(unquote(value).substr(0, 160)));

@@ -18,9 +18,9 @@
 namespace sv {
 
 struct RunFact {
-    std::string value;    // "296", "fp16", "resnet50"
+    std::string value;     // "296", "fp16", "resnet50"
     std::int64_t line = 0; // 1-based line of the log it was read from
-    std::string evidence; // the text it was read from, short ("batch_size : 296")
+    std::string evidence;  // the text it was read from, short ("batch_size : 296")
     std::string where() const { return "line " + std::to_string(line) + ": " + evidence; }
 };
 
@@ -31,6 +31,8 @@ struct RunFacts {
     // its environment (core/compare/recordedfacts.h).
     std::vector<std::pair<std::string, std::string>> parameters;
     static constexpr std::size_t kMaxParameters = 256;
+    // A longer "key" is text that happens to hold a '=' or ':', not a parameter's name: not kept.
+    static constexpr std::size_t kMaxParameterKeyBytes = 64;
     bool empty() const { return !model && !batch && !precision && !gpus && !nodes; }
 };
 

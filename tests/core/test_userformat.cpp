@@ -14,6 +14,7 @@
 #include "tests/support/logwriter.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>
@@ -108,8 +109,8 @@ TEST(UserFormat, AStepWindowCountsSteps) {
     const auto values = writeFreshLog(dir / "a.log", 150, 10);
     const UserFormatPreview p = previewUserFormat(*f, dir / "a.log");
     ASSERT_TRUE(p.figure) << p.problem;
-    EXPECT_DOUBLE_EQ(*p.figure, numpyMedian(std::vector<double>(values.begin() + 20,
-                                                                values.begin() + 120)));
+    EXPECT_DOUBLE_EQ(*p.figure,
+                     numpyMedian(std::vector<double>(values.begin() + 20, values.begin() + 120)));
     writeFreshLog(dir / "short.log", 100, 10);
     const UserFormatPreview s = previewUserFormat(*f, dir / "short.log");
     EXPECT_FALSE(s.figure);
@@ -158,14 +159,15 @@ TEST(UserFormat, RefusesBadFilesNamingTheKeyAndReason) {
     EXPECT_EQ(refusal(R"j({"id": "X Y", "line": "s (?P<value>\\d+)"})j").key, "id");
     EXPECT_EQ(refusal(R"j({"id": "x", "line": "s (?P<value>\\d+)", "colour": 1})j").key, "colour");
     EXPECT_EQ(refusal(R"j({"id": "ngc-mxnet", "line": "s (?P<value>\\d+)"})j").key, "id");
-    EXPECT_EQ(refusal(R"j({"id": "x", "line": "s (?P<value>\\d+)", "metadata": {"batch": "b=\\d+"}})j")
-                  .key,
-              "metadata.batch");
+    EXPECT_EQ(
+        refusal(R"j({"id": "x", "line": "s (?P<value>\\d+)", "metadata": {"batch": "b=\\d+"}})j")
+            .key,
+        "metadata.batch");
     EXPECT_EQ(refusal(R"j({"id": "x", "line": "s (?P<value>\\d+)", "window": {"warmup": 5}})j").key,
               "window");
-    EXPECT_EQ(refusal(R"j({"id": "x", "line": "(?P<value>\\d+)|(?P<step>x)"})j").key, "marker");
     EXPECT_EQ(refusal(R"j({"id": "x", "line": "s (?P<value>\\d+) (?P<speed>\\d+)"})j").key, "line");
-    EXPECT_EQ(refusal(R"j({"id": "x", "line": "s (?P<value>\\d+)", "value": "fast"})j").key, "value");
+    EXPECT_EQ(refusal(R"j({"id": "x", "line": "s (?P<value>\\d+)", "value": "fast"})j").key,
+              "value");
 }
 
 // (a+)+$ takes a backtracking engine exponential time on "aaaa...b"; RE2 is linear.
@@ -228,8 +230,9 @@ TEST(UserFormat, BinaryAndHugeFiles) {
 }
 
 TEST(UserFormat, RequiredLiteral) {
-    EXPECT_EQ(requiredLiteral("Epoch\\[\\d+\\] Batch \\[\\d+\\]\\tSpeed: (?P<value>[0-9.]+) samples/sec"),
-              " samples/sec");
+    EXPECT_EQ(
+        requiredLiteral("Epoch\\[\\d+\\] Batch \\[\\d+\\]\\tSpeed: (?P<value>[0-9.]+) samples/sec"),
+        " samples/sec");
     EXPECT_EQ(requiredLiteral("a|b"), "");
     EXPECT_EQ(requiredLiteral("(?i)speed (?P<value>\\d+)"), "");
     EXPECT_EQ(requiredLiteral("xy?z (?P<value>\\d+)"), "z ");
@@ -276,7 +279,8 @@ TEST(FormatDraft, DraftsPreviewsAndSavesAFreshShape) {
     EXPECT_EQ(d->step(), 6); // after "it"
     EXPECT_NE(d->pattern.find("(?P<value>"), std::string::npos) << d->pattern;
     EXPECT_NE(d->pattern.find("(?P<scale>[KkMG]?) samples/s"), std::string::npos) << d->pattern;
-    EXPECT_NE(d->pattern.find("\\] trainer \\| it *(?P<step>[0-9]+)/[0-9]+ \\| loss"), std::string::npos)
+    EXPECT_NE(d->pattern.find("\\] trainer \\| it *(?P<step>[0-9]+)/[0-9]+ \\| loss"),
+              std::string::npos)
         << d->pattern;
     // The quick look: every step line of the first 400, no eval line.
     const auto shown = d->matchingLines();
@@ -316,4 +320,168 @@ TEST(FormatDraft, IdFromName) {
     EXPECT_EQ(formatIdFromName("09-03-2020_03-38-54.txt"), "09-03-2020-03-38-54");
     EXPECT_EQ(formatIdFromName("My Log!.log"), "my-log");
     EXPECT_EQ(formatIdFromName("___"), "user-format");
+}
+
+namespace {
+
+// A log of lines, each "<prefix><value>", after a line the pattern must not take.
+std::filesystem::path writeLines(const TempDir& dir, const std::string& name,
+                                 const std::vector<std::string>& lines) {
+    const auto path = dir / name;
+    std::ofstream out(path, std::ios::binary);
+    out << "starting the trainer\n";
+    for (const auto& l : lines)
+        out << l << '\n';
+    return path;
+}
+
+// The run a format gives on a log through the engine's meter, with the parser's options.
+RunResult meterRun(const UserFormat& f, const std::filesystem::path& path,
+                   ParseOptions parse = {}) {
+    LogFile log;
+    log.path = path;
+    log.display = path.filename().string();
+    log.key.topology = {1, 1};
+    LoadOptions options;
+    options.measure.formatDefaults = true;
+    RunMeter meter(log, f.logFormat(), options.measure);
+    parse.format = f.logFormat().message;
+    LogParser parser(parse, [&](const SpeedSample& s) { meter.add(s); });
+    EXPECT_FALSE(readLogFile(log.path, parser).error);
+    return meter.result(parser.counters(), false);
+}
+
+} // namespace
+
+// Valid RE2 the match hint once misread: "(?si)" folds case, "\x53" is 'S', "[[:space:]]" a
+// class. The hint was a text no line holds, so every line was skipped without a word.
+TEST(UserFormat, ValidRe2SyntaxIsMatchedNotSkippedByAWrongHint) {
+    struct Case {
+        const char* pattern;
+        std::vector<std::string> lines;
+    };
+    const Case cases[] = {
+        {R"(speed: (?P<value>[0-9.]+))", {"SPEED: 10", "Speed: 20", "speed: 30"}},
+        {R"(\x53peed: (?P<value>[0-9.]+))", {"Speed: 10", "Speed: 20", "Speed: 30"}},
+        {R"(speed:[[:space:]]+(?P<value>[0-9.]+))", {"speed:\t10", "speed:  20", "speed: 30"}},
+        {R"(\123peed=(?P<value>[0-9.]+))", {"Speed=10", "Speed=20", "Speed=30"}},
+        {R"(\QS.p\E=(?P<value>[0-9.]+))", {"S.p=10", "S.p=20", "S.p=30"}},
+        {R"((?P<value>[0-9.]+) img/s|rate (?P<step>\d+))", {"10 img/s", "20 img/s", "30 img/s"}},
+    };
+    TempDir dir;
+    int n = 0;
+    for (const Case& c : cases) {
+        std::string pattern = c.pattern;
+        if (n == 0) pattern = "(?si)" + pattern;
+        nlohmann::json j = {
+            {"id", "re2-" + std::to_string(n)}, {"line", pattern}, {"window", {{"drop_first", 0}}}};
+        auto f = parseOrFail(j.dump());
+        ASSERT_TRUE(f) << pattern;
+        const auto log = writeLines(dir, std::to_string(n++) + ".log", c.lines);
+        const UserFormatPreview p = previewUserFormat(*f, log);
+        EXPECT_EQ(p.matches, 3) << pattern << " (marker \"" << f->marker() << "\")";
+        ASSERT_TRUE(p.figure) << pattern << ": " << p.problem;
+        EXPECT_DOUBLE_EQ(*p.figure, 20.0) << pattern;
+    }
+    // Where the pattern proves a text, it is still the hint (and a correct one).
+    EXPECT_EQ(requiredLiteral(R"((?s)speed:[[:space:]]+(?P<value>\d+) img/sec)"), " img/sec");
+    EXPECT_EQ(requiredLiteral(R"(a{2}b{,3} (?P<value>\d+))"), "b{,3} ");
+    EXPECT_EQ(requiredLiteral(R"(\x53peed (?P<value>\d+))"), "");
+    EXPECT_EQ(requiredLiteral(R"((?i:x)speed (?P<value>\d+))"), "");
+}
+
+// A repeat inside a repeat compiles to thousands of instructions and costs milliseconds a line
+// (a 2,000-line log once took 87 s): refused when the file is read, with the size and why.
+TEST(UserFormat, APatternSlowOnEveryLineIsRefused) {
+    auto e = refusal(R"j({"id": "slow", "line": "(.{1,30}){1,30}(?P<value>[0-9.]+) img/s"})j");
+    EXPECT_EQ(e.key, "line");
+    EXPECT_NE(e.reason.find("instructions, more than 2000"), std::string::npos) << e.text();
+    EXPECT_NE(e.reason.find("slow on every line"), std::string::npos) << e.text();
+    e = refusal(R"j({"id": "slow", "line": "s (?P<value>\\d+)",
+                     "metadata": {"model": "((\\w{1,30}\\s*){1,30})"}})j");
+    EXPECT_EQ(e.key, "metadata.model");
+    EXPECT_NE(e.reason.find("instructions"), std::string::npos) << e.text();
+}
+
+// What a pattern may cost over one file is bounded: past the bound the read stops, the run is
+// not counted, and the reason says where and why.
+TEST(UserFormat, TheTimeAPatternTakesOverAFileIsBounded) {
+    EXPECT_GT(ParseOptions{}.lineReaderSeconds, 0); // bounded by default
+    auto f = parseOrFail(R"j({"id": "costly",
+        "line": "(\\d{1,9}[a-z ]{0,9}){0,40}V(?P<value>[0-9.]+) zzz"})j");
+    ASSERT_TRUE(f);
+    TempDir dir;
+    std::vector<std::string> lines;
+    for (int i = 0; i < 20000; ++i)
+        lines.push_back("12 ab 34 cd 56 ef 78 gh 90 ij 12 kl 34 mn 56 op 78 qr 90 st V100.5 zzz " +
+                        std::string(200, 'x'));
+    const auto log = writeLines(dir, "long.log", lines);
+    ParseOptions parse;
+    parse.lineReaderSeconds = 0.05;
+    const auto start = std::chrono::steady_clock::now();
+    const RunResult r = meterRun(*f, log, parse);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.status, RunStatus::Unusable);
+    EXPECT_FALSE(r.speedThroughput);
+    EXPECT_NE(r.reason.find("took more than 0.05 s over this log: reading stopped at line "),
+              std::string::npos)
+        << r.reason;
+    EXPECT_GT(r.counters.budgetLine, 1);
+    EXPECT_LT(r.counters.budgetLine, 20001);
+    EXPECT_EQ(r.counters.lines, 20001); // every line still counted, the rest not matched
+    EXPECT_LT(seconds, 5.0);
+    // Unbounded, the same log reads to its end and gives its figure.
+    parse.lineReaderSeconds = 0;
+    const RunResult whole = meterRun(*f, log, parse);
+    ASSERT_EQ(whole.status, RunStatus::Complete) << whole.reason;
+    EXPECT_DOUBLE_EQ(*whole.speedThroughput, 100.5);
+}
+
+// A figure that cannot be a throughput (negative, zero, 1e308, the inf of two 1e308, 1e-320
+// that prints as 0.00) is no figure: the preview says why, the run is excluded with its reason.
+TEST(UserFormat, ImplausibleFiguresAreExcludedWithTheirReason) {
+    auto f = parseOrFail(R"j({"id": "wild", "unit": "img/s", "line": "rate=(?P<value>\\S+)",
+                             "window": {"drop_first": 0}})j");
+    ASSERT_TRUE(f);
+    TempDir dir;
+    const std::pair<std::vector<std::string>, std::string> cases[] = {
+        {{"rate=-5", "rate=-5"}, "-5 img/s is not above 0"},
+        {{"rate=0", "rate=0"}, "0 img/s is not above 0"},
+        {{"rate=1e308", "rate=1e308"}, "inf img/s is not a finite number"},
+        {{"rate=1e308"}, "1e+308 img/s is above 10^12 a second"},
+        {{"rate=1e-320"}, "9.99989e-321 img/s is below 0.001 a second"}, // as held
+        {{"rate=1.8e17"}, "1.8e+17 img/s is above 10^12"},
+    };
+    int n = 0;
+    for (const auto& [values, why] : cases) {
+        const auto log = writeLines(dir, std::to_string(n++) + ".log", values);
+        const UserFormatPreview p = previewUserFormat(*f, log);
+        EXPECT_FALSE(p.figure) << why;
+        EXPECT_NE(p.problem.find("cannot be a throughput: " + why), std::string::npos) << p.problem;
+        const RunResult r = meterRun(*f, log);
+        EXPECT_EQ(r.status, RunStatus::Unusable) << why;
+        EXPECT_FALSE(r.speedThroughput) << why;
+        EXPECT_FALSE(r.timeThroughput) << why;
+        EXPECT_NE(r.reason.find("cannot be one: " + why), std::string::npos) << r.reason;
+    }
+}
+
+// Lines the pattern matched whose value is left out are said as such, never as "no match".
+TEST(UserFormat, LeftOutValuesAreNotCalledNoMatch) {
+    auto f = parseOrFail(R"j({"id": "scaled", "line": "rate=(?P<value>[0-9.]+)(?P<scale>[A-Z]?)",
+                             "window": {"drop_first": 0}})j");
+    ASSERT_TRUE(f);
+    TempDir dir;
+    const auto log = writeLines(dir, "q.log", {"rate=5Q", "rate=6Q"});
+    const UserFormatPreview p = previewUserFormat(*f, log);
+    EXPECT_FALSE(p.figure);
+    EXPECT_EQ(p.problem.find("no line matches"), std::string::npos) << p.problem;
+    EXPECT_NE(p.problem.find("2 lines match, none with a usable value (the first at line 2"),
+              std::string::npos)
+        << p.problem;
+    const auto ranks = writeLines(dir, "r.log", {"[1,1]<stderr>:rate=5", "[1,2]<stderr>:rate=6"});
+    const RunResult r = meterRun(*f, ranks);
+    EXPECT_NE(r.reason.find("2 lines match, all of ranks other than 0"), std::string::npos)
+        << r.reason;
 }
