@@ -1,6 +1,6 @@
 #include "core/report/comparisonreport.h"
 
-#include "core/report/csv.h"
+#include "core/model/outputtext.h"
 #include "core/report/report.h"
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 #include "core/report/report.h"
 #include "core/measure/steadystateanalyzer.h"
 
-#include "core/report/csv.h"
+#include "core/model/outputtext.h"
 #include "core/formats/formatregistry.h"
 #include "core/model/numerics.h"
 #include "core/stats/scalingloss.h"
