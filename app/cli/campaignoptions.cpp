@@ -5,7 +5,7 @@
 
 #include "launcher/campaign/adaptiverepeats.h"
 #include "launcher/campaign/campaigndirectory.h"
-#include "launcher/container/containerspec.h"
+#include "launcher/campaign/containerspec.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,31 +1,23 @@
-// scaleview-cli run / resume / preflight: the launcher from a terminal or a script.
+// scaleview-cli run / resume / find-slow-node / preflight: the launcher's campaign session from a
+// terminal or a script. The session does the work; this file presents what it reports.
 
 #include "app/cli/arguments.h"
 #include "app/cli/campaignoptions.h"
 #include "app/cli/commands.h"
 
+#include "core/report/report.h"
 #include "launcher/campaign/adaptiverepeats.h"
 #include "launcher/campaign/campaign.h"
 #include "launcher/campaign/campaigndirectory.h"
-#include "launcher/campaign/dryrun.h"
-#include "launcher/monitor/environmentcapture.h"
-#include "launcher/probe/caseprobes.h"
-#include "launcher/probe/slownodecase.h"
-#include "launcher/runner/hostaddresses.h"
-#include "launcher/runner/preflight.h"
-#include "core/report/report.h"
-#include "launcher/runner/runner.h"
-#include "launcher/ssh/shellquote.h"
-#include "async/backgroundtask.h"
-#include "launcher/runner/terminationsignals.h"
+#include "launcher/session/campaignsession.h"
+#include "launcher/session/dryrun.h"
+#include "launcher/session/preflight.h"
+#include "launcher/session/slownodesession.h"
+#include "launcher/session/terminationsignals.h"
 
 #include <QCoreApplication>
-#include <QRandomGenerator>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
-#include <filesystem>
-#include <sys/socket.h>
 #include <unistd.h>
 
 namespace sv::cli {
@@ -50,17 +42,19 @@ std::string duration(double s) {
     return buf;
 }
 
+// What a campaign session reports, as lines on a terminal (a progress line redrawn in place) or
+// in a log (a line per tenth of a run).
 class ConsoleProgress {
   public:
-    explicit ConsoleProgress(Runner& runner) : m_tty(::isatty(1) == 1) {
-        QObject::connect(&runner, &Runner::runStarted,
-                         [this, &runner](int index, const QString& id, const QString&) {
+    explicit ConsoleProgress(CampaignSession& session) : m_tty(::isatty(1) == 1) {
+        QObject::connect(&session, &CampaignSession::runStarted,
+                         [this, &session](int index, const QString& id, const QString&) {
                              m_lastTenth = -1;
-                             std::printf("[%d/%zu] %s: started\n", index + 1, runner.runs().size(),
+                             std::printf("[%d/%zu] %s: started\n", index + 1, session.runs().size(),
                                          id.toStdString().c_str());
                              std::fflush(stdout);
                          });
-        QObject::connect(&runner, &Runner::progress, [this](const RunProgress& p) {
+        QObject::connect(&session, &CampaignSession::progress, [this](const RunProgress& p) {
             char line[512];
             if (!p.queue.empty()) { // under Slurm, still waiting for its nodes
                 std::snprintf(line, sizeof line, "[%d/%d] %s: Slurm job %s %s", p.index + 1,
@@ -95,22 +89,23 @@ class ConsoleProgress {
             std::fflush(stdout);
         });
         QObject::connect(
-            &runner, &Runner::runFinished, [this, &runner](int index, const RunEnd& end) {
+            &session, &CampaignSession::runFinished,
+            [this, &session](int index, const RunEnd& end) {
                 if (m_tty) std::printf("\r\033[K");
                 std::string figures;
                 if (end.timeThroughput)
                     figures +=
                         ", " + formatFixed(*end.timeThroughput, 2) + " samples/s (time method)";
-                const PlannedRun& run = runner.runs()[static_cast<std::size_t>(index)];
-                std::printf("[%d/%zu] %s: %s%s%s%s\n", index + 1, runner.runs().size(),
+                const PlannedRun& run = session.runs()[static_cast<std::size_t>(index)];
+                std::printf("[%d/%zu] %s: %s%s%s%s\n", index + 1, session.runs().size(),
                             run.id.c_str(), std::string(runStateName(end.state)).c_str(),
                             figures.c_str(), end.reason.empty() ? "" : " - ", end.reason.c_str());
                 if (!end.advice.empty())
-                    std::printf("[%d/%zu] %s: %s: %s\n", index + 1, runner.runs().size(),
+                    std::printf("[%d/%zu] %s: %s: %s\n", index + 1, session.runs().size(),
                                 run.id.c_str(), end.host.c_str(), end.advice.c_str());
                 std::fflush(stdout);
             });
-        QObject::connect(&runner, &Runner::message, [this](const QString& text) {
+        QObject::connect(&session, &CampaignSession::message, [this](const QString& text) {
             if (m_tty) std::printf("\r\033[K");
             std::fprintf(stderr, "%s\n", text.toStdString().c_str());
         });
@@ -122,61 +117,23 @@ class ConsoleProgress {
     std::string m_lastQueue;
 };
 
-// --find-slow-node: the search on a worker thread while app's event loop runs (SIGINT and
-// SIGTERM stop its probes); the verdict printed with its evidence, recorded in probes.json and
-// the journal. 0 when a verdict was reached, 1 when not.
-int findSlowNode(QCoreApplication& app, const Campaign& campaign, const WorkloadProfile& profile,
-                 std::optional<double> healthyPace, std::optional<double> thresholdPct) {
-    const CommandBuilder builder(campaign, profile, workloadDirOf(campaign));
-    const std::string dir = std::filesystem::absolute(campaign.outputDir).string();
-    Journal journal((std::filesystem::path(dir) / "journal.jsonl").string());
-    SlowNodeCase c =
-        planSlowNodeSearch(builder, planRuns(campaign, profile), journal, dir, healthyPace);
-    if (thresholdPct) c.search.thresholdPct = *thresholdPct;
-    if (!c.error.empty()) {
-        std::fprintf(stderr, "scaleview-cli find-slow-node: %s\n", c.error.c_str());
-        return 1;
-    }
+// The slow-node search's plan, as it starts.
+void printSlowNodePlan(const SlowNodeCase& c) {
     std::printf("find-slow-node: %s: %zu nodes, against %s samples/s per device (%s); slow: "
                 "more than %s %% below\n",
                 c.caseId.c_str(), c.fromSlurm ? std::size_t(c.nodeCount) : c.search.nodes.size(),
                 formatFixed(c.search.healthyPace, 2).c_str(), c.search.healthySource.c_str(),
                 formatFixed(c.search.thresholdPct, 0).c_str());
     std::fflush(stdout);
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    TerminationSignals termination;
-    QObject::connect(&termination, &TerminationSignals::received, [cancel] {
-        std::fprintf(stderr, "\nscaleview-cli: stopping the slow-node probes\n");
-        cancel->store(true);
-    });
-    SlowNodeVerdict verdict;
-    // Under Slurm the nodes are an allocation's, known once it is held (in the search's
-    // worker): each probe rank a job step on its node (--nodelist).
-    async::runInBackground(
-        &app,
-        [search = c.search, cancel, nodeCount = c.nodeCount,
-         slurm = c.fromSlurm ? std::optional<Campaign>(campaign) : std::nullopt]() mutable {
-            if (!slurm) return sv::launcher::findSlowNode(search, cancel.get());
-            char tag[40];
-            std::snprintf(tag, sizeof tag, "svslow%016llx",
-                          static_cast<unsigned long long>(QRandomGenerator::global()->generate64()));
-            SlowNodeVerdict v;
-            bool cancelled = false;
-            const std::string error = withSlurmProbeNodes(
-                *slurm, nodeCount, search.ranksPerNode, tag, search.timeoutMs, cancel.get(),
-                &cancelled, [&](std::vector<ProbeNode> nodes) {
-                    search.nodes = std::move(nodes);
-                    v = sv::launcher::findSlowNode(search, cancel.get());
-                });
-            if (cancelled) v.why = "cancelled";
-            if (!error.empty()) v.why += (v.why.empty() ? "" : "; ") + error + " (for the search)";
-            return v;
-        },
-        [&](SlowNodeVerdict v) {
-            verdict = std::move(v);
-            app.quit();
-        });
-    app.exec();
+}
+
+// The verdict with its evidence; 0 when one was reached, 1 when not.
+int printSlowNodeReport(const SlowNodeReport& report) {
+    if (!report.plan.error.empty()) {
+        std::fprintf(stderr, "scaleview-cli find-slow-node: %s\n", report.plan.error.c_str());
+        return 1;
+    }
+    const SlowNodeVerdict& verdict = report.verdict;
     for (const auto& r : verdict.runs) {
         std::string names;
         for (const auto& n : r.nodes)
@@ -190,77 +147,96 @@ int findSlowNode(QCoreApplication& app, const Campaign& campaign, const Workload
         named += (named.empty() ? " " : ", ") + n;
     std::printf("find-slow-node: %s%s: %s\n", verdict.kindName(), named.c_str(),
                 verdict.why.c_str());
-    if (const auto error = recordSlowNodeVerdict(c, verdict, dir, journal); !error.empty())
-        std::fprintf(stderr, "scaleview-cli find-slow-node: %s\n", error.c_str());
-    return verdict.kind == SlowNodeVerdict::Kind::Failed ? 1 : 0;
+    if (!report.recordError.empty())
+        std::fprintf(stderr, "scaleview-cli find-slow-node: %s\n", report.recordError.c_str());
+    return report.failed() ? 1 : 0;
 }
 
-int execute(Campaign campaign, bool resume, bool slowNode = false,
-            std::optional<double> healthyPace = std::nullopt,
-            std::optional<double> thresholdPct = std::nullopt) {
-    std::string error;
-    auto profile = loadProfile(campaign.profile, &error);
-    if (!profile) return usage(resume ? "resume" : "run", error);
+// SIGINT, SIGTERM and SIGHUP stop the session in the event loop, never a sudden exit.
+void cancelOnSignals(TerminationSignals& termination, CampaignSession& session) {
+    QObject::connect(&termination, &TerminationSignals::received, [&session] {
+        if (session.stage() == CampaignSession::Stage::SearchingSlowNode)
+            std::fprintf(stderr, "\nscaleview-cli: stopping the slow-node probes\n");
+        else if (!session.isCancelling())
+            std::fprintf(stderr,
+                         "\nscaleview-cli: cancelling (TERM, grace, KILL; the journal is kept)\n");
+        session.cancel();
+    });
+}
+
+// What the session says as it goes, as the command line says it.
+void presentSession(CampaignSession& session) {
+    QObject::connect(&session, &CampaignSession::prepared, [&session] {
+        const Campaign& c = session.campaign();
+        const WorkloadProfile& profile = session.profile();
+        std::printf("%s: %zu runs of %s into %s (journal %s)\n", profile.label.c_str(),
+                    session.runs().size(), profile.name.c_str(), c.outputDir.c_str(),
+                    session.journalPath().c_str());
+        if (c.adaptive())
+            std::printf("adaptive repeats: each case %d to %d repeats, until the median's 95 %% "
+                        "interval is within ±%s %% (disturbed or failed runs rerun, up to %d per "
+                        "case)\n",
+                        c.repeats, c.maxRepeats(), formatPct(c.targetCiPct).c_str(), c.rerunLimit);
+    });
+    QObject::connect(&session, &CampaignSession::capturingEnvironment, [] {
+        std::printf("capturing the environment (hosts, GPUs, versions)...\n");
+        std::fflush(stdout);
+    });
+    QObject::connect(&session, &CampaignSession::environmentCaptured,
+                     [](int, const std::vector<std::string>& problems) {
+                         for (const auto& p : problems)
+                             std::fprintf(stderr, "%s\n", p.c_str());
+                     });
+    QObject::connect(&session, &CampaignSession::runsEnded,
+                     [&session](const CampaignEnd&, int ok, int total) {
+                         const std::string& out = session.campaign().outputDir;
+                         std::printf("%d of %d runs ok; logs under %s; 'scaleview-cli summarize "
+                                     "%s' reads them\n",
+                                     ok, total, out.c_str(), out.c_str());
+                     });
+    QObject::connect(&session, &CampaignSession::slowNodePlanned, &printSlowNodePlan);
+}
+
+// run and resume: the campaign session, presented; the exit code from how it ended.
+int execute(Campaign campaign, bool resume, std::optional<SlowNodeOptions> slowNode = {}) {
+    const char* command = resume ? "resume" : "run";
     int argc = 1;
     char name[] = "scaleview-cli";
     char* argv[] = {name, nullptr};
     QCoreApplication app(argc, argv);
-    Runner runner(campaign, *profile);
-    if (!runner.prepare(resume, &error)) return usage(resume ? "resume" : "run", error);
-    std::printf("%s: %zu runs of %s into %s (journal %s)\n", profile->label.c_str(),
-                runner.runs().size(), profile->name.c_str(), campaign.outputDir.c_str(),
-                runner.journalPath().c_str());
-    if (campaign.adaptive())
-        std::printf("adaptive repeats: each case %d to %d repeats, until the median's 95 %% "
-                    "interval is within ±%s %% (disturbed or failed runs rerun, up to %d per "
-                    "case)\n",
-                    campaign.repeats, campaign.maxRepeats(),
-                    formatPct(campaign.targetCiPct).c_str(), campaign.rerunLimit);
-
-    // SIGINT, SIGTERM and SIGHUP cancel in the event loop, never a sudden exit.
+    SessionOptions options;
+    options.resume = resume;
+    options.version = versionString();
+    options.slowNode = slowNode;
+    options.record = &recordInHistory;
+    std::vector<std::string> refusal;
+    const auto session = CampaignSession::create(std::move(campaign), options, &refusal);
+    if (!session) {
+        for (const auto& why : refusal)
+            std::fprintf(stderr, "scaleview-cli %s: %s\n", command, why.c_str());
+        return 2;
+    }
     TerminationSignals termination;
-    bool cancelled = false;
-    QObject::connect(&termination, &TerminationSignals::received, [&] {
-        if (!cancelled)
-            std::fprintf(stderr,
-                         "\nscaleview-cli: cancelling (TERM, grace, KILL; the journal is kept)\n");
-        cancelled = true;
-        runner.cancel();
-    });
-
-    ConsoleProgress console(runner);
-    CampaignEnd end;
-    QObject::connect(&runner, &Runner::finished, [&](const CampaignEnd& e) {
+    cancelOnSignals(termination, *session);
+    ConsoleProgress console(*session);
+    presentSession(*session);
+    SessionEnd end;
+    QObject::connect(session.get(), &CampaignSession::finished, [&](const SessionEnd& e) {
         end = e;
         app.quit();
     });
-    std::printf("capturing the environment (hosts, GPUs, versions)...\n");
-    std::fflush(stdout);
-    EnvironmentCapture::run(campaign, *profile, versionString(), &runner,
-                            [&](const EnvironmentCapture::Result& captured) {
-                                for (const auto& p : captured.problems)
-                                    std::fprintf(stderr, "%s\n", p.c_str());
-                                runner.start();
-                            });
+    session->start();
     app.exec();
 
-    int ok = 0, notOk = 0;
-    for (std::size_t i = 0; i < runner.runs().size(); ++i)
-        (runner.state(static_cast<int>(i)) == RunState::Ok ? ok : notOk)++;
-    std::printf("%d of %zu runs ok; logs under %s; 'scaleview-cli summarize %s' reads them\n", ok,
-                runner.runs().size(), campaign.outputDir.c_str(), campaign.outputDir.c_str());
-    // A campaign that had every run's turn goes into the history (a cancelled or failed one
-    // would stand for less than it is; its resume records it).
-    if (!end.failed() && !end.cancelled() && ok > 0) recordInHistory(campaign.outputDir);
-    if (slowNode && !end.cancelled() && findSlowNode(app, campaign, *profile, healthyPace, thresholdPct) != 0)
-        ++notOk;
-    if (end.failed()) {
-        std::fprintf(stderr, "scaleview-cli %s: the campaign failed: %s\n",
-                     resume ? "resume" : "run", end.reason.c_str());
+    if (end.campaign.cancelled()) return 130;
+    if (!end.prepared) return usage(command, end.campaign.reason);
+    const bool searchFailed = end.slowNode && printSlowNodeReport(*end.slowNode) != 0;
+    if (end.campaign.failed()) {
+        std::fprintf(stderr, "scaleview-cli %s: the campaign failed: %s\n", command,
+                     end.campaign.reason.c_str());
         return 1;
     }
-    if (end.cancelled()) return 130;
-    return notOk ? 1 : 0;
+    return end.ok < end.total || searchFailed ? 1 : 0;
 }
 
 } // namespace
@@ -278,12 +254,11 @@ std::optional<double> positiveNumber(const std::string& text) {
 }
 
 // --healthy-pace X and --slow-threshold PCT (below 100): 0, or usage's exit code.
-int slowNodeOptions(const Arguments& a, const char* command, std::optional<double>& pace,
-                    std::optional<double>& threshold) {
-    if (auto v = a.value("healthy-pace"); v && !(pace = positiveNumber(*v)))
+int slowNodeOptions(const Arguments& a, const char* command, SlowNodeOptions& options) {
+    if (auto v = a.value("healthy-pace"); v && !(options.healthyPace = positiveNumber(*v)))
         return usage(command, "--healthy-pace: '" + *v + "' is not samples/s above 0");
     if (auto v = a.value("slow-threshold");
-        v && (!(threshold = positiveNumber(*v)) || *threshold >= 100))
+        v && (!(options.thresholdPct = positiveNumber(*v)) || *options.thresholdPct >= 100))
         return usage(command, "--slow-threshold: '" + *v + "' is not a percentage from 0 to 100");
     return 0;
 }
@@ -306,26 +281,22 @@ std::optional<Campaign> campaignToRun(Arguments& a, std::string* error) {
 
 // --dry-run: every command line the campaign would run, none run.
 int dryRun(const Campaign& campaign) {
-    // Rendezvous addresses as the run resolves them (an ssh_config alias's HostName).
-    std::vector<std::string> rendezvous;
-    if (!campaign.hosts.empty()) {
-        int argc = 1;
-        char name[] = "scaleview-cli";
-        char* argv[] = {name, nullptr};
-        QCoreApplication app(argc, argv);
-        resolveHostAddresses(campaign, &app, [&](HostAddresses resolved) {
-            for (const auto& p : resolved.problems)
-                std::fprintf(stderr, "scaleview-cli run: %s\n", p.c_str());
-            rendezvous = std::move(resolved.addresses);
-            app.quit();
-        });
-        app.exec();
-    }
-    // The tag is drawn per run when it starts; everything else is exactly what runs.
-    std::string error;
-    const auto lines = dryRunLines(campaign, &error, std::move(rendezvous));
-    if (lines.empty()) return usage("run", error);
-    for (const auto& line : lines)
+    int argc = 1;
+    char name[] = "scaleview-cli";
+    char* argv[] = {name, nullptr};
+    QCoreApplication app(argc, argv);
+    DryRun dry;
+    resolveDryRun(campaign, &app, [&](DryRun answer) {
+        dry = std::move(answer);
+        app.quit();
+    });
+    app.exec();
+    for (const auto& p : dry.notes)
+        std::fprintf(stderr, "scaleview-cli run: %s\n", p.c_str());
+    for (const auto& p : dry.refusal)
+        std::fprintf(stderr, "scaleview-cli run: %s\n", p.c_str());
+    if (!dry.refusal.empty()) return 2;
+    for (const auto& line : dry.lines)
         std::printf("%s\n", line.c_str());
     return 0;
 }
@@ -339,18 +310,12 @@ int runCommand(const std::vector<std::string>& args) {
     std::string error;
     const std::optional<Campaign> campaign = campaignToRun(a, &error);
     if (!campaign) return usage("run", error);
-    const auto problems = campaign->validate();
-    if (!problems.empty()) {
-        for (const auto& p : problems)
-            std::fprintf(stderr, "scaleview-cli run: %s\n", p.c_str());
-        return 2;
-    }
     if (a.flag("dry-run")) return dryRun(*campaign);
-    std::optional<double> pace, threshold;
-    if (const int why = slowNodeOptions(a, "run", pace, threshold)) return why;
-    if ((pace || threshold) && !a.flag("find-slow-node"))
+    SlowNodeOptions slow;
+    if (const int why = slowNodeOptions(a, "run", slow)) return why;
+    if ((slow.healthyPace || slow.thresholdPct) && !a.flag("find-slow-node"))
         return usage("run", "--healthy-pace and --slow-threshold are for --find-slow-node");
-    return execute(*campaign, false, a.flag("find-slow-node"), pace, threshold);
+    return execute(*campaign, false, a.flag("find-slow-node") ? std::optional(slow) : std::nullopt);
 }
 
 int resumeCommand(const std::vector<std::string>& args) {
@@ -375,9 +340,10 @@ int findSlowNodeCommand(const std::vector<std::string>& args) {
     Arguments a(args, {"healthy-pace", "slow-threshold"}, {});
     if (a.error()) return usage("find-slow-node", *a.error());
     if (a.positional().size() != 1)
-        return usage("find-slow-node", "give the campaign's output directory (or its campaign.json)");
-    std::optional<double> pace, threshold;
-    if (const int why = slowNodeOptions(a, "find-slow-node", pace, threshold)) return why;
+        return usage("find-slow-node",
+                     "give the campaign's output directory (or its campaign.json)");
+    SlowNodeOptions options;
+    if (const int why = slowNodeOptions(a, "find-slow-node", options)) return why;
     const auto opened = CampaignDirectory::open(a.positional()[0]);
     if (!opened.ok()) return usage("find-slow-node", opened.error());
     std::string error;
@@ -387,7 +353,21 @@ int findSlowNodeCommand(const std::vector<std::string>& args) {
     char name[] = "scaleview-cli";
     char* argv[] = {name, nullptr};
     QCoreApplication app(argc, argv);
-    return findSlowNode(app, opened.campaign(), *profile, pace, threshold);
+    SlowNodeSession search;
+    TerminationSignals termination;
+    QObject::connect(&termination, &TerminationSignals::received, [&search] {
+        std::fprintf(stderr, "\nscaleview-cli: stopping the slow-node probes\n");
+        search.cancel();
+    });
+    QObject::connect(&search, &SlowNodeSession::planned, &printSlowNodePlan);
+    SlowNodeReport report;
+    QObject::connect(&search, &SlowNodeSession::finished, [&](const SlowNodeReport& r) {
+        report = r;
+        app.quit();
+    });
+    search.start(opened.campaign(), *profile, options);
+    app.exec();
+    return printSlowNodeReport(report);
 }
 
 int preflightCommand(const std::vector<std::string>& args) {

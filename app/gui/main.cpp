@@ -8,7 +8,7 @@
 #include "ui/widgets/teachdialog.h"
 #include "core/formats/userformat.h"
 #include "ui/run/runpanel.h"
-#include "launcher/runner/terminationsignals.h"
+#include "launcher/session/terminationsignals.h"
 #include "version.h"
 
 #include <QApplication>

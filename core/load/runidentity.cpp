@@ -72,7 +72,8 @@ void readName(std::string_view name, PathHints& h, bool isFile) {
         const std::string& t = parts[i];
         // 8xv100, 16xa100, 4xt4, 2xrtx3090, 8xgpu: a GPU model (a few letters, then digits) or
         // "gpu(s)" after the x; a temporary folder's "1XHMvw" is no GPU count.
-        if (const auto x = t.find('x'); x != std::string::npos && x > 0 && namesGpus(t.substr(x + 1))) {
+        if (const auto x = t.find('x');
+            x != std::string::npos && x > 0 && namesGpus(t.substr(x + 1))) {
             if (auto g = number(std::string_view(t).substr(0, x)); g && *g > 0 && !h.gpus) {
                 h.gpus = *g;
                 addEvidence(h, "\"" + std::string(name) + "\"");
@@ -98,8 +99,8 @@ void readName(std::string_view name, PathHints& h, bool isFile) {
     }
     // result_3.txt, run-2.log, trial_1.out: the repeat.
     if (isFile && parts.size() >= 2) {
-        static const char* kWords[] = {"result", "results", "run", "rep", "repeat", "trial",
-                                       "seed", "log", "iter", "attempt"};
+        static const char* kWords[] = {"result", "results", "run", "rep",  "repeat",
+                                       "trial",  "seed",    "log", "iter", "attempt"};
         const std::string& stemLast = parts.size() >= 3 ? parts[parts.size() - 2] : parts.back();
         const std::string& word = parts.size() >= 3 ? parts[parts.size() - 3] : parts[0];
         for (const char* w : kWords)
@@ -144,8 +145,8 @@ void applyEntry(const nlohmann::json& j, SidecarEntry& e, std::vector<Warning>& 
             e.nodes = topo->nodes;
             e.gpus = topo->ranks();
         } else {
-            warnings.push_back({e.file, 0, "\"topology\" must be like 2n8g, not \"" + *t +
-                                               "\"; ignored"});
+            warnings.push_back(
+                {e.file, 0, "\"topology\" must be like 2n8g, not \"" + *t + "\"; ignored"});
         }
     }
 }
@@ -153,8 +154,10 @@ void applyEntry(const nlohmann::json& j, SidecarEntry& e, std::vector<Warning>& 
 // A "files" key with no unescaped wildcard: it names one file.
 bool namesExactly(const std::string& glob) {
     for (std::size_t i = 0; i < glob.size(); ++i) {
-        if (glob[i] == '\\') ++i;
-        else if (glob[i] == '*' || glob[i] == '?' || glob[i] == '[') return false;
+        if (glob[i] == '\\')
+            ++i;
+        else if (glob[i] == '*' || glob[i] == '?' || glob[i] == '[')
+            return false;
     }
     return true;
 }
@@ -245,166 +248,231 @@ std::optional<SidecarEntry> Sidecars::lookup(const fs::path& file, std::vector<W
     return std::nullopt;
 }
 
-RunKey identifyRun(const RunFacts& facts, const PathHints& path,
-                   const std::optional<SidecarEntry>& sidecar, const std::string& display,
-                   std::vector<Warning>& warnings) {
-    RunKey key;
-    KeyOrigins& o = key.origins;
-    const std::string sideName = "scaleview.json";
-    auto disagree = [&](const std::string& field, const std::string& logValue,
-                        const std::string& logWhere, const std::string& other,
-                        const std::string& otherWhere) {
-        const std::string text = field + ": the log says " + logValue + " (" + logWhere + "), " +
-                                 otherWhere + " says " + other + "; the log's is used";
-        warnings.push_back({display, 0, text});
-        o.details.push_back(text);
-    };
+namespace {
 
-    // Model
-    if (facts.model) {
-        key.model = canonicalModel(facts.model->value);
+// One run's identification, field by field: each from the log's own parameters first, then its
+// path, then its scaleview.json, with where it came from and any disagreement said.
+class Identification {
+  public:
+    Identification(const RunFacts& facts, const PathHints& path,
+                   const std::optional<SidecarEntry>& sidecar, const std::string& display,
+                   std::vector<Warning>& warnings)
+        : m_facts(facts), m_path(path), m_sidecar(sidecar), m_display(display),
+          m_warnings(warnings) {}
+
+    void model();
+    void batch();
+    void precision();
+    void topology();
+    void repeat();
+    RunKey key() && { return std::move(m_key); }
+
+  private:
+    // The log's value wins over the path's or the sidecar's: said as a warning and a detail.
+    void disagree(const std::string& field, const std::string& logValue,
+                  const std::string& logWhere, const std::string& other,
+                  const std::string& otherWhere);
+    std::optional<int> gpus(std::string& where);
+    std::optional<int> nodes(std::optional<int> gpus, std::string& where) const;
+    std::string pathWhere() const { return "path (" + m_path.evidence + ")"; }
+
+    const RunFacts& m_facts;
+    const PathHints& m_path;
+    const std::optional<SidecarEntry>& m_sidecar;
+    const std::string& m_display;
+    std::vector<Warning>& m_warnings;
+    RunKey m_key;
+};
+
+void Identification::disagree(const std::string& field, const std::string& logValue,
+                              const std::string& logWhere, const std::string& other,
+                              const std::string& otherWhere) {
+    const std::string text = field + ": the log says " + logValue + " (" + logWhere + "), " +
+                             otherWhere + " says " + other + "; the log's is used";
+    m_warnings.push_back({m_display, 0, text});
+    m_key.origins.details.push_back(text);
+}
+
+void Identification::model() {
+    KeyOrigins& o = m_key.origins;
+    if (m_facts.model) {
+        m_key.model = canonicalModel(m_facts.model->value);
         o.model = KeySource::Log;
-        o.details.push_back("model " + key.model + ": log, " + facts.model->where());
-    } else if (path.model) {
-        key.model = canonicalModel(*path.model);
+        o.details.push_back("model " + m_key.model + ": log, " + m_facts.model->where());
+    } else if (m_path.model) {
+        m_key.model = canonicalModel(*m_path.model);
         o.model = KeySource::Path;
-        o.details.push_back("model " + key.model + ": path (" + path.evidence + ")");
-    } else if (sidecar && sidecar->model) {
-        key.model = canonicalModel(*sidecar->model);
+        o.details.push_back("model " + m_key.model + ": " + pathWhere());
+    } else if (m_sidecar && m_sidecar->model) {
+        m_key.model = canonicalModel(*m_sidecar->model);
         o.model = KeySource::Sidecar;
-        o.details.push_back("model " + key.model + ": " + sidecar->file);
+        o.details.push_back("model " + m_key.model + ": " + m_sidecar->file);
     } else {
-        key.model = "?";
+        m_key.model = "?";
         o.model = KeySource::Unknown;
         o.details.push_back("model ?: the log names none (no arch/model/network parameter), nor "
                             "its path or a scaleview.json");
     }
+}
 
-    // Batch size per device
-    if (facts.batch) {
-        key.batchPerDevice = std::stoi(facts.batch->value);
+// The batch size per device.
+void Identification::batch() {
+    KeyOrigins& o = m_key.origins;
+    if (m_facts.batch) {
+        const RunFact& fact = *m_facts.batch;
+        m_key.batchPerDevice = std::stoi(fact.value);
         o.batch = KeySource::Log;
-        o.details.push_back("batch " + facts.batch->value + ": log, " + facts.batch->where());
-        if (path.batch && *path.batch != key.batchPerDevice)
-            disagree("batch size", facts.batch->value, facts.batch->where(),
-                     std::to_string(*path.batch), "its path (" + path.evidence + ")");
-        else if (sidecar && sidecar->batch && *sidecar->batch != key.batchPerDevice)
-            disagree("batch size", facts.batch->value, facts.batch->where(),
-                     std::to_string(*sidecar->batch), sidecar->file);
-    } else if (path.batch) {
-        key.batchPerDevice = *path.batch;
+        o.details.push_back("batch " + fact.value + ": log, " + fact.where());
+        if (m_path.batch && *m_path.batch != m_key.batchPerDevice)
+            disagree("batch size", fact.value, fact.where(), std::to_string(*m_path.batch),
+                     "its " + pathWhere());
+        else if (m_sidecar && m_sidecar->batch && *m_sidecar->batch != m_key.batchPerDevice)
+            disagree("batch size", fact.value, fact.where(), std::to_string(*m_sidecar->batch),
+                     m_sidecar->file);
+    } else if (m_path.batch) {
+        m_key.batchPerDevice = *m_path.batch;
         o.batch = KeySource::Path;
-        o.details.push_back("batch " + std::to_string(*path.batch) + ": path (" + path.evidence +
-                            ")");
-    } else if (sidecar && sidecar->batch) {
-        key.batchPerDevice = *sidecar->batch;
+        o.details.push_back("batch " + std::to_string(*m_path.batch) + ": " + pathWhere());
+    } else if (m_sidecar && m_sidecar->batch) {
+        m_key.batchPerDevice = *m_sidecar->batch;
         o.batch = KeySource::Sidecar;
-        o.details.push_back("batch " + std::to_string(*sidecar->batch) + ": " + sidecar->file);
+        o.details.push_back("batch " + std::to_string(*m_sidecar->batch) + ": " + m_sidecar->file);
     } else {
-        key.batchPerDevice = 0;
+        m_key.batchPerDevice = 0;
         o.batch = KeySource::Unknown;
         o.details.push_back("batch ?: the log states no batch size (no batch_size parameter), "
                             "nor its path or a scaleview.json: its throughput counts, no "
                             "comparison across batch sizes");
     }
+}
 
-    // Precision
-    if (facts.precision) {
-        key.precision = facts.precision->value;
+void Identification::precision() {
+    KeyOrigins& o = m_key.origins;
+    if (m_facts.precision) {
+        m_key.precision = m_facts.precision->value;
         o.precision = KeySource::Log;
-        o.details.push_back("precision " + key.precision + ": log, " + facts.precision->where());
-        if (path.precision && *path.precision != key.precision)
-            disagree("precision", key.precision, facts.precision->where(), *path.precision,
-                     "its path (" + path.evidence + ")");
-    } else if (path.precision) {
-        key.precision = *path.precision;
+        o.details.push_back("precision " + m_key.precision + ": log, " +
+                            m_facts.precision->where());
+        if (m_path.precision && *m_path.precision != m_key.precision)
+            disagree("precision", m_key.precision, m_facts.precision->where(), *m_path.precision,
+                     "its " + pathWhere());
+    } else if (m_path.precision) {
+        m_key.precision = *m_path.precision;
         o.precision = KeySource::Path;
-        o.details.push_back("precision " + key.precision + ": path");
-    } else if (sidecar && sidecar->precision) {
-        key.precision = *sidecar->precision;
+        o.details.push_back("precision " + m_key.precision + ": path");
+    } else if (m_sidecar && m_sidecar->precision) {
+        m_key.precision = *m_sidecar->precision;
         o.precision = KeySource::Sidecar;
-        o.details.push_back("precision " + key.precision + ": " + sidecar->file);
+        o.details.push_back("precision " + m_key.precision + ": " + m_sidecar->file);
     } else {
-        key.precision = "?";
+        m_key.precision = "?";
         o.precision = KeySource::Unknown;
         o.details.push_back("precision ?: stated by neither the log, its path nor a "
                             "scaleview.json");
     }
+}
 
-    // GPUs and nodes
-    std::optional<int> gpus, nodes;
-    std::string gpusWhere;
-    if (facts.gpus) {
-        gpus = std::stoi(facts.gpus->value);
+// The GPU count, with where it was read; its source is the topology's.
+std::optional<int> Identification::gpus(std::string& where) {
+    KeyOrigins& o = m_key.origins;
+    if (m_facts.gpus) {
+        const RunFact& fact = *m_facts.gpus;
+        const int gpus = std::stoi(fact.value);
         o.topology = KeySource::Log;
-        gpusWhere = "log, " + facts.gpus->where();
-        if (path.gpus && *path.gpus != *gpus)
-            disagree("GPUs", facts.gpus->value, facts.gpus->where(), std::to_string(*path.gpus),
-                     "its path (" + path.evidence + ")");
-        else if (sidecar && sidecar->gpus && *sidecar->gpus != *gpus)
-            disagree("GPUs", facts.gpus->value, facts.gpus->where(),
-                     std::to_string(*sidecar->gpus), sidecar->file);
-    } else if (path.gpus) {
-        gpus = *path.gpus;
+        where = "log, " + fact.where();
+        if (m_path.gpus && *m_path.gpus != gpus)
+            disagree("GPUs", fact.value, fact.where(), std::to_string(*m_path.gpus),
+                     "its " + pathWhere());
+        else if (m_sidecar && m_sidecar->gpus && *m_sidecar->gpus != gpus)
+            disagree("GPUs", fact.value, fact.where(), std::to_string(*m_sidecar->gpus),
+                     m_sidecar->file);
+        return gpus;
+    }
+    if (m_path.gpus || (m_path.nodes && m_path.gpusPerNode)) {
         o.topology = KeySource::Path;
-        gpusWhere = "path (" + path.evidence + ")";
-    } else if (path.nodes && path.gpusPerNode) {
-        gpus = *path.nodes * *path.gpusPerNode;
-        o.topology = KeySource::Path;
-        gpusWhere = "path (" + path.evidence + ")";
-    } else if (sidecar && sidecar->gpus) {
-        gpus = *sidecar->gpus;
+        where = pathWhere();
+        return m_path.gpus ? *m_path.gpus : *m_path.nodes * *m_path.gpusPerNode;
+    }
+    if (m_sidecar && m_sidecar->gpus) {
         o.topology = KeySource::Sidecar;
-        gpusWhere = sidecar->file;
+        where = m_sidecar->file;
+        return *m_sidecar->gpus;
     }
-    std::string nodesWhere;
-    if (facts.nodes) {
-        nodes = std::stoi(facts.nodes->value);
-        nodesWhere = "log, " + facts.nodes->where();
-    } else if (path.nodes) {
-        nodes = *path.nodes;
-        nodesWhere = "path";
-    } else if (sidecar && sidecar->nodes) {
-        nodes = *sidecar->nodes;
-        nodesWhere = sidecar->file;
-    } else if (gpus && path.gpusPerNode && *gpus % *path.gpusPerNode == 0) {
-        nodes = *gpus / *path.gpusPerNode;
-        nodesWhere = "path (" + path.evidence + ": " + std::to_string(*path.gpusPerNode) +
-                     " GPUs per node)";
+    return std::nullopt;
+}
+
+// The node count, with where it was read: said, or the GPUs over the path's GPUs per node.
+std::optional<int> Identification::nodes(std::optional<int> gpus, std::string& where) const {
+    if (m_facts.nodes) {
+        where = "log, " + m_facts.nodes->where();
+        return std::stoi(m_facts.nodes->value);
     }
-    if (gpus && *gpus > 0) {
-        if (nodes && *nodes > 0 && *gpus % *nodes == 0) {
-            key.topology = Topology{*nodes, *gpus / *nodes};
-            o.details.push_back("GPUs " + std::to_string(*gpus) + ": " + gpusWhere + "; nodes " +
-                                std::to_string(*nodes) + ": " + nodesWhere);
-        } else {
-            key.topology = Topology{1, *gpus};
-            o.nodesUnknown = true;
-            o.details.push_back("GPUs " + std::to_string(*gpus) + ": " + gpusWhere +
-                                "; nodes: not stated (shown as " + std::to_string(*gpus) +
-                                " GPUs)");
-        }
-    } else {
-        key.topology = Topology{0, 0};
+    if (m_path.nodes) {
+        where = "path";
+        return *m_path.nodes;
+    }
+    if (m_sidecar && m_sidecar->nodes) {
+        where = m_sidecar->file;
+        return *m_sidecar->nodes;
+    }
+    if (gpus && m_path.gpusPerNode && *gpus % *m_path.gpusPerNode == 0) {
+        where = "path (" + m_path.evidence + ": " + std::to_string(*m_path.gpusPerNode) +
+                " GPUs per node)";
+        return *gpus / *m_path.gpusPerNode;
+    }
+    return std::nullopt;
+}
+
+void Identification::topology() {
+    KeyOrigins& o = m_key.origins;
+    std::string gpusWhere, nodesWhere;
+    const std::optional<int> gpus = this->gpus(gpusWhere);
+    const std::optional<int> nodes = this->nodes(gpus, nodesWhere);
+    if (!gpus || *gpus <= 0) {
+        m_key.topology = Topology{0, 0};
         o.topology = KeySource::Unknown;
         o.details.push_back("GPUs ?: the log states no GPU or rank count (world_size, num_gpus, "
                             "rank tags), nor its path or a scaleview.json: its throughput "
                             "counts, no speedup");
+    } else if (nodes && *nodes > 0 && *gpus % *nodes == 0) {
+        m_key.topology = Topology{*nodes, *gpus / *nodes};
+        o.details.push_back("GPUs " + std::to_string(*gpus) + ": " + gpusWhere + "; nodes " +
+                            std::to_string(*nodes) + ": " + nodesWhere);
+    } else {
+        m_key.topology = Topology{1, *gpus};
+        o.nodesUnknown = true;
+        o.details.push_back("GPUs " + std::to_string(*gpus) + ": " + gpusWhere +
+                            "; nodes: not stated (shown as " + std::to_string(*gpus) + " GPUs)");
     }
+}
 
-    // Repeat
-    if (path.repeat) {
-        key.repeat = *path.repeat;
+void Identification::repeat() {
+    KeyOrigins& o = m_key.origins;
+    if (m_path.repeat) {
+        m_key.repeat = *m_path.repeat;
         o.repeat = KeySource::Path;
-    } else if (sidecar && sidecar->repeat) {
-        key.repeat = *sidecar->repeat;
+    } else if (m_sidecar && m_sidecar->repeat) {
+        m_key.repeat = *m_sidecar->repeat;
         o.repeat = KeySource::Sidecar;
     } else {
-        key.repeat = 0;
+        m_key.repeat = 0;
         o.repeat = KeySource::Unknown;
     }
-    if (sidecar && sidecar->label) o.details.push_back("label: " + *sidecar->label);
-    return key;
+    if (m_sidecar && m_sidecar->label) o.details.push_back("label: " + *m_sidecar->label);
+}
+
+} // namespace
+
+RunKey identifyRun(const RunFacts& facts, const PathHints& path,
+                   const std::optional<SidecarEntry>& sidecar, const std::string& display,
+                   std::vector<Warning>& warnings) {
+    Identification id(facts, path, sidecar, display, warnings);
+    id.model();
+    id.batch();
+    id.precision();
+    id.topology();
+    id.repeat();
+    return std::move(id).key();
 }
 
 } // namespace sv

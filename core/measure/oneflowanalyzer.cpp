@@ -72,8 +72,8 @@ std::optional<Shortfall> OneflowAnalyzer::windowLines(RunResult& out,
          {std::pair{&m_start, m_opt.warmup}, std::pair{&m_end, m_opt.iterations}}) {
         if (stamp->line == 0) {
             if (out.dlperfNote.empty())
-                out.dlperfNote = "DLPerf's " + script + " stops with an error on this file " +
-                                 "(assert: no iteration " + std::to_string(iteration) + ")";
+                out.dlperfNote = dlperfStops(script, "on this file (assert: no iteration " +
+                                                         std::to_string(iteration) + ")");
             return Shortfall{RunStatus::Incomplete,
                              "no line of iteration " + std::to_string(iteration) +
                                  " (the last is " + std::to_string(m_lastIteration) + ")"};
@@ -94,8 +94,7 @@ void OneflowAnalyzer::finish(RunResult& out, const ParseCounters& counters,
     // A run that is not measured is one the script stops on too (where no line says where).
     auto settle = [&](Shortfall shortfall) {
         settleRun(out, std::move(shortfall), unterminatedTail);
-        if (out.dlperfNote.empty())
-            out.dlperfNote = "DLPerf's " + script + " stops with an error on this file";
+        if (out.dlperfNote.empty()) out.dlperfNote = dlperfStops(script, "on this file");
     };
     if (m_dlperfError)
         out.dlperfNote = dlperfStops(script, scriptStopAt(m_dlperfError, m_dlperfWhy));
@@ -115,9 +114,7 @@ void OneflowAnalyzer::finish(RunResult& out, const ParseCounters& counters,
     if (out.dlperfNote.empty() && duration != 0.0)
         out.dlperfThroughput = static_cast<double>(examples) / duration;
     else if (out.dlperfNote.empty())
-        out.dlperfNote = "DLPerf's " + script +
-                         " stops with an error on this file (division by "
-                         "a duration of 0)";
+        out.dlperfNote = dlperfStops(script, "on this file (division by a duration of 0)");
     if (duration <= 0.0)
         return settleRun(out, RunStatus::Unusable, timeStandsStill(m_start.line, m_end.line),
                          unterminatedTail);

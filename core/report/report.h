@@ -13,7 +13,7 @@ namespace sv {
 std::string formatTable(const Summary& summary);
 std::string formatCsv(const Summary& summary);
 std::string formatMarkdown(const Summary& summary);
-std::string formatJson(const Summary& summary, std::string_view toolVersion);
+std::string formatJson(const Summary& summary, std::string_view toolVersion); // summaryjson.cpp
 
 // DLPerf's {"model": {"NnGg": {"average_speed", "batch_size_per_device", "median_speed",
 // "speedup"}}}, as Python's json.dump writes it. Only meaningful for one precision and one

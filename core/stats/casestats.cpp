@@ -112,17 +112,19 @@ void compareWithReference(CaseStats& c, const std::vector<const RunResult*>& use
                         "contrast/" + caseSeedText(c.key), "this case", options.contrast);
 }
 
-} // namespace
+// A case as its runs are sorted into it: the runs its statistics are of, and those the
+// monitor's disturbance left out.
+struct Building {
+    CaseStats stats;
+    std::vector<const RunResult*> used;
+    std::vector<const RunResult*> leftOutDisturbed;
+};
+using CaseOrder = decltype(orderKey(CaseKey{}));
 
-std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
-                                    const SummaryOptions& options,
-                                    const ReferenceCatalog& references) {
-    struct Building {
-        CaseStats stats;
-        std::vector<const RunResult*> used;
-        std::vector<const RunResult*> leftOutDisturbed;
-    };
-    std::map<decltype(orderKey(CaseKey{})), Building> cases;
+// Every run into its case: counted, left out as disturbed, or excluded with its reason.
+std::map<CaseOrder, Building> sortIntoCases(const std::vector<RunResult>& runs,
+                                            const SummaryOptions& options) {
+    std::map<CaseOrder, Building> cases;
     std::vector<const RunResult*> sorted;
     for (const auto& r : runs)
         sorted.push_back(&r);
@@ -156,10 +158,53 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
                  r->reason.empty() ? std::string(statusName(r->status)) : r->reason});
         }
     }
+    return cases;
+}
 
+// The case's speedup and efficiency against its 1n1g baseline among cases, or why none.
+void fillSpeedup(CaseStats& c, const std::vector<CaseStats>& cases) {
+    if (!c.median) {
+        c.speedupNote = "no usable run";
+        return;
+    }
+    if (c.key.topology.ranks() <= 0) {
+        // A run whose GPUs nobody states (RunKey::origins): its throughput, no speedup.
+        c.speedupNote = "GPU count unknown (?): no speedup";
+        return;
+    }
+    if (c.key.batchPerDevice <= 0) {
+        c.speedupNote = "batch size unknown (?): no speedup against another GPU count";
+        return;
+    }
+    const auto base = std::find_if(cases.begin(), cases.end(), [&](const CaseStats& b) {
+        return b.key.sameGroup(c.key) && b.key.topology == Topology{1, 1};
+    });
+    if (base == cases.end() || !base->median || *base->median == 0.0) {
+        c.speedupNote = "no 1n1g baseline for " + c.key.model + " " + c.key.precision + " batch " +
+                        std::to_string(c.key.batchPerDevice);
+        return;
+    }
+    const double ratio = *c.median / *base->median;
+    c.speedup = roundNumpy2(ratio);
+    c.efficiency = ratio / c.gpus();
+    if (&*base == &c) {
+        c.speedupCi95 = c.efficiencyCi95 = Interval{1.0, 1.0}; // itself, exactly
+    } else if (c.medianCi95 && base->medianCi95 && base->medianCi95->lo > 0.0) {
+        // The ratio's extremes over both intervals: wide, never falsely narrow.
+        c.speedupCi95 = Interval{c.medianCi95->lo / base->medianCi95->hi,
+                                 c.medianCi95->hi / base->medianCi95->lo};
+        c.efficiencyCi95 = Interval{c.speedupCi95->lo / c.gpus(), c.speedupCi95->hi / c.gpus()};
+    }
+}
+
+} // namespace
+
+std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
+                                    const SummaryOptions& options,
+                                    const ReferenceCatalog& references) {
     std::vector<CaseStats> out;
     std::vector<std::vector<const RunResult*>> used, leftOut;
-    for (auto& [k, b] : cases) {
+    for (auto& [k, b] : sortIntoCases(runs, options)) {
         out.push_back(std::move(b.stats));
         used.push_back(std::move(b.used));
         leftOut.push_back(std::move(b.leftOutDisturbed));
@@ -170,37 +215,8 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
         out[i].medianCi95 = bootstrapMedianCi(out[i].values, seedFor(caseSeedText(out[i].key)));
         return true;
     });
-    for (auto& c : out) {
-        if (!c.median) {
-            c.speedupNote = "no usable run";
-        } else if (c.key.topology.ranks() <= 0) {
-            // A run whose GPUs nobody states (RunKey::origins): its throughput, no speedup.
-            c.speedupNote = "GPU count unknown (?): no speedup";
-        } else if (c.key.batchPerDevice <= 0) {
-            c.speedupNote = "batch size unknown (?): no speedup against another GPU count";
-        } else {
-            const auto base = std::find_if(out.begin(), out.end(), [&](const CaseStats& b) {
-                return b.key.sameGroup(c.key) && b.key.topology == Topology{1, 1};
-            });
-            if (base == out.end() || !base->median || *base->median == 0.0) {
-                c.speedupNote = "no 1n1g baseline for " + c.key.model + " " + c.key.precision +
-                                " batch " + std::to_string(c.key.batchPerDevice);
-            } else {
-                const double ratio = *c.median / *base->median;
-                c.speedup = roundNumpy2(ratio);
-                c.efficiency = ratio / c.gpus();
-                if (&*base == &c) {
-                    c.speedupCi95 = c.efficiencyCi95 = Interval{1.0, 1.0}; // itself, exactly
-                } else if (c.medianCi95 && base->medianCi95 && base->medianCi95->lo > 0.0) {
-                    // The ratio's extremes over both intervals: wide, never falsely narrow.
-                    c.speedupCi95 = Interval{c.medianCi95->lo / base->medianCi95->hi,
-                                             c.medianCi95->hi / base->medianCi95->lo};
-                    c.efficiencyCi95 =
-                        Interval{c.speedupCi95->lo / c.gpus(), c.speedupCi95->hi / c.gpus()};
-                }
-            }
-        }
-    }
+    for (auto& c : out)
+        fillSpeedup(c, out);
     forEachIndex(out.size(), 0, [&](std::size_t i) {
         compareWithReference(out[i], used[i], options, references);
         out[i].warnings = caseWarnings(out[i], used[i], options.trust);

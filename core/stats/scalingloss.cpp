@@ -12,7 +12,9 @@
 namespace sv {
 namespace {
 
-std::string pts(double v) { return formatFixed(v, 2) + " points"; }
+std::string pts(double v) {
+    return formatFixed(v, 2) + " points";
+}
 
 std::optional<Interval> medianCi(const std::vector<double>& samples, const std::string& what) {
     if (samples.size() < 2) return std::nullopt;
@@ -24,6 +26,135 @@ Interval ratioRange(Interval a, Interval b) {
     const double lo = a.lo / (a.lo >= 0 ? b.hi : b.lo);
     const double hi = a.hi / (a.hi >= 0 ? b.lo : b.hi);
     return {std::min(lo, hi), std::max(lo, hi)};
+}
+
+// The nodes' solo paces per device, ascending, with the median node's and the slowest's.
+struct SoloPaces {
+    std::vector<const SoloProbe*> nodes;
+    double median = 0, slowest = 0;
+    std::optional<Interval> medianCi95, slowestCi95;
+};
+
+SoloPaces soloPaces(const CaseProbes& probes) {
+    SoloPaces p;
+    for (const auto& s : probes.solo)
+        if (s.pacePerDevice > 0) p.nodes.push_back(&s);
+    std::sort(p.nodes.begin(), p.nodes.end(), [](const SoloProbe* a, const SoloProbe* b) {
+        return a->pacePerDevice < b->pacePerDevice;
+    });
+    if (p.nodes.empty()) return p;
+    // The high median: of an even count, the upper middle node, so that one slow node of two is
+    // measured against the other, not against their mean (which would put half of its slowness
+    // into the device-slowdown part).
+    const SoloProbe* median = p.nodes[p.nodes.size() / 2];
+    p.median = median->pacePerDevice;
+    p.medianCi95 = medianCi(median->paceSamples, "solo " + median->node);
+    p.slowest = p.nodes.front()->pacePerDevice;
+    p.slowestCi95 = medianCi(p.nodes.front()->paceSamples, "solo " + p.nodes.front()->node);
+    return p;
+}
+
+// The median node alone against the 1-device case: what the devices lose by themselves.
+LossPart deviceSlowdown(const SoloPaces& p, double t1, Interval t1Range) {
+    LossPart dev{"device-slowdown", 100.0 * (1.0 - p.median / t1), std::nullopt, {}};
+    if (p.medianCi95) {
+        const Interval r = ratioRange(*p.medianCi95, t1Range);
+        dev.ci95 = Interval{100.0 * (1.0 - r.hi), 100.0 * (1.0 - r.lo)};
+    }
+    dev.evidence = "the median node alone: " + formatFixed(p.median, 2) +
+                   " per device against the 1-device case's " + formatFixed(t1, 2) + " (" +
+                   std::to_string(p.nodes.size()) + " node(s) probed alone at " +
+                   std::to_string(p.nodes.front()->devices) + " device(s) each)";
+    return dev;
+}
+
+// The slowest node alone against the median node: what every other node waits for.
+LossPart slowestNode(const SoloPaces& p, double t1, Interval t1Range) {
+    LossPart slow{"slowest-node", 0.0, std::nullopt, {}};
+    if (p.nodes.size() == 1) {
+        slow.ci95 = Interval{0.0, 0.0};
+        slow.evidence = "one node: no other node to wait for";
+        return slow;
+    }
+    slow.pct = 100.0 * (p.median - p.slowest) / t1;
+    if (p.medianCi95 && p.slowestCi95) {
+        const Interval num{p.medianCi95->lo - p.slowestCi95->hi,
+                           p.medianCi95->hi - p.slowestCi95->lo};
+        const Interval r = ratioRange(num, t1Range);
+        slow.ci95 = Interval{100.0 * r.lo, 100.0 * r.hi};
+    }
+    slow.evidence = "the slowest node, " + p.nodes.front()->node +
+                    ", alone: " + formatFixed(p.slowest, 2) +
+                    " per device against the median node's " + formatFixed(p.median, 2);
+    return slow;
+}
+
+// Each node more than the threshold below the median node alone, with its evidence.
+std::vector<SlowNode> slowNodes(const SoloPaces& p, double thresholdPct) {
+    std::vector<SlowNode> out;
+    for (const SoloProbe* s : p.nodes) {
+        const double slower = 100.0 * (1.0 - s->pacePerDevice / p.median);
+        if (p.nodes.size() < 2 || slower <= thresholdPct) continue;
+        out.push_back({s->node, slower,
+                       "alone at " + std::to_string(s->devices) +
+                           " device(s): " + formatFixed(s->pacePerDevice, 2) + " per device, " +
+                           formatFixed(slower, 1) + " % below the median node's " +
+                           formatFixed(p.median, 2) + " (" + std::to_string(p.nodes.size()) +
+                           " nodes probed; threshold " + formatFixed(thresholdPct, 1) + " %)"});
+    }
+    return out;
+}
+
+// The all-reduce's cost, if the workload did not overlap it; nullopt where it was not probed.
+std::optional<LossPart> communication(const CaseProbes& probes, const SoloPaces& p, double t1,
+                                      int batchPerDevice) {
+    const auto& ar = probes.allReduce;
+    if (!ar || ar->seconds.empty() || batchPerDevice <= 0) return std::nullopt;
+    // The pace a device keeps between all-reduces: the slowest node's alone, else the 1-device
+    // case's.
+    const double q = p.nodes.empty() ? t1 : p.slowest;
+    const double tComp = double(batchPerDevice) / q;
+    auto cost = [&](double tAr) { return 100.0 * (q / t1) * tAr / (tComp + tAr); };
+    const double tAr = numpyMedian(ar->seconds);
+    LossPart comm{"communication", cost(tAr), std::nullopt, {}};
+    if (auto ci = medianCi(ar->seconds, "allreduce"))
+        comm.ci95 = Interval{cost(ci->lo), cost(ci->hi)};
+    comm.evidence = "all-reduce of " + formatFixed(ar->bytes / 1e6, 1) + " MB across " +
+                    std::to_string(ar->ranks) + " ranks (" + ar->backend +
+                    "): " + formatFixed(tAr * 1000.0, 2) + " ms per iteration (median of " +
+                    std::to_string(ar->seconds.size()) + ") against " +
+                    formatFixed(tComp * 1000.0, 2) +
+                    " ms of compute; its cost if the workload did not overlap it";
+    return comm;
+}
+
+// The loss less the measured parts; a negative one says what it means.
+LossPart remainder(const ScalingLoss& out, double measured,
+                   const std::vector<std::string>& missing) {
+    LossPart rest{"remainder", out.totalPct - measured, std::nullopt, {}};
+    rest.evidence =
+        "the loss (" + pts(out.totalPct) + ") less the measured parts (" + pts(measured) + ")";
+    if (!missing.empty()) {
+        std::string names;
+        for (const auto& m : missing)
+            names += (names.empty() ? "" : ", ") + m;
+        rest.evidence += "; it includes what was not measured: " + names;
+    }
+    if (rest.pct >= 0) return rest;
+    // Overlap can hide at most the whole communication part; an excess beyond it means the
+    // probes ran slower than the case itself.
+    double commPct = 0.0;
+    for (const auto& p : out.parts)
+        if (p.kind == "communication") commPct = p.pct;
+    rest.evidence += "; negative: the measured parts exceed the loss by " + pts(-rest.pct);
+    if (-rest.pct <= commPct)
+        rest.evidence += ", so the workload hides at least that much of the communication "
+                         "behind its compute";
+    else
+        rest.evidence += ", more than overlapping the communication (" + pts(commPct) +
+                         ") could hide: the probes ran slower than the case itself (a busier "
+                         "machine, or other settings); rerun them beside the case";
+    return rest;
 }
 
 } // namespace
@@ -47,122 +178,25 @@ ScalingLoss scalingLoss(const ScalingLossInput& in) {
         out.notMeasured = scalingLossKinds();
         return out;
     }
-
-    // The nodes' solo paces per device, ascending.
-    std::vector<const SoloProbe*> nodes;
-    for (const auto& s : probes->solo)
-        if (s.pacePerDevice > 0) nodes.push_back(&s);
-    std::sort(nodes.begin(), nodes.end(), [](const SoloProbe* a, const SoloProbe* b) {
-        return a->pacePerDevice < b->pacePerDevice;
-    });
-    double pMed = 0, pMin = 0;
-    std::optional<Interval> pMedCi, pMinCi;
-    if (!nodes.empty()) {
-        // The high median: of an even count, the upper middle node, so that one slow node of
-        // two is measured against the other, not against their mean (which would put half of
-        // its slowness into the device-slowdown part).
-        const SoloProbe* median = nodes[nodes.size() / 2];
-        pMed = median->pacePerDevice;
-        pMedCi = medianCi(median->paceSamples, "solo " + median->node);
-        pMin = nodes.front()->pacePerDevice;
-        pMinCi = medianCi(nodes.front()->paceSamples, "solo " + nodes.front()->node);
-    }
-
+    const SoloPaces solo = soloPaces(*probes);
     double measured = 0.0;
     std::vector<std::string> missing;
-    if (!nodes.empty()) {
-        LossPart dev{"device-slowdown", 100.0 * (1.0 - pMed / t1), std::nullopt, {}};
-        if (pMedCi) {
-            const Interval r = ratioRange(*pMedCi, t1Range);
-            dev.ci95 = Interval{100.0 * (1.0 - r.hi), 100.0 * (1.0 - r.lo)};
+    if (!solo.nodes.empty()) {
+        for (LossPart part : {deviceSlowdown(solo, t1, t1Range), slowestNode(solo, t1, t1Range)}) {
+            measured += part.pct;
+            out.parts.push_back(std::move(part));
         }
-        dev.evidence = "the median node alone: " + formatFixed(pMed, 2) +
-                       " per device against the 1-device case's " + formatFixed(t1, 2) + " (" +
-                       std::to_string(nodes.size()) + " node(s) probed alone at " +
-                       std::to_string(nodes.front()->devices) + " device(s) each)";
-        measured += dev.pct;
-        out.parts.push_back(std::move(dev));
-
-        LossPart slow{"slowest-node", 0.0, std::nullopt, {}};
-        if (nodes.size() == 1) {
-            slow.ci95 = Interval{0.0, 0.0};
-            slow.evidence = "one node: no other node to wait for";
-        } else {
-            slow.pct = 100.0 * (pMed - pMin) / t1;
-            if (pMedCi && pMinCi) {
-                const Interval num{pMedCi->lo - pMinCi->hi, pMedCi->hi - pMinCi->lo};
-                const Interval r = ratioRange(num, t1Range);
-                slow.ci95 = Interval{100.0 * r.lo, 100.0 * r.hi};
-            }
-            slow.evidence = "the slowest node, " + nodes.front()->node + ", alone: " +
-                            formatFixed(pMin, 2) + " per device against the median node's " +
-                            formatFixed(pMed, 2);
-        }
-        measured += slow.pct;
-        out.parts.push_back(std::move(slow));
-
-        for (const SoloProbe* s : nodes) {
-            const double slower = 100.0 * (1.0 - s->pacePerDevice / pMed);
-            if (nodes.size() < 2 || slower <= in.slowNodeThresholdPct) continue;
-            out.slowNodes.push_back(
-                {s->node, slower,
-                 "alone at " + std::to_string(s->devices) + " device(s): " +
-                     formatFixed(s->pacePerDevice, 2) + " per device, " + formatFixed(slower, 1) +
-                     " % below the median node's " + formatFixed(pMed, 2) + " (" +
-                     std::to_string(nodes.size()) + " nodes probed; threshold " +
-                     formatFixed(in.slowNodeThresholdPct, 1) + " %)"});
-        }
+        out.slowNodes = slowNodes(solo, in.slowNodeThresholdPct);
     } else {
         missing = {"device-slowdown", "slowest-node"};
     }
-
-    if (const auto& ar = probes->allReduce; ar && !ar->seconds.empty() && in.batchPerDevice > 0) {
-        // The pace a device keeps between all-reduces: the slowest node's alone, else the
-        // 1-device case's.
-        const double q = nodes.empty() ? t1 : pMin;
-        const double tComp = double(in.batchPerDevice) / q;
-        auto cost = [&](double tAr) { return 100.0 * (q / t1) * tAr / (tComp + tAr); };
-        const double tAr = numpyMedian(ar->seconds);
-        LossPart comm{"communication", cost(tAr), std::nullopt, {}};
-        if (auto ci = medianCi(ar->seconds, "allreduce"))
-            comm.ci95 = Interval{cost(ci->lo), cost(ci->hi)};
-        comm.evidence = "all-reduce of " + formatFixed(ar->bytes / 1e6, 1) + " MB across " +
-                        std::to_string(ar->ranks) + " ranks (" + ar->backend + "): " +
-                        formatFixed(tAr * 1000.0, 2) + " ms per iteration (median of " +
-                        std::to_string(ar->seconds.size()) + ") against " +
-                        formatFixed(tComp * 1000.0, 2) +
-                        " ms of compute; its cost if the workload did not overlap it";
-        measured += comm.pct;
-        out.parts.push_back(std::move(comm));
+    if (auto comm = communication(*probes, solo, t1, in.batchPerDevice)) {
+        measured += comm->pct;
+        out.parts.push_back(std::move(*comm));
     } else {
         missing.push_back("communication");
     }
-
-    LossPart rest{"remainder", out.totalPct - measured, std::nullopt, {}};
-    rest.evidence = "the loss (" + pts(out.totalPct) + ") less the measured parts (" +
-                    pts(measured) + ")";
-    if (!missing.empty()) {
-        std::string names;
-        for (const auto& m : missing)
-            names += (names.empty() ? "" : ", ") + m;
-        rest.evidence += "; it includes what was not measured: " + names;
-    }
-    if (rest.pct < 0) {
-        // Overlap can hide at most the whole communication part; an excess beyond it means the
-        // probes ran slower than the case itself.
-        double commPct = 0.0;
-        for (const auto& p : out.parts)
-            if (p.kind == "communication") commPct = p.pct;
-        rest.evidence += "; negative: the measured parts exceed the loss by " + pts(-rest.pct);
-        if (-rest.pct <= commPct)
-            rest.evidence += ", so the workload hides at least that much of the communication "
-                             "behind its compute";
-        else
-            rest.evidence += ", more than overlapping the communication (" + pts(commPct) +
-                             ") could hide: the probes ran slower than the case itself (a busier "
-                             "machine, or other settings); rerun them beside the case";
-    }
-    out.parts.push_back(std::move(rest));
+    out.parts.push_back(remainder(out, measured, missing));
     out.notMeasured = missing;
     return out;
 }
@@ -309,11 +343,13 @@ std::optional<ScalingLoss> scalingLossFor(const std::vector<CaseStats>& cases, c
                 const auto on = piece.find(" on " + slow.node);
                 const std::size_t after = on + 4 + slow.node.size();
                 if (on != std::string::npos &&
-                    (after == piece.size() || std::string(" ,:)").find(piece[after]) != std::string::npos))
+                    (after == piece.size() ||
+                     std::string(" ,:)").find(piece[after]) != std::string::npos))
                     seen += (seen.empty() ? "" : "; ") + piece;
                 at = end + 2;
             }
-            if (!seen.empty()) slow.evidence += "; the run monitor saw during the case's runs: " + seen;
+            if (!seen.empty())
+                slow.evidence += "; the run monitor saw during the case's runs: " + seen;
         }
     return loss;
 }

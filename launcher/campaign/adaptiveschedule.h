@@ -5,7 +5,7 @@
 
 #include "launcher/campaign/adaptiverepeats.h"
 #include "launcher/campaign/campaign.h"
-#include "launcher/runner/journal.h"
+#include "launcher/campaign/journal.h"
 #include "launcher/campaign/plannedrun.h"
 #include "launcher/campaign/workloadprofile.h"
 

@@ -1,8 +1,8 @@
 #include "launcher/campaign/campaign.h"
 
-#include "launcher/container/containerspec.h"
-#include "launcher/ssh/identifiers.h"
 #include "core/load/runloader.h"
+#include "launcher/campaign/containerspec.h"
+#include "launcher/campaign/identifiers.h"
 #include "launcher/campaign/topologyfit.h"
 
 #include <QSaveFile>
@@ -42,7 +42,8 @@ std::optional<std::string> excludeNode(Campaign& campaign, const std::string& na
     }
     for (auto it = campaign.hosts.begin(); it != campaign.hosts.end(); ++it)
         if (it->name == name) {
-            campaign.excludedNodes.push_back({*it, reason.empty() ? kDefaultExcludeReason : reason});
+            campaign.excludedNodes.push_back(
+                {*it, reason.empty() ? kDefaultExcludeReason : reason});
             campaign.hosts.erase(it);
             return std::nullopt;
         }
@@ -57,14 +58,14 @@ bool isKnownPrecision(const std::string& p) {
     return p == "fp32" || p == "fp16" || p == "fp16-noamp";
 }
 
-std::vector<std::string> Campaign::validate() const {
-    std::vector<std::string> e;
-    if (profile.empty()) e.push_back("profile: empty");
-    if (!launcher.empty() && launcher != "mpirun" && launcher != "horovodrun" &&
-        launcher != "torchrun")
-        e.push_back("launcher: '" + launcher + "' is not mpirun, horovodrun or torchrun");
-    for (std::size_t i = 0; i < hosts.size(); ++i) {
-        const Host& h = hosts[i];
+namespace {
+
+// validate()'s steps, in the order its problems are listed: the hosts; where the runs run (the
+// container, the topologies on the hosts, the scheduler); what runs and how often; the times
+// and the SSH settings.
+void checkHosts(const Campaign& c, std::vector<std::string>& e) {
+    for (std::size_t i = 0; i < c.hosts.size(); ++i) {
+        const Host& h = c.hosts[i];
         const std::string where = "hosts[" + std::to_string(i) + "]";
         if (!isValidHostName(h.name))
             e.push_back(where + ".name: '" + h.name + "' is not a host name or alias");
@@ -75,71 +76,94 @@ std::vector<std::string> Campaign::validate() const {
         if (h.port < 0 || h.port > 65535) e.push_back(where + ".port: out of range");
         if (h.gpus < 1) e.push_back(where + ".gpus: must be at least 1");
     }
-    for (auto& why : validateContainer(container))
+}
+
+void checkPlacement(const Campaign& c, std::vector<std::string>& e) {
+    for (auto& why : validateContainer(c.container))
         e.push_back(std::move(why));
-    if (topologies.empty()) e.push_back("topologies: none given");
+    if (c.topologies.empty()) e.push_back("topologies: none given");
     // Under Slurm the nodes come from the allocation, not from a host list.
-    if (!scheduler.enabled())
-        for (const Topology& t : topologies)
-            if (const TopologyFit fit = fitTopology(hosts, t); !fit.fits())
-                e.push_back("topologies: " + fit.message(t) + excludedText(excludedNodes));
-    for (const ExcludedNode& x : excludedNodes)
+    if (!c.scheduler.enabled())
+        for (const Topology& t : c.topologies)
+            if (const TopologyFit fit = fitTopology(c.hosts, t); !fit.fits())
+                e.push_back("topologies: " + fit.message(t) + excludedText(c.excludedNodes));
+    for (const ExcludedNode& x : c.excludedNodes)
         if (!isValidHostName(x.host.name))
             e.push_back("excludeNodes: '" + x.host.name + "' is not a host name or alias");
-    for (auto& why : scheduler.validate())
+    for (auto& why : c.scheduler.validate())
         e.push_back(std::move(why));
-    if (scheduler.enabled() && !hosts.empty())
+    if (c.scheduler.enabled() && !c.hosts.empty())
         e.push_back(
             "hosts: a Slurm campaign takes its nodes from the allocation; leave hosts empty");
-    if (scheduler.enabled() && container.runtime != "none")
+    if (c.scheduler.enabled() && c.container.runtime != "none")
         e.push_back("container: under Slurm, name a pyxis image (scheduler.containerImage)");
-    if (batchSizes.empty()) e.push_back("batchSizes: none given");
-    for (int b : batchSizes)
+}
+
+void checkCases(const Campaign& c, std::vector<std::string>& e) {
+    if (c.batchSizes.empty()) e.push_back("batchSizes: none given");
+    for (int b : c.batchSizes)
         if (b < 1) e.push_back("batchSizes: " + std::to_string(b) + " is not a batch size");
-    if (precisions.empty()) e.push_back("precisions: none given");
-    for (const auto& p : precisions)
+    if (c.precisions.empty()) e.push_back("precisions: none given");
+    for (const auto& p : c.precisions)
         if (!isKnownPrecision(p))
             e.push_back("precisions: '" + p + "' is not fp32, fp16 or fp16-noamp");
-    if (repeats < 1) e.push_back("repeats: must be at least 1");
-    if (repeatsMax != 0 && repeatsMax < repeats)
-        e.push_back("repeats: the maximum " + std::to_string(repeatsMax) +
-                    " is below the minimum " + std::to_string(repeats));
-    if (repeatsMax > kMaxRepeats)
-        e.push_back("repeats: the maximum " + std::to_string(repeatsMax) + " is above " +
+    if (c.repeats < 1) e.push_back("repeats: must be at least 1");
+    if (c.repeatsMax != 0 && c.repeatsMax < c.repeats)
+        e.push_back("repeats: the maximum " + std::to_string(c.repeatsMax) +
+                    " is below the minimum " + std::to_string(c.repeats));
+    if (c.repeatsMax > kMaxRepeats)
+        e.push_back("repeats: the maximum " + std::to_string(c.repeatsMax) + " is above " +
                     std::to_string(kMaxRepeats));
-    if (!(targetCiPct >= 0 && targetCiPct <= 100)) // also NaN
-        e.push_back("targetCiPct: " + std::to_string(targetCiPct) +
+    if (!(c.targetCiPct >= 0 && c.targetCiPct <= 100)) // also NaN
+        e.push_back("targetCiPct: " + std::to_string(c.targetCiPct) +
                     " is out of range (0 to 100 %)");
-    if (repeatsMax > repeats && !adaptive())
-        e.push_back("repeats: a range " + std::to_string(repeats) + ".." +
-                    std::to_string(repeatsMax) +
+    if (c.repeatsMax > c.repeats && !c.adaptive())
+        e.push_back("repeats: a range " + std::to_string(c.repeats) + ".." +
+                    std::to_string(c.repeatsMax) +
                     " needs a target interval (targetCiPct, --target-ci) to stop at");
     // A bootstrap interval needs two values: with one repeat there is nothing to judge.
-    if (adaptive() && repeats < 2)
+    if (c.adaptive() && c.repeats < 2)
         e.push_back("repeats: the minimum must be at least 2 with a target interval");
-    if (rerunLimit < 0 || rerunLimit > kMaxRepeats)
-        e.push_back("rerunLimit: " + std::to_string(rerunLimit) + " is out of range (0 to " +
+    if (c.rerunLimit < 0 || c.rerunLimit > kMaxRepeats)
+        e.push_back("rerunLimit: " + std::to_string(c.rerunLimit) + " is out of range (0 to " +
                     std::to_string(kMaxRepeats) + ")");
-    if (auto why = validateMeasureOptions(MeasureOptions{warmup, iterations}))
+    if (auto why = validateMeasureOptions(MeasureOptions{c.warmup, c.iterations}))
         e.push_back("iterations/warmup: " + *why);
+}
+
+void checkTimesAndSsh(const Campaign& c, std::vector<std::string>& e) {
     auto range = [&e](const char* field, int value, int low, int high) {
         if (value < low || value > high)
             e.push_back(std::string(field) + ": " + std::to_string(value) + " is out of range (" +
                         std::to_string(low) + " to " + std::to_string(high) + " s)");
     };
-    range("cooldownSeconds", cooldownSeconds, 0, kMaxCooldownSeconds);
-    range("startTimeoutSeconds", startTimeoutSeconds, 1, kMaxTimeoutSeconds);
-    range("wallTimeoutSeconds", wallTimeoutSeconds, 1, kMaxTimeoutSeconds);
-    range("graceSeconds", graceSeconds, 0, kMaxGraceSeconds);
-    if (outputDir.empty()) e.push_back("outputDir: empty");
-    if (!sshConfig.empty() && !isValidPlainPath(sshConfig))
-        e.push_back("sshConfig: '" + sshConfig +
+    range("cooldownSeconds", c.cooldownSeconds, 0, kMaxCooldownSeconds);
+    range("startTimeoutSeconds", c.startTimeoutSeconds, 1, kMaxTimeoutSeconds);
+    range("wallTimeoutSeconds", c.wallTimeoutSeconds, 1, kMaxTimeoutSeconds);
+    range("graceSeconds", c.graceSeconds, 0, kMaxGraceSeconds);
+    if (c.outputDir.empty()) e.push_back("outputDir: empty");
+    if (!c.sshConfig.empty() && !isValidPlainPath(c.sshConfig))
+        e.push_back("sshConfig: '" + c.sshConfig +
                     "' must be an absolute path without spaces or quotes (mpirun splits it)");
-    range("connectTimeoutSeconds", connectTimeoutSeconds, 1, kMaxSshSeconds);
-    range("aliveIntervalSeconds", aliveIntervalSeconds, 1, kMaxSshSeconds);
-    if (aliveCountMax < 1 || aliveCountMax > 1000)
-        e.push_back("aliveCountMax: " + std::to_string(aliveCountMax) +
+    range("connectTimeoutSeconds", c.connectTimeoutSeconds, 1, kMaxSshSeconds);
+    range("aliveIntervalSeconds", c.aliveIntervalSeconds, 1, kMaxSshSeconds);
+    if (c.aliveCountMax < 1 || c.aliveCountMax > 1000)
+        e.push_back("aliveCountMax: " + std::to_string(c.aliveCountMax) +
                     " is out of range (1 to 1000)");
+}
+
+} // namespace
+
+std::vector<std::string> Campaign::validate() const {
+    std::vector<std::string> e;
+    if (profile.empty()) e.push_back("profile: empty");
+    if (!launcher.empty() && launcher != "mpirun" && launcher != "horovodrun" &&
+        launcher != "torchrun")
+        e.push_back("launcher: '" + launcher + "' is not mpirun, horovodrun or torchrun");
+    checkHosts(*this, e);
+    checkPlacement(*this, e);
+    checkCases(*this, e);
+    checkTimesAndSsh(*this, e);
     return e;
 }
 
@@ -168,6 +192,86 @@ std::string leftover(const json& j, const std::string& where) {
     return where + ": unknown key '" + j.begin().key() + "'";
 }
 
+// A host's fields, as hosts[] and excludeNodes[] both hold them.
+Host readHost(json& h) {
+    Host host;
+    take(h, "name", host.name);
+    take(h, "address", host.address);
+    take(h, "port", host.port);
+    take(h, "user", host.user);
+    take(h, "gpus", host.gpus);
+    return host;
+}
+
+void readHosts(json& j, Campaign& c) {
+    if (j.contains("hosts")) {
+        for (json h : j["hosts"]) {
+            c.hosts.push_back(readHost(h));
+            if (auto why = leftover(h, "hosts"); !why.empty()) throw std::runtime_error(why);
+        }
+        j.erase("hosts");
+    }
+    if (j.contains("excludeNodes")) {
+        // A name still among the hosts is moved out; one that is not is an excluded node as
+        // campaign.json stores it (its host fields beside the reason).
+        for (json x : j["excludeNodes"]) {
+            const Host host = readHost(x);
+            std::string reason = kDefaultExcludeReason;
+            take(x, "reason", reason);
+            if (auto why = leftover(x, "excludeNodes"); !why.empty()) throw std::runtime_error(why);
+            if (excludeNode(c, host.name, reason)) c.excludedNodes.push_back({host, reason});
+        }
+        j.erase("excludeNodes");
+    }
+}
+
+void readScheduler(json& j, SlurmSettings& s) {
+    if (!j.contains("scheduler")) return;
+    json k = j["scheduler"];
+    take(k, "type", s.type);
+    take(k, "partition", s.partition);
+    take(k, "account", s.account);
+    take(k, "qos", s.qos);
+    take(k, "reservation", s.reservation);
+    take(k, "constraint", s.constraint);
+    take(k, "timeLimit", s.timeLimit);
+    take(k, "exclusive", s.exclusive);
+    take(k, "gpus", s.gpus);
+    take(k, "launch", s.launch);
+    take(k, "extraSbatchArgs", s.extraSbatchArgs);
+    take(k, "containerImage", s.containerImage);
+    take(k, "containerMounts", s.containerMounts);
+    take(k, "containerWorkdir", s.containerWorkdir);
+    if (auto why = leftover(k, "scheduler"); !why.empty()) throw std::runtime_error(why);
+    j.erase("scheduler");
+}
+
+// The cases: topologies, batch sizes, precisions, and the repeats of each ({"min", "max"}:
+// adaptive, with targetCiPct).
+void readCases(json& j, Campaign& c) {
+    std::vector<std::string> topologies;
+    take(j, "topologies", topologies);
+    for (const auto& t : topologies) {
+        auto topo = parseTopology(t);
+        if (!topo) throw std::runtime_error("topologies: '" + t + "' is not NnGg (e.g. 2n8g)");
+        c.topologies.push_back(*topo);
+    }
+    take(j, "batchSizes", c.batchSizes);
+    take(j, "precisions", c.precisions);
+    if (auto it = j.find("repeats"); it != j.end() && it->is_object()) {
+        json r = *it;
+        take(r, "min", c.repeats);
+        take(r, "max", c.repeatsMax);
+        if (auto why = leftover(r, "repeats"); !why.empty()) throw std::runtime_error(why);
+        j.erase(it);
+    } else {
+        take(j, "repeats", c.repeats);
+    }
+    take(j, "targetCiPct", c.targetCiPct);
+    take(j, "rerunLimit", c.rerunLimit);
+    take(j, "countDisturbed", c.countDisturbed);
+}
+
 } // namespace
 
 std::optional<Campaign> campaignFromJson(const std::string& text, std::string* error) {
@@ -177,84 +281,14 @@ std::optional<Campaign> campaignFromJson(const std::string& text, std::string* e
         Campaign c;
         take(j, "profile", c.profile);
         take(j, "launcher", c.launcher);
-        if (j.contains("hosts")) {
-            for (json h : j["hosts"]) {
-                Host host;
-                take(h, "name", host.name);
-                take(h, "address", host.address);
-                take(h, "port", host.port);
-                take(h, "user", host.user);
-                take(h, "gpus", host.gpus);
-                if (auto why = leftover(h, "hosts"); !why.empty()) throw std::runtime_error(why);
-                c.hosts.push_back(host);
-            }
-            j.erase("hosts");
-        }
-        if (j.contains("excludeNodes")) {
-            // A name still among the hosts is moved out; one that is not is an excluded node as
-            // campaign.json stores it (its host fields beside the reason).
-            for (json x : j["excludeNodes"]) {
-                Host host;
-                std::string reason = kDefaultExcludeReason;
-                take(x, "name", host.name);
-                take(x, "address", host.address);
-                take(x, "port", host.port);
-                take(x, "user", host.user);
-                take(x, "gpus", host.gpus);
-                take(x, "reason", reason);
-                if (auto why = leftover(x, "excludeNodes"); !why.empty())
-                    throw std::runtime_error(why);
-                if (excludeNode(c, host.name, reason)) c.excludedNodes.push_back({host, reason});
-            }
-            j.erase("excludeNodes");
-        }
+        readHosts(j, c);
         take(j, "probes", c.probes);
         if (j.contains("container")) {
             readContainer(j["container"], c.container);
             j.erase("container");
         }
-        if (j.contains("scheduler")) {
-            json k = j["scheduler"];
-            SlurmSettings& s = c.scheduler;
-            take(k, "type", s.type);
-            take(k, "partition", s.partition);
-            take(k, "account", s.account);
-            take(k, "qos", s.qos);
-            take(k, "reservation", s.reservation);
-            take(k, "constraint", s.constraint);
-            take(k, "timeLimit", s.timeLimit);
-            take(k, "exclusive", s.exclusive);
-            take(k, "gpus", s.gpus);
-            take(k, "launch", s.launch);
-            take(k, "extraSbatchArgs", s.extraSbatchArgs);
-            take(k, "containerImage", s.containerImage);
-            take(k, "containerMounts", s.containerMounts);
-            take(k, "containerWorkdir", s.containerWorkdir);
-            if (auto why = leftover(k, "scheduler"); !why.empty()) throw std::runtime_error(why);
-            j.erase("scheduler");
-        }
-        std::vector<std::string> topologies;
-        take(j, "topologies", topologies);
-        for (const auto& t : topologies) {
-            auto topo = parseTopology(t);
-            if (!topo) throw std::runtime_error("topologies: '" + t + "' is not NnGg (e.g. 2n8g)");
-            c.topologies.push_back(*topo);
-        }
-        take(j, "batchSizes", c.batchSizes);
-        take(j, "precisions", c.precisions);
-        if (auto it = j.find("repeats"); it != j.end() && it->is_object()) {
-            // {"min": 3, "max": 15}: adaptive repeats (with targetCiPct).
-            json r = *it;
-            take(r, "min", c.repeats);
-            take(r, "max", c.repeatsMax);
-            if (auto why = leftover(r, "repeats"); !why.empty()) throw std::runtime_error(why);
-            j.erase(it);
-        } else {
-            take(j, "repeats", c.repeats);
-        }
-        take(j, "targetCiPct", c.targetCiPct);
-        take(j, "rerunLimit", c.rerunLimit);
-        take(j, "countDisturbed", c.countDisturbed);
+        readScheduler(j, c.scheduler);
+        readCases(j, c);
         take(j, "iterations", c.iterations);
         take(j, "warmup", c.warmup);
         take(j, "cooldownSeconds", c.cooldownSeconds);

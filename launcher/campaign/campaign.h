@@ -4,7 +4,7 @@
 // same file); validated as a whole before any process starts.
 
 #include "core/model/runkey.h"
-#include "launcher/slurm/slurmsettings.h"
+#include "launcher/campaign/slurmsettings.h"
 
 #include <chrono>
 #include <map>

@@ -116,6 +116,10 @@ std::string workloadDirOf(const Campaign& campaign) {
     return fs::absolute(campaign.outputDir).lexically_normal().string() + "/workload";
 }
 
+std::string journalPathOf(const Campaign& campaign) {
+    return (fs::absolute(campaign.outputDir) / "journal.jsonl").string();
+}
+
 bool prepareCampaignDirectory(const Campaign& campaign, const WorkloadProfile& profile,
                               const std::string& scriptPath, const std::string& journalPath,
                               bool resume, std::string* error) {

@@ -5,7 +5,7 @@
 // marked so in the journal; each run's log is created new, never over an existing one.
 
 #include "launcher/campaign/campaign.h"
-#include "launcher/runner/journal.h"
+#include "launcher/campaign/journal.h"
 #include "launcher/campaign/plannedrun.h"
 #include "launcher/campaign/workloadprofile.h"
 
@@ -66,6 +66,8 @@ std::string absoluteOutputDir(const std::string& outputDir);
 
 // Where the profile's compiled-in workload script goes: OUT/workload, absolute.
 std::string workloadDirOf(const Campaign& campaign);
+// The campaign's journal: OUT/journal.jsonl, absolute.
+std::string journalPathOf(const Campaign& campaign);
 
 // Creates the output directory and writes the workload script to scriptPath and, unless
 // resuming, campaign.json (its outputDir absolute). A directory that holds a journal is refused

@@ -4,8 +4,8 @@
 // at the end they are removed (unless kept). Each step is recorded in the journal. Nothing
 // waits: done() arrives in the event loop.
 
-#include "launcher/runner/commandbuilder.h"
-#include "launcher/runner/journal.h"
+#include "launcher/campaign/journal.h"
+#include "launcher/exec/commandbuilder.h"
 
 #include <QObject>
 #include <functional>

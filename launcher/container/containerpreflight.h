@@ -3,8 +3,8 @@
 // (and the user allowed to use it), the image present, the mounts' sources there, and, for a
 // multi-node campaign, an sshd in the image. Each failure says what to do.
 
-#include "launcher/runner/commandbatch.h"
-#include "launcher/runner/commandbuilder.h"
+#include "launcher/exec/commandbatch.h"
+#include "launcher/exec/commandbuilder.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 #include "launcher/container/containersshd.h"
 
 #include "async/backgroundtask.h"
-#include "launcher/runner/commandbatch.h"
+#include "launcher/exec/commandbatch.h"
 
 #include <QProcess>
 #include <filesystem>

@@ -4,8 +4,8 @@
 // every host before its container starts; sshd started in each container once they run; OUT/ssh
 // removed everywhere after the containers. Nothing waits: done() arrives in the event loop.
 
-#include "launcher/runner/commandbuilder.h"
 #include "launcher/container/containerlifecycle.h"
+#include "launcher/exec/commandbuilder.h"
 
 #include <QObject>
 #include <string>

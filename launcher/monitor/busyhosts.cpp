@@ -1,7 +1,8 @@
 #include "launcher/monitor/busyhosts.h"
 
 #include "async/backgroundtask.h"
-#include "launcher/runner/commandbatch.h"
+#include "launcher/exec/commandbatch.h"
+#include "launcher/exec/commandbuilder.h"
 #include "launcher/monitor/hostsampler.h"
 
 #include <QThread>

@@ -3,7 +3,11 @@
 // the processes using the CPU, named. A busy host is a warning, not a failure: the campaign can
 // run, but its figures would measure the neighbours too.
 
-#include "launcher/runner/preflight.h"
+#include "launcher/campaign/campaign.h"
+#include "launcher/campaign/workloadprofile.h"
+#include "launcher/exec/preflightfinding.h"
+
+#include <QObject>
 
 namespace sv::launcher {
 
@@ -11,6 +15,6 @@ namespace sv::launcher {
 // shell command over ssh each); done(findings) in context's event loop, one per host, check
 // "busy", ok = true and warning = true when busy.
 void checkBusyHosts(const Campaign& campaign, const WorkloadProfile& profile, QObject* context,
-                    std::function<void(std::vector<PreflightFinding>)> done);
+                    PreflightDone done);
 
 } // namespace sv::launcher

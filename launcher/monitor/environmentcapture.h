@@ -4,7 +4,7 @@
 // version, and the campaign file. Bounded in time: a hung nvidia-smi ends the probe of its
 // host at the timeout, and the campaign goes on, told why.
 
-#include "launcher/runner/commandbuilder.h"
+#include "launcher/exec/commandbuilder.h"
 
 #include <QObject>
 #include <chrono>

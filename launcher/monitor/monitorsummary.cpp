@@ -94,6 +94,11 @@ std::vector<std::string> MonitorSummary::notSampled() const {
     return out;
 }
 
+RunEnd::Monitored MonitorSummary::record(const DisturbanceLimits& limits) const {
+    return {evidence(limits),
+            toJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
+}
+
 nlohmann::json MonitorSummary::toJson() const {
     if (!hosts.empty()) {
         nlohmann::json each = nlohmann::json::array();

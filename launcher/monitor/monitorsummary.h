@@ -2,6 +2,7 @@
 // What the monitor saw during one run, reduced for the journal's end record, and the verdict:
 // disturbed or not, with the evidence in words.
 
+#include "launcher/campaign/journal.h"
 #include "launcher/monitor/hostsampler.h"
 
 #include <map>
@@ -56,6 +57,8 @@ struct MonitorSummary {
     // unknown, never quiet.
     std::vector<std::string> notSampled() const;
     nlohmann::json toJson() const;
+    // What the run's end record carries of it: the evidence and this summary.
+    RunEnd::Monitored record(const DisturbanceLimits& limits = {}) const;
 };
 
 } // namespace sv::launcher

@@ -1,6 +1,6 @@
 #include "launcher/monitor/remotesampler.h"
 
-#include "launcher/runner/commandbuilder.h"
+#include "launcher/exec/commandbuilder.h"
 
 #include <QDateTime>
 #include <QProcess>

@@ -1,7 +1,7 @@
 #include "launcher/probe/caseprobes.h"
 
 #include "core/model/numerics.h"
-#include "launcher/runner/commandbuilder.h"
+#include "launcher/exec/commandbuilder.h"
 #include "launcher/slurm/slurmjobscript.h"
 #include "launcher/slurm/srunexecutor.h"
 

@@ -10,7 +10,7 @@
 // off the GUI thread.
 
 #include "core/stats/scalingloss.h"
-#include "launcher/runner/executor.h"
+#include "launcher/exec/executor.h"
 
 #include <atomic>
 #include <filesystem>

@@ -1,9 +1,11 @@
 #include "launcher/probe/slownodecase.h"
 
 #include "core/model/numerics.h"
-#include "launcher/runner/commandbuilder.h"
+#include "launcher/exec/commandbuilder.h"
 
+#include <QRandomGenerator>
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 namespace sv::launcher {
@@ -59,9 +61,9 @@ SlowNodeCase planSlowNodeSearch(const CommandBuilder& b, const std::vector<Plann
     s.timeoutMs = plan.timeoutMs;
     const auto done = journal.read();
     s.setPace = runPace(runs, done, run->key, run->key.topology);
-    const CaseProbes recorded = probesFor(readProbeFile(directory), c.forCase.topology,
-                                          c.forCase.model, c.forCase.precision,
-                                          c.forCase.batchPerDevice);
+    const CaseProbes recorded =
+        probesFor(readProbeFile(directory), c.forCase.topology, c.forCase.model,
+                  c.forCase.precision, c.forCase.batchPerDevice);
     std::map<std::string, double> byNode; // the latest pace of each node alone
     for (const auto& p : recorded.solo)
         byNode[p.node] = p.pacePerDevice;
@@ -74,8 +76,8 @@ SlowNodeCase planSlowNodeSearch(const CommandBuilder& b, const std::vector<Plann
         // the other, not with their mean.
         std::sort(paces.begin(), paces.end());
         s.healthyPace = paces[paces.size() / 2];
-        s.healthySource = "the median of " + std::to_string(paces.size()) +
-                          " nodes' solo paces in probes.json";
+        s.healthySource =
+            "the median of " + std::to_string(paces.size()) + " nodes' solo paces in probes.json";
     } else if (auto pace = runPace(runs, done, run->key, oneNode)) {
         s.healthyPace = *pace;
         s.healthySource = "the " + oneNode.name() + " case's runs, median";
@@ -89,13 +91,33 @@ SlowNodeCase planSlowNodeSearch(const CommandBuilder& b, const std::vector<Plann
     return c;
 }
 
+SlowNodeVerdict searchSlowNode(const SlowNodeCase& c, const Campaign& campaign,
+                               const std::atomic<bool>* cancel) {
+    if (!c.fromSlurm) return findSlowNode(c.search, cancel);
+    char tag[40];
+    std::snprintf(tag, sizeof tag, "svslow%016llx",
+                  static_cast<unsigned long long>(QRandomGenerator::global()->generate64()));
+    SlowNodeSearch search = c.search;
+    SlowNodeVerdict v;
+    bool cancelled = false;
+    const std::string error =
+        withSlurmProbeNodes(campaign, c.nodeCount, search.ranksPerNode, tag, search.timeoutMs,
+                            cancel, &cancelled, [&](std::vector<ProbeNode> nodes) {
+                                search.nodes = std::move(nodes);
+                                v = findSlowNode(search, cancel);
+                            });
+    if (cancelled) v.why = "cancelled";
+    if (!error.empty()) v.why += (v.why.empty() ? "" : "; ") + error + " (for the search)";
+    return v;
+}
+
 std::string recordSlowNodeVerdict(const SlowNodeCase& c, const SlowNodeVerdict& v,
                                   const std::string& directory, Journal& journal) {
     // Each node once, its latest pace, and only where the case's own probes have none: core
     // counts each solo record as a node.
-    const CaseProbes recorded = probesFor(readProbeFile(directory), c.forCase.topology,
-                                          c.forCase.model, c.forCase.precision,
-                                          c.forCase.batchPerDevice);
+    const CaseProbes recorded =
+        probesFor(readProbeFile(directory), c.forCase.topology, c.forCase.model,
+                  c.forCase.precision, c.forCase.batchPerDevice);
     std::vector<SoloProbe> fresh;
     for (auto it = v.alone.rbegin(); it != v.alone.rend(); ++it) {
         auto same = [&](const SoloProbe& p) { return p.node == it->node; };

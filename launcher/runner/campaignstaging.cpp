@@ -1,8 +1,8 @@
 #include "launcher/runner/campaignstaging.h"
 
 #include "launcher/campaign/campaigndirectory.h"
-#include "launcher/runner/commandbatch.h"
-#include "launcher/runner/processtree.h"
+#include "launcher/exec/commandbatch.h"
+#include "launcher/exec/processtree.h"
 
 #include <csignal>
 #include <memory>

@@ -3,8 +3,8 @@
 // here and on every host), and the profile's workload script reaches every remote host at the
 // same absolute path. Nothing waits: done(problems, in words) arrives in the event loop.
 
-#include "launcher/runner/commandbuilder.h"
-#include "launcher/runner/journal.h"
+#include "launcher/campaign/journal.h"
+#include "launcher/exec/commandbuilder.h"
 
 #include <QObject>
 #include <functional>

@@ -3,34 +3,21 @@
 #include "async/backgroundtask.h"
 #include "launcher/campaign/campaigndirectory.h"
 #include "launcher/runner/campaignstaging.h"
-#include "launcher/runner/hostaddresses.h"
-#include "launcher/runner/processtree.h"
-#include "launcher/monitor/remotesampler.h"
-#include "launcher/runner/rendezvousfailure.h"
+#include "launcher/runner/preparedcampaign.h"
+#include "launcher/runner/runoutput.h"
+#include "launcher/runner/runprocesses.h"
 #include "launcher/runner/runrecorder.h"
 #include "launcher/runner/runverdict.h"
-#include "launcher/ssh/shellquote.h"
+#include "launcher/runner/slurmrun.h"
+#include "launcher/ssh/hostaddresses.h"
 
-#include <QRandomGenerator>
 #include <algorithm>
-#include <utility>
 #include <csignal>
-#include <filesystem>
-#include <unistd.h>
 #include <utility>
 
 namespace sv::launcher {
-namespace fs = std::filesystem;
 
 namespace {
-
-constexpr std::size_t kTailBytes = 16384;
-std::string newTag() {
-    const quint64 r = QRandomGenerator::global()->generate64();
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "sv%016llx", static_cast<unsigned long long>(r));
-    return buf;
-}
 
 bool allowed(Runner::Phase from, Runner::Phase to) {
     using P = Runner::Phase;
@@ -58,26 +45,68 @@ bool allowed(Runner::Phase from, Runner::Phase to) {
 Runner::Runner(Campaign campaign, WorkloadProfile profile, QObject* parent)
     : QObject(parent), m_campaign(std::move(campaign)), m_profile(std::move(profile)),
       m_builder(m_campaign, m_profile, workloadDirOf(m_campaign)),
-      m_journal((fs::absolute(m_campaign.outputDir) / "journal.jsonl").string()) {
+      m_journal(journalPathOf(m_campaign)), m_timers(m_campaign, this),
+      m_containers(m_builder, m_journal, this, [this](const std::string& t) { say(t); }),
+      m_probing(m_builder, m_journal, this, [this](const std::string& t) { say(t); }),
+      m_watch(m_builder, this, [this](const std::string& t) { say(t); }) {
     m_runs = planRuns(m_campaign, m_profile);
     m_states.assign(m_runs.size(), RunState::Pending);
     if (m_campaign.adaptive())
         m_adaptive = std::make_unique<AdaptiveSchedule>(m_campaign, m_profile);
-    for (QTimer* t : {&m_startTimer, &m_wallTimer, &m_graceTimer, &m_cooldownTimer})
-        t->setSingleShot(true);
-    connect(&m_startTimer, &QTimer::timeout, this, [this] {
+    connect(&m_timers, &PhaseTimers::startTimedOut, this, [this] {
         terminate(RunState::Timeout, "start timeout: no speed line within " +
                                          std::to_string(m_campaign.startTimeoutSeconds) + " s");
     });
-    connect(&m_wallTimer, &QTimer::timeout, this, [this] {
+    connect(&m_timers, &PhaseTimers::wallTimedOut, this, [this] {
         terminate(RunState::Timeout, "wall-clock timeout: still running after " +
                                          std::to_string(m_campaign.wallTimeoutSeconds) + " s");
     });
-    connect(&m_graceTimer, &QTimer::timeout, this, &Runner::escalate);
-    connect(&m_cooldownTimer, &QTimer::timeout, this, &Runner::startNext);
+    connect(&m_timers, &PhaseTimers::graceEnded, this, &Runner::escalate);
+    connect(&m_timers, &PhaseTimers::cooledDown, this, &Runner::startNext);
 }
 
 Runner::~Runner() = default;
+
+std::optional<std::string> Runner::refusal(bool resume) const {
+    return PreparedCampaign::refusal(m_campaign, m_profile, m_builder.launcherName(),
+                                     m_journal.path(), resume);
+}
+
+bool Runner::prepare(bool resume, std::string* error) {
+    if (auto why = refusal(resume)) {
+        *error = *why;
+        return false;
+    }
+    PreparedCampaign p = PreparedCampaign::prepare(m_campaign, m_profile, m_builder.scriptPath(),
+                                                   m_journal, m_runs, resume);
+    *error = p.error;
+    adopt(std::move(p));
+    return error->empty();
+}
+
+void Runner::prepareInBackground(bool resume, std::function<void(std::string error)> done) {
+    async::runInBackground(
+        this,
+        [campaign = m_campaign, profile = m_profile, script = m_builder.scriptPath(),
+         journal = m_journal, runs = m_runs, resume] {
+            return PreparedCampaign::prepare(campaign, profile, script, journal, runs, resume);
+        },
+        [this, done = std::move(done)](PreparedCampaign p) {
+            std::string error = p.error;
+            adopt(std::move(p));
+            done(error);
+        });
+}
+
+void Runner::adopt(PreparedCampaign prepared) {
+    m_previous = std::move(prepared.previous);
+    m_journalWarnings = std::move(prepared.warnings);
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        auto it = m_previous.find(m_runs[i].id);
+        if (it != m_previous.end()) m_states[i] = it->second.state();
+    }
+    if (m_adaptive) m_adaptive->adopt(m_runs, m_states, m_previous, prepared.caseStops);
+}
 
 void Runner::enter(Phase next) {
     if (!allowed(m_phase, next)) {
@@ -87,27 +116,9 @@ void Runner::enter(Phase next) {
         return;
     }
     m_phase = next;
-    // The timers belong to phases: each starts on entering its phase and stops on leaving it.
-    if (next != Phase::Running) {
-        m_startTimer.stop();
-        m_wallTimer.stop();
-    }
-    if (next != Phase::Terminating) m_graceTimer.stop();
-    if (next != Phase::Cooldown) m_cooldownTimer.stop();
-    switch (next) {
-    case Phase::Running:
-        m_startTimer.start(m_campaign.startTimeout());
-        m_wallTimer.start(m_campaign.wallTimeout());
-        break;
-    case Phase::Terminating:
-        m_graceTimer.start(m_campaign.grace());
-        break;
-    case Phase::Cooldown:
-        m_cooldownTimer.start(m_campaign.cooldown());
-        break;
-    default:
-        break;
-    }
+    // A Slurm job's run timers wait for it to run (SlurmRun::startedRunning).
+    m_timers.entered(next == Phase::Running, next == Phase::Terminating, next == Phase::Cooldown,
+                     underSlurm());
     emit phaseChanged(next);
 }
 
@@ -116,15 +127,14 @@ void Runner::start() {
     // Cancelled while the environment was captured: no address resolution, no staging.
     if (m_cancelRequested) return finish(CampaignEnd::Outcome::Cancelled);
     for (const auto& w : m_journalWarnings)
-        emit message(QString::fromStdString(w));
+        say(w);
     for (const ExcludedNode& x : m_campaign.excludedNodes)
-        emit message(QString::fromStdString(x.host.name + " is left out of every topology: " +
-                                            x.reason));
+        say(x.host.name + " is left out of every topology: " + x.reason);
     // Ranks meet at real addresses: an ssh_config alias is resolved first, as ssh does.
     if (!m_campaign.hosts.empty() && !m_builder.hasRendezvousAddresses()) {
         resolveHostAddresses(m_campaign, this, [this](HostAddresses a) {
             for (const auto& p : a.problems)
-                emit message(QString::fromStdString(p));
+                say(p);
             m_builder.setRendezvousAddresses(std::move(a.addresses));
             if (m_cancelRequested) return finish(CampaignEnd::Outcome::Cancelled);
             stage();
@@ -135,11 +145,19 @@ void Runner::start() {
 }
 
 void Runner::stage() {
-    if (m_builder.containers().managed() && !m_containersUp) return startContainers();
+    if (m_containers.managed() && !m_containers.up())
+        return m_containers.start([this] { return m_cancelRequested; },
+                                  [this](std::string failure) {
+                                      if (!failure.empty())
+                                          return finish(CampaignEnd::Outcome::Failed, failure);
+                                      if (m_cancelRequested)
+                                          return finish(CampaignEnd::Outcome::Cancelled);
+                                      stage();
+                                  });
     CampaignStaging::run(m_builder, m_profile, m_previous, this,
                          [this](std::vector<std::string> problems) {
                              for (const auto& p : problems)
-                                 emit message(QString::fromStdString(p));
+                                 say(p);
                              startNext();
                          });
 }
@@ -152,7 +170,9 @@ void Runner::startNext() {
     // minimum is needed whatever happens, and a campaign stopped part-way then has every case.
     for (std::size_t i = 0; i < m_runs.size(); ++i)
         if (!isFinal(m_states[i])) {
-            if (wantsProbes(static_cast<int>(i))) return runProbes(static_cast<int>(i));
+            // Issue 28: a case's probes before its first repeat; then this again.
+            if (m_probing.wants(m_runs[i]))
+                return m_probing.run(m_runs[i], [this] { startNext(); });
             return launch(static_cast<int>(i));
         }
     if (m_adaptive) return continueAdaptive();
@@ -162,7 +182,7 @@ void Runner::startNext() {
 void Runner::continueAdaptive() {
     AdaptiveSchedule::Step step = m_adaptive->next(m_runs, m_states);
     for (const CaseStop& s : step.stops)
-        emit message(QString::fromStdString(s.caseId + ": no more repeats: " + s.reason));
+        say(s.caseId + ": no more repeats: " + s.reason);
     auto go = [this, run = std::move(step.run)]() mutable {
         if (!run) return finish(CampaignEnd::Outcome::Done);
         m_runs.push_back(std::move(*run));
@@ -192,150 +212,103 @@ void Runner::continueAdaptive() {
 }
 
 void Runner::finish(CampaignEnd::Outcome outcome, std::string reason) {
-    if (std::exchange(m_containersUp, false))
-        return removeContainers([this, outcome, reason] { finish(outcome, reason); });
+    if (m_containers.up())
+        return m_containers.remove([this, outcome, reason] { finish(outcome, reason); });
     enter(Phase::Done);
     emit finished(CampaignEnd{outcome, std::move(reason)});
 }
 
 void Runner::launch(int index) {
     m_current = index;
-    const PlannedRun& run = m_runs[static_cast<std::size_t>(index)];
-    m_tag = newTag();
-    m_tail.clear();
     m_forcedState.reset();
     m_forcedReason.clear();
     m_firstFailure = -1;
     m_failureReason.clear();
-    m_logError.clear();
-    m_failureMarker = m_builder.failureMarker();
-    m_lastIteration = 0; // progress from the first iteration on
-    // Each run's ranks meet at a port free now (recorded with its command line in the
-    // journal), not the profile's fixed one another campaign here may hold. The kernel's choice
-    // on this machine: for remote nodes no better guess is at hand, and it moves with each run.
-    if (!underSlurm() && m_builder.choosesMasterPort())
-        m_builder.setMasterPort(CommandBuilder::freeLocalPort());
-    // Under Slurm no process starts here: the job script holds the launch.
-    m_launches = underSlurm() ? std::vector<Launch>{} : m_builder.launches(run, m_tag);
-    std::vector<std::vector<std::string>> argvs;
-    QStringList commandLines;
-    for (const Launch& l : m_launches) {
-        argvs.push_back(l.argv);
-        commandLines << QString::fromStdString(shellCommand(l.argv));
-    }
-    std::vector<std::string> hosts;
-    for (int h = 0; h < std::max(1, m_builder.hostCount(run)); ++h)
-        hosts.push_back(m_builder.hostName(h));
-    if (underSlurm()) { // recorded: the sbatch line, and what the job script runs
-        m_reattachJob.clear();
-        if (auto it = m_previous.find(run.id); it != m_previous.end() && !it->second.end)
-            m_reattachJob = std::exchange(it->second.jobId, {});
-        m_submission = slurmSubmission(m_builder, run, m_tag);
-        argvs = {m_submission->sbatchArgv, m_submission->launchArgv};
-        commandLines = QStringList{QString::fromStdString(shellCommand(argvs[0])),
-                                   QString::fromStdString(shellCommand(argvs[1]))};
-        hosts = {"slurm"};
-    }
+    const PlannedRun& run = m_runs[static_cast<std::size_t>(index)];
+    RunStart start = RunStart::make(m_builder, run, m_previous);
+    m_tag = start.tag;
+    RunRecorder::open(m_journal, run, m_tag, start.argvs, start.hosts,
+                      m_states[static_cast<std::size_t>(index)], this,
+                      [this, index, start](RunRecorder::Opened o) mutable {
+                          if (!o.log && !o.logFailure.empty()) {
+                              // The run failed (its end record written, or not: then the
+                              // campaign stops below); it is said either way.
+                              RunEnd end;
+                              end.reason = o.logFailure;
+                              m_states[static_cast<std::size_t>(index)] = RunState::Failed;
+                              emit runFinished(index, end);
+                          }
+                          if (!o.journalError.empty())
+                              return finish(CampaignEnd::Outcome::Failed,
+                                            o.journalError + "; stopping: a run without a "
+                                                             "journal record could be lost");
+                          if (!o.log) { // its end record (failed) is written already
+                              QTimer::singleShot(0, this, &Runner::startNext);
+                              return;
+                          }
+                          opened(index, std::move(start), std::move(o.log));
+                      });
+}
 
-    RunRecorder::open(
-        m_journal, run, m_tag, argvs, hosts, m_states[static_cast<std::size_t>(index)], this,
-        [this, index, argvs,
-         command = commandLines.join(QLatin1Char('\n'))](RunRecorder::Opened opened) {
-            const PlannedRun& planned = m_runs[static_cast<std::size_t>(index)];
-            if (!opened.log && !opened.logFailure.empty()) {
-                // The run failed (its end record written, or not: then the campaign stops
-                // below); it is said either way.
-                RunEnd end;
-                end.reason = opened.logFailure;
-                m_states[static_cast<std::size_t>(index)] = RunState::Failed;
-                emit runFinished(index, end);
-            }
-            if (!opened.journalError.empty())
-                return finish(CampaignEnd::Outcome::Failed,
-                              opened.journalError +
-                                  "; stopping: a run without a journal record could be lost");
-            if (!opened.log) { // its end record (failed) is written already
-                QTimer::singleShot(0, this, &Runner::startNext);
-                return;
-            }
-            m_log = std::move(opened.log);
-            m_runClock.start();
-            if (m_cancelRequested) { // while the records were being written
-                enter(Phase::Settling);
-                RunEnd end;
-                end.state = RunState::Cancelled;
-                end.reason = "cancelled before it started";
-                return record(end);
-            }
-            m_states[static_cast<std::size_t>(index)] = RunState::Running;
-            m_parser = std::make_unique<LogParser>(ParseOptions{}, [this](const SpeedSample& s) {
-                if (!m_sinceFirstSample.isValid()) m_sinceFirstSample.start();
-                m_startTimer.stop();
-                m_analyzer->add(s);
-            });
-            m_analyzer = std::make_unique<RunAnalyzer>(
-                planned.key.topology, planned.key.batchPerDevice,
-                MeasureOptions{m_campaign.warmup, m_campaign.iterations});
-            m_sinceFirstSample.invalidate();
-            if (underSlurm()) return startSlurmJob(index, command);
-            m_group = new LaunchGroup(this);
-            connect(m_group, &LaunchGroup::output, this, &Runner::onOutput);
-            connect(m_group, &LaunchGroup::memberExited, this, &Runner::onMemberExited);
-            connect(m_group, &LaunchGroup::finished, this, &Runner::onExited);
-            enter(Phase::Running);
-            emit runStarted(index, QString::fromStdString(planned.id), command);
-            startMonitor(planned);
-            m_group->start(argvs);
-        });
+void Runner::opened(int index, RunStart start, std::unique_ptr<QFile> log) {
+    const PlannedRun& planned = m_runs[static_cast<std::size_t>(index)];
+    m_output = std::make_unique<RunOutput>(std::move(log), planned,
+                                           MeasureOptions{m_campaign.warmup, m_campaign.iterations},
+                                           m_builder.failureMarker());
+    m_runClock.start();
+    if (m_cancelRequested) { // while the records were being written
+        enter(Phase::Settling);
+        RunEnd end;
+        end.state = RunState::Cancelled;
+        end.reason = "cancelled before it started";
+        return record(end);
+    }
+    m_states[static_cast<std::size_t>(index)] = RunState::Running;
+    if (underSlurm()) return startSlurmJob(index, std::move(start));
+    startProcesses(index, start);
+}
+
+void Runner::startProcesses(int index, const RunStart& start) {
+    const PlannedRun& planned = m_runs[static_cast<std::size_t>(index)];
+    m_processes = new RunProcesses(m_builder, planned, m_tag, start.launches, this);
+    connect(m_processes, &RunProcesses::output, this, &Runner::onOutput);
+    connect(m_processes, &RunProcesses::memberExited, this, &Runner::onMemberExited);
+    connect(m_processes, &RunProcesses::finished, this, &Runner::onExited);
+    connect(m_processes, &RunProcesses::message, this, &Runner::message);
+    enter(Phase::Running);
+    emit runStarted(index, QString::fromStdString(planned.id), start.command);
+    m_watch.start(planned, m_tag, [this] { return m_output ? m_output->iterationsDone() : -1; });
+    m_processes->start();
 }
 
 void Runner::onOutput(int member, const QByteArray& chunk) {
-    if (m_log && m_logError.empty()) {
-        if (!RunRecorder::append(*m_log, chunk, &m_logError)) {
-            // The disk is full, a quota or file size limit is reached: the run cannot be
-            // measured, and the runs after it could not be either.
-            m_campaignFailure = "cannot write the log " +
-                                m_runs[static_cast<std::size_t>(m_current)].logPath + ": " +
-                                m_logError;
-            terminate(RunState::Failed, m_campaignFailure);
-        }
+    const RunOutput::Read read = m_output->add(chunk);
+    if (!read.logError.empty()) {
+        // The disk is full, a quota or file size limit is reached: the run cannot be measured,
+        // and the runs after it could not be either.
+        m_campaignFailure = "cannot write the log " +
+                            m_runs[static_cast<std::size_t>(m_current)].logPath + ": " +
+                            read.logError;
+        terminate(RunState::Failed, m_campaignFailure);
     }
-    m_tail.append(chunk.constData(), static_cast<std::size_t>(chunk.size()));
-    if (m_tail.size() > kTailBytes) m_tail.erase(0, m_tail.size() - kTailBytes);
-    m_parser->feed(std::string_view(chunk.constData(), static_cast<std::size_t>(chunk.size())));
+    if (read.firstSample) m_timers.firstSample();
     emit output(m_current, chunk);
-    if (auto why = rendezvousFailure({chunk.constData(), static_cast<std::size_t>(chunk.size())}))
-        terminate(RunState::Failed, *why);
-    if (m_analyzer->iterationsDone() != m_lastIteration) {
-        m_lastIteration = m_analyzer->iterationsDone();
-        emitProgress();
-    }
-    watchForFailure(member, chunk);
-}
-
-void Runner::watchForFailure(int member, const QByteArray& chunk) {
-    // Chunks of a group hold whole lines, so a marker is never split between two.
-    if (m_failureMarker.empty() || !m_group || m_group->size() < 2 || m_phase != Phase::Running)
-        return;
-    const QByteArray marker = QByteArray::fromStdString(m_failureMarker);
-    const qsizetype at = chunk.indexOf(marker);
-    if (at < 0) return;
-    const qsizetype from = chunk.lastIndexOf('\n', at) + 1;
-    qsizetype to = chunk.indexOf('\n', at);
-    if (to < 0) to = chunk.size();
-    nodeFailed(member, chunk.mid(from, to - from).trimmed().toStdString());
+    if (read.unreachable) terminate(RunState::Failed, *read.unreachable);
+    if (read.advanced) emitProgress();
+    // A per-node launcher's failure line: that node's workers failed.
+    if (!read.failureLine.empty() && m_processes && m_processes->size() >= 2 &&
+        m_phase == Phase::Running)
+        nodeFailed(member, read.failureLine);
 }
 
 void Runner::onMemberExited(int member) {
     // One node's launcher failed while others run: they would wait on it until the collective's
     // own timeout (gloo's is 30 min), so they are stopped now; the run fails naming that node.
-    const LaunchExit& e = m_group->exit(member);
+    const LaunchExit& e = m_processes->exit(member);
     const bool failed = !e.startError.empty() || !e.exitCode || *e.exitCode != 0;
-    if (!failed || m_phase != Phase::Running || m_group->running() == 0) return;
+    if (!failed || m_phase != Phase::Running || m_processes->running() == 0) return;
     if (m_firstFailure < 0) m_firstFailure = member;
-    const std::string host =
-        m_builder.hostName(m_launches.at(static_cast<std::size_t>(member)).host);
-    terminate(std::nullopt, "the launcher on " + host +
+    terminate(std::nullopt, "the launcher on " + m_processes->hostOf(member) +
                                 (e.exitCode ? " exited with code " + std::to_string(*e.exitCode)
                                             : std::string(" did not run to its end")) +
                                 "; stopping the other nodes");
@@ -344,9 +317,7 @@ void Runner::onMemberExited(int member) {
 void Runner::nodeFailed(int member, const std::string& what) {
     if (m_firstFailure >= 0) return;
     m_firstFailure = member;
-    const std::string host =
-        m_builder.hostName(m_launches.at(static_cast<std::size_t>(member)).host);
-    m_failureReason = "workers failed on " + host + ": " + what;
+    m_failureReason = "workers failed on " + m_processes->hostOf(member) + ": " + what;
     terminate(std::nullopt, m_failureReason + "; stopping every node");
 }
 
@@ -355,9 +326,9 @@ void Runner::emitProgress() {
     p.index = m_current;
     p.total = static_cast<int>(m_runs.size());
     p.id = m_runs[static_cast<std::size_t>(m_current)].id;
-    p.iteration = m_analyzer->iterationsDone();
+    p.iteration = m_output->iterationsDone();
     p.iterations = m_campaign.iterations;
-    p.speed = m_analyzer->lastSpeed();
+    p.speed = m_output->lastSpeed();
     int remaining = 0;
     for (std::size_t i = 0; i < m_runs.size(); ++i)
         if (!isFinal(m_states[i]) && static_cast<int>(i) != m_current) ++remaining;
@@ -367,48 +338,37 @@ void Runner::emitProgress() {
         remaining = range.least;
         remainingMax = range.most;
     }
-    estimateEtas(p,
-                 m_sinceFirstSample.isValid()
-                     ? static_cast<double>(m_sinceFirstSample.elapsed()) / 1000.0
-                     : -1.0,
+    estimateEtas(p, m_output->sinceFirstSample(),
                  static_cast<double>(m_runClock.elapsed()) / 1000.0, remaining, remainingMax,
                  m_finishedCount > 0 ? m_finishedSeconds / m_finishedCount : -1.0,
                  m_campaign.cooldownSeconds);
-    if (m_slurm) {
-        p.jobId = m_slurm->jobId();
-        const SlurmQueueState& q = m_slurm->queueState();
-        if (!m_jobStarted)
-            p.queue = (q.state.empty() ? std::string("SUBMITTED") : q.state) +
-                      (q.reason.empty() ? "" : " (" + q.reason + ")") +
-                      (q.start.empty() ? "" : ", expected start " + q.start);
-    }
+    if (m_slurm) m_slurm->describe(p);
     emit progress(p);
+}
+
+RunOutcome Runner::outcome() const {
+    RunOutcome o;
+    o.forced = m_forcedState;
+    o.forcedReason = m_forcedReason;
+    o.firstFailure = m_firstFailure;
+    o.failureReason = m_failureReason;
+    o.tail = m_output->tail();
+    o.result = m_output->result();
+    return o;
 }
 
 void Runner::onExited() {
     if (m_phase != Phase::Running && m_phase != Phase::Terminating) return;
     enter(Phase::Settling);
-    RunOutcome o;
-    o.forced = m_forcedState;
-    o.forcedReason = m_forcedReason;
-    o.launches = m_launches;
-    for (int i = 0; i < m_group->size(); ++i)
-        o.exits.push_back(m_group->exit(i));
-    o.firstFailure = m_firstFailure;
-    o.failureReason = m_failureReason;
-    o.tail = m_tail;
-    m_analyzer->finish(o.result, m_parser->counters(), m_parser->pendingBytes() > 0);
+    RunOutcome o = outcome();
+    o.launches = m_processes->launches();
+    o.exits = m_processes->exits();
     settle(judgeRun(m_builder, m_runs[static_cast<std::size_t>(m_current)], o));
 }
 
 void Runner::settle(RunEnd end) {
-    // Whatever the ending, nothing tagged may outlive the run: KILL the rest, then look again.
-    signalLocal(SIGKILL);
-    m_group->disconnect(this);
-    m_group->deleteLater();
-    m_group = nullptr;
-    sweep().killAndCheck(
-        this, [this, end](std::vector<int> leftover, std::vector<std::string> unchecked) mutable {
+    m_processes->sweepAfter(
+        [this, end](std::vector<int> leftover, std::vector<std::string> unchecked) mutable {
             for (const auto& host : unchecked)
                 end.reason += (end.reason.empty() ? "" : "; ") +
                               ("could not look for leftover processes on " + host);
@@ -416,56 +376,20 @@ void Runner::settle(RunEnd end) {
             if (!leftover.empty())
                 end.reason += (end.reason.empty() ? "" : "; ") + std::to_string(leftover.size()) +
                               " tagged process(es) survived KILL";
-            finishMonitor(std::move(end));
+            m_watch.finish(m_runs[static_cast<std::size_t>(m_current)], std::move(end),
+                           [this](RunEnd watched) { record(std::move(watched)); });
         });
 }
 
-void Runner::startMonitor(const PlannedRun& run) {
-    const auto file = fs::absolute(m_campaign.outputDir) / "monitor" / (run.id + ".jsonl");
-    m_monitor = new RunMonitor(file.lexically_normal().string(), m_tag, run.key.topology.ranks(),
-                               std::chrono::seconds(2), this, m_profile.needs == "gpu");
-    // Each remote host of the run is watched over ssh; the sampler gives up by itself a little
-    // after the run's own wall-clock limit, should nothing ever close its input.
-    for (int h = 0; h < m_builder.hostCount(run); ++h)
-        m_monitor->watchHost(
-            m_builder.hostName(h),
-            RemoteSampler::command(m_builder, h, m_tag, 2, m_campaign.wallTimeoutSeconds + 120,
-                                   m_profile.needs == "gpu" ? "nvidia-smi" : ""),
-            run.key.topology.gpusPerNode);
-    m_monitor->setIterationSource(
-        [this]() -> std::int64_t { return m_analyzer ? m_analyzer->iterationsDone() : -1; });
-    m_monitor->start();
-}
-
-void Runner::finishMonitor(RunEnd end) {
-    RunMonitor* monitor = std::exchange(m_monitor, nullptr);
-    if (!monitor) return record(std::move(end));
-    monitor->finish([this, monitor, end = std::move(end)](MonitorSummary summary) mutable {
-        monitor->deleteLater();
-        const auto evidence = summary.evidence();
-        if (!evidence.empty()) {
-            std::string words;
-            for (const auto& e : evidence)
-                words += (words.empty() ? "" : "; ") + e;
-            emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id +
-                                                ": disturbed: " + words));
-        }
-        for (const auto& unknown : summary.notSampled())
-            emit message(QString::fromStdString(m_runs[static_cast<std::size_t>(m_current)].id +
-                                                ": " + unknown));
-        end.monitor = std::move(summary);
-        record(std::move(end));
-    });
-}
-
 void Runner::record(RunEnd end) {
-    RunRecorder::close(m_journal, m_runs[static_cast<std::size_t>(m_current)], m_tag,
-                       std::move(m_log), std::move(end), this, [this](RunRecorder::Closed closed) {
-                           recorded(closed.end, closed.journalError);
-                       });
+    RunRecorder::close(
+        m_journal, m_runs[static_cast<std::size_t>(m_current)], m_tag, m_output->takeLog(),
+        std::move(end), this,
+        [this](RunRecorder::Closed closed) { recorded(closed.end, closed.journalError); });
 }
 
 void Runner::recorded(RunEnd end, const std::string& journalError) {
+    if (m_processes) std::exchange(m_processes, nullptr)->deleteLater();
     m_states[static_cast<std::size_t>(m_current)] = end.state;
     if (m_adaptive) m_adaptive->ended(m_runs[static_cast<std::size_t>(m_current)].id, end);
     if (!journalError.empty() && m_campaignFailure.empty())
@@ -480,6 +404,90 @@ void Runner::recorded(RunEnd end, const std::string& journalError) {
         QTimer::singleShot(0, this, &Runner::startNext);
     else
         enter(Phase::Cooldown);
+}
+
+void Runner::cancel() {
+    if (std::exchange(m_cancelRequested, true)) return;
+    m_probing.cancel(); // the probes end, then startNext stops
+    if (m_phase == Phase::Running) {
+        terminate(RunState::Cancelled, "cancelled");
+    } else if (m_phase == Phase::Cooldown) {
+        QTimer::singleShot(0, this, &Runner::startNext);
+    }
+    // Idle: start() ends at once, cancelled. Setup (address resolution, staging) and Settling go
+    // on to a check of the flag, and startNext stops. Terminating: being stopped already.
+}
+
+void Runner::terminate(std::optional<RunState> why, const std::string& reason) {
+    if (m_phase != Phase::Running) return;
+    enter(Phase::Terminating);
+    m_forcedState = why;
+    m_forcedReason = reason;
+    say(m_runs[static_cast<std::size_t>(m_current)].id + ": " + reason +
+        (why ? "; stopping it (TERM)" : " (TERM)"));
+    if (m_slurm) return m_slurm->cancel(); // Slurm signals the tasks; never the srun client
+    m_processes->signal(SIGTERM);
+}
+
+void Runner::escalate() {
+    if (m_phase != Phase::Terminating) return;
+    say(m_runs[static_cast<std::size_t>(m_current)].id + ": still running after " +
+        std::to_string(m_campaign.graceSeconds) + " s grace; KILL");
+    if (m_slurm) return m_slurm->cancel(true);
+    m_processes->signal(SIGKILL);
+    m_processes->kill();
+}
+
+void Runner::abandon() {
+    m_probing.abandon();
+    m_containers.abandon();
+    // Setup's commands (address resolution, staging) are KILLed, group and all, by their
+    // CommandBatch going away with this Runner.
+    if (m_phase != Phase::Running && m_phase != Phase::Terminating && m_phase != Phase::Settling)
+        return;
+    m_cancelRequested = true;
+    if (m_slurm) m_slurm->abandon();
+    if (m_processes) m_processes->abandon();
+    // The run's end record, written now: nothing else writes the journal while a run runs, and
+    // Settling has its close, end record included, under way.
+    if (m_phase == Phase::Settling) return;
+    RunRecorder::recordQuit(m_journal, m_runs[static_cast<std::size_t>(m_current)], m_tag,
+                            m_output->takeLog(), m_forcedState, m_forcedReason);
+    m_states[static_cast<std::size_t>(m_current)] = m_forcedState.value_or(RunState::Cancelled);
+}
+
+void Runner::startSlurmJob(int index, RunStart start) {
+    const PlannedRun& planned = m_runs[static_cast<std::size_t>(index)];
+    m_slurm = new SlurmRun(std::move(*start.submission), m_journal, planned.id, m_tag, this);
+    connect(m_slurm, &SlurmRun::output, this, [this](const QByteArray& lines) {
+        if (m_phase == Phase::Running || m_phase == Phase::Terminating) onOutput(0, lines);
+    });
+    // Queued is not started: the run's timers wait for RUNNING.
+    connect(m_slurm, &SlurmRun::startedRunning, this, [this] {
+        if (m_phase != Phase::Running) return;
+        m_runClock.start();
+        m_timers.jobRunning();
+    });
+    connect(m_slurm, &SlurmRun::queueChanged, this, &Runner::emitProgress);
+    connect(m_slurm, &SlurmRun::ended, this, &Runner::onSlurmEnded);
+    connect(m_slurm, &SlurmRun::message, this, &Runner::message);
+    enter(Phase::Running);
+    emit runStarted(index, QString::fromStdString(planned.id), start.command);
+    m_slurm->start(start.reattachJob);
+}
+
+void Runner::onSlurmEnded(const SlurmJobEnd& job) {
+    if (m_phase != Phase::Running && m_phase != Phase::Terminating) return;
+    enter(Phase::Settling);
+    RunOutcome o = outcome();
+    o.exits.push_back(LaunchExit{job.exitCode, {}});
+    const RunEnd judged = judgeRun(m_builder, m_runs[static_cast<std::size_t>(m_current)], o);
+    const RunEnd end =
+        slurmRunEnd(judged, m_slurm->jobId(), job, m_forcedState.has_value(), m_output->tail());
+    m_slurm->disconnect(this);
+    std::exchange(m_slurm, nullptr)->deleteLater();
+    // Nothing to sweep here: the job left squeue, so none of its processes runs.
+    record(end);
 }
 
 } // namespace sv::launcher

@@ -2,35 +2,39 @@
 // Runs a campaign's runs one after another: log written as output arrives (each write checked,
 // made durable before the journal says ok), live progress from core's parser, start and
 // wall-clock timeouts, cancel that owns every tagged process on every host, and the journal
-// that makes resume possible. A state machine: each change of phase goes through enter().
+// that makes resume possible. A state machine: each change of phase goes through enter(). Its
+// jobs are parts it owns, one class each: the campaign's containers, a case's probes, a run's
+// processes or its Slurm job, its output, its records.
 
 #include "launcher/campaign/adaptiveschedule.h"
 #include "launcher/campaign/campaign.h"
 #include "launcher/campaign/campaignend.h"
-#include "launcher/runner/commandbuilder.h"
-#include "launcher/runner/journal.h"
-#include "launcher/runner/launchgroup.h"
+#include "launcher/campaign/journal.h"
 #include "launcher/campaign/plannedrun.h"
-#include "launcher/monitor/runmonitor.h"
-#include "launcher/runner/runprogress.h"
-#include "launcher/runner/runsweep.h"
-#include "launcher/slurm/slurmjob.h"
+#include "launcher/campaign/runprogress.h"
 #include "launcher/campaign/workloadprofile.h"
-
-#include "core/parse/logparser.h"
-#include "core/measure/runanalyzer.h"
+#include "launcher/exec/commandbuilder.h"
+#include "launcher/runner/campaigncontainers.h"
+#include "launcher/runner/caseprobing.h"
+#include "launcher/runner/phasetimers.h"
+#include "launcher/runner/runstart.h"
+#include "launcher/runner/runwatch.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QObject>
-#include <QTimer>
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <set>
 
 namespace sv::launcher {
+
+class RunOutput;
+class RunProcesses;
+class SlurmRun;
+struct PreparedCampaign;
+struct RunOutcome;
+struct SlurmJobEnd;
 
 class Runner : public QObject {
     Q_OBJECT
@@ -89,61 +93,40 @@ class Runner : public QObject {
     void finished(const sv::launcher::CampaignEnd& end);
 
   private:
-    // After setup's checks: interrupted runs' leftovers swept, the workload script on every host.
+    void say(const std::string& text) { emit message(QString::fromStdString(text)); }
+    void adopt(PreparedCampaign prepared);
+    // After setup's checks: the containers started (when the campaign starts its own), then
+    // interrupted runs' leftovers swept and the workload script on every host.
     void stage();
-    struct Prepared {
-        std::string error; // empty: prepared
-        std::map<std::string, JournalEntry> previous;
-        std::map<std::string, CaseStop> caseStops;
-        std::vector<std::string> warnings;
-    };
-    // The blocking part of preparing, on copies (so safe on a worker thread).
-    static Prepared prepareDirectory(Campaign campaign, WorkloadProfile profile,
-                                     std::string scriptPath, Journal journal,
-                                     std::vector<PlannedRun> runs, bool resume);
-    void adopt(Prepared prepared);
-    // Containers the campaign starts itself: started before staging, removed (unless kept)
-    // before finished() is emitted.
-    void startContainers();
-    void removeContainers(std::function<void()> then);
     // The one place the phase changes; checks the change is one the machine makes.
     void enter(Phase next);
     void startNext();
-    // Issue 28 (runnerprobes.cpp): whether run index's case is probed before it starts (the
-    // campaign asks, the case has more than one rank, not yet probed in this session), and the
-    // probes, on a worker thread; startNext again when they are done, whatever they found.
-    bool wantsProbes(int index) const;
-    void runProbes(int index);
     // Adaptive repeats, once every planned run has ended: journals the cases that stopped, then
     // launches the next top-up or ends the campaign.
     void continueAdaptive();
     void launch(int index);
+    // The start record is written and the log created (or not: then the run has failed).
+    void opened(int index, RunStart start, std::unique_ptr<QFile> log);
+    void startProcesses(int index, const RunStart& start);
+    void startSlurmJob(int index, RunStart start);
     void onOutput(int member, const QByteArray& chunk);
-    // A per-node launcher's failure line in a chunk: that node's workers failed.
-    void watchForFailure(int member, const QByteArray& chunk);
     void onMemberExited(int member);
     // Node `member` failed while others may still run: they are stopped, the run fails.
     void nodeFailed(int member, const std::string& what);
     void onExited();
+    // How the run went, for its verdict: forced state, exits, output's tail and figures.
+    RunOutcome outcome() const;
     // TERM now, KILL after the grace period; why: the state the run ends in whatever the exit
     // (none: judged by how its processes exited).
     void terminate(std::optional<RunState> why, const std::string& reason);
     void escalate();
-    void signalLocal(int sig);
     void settle(RunEnd end);
-    // The monitor of a run (this machine, or each remote host of the run): started with the
-    // run's processes, finished before its end record (which carries its summary and verdict).
-    void startMonitor(const PlannedRun& run);
-    void finishMonitor(RunEnd end);
     void record(RunEnd end);
     void recorded(RunEnd end, const std::string& journalError);
     void finish(CampaignEnd::Outcome outcome, std::string reason = {});
-    RunSweep sweep() const; // of the current run
     void emitProgress();
-    // Slurm (runnerslurm.cpp): the run is one job; its output file is the run's output.
+    // Slurm: the run is one job; its output file is the run's output.
     bool underSlurm() const { return m_campaign.scheduler.enabled(); }
-    void startSlurmJob(int index, const QString& command);
-    void onSlurmQueue();
     void onSlurmEnded(const SlurmJobEnd& end);
 
     Campaign m_campaign;
@@ -158,34 +141,22 @@ class Runner : public QObject {
     Phase m_phase = Phase::Idle;
     bool m_cancelRequested = false;
     std::string m_campaignFailure; // set: no further run starts, the campaign ends failed
-    bool m_containersUp = false;   // started (or being started) by this session: to remove
-    std::set<std::string> m_probedCases;            // case ids whose probes have had their turn
-    std::shared_ptr<std::atomic<bool>> m_probeCancel; // set: the running probes stop
-    std::string m_probeSlurmJob; // the running probes' Slurm allocation's job name, if any
+    PhaseTimers m_timers;
+    CampaignContainers m_containers;
+    CaseProbing m_probing;
+    RunWatch m_watch;
 
     // The current run.
     int m_current = -1;
     std::string m_tag;
-    std::vector<Launch> m_launches;
-    LaunchGroup* m_group = nullptr;
+    std::unique_ptr<RunOutput> m_output;
+    RunProcesses* m_processes = nullptr; // its processes here, until its end is recorded
+    SlurmRun* m_slurm = nullptr;         // or its Slurm job
     int m_firstFailure = -1;
     std::string m_failureReason;
-    std::string m_failureMarker;
-    std::unique_ptr<QFile> m_log;
-    std::string m_logError; // the first failed write to the log
-    std::unique_ptr<LogParser> m_parser;
-    std::unique_ptr<RunAnalyzer> m_analyzer;
-    RunMonitor* m_monitor = nullptr; // watches the run's machines while it runs
-    std::string m_tail; // the output's last bytes: the reason a run failed is usually there
     std::optional<RunState> m_forcedState;
     std::string m_forcedReason;
-    QTimer m_startTimer, m_wallTimer, m_graceTimer, m_cooldownTimer;
-    QElapsedTimer m_runClock, m_sinceFirstSample;
-    std::int64_t m_lastIteration = -1;
-    SlurmJob* m_slurm = nullptr;
-    std::optional<SlurmSubmission> m_submission;
-    bool m_jobStarted = false;    // the job has been seen RUNNING: the run's timers run
-    std::string m_reattachJob;    // resume: the job an earlier session submitted for this run
+    QElapsedTimer m_runClock;
     double m_finishedSeconds = 0; // of runs that ran in this session
     int m_finishedCount = 0;
 };

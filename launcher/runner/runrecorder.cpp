@@ -98,4 +98,16 @@ bool RunRecorder::append(QFile& log, const QByteArray& bytes, std::string* error
     return true;
 }
 
+void RunRecorder::recordQuit(Journal& journal, const PlannedRun& run, const std::string& tag,
+                             std::unique_ptr<QFile> log, std::optional<RunState> forced,
+                             const std::string& forcedReason) {
+    if (log) log->close();
+    RunEnd end;
+    end.state = forced.value_or(RunState::Cancelled);
+    end.reason = forcedReason.empty() ? "the app quit during the run"
+                                      : forcedReason + "; the app quit while stopping it";
+    std::string error;
+    journal.appendEnd(run.id, tag, run.logPath, end, &error);
+}
+
 } // namespace sv::launcher

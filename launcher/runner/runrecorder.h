@@ -4,13 +4,14 @@
 // record and the new log; after it, the log made durable (fdatasync) and then the end record,
 // so that the journal never says ok for a log a power loss could still shorten.
 
-#include "launcher/runner/journal.h"
+#include "launcher/campaign/journal.h"
 #include "launcher/campaign/plannedrun.h"
 
 #include <QFile>
 #include <QObject>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,12 @@ class RunRecorder {
     static void close(Journal journal, PlannedRun run, std::string tag, std::unique_ptr<QFile> log,
                       RunEnd end, QObject* context, std::function<void(Closed)> done);
 
+    // The app quits during the run: its log closed and its end record written here and now (a
+    // run being stopped for a timeout keeps that state), so that resume finds it cancelled
+    // rather than guessing it interrupted. Blocking, and the app's last act.
+    static void recordQuit(Journal& journal, const PlannedRun& run, const std::string& tag,
+                           std::unique_ptr<QFile> log, std::optional<RunState> forced,
+                           const std::string& forcedReason);
     // For tests: the call that makes a log durable (fdatasync by default; null restores it), so
     // that a failing disk can be stood in for.
     using SyncFunction = int (*)(int fd);

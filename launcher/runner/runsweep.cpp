@@ -1,6 +1,6 @@
 #include "launcher/runner/runsweep.h"
 
-#include "launcher/runner/processtree.h"
+#include "launcher/exec/processtree.h"
 
 #include <QTimer>
 #include <algorithm>

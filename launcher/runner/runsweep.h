@@ -3,8 +3,8 @@
 // signals them (TERM on cancel, KILL after the grace period) or, once the run has ended, kills
 // what is left and looks again, so that the journal can say whether anything survived.
 
-#include "launcher/runner/commandbatch.h"
-#include "launcher/runner/commandbuilder.h"
+#include "launcher/exec/commandbatch.h"
+#include "launcher/exec/commandbuilder.h"
 
 #include <QObject>
 #include <functional>

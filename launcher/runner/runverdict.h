@@ -3,10 +3,10 @@
 // of its output, the state a timeout or cancel forced, and the output's last bytes (where the
 // reason a run failed usually is). Pure: no process, no file.
 
-#include "launcher/runner/commandbuilder.h"
-#include "launcher/runner/journal.h"
-#include "launcher/runner/launchgroup.h"
+#include "launcher/campaign/journal.h"
 #include "launcher/campaign/plannedrun.h"
+#include "launcher/exec/commandbuilder.h"
+#include "launcher/exec/launchgroup.h"
 
 #include "core/measure/runanalyzer.h"
 

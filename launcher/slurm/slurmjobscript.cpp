@@ -1,7 +1,7 @@
 #include "launcher/slurm/slurmjobscript.h"
 
+#include "launcher/exec/shellquote.h"
 #include "launcher/slurm/srunexecutor.h"
-#include "launcher/ssh/shellquote.h"
 
 #include <filesystem>
 

@@ -3,8 +3,8 @@
 // the profile or the user goes through shellQuote, once, as the script is the one shell hop)
 // and the sbatch argument vector that submits it (no shell: QProcess takes it as it is).
 
-#include "launcher/runner/commandbuilder.h"
 #include "launcher/campaign/plannedrun.h"
+#include "launcher/exec/commandbuilder.h"
 
 #include <string>
 #include <vector>

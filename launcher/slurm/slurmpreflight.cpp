@@ -1,7 +1,7 @@
 #include "launcher/slurm/slurmpreflight.h"
 
 #include "async/backgroundtask.h"
-#include "launcher/runner/commandbatch.h"
+#include "launcher/exec/commandbatch.h"
 #include "launcher/slurm/slurmjobscript.h"
 #include "launcher/slurm/slurmstatus.h"
 
@@ -69,7 +69,7 @@ std::vector<PreflightFinding> judgeSinfo(const Campaign& c, const std::string& s
                                  : "sinfo knows no partition " + s.partition}};
 }
 
-void SlurmPreflight::run(const Campaign& campaign, QObject* context, Preflight::Done done) {
+void SlurmPreflight::run(const Campaign& campaign, QObject* context, PreflightDone done) {
     const SlurmSettings& s = campaign.scheduler;
     char name[32];
     std::snprintf(name, sizeof name, "preflight-%08x", QRandomGenerator::global()->generate());

@@ -4,13 +4,16 @@
 // the end of a job comes from scontrol); pyxis is there when a container image is set; and
 // the campaign directory is visible from a compute node (a tiny job writes, this machine reads).
 
-#include "launcher/runner/preflight.h"
+#include "launcher/campaign/campaign.h"
+#include "launcher/exec/preflightfinding.h"
+
+#include <QObject>
 
 namespace sv::launcher {
 
 class SlurmPreflight {
   public:
-    static void run(const Campaign& campaign, QObject* context, Preflight::Done done);
+    static void run(const Campaign& campaign, QObject* context, PreflightDone done);
 };
 
 // The "partition" findings from `sinfo -h -o %P|%a|%D|%c|%G` for the campaign.

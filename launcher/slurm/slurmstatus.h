@@ -4,7 +4,7 @@
 // and the end state from sacct or scontrol, mapped to ScaleView's run states with the reason in
 // words. Pure: no process is started here.
 
-#include "launcher/runner/journal.h"
+#include "launcher/campaign/journal.h"
 
 #include <optional>
 #include <string>

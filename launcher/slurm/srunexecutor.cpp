@@ -1,6 +1,6 @@
 #include "launcher/slurm/srunexecutor.h"
 
-#include "launcher/ssh/identifiers.h"
+#include "launcher/campaign/identifiers.h"
 
 #include <QProcess>
 #include <QRegularExpression>

@@ -8,7 +8,7 @@
 // Slurm are checked (isValidHostName) before they reach an argument vector.
 
 #include "launcher/campaign/campaign.h"
-#include "launcher/runner/executor.h"
+#include "launcher/exec/executor.h"
 
 #include <atomic>
 #include <string>

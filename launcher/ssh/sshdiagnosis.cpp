@@ -1,6 +1,6 @@
 #include "launcher/ssh/sshdiagnosis.h"
 
-#include "launcher/ssh/shellquote.h"
+#include "launcher/exec/shellquote.h"
 
 #include <sstream>
 #include <vector>

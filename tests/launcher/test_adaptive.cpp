@@ -4,14 +4,15 @@
 
 #include "tests/launcher/launchertest.h"
 
+#include "core/stats/confidence.h"
 #include "launcher/campaign/adaptiverepeats.h"
 #include "launcher/campaign/adaptiveschedule.h"
 #include "launcher/campaign/campaign.h"
 #include "launcher/campaign/campaigndirectory.h"
-#include "core/stats/confidence.h"
-#include "launcher/runner/journal.h"
-#include "launcher/runner/runprogress.h"
+#include "launcher/campaign/journal.h"
+#include "launcher/campaign/runprogress.h"
 #include "launcher/campaign/workloadprofile.h"
+#include "launcher/monitor/monitorsummary.h"
 
 #include <csignal>
 #include <gtest/gtest.h>
@@ -473,7 +474,7 @@ TEST(AdaptiveSchedule, ARunTheMonitorFoundDisturbedInThisSessionIsNotCounted) {
     RunEnd e;
     e.state = RunState::Ok;
     e.timeThroughput = 60.0;
-    e.monitor = busy;
+    e.monitor = busy.record();
     EXPECT_TRUE(e.isDisturbed());
     f.states[0] = RunState::Ok;
     f.schedule->ended(f.runs[0].id, e);

@@ -2,10 +2,10 @@
 // runs inside it, and removes it; cancel, timeouts, a container that dies, kill -9 + resume; and
 // preflight's answers for a missing image, a refused socket and a missing mount source.
 
+#include "launcher/campaign/workloadprofile.h"
+#include "launcher/exec/commandbuilder.h"
 #include "tests/launcher/dockerd.h"
 #include "tests/launcher/launchertest.h"
-#include "launcher/campaign/workloadprofile.h"
-#include "launcher/runner/commandbuilder.h"
 
 #include <csignal>
 #include <ctime>

@@ -4,12 +4,12 @@
 
 #include "tests/launcher/launchertest.h"
 
-#include "launcher/runner/commandbuilder.h"
-#include "launcher/container/containercommands.h"
-#include "launcher/container/containerssh.h"
-#include "launcher/container/containerspec.h"
-#include "launcher/ssh/identifiers.h"
-#include "launcher/ssh/shellquote.h"
+#include "launcher/campaign/containerspec.h"
+#include "launcher/campaign/identifiers.h"
+#include "launcher/exec/commandbuilder.h"
+#include "launcher/exec/containercommands.h"
+#include "launcher/exec/containerssh.h"
+#include "launcher/exec/shellquote.h"
 
 #include <algorithm>
 #include <map>

@@ -3,14 +3,14 @@
 // are appended to DIR/monitor/<run>.jsonl, and preflight warns about it; a run's own (tagged)
 // processes are never foreign.
 
-#include "tests/launcher/cpuhog.h"
-#include "launcher/monitor/hostsampler.h"
-#include "tests/launcher/launchertest.h"
-#include "launcher/runner/preflight.h"
-#include "launcher/monitor/runmonitor.h"
-#include "tests/launcher/qtloop.h"
-#include "launcher/runner/runner.h"
 #include "launcher/campaign/workloadprofile.h"
+#include "launcher/monitor/hostsampler.h"
+#include "launcher/monitor/runmonitor.h"
+#include "launcher/runner/runner.h"
+#include "launcher/session/preflight.h"
+#include "tests/launcher/cpuhog.h"
+#include "tests/launcher/launchertest.h"
+#include "tests/launcher/qtloop.h"
 
 #include <QThread>
 #include <csignal>

@@ -1,7 +1,7 @@
 // Issue 28's probes, for real: gloo all-reduces between two local ranks on loopback, and the
 // CPU workload alone, through the executor the campaign's local runs use.
 #include "launcher/probe/probe.h"
-#include "launcher/runner/localexecutor.h"
+#include "launcher/exec/localexecutor.h"
 #include "core/model/numerics.h"
 
 #include <gtest/gtest.h>

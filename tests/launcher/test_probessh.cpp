@@ -1,7 +1,7 @@
 // Issue 28's all-reduce probe across two "nodes" reached over real SSH (two sshd on 127.0.0.1
 // and 127.0.0.2, as the launcher's other SSH tests use), through the executor campaigns use.
 #include "launcher/probe/probe.h"
-#include "launcher/ssh/sshexecutor.h"
+#include "launcher/exec/sshexecutor.h"
 #include "core/model/numerics.h"
 #include "tests/launcher/sshnodes.h"
 

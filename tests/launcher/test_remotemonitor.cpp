@@ -5,11 +5,11 @@
 // timeout and kill -9 + resume leave no sampler behind on any host; the run's own tagged
 // processes are never foreign.
 
-#include "launcher/runner/commandbuilder.h"
-#include "tests/launcher/cpuhog.h"
-#include "tests/launcher/qtloop.h"
+#include "launcher/exec/commandbuilder.h"
 #include "launcher/monitor/remotesampler.h"
 #include "launcher/monitor/runmonitor.h"
+#include "tests/launcher/cpuhog.h"
+#include "tests/launcher/qtloop.h"
 #include "tests/launcher/sshnodes.h"
 
 #include <chrono>

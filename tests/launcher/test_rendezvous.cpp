@@ -2,13 +2,13 @@
 // OpenSSH client on a real config file), put wherever a rendezvous address goes on a command
 // line; and the output lines that say a rank cannot reach it, taken from PyTorch 1.13 and gloo.
 
-#include "launcher/runner/commandbuilder.h"
-#include "launcher/runner/hostaddresses.h"
-#include "tests/launcher/launchertest.h"
 #include "launcher/campaign/plannedrun.h"
-#include "launcher/runner/rendezvousfailure.h"
-#include "launcher/ssh/shellquote.h"
 #include "launcher/campaign/workloadprofile.h"
+#include "launcher/exec/commandbuilder.h"
+#include "launcher/exec/shellquote.h"
+#include "launcher/runner/rendezvousfailure.h"
+#include "launcher/ssh/hostaddresses.h"
+#include "tests/launcher/launchertest.h"
 
 #include <QCoreApplication>
 #include <QTimer>

@@ -7,14 +7,14 @@
 #include "tests/launcher/qtloop.h"
 
 #include "launcher/campaign/campaign.h"
-#include "launcher/runner/commandbatch.h"
-#include "launcher/monitor/environmentcapture.h"
-#include "launcher/runner/journal.h"
-#include "launcher/runner/launchgroup.h"
-#include "launcher/runner/outputspace.h"
-#include "launcher/runner/preflight.h"
-#include "launcher/runner/runner.h"
+#include "launcher/campaign/journal.h"
+#include "launcher/campaign/outputspace.h"
 #include "launcher/campaign/workloadprofile.h"
+#include "launcher/exec/commandbatch.h"
+#include "launcher/exec/launchgroup.h"
+#include "launcher/monitor/environmentcapture.h"
+#include "launcher/runner/runner.h"
+#include "launcher/session/preflight.h"
 
 #include <QSignalSpy>
 #include <gtest/gtest.h>

@@ -6,9 +6,9 @@
 // slowest node's part must not.
 #include "core/model/numerics.h"
 #include "core/stats/scalingloss.h"
+#include "launcher/exec/sshexecutor.h"
 #include "launcher/probe/caseprobes.h"
 #include "launcher/probe/probe.h"
-#include "launcher/ssh/sshexecutor.h"
 #include "tests/launcher/netnsnodes.h"
 
 #include <gtest/gtest.h>

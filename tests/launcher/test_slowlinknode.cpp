@@ -4,8 +4,8 @@
 // used); together, every set holding node2 waits for its gradients. The search runs every node
 // alone, then the nodes together, then node sets together, and names node2 through its link.
 // With only two nodes, the slowness cannot be pinned on either end: it needs the interconnect.
+#include "launcher/exec/sshexecutor.h"
 #include "launcher/probe/slownode.h"
-#include "launcher/ssh/sshexecutor.h"
 #include "tests/launcher/netnsnodes.h"
 
 #include <gtest/gtest.h>

@@ -4,8 +4,8 @@
 // bandwidth control (a cgroup's cpu quota, as a node held down by its power cap or clocks). The
 // search runs every node alone at once first, against the 1-node pace. (A node beside a CPU hog
 // is named by the probes' own test, Probe.SoloProbesNameTheNodeSharingItsCoreWithAHog.)
+#include "launcher/exec/localexecutor.h"
 #include "launcher/probe/slownode.h"
-#include "launcher/runner/localexecutor.h"
 #include "tests/launcher/cpuquota.h"
 
 #include <gtest/gtest.h>

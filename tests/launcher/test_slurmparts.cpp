@@ -5,12 +5,12 @@
 #include "tests/launcher/launchertest.h"
 
 #include "launcher/campaign/campaign.h"
-#include "launcher/campaign/dryrun.h"
-#include "launcher/ssh/shellquote.h"
+#include "launcher/campaign/workloadprofile.h"
+#include "launcher/exec/shellquote.h"
+#include "launcher/session/dryrun.h"
 #include "launcher/slurm/slurmjobscript.h"
 #include "launcher/slurm/slurmpreflight.h"
 #include "launcher/slurm/slurmstatus.h"
-#include "launcher/campaign/workloadprofile.h"
 
 #include <gtest/gtest.h>
 

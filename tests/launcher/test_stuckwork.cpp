@@ -6,10 +6,10 @@
 #include "tests/launcher/qtloop.h"
 
 #include "launcher/campaign/campaign.h"
-#include "launcher/runner/processtree.h"
+#include "launcher/campaign/workloadprofile.h"
+#include "launcher/exec/processtree.h"
 #include "launcher/runner/runner.h"
 #include "launcher/runner/runrecorder.h"
-#include "launcher/campaign/workloadprofile.h"
 
 #include <gtest/gtest.h>
 #include <cerrno>

@@ -4,9 +4,9 @@
 #include "tests/ui/uifixture.h"
 
 #include "launcher/campaign/campaigndiff.h"
+#include "launcher/campaign/runprogress.h"
 #include "ui/run/campaignform.h"
 #include "ui/run/runprogressview.h"
-#include "launcher/runner/runprogress.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>

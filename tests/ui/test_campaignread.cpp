@@ -6,8 +6,8 @@
 
 #include "tests/ui/uifixture.h"
 
+#include "launcher/campaign/journal.h"
 #include "ui/run/campaignform.h"
-#include "launcher/runner/journal.h"
 #include "ui/run/runpanel.h"
 
 #include <QElapsedTimer>

@@ -8,7 +8,7 @@
 #include "ui/settings/directorywindow.h"
 #include "ui/browse/livecontroller.h"
 #include "ui/analysis/loadcontroller.h"
-#include "launcher/runner/remotefilesystem.h"
+#include "launcher/exec/remotefilesystem.h"
 #include "ui/models/runtablemodel.h"
 
 #include <QFutureWatcher>

@@ -12,7 +12,7 @@
 #include "ui/analysis/loadcontroller.h"
 #include "ui/window/mainwindow.h"
 #include "launcher/campaign/plannedrun.h"
-#include "launcher/runner/processtree.h"
+#include "launcher/exec/processtree.h"
 #include "launcher/runner/runrecorder.h"
 #include "ui/run/runcontroller.h"
 #include "ui/run/runprogressview.h"

@@ -10,7 +10,7 @@
 #include "ui/run/campaignform.h"
 #include "ui/models/casetablemodel.h"
 #include "ui/models/hosttablemodel.h"
-#include "launcher/runner/journal.h"
+#include "launcher/campaign/journal.h"
 #include "ui/window/mainwindow.h"
 #include "ui/browse/resultspage.h"
 #include "launcher/campaign/runcapacity.h"

@@ -8,7 +8,7 @@
 
 #include "launcher/campaign/campaigndirectory.h"
 #include "launcher/campaign/campaignscaling.h"
-#include "launcher/runner/journal.h"
+#include "launcher/campaign/journal.h"
 #include "ui/run/campaignform.h"
 #include "ui/run/runpanel.h"
 

@@ -1,7 +1,7 @@
 #include "ui/browse/livecontroller.h"
 #include "async/backgroundtask.h"
 
-#include "launcher/runner/remotefilesystem.h"
+#include "launcher/exec/remotefilesystem.h"
 
 #include <QSet>
 

@@ -15,6 +15,7 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QPointer>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
@@ -246,13 +247,6 @@ void HistoryPage::markExpected(int index, const QString& why) {
             reload();
         },
         async::workPool());
-}
-
-void HistoryPage::campaignEnded(bool cancelled, int ok) {
-    // A cancelled campaign stands for less than it is: its resume records it.
-    if (!cancelled && ok > 0 && !m_campaignRoot.isEmpty() && !m_path.empty())
-        recordDirectory(m_campaignRoot);
-    m_campaignRoot.clear();
 }
 
 void HistoryPage::showTrends(std::vector<history::CaseTrend> trends, const QString& status) {

@@ -39,10 +39,6 @@ class HistoryPage : public QWidget {
     // the background; the page then reads the history again and says what was recorded.
     void markExpected(int index, const QString& why);
     QPushButton* expectButton() const { return m_expect; }
-    // The campaign the Run panel runs has results under logRoot.
-    void campaignResultsAt(const QString& logRoot) { m_campaignRoot = logRoot; }
-    // That campaign ended: with some run ok, and not cancelled, it goes into the history.
-    void campaignEnded(bool cancelled, int ok);
     // The directory "Record in History" records (the one open in the window).
     void setCurrentDirectory(const QString& directory);
 
@@ -69,8 +65,7 @@ class HistoryPage : public QWidget {
 
     std::filesystem::path m_path;
     QString m_directory;
-    QString m_campaignRoot; // the log root of the campaign the Run panel is running
-    QString m_recordNote;   // the last record's outcome, shown once after the reload
+    QString m_recordNote; // the last record's outcome, shown once after the reload
     std::vector<history::CaseTrend> m_trends;
     quint64 m_generation = 0;
     int m_loading = 0;

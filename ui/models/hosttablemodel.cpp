@@ -1,6 +1,6 @@
 #include "ui/models/hosttablemodel.h"
 
-#include "launcher/ssh/identifiers.h"
+#include "launcher/campaign/identifiers.h"
 
 #include <QBrush>
 #include <QColor>

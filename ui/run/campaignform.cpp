@@ -1,7 +1,7 @@
 #include "ui/run/campaignform.h"
 
+#include "launcher/campaign/containerspec.h"
 #include "ui/models/cellvalues.h"
-#include "launcher/container/containerspec.h"
 
 #include "ui/models/hosttablemodel.h"
 #include "launcher/campaign/runcapacity.h"

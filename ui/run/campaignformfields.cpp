@@ -3,7 +3,7 @@
 
 #include "ui/run/campaignform.h"
 
-#include "launcher/container/containerspec.h"
+#include "launcher/campaign/containerspec.h"
 #include "launcher/campaign/runcapacity.h"
 #include "ui/models/hosttablemodel.h"
 #include "ui/run/slurmfields.h"

@@ -1,10 +1,7 @@
 #include "ui/run/runcontroller.h"
 
-#include "launcher/monitor/environmentcapture.h"
-#include "ui/run/consolefeed.h"
-#include "launcher/runner/runner.h"
-#include "launcher/ssh/shellquote.h"
 #include "launcher/campaign/workloadprofile.h"
+#include "ui/run/consolefeed.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -46,11 +43,14 @@ RunController::RunController(QObject* parent) : QObject(parent), m_console(new C
     connect(m_console, &ConsoleFeed::text, this, &RunController::logText);
 }
 
-RunController::~RunController() {
-    // The app is going away with a campaign running (the panel normally holds the window open
-    // until a cancel ends): the Runner's QProcess would only KILL mpirun, leaving its ranks.
-    // The Runner KILLs its run's groups and sweeps its tag here and on every host.
-    if (m_runner) m_runner->abandon();
+// The app going away with a campaign running (the panel normally holds the window open until a
+// cancel ends): the session, a child, abandons its runs as it goes, KILLing what they started
+// here and on every host.
+RunController::~RunController() = default;
+
+const std::vector<launcher::PlannedRun>& RunController::runs() const {
+    static const std::vector<launcher::PlannedRun> none;
+    return m_session ? m_session->runs() : none;
 }
 
 QString RunController::logRoot(const launcher::Campaign& campaign) {
@@ -63,76 +63,65 @@ QString RunController::logRoot(const launcher::Campaign& campaign) {
 }
 
 bool RunController::start(const launcher::Campaign& campaign, bool resume, QString* error) {
-    if (m_runner) {
+    if (m_session) {
         *error = tr("A campaign is already running; cancel it first.");
         return false;
     }
-    const auto problems = campaign.validate();
-    if (!problems.empty()) {
-        *error = tr("The campaign cannot run:\n%1").arg(joined(problems));
+    launcher::SessionOptions options;
+    options.resume = resume;
+    options.version = SCALEVIEW_UI_VERSION;
+    options.environmentTimeout = m_environmentTimeout;
+    if (m_record)
+        options.record = [record = m_record](const std::string& directory) {
+            record(QString::fromStdString(directory));
+        };
+    std::vector<std::string> refusal;
+    auto session = launcher::CampaignSession::create(campaign, options, &refusal, this);
+    if (!session) {
+        *error = tr("The campaign cannot run:\n%1").arg(joined(refusal));
         return false;
     }
-    std::string why;
-    const auto profile = launcher::loadProfile(campaign.profile, &why);
-    if (!profile) {
-        *error = QString::fromStdString(why);
-        return false;
-    }
-    auto runner = std::make_unique<launcher::Runner>(campaign, *profile, this);
-    if (const auto refused = runner->refusal(resume)) {
-        *error = QString::fromStdString(*refused);
-        return false;
-    }
-    m_runner = runner.release();
-    m_campaign = campaign;
-    m_cancelling = false;
-    const int total = static_cast<int>(m_runner->runs().size());
-    connect(m_runner, &launcher::Runner::runStarted, this,
-            [this, total](int index, const QString& id, const QString& command) {
-                emit runStarted(index, total, id, command);
-            });
-    connect(m_runner, &launcher::Runner::output, m_console,
-            [this](int, const QByteArray& bytes) { m_console->append(bytes); });
-    connect(m_runner, &launcher::Runner::progress, this, &RunController::progress);
-    connect(m_runner, &launcher::Runner::runFinished, this, &RunController::onRunFinished);
-    connect(m_runner, &launcher::Runner::message, this, &RunController::problem);
-    connect(m_runner, &launcher::Runner::finished, this, &RunController::onFinished);
+    m_session = session.release();
+    connectSession();
+    const int total = static_cast<int>(m_session->runs().size());
     emit started(total);
     emit note(tr("%1 runs of %2 into %3")
                   .arg(total)
-                  .arg(QString::fromStdString(profile->label),
+                  .arg(QString::fromStdString(m_session->profile().label),
                        QString::fromStdString(campaign.outputDir)));
-    // The directory's writes and the journal's reading happen on a worker thread; then the
-    // machines' description goes beside the logs, as the command line does. That can take a
-    // while (nvidia-smi, importing torch): said, and bounded by its own timeout.
-    m_runner->prepareInBackground(resume, [this, profile = *profile](std::string why) {
-        if (!why.empty()) {
-            emit problem(QString::fromStdString(why));
-            onFinished({launcher::CampaignEnd::Outcome::Failed, why});
-            return;
-        }
-        emit note(tr("Capturing environment… (hosts, GPUs, versions; at most %1 s)")
-                      .arg(std::chrono::duration_cast<std::chrono::seconds>(m_environmentTimeout)
-                               .count()));
-        QPointer<launcher::Runner> guard(m_runner);
-        launcher::EnvironmentCapture::run(
-            m_campaign, profile, SCALEVIEW_UI_VERSION, m_runner,
-            [this, guard](const launcher::EnvironmentCapture::Result& captured) {
-                if (!guard) return;
-                for (const auto& p : captured.problems)
-                    emit problem(QString::fromStdString(p));
-                emit note(
-                    tr("Environment captured (%1 files in environment/).").arg(captured.files));
-                guard->start(); // after a cancel, start() ends at once, cancelled
-            },
-            m_environmentTimeout);
-    });
+    m_session->start();
     return true;
+}
+
+void RunController::connectSession() {
+    using launcher::CampaignSession;
+    connect(m_session, &CampaignSession::capturingEnvironment, this,
+            [this](std::chrono::milliseconds timeout) {
+                emit note(
+                    tr("Capturing environment… (hosts, GPUs, versions; at most %1 s)")
+                        .arg(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()));
+            });
+    connect(m_session, &CampaignSession::environmentCaptured, this,
+            [this](int files, const std::vector<std::string>& problems) {
+                for (const auto& p : problems)
+                    emit problem(QString::fromStdString(p));
+                emit note(tr("Environment captured (%1 files in environment/).").arg(files));
+            });
+    connect(m_session, &CampaignSession::runStarted, this,
+            [this](int index, const QString& id, const QString& command) {
+                emit runStarted(index, static_cast<int>(m_session->runs().size()), id, command);
+            });
+    connect(m_session, &CampaignSession::output, m_console,
+            [this](int, const QByteArray& bytes) { m_console->append(bytes); });
+    connect(m_session, &CampaignSession::progress, this, &RunController::progress);
+    connect(m_session, &CampaignSession::runFinished, this, &RunController::onRunFinished);
+    connect(m_session, &CampaignSession::message, this, &RunController::problem);
+    connect(m_session, &CampaignSession::finished, this, &RunController::onFinished);
 }
 
 void RunController::onRunFinished(int index, const launcher::RunEnd& end) {
     m_console->flush();
-    const auto& run = m_runner->runs()[static_cast<std::size_t>(index)];
+    const auto& run = m_session->runs()[static_cast<std::size_t>(index)];
     const QString id = QString::fromStdString(run.id);
     if (end.state != launcher::RunState::Ok && end.state != launcher::RunState::Cancelled) {
         QString text =
@@ -152,44 +141,30 @@ void RunController::onRunFinished(int index, const launcher::RunEnd& end) {
                 .arg(end.leftover.size())
                 .arg(id));
     emit runFinished(index, id, end);
-    emit resultsChanged(logRoot(m_campaign));
+    emit resultsChanged(logRoot(m_session->campaign()));
 }
 
 void RunController::cancel() {
-    if (!m_runner || m_cancelling) return;
-    m_cancelling = true;
-    if (m_runner->phase() == launcher::Runner::Phase::Idle) {
-        // The directory is being prepared or the environment captured: no run has started, so
-        // the campaign ends now; the capture's answer finds no Runner and is dropped. From the
-        // event loop, not inside this call: a caller (the window's close) may not expect
-        // finished before cancel() returns.
-        m_runner->cancel();
+    if (!m_session || m_session->isCancelling()) return;
+    using Stage = launcher::CampaignSession::Stage;
+    if (m_session->stage() == Stage::Preparing || m_session->stage() == Stage::CapturingEnvironment)
         emit note(tr("Cancelled before the first run."));
-        QMetaObject::invokeMethod(
-            this,
-            [this] {
-                if (m_runner && m_runner->phase() == launcher::Runner::Phase::Idle)
-                    onFinished({launcher::CampaignEnd::Outcome::Cancelled, {}});
-            },
-            Qt::QueuedConnection);
-        return;
-    }
-    emit note(tr("Cancelling: TERM to every process of the run, KILL after %1 s, then a check that "
-                 "none is left.")
-                  .arg(m_campaign.graceSeconds));
-    m_runner->cancel();
+    else
+        emit note(tr("Cancelling: TERM to every process of the run, KILL after %1 s, then a check "
+                     "that none is left.")
+                      .arg(m_session->campaign().graceSeconds));
+    m_session->cancel();
 }
 
-void RunController::onFinished(const launcher::CampaignEnd& end) {
+void RunController::onFinished(const launcher::SessionEnd& end) {
     m_console->flush();
-    int ok = 0;
-    const int total = static_cast<int>(m_runner->runs().size());
-    for (int i = 0; i < total; ++i)
-        ok += m_runner->state(i) == launcher::RunState::Ok ? 1 : 0;
-    m_runner->deleteLater();
-    m_runner = nullptr;
-    m_cancelling = false;
-    emit finished(end.cancelled(), ok, total, QString::fromStdString(end.reason));
+    // The directory could not be prepared: said as the campaign's failure.
+    if (!end.prepared && end.campaign.failed())
+        emit problem(QString::fromStdString(end.campaign.reason));
+    m_session->deleteLater();
+    m_session = nullptr;
+    emit finished(end.campaign.cancelled(), end.ok, end.total,
+                  QString::fromStdString(end.campaign.reason));
 }
 
 void RunController::preflight(const launcher::Campaign& campaign) {

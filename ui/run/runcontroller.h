@@ -1,28 +1,25 @@
 #pragma once
-// Drives the launcher's Runner for the window: preflight, run, cancel and resume, all through
-// the event loop (the Runner's QProcess and timers; nothing here waits). Says what happens in
-// plain words, follows the current run's log for the console, and says when a run's results
-// are on disk (resultsChanged) for whoever shows them.
+// The Run tab's side of the launcher's campaign session: it starts one for the window (run,
+// resume), cancels it, runs preflight, and says what the session reports in plain words (notes
+// and problems), the current run's log for the console, and when a run's results are on disk
+// (resultsChanged) for whoever shows them. Nothing here waits; the order of the steps, and
+// when a campaign belongs in the history, are the session's.
 
 // moc trips over the C++20 standard headers behind the launcher types; it needs only names.
 #ifndef Q_MOC_RUN
 #include "launcher/campaign/campaign.h"
-#include "launcher/campaign/campaignend.h"
-#include "launcher/monitor/environmentcapture.h"
-#include "launcher/runner/journal.h"
-#include "launcher/runner/preflight.h"
-#include "launcher/runner/runprogress.h"
+#include "launcher/campaign/journal.h"
+#include "launcher/campaign/plannedrun.h"
+#include "launcher/campaign/runprogress.h"
+#include "launcher/session/campaignsession.h"
+#include "launcher/session/preflight.h"
 #endif
 
 #include <QObject>
-#include <QPointer>
 
 #include <chrono>
-#include <memory>
-
-namespace sv::launcher {
-class Runner;
-}
+#include <functional>
+#include <vector>
 
 namespace sv::ui {
 
@@ -38,14 +35,20 @@ class RunController : public QObject {
     bool start(const launcher::Campaign& campaign, bool resume, QString* error);
     void cancel();
     void preflight(const launcher::Campaign& campaign);
-    bool isRunning() const { return m_runner != nullptr; }
-    bool isCancelling() const { return m_cancelling; }
-    const launcher::Runner* runner() const { return m_runner; }
+    bool isRunning() const { return m_session != nullptr; }
+    bool isCancelling() const { return m_session && m_session->isCancelling(); }
+    // The running campaign's plan (empty when none runs).
+    const std::vector<launcher::PlannedRun>& runs() const;
     // Where the campaign's logs go (output directory + the profile's log root).
     static QString logRoot(const launcher::Campaign& campaign);
     // How long the environment capture may take before the campaign goes on without it.
     void setEnvironmentTimeout(std::chrono::milliseconds timeout) {
         m_environmentTimeout = timeout;
+    }
+    // The history's recording step (the window's History page), handed to each session: the
+    // session calls it with the campaign's directory when the campaign belongs in the history.
+    void setRecorder(std::function<void(const QString& directory)> record) {
+        m_record = std::move(record);
     }
 
   signals:
@@ -64,15 +67,15 @@ class RunController : public QObject {
     void note(const QString& text);
 
   private:
+    void connectSession();
     void onRunFinished(int index, const launcher::RunEnd& end);
-    void onFinished(const launcher::CampaignEnd& end);
+    void onFinished(const launcher::SessionEnd& end);
 
-    launcher::Runner* m_runner = nullptr;
-    launcher::Campaign m_campaign;
+    launcher::CampaignSession* m_session = nullptr;
     ConsoleFeed* m_console;
-    bool m_cancelling = false;
     bool m_preflighting = false;
-    std::chrono::milliseconds m_environmentTimeout = launcher::EnvironmentCapture::kDefaultTimeout;
+    std::chrono::milliseconds m_environmentTimeout = launcher::SessionOptions().environmentTimeout;
+    std::function<void(const QString&)> m_record;
 };
 
 } // namespace sv::ui

@@ -1,16 +1,15 @@
 #include "ui/run/runpanel.h"
 
-#include "ui/settings/appsettings.h"
 #include "async/backgroundtask.h"
 #include "launcher/campaign/campaigndiff.h"
 #include "launcher/campaign/campaignscaling.h"
+#include "launcher/session/dryrun.h"
+#include "launcher/session/preflight.h"
 #include "ui/run/campaignform.h"
-#include "launcher/campaign/dryrun.h"
 #include "ui/run/runcontroller.h"
 #include "ui/run/runprogressview.h"
 #include "ui/run/stdstrings.h"
-#include "launcher/runner/preflight.h"
-#include "launcher/runner/runner.h"
+#include "ui/settings/appsettings.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -171,9 +170,8 @@ void RunPanel::connectController() {
     connect(m_controller, &RunController::runStarted, this,
             [this](int index, int, const QString& id, const QString&) {
                 m_monitor->runStarted(index, id);
-                if (const auto* runner = m_controller->runner())
-                    emit logInProgress(QString::fromStdString(
-                        runner->runs()[static_cast<std::size_t>(index)].logPath));
+                emit logInProgress(QString::fromStdString(
+                    m_controller->runs()[static_cast<std::size_t>(index)].logPath));
             });
     connect(m_controller, &RunController::progress, m_monitor, &RunProgressView::showProgress);
     connect(m_controller, &RunController::runFinished, this,
@@ -399,7 +397,7 @@ bool RunPanel::start(const launcher::Campaign& c, bool resume) {
     QStringList ids;
     // Resuming adaptive repeats: the opened plan holds the earlier top-ups, which the runner
     // adopts only once its journal is read (in the background).
-    for (const auto& run : (resume && m_opened) ? m_opened->plan() : m_controller->runner()->runs())
+    for (const auto& run : (resume && m_opened) ? m_opened->plan() : m_controller->runs())
         ids << QString::fromStdString(run.id);
     m_monitor->setPlan(ids,
                        resume && m_opened ? m_opened->journal()

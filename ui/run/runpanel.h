@@ -9,7 +9,7 @@
 #include "launcher/campaign/campaign.h"
 #include "launcher/campaign/campaigndirectory.h"
 #include "launcher/campaign/campaignscaling.h"
-#include "launcher/runner/preflight.h"
+#include "launcher/session/preflight.h"
 #endif
 
 #include <QWidget>

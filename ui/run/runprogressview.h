@@ -5,8 +5,8 @@
 // and a live console (the current run's log tail, warnings and errors highlighted).
 
 #ifndef Q_MOC_RUN
-#include "launcher/runner/journal.h"
-#include "launcher/runner/runprogress.h"
+#include "launcher/campaign/journal.h"
+#include "launcher/campaign/runprogress.h"
 #endif
 
 #include <QWidget>

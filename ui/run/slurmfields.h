@@ -4,7 +4,7 @@
 // a pyxis container image with its mounts.
 
 #ifndef Q_MOC_RUN
-#include "launcher/slurm/slurmsettings.h"
+#include "launcher/campaign/slurmsettings.h"
 #endif
 
 #include <QWidget>

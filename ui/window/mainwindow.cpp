@@ -29,6 +29,7 @@
 #include "ui/window/windowdocks.h"
 #include "ui/window/windowmenus.h"
 
+#include <QPointer>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -156,10 +157,11 @@ void MainWindow::connectPages() {
 void MainWindow::connectCampaigns() {
     RunPanel* panel = runPanel();
     HistoryPage* history = historyPage();
-    connect(panel, &RunPanel::resultsReady, history,
-            [history](const QString& root, int, int) { history->campaignResultsAt(root); });
-    connect(panel, &RunPanel::campaignFinished, history,
-            [history](bool cancelled, int ok, int) { history->campaignEnded(cancelled, ok); });
+    // The campaign session decides when a campaign goes into the history; the History page is
+    // the recording step it is handed (none while no history is set).
+    panel->controller()->setRecorder([history = QPointer<HistoryPage>(history)](const QString& dir) {
+        if (history && !history->databasePath().empty()) history->recordDirectory(dir);
+    });
     connect(panel->controller(), &RunController::started, m_opening, &OpeningFlow::campaignStarted);
     connect(panel, &RunPanel::resultsReady, m_opening, &OpeningFlow::showRunResults);
     connect(panel, &RunPanel::campaignOpened, m_opening, &OpeningFlow::showCampaignResults);
