@@ -9,6 +9,7 @@
 #include "core/model/numerics.h"
 #include "history/historydatabase.h"
 #include "history/nodehistory.h"
+#include "core/model/jsontext.h"
 
 #include <QCoreApplication>
 
@@ -76,7 +77,7 @@ std::string formatJson(const std::vector<NodeHealth>& nodes, const history::Node
                               {"evidence", h.evidence}});
         if (h.flagged()) j["flagged"].push_back(h.node);
     }
-    return j.dump(2) + "\n";
+    return jsonText(j, 2) + "\n";
 }
 
 std::string signedPct(const std::optional<double>& v) {

@@ -198,7 +198,13 @@ std::string xmlCharacters(std::string_view document) {
 }
 
 std::string markdownText(std::string_view s) {
-    return markdownLine(s, "\\`*_{}[]<>()#|!~&");
+    // Inline markup everywhere; what is markup only at a line's start (a quote, a list item, a
+    // setext rule) only there. With [ and < escaped no link, image or tag can begin, so ( ) ! >
+    // elsewhere stay as they read.
+    std::string out = markdownLine(s, "\\`*_{}[]<#|~&");
+    if (!out.empty() && std::string_view(">+-=").find(out.front()) != std::string_view::npos)
+        out.insert(out.begin(), '\\');
+    return out;
 }
 
 std::string markdownCode(std::string_view s) {
@@ -213,6 +219,10 @@ std::string markdownCode(std::string_view s) {
     const bool pad = text.empty() || text.front() == '`' || text.back() == '`' ||
                      text.front() == ' ' || text.back() == ' ';
     return pad ? fence + " " + text + " " + fence : fence + text + fence;
+}
+
+std::string markdownLinkTarget(std::string_view s) {
+    return markdownLine(s, "<>\\");
 }
 
 std::string csvField(std::string_view s) {

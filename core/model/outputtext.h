@@ -37,12 +37,17 @@ std::string xmlText(std::string_view s);
 std::string xmlCharacters(std::string_view document);
 
 // Markdown prose, headings and table cells: every character Markdown or GitHub's tables could
-// read as markup (\ ` * _ { } [ ] < > ( ) # | ! ~ &) backslash-escaped, so no raw HTML, link,
-// image or cell break comes from a value; line breaks become spaces.
+// read as inline markup (\ ` * _ { } [ ] < # | ~ &) backslash-escaped, and > + - = where they
+// begin the value, so no raw HTML, link, image, emphasis or cell break comes from a value; line
+// breaks become spaces.
 std::string markdownText(std::string_view s);
 // A Markdown code span holding s (for paths): fenced by more backticks than s holds in a row,
 // line breaks as spaces. Not for table cells, where a '|' would still split the cell.
 std::string markdownCode(std::string_view s);
+
+// A Markdown link or image destination, written between < and > (the file names of a report's
+// charts): < > and \ backslash-escaped, line breaks as spaces, so it cannot end the link.
+std::string markdownLinkTarget(std::string_view s);
 
 // One CSV cell as RFC 4180 writes it (quoted when it holds a comma, a quote or a line break,
 // its quotes doubled), and, by OWASP's rule against formula injection, prefixed with ' when it
