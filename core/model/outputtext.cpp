@@ -222,7 +222,10 @@ std::string markdownCode(std::string_view s) {
 }
 
 std::string markdownLinkTarget(std::string_view s) {
-    return markdownLine(s, "<>\\");
+    std::string out;
+    for (char c : markdownLine(s, "()<>\\"))
+        out += c == ' ' ? std::string("%20") : std::string(1, c);
+    return out;
 }
 
 std::string csvField(std::string_view s) {

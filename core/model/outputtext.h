@@ -45,8 +45,9 @@ std::string markdownText(std::string_view s);
 // line breaks as spaces. Not for table cells, where a '|' would still split the cell.
 std::string markdownCode(std::string_view s);
 
-// A Markdown link or image destination, written between < and > (the file names of a report's
-// charts): < > and \ backslash-escaped, line breaks as spaces, so it cannot end the link.
+// A Markdown link or image destination (the file names of a report's charts), written between
+// ( and ): ( ) < > and \ backslash-escaped, spaces as %20, line breaks and controls shown, so it
+// cannot end the link or begin markup.
 std::string markdownLinkTarget(std::string_view s);
 
 // One CSV cell as RFC 4180 writes it (quoted when it holds a comma, a quote or a line break,

@@ -273,7 +273,7 @@ std::string formatMarkdownReport(const ReportInput& in) {
             out += "\n";
         }
         for (const auto& [title, file] : r.charts)
-            out += "![" + markdownText(title) + "](<" + markdownLinkTarget(file) + ">)\n\n";
+            out += "![" + markdownText(title) + "](" + markdownLinkTarget(file) + ")\n\n";
         if (!r.chartNote.empty()) out += "> " + markdownText(r.chartNote) + "\n\n";
         std::string excluded;
         for (const auto& c : s.cases)

@@ -104,7 +104,8 @@ TEST(OutputText, MarkdownHoldsNoRawHtmlLinkOrCellBreak) {
     EXPECT_EQ(markdownText("driver 535 -> 550"), "driver 535 -> 550");
     EXPECT_EQ(markdownCode("logs/a`b.log"), "``logs/a`b.log``");
     EXPECT_EQ(markdownCode("`x"), "`` `x ``");
-    EXPECT_EQ(markdownLinkTarget("a>b\nc"), "a\\>b c");
+    EXPECT_EQ(markdownLinkTarget("a>b\nc"), "a\\>b%20c");
+    EXPECT_EQ(markdownLinkTarget("x) ![y](z"), "x\\)%20![y]\\(z"); // cannot close the link
 }
 
 TEST(OutputText, CsvCellsCannotBeFormulasAndKeepTheirQuotes) {
