@@ -250,9 +250,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Outputs twin = writeAll(plain);
     for (std::size_t i = 0; i < o.html.size(); ++i)
         if (markup(o.html[i], false) != markup(twin.html[i], false))
-            fail("markup from a value (HTML)", o.html[i]);
+            fail("markup from a value (HTML)", o.html[i] + "\n--- the twin ---\n" + twin.html[i]);
     for (std::size_t i = 0; i < o.markdown.size(); ++i)
         if (markup(o.markdown[i], true) != markup(twin.markdown[i], true))
-            fail("markup from a value (Markdown)", o.markdown[i]);
+            fail("markup from a value (Markdown)",
+                 o.markdown[i] + "\n--- its markup ---\n" + markup(o.markdown[i], true) +
+                     "\n--- a plain twin's ---\n" + markup(twin.markdown[i], true) +
+                     "\n--- the twin ---\n" + twin.markdown[i]);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include "history/historydatabase.h"
 #include "history/nodehistory.h"
 #include "core/model/jsontext.h"
+#include "core/model/outputtext.h"
 
 #include <QCoreApplication>
 
@@ -112,7 +113,8 @@ std::string formatTable(const std::vector<NodeHealth>& nodes) {
     for (const NodeHealth& h : nodes)
         if (h.flagged()) out += h.node + ": " + h.evidence + "\n";
     out += std::to_string(flagged) + " of " + std::to_string(nodes.size()) + " node(s) flagged\n";
-    return out;
+    // Node names and workloads come from the history: no escape sequence reaches the terminal.
+    return terminalText(out);
 }
 
 } // namespace

@@ -223,7 +223,9 @@ std::string markdownCode(std::string_view s) {
 
 std::string markdownLinkTarget(std::string_view s) {
     std::string out;
-    for (char c : markdownLine(s, "()<>\\"))
+    // Backslash escapes hold in a destination too: the same characters as markdownText's, and
+    // the parentheses and > that would end or bend the link.
+    for (char c : markdownLine(s, "\\`*_{}[]<>()#|!~&"))
         out += c == ' ' ? std::string("%20") : std::string(1, c);
     return out;
 }

@@ -46,8 +46,8 @@ std::string markdownText(std::string_view s);
 std::string markdownCode(std::string_view s);
 
 // A Markdown link or image destination (the file names of a report's charts), written between
-// ( and ): ( ) < > and \ backslash-escaped, spaces as %20, line breaks and controls shown, so it
-// cannot end the link or begin markup.
+// ( and ): what markdownText escapes and ( ) > ! backslash-escaped, spaces as %20, line breaks
+// and controls shown, so it cannot end the link or begin markup.
 std::string markdownLinkTarget(std::string_view s);
 
 // One CSV cell as RFC 4180 writes it (quoted when it holds a comma, a quote or a line break,

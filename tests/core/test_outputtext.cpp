@@ -105,7 +105,8 @@ TEST(OutputText, MarkdownHoldsNoRawHtmlLinkOrCellBreak) {
     EXPECT_EQ(markdownCode("logs/a`b.log"), "``logs/a`b.log``");
     EXPECT_EQ(markdownCode("`x"), "`` `x ``");
     EXPECT_EQ(markdownLinkTarget("a>b\nc"), "a\\>b%20c");
-    EXPECT_EQ(markdownLinkTarget("x) ![y](z"), "x\\)%20![y]\\(z"); // cannot close the link
+    EXPECT_EQ(markdownLinkTarget("x) ![y](z|_"), "x\\)%20\\!\\[y\\]\\(z\\|\\_"); // no link ends
+    EXPECT_EQ(markdownLinkTarget("report-october-throughput.png"), "report-october-throughput.png");
 }
 
 TEST(OutputText, CsvCellsCannotBeFormulasAndKeepTheirQuotes) {
