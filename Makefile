@@ -41,7 +41,7 @@ define install_missing
 	fi
 endef
 
-.PHONY: all deps build run test asan fuzz bench package samples format clean
+.PHONY: all deps build run test quick asan fuzz bench package samples format clean
 
 all: build
 
@@ -105,6 +105,10 @@ screenshots: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300
+
+# The quick set: every test but the slow ones (real workloads, campaigns, servers, probes).
+quick: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300 -LE slow
 
 # The tests labelled "core" (parser, statistics, CLI) under AddressSanitizer and
 # UndefinedBehaviorSanitizer.

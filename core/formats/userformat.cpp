@@ -1,5 +1,4 @@
 #include "core/formats/userformat.h"
-#include "core/measure/userformatanalyzer.h"
 
 #include "core/parse/fastpattern.h"
 #include "core/parse/lineformat.h"

@@ -73,13 +73,6 @@ bool hasChange(const nlohmann::json& changed, const std::string& what, const std
     return false;
 }
 
-std::string readAll(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 } // namespace
 
 TEST(CliCompareChanged, ADriverAndImageUpgradeIsInEveryPairOfTheJsonAndTheTable) {
@@ -226,7 +219,7 @@ TEST(CliCompareChanged, TheReportListsWhatChangedUnderTheComparison) {
     const auto r = cliRun({"report", (dir / "before" ).string(),
                            (dir / "after" ).string(), "--output", out.string(), "--quiet"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const std::string md = readAll(out);
+    const std::string md = readWhole(out);
     EXPECT_NE(md.find("- what changed, after against before: driver 535.104.05 -> 550.54.14\n"),
               std::string::npos)
         << md;

@@ -36,11 +36,6 @@ class ConfigHome {
     std::optional<std::string> m_old;
 };
 
-void writeText(const std::filesystem::path& p, const std::string& text) {
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-}
-
 // 1n1g and 1n8g, two repeats each, plus files that are no logs.
 std::map<std::string, std::vector<double>> writeFreshTree(const std::filesystem::path& root) {
     std::map<std::string, std::vector<double>> values;
@@ -51,7 +46,7 @@ std::map<std::string, std::vector<double>> writeFreshTree(const std::filesystem:
                 std::string(topo) + "/mynet_b64_fp16_" + std::to_string(repeat) + ".log";
             values[rel] = writeFreshLog(root / rel, 120, topo[2] == '1' ? 6.0 : 11.0, seed++);
         }
-    writeText(root / "README.md", "# runs of the fresh trainer\n");
+    writeFile(root / "README.md", "# runs of the fresh trainer\n");
     return values;
 }
 
@@ -60,7 +55,7 @@ std::map<std::string, std::vector<double>> writeFreshTree(const std::filesystem:
 TEST(UserFormatCli, FormatFileReadsAFreshTree) {
     TempDir dir;
     const auto values = writeFreshTree(dir / "runs");
-    writeText(dir / "fresh.json", kFreshFormat);
+    writeFile(dir / "fresh.json", kFreshFormat);
     ConfigHome home(dir / "config");
     // Without the format: nothing reads these logs.
     const auto before = cli({"summarize", (dir / "runs").string(), "--format", "json"});
@@ -85,7 +80,7 @@ TEST(UserFormatCli, FormatFileReadsAFreshTree) {
 TEST(UserFormatCli, FormatsAddListsAndEveryCommandReadsIt) {
     TempDir dir;
     const auto values = writeFreshTree(dir / "runs");
-    writeText(dir / "fresh.json", kFreshFormat);
+    writeFile(dir / "fresh.json", kFreshFormat);
     ConfigHome home(dir / "config");
     const auto add = cli({"formats", "add", (dir / "fresh.json").string()});
     ASSERT_EQ(add.exitCode, 0) << add.err;
@@ -113,7 +108,7 @@ TEST(UserFormatCli, FormatsAddListsAndEveryCommandReadsIt) {
     // Adding another file of the same id needs --replace.
     std::string other = kFreshFormat;
     other.replace(other.find("Fresh trainer"), 13, "Fresh trainer 2");
-    writeText(dir / "other.json", other);
+    writeFile(dir / "other.json", other);
     const auto clash = cli({"formats", "add", (dir / "other.json").string()});
     EXPECT_EQ(clash.exitCode, 2);
     EXPECT_NE(clash.err.find("--replace"), std::string::npos) << clash.err;
@@ -137,7 +132,7 @@ TEST(UserFormatCli, BadFormatFilesAreUsageErrorsNamingKeyAndReason) {
         {"\x7f" "ELF\x02\x01\x01", "not JSON"},
     };
     for (const auto& c : cases) {
-        writeText(dir / "bad.json", c.json);
+        writeFile(dir / "bad.json", c.json);
         for (const char* command : {"summarize", "compare", "report"}) {
             std::vector<std::string> args = {command, (dir / "runs").string()};
             if (std::string(command) == "compare") args.push_back((dir / "runs").string());
@@ -157,7 +152,7 @@ TEST(UserFormatCli, BadFormatFilesAreUsageErrorsNamingKeyAndReason) {
         EXPECT_NE(add.err.find(c.says), std::string::npos) << add.err;
     }
     // A broken file in the config directory is left out with a warning; the rest goes on.
-    writeText(dir / "config" / "scaleview" / "formats" / "broken.json", "{");
+    writeFile(dir / "config" / "scaleview" / "formats" / "broken.json", "{");
     const auto r = cli({"summarize", (dir / "runs").string()});
     EXPECT_NE(r.err.find("warning: user format left out: " +
                          (dir / "config" / "scaleview" / "formats" / "broken.json").string()),

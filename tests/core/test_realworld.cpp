@@ -43,20 +43,13 @@ LoadOptions windowOf(int warmup, int iterations) {
     return o;
 }
 
-std::string readAll(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 // The log's own throughput values, read here by a regex of the test's own (not the parser's),
 // on the lines that pass `keep`; scale multiplies them (gluon-nlp's K).
 std::vector<double> valuesOf(const fs::path& file, const std::string& pattern,
                              const std::string& keep = "", double scale = 1.0) {
     const std::regex re(pattern);
     std::vector<double> out;
-    std::istringstream in(readAll(file));
+    std::istringstream in(readWhole(file));
     for (std::string line; std::getline(in, line);) {
         if (!keep.empty() && line.find(keep) == std::string::npos) continue;
         std::smatch m;

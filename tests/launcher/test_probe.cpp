@@ -1,5 +1,6 @@
 // Issue 28's probes, for real: gloo all-reduces between two local ranks on loopback, and the
 // CPU workload alone, through the executor the campaign's local runs use.
+#include "tests/support/files.h"
 #include "launcher/probe/probe.h"
 #include "launcher/exec/localexecutor.h"
 #include "core/model/numerics.h"
@@ -20,13 +21,6 @@ using namespace sv::launcher;
 namespace {
 
 int freshPort(int offset) { return 20000 + int(getpid() % 20000) + offset; }
-
-std::string readWhole(const std::string& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 struct TempDir {
     std::filesystem::path path;
@@ -243,7 +237,7 @@ TEST(Probe, OnGpusTheProbesAskForCudaAndNcclThroughAStandIn) {
     ASSERT_TRUE(r.probe) << r.error;
     EXPECT_EQ(r.probe->backend, "nccl");
     EXPECT_EQ(r.probe->bytes, 51.2e6);
-    const std::string argv0 = readWhole((dir.path / "argv.0").string());
+    const std::string argv0 = sv::test::readWhole((dir.path / "argv.0").string());
     for (const char* word : {"--device\ncuda\n", "--precision\nfp16\n", "--bytes\n51200000\n"})
         EXPECT_NE(argv0.find(word), std::string::npos) << word << " in\n" << argv0;
     EXPECT_TRUE(std::filesystem::exists(dir.path / "argv.1")); // every rank ran

@@ -202,7 +202,10 @@ TEST_F(TorchrunSsh, NodeFailingWhileTheOtherWaitsEndsTheRunAtOnceNamingIt) {
     const double seconds = since(t0);
     std::printf("failing node ended the run in %.1f s\n", seconds);
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
-    EXPECT_LT(seconds, 40.0); // the other node alone would run 60 s, then hang to the 120 s limit
+    // Waiting for the other node would take at least 120 s: it runs 60 s, then hangs to the
+    // campaign's 120 s limit. Ending on node2's failure takes seconds, or tens of seconds on a
+    // loaded machine (48 s beside a parallel build), so the bound sits between the two.
+    EXPECT_LT(seconds, 90.0);
     const auto e = sv::test::journalEnds(m_dir + "/out");
     ASSERT_EQ(e.size(), 1u);
     EXPECT_EQ(e[0]["state"], "failed") << e[0].dump();

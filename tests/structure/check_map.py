@@ -7,6 +7,8 @@
    on one floor separated by spaces) hold: no file includes a folder on a higher floor of its
    layer, folders on one floor do not include each other, and every sub-folder of a layer with
    floors is on one.
+3. Every executable the tests, benchmarks and fuzzers build (add_executable, and the names a
+   foreach over executables makes) is named in the map.
 
 Usage: check_map.py SOURCE_DIR. Prints each breach with the file and the include; exit 1 if any.
 """
@@ -79,6 +81,22 @@ def includes_by_folder(root, layer):
     return out
 
 
+def built_executables(root):
+    """Names of the executables that tests/, bench/ and fuzz/ build, from their CMakeLists."""
+    names = set()
+    for top in ("tests", "bench", "fuzz"):
+        for dirpath, _, files in os.walk(os.path.join(root, top)):
+            if "CMakeLists.txt" not in files:
+                continue
+            with open(os.path.join(dirpath, "CMakeLists.txt"), encoding="utf-8") as f:
+                text = f.read()
+            names.update(re.findall(r"add_executable\(\s*([A-Za-z0-9_]+)\s", text))
+            for listed in re.findall(r"foreach\(\s*name\s+([^)]*)\)", text):
+                names.update(listed.split())
+    names.discard("${name}")
+    return names
+
+
 def main():
     root = sys.argv[1]
     with open(os.path.join(root, "docs", "architecture.md"), encoding="utf-8") as f:
@@ -113,6 +131,10 @@ def main():
                 problems.append(f"{path} includes {include}: {layer}/{there}/ is above {layer}/{here}/")
             elif level[there] == level[here]:
                 problems.append(f"{path} includes {include}: {layer}/{there}/ is on the same floor as {layer}/{here}/")
+
+    for name in sorted(built_executables(root)):
+        if f"`{name}`" not in text:
+            problems.append(f"{name} is built but docs/architecture.md does not name it")
 
     for p in problems:
         print(p)

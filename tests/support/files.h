@@ -1,9 +1,11 @@
 #pragma once
-// The tests' one way to read a whole file.
+// The tests' one way to read a whole file, and one way to write one.
 
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <string_view>
 #include <unistd.h>
 
 namespace sv::test {
@@ -28,6 +30,12 @@ inline std::string readWhole(const std::filesystem::path& path) {
         ::close(fd);
     }
     return s;
+}
+
+// Writes text as the whole file, in binary (no newline translation), making its folders first.
+inline void writeFile(const std::filesystem::path& path, std::string_view text) {
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary).write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
 } // namespace sv::test

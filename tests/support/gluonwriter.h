@@ -2,6 +2,7 @@
 // Builds MXNet gluon-cv and gluon-nlp logs as DLPerf's runners tee them, with exact control over
 // every printed figure, for golden tests against DLPerf's own extract_mxnet_logs.py.
 
+#include "tests/support/files.h"
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -69,17 +70,12 @@ inline std::string makeGluonnlpLog(int ranks, double baseMs, int steps = 200, in
 
 // DLPerf's layouts: gluon-cv bz128/{1n1g,1n8g,2n8g}/rn50_b128_fp32_{1,2,3}.log and gluon-nlp
 // bz32/{1n1g,1n8g}/bert_b32_fp32_{1,2}.log (1n8g's second run with interleaved ranks).
-inline void writeGluonText(const std::filesystem::path& path, const std::string& text) {
-    std::filesystem::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-}
-
 inline void writeGluoncvTree(const std::filesystem::path& root) {
     const std::tuple<const char*, int, double> topos[] = {
         {"1n1g", 1, 250.0}, {"1n8g", 8, 262.0}, {"2n8g", 16, 281.0}};
     for (const auto& [topo, ranks, ms] : topos)
         for (int rep = 1; rep <= 3; ++rep)
-            writeGluonText(root / topo / ("rn50_b128_fp32_" + std::to_string(rep) + ".log"),
+            writeFile(root / topo / ("rn50_b128_fp32_" + std::to_string(rep) + ".log"),
                            makeGluoncvLog(128 * ranks, ms + rep * 1.3));
 }
 
@@ -87,7 +83,7 @@ inline void writeGluonnlpTree(const std::filesystem::path& root) {
     const std::tuple<const char*, int, double> topos[] = {{"1n1g", 1, 300.0}, {"1n8g", 8, 320.0}};
     for (const auto& [topo, ranks, ms] : topos)
         for (int rep = 1; rep <= 2; ++rep)
-            writeGluonText(
+            writeFile(
                 root / topo / ("bert_b32_fp32_" + std::to_string(rep) + ".log"),
                 makeGluonnlpLog(ranks, ms + rep * 2.1, 200, ranks > 1 && rep == 2 ? 3 : 0));
 }

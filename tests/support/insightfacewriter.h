@@ -4,6 +4,7 @@
 // and OneFlow's oneflow_face ("train: iter N, loss L, throughput: T"), with every rate fixed, for
 // golden tests against DLPerf's extract_mxnet_logs.py and extract_oneflow_logs_time.py.
 
+#include "tests/support/files.h"
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -108,11 +109,6 @@ inline std::string makeOneflowFaceLog(const OneflowFaceSpec& s) {
     return out;
 }
 
-inline void writeInsightfaceText(const std::filesystem::path& path, const std::string& text) {
-    std::filesystem::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-}
-
 // DLPerf's ArcFace layout under .../arcface/bz64: {1n1g,1n4g,1n8g}/r100_b64_fp32_{1,2,3}.log.
 inline void writeArcfaceTree(const std::filesystem::path& root) {
     const std::tuple<const char*, double> topos[] = {
@@ -121,7 +117,7 @@ inline void writeArcfaceTree(const std::filesystem::path& root) {
         for (int rep = 1; rep <= 3; ++rep) {
             ArcfaceSpec spec;
             spec.speed = speed + 2.3 * rep;
-            writeInsightfaceText(root / topo / ("r100_b64_fp32_" + std::to_string(rep) + ".log"),
+            writeFile(root / topo / ("r100_b64_fp32_" + std::to_string(rep) + ".log"),
                                  makeArcfaceLog(spec));
         }
 }
@@ -136,7 +132,7 @@ inline void writePartialfcTree(const std::filesystem::path& root) {
             spec.ranks = ranks;
             spec.rankSpeed = speed + 0.7 * rep;
             spec.tagged = ranks > 1 && ranks <= 8; // horovodrun on one node, mpirun across
-            writeInsightfaceText(root / topo / ("r100_b64_fp32_" + std::to_string(rep) + ".log"),
+            writeFile(root / topo / ("r100_b64_fp32_" + std::to_string(rep) + ".log"),
                                  makePartialfcLog(spec));
         }
 }
@@ -150,7 +146,7 @@ inline void writeOneflowFaceTree(const std::filesystem::path& root) {
         for (int rep = 1; rep <= 3; ++rep) {
             OneflowFaceSpec spec;
             spec.throughput = tp + 1.9 * rep;
-            writeInsightfaceText(root / topo / ("r100_b64_fp32_" + std::to_string(rep) + ".log"),
+            writeFile(root / topo / ("r100_b64_fp32_" + std::to_string(rep) + ".log"),
                                  makeOneflowFaceLog(spec));
         }
 }

@@ -2,6 +2,7 @@
 // Builds NGC MXNet logs in the format of methodology section 3, with exact control over every
 // speed and timestamp, so tests can compare against figures computed by hand.
 
+#include "tests/support/files.h"
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -68,11 +69,6 @@ template <typename SpeedFn> std::string makeLog(const RunSpec& spec, SpeedFn spe
                 tagPrefix(spec.style, 0) + "DALI reader: shard 0 of 2, Epoch[1] pending" + spec.eol;
     }
     return out;
-}
-
-inline void writeFile(const std::filesystem::path& path, const std::string& text) {
-    std::filesystem::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
 }
 
 // Logs of `iterations` iterations at a steady 128 samples/s, batch 64, fp32, repeats 1..repeats,

@@ -3,6 +3,7 @@
 // one mpirun pipe), with exact control over every epoch time, for golden tests against DLPerf's
 // extract_mindspore_logs_time.py.
 
+#include "tests/support/files.h"
 #include <cstdio>
 #include <string>
 #include <filesystem>
@@ -68,11 +69,6 @@ inline std::string makeMindsporeLog(const MindsporeSpec& spec) {
 
 // DLPerf's layouts: ResNet-50 bz256/{1n1g,1n8g}/rn50_b256_fp32_{1,2,3}.log (1n8g's third run
 // with lagging ranks) and BERT bz32/{1n1g,1n8g}/bert_b32_fp32_{1,2}.log.
-inline void writeMindsporeText(const std::filesystem::path& path, const std::string& text) {
-    std::filesystem::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-}
-
 inline void writeMindsporeTree(const std::filesystem::path& root, bool bert) {
     const std::tuple<const char*, int, double> topos[] = {{"1n1g", 1, 180.0}, {"1n8g", 8, 195.0}};
     for (const auto& [topo, ranks, ms] : topos)
@@ -84,7 +80,7 @@ inline void writeMindsporeTree(const std::filesystem::path& root, bool bert) {
             spec.stepMs = ms + rep * 1.7;
             spec.lag = !bert && ranks > 1 && rep == 3 ? 1 : 0;
             const std::string name = bert ? "bert_b32_fp32_" : "rn50_b256_fp32_";
-            writeMindsporeText(root / topo / (name + std::to_string(rep) + ".log"),
+            writeFile(root / topo / (name + std::to_string(rep) + ".log"),
                                makeMindsporeLog(spec));
         }
 }

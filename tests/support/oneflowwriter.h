@@ -2,6 +2,7 @@
 // Builds OneFlow CNN and BERT logs as DLPerf's runners leave them (oneflow.log copied by
 // cp_logs.sh): the "key = value" header, then every 20 iterations a line ending in the Unix time.
 
+#include "tests/support/files.h"
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -74,8 +75,7 @@ inline void writeOneflowTree(const std::filesystem::path& root, bool bert) {
                 const auto path = root / topo /
                                   ("bert_base_b" + std::to_string(batch) + "_fp32_" +
                                    std::to_string(rep) + ".log");
-                std::filesystem::create_directories(path.parent_path());
-                std::ofstream(path, std::ios::binary) << makeOneflowLog(s);
+                writeFile(path, makeOneflowLog(s));
             }
         }
 }

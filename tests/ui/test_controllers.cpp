@@ -8,7 +8,7 @@
 #include "ui/settings/directorywindow.h"
 #include "ui/browse/livecontroller.h"
 #include "ui/analysis/loadcontroller.h"
-#include "launcher/exec/remotefilesystem.h"
+#include "ui/browse/remotefilesystem.h"
 #include "ui/models/runtablemodel.h"
 
 #include <QFutureWatcher>
@@ -413,14 +413,14 @@ TEST(LiveController, RefreshNowLooksOnceWithoutFollowing) {
 }
 
 TEST(RemoteFileSystem, NetworkAndClusterMountsAreToldApart) {
-    EXPECT_EQ(launcher::remoteFileSystemName(0x6969), "nfs");
-    EXPECT_EQ(launcher::remoteFileSystemName(0x0BD00BD0), "lustre");
-    EXPECT_EQ(launcher::remoteFileSystemName(0xFF534D42), "cifs");
-    EXPECT_EQ(launcher::remoteFileSystemName(0x65735546), "fuse");
-    EXPECT_EQ(launcher::remoteFileSystemName(0xEF53), "");     // ext4
-    EXPECT_EQ(launcher::remoteFileSystemName(0x01021994), ""); // tmpfs
+    EXPECT_EQ(ui::remoteFileSystemName(0x6969), "nfs");
+    EXPECT_EQ(ui::remoteFileSystemName(0x0BD00BD0), "lustre");
+    EXPECT_EQ(ui::remoteFileSystemName(0xFF534D42), "cifs");
+    EXPECT_EQ(ui::remoteFileSystemName(0x65735546), "fuse");
+    EXPECT_EQ(ui::remoteFileSystemName(0xEF53), "");     // ext4
+    EXPECT_EQ(ui::remoteFileSystemName(0x01021994), ""); // tmpfs
     TempDir local;
-    EXPECT_EQ(launcher::remoteFileSystem(local.path()), "");
+    EXPECT_EQ(ui::remoteFileSystem(local.path()), "");
 }
 
 TEST(ConsoleFeed, ShowsWholeLinesAndOnlyATailOfAFlood) {

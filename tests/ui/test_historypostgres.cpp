@@ -5,6 +5,7 @@
 // listed, the slowed case flagged with what changed (the driver), and a read-only role browsing
 // and refused when it records.
 
+#include "tests/support/files.h"
 #include "tests/ui/nohistoryenvironment.h"
 #include "tests/history/historyfixture.h"
 #include "tests/history/postgressuite.h"
@@ -112,11 +113,6 @@ class HistoryPostgres : public PostgresSuite {
     TempDir dir;
 };
 
-QString fileText(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-}
-
 } // namespace
 
 TEST_F(HistoryPostgres, TheAppListsBothCampaignsAndTheRegressionWithWhatChanged) {
@@ -133,7 +129,7 @@ TEST_F(HistoryPostgres, TheAppListsBothCampaignsAndTheRegressionWithWhatChanged)
     ASSERT_TRUE(loaded.wait(20000));
     ASSERT_TRUE(waitUntil([&] { return !page->isLoading(); }, 20000));
     expectTheRegressionWithTheDriver(*page, uri);
-    EXPECT_TRUE(fileText(app.settings.fileName()).contains(QString::fromStdString(uri)));
+    EXPECT_TRUE(QString::fromStdString(sv::test::readWhole(app.settings.fileName().toStdString())).contains(QString::fromStdString(uri)));
 
     // Marked expected from the page, on the server: the gate no longer fails.
     const int regressed = page->caseBox()->findText(QStringLiteral("1n2g"), Qt::MatchContains);

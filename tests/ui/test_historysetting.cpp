@@ -3,6 +3,7 @@
 // a password refused (never in the settings file); the History page, and a window started
 // later with those settings, reading the database chosen.
 
+#include "tests/support/files.h"
 #include "tests/ui/nohistoryenvironment.h"
 #include "tests/history/historyfixture.h"
 #include "tests/ui/uifixture.h"
@@ -37,11 +38,6 @@ void recordOne(const TempDir& dir, const std::filesystem::path& db) {
     ASSERT_EQ(history.record(*read.record).outcome, HistoryDatabase::Outcome::Added);
 }
 
-QString fileText(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-}
-
 } // namespace
 
 TEST(HistorySetting, AChosenDatabaseIsSavedAndTheHistoryPageReadsIt) {
@@ -63,7 +59,7 @@ TEST(HistorySetting, AChosenDatabaseIsSavedAndTheHistoryPageReadsIt) {
     EXPECT_EQ(page.databasePath(), db);
     ASSERT_TRUE(waitUntil([&] { return !page.isLoading() && page.caseBox()->count() > 0; }, 20000));
     EXPECT_EQ(page.caseBox()->count(), 2); // night1's two cases, from the database chosen
-    EXPECT_TRUE(fileText(ini).contains(QStringLiteral("team-history.sqlite")));
+    EXPECT_TRUE(QString::fromStdString(sv::test::readWhole(ini.toStdString())).contains(QStringLiteral("team-history.sqlite")));
 
     // A window started later with these settings reads the same database.
     AppSettings again(ini);
@@ -111,7 +107,7 @@ TEST(HistorySetting, AUriWithAPasswordIsRefusedAndNeverReachesTheSettingsFile) {
         EXPECT_TRUE(error.contains(QStringLiteral("PGPASSFILE"))) << error.toStdString();
     }
     settings.sync();
-    EXPECT_FALSE(fileText(ini).contains(QStringLiteral("s3cret")));
+    EXPECT_FALSE(QString::fromStdString(sv::test::readWhole(ini.toStdString())).contains(QStringLiteral("s3cret")));
     EXPECT_TRUE(settings.historyDatabase().isEmpty());
     // A URI without one is taken, and the page reads it.
     dialog.field()->setText(

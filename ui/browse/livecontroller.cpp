@@ -1,7 +1,7 @@
 #include "ui/browse/livecontroller.h"
 #include "async/backgroundtask.h"
 
-#include "launcher/exec/remotefilesystem.h"
+#include "ui/browse/remotefilesystem.h"
 
 #include <QSet>
 
@@ -44,7 +44,7 @@ LiveController::Refresh rescan(LogSnapshot current,
     out.snapshot.scanWarnings = std::move(scan.warnings);
     out.snapshot.complete = true;
     out.snapshot.measure = current.measure;
-    out.remote = QString::fromStdString(launcher::remoteFileSystem(root));
+    out.remote = QString::fromStdString(ui::remoteFileSystem(root));
     out.watchPaths << current.root;
     std::set<QString> dirs;
     for (const auto& file : scan.logs) {

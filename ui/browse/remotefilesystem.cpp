@@ -1,10 +1,10 @@
-#include "launcher/exec/remotefilesystem.h"
+#include "ui/browse/remotefilesystem.h"
 
 #include <sys/vfs.h>
 
 #include <utility>
 
-namespace sv::launcher {
+namespace sv::ui {
 
 std::string remoteFileSystemName(std::uint32_t statfsType) {
     // f_type magic numbers, as in linux/magic.h and the file systems' own sources (not all of
@@ -26,4 +26,4 @@ std::string remoteFileSystem(const std::filesystem::path& directory) {
     return remoteFileSystemName(static_cast<std::uint32_t>(st.f_type));
 }
 
-} // namespace sv::launcher
+} // namespace sv::ui

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-namespace sv::launcher {
+namespace sv::ui {
 
 // The file system's name ("nfs", "lustre"...) when it is one of those; empty when it is local
 // or cannot be told.
@@ -15,4 +15,4 @@ std::string remoteFileSystem(const std::filesystem::path& directory);
 // The same for statfs's f_type.
 std::string remoteFileSystemName(std::uint32_t statfsType);
 
-} // namespace sv::launcher
+} // namespace sv::ui
