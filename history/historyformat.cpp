@@ -2,7 +2,8 @@
 
 #include "core/measure/steadystateanalyzer.h"
 #include "core/formats/formatregistry.h"
-#include "core/report/csv.h"
+#include "core/model/jsontext.h"
+#include "core/model/outputtext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -86,7 +87,7 @@ std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresh
            std::to_string(flagged) + " flagged (the latest median below every earlier campaign's " +
            "min by more than " + fixed(thresholdPct, 1) + " %, and a discovery on its repeats)\n";
     out += describeCheck(summarizeCheck(trends, fdr)) + "\n";
-    return out;
+    return terminalText(out); // for people, at a terminal: no escape sequence from a log
 }
 
 std::string formatTrendCsv(const std::vector<CaseTrend>& trends) {
@@ -180,7 +181,7 @@ std::string formatTrendJson(const std::vector<CaseTrend>& trends, double thresho
         }
         cases.push_back(std::move(c));
     }
-    return root.dump(2) + "\n";
+    return jsonText(root, 2) + "\n";
 }
 
 } // namespace sv::history

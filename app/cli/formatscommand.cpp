@@ -8,6 +8,7 @@
 #include "core/formats/formatregistry.h"
 #include "core/formats/userformat.h"
 #include "core/model/numerics.h"
+#include "core/model/atomicfile.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -108,23 +109,8 @@ int addFormat(const std::vector<std::string>& argv) {
                      format->id().c_str(), target.string().c_str());
         return 2;
     }
-    const auto temp = dir / ("." + format->id() + ".json." + std::to_string(::getpid()));
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out << format->json();
-        out.close();
-        if (!out) {
-            std::filesystem::remove(temp, ec);
-            std::fprintf(stderr, "scaleview-cli formats add: cannot write %s\n",
-                         temp.string().c_str());
-            return 2;
-        }
-    }
-    std::filesystem::rename(temp, target, ec);
-    if (ec) {
-        std::filesystem::remove(temp, ec);
-        std::fprintf(stderr, "scaleview-cli formats add: cannot write %s\n",
-                     target.string().c_str());
+    if (const auto failed = writeFileAtomically(target, format->json())) {
+        std::fprintf(stderr, "scaleview-cli formats add: %s\n", failed->c_str());
         return 2;
     }
     std::printf("added %s: %s\n", format->id().c_str(), target.string().c_str());

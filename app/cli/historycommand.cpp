@@ -14,6 +14,7 @@
 #include "history/historyformat.h"
 #include "history/historyimport.h"
 #include "history/historytrend.h"
+#include "core/model/outputtext.h"
 
 #include <QCoreApplication>
 
@@ -73,7 +74,8 @@ int recordCommand(Arguments& args) {
         const history::CampaignReading read = history::readCampaign(dir, method);
         if (!quiet)
             for (const auto& w : read.warnings)
-                std::fprintf(stderr, "warning: %s: %s\n", dir.c_str(), w.c_str());
+                std::fprintf(stderr, "warning: %s: %s\n", terminalText(dir).c_str(),
+                             terminalText(w).c_str());
         if (!read.record) {
             std::fprintf(stderr, "scaleview-cli history record: %s\n", read.error.c_str());
             status = 2;

@@ -9,6 +9,8 @@
 #include "core/model/numerics.h"
 #include "history/historydatabase.h"
 #include "history/nodehistory.h"
+#include "core/model/jsontext.h"
+#include "core/model/outputtext.h"
 
 #include <QCoreApplication>
 
@@ -76,7 +78,7 @@ std::string formatJson(const std::vector<NodeHealth>& nodes, const history::Node
                               {"evidence", h.evidence}});
         if (h.flagged()) j["flagged"].push_back(h.node);
     }
-    return j.dump(2) + "\n";
+    return jsonText(j, 2) + "\n";
 }
 
 std::string signedPct(const std::optional<double>& v) {
@@ -111,7 +113,8 @@ std::string formatTable(const std::vector<NodeHealth>& nodes) {
     for (const NodeHealth& h : nodes)
         if (h.flagged()) out += h.node + ": " + h.evidence + "\n";
     out += std::to_string(flagged) + " of " + std::to_string(nodes.size()) + " node(s) flagged\n";
-    return out;
+    // Node names and workloads come from the history: no escape sequence reaches the terminal.
+    return terminalText(out);
 }
 
 } // namespace

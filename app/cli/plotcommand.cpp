@@ -15,6 +15,7 @@
 #include "ui/charts/speedupchart.h"
 #include "core/stats/summary.h"
 #include "ui/charts/throughputchart.h"
+#include "core/model/outputtext.h"
 
 #include <algorithm>
 #include <QApplication>
@@ -129,7 +130,7 @@ std::optional<int> readSummary(const Arguments& opts, const PlotRequest& req,
     }
     if (!req.quiet)
         for (const auto& w : summary->warnings)
-            std::fprintf(stderr, "warning: %s\n", w.text().c_str());
+            std::fprintf(stderr, "warning: %s\n", terminalText(w.text()).c_str());
     if (summary->cases.empty()) {
         std::fprintf(stderr, "scaleview-cli plot: no usable runs in %s\n", req.dir.c_str());
         return 2;

@@ -10,6 +10,7 @@
 #include "core/load/campaignwindow.h"
 #include "core/report/referencetablewriter.h"
 #include "core/stats/summary.h"
+#include "core/model/outputtext.h"
 
 #include <cstdio>
 #include <ctime>
@@ -75,7 +76,7 @@ int saveTable(std::vector<std::string> argv) {
     }
     if (!quiet)
         for (const auto& w : s.warnings)
-            std::fprintf(stderr, "warning: %s\n", w.text().c_str());
+            std::fprintf(stderr, "warning: %s\n", terminalText(w.text()).c_str());
 
     char date[32];
     const std::time_t now = std::time(nullptr);

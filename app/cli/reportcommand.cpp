@@ -10,8 +10,10 @@
 
 #include "core/load/campaignwindow.h"
 #include "core/compare/comparison.h"
+#include "core/compare/recordedfacts.h"
 #include "core/report/reportdocument.h"
 #include "core/stats/summary.h"
+#include "core/model/atomicfile.h"
 
 #include <algorithm>
 #include <cctype>
@@ -83,21 +85,11 @@ std::string safeName(std::string s) {
 }
 
 bool writeAtomically(const fs::path& path, const std::string& text, std::string& error) {
-    const fs::path tmp = path.string() + ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            error = "cannot write " + tmp.string();
-            fs::remove(tmp);
-            return false;
-        }
+    if (auto failed = writeFileAtomically(path, text)) {
+        error = std::move(*failed);
+        return false;
     }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) error = "cannot write " + path.string() + ": " + ec.message();
-    return !ec;
+    return true;
 }
 
 // The same charts as the desktop app's, drawn by scaleview-plot into r: SVG text for HTML
@@ -197,8 +189,9 @@ int reportCommand(const std::vector<std::string>& argvIn) {
         cs.source = dirs[i];
         cs.method = options.method;
         cs.cases = s.cases;
-        cs.recorded = capturedFacts(r.files); // what changed beside each verdict
-        cs.window = s.load.measure;
+        // What changed beside each verdict, read as `compare` reads it (the captured files, the
+        // window, and what the logs' own parameters say): one comparison, one answer.
+        recordSeries(cs, s);
         series.push_back(std::move(cs));
         r.summary = std::move(s);
         input.series.push_back(std::move(r));

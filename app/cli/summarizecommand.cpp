@@ -10,6 +10,8 @@
 #include "core/report/dlperfview.h"
 #include "core/report/report.h"
 #include "core/stats/summary.h"
+#include "core/model/atomicfile.h"
+#include "core/model/outputtext.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -30,28 +32,11 @@ int usageError(const std::string& message) {
     return 2;
 }
 
-// Replaces path atomically: readers see the old file or the new one, never half of it.
+// Replaces path atomically (core/model/atomicfile.h): readers see the old file or the new one,
+// never half of it, and no name planted beside it is written through.
 bool writeFileAtomically(const std::string& path, const std::string& text, std::string& error) {
-    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) {
-            error = "cannot write " + tmp;
-            return false;
-        }
-        out << text;
-        out.flush();
-        if (!out) {
-            error = "cannot write " + tmp;
-            std::filesystem::remove(tmp);
-            return false;
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        error = "cannot replace " + path + ": " + ec.message();
-        std::filesystem::remove(tmp, ec);
+    if (auto failed = sv::writeFileAtomically(path, text)) {
+        error = std::move(*failed);
         return false;
     }
     return true;
@@ -178,7 +163,7 @@ std::optional<int> chooseWindow(SummarizeRequest& req) {
 std::optional<int> reportReading(const Summary& summary, const SummarizeRequest& req) {
     if (!req.quiet)
         for (const auto& w : summary.warnings)
-            std::fprintf(stderr, "warning: %s\n", w.text().c_str());
+            std::fprintf(stderr, "warning: %s\n", terminalText(w.text()).c_str());
     // What the scan found, in one line (never a warning per file that is not a log); a tree of
     // logs only says nothing, as before.
     if (!req.quiet && summary.scanLine.find("skipped") != std::string::npos)
@@ -188,7 +173,8 @@ std::optional<int> reportReading(const Summary& summary, const SummarizeRequest&
         for (const auto& r : summary.runs)
             for (const auto& n : r.notes)
                 if (n.rfind("DLPerf's ", 0) == 0)
-                    std::fprintf(stderr, "note: %s: %s\n", r.path.c_str(), n.c_str());
+                    std::fprintf(stderr, "note: %s: %s\n", terminalText(r.path).c_str(),
+                                 terminalText(n).c_str());
     if (summary.runs.empty()) {
         std::fprintf(stderr,
                      "scaleview-cli summarize: no throughput logs in %s (%s; DLPerf's layout "
@@ -216,7 +202,7 @@ std::optional<int> renderDlperf(const Summary& summary, const SummarizeRequest& 
     const DlperfView view = dlperfView(summary, req.options.method);
     if (!req.quiet)
         for (const auto& n : view.notes)
-            std::fprintf(stderr, "note: %s\n", n.c_str());
+            std::fprintf(stderr, "note: %s\n", terminalText(n).c_str());
     *text = dlperfText(view);
     return std::nullopt;
 }

@@ -5,6 +5,7 @@
 #include "core/formats/formatregistry.h"
 #include "core/parse/runfacts.h"
 #include "core/stats/summary.h"
+#include "core/model/jsontext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,7 +20,7 @@ namespace {
 std::string valueText(const nlohmann::json& v) {
     if (v.is_string()) return v.get<std::string>();
     if (v.is_null()) return {};
-    return v.dump();
+    return jsonText(v);
 }
 
 // A log's parameters, from its first 64 KiB (where the dumps are); nothing when unreadable.

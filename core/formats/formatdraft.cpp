@@ -1,6 +1,8 @@
 #include "core/formats/formatdraft.h"
 
 #include "core/parse/lineformat.h"
+#include "core/model/jsontext.h"
+#include "core/model/atomicfile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -302,7 +304,7 @@ std::string FormatDraft::json() const {
         if (batch > 0) j["batch"] = batch;
     }
     j["window"] = {{"drop_first", 0.1}};
-    return j.dump(2) + "\n";
+    return jsonText(j, 2) + "\n";
 }
 
 std::shared_ptr<const UserFormat> FormatDraft::format(UserFormatError* error) const {
@@ -342,21 +344,8 @@ std::optional<std::filesystem::path> FormatDraft::save(const std::filesystem::pa
         return std::nullopt;
     }
     const auto target = dir / (id + ".json");
-    const auto temp = dir / ("." + id + ".json." + std::to_string(::getpid()));
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out << json();
-        out.close();
-        if (!out) {
-            std::filesystem::remove(temp, ec);
-            if (error) *error = "cannot write " + temp.string();
-            return std::nullopt;
-        }
-    }
-    std::filesystem::rename(temp, target, ec);
-    if (ec) {
-        std::filesystem::remove(temp, ec);
-        if (error) *error = "cannot write " + target.string() + ": " + ec.message();
+    if (const auto failed = writeFileAtomically(target, json())) {
+        if (error) *error = *failed;
         return std::nullopt;
     }
     return target;

@@ -1,5 +1,8 @@
 #include "core/load/sidecarwriter.h"
 
+#include "core/model/atomicfile.h"
+#include "core/model/jsontext.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -61,46 +64,6 @@ std::optional<std::string> setEntry(Json& entry, const SidecarEntry& k) {
     return std::nullopt;
 }
 
-bool writeAll(int fd, const std::string& text) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        done += static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
-// text replaces path: a temporary file beside it, synced, then renamed over it.
-std::optional<std::string> replaceAtomically(const fs::path& path, const std::string& text) {
-    const fs::path dir = path.parent_path();
-    std::string tmp = (dir / ".scaleview.json.XXXXXX").string();
-    const int fd = ::mkstemp(tmp.data());
-    if (fd < 0) return sysError("cannot create a file in " + dir.string());
-    struct stat st {};
-    const mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
-    bool ok = ::fchmod(fd, mode) == 0 && writeAll(fd, text) && ::fsync(fd) == 0;
-    std::string why = ok ? std::string() : sysError("cannot write " + tmp);
-    if (::close(fd) != 0 && ok) {
-        ok = false;
-        why = sysError("cannot write " + tmp);
-    }
-    if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) {
-        ok = false;
-        why = sysError("cannot replace it");
-    }
-    if (!ok) {
-        ::unlink(tmp.c_str());
-        return why;
-    }
-    if (const int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
-        ::fsync(d); // the rename itself on disk; a folder that cannot be synced still has it
-        ::close(d);
-    }
-    return std::nullopt;
-}
-
 } // namespace
 
 fs::path sidecarFor(const fs::path& file, const fs::path& root) {
@@ -145,7 +108,10 @@ SidecarWriteResult setSidecarEntry(const fs::path& file, const fs::path& root,
     Json& entry = (*j)["files"][sidecarEntryName(file, sidecar.parent_path())];
     if (entry.is_null()) entry = Json::object();
     if (auto e = setEntry(entry, keys)) return fail(*e);
-    if (auto e = replaceAtomically(sidecar, j->dump(2) + "\n")) return fail(*e);
+    if (auto e = writeFileAtomically(sidecar, jsonText(*j, 2) + "\n", {.mode = 0644})) {
+        r.error = std::move(*e); // names the file and the reason already
+        return r;
+    }
     return r;
 }
 

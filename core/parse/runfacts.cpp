@@ -3,6 +3,7 @@
 #include "core/model/textscan.h"
 #include "core/parse/hostfacts.h"
 #include "core/parse/lineformat.h"
+#include "core/model/outputtext.h"
 
 #include <algorithm>
 #include <cctype>
@@ -77,7 +78,7 @@ struct Collector {
             return;
         for (const auto& [k, v] : all)
             if (k == key) return;
-        all.emplace_back(std::string(key), std::string(unquote(value).substr(0, 160)));
+        all.emplace_back(std::string(key), std::string(utf8Prefix(unquote(value), 160)));
     }
 
     void pair(std::string_view key, std::string_view value, std::int64_t line) {

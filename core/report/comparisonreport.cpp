@@ -1,7 +1,8 @@
 #include "core/report/comparisonreport.h"
 
-#include "core/report/csv.h"
+#include "core/model/outputtext.h"
 #include "core/report/report.h"
+#include "core/model/jsontext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,12 +33,15 @@ std::string pad(const std::string& s, std::size_t width) {
 }
 
 // What the first lines of every text format say: the series, their method, the threshold.
-std::string seriesLegend(const Comparison& c, const char* prefix) {
+// text(value) makes a label or a source safe for the format (Markdown escapes, a terminal's
+// controls shown).
+std::string seriesLegend(const Comparison& c, const char* prefix,
+                         std::string (*text)(std::string_view)) {
     std::string out;
     for (std::size_t i = 0; i < c.labels.size(); ++i)
         out += std::string(prefix) + (i == 0 ? "A" : "series " + std::to_string(i + 1)) + ": " +
-               c.labels[i] + " (" + c.sources[i] + ", " + std::string(methodName(c.methods[i])) +
-               " method)\n";
+               text(c.labels[i]) + " (" + text(c.sources[i]) + ", " +
+               std::string(methodName(c.methods[i])) + " method)\n";
     out += std::string(prefix) +
            "ratio: series median / first series' median, with its 95 % bootstrap interval; a "
            "change is called only when the interval excludes 1 and the change is beyond " +
@@ -97,7 +101,7 @@ std::vector<std::string> comparisonChangeLines(const Comparison& c) {
 }
 
 std::string formatComparisonTable(const Comparison& c) {
-    std::string out = seriesLegend(c, "");
+    std::string out = seriesLegend(c, "", terminalText);
     const std::vector<std::string> head = comparisonTableHead(c);
     std::vector<std::vector<std::string>> rows = {head};
     for (const auto& cc : c.cases) {
@@ -128,7 +132,8 @@ std::string formatComparisonTable(const Comparison& c) {
             if (!k.note.empty()) out += "note: " + caseName(cc.key) + ": " + k.note + "\n";
     for (const auto& line : comparisonChangeLines(c))
         out += line + "\n";
-    return out;
+    // For a terminal: no escape sequence from a log moves its cursor or recolours it.
+    return terminalText(out);
 }
 
 std::string formatComparisonCsv(const Comparison& c) {
@@ -161,11 +166,12 @@ std::string formatComparisonCsv(const Comparison& c) {
 }
 
 std::string formatComparisonMarkdown(const Comparison& c) {
-    std::string out = seriesLegend(c, "> ") + "\n| node_num | gpu_num |";
+    std::string out = seriesLegend(c, "> ", markdownText) + "\n| node_num | gpu_num |";
     for (const auto& l : c.labels)
-        out += " " + l + " samples/s |";
+        out += " " + markdownText(l) + " samples/s |";
     for (std::size_t i = 1; i < c.labels.size(); ++i)
-        out += " " + c.labels[i] + " / " + c.labels[0] + " [95 % CI] | verdict |";
+        out += " " + markdownText(c.labels[i]) + " / " + markdownText(c.labels[0]) +
+               " [95 % CI] | verdict |";
     out += "\n| --- | --- |";
     for (std::size_t i = 0; i < c.labels.size(); ++i)
         out += " --- |";
@@ -176,8 +182,8 @@ std::string formatComparisonMarkdown(const Comparison& c) {
     for (const auto& cc : c.cases) {
         if (!group || !group->sameGroup(cc.key)) {
             group = &cc.key;
-            out += "| " + cc.key.model + " " + cc.key.precision + " bs" +
-                   std::to_string(cc.key.batchPerDevice) + " | |";
+            out += "| " + markdownText(cc.key.model) + " " + markdownText(cc.key.precision) +
+                   " bs" + std::to_string(cc.key.batchPerDevice) + " | |";
             for (std::size_t i = 0; i < c.labels.size(); ++i)
                 out += " |";
             for (std::size_t i = 1; i < c.labels.size(); ++i)
@@ -195,7 +201,7 @@ std::string formatComparisonMarkdown(const Comparison& c) {
     const auto changes = comparisonChangeLines(c);
     if (!changes.empty()) out += "\n";
     for (const auto& line : changes)
-        out += "- " + line + "\n";
+        out += "- " + markdownText(line) + "\n";
     return out;
 }
 
@@ -235,7 +241,7 @@ std::string formatComparisonJson(const Comparison& c, std::string_view toolVersi
         }
         j["cases"].push_back(std::move(jc));
     }
-    return j.dump(2) + "\n";
+    return jsonText(j, 2) + "\n";
 }
 
 } // namespace sv

@@ -1,4 +1,6 @@
 #include "core/report/referencetablewriter.h"
+#include "core/model/jsontext.h"
+#include "core/model/atomicfile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -63,7 +65,7 @@ std::optional<std::string> referenceTablesJson(const Summary& s, const Reference
     ordered_json doc;
     doc["about"] = "Reference tables saved by ScaleView from measured logs.";
     doc["tables"] = std::move(tables);
-    return doc.dump(2) + "\n";
+    return jsonText(doc, 2) + "\n";
 }
 
 std::filesystem::path userReferenceDirectory(const char* xdgDataHome, const char* home) {
@@ -83,24 +85,12 @@ bool isValidReferenceId(const std::string& id) {
 
 bool writeNewReferenceFile(const std::filesystem::path& path, const std::string& text,
                            std::string& error) {
-    const std::string tmp = path.string() + ".tmp-" + std::to_string(::getpid());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0) {
-        error = "cannot write " + tmp;
+    // Linked into place, never over a table already there.
+    if (const auto failed = writeFileAtomically(path, text, {.mode = 0644, .replace = false})) {
+        error = *failed + (failed->ends_with(" already exists") ? ": choose another id" : "");
         return false;
     }
-    bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ok = ::fsync(fd) == 0 && ok;
-    ok = ::close(fd) == 0 && ok;
-    if (ok && ::link(tmp.c_str(), path.c_str()) != 0) {
-        error = path.string() +
-                (errno == EEXIST ? " already exists: choose another id" : ": cannot be created");
-        ::unlink(tmp.c_str());
-        return false;
-    }
-    ::unlink(tmp.c_str());
-    if (!ok) error = "cannot write " + tmp;
-    return ok;
+    return true;
 }
 
 } // namespace sv

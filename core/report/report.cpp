@@ -1,10 +1,11 @@
 #include "core/report/report.h"
 #include "core/measure/steadystateanalyzer.h"
 
-#include "core/report/csv.h"
+#include "core/model/outputtext.h"
 #include "core/formats/formatregistry.h"
 #include "core/model/numerics.h"
 #include "core/stats/scalingloss.h"
+#include "core/model/jsontext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -196,8 +197,8 @@ std::vector<std::string> csvFields(const Summary& s, const CaseStats& c, const P
             c.reference ? csvField(c.reference->label()) : "",
             c.reference ? formatFixed(c.reference->throughput, 2) : "",
             opt(c.deltaPct, 2, ""),
-            kinds,
-            c.referenceMethod,
+            csvField(kinds),
+            csvField(c.referenceMethod),
             opt(c.referenceMedian, 2, ""),
             k ? opt(k->ratio, 4, "") : "",
             k ? end(k->ratioCi95, false, 4) : "",
@@ -238,7 +239,8 @@ std::string formatTable(const Summary& s) {
         }
         row(tableRow(c));
     }
-    return out + tableFooter(s);
+    // For a terminal: no escape sequence from a log moves its cursor or recolours it.
+    return terminalText(out + tableFooter(s));
 }
 
 std::string formatCsv(const Summary& s) {
@@ -267,8 +269,8 @@ std::string formatMarkdown(const Summary& s) {
     for (const auto& c : s.cases) {
         if (!group || !group->key.sameGroup(c.key)) {
             if (group) out += "\n";
-            out += "### " + c.key.model + " " + c.key.precision + ", batch size per device " +
-                   std::to_string(c.key.batchPerDevice) + "\n\n";
+            out += "### " + markdownText(c.key.model) + " " + markdownText(c.key.precision) +
+                   ", batch size per device " + std::to_string(c.key.batchPerDevice) + "\n\n";
             out += "| node_num | gpu_num | samples/s | speedup |\n| -------- | ------- | --------- "
                    "| ------- |\n";
             group = &c;
@@ -298,7 +300,7 @@ std::string formatDlperfJson(const Summary& s) {
     std::string out = "{";
     bool firstModel = true;
     for (const auto& [model, cases] : byModel) {
-        out += (firstModel ? "" : ", ") + nlohmann::json(model).dump() + ": {";
+        out += (firstModel ? "" : ", ") + jsonText(nlohmann::json(model)) + ": {";
         firstModel = false;
         // compute_speedup needs the 1n1g figure (the last 1n1g file's, truthy). Without it every
         // case keeps its last file's figure as average_speed (the listing's last: here the

@@ -1,5 +1,7 @@
 #include "core/report/reportdocument.h"
 
+#include "core/model/outputtext.h"
+
 #include "core/measure/steadystateanalyzer.h"
 #include "core/report/comparisonreport.h"
 #include "core/formats/formatregistry.h"
@@ -11,31 +13,9 @@
 namespace sv {
 namespace {
 
+// Every value in the page is HTML element content (the page's attributes are all ScaleView's).
 std::string esc(const std::string& s) {
-    std::string out;
-    for (unsigned char c : s) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            // XML 1.0 allows no control characters but tab, newline and carriage return.
-            if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-                out += "?";
-            else
-                out += static_cast<char>(c);
-        }
-    }
-    return out;
+    return htmlText(s);
 }
 
 std::string opt(const std::optional<double>& v, int decimals) {
@@ -56,7 +36,8 @@ std::string row(const std::vector<std::string>& cells, const char* tag = "td") {
 // An SVG as Qt writes it, without its XML declaration and DOCTYPE (not allowed mid-document).
 std::string inlineSvg(const std::string& svg) {
     const auto start = svg.find("<svg");
-    return start == std::string::npos ? std::string() : svg.substr(start);
+    // Characters no XML holds are replaced even here: the page must stay well-formed XHTML.
+    return start == std::string::npos ? std::string() : xmlCharacters(svg.substr(start));
 }
 
 // The units of the cases' figures, each once, in the order met ("images/s", "tokens/s").
@@ -269,16 +250,19 @@ std::string formatMarkdownReport(const ReportInput& in) {
     std::string out = "# ScaleView report\n\nScaleView " + in.version + ", " + in.generated + ". " +
                       unitsText(summariesOf(in)) + ".\n\n";
     if (in.comparison) out += "## Comparison\n\n" + formatComparisonMarkdown(*in.comparison) + "\n";
+    // Every value below is the logs', the sidecars' or the user's: Markdown-escaped, so none
+    // is raw HTML, a link or a table's cell break (core/model/outputtext.h).
     for (const auto& r : in.series) {
         const Summary& s = r.summary;
-        out += "## " + r.label + "\n\nDirectory `" + s.root + "`, " + unitsText({&s}) + ", " +
-               methodText(s) + ".\n\n" + formatMarkdown(s) + "\n";
+        out += "## " + markdownText(r.label) + "\n\nDirectory " + markdownCode(s.root) + ", " +
+               markdownText(unitsText({&s})) + ", " + markdownText(methodText(s)) + ".\n\n" +
+               formatMarkdown(s) + "\n";
         if (const auto rows = lossRows(s); !rows.empty()) {
             out += "Where the scaling goes. " + std::string(kLossNote) + "\n\n";
             for (std::size_t i = 0; i < rows.size(); ++i) {
                 std::string line = "|";
                 for (const auto& cell : rows[i])
-                    line += " " + cell + " |";
+                    line += " " + markdownText(cell) + " |";
                 out += line + "\n";
                 if (i > 0) continue;
                 std::string rule = "|";
@@ -289,12 +273,12 @@ std::string formatMarkdownReport(const ReportInput& in) {
             out += "\n";
         }
         for (const auto& [title, file] : r.charts)
-            out += "![" + title + "](" + file + ")\n\n";
-        if (!r.chartNote.empty()) out += "> " + r.chartNote + "\n\n";
+            out += "![" + markdownText(title) + "](" + markdownLinkTarget(file) + ")\n\n";
+        if (!r.chartNote.empty()) out += "> " + markdownText(r.chartNote) + "\n\n";
         std::string excluded;
         for (const auto& c : s.cases)
             for (const auto& e : c.excluded)
-                excluded += "- `" + e.path + "`: " + e.reason + "\n";
+                excluded += "- " + markdownCode(e.path) + ": " + markdownText(e.reason) + "\n";
         if (!excluded.empty()) out += "Excluded runs:\n\n" + excluded + "\n";
     }
     return out;

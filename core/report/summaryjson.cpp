@@ -3,6 +3,7 @@
 #include "core/formats/formatregistry.h"
 #include "core/model/numerics.h"
 #include "core/stats/scalingloss.h"
+#include "core/model/jsontext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -198,7 +199,7 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
     for (const auto& w : s.warnings)
         warnings.push_back({{"file", w.file}, {"line", w.line}, {"message", w.message}});
     j["warnings"] = std::move(warnings);
-    return j.dump(2) + "\n";
+    return jsonText(j, 2) + "\n";
 }
 
 } // namespace sv

@@ -4,8 +4,9 @@
 #include "launcher/campaign/containerspec.h"
 #include "launcher/campaign/identifiers.h"
 #include "launcher/campaign/topologyfit.h"
+#include "core/model/jsontext.h"
+#include "core/model/atomicfile.h"
 
-#include <QSaveFile>
 #include <climits>
 #include <cstdint>
 #include <type_traits>
@@ -377,7 +378,7 @@ std::string campaignToJson(const Campaign& c) {
     j["aliveIntervalSeconds"] = c.aliveIntervalSeconds;
     j["aliveCountMax"] = c.aliveCountMax;
     j["variables"] = c.variables;
-    return j.dump(2) + "\n";
+    return jsonText(j, 2) + "\n";
 }
 
 std::optional<Campaign> loadCampaign(const std::string& path, std::string* error) {
@@ -395,13 +396,8 @@ std::optional<Campaign> loadCampaign(const std::string& path, std::string* error
 }
 
 bool saveCampaign(const Campaign& campaign, const std::string& path, std::string* error) {
-    QSaveFile file(QString::fromStdString(path));
-    const std::string text = campaignToJson(campaign);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), static_cast<qint64>(text.size())) !=
-            static_cast<qint64>(text.size()) ||
-        !file.commit()) {
-        if (error) *error = "cannot write " + path + ": " + file.errorString().toStdString();
+    if (auto failed = writeFileAtomically(path, campaignToJson(campaign))) {
+        if (error) *error = std::move(*failed);
         return false;
     }
     return true;

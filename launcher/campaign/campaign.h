@@ -121,7 +121,7 @@ inline constexpr int kMaxRepeats = 1000;    // per case, adaptive or not
 std::optional<Campaign> campaignFromJson(const std::string& text, std::string* error);
 std::string campaignToJson(const Campaign& campaign);
 std::optional<Campaign> loadCampaign(const std::string& path, std::string* error);
-// Written atomically (QSaveFile): old or new, never torn.
+// Written atomically (core/model/atomicfile.h): old or new, never torn.
 bool saveCampaign(const Campaign& campaign, const std::string& path, std::string* error);
 
 bool isKnownPrecision(const std::string& precision);

@@ -1,6 +1,7 @@
 #include "launcher/campaign/campaigndirectory.h"
 
 #include "launcher/campaign/adaptiveschedule.h"
+#include "core/model/atomicfile.h"
 
 #include <algorithm>
 
@@ -136,10 +137,9 @@ bool prepareCampaignDirectory(const Campaign& campaign, const WorkloadProfile& p
     }
     if (!profile.scriptText.empty()) {
         fs::create_directories(workloadDirOf(campaign), ec);
-        std::ofstream out(scriptPath, std::ios::binary | std::ios::trunc);
-        out << profile.scriptText;
-        if (!out.flush()) {
-            *error = "cannot write " + scriptPath;
+        // The one atomic write: a name planted in a shared output folder is never written through.
+        if (auto failed = writeFileAtomically(scriptPath, profile.scriptText)) {
+            *error = std::move(*failed);
             return false;
         }
     }

@@ -3,9 +3,9 @@
 #include "async/backgroundtask.h"
 #include "launcher/exec/commandbatch.h"
 #include "launcher/exec/shellquote.h"
+#include "core/model/atomicfile.h"
 
 #include <QDateTime>
-#include <QSaveFile>
 #include <filesystem>
 #include <memory>
 
@@ -23,11 +23,7 @@ const char* kProbe =
     "echo \"== mpirun\"; mpirun --version 2>&1 | head -n 1; exit 0";
 
 bool write(const std::string& path, const std::string& text) {
-    QSaveFile f(QString::fromStdString(path));
-    return f.open(QIODevice::WriteOnly) &&
-           f.write(text.data(), static_cast<qint64>(text.size())) ==
-               static_cast<qint64>(text.size()) &&
-           f.commit();
+    return !writeFileAtomically(path, text);
 }
 
 // The section a probe that timed out was in: the last "== " header it printed.
@@ -95,7 +91,8 @@ std::string hostText(const CommandBuilder& builder, int h, const std::string& he
     return text + "== docker server version\n" + version.output + version.errors;
 }
 
-// The files, each a QSaveFile commit (an fsync), on a worker thread; then done(result).
+// The files, each an atomic write (an fsync, core/model/atomicfile.h), on a worker thread; then
+// done(result).
 void writeFiles(const std::filesystem::path& dir,
                 std::vector<std::pair<std::string, std::string>> files,
                 EnvironmentCapture::Result result, QObject* context,

@@ -1,6 +1,8 @@
 #include "launcher/probe/probe.h"
 
 #include "core/model/numerics.h"
+#include "core/model/atomicfile.h"
+#include "core/model/jsontext.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -258,14 +260,7 @@ std::string appendProbeRecords(const std::filesystem::path& directory, const Pro
         r["seconds"] = a.seconds;
         doc["probes"].push_back(std::move(r));
     }
-    const auto tmp = directory / "probes.json.tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << doc.dump(2) << "\n";
-        if (!out.flush()) return tmp.string() + ": cannot be written";
-    }
-    std::filesystem::rename(tmp, file, ec);
-    if (ec) return file.string() + ": " + ec.message();
+    if (const auto failed = writeFileAtomically(file, jsonText(doc, 2) + "\n")) return *failed;
     return {};
 }
 

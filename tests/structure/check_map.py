@@ -91,9 +91,10 @@ def built_executables(root):
             with open(os.path.join(dirpath, "CMakeLists.txt"), encoding="utf-8") as f:
                 text = f.read()
             names.update(re.findall(r"add_executable\(\s*([A-Za-z0-9_]+)\s", text))
-            for listed in re.findall(r"foreach\(\s*name\s+([^)]*)\)", text):
-                names.update(listed.split())
-    names.discard("${name}")
+            for var, listed, body in re.findall(r"foreach\(\s*(\w+)\s+([^)]*)\)(.*?)endforeach", text, re.S):
+                if "add_executable(${" + var + "}" in body:
+                    names.update(listed.split())
+    names = {n for n in names if not n.startswith("${")}
     return names
 
 

@@ -1,5 +1,8 @@
 #include "ui/charts/chartexport.h"
 
+#include "core/model/outputtext.h"
+#include "core/model/atomicfile.h"
+
 #include <QChart>
 #include <QFileInfo>
 #include <QGraphicsLayout>
@@ -8,7 +11,6 @@
 #include <QBuffer>
 #include <QPainter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 #include <memory>
@@ -25,6 +27,16 @@ std::unique_ptr<QGraphicsScene> stage(QChart* chart, QSize size) {
     if (chart->layout()) chart->layout()->activate();
     scene->setSceneRect(QRectF(QPointF(0, 0), QSizeF(size)));
     return scene;
+}
+
+// The one atomic write (core/model/atomicfile.h): no name planted beside path is written through.
+bool writeBytes(const QByteArray& bytes, const QString& path, QString* error) {
+    if (const auto failed = writeFileAtomically(
+            path.toStdString(), std::string_view(bytes.constData(), bytes.size()))) {
+        if (error) *error = QString::fromStdString(*failed);
+        return false;
+    }
+    return true;
 }
 
 void paint(QGraphicsScene& scene, QPainter& painter, QSize size) {
@@ -51,12 +63,14 @@ QImage ChartExport::renderImage(QChart* chart, QSize size, qreal scale) {
 bool ChartExport::writePng(QChart* chart, QSize size, qreal scale, const QString& path,
                            QString* error) {
     const QImage image = renderImage(chart, size, scale);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-        if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    QBuffer png;
+    png.open(QIODevice::WriteOnly);
+    if (!image.save(&png, "PNG")) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: the image cannot be encoded").arg(path);
         return false;
     }
-    return true;
+    return writeBytes(png.data(), path, error);
 }
 
 QByteArray ChartExport::svgBytes(QChart* chart, QSize size) {
@@ -67,23 +81,22 @@ QByteArray ChartExport::svgBytes(QChart* chart, QSize size) {
     svg.setOutputDevice(&buffer);
     svg.setSize(size);
     svg.setViewBox(QRect(QPoint(0, 0), size));
-    svg.setTitle(chart->title());
+    // Qt writes the title into <title> as it is: a model "A&B" would be malformed XML, and
+    // "</title><script>" markup in every report that inlines the chart.
+    svg.setTitle(QString::fromStdString(xmlText(chart->title().toStdString())));
     svg.setDescription(QStringLiteral("ScaleView chart"));
     QPainter painter(&svg);
     painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
     paint(*scene, painter, size);
     painter.end();
-    return buffer.data();
+    // What Qt escapes it still writes as it is: a control character from a log is no XML.
+    const QByteArray& bytes = buffer.data();
+    const std::string wellFormed = xmlCharacters(std::string_view(bytes.constData(), bytes.size()));
+    return QByteArray(wellFormed.data(), static_cast<qsizetype>(wellFormed.size()));
 }
 
 bool ChartExport::writeSvg(QChart* chart, QSize size, const QString& path, QString* error) {
-    const QByteArray bytes = svgBytes(chart, size);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return writeBytes(svgBytes(chart, size), path, error);
 }
 
 QSize ChartExport::parseSize(const QString& text) {

@@ -8,11 +8,11 @@
 #include "ui/charts/speedupchart.h"
 #include "ui/charts/throughputchart.h"
 #include "ui/charts/tracechart.h"
+#include "core/model/atomicfile.h"
 
 #include <QChart>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSaveFile>
 
 namespace sv::ui {
 
@@ -147,10 +147,8 @@ std::optional<std::string> ExportController::tableText(TableFormat format, QStri
 bool ExportController::exportTable(TableFormat format, const QString& path, QString* error) {
     const auto text = tableText(format, error);
     if (!text) return false;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text->data(), static_cast<qint64>(text->size())) < 0 || !file.commit()) {
-        if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    if (const auto failed = writeFileAtomically(path.toStdString(), *text)) {
+        if (error) *error = QString::fromStdString(*failed);
         return false;
     }
     emit exported(path);

@@ -2,10 +2,11 @@
 
 #include "ui/charts/chartexport.h"
 #include "ui/export/exportcontroller.h"
+#include "core/compare/recordedfacts.h"
+#include "core/model/atomicfile.h"
 
 #include <QChart>
 #include <QDateTime>
-#include <QSaveFile>
 #include <QCoreApplication>
 
 namespace sv::ui {
@@ -18,23 +19,21 @@ ReportExport::Content ReportExport::gather(const Analysis& analysis) {
     if (analysis.others.empty()) return out;
     // Whole directories, as `scaleview-cli report A B` compares them (the views compare the
     // group shown): the bootstrap of each case's ratio runs here, off the GUI thread.
-    // Each with what it recorded (its captured files, read above), for what changed.
-    const auto seriesOf = [](const std::string& label, const Summary& s,
-                             const std::vector<ReportFile>& files) {
+    // Each with what it recorded (its captured files, its window, its logs' parameters), for
+    // what changed.
+    const auto seriesOf = [](const std::string& label, const Summary& s) {
         ComparisonSeries c;
         c.label = label;
         c.source = s.root;
         c.method = s.options.method;
         c.cases = s.cases;
-        c.recorded = capturedFacts(files);
-        c.window = s.load.measure;
+        // As `compare` and the views record it, the logs' own parameters included.
+        recordSeries(c, s);
         return c;
     };
-    std::vector<ComparisonSeries> series = {
-        seriesOf(analysis.label, analysis.summary, out.files[0])};
+    std::vector<ComparisonSeries> series = {seriesOf(analysis.label, analysis.summary)};
     for (std::size_t i = 0; i < analysis.others.size(); ++i)
-        series.push_back(
-            seriesOf(analysis.others[i].label, analysis.others[i].summary, out.files[i + 1]));
+        series.push_back(seriesOf(analysis.others[i].label, analysis.others[i].summary));
     out.comparison = compareSeries(series);
     return out;
 }
@@ -74,12 +73,8 @@ std::string ReportExport::html(const Analysis& analysis, Content content, const 
 }
 
 bool ReportExport::write(const std::string& text, const QString& path, QString* error) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), static_cast<qint64>(text.size())) !=
-            static_cast<qint64>(text.size()) ||
-        !file.commit()) {
-        if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    if (const auto failed = writeFileAtomically(path.toStdString(), text)) {
+        if (error) *error = QString::fromStdString(*failed);
         return false;
     }
     return true;

@@ -26,7 +26,7 @@ class ReportExport {
     static Content gather(const Analysis& analysis);
     // The document. Charts are drawn here, so on the GUI thread (Qt Charts are scene items).
     static std::string html(const Analysis& analysis, Content content, const QString& label);
-    // Writes text to path atomically (QSaveFile); meant for a worker thread.
+    // Writes text to path atomically (core/model/atomicfile.h); meant for a worker thread.
     static bool write(const std::string& text, const QString& path, QString* error);
 };
 

@@ -133,8 +133,8 @@ bool RunPanel::saveCampaign(const QString& file) {
     // Absolute, like campaign.json: opened later, from anywhere, it names the same directory.
     launcher::Campaign c = m_form->campaign();
     c.outputDir = launcher::absoluteOutputDir(c.outputDir);
-    // The write (QSaveFile: a temporary, fsync, rename) is on a worker thread: a slow or hung
-    // disk must not freeze the window; campaignSaved says how it went.
+    // The write (a temporary, fsync, rename: core/model/atomicfile.h) is on a worker thread: a slow
+    // or hung disk must not freeze the window; campaignSaved says how it went.
     async::runInBackground(
         this,
         [c, path = file.toStdString()] {
