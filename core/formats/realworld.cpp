@@ -1,6 +1,8 @@
 #include "core/formats/formatregistry.h"
 #include "core/formats/realworld.h"
 
+#include "core/formats/generalreader.h"
+
 #include "core/model/textscan.h"
 #include "core/measure/steadystateanalyzer.h"
 #include "core/parse/lineformat.h"
@@ -442,7 +444,9 @@ const LogFormat* detectAnyLogFormat(std::string_view head, std::string* why) {
         if (dlperf && why)
             *why = "read as " + std::string(dlperf->id) + ": line " + std::to_string(dlperfLine) +
                    " is one of its lines";
-        return dlperf;
+        // No known family: a log that says its throughput in words is read by the general
+        // reader before it is called another file.
+        return dlperf ? dlperf : detectGeneralFormat(head, why);
     }
     if (found->message.parse == &parseSpeedometer) {
         if (insightface)

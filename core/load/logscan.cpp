@@ -1,5 +1,6 @@
 #include "core/load/logscan.h"
 
+#include "core/formats/generalreader.h"
 #include "core/formats/realworld.h"
 #include "core/model/modelname.h"
 #include "core/load/runidentity.h"
@@ -192,6 +193,15 @@ std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& dis
                                     std::vector<Warning>& warnings, bool* binary,
                                     std::string* whyNot) {
     if (binary) *binary = false;
+    // Documents, source and configs quote log lines and print rates; they are not runs.
+    if (isDocumentName(path.filename().string())) {
+        if (whyNot)
+            *whyNot = "not a throughput log: a document, source or configuration file (" +
+                      path.extension().string() +
+                      ") is never read as a run, whatever log "
+                      "lines it quotes";
+        return std::nullopt;
+    }
     std::string head, error;
     if (!readHead(path, head, false, &error)) {
         if (whyNot) *whyNot = "cannot be read: " + error;
