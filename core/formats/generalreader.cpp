@@ -162,7 +162,7 @@ bool summaryWords(std::string_view text) {
     std::string l(text);
     for (char& c : l)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (std::string_view w : {"total", "average", "overall", "summary", "final",
+    for (std::string_view w : {"total", "average", "avg", "overall", "summary", "final",
                                "training throughput", "training_sequences_per_second"})
         if (contains(l, w)) return true;
     return false;
@@ -170,10 +170,23 @@ bool summaryWords(std::string_view text) {
 
 // Lines that are code, not output: a format string or a call that prints a rate.
 bool looksLikeCode(std::string_view text) {
-    for (std::string_view w : {"print(", ".format(", "{:", "f\"", "f'", "logger.", "log_dict(",
-                               "%.", "%d", "%s", "def ", "return "})
+    if (contains(text, ":::MLL")) return false;
+    for (std::string_view w : {"print(", ".format(", "{:", "(f\"", "(f'", " f\"", " f'",
+                               "logger.info(", "log_dict(", "%.", "%d", "%s", "def "})
         if (contains(text, w)) return true;
     return false;
+}
+
+// An evaluation's rate: its name says so ("eval_throughput", "Validation ... Throughput is"), or
+// the words before it do and none says training ("| Translated 3003 sentences ... tokens/s").
+bool isEvaluationRate(std::string_view text, const RatePhrase& phrase) {
+    if (isEvaluationLine(phrase.token)) return true;
+    const std::string_view before = text.substr(0, phrase.tokenPos);
+    if (!isEvaluationLine(before)) return false;
+    std::string l(before);
+    for (char& c : l)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return !contains(l, "train");
 }
 
 struct Series {
@@ -295,7 +308,7 @@ const LogFormat* detectGeneralFormat(std::string_view head, std::string* why,
         rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
         ++n;
         if (raw.rfind("```", 0) == 0 || raw.rfind("~~~", 0) == 0) fence = !fence;
-        if (fence || raw.size() > 4096) continue;
+        if (fence || raw.size() > (std::size_t{1} << 16)) continue;
         const std::string_view text = untagged(raw);
         const auto phrase = phraseOf(text);
         if (!phrase || !std::isfinite(phrase->value) || phrase->value <= 0.0 || looksLikeCode(text))
@@ -303,10 +316,10 @@ const LogFormat* detectGeneralFormat(std::string_view head, std::string* why,
         Series& s = series[templateOf(text)];
         if (s.count++ == 0) {
             s.templ = templateOf(text);
-            s.firstText.assign(text.substr(0, 300));
+            s.firstText.assign(text);
             s.phrase = *phraseOf(s.firstText);
             s.firstLine = n;
-            s.evaluation = isEvaluationLine(text);
+            s.evaluation = isEvaluationRate(s.firstText, s.phrase);
             s.summary = summaryWords(text);
             s.mlperf = contains(text, ":::MLLOG");
         }
@@ -315,15 +328,17 @@ const LogFormat* detectGeneralFormat(std::string_view head, std::string* why,
     // The series: training rates that repeat, the most reports first, rates before step times;
     // else a single closing summary.
     const Series* best = nullptr;
+    // A closing summary in a throughput unit beats a series of step times or progress bars.
     auto rank = [](const Series& s) {
-        return std::tuple(!s.evaluation, s.count >= 2, s.phrase.kind == Kind::Rate, s.count,
+        const bool rate = s.phrase.kind == Kind::Rate;
+        return std::tuple(!s.evaluation, s.count >= 2 || (rate && s.summary), rate, s.count,
                           -s.firstLine);
     };
     for (const auto& [t, s] : series)
         if (!best || rank(s) > rank(*best)) best = &s;
     if (candidate && best) {
         candidate->line = best->firstLine;
-        candidate->text = best->firstText;
+        candidate->text = best->firstText.substr(0, 300);
         candidate->token = std::string(best->phrase.token);
         candidate->reports = best->count;
     }

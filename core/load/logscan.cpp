@@ -44,6 +44,26 @@ bool readHead(const fs::path& path, std::string& head, bool more, std::string* e
     return true;
 }
 
+// head with the lines of Markdown code blocks ("```" to "```") emptied, their line breaks kept:
+// log lines quoted in a note are not the file's own.
+std::string withoutQuotedBlocks(const std::string& head) {
+    if (head.rfind("```", 0) != 0 && head.find("\n```") == std::string::npos) return head;
+    std::string out;
+    out.reserve(head.size());
+    bool quoted = false;
+    std::size_t at = 0;
+    while (at < head.size()) {
+        const auto nl = head.find('\n', at);
+        const std::size_t end = nl == std::string::npos ? head.size() : nl;
+        const bool fence = head.compare(at, 3, "```") == 0;
+        if (fence) quoted = !quoted;
+        if (!quoted && !fence) out.append(head, at, end - at);
+        if (nl != std::string::npos) out.push_back('\n');
+        at = end + 1;
+    }
+    return out;
+}
+
 struct Walker {
     const fs::path root;
     ScanResult& out;
@@ -217,10 +237,10 @@ std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& dis
         return std::nullopt;
     }
     std::string why;
-    const LogFormat* format = detectAnyLogFormat(head, &why);
+    const LogFormat* format = detectAnyLogFormat(withoutQuotedBlocks(head), &why);
     if (!format && head.size() == (std::size_t{1} << 16)) {
         readHead(path, head, true, nullptr);
-        format = detectAnyLogFormat(head, &why);
+        format = detectAnyLogFormat(withoutQuotedBlocks(head), &why);
     }
     if (!format) {
         if (whyNot)

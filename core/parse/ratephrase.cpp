@@ -149,6 +149,57 @@ const UnitWord* unitAfter(std::string_view line, std::size_t at) {
     return nullptr;
 }
 
+// A name of the rate's own words ("train_iter_items/sec", "avg_img/sec", "eval_samples_per_second",
+// "TrainSeqPerSec"): the thing counted, then per second.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kCounted{{
+    {"samples", "samples/s"},
+    {"sample", "samples/s"},
+    {"images", "images/s"},
+    {"imgs", "images/s"},
+    {"img", "images/s"},
+    {"examples", "examples/s"},
+    {"sequences", "sequences/s"},
+    {"seq", "sequences/s"},
+    {"tokens", "tokens/s"},
+    {"tok", "tokens/s"},
+    {"items", "items/s"},
+    {"records", "records/s"},
+}};
+const KeyWord* genericKey(std::string_view line, std::size_t end, std::size_t& tokenPos) {
+    std::size_t start = end;
+    while (start > 0 &&
+           (isWordChar(line[start - 1]) || line[start - 1] == '/' || line[start - 1] == '.'))
+        --start;
+    std::string name(line.substr(start, end - start));
+    for (char& c : name)
+        c = lowerChar(c);
+    std::string_view stem;
+    for (std::string_view tail : {"/sec", "/s", "_per_second", "_per_sec", "persec", "persecond"})
+        if (name.size() > tail.size() && name.ends_with(tail)) {
+            stem = std::string_view(name).substr(0, name.size() - tail.size());
+            break;
+        }
+    if (stem.empty()) return nullptr;
+    static const std::array kGeneric = [] {
+        std::array<KeyWord, kCounted.size()> a{};
+        for (std::size_t i = 0; i < kCounted.size(); ++i)
+            a[i] = KeyWord{kCounted[i].first, kCounted[i].second};
+        return a;
+    }();
+    for (std::size_t i = 0; i < kCounted.size(); ++i) {
+        const std::string_view word = kCounted[i].first;
+        if (!stem.ends_with(word)) continue;
+        // "avg_img", "TrainSeq", "img": the counted word starts a word of the name.
+        const std::size_t at = stem.size() - word.size();
+        if (at > 0 && stem[at - 1] != '_' && stem[at - 1] != '/' &&
+            !(line[start + at] >= 'A' && line[start + at] <= 'Z'))
+            continue;
+        tokenPos = start;
+        return &kGeneric[i];
+    }
+    return nullptr;
+}
+
 // The name written before a number that starts at `at`: blanks, one ':' or '=', blanks and a
 // closing quote skipped; *tokenPos is where the name starts.
 const KeyWord* keyBefore(std::string_view line, std::size_t at, std::size_t& tokenPos) {
@@ -171,7 +222,7 @@ const KeyWord* keyBefore(std::string_view line, std::size_t at, std::size_t& tok
         tokenPos = start;
         return &k;
     }
-    return nullptr;
+    return genericKey(line, end, tokenPos);
 }
 
 } // namespace
@@ -256,7 +307,25 @@ std::optional<RatePhrase> findRatePhrase(std::string_view line) {
             step = p;
         }
     }
-    return step;
+    if (step) return step;
+    // MetricLogger's lines (maskrcnn-benchmark, DINO, torchvision's references): "eta: 0:10:47
+    // iter: 40 ... time: 1.6673 (1.9399) data: ...": time is the seconds of one step.
+    const auto eta = line.find("eta: ");
+    const auto time = line.find(" time: ");
+    if (eta != std::string_view::npos && time != std::string_view::npos && time > eta) {
+        double value = 0.0;
+        std::size_t end = 0;
+        if (time + 7 < line.size() && isDigit(line[time + 7]) &&
+            readNumber(line, time + 7, value, end)) {
+            RatePhrase p;
+            p.kind = Kind::StepSeconds;
+            p.value = value;
+            p.token = line.substr(time + 1, 4);
+            p.tokenPos = time + 1;
+            return p;
+        }
+    }
+    return std::nullopt;
 }
 
 std::string maskNumbers(std::string_view line) {
