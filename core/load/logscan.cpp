@@ -64,6 +64,18 @@ std::string withoutQuotedBlocks(const std::string& head) {
     return out;
 }
 
+// A DLPerf log outside its <N>n<G>g folder: its ranks say how many processes ran, not over how
+// many nodes, so its topology is unknown and the run says why.
+void unknownTopology(RunKey& key) {
+    if (key.origins.topology == KeySource::Sidecar) return;
+    key.topology = Topology{};
+    key.origins.topology = KeySource::Unknown;
+    key.origins.nodesUnknown = false;
+    key.origins.details.push_back(
+        "topology ?: a DLPerf NGC MXNet log outside an <N>n<G>g folder, whose ranks do not say "
+        "over how many nodes it ran (a scaleview.json beside it can say)");
+}
+
 struct Walker {
     const fs::path root;
     ScanResult& out;
@@ -256,11 +268,16 @@ std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& dis
     // A user format's metadata patterns fill what the log's own dumps did not say.
     if (const UserFormat* user = userFormatOf(*format))
         mergeFacts(facts, userFormatRunFacts(*user, head));
+    const bool ngcMxnet = format == &ngcMxnetFormat();
+    // DLPerf's NGC MXNet runner passes the node's batch (per GPU x GPUs) to the script: the
+    // per-GPU batch is the file name's.
+    if (ngcMxnet) facts.batch.reset();
     const PathHints hints = readPathHints(path, root);
     const auto sidecar = sidecars.lookup(path, warnings);
     log.key = identifyRun(facts, hints, sidecar, display, warnings);
     log.key.format = std::string(format->id);
     log.detection = why;
+    if (ngcMxnet && !sidecar) unknownTopology(log.key);
     return log;
 }
 
