@@ -244,10 +244,12 @@ const LogFormat& registerSpec(const Series& best, double globalBatch) {
 
 std::string describe(const Series& s, double globalBatch, const std::string& batchEvidence) {
     const std::string token(s.phrase.token);
+    const std::string where = s.firstLine > 0
+                                  ? "in its first lines, from line " + std::to_string(s.firstLine)
+                                  : "at its end";
     std::string w = "read by the general reader: its `" + token + "` lines (" +
-                    std::to_string(s.count) + (s.count == 1 ? " report" : " reports") +
-                    " in its first lines, from line " + std::to_string(s.firstLine) +
-                    "; template \"" + s.templ.substr(0, 120) + "\")";
+                    std::to_string(s.count) + (s.count == 1 ? " report" : " reports") + " " +
+                    where + "; template \"" + s.templ.substr(0, 120) + "\")";
     switch (s.phrase.kind) {
     case Kind::Rate:
         w += ", in " + std::string(s.phrase.unit) +
@@ -284,6 +286,15 @@ bool isDocumentName(std::string_view name) {
     return std::find(kExt.begin(), kExt.end(), ext) != kExt.end();
 }
 
+bool holdsRateLine(std::string_view text) {
+    while (!text.empty()) {
+        const auto nl = text.find('\n');
+        if (findRatePhrase(untagged(text.substr(0, nl)))) return true;
+        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    }
+    return false;
+}
+
 bool isGeneralFormat(const LogFormat& format) {
     return format.message.parseWith == &parseGeneral;
 }
@@ -297,12 +308,20 @@ const LogFormat* findGeneralFormat(std::string_view id) {
 }
 
 const LogFormat* detectGeneralFormat(std::string_view head, std::string* why,
-                                     RateCandidate* candidate) {
+                                     RateCandidate* candidate, std::string_view tail) {
     std::map<std::string, Series> series;
     std::string_view rest = head;
     std::int64_t n = 0;
     bool fence = false;
-    while (!rest.empty()) {
+    // The tail's lines have no known number: they count from -1 down, and are said "at its end".
+    bool inTail = false;
+    while (!rest.empty() || (!inTail && !tail.empty())) {
+        if (rest.empty()) {
+            inTail = true;
+            rest = tail;
+            n = 0;
+            fence = false;
+        }
         const auto nl = rest.find('\n');
         const std::string_view raw = rest.substr(0, nl);
         rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
@@ -318,7 +337,7 @@ const LogFormat* detectGeneralFormat(std::string_view head, std::string* why,
             s.templ = templateOf(text);
             s.firstText.assign(text);
             s.phrase = *phraseOf(s.firstText);
-            s.firstLine = n;
+            s.firstLine = inTail ? -1 : n;
             s.evaluation = isEvaluationRate(s.firstText, s.phrase);
             s.summary = summaryWords(text);
             s.mlperf = contains(text, ":::MLLOG");

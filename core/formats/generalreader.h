@@ -31,8 +31,14 @@ struct RateCandidate {
 // The general format of head, registered on first use; nullptr when head holds no series of
 // training rates. *why says how it reads ("read by the general reader: its `wps` lines ..."),
 // *candidate the best rate line seen either way.
+// tail: the file's last bytes (whole lines), where a closing summary is, when head is not the
+// whole file.
 const LogFormat* detectGeneralFormat(std::string_view head, std::string* why = nullptr,
-                                     RateCandidate* candidate = nullptr);
+                                     RateCandidate* candidate = nullptr,
+                                     std::string_view tail = {});
+
+// Whether text holds a line with a rate phrase (a cheap look before a full detection).
+bool holdsRateLine(std::string_view text);
 
 // Whether a format is one the general reader made.
 bool isGeneralFormat(const LogFormat& format);

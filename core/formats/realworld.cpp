@@ -430,7 +430,8 @@ bool dlperfRunnerLines(std::string_view head, std::int64_t at) {
            readIntAt(text, end + 1, b, &end) && a == b;
 }
 
-const LogFormat* detectAnyLogFormat(std::string_view head, std::string* why) {
+const LogFormat* detectAnyLogFormat(std::string_view head, std::string* why,
+                                    RateCandidate* candidate) {
     const LogFormat* found = nullptr;
     std::int64_t foundLine = 0;
     // Evidence for the speedometer's families, from any line of the head.
@@ -467,7 +468,7 @@ const LogFormat* detectAnyLogFormat(std::string_view head, std::string* why) {
                    " is one of its lines";
         // No known family: a log that says its throughput in words is read by the general
         // reader before it is called another file.
-        return dlperf ? dlperf : detectGeneralFormat(head, why);
+        return dlperf ? dlperf : detectGeneralFormat(head, why, candidate);
     }
     if (found->message.parse == &parseSpeedometer) {
         if (insightface)
