@@ -166,6 +166,10 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kCounted
     {"records", "records/s"},
 }};
 const KeyWord* genericKey(std::string_view line, std::size_t end, std::size_t& tokenPos) {
+    // Every such name ends in "/s", "sec", "second": most numbers of most lines stop here.
+    if (end < 2 || (lowerChar(line[end - 1]) != 's' && lowerChar(line[end - 1]) != 'c' &&
+                    lowerChar(line[end - 1]) != 'd'))
+        return nullptr;
     std::size_t start = end;
     while (start > 0 &&
            (isWordChar(line[start - 1]) || line[start - 1] == '/' || line[start - 1] == '.'))
@@ -206,13 +210,20 @@ const KeyWord* keyBefore(std::string_view line, std::size_t at, std::size_t& tok
     std::size_t end = at;
     while (end > 0 && line[end - 1] == ' ')
         --end;
-    if (end > 0 && (line[end - 1] == ':' || line[end - 1] == '=')) --end;
+    bool separated = false; // "throughput: 3.06", "throughput=", "\"throughput\": "
+    if (end > 0 && (line[end - 1] == ':' || line[end - 1] == '=')) {
+        --end;
+        separated = true;
+    }
     while (end > 0 && line[end - 1] == ' ')
         --end;
     if (end > 0 && (line[end - 1] == '\'' || line[end - 1] == '"')) --end;
     const std::string_view before = line.substr(0, end);
     for (const auto& k : kKeysBefore) {
         if (!endsWithNoCase(before, k.text)) continue;
+        // A bare word before a number in prose ("throughput 1234") is no report: a name that
+        // says no unit must be a field's, followed by ':' or '='.
+        if (!k.unitPrinted && !separated) continue;
         std::size_t start = end - k.text.size();
         // "interval_samples_per_second": the whole name is the token.
         while (start > 0 && (isWordChar(line[start - 1]) || line[start - 1] == '.'))

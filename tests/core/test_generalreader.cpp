@@ -143,7 +143,8 @@ TEST(RatePhrase, StepTimesAndStepRates) {
 TEST(RatePhrase, NotRates) {
     for (std::string_view line :
          {"loss 2.31 lr 0.001", "resnet50 fp16 128", "epoch 3/90", "saved to /data/s/imgs/1.png",
-          "batch_size: 256", "http://example.org/samples/s3", "fp16 8 GPUs"})
+          "batch_size: 256", "http://example.org/samples/s3", "fp16 8 GPUs",
+          "the throughput 1234.5 of the model"})
         EXPECT_FALSE(findRatePhrase(line)) << line;
 }
 
