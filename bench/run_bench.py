@@ -15,6 +15,7 @@ Markdown tables. Machines are noisy: read the ratios, not the seconds.
 import argparse
 import glob
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -248,6 +249,42 @@ def mixed_row(cli, corpus, repeat):
     return (len(files), size, grep_wall, wall, ratio, rss, "%d of %d logs read" % (read, len(runs)))
 
 
+def generate_text(corpus, megabytes):
+    """A folder of non-log text (built once): prose with numbers, paths and a few rate words,
+    in 16 MB files, as a documentation or data folder holds; no line is a training report."""
+    text = os.path.join(corpus, "nonlog-text-%dmb" % megabytes)
+    if not os.path.isdir(text):
+        rng = random.Random(35)
+        words = ("the of and to in is was for on that with as by at from it an be this are "
+                 "which or model batch samples throughput step epoch data node gpu loss "
+                 "validation training result table figure see section").split()
+        os.makedirs(text + ".tmp", exist_ok=True)
+        for k in range(max(1, megabytes // 16)):
+            with open(os.path.join(text + ".tmp", "notes_%03d.txt" % k), "w") as out:
+                written = 0
+                while written < 16 * 1000 * 1000:
+                    n = rng.randint(6, 18)
+                    line = " ".join(rng.choice(words) for _ in range(n))
+                    line += " %d.%02d /srv/data/%d\n" % (rng.randint(0, 9999), rng.randint(0, 99),
+                                                      rng.randint(0, 999))
+                    out.write(line)
+                    written += len(line)
+        os.rename(text + ".tmp", text)
+    files = sorted(glob.glob(os.path.join(text, "*.txt")))
+    return text, files
+
+
+def text_row(cli, corpus, repeat, megabytes):
+    """summarize over a folder of non-log text against grep -c samples, side by side."""
+    text, files = generate_text(corpus, megabytes)
+    warm(files)
+    size = sum(os.path.getsize(f) for f in files) / 1e6
+    summarize = [cli, "summarize", text, "--quiet", "--format", "json"]
+    grep = ["grep", "-c", "samples"] + files
+    (grep_wall, _), [(wall, ratio, rss)] = side_by_side(grep, [summarize], repeat)
+    return len(files), size, grep_wall, wall, ratio, rss
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--cli", required=True)
@@ -258,7 +295,19 @@ def main():
     ap.add_argument("--formats-only", action="store_true", help="only the other formats' corpora")
     ap.add_argument("--mixed-only", action="store_true",
                     help="only the mixed folder of real-world names and other files")
+    ap.add_argument("--text-only", action="store_true",
+                    help="only the folder of non-log text (issue 35: the general reader's cost)")
+    ap.add_argument("--text-mb", type=int, default=1024, help="size of the non-log text folder")
     args = ap.parse_args()
+
+    if args.text_only:
+        n, size, grep_wall, wall, ratio, rss = text_row(args.cli, args.corpus, args.repeat,
+                                                        args.text_mb)
+        print("\n| non-log text (issue 35) | files | MB | grep -c samples s | summarize s | x grep (median of rounds) | peak RSS MiB |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        print("| prose, numbers, paths | %d | %.0f | %.3f | %.3f | %.2f | %.0f |"
+              % (n, size, grep_wall, wall, ratio, rss))
+        return
 
     fmt_rows = [] if args.mixed_only else format_rows(args.cli, args.corpus, args.repeat)
     if fmt_rows:

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -186,10 +187,40 @@ std::optional<int> reportReading(const Summary& summary, const SummarizeRequest&
     return std::nullopt;
 }
 
+// The runs DLPerf's script for one format reads, where the logs mix formats: the format of the
+// most runs (DLPerf's layout first: a tree's own logs outnumber what was copied beside them).
+// Every other log is named on standard error as left out, with its format.
+Summary oneScriptsLogs(const Summary& summary, bool quiet) {
+    std::map<std::string, int> count;
+    for (const auto& r : summary.runs)
+        ++count[r.key.format];
+    if (count.size() <= 1) return summary;
+    const auto most =
+        std::max_element(count.begin(), count.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; });
+    const std::string format = most->first;
+    Summary out = summary;
+    out.runs.clear();
+    for (const auto& r : summary.runs) {
+        if (r.key.format == format) {
+            out.runs.push_back(r);
+            continue;
+        }
+        if (!quiet)
+            std::fprintf(stderr,
+                         "note: left out of DLPerf's output: %s (read as %s; DLPerf's script for "
+                         "%s reads that format's logs only)\n",
+                         r.path.c_str(), r.key.format.c_str(), format.c_str());
+    }
+    recomputeCases(out);
+    return out;
+}
+
 // --format dlperf: the summary as DLPerf's script for its one format would print it, into
 // *text; a usage error's exit code when the logs mix formats, precisions or batch sizes.
-std::optional<int> renderDlperf(const Summary& summary, const SummarizeRequest& req,
+std::optional<int> renderDlperf(const Summary& whole, const SummarizeRequest& req,
                                 std::string* text) {
+    const Summary summary = oneScriptsLogs(whole, req.quiet);
     const CaseMix mix = caseMix(summary);
     // A script that prints tables (OneFlow's) groups the batch sizes itself.
     const LogFormat* only = mix.formats.size() == 1 ? findLogFormat(*mix.formats.begin()) : nullptr;

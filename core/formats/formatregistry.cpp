@@ -1,5 +1,7 @@
 #include "core/formats/formatregistry.h"
 
+#include "core/formats/generalreader.h"
+
 #include "core/formats/insightface.h"
 #include "core/formats/insightfaceoneflow.h"
 #include "core/formats/mindspore.h"
@@ -84,7 +86,7 @@ const LogFormat* findLogFormat(std::string_view id) {
         if (f.id == id) return &f;
     for (const LogFormat* f : registeredLogFormats())
         if (f->id == id) return f;
-    return nullptr;
+    return findGeneralFormat(id);
 }
 
 const LogFormat& logFormatOf(std::string_view id) {

@@ -1,6 +1,8 @@
 #include "core/formats/formatregistry.h"
 #include "core/formats/realworld.h"
 
+#include "core/formats/generalreader.h"
+
 #include "core/model/textscan.h"
 #include "core/measure/steadystateanalyzer.h"
 #include "core/parse/lineformat.h"
@@ -407,7 +409,29 @@ bool looksLikeText(std::string_view head) {
     return control * 100 <= probe.size(); // at most 1 %
 }
 
-const LogFormat* detectAnyLogFormat(std::string_view head, std::string* why) {
+// Whether line `at` of head is a Speedometer line as DLPerf's NGC MXNet runner writes it: behind
+// Open MPI's rank tag, one iteration per line ("Batch [19-19]"). MLPerf's and gluon-cv's MXNet
+// logs report ranges of iterations ("Batch [0-20]").
+bool dlperfRunnerLines(std::string_view head, std::int64_t at) {
+    std::string_view rest = head;
+    for (std::int64_t line = 1; line < at && !rest.empty(); ++line) {
+        const auto nl = rest.find('\n');
+        rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+    }
+    const std::string_view text = rest.substr(0, rest.find('\n'));
+    int rank = -1;
+    std::size_t length = 0;
+    if (!matchOpenMpiTag(text, rank, length)) return false;
+    const auto batch = text.find("Batch [");
+    if (batch == std::string_view::npos) return false;
+    std::int64_t a = -1, b = -2;
+    std::size_t end = 0;
+    return readIntAt(text, batch + 7, a, &end) && end < text.size() && text[end] == '-' &&
+           readIntAt(text, end + 1, b, &end) && a == b;
+}
+
+const LogFormat* detectAnyLogFormat(std::string_view head, std::string* why,
+                                    RateCandidate* candidate) {
     const LogFormat* found = nullptr;
     std::int64_t foundLine = 0;
     // Evidence for the speedometer's families, from any line of the head.
@@ -442,13 +466,23 @@ const LogFormat* detectAnyLogFormat(std::string_view head, std::string* why) {
         if (dlperf && why)
             *why = "read as " + std::string(dlperf->id) + ": line " + std::to_string(dlperfLine) +
                    " is one of its lines";
-        return dlperf;
+        // No known family: a log that says its throughput in words is read by the general
+        // reader before it is called another file.
+        return dlperf ? dlperf : detectGeneralFormat(head, why, candidate);
     }
     if (found->message.parse == &parseSpeedometer) {
         if (insightface)
             found = &realWorld("insightface-speedometer");
         else if (gluoncv)
             found = &realWorld("gluoncv-speedometer");
+        else if (!mlperf && dlperf == &ngcMxnetFormat() && dlperfRunnerLines(head, foundLine)) {
+            // The most specific reading: DLPerf's own NGC MXNet log, wherever it was copied.
+            if (why)
+                *why = "read as ngc-mxnet: line " + std::to_string(foundLine) +
+                       " and the Speed lines after it report one iteration each (Batch [k-k]) "
+                       "from rank-tagged processes, as DLPerf's NGC MXNet runner writes them";
+            return dlperf;
+        }
     }
     if (why) {
         *why = "read as " + std::string(found->id) + ": line " + std::to_string(foundLine) +

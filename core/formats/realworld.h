@@ -34,7 +34,10 @@ std::span<const LogFormat> realWorldFormats();
 // The format a log outside DLPerf's layout is read as, from its first lines (head): the
 // real-world reading of the family its lines show, else a DLPerf format whose lines it holds;
 // nullptr when none. *why says which was chosen and, where two readings fit, why this one.
-const LogFormat* detectAnyLogFormat(std::string_view head, std::string* why = nullptr);
+// *candidate: the best rate line the general reader saw, where it read none (see generalreader.h).
+struct RateCandidate;
+const LogFormat* detectAnyLogFormat(std::string_view head, std::string* why = nullptr,
+                                    RateCandidate* candidate = nullptr);
 
 // Whether head looks like text at all (no NUL byte, few control bytes): binaries are skipped
 // before any line is looked at.

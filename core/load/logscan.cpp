@@ -1,5 +1,6 @@
 #include "core/load/logscan.h"
 
+#include "core/formats/generalreader.h"
 #include "core/formats/realworld.h"
 #include "core/model/modelname.h"
 #include "core/load/runidentity.h"
@@ -66,6 +67,79 @@ const char* notAFile(const fs::directory_entry& entry) {
     if (fs::is_block_file(st)) return "a block device";
     if (fs::is_socket(st)) return "a socket";
     return nullptr;
+}
+
+// head with the lines of Markdown code blocks ("```" to "```") emptied, their line breaks kept:
+// log lines quoted in a note are not the file's own.
+std::string withoutQuotedBlocks(const std::string& head) {
+    if (head.rfind("```", 0) != 0 && head.find("\n```") == std::string::npos) return head;
+    std::string out;
+    out.reserve(head.size());
+    bool quoted = false;
+    std::size_t at = 0;
+    while (at < head.size()) {
+        const auto nl = head.find('\n', at);
+        const std::size_t end = nl == std::string::npos ? head.size() : nl;
+        const bool fence = head.compare(at, 3, "```") == 0;
+        if (fence) quoted = !quoted;
+        if (!quoted && !fence) out.append(head, at, end - at);
+        if (nl != std::string::npos) out.push_back('\n');
+        at = end + 1;
+    }
+    return out;
+}
+
+// Why a file with rate-like lines was not read, naming its best candidate line: the words the
+// app's warnings list offers Teach ScaleView this log… on.
+std::string notReadText(const RateCandidate& c) {
+    return "not read: no known format, and its rate lines (" + std::to_string(c.reports) +
+           (c.reports == 1 ? " line" : " lines") +
+           " like it) are no series of training reports the general reader takes; best "
+           "candidate, line " +
+           std::to_string(c.line) + ": " + c.text.substr(0, 160) +
+           " (Teach ScaleView this log… reads it)";
+}
+
+// A DLPerf log outside its <N>n<G>g folder: its ranks say how many processes ran, not over how
+// many nodes, so its topology is unknown and the run says why.
+void unknownTopology(RunKey& key) {
+    if (key.origins.topology == KeySource::Sidecar) return;
+    key.topology = Topology{};
+    key.origins.topology = KeySource::Unknown;
+    key.origins.nodesUnknown = false;
+    key.origins.details.push_back(
+        "topology ?: a DLPerf NGC MXNet log outside an <N>n<G>g folder, whose ranks do not say "
+        "over how many nodes it ran (a scaleview.json beside it can say)");
+}
+
+// The file's last 64 KiB after `after` bytes, from its first whole line; false when the file
+// ends within `after` bytes.
+bool readTail(const fs::path& path, std::size_t after, std::string& tail) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return false;
+    struct stat st {};
+    const bool ok = ::fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) > after;
+    if (ok) {
+        const std::size_t size = static_cast<std::size_t>(st.st_size);
+        const std::size_t from = std::max(after, size - std::min(size, std::size_t{1} << 16));
+        tail.resize(size - from);
+        std::size_t got = 0;
+        while (got < tail.size()) {
+            const ssize_t n =
+                ::pread(fd, tail.data() + got, tail.size() - got, static_cast<off_t>(from + got));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            got += static_cast<std::size_t>(n);
+        }
+        tail.resize(got);
+        // From the first whole line, unless the tail starts where the head ended.
+        if (from > after) {
+            const auto nl = tail.find('\n');
+            tail.erase(0, nl == std::string::npos ? tail.size() : nl + 1);
+        }
+    }
+    ::close(fd);
+    return ok && !tail.empty();
 }
 
 struct Walker {
@@ -187,11 +261,19 @@ struct Walker {
             if (!logName || !topology) {
                 // Outside DLPerf's layout: the content decides.
                 bool binary = false;
-                if (auto log = sniffLogFile(p, display(p), root, sidecars, out.warnings, &binary))
+                std::string whyNot;
+                NotReadLog notRead;
+                if (auto log = sniffLogFile(p, display(p), root, sidecars, out.warnings, &binary,
+                                            &whyNot, &notRead))
                     out.logs.push_back(std::move(*log));
                 else {
                     ++out.otherFiles;
                     if (binary) ++out.binaryFiles;
+                    // Rate-like lines that nothing read: said, with the line to teach from.
+                    if (notRead.line > 0) {
+                        out.warnings.push_back({notRead.display, notRead.line, whyNot});
+                        out.notRead.push_back(std::move(notRead));
+                    }
                 }
                 continue;
             }
@@ -226,8 +308,17 @@ std::string ScanResult::summaryLine() const {
 std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& display,
                                     const fs::path& root, Sidecars& sidecars,
                                     std::vector<Warning>& warnings, bool* binary,
-                                    std::string* whyNot) {
+                                    std::string* whyNot, NotReadLog* notRead) {
     if (binary) *binary = false;
+    // Documents, source and configs quote log lines and print rates; they are not runs.
+    if (isDocumentName(path.filename().string())) {
+        if (whyNot)
+            *whyNot = "not a throughput log: a document, source or configuration file (" +
+                      path.extension().string() +
+                      ") is never read as a run, whatever log "
+                      "lines it quotes";
+        return std::nullopt;
+    }
     std::string head, error;
     if (!readHead(path, head, false, &error)) {
         if (whyNot) *whyNot = "cannot be read: " + error;
@@ -243,16 +334,35 @@ std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& dis
         return std::nullopt;
     }
     std::string why;
-    const LogFormat* format = detectAnyLogFormat(head, &why);
+    RateCandidate candidate;
+    const LogFormat* format = detectAnyLogFormat(withoutQuotedBlocks(head), &why, &candidate);
     if (!format && head.size() == (std::size_t{1} << 16)) {
         readHead(path, head, true, nullptr);
-        format = detectAnyLogFormat(head, &why);
+        format = detectAnyLogFormat(withoutQuotedBlocks(head), &why, &candidate);
+    }
+    // A closing summary is at the end of a log longer than its head: the general reader looks
+    // there too (only where no known family read the head).
+    if ((!format || isGeneralFormat(*format)) && head.size() >= (std::size_t{1} << 16)) {
+        std::string tail;
+        if (readTail(path, head.size(), tail) && holdsRateLine(tail)) {
+            std::string tailWhy;
+            RateCandidate tailCandidate;
+            const LogFormat* withTail =
+                detectGeneralFormat(withoutQuotedBlocks(head), &tailWhy, &tailCandidate, tail);
+            if (withTail) {
+                format = withTail;
+                why = std::move(tailWhy);
+            }
+        }
     }
     if (!format) {
         if (whyNot)
             *whyNot = "not a throughput log: none of its first " + std::to_string(kDetectLines) +
                       " lines is a throughput line of a known format (scaleview-cli formats "
                       "lists them)";
+        if (candidate.line > 0 && whyNot) *whyNot = notReadText(candidate);
+        if (candidate.line > 0 && notRead)
+            *notRead = NotReadLog{display, path, candidate.line, candidate.text};
         return std::nullopt;
     }
     LogFile log;
@@ -262,11 +372,16 @@ std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& dis
     // A user format's metadata patterns fill what the log's own dumps did not say.
     if (const UserFormat* user = userFormatOf(*format))
         mergeFacts(facts, userFormatRunFacts(*user, head));
+    const bool ngcMxnet = format == &ngcMxnetFormat();
+    // DLPerf's NGC MXNet runner passes the node's batch (per GPU x GPUs) to the script: the
+    // per-GPU batch is the file name's.
+    if (ngcMxnet) facts.batch.reset();
     const PathHints hints = readPathHints(path, root);
     const auto sidecar = sidecars.lookup(path, warnings);
     log.key = identifyRun(facts, hints, sidecar, display, warnings);
     log.key.format = std::string(format->id);
     log.detection = why;
+    if (ngcMxnet && !sidecar) unknownTopology(log.key);
     return log;
 }
 
@@ -287,6 +402,10 @@ ScanResult scanLogFiles(const std::vector<fs::path>& files) {
             }
             for (auto& w : sub.warnings)
                 result.warnings.push_back(std::move(w));
+            for (auto& n : sub.notRead) {
+                n.display = (file / n.display).lexically_normal().string();
+                result.notRead.push_back(std::move(n));
+            }
             result.filesRead += sub.filesRead;
             result.otherFiles += sub.otherFiles;
             result.binaryFiles += sub.binaryFiles;
@@ -310,13 +429,15 @@ ScanResult scanLogFiles(const std::vector<fs::path>& files) {
         Sidecars sidecars(parent.empty() ? fs::path(".") : parent);
         std::string whyNot;
         bool binary = false;
+        NotReadLog notRead;
         if (auto log = sniffLogFile(file, file.string(), parent.empty() ? fs::path(".") : parent,
-                                    sidecars, result.warnings, &binary, &whyNot))
+                                    sidecars, result.warnings, &binary, &whyNot, &notRead))
             result.logs.push_back(std::move(*log));
         else {
             ++result.otherFiles;
             if (binary) ++result.binaryFiles;
-            result.warnings.push_back({file.string(), 0, whyNot});
+            result.warnings.push_back({file.string(), notRead.line, whyNot});
+            if (notRead.line > 0) result.notRead.push_back(std::move(notRead));
         }
     }
     if (result.logs.empty() && !files.empty() && result.warnings.size() == files.size() &&

@@ -27,8 +27,18 @@ struct LogFile {
     std::string detection = {};
 };
 
+// A file skipped as no log although it holds rate-like lines: what the user may teach
+// ScaleView to read (the app's Teach ScaleView this log…), with its best candidate line.
+struct NotReadLog {
+    std::string display;
+    std::filesystem::path path;
+    std::int64_t line = 0; // 1-based
+    std::string text;      // the candidate line, at most 300 bytes
+};
+
 struct ScanResult {
-    std::vector<LogFile> logs; // sorted by display path
+    std::vector<LogFile> logs;       // sorted by display path
+    std::vector<NotReadLog> notRead; // also a warning each, naming the candidate line
     std::vector<Warning> warnings;
     std::optional<std::string> error; // the root itself could not be read
     std::size_t filesRead = 0;        // regular files looked at
@@ -55,6 +65,6 @@ class Sidecars;
 std::optional<LogFile> sniffLogFile(const std::filesystem::path& path, const std::string& display,
                                     const std::filesystem::path& root, Sidecars& sidecars,
                                     std::vector<Warning>& warnings, bool* binary = nullptr,
-                                    std::string* whyNot = nullptr);
+                                    std::string* whyNot = nullptr, NotReadLog* notRead = nullptr);
 
 } // namespace sv

@@ -110,6 +110,17 @@ RunResult RunMeter::base() const {
 
 RunResult RunMeter::result(const ParseCounters& counters, bool unterminatedTail) const {
     RunResult r = base();
+    // DLPerf's methods read every rank of a known topology: a DLPerf log copied out of its
+    // <N>n<G>g folder has none, and says so rather than a rank count.
+    if (!m_own && m_key.topology.ranks() <= 0 && m_key.origins.topology == KeySource::Unknown) {
+        r.status = RunStatus::Unusable;
+        r.counters = counters;
+        r.reason = "its topology is unknown (?): DLPerf's methods need the nodes and GPUs of every "
+                   "rank's lines, and this log outside an <N>n<G>g folder does not say them (a "
+                   "scaleview.json beside it can)";
+        if (!m_detection.empty()) r.notes.push_back(m_detection);
+        return r;
+    }
     if (m_own)
         m_own->finish(r, counters, unterminatedTail);
     else

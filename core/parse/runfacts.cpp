@@ -48,6 +48,13 @@ struct Collector {
     // Totals (world_size, "Num GPUs") beat processes x devices per process.
     std::optional<RunFact> totalGpus, devicesPerProcess, mlperfGpus, mlperfNodes;
     std::optional<RunFact> mlperfGlobalBatch, mlperfPlatformNodes;
+    // A launcher's command line and what the run prints of itself: torchrun's
+    // --nproc_per_node x --nnodes, CUDA_VISIBLE_DEVICES (one node's), a stated global batch.
+    std::optional<RunFact> nprocPerNode, launcherNodes, visibleDevices, statedGlobalBatch;
+    // -b/--batch-size on a printed command line; under the PyTorch ImageNet example's
+    // --multiprocessing-distributed it is the node's, which main.py splits over its GPUs.
+    std::optional<RunFact> commandBatch;
+    bool nodeBatch = false;
     int maxRank = -1;
     std::int64_t rankLine = 0;
     std::string rankEvidence;
@@ -88,12 +95,23 @@ struct Collector {
         const std::string k = lower(key);
         const std::string evidence = std::string(key) + " " + std::string(trimBlanks(value));
         keep(key, trimBlanks(value));
-        if (k == "batch_size" || k == "batch-size" || k == "per_gpu_batch_size" ||
+        if (k == "batch_size" || k == "batch-size" || k == "per_gpu_batch_size" || k == "b" ||
             k == "train_batch_size" || k == "batch_size_per_gpu") {
             if (auto b = positive(value)) set(facts.batch, std::to_string(*b), line, evidence);
         } else if (k == "world_size" || k == "num_gpus_total" || k == "total_gpus") {
             if (auto g = positive(value)) set(totalGpus, std::to_string(*g), line, evidence);
-        } else if (k == "num_gpus" || k == "ngpus" || k == "num_devices") {
+        } else if (k == "nproc_per_node" || k == "nproc-per-node") {
+            if (auto g = positive(value)) set(nprocPerNode, std::to_string(*g), line, evidence);
+        } else if (k == "nnodes") {
+            if (auto g = positive(value)) set(launcherNodes, std::to_string(*g), line, evidence);
+        } else if (k == "ntasks" || k == "np" || k == "distributed_world_size" ||
+                   k == "world size" || k == "gpus used" || k == "number of gpus") {
+            if (auto g = positive(value)) set(totalGpus, std::to_string(*g), line, evidence);
+        } else if (k == "global_batch_size" || k == "global-batch-size" ||
+                   k == "global batch size") {
+            if (auto g = positive(value))
+                set(statedGlobalBatch, std::to_string(*g), line, evidence);
+        } else if (k == "num_gpus" || k == "ngpus" || k == "num_devices" || k == "n_gpu") {
             if (auto g = positive(value))
                 set(devicesPerProcess, std::to_string(*g), line, evidence);
         } else if (k == "gpus") {
@@ -259,6 +277,82 @@ struct Collector {
         }
     }
 
+    // A launcher's command line as the run prints it: "python3 main.py --arch resnet50
+    // --batch-size 128", "torchrun --nproc_per_node 8 --nnodes 2 ...", "mpirun -np 16 ...",
+    // "srun --ntasks=8 ..." (the "--key=value" forms are read with every line's flags).
+    void commandLine(std::string_view text, std::int64_t n) {
+        static constexpr std::string_view kLaunchers[] = {"python",
+                                                          "torchrun",
+                                                          "mpirun",
+                                                          "srun ",
+                                                          "horovodrun",
+                                                          "deepspeed ",
+                                                          "torch.distributed.launch"};
+        if (std::none_of(std::begin(kLaunchers), std::end(kLaunchers),
+                         [&](std::string_view w) { return contains(text, w); }))
+            return;
+        std::vector<std::string_view> words;
+        for (std::size_t at = 0; at < text.size();) {
+            const auto start = text.find_first_not_of(" \t", at);
+            if (start == std::string_view::npos) break;
+            const auto end = std::min(text.find_first_of(" \t", start), text.size());
+            words.push_back(text.substr(start, end - start));
+            at = end;
+        }
+        for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+            const std::string_view flag = words[i];
+            if (flag.size() < 2 || flag[0] != '-' || contains(flag, "=") || !positive(words[i + 1]))
+                continue;
+            std::string_view key = flag.substr(flag[1] == '-' ? 2 : 1);
+            if (key == "n" && contains(text, "srun")) key = "ntasks";
+            if (key == "n" && contains(text, "mpirun")) key = "np";
+            if (key == "batch-size" || key == "batch_size" || key == "b") {
+                if (auto b = positive(words[i + 1]))
+                    set(commandBatch, std::to_string(*b), n,
+                        "command line: " + std::string(flag) + " " + std::string(words[i + 1]));
+                nodeBatch = nodeBatch || contains(text, "--multiprocessing-distributed");
+                continue;
+            }
+            if (key == "nproc_per_node" || key == "nproc-per-node" || key == "nnodes" ||
+                key == "ntasks" || key == "np" || key == "train_batch_size" ||
+                key == "global-batch-size" || key == "global_batch_size")
+                pair(key, words[i + 1], n);
+        }
+    }
+
+    // What a run prints of its size in words: "using world size: 8", "n_gpu: 16", "GPUs used: 1",
+    // "Number of GPUs: 8", "global batch size: 256", "CUDA_VISIBLE_DEVICES=0,1,2,3",
+    // "Devices: [cuda(id=0), cuda(id=1)]".
+    void sizeWords(std::string_view text, std::int64_t n) {
+        static constexpr std::string_view kKeys[] = {
+            "world size: ", "n_gpu: ", "GPUs used: ", "Number of GPUs: ", "global batch size: "};
+        for (std::string_view key : kKeys) {
+            const auto at = text.find(key);
+            if (at == std::string_view::npos) continue;
+            const auto v = text.find_first_not_of(' ', at + key.size());
+            if (v == std::string_view::npos) continue;
+            const auto end = std::min(text.find_first_not_of("0123456789", v), text.size());
+            pair(key.substr(0, key.size() - 2), text.substr(v, end - v), n);
+        }
+        if (const auto at = text.find("CUDA_VISIBLE_DEVICES="); at != std::string_view::npos) {
+            const std::size_t v = at + 21;
+            const auto end = std::min(text.find_first_not_of("0123456789,", v), text.size());
+            const std::string_view list = text.substr(v, end - v);
+            if (!list.empty() && isDigit(list.front()))
+                set(visibleDevices, std::to_string(std::count(list.begin(), list.end(), ',') + 1),
+                    n, text.substr(at, end - at));
+        }
+        if (const auto at = text.find("Devices: ["); at != std::string_view::npos) {
+            const auto close = text.find(']', at);
+            const std::string_view list =
+                text.substr(at + 10, close == std::string_view::npos ? std::string_view::npos
+                                                                     : close - at - 10);
+            if (!trimBlanks(list).empty())
+                set(totalGpus, std::to_string(std::count(list.begin(), list.end(), ',') + 1), n,
+                    text.substr(at, std::min<std::size_t>(list.size() + 11, 80)));
+        }
+    }
+
     void line(std::string_view text, std::int64_t n) {
         // Launcher tags: the highest rank is the process count less one.
         int rank = -1;
@@ -302,6 +396,8 @@ struct Collector {
                  text.substr(eq + 1, (end == std::string_view::npos ? text.size() : end) - eq - 1),
                  n);
         }
+        commandLine(text, n);
+        sizeWords(text, n);
         // TensorFlow ConvNets' hyper-parameter lines.
         if (text.rfind("Num GPUs ", 0) == 0) pair("world_size", text.substr(9), n);
         if (text.rfind("Per-GPU Batch Size ", 0) == 0) pair("batch_size", text.substr(19), n);
@@ -370,6 +466,13 @@ struct Collector {
         const int processes = maxRank + 1;
         if (totalGpus) {
             facts.gpus = totalGpus;
+        } else if (nprocPerNode) {
+            // torchrun's processes: one per GPU of each of --nnodes nodes.
+            const int nodes = launcherNodes ? std::stoi(launcherNodes->value) : 1;
+            facts.gpus =
+                RunFact{std::to_string(std::stoi(nprocPerNode->value) * nodes), nprocPerNode->line,
+                        "command line: " + nprocPerNode->evidence +
+                            (launcherNodes ? " x " + launcherNodes->evidence : "")};
         } else if (processes > 0) {
             const int per = devicesPerProcess ? std::stoi(devicesPerProcess->value) : 1;
             std::string evidence = std::to_string(processes) + " ranks (" + rankEvidence + ")";
@@ -395,6 +498,12 @@ struct Collector {
             facts.gpus = RunFact{std::to_string(std::stoi(mlperfGpus->value) * nodes),
                                  mlperfGpus->line, mlperfGpus->evidence};
         }
+        if (!facts.gpus && visibleDevices) {
+            // One process's view of its node: the GPUs it may use.
+            facts.gpus = visibleDevices;
+            facts.nodes = RunFact{"1", visibleDevices->line, "one node's CUDA_VISIBLE_DEVICES"};
+        }
+        if (!facts.nodes && launcherNodes) facts.nodes = launcherNodes;
         if (!facts.nodes && mlperfNodes) facts.nodes = mlperfNodes;
         if (!facts.nodes && mlperfPlatformNodes) facts.nodes = mlperfPlatformNodes;
         if (!facts.batch && mlperfGlobalBatch && facts.gpus) {
@@ -404,6 +513,24 @@ struct Collector {
                 facts.batch =
                     RunFact{std::to_string(global / gpus), mlperfGlobalBatch->line,
                             mlperfGlobalBatch->evidence + " / " + std::to_string(gpus) + " GPUs"};
+        }
+        if (!facts.batch && commandBatch) {
+            const int b = std::stoi(commandBatch->value);
+            const int perNode = maxUseGpu + 1;
+            if (!nodeBatch)
+                facts.batch = commandBatch;
+            else if (perNode > 0 && b % perNode == 0)
+                facts.batch = RunFact{std::to_string(b / perNode), commandBatch->line,
+                                      commandBatch->evidence + " / " + std::to_string(perNode) +
+                                          " GPUs of the node (--multiprocessing-distributed)"};
+        }
+        if (!facts.batch && statedGlobalBatch && facts.gpus) {
+            const int global = std::stoi(statedGlobalBatch->value);
+            const int gpus = std::stoi(facts.gpus->value);
+            if (global % gpus == 0)
+                facts.batch =
+                    RunFact{std::to_string(global / gpus), statedGlobalBatch->line,
+                            statedGlobalBatch->evidence + " / " + std::to_string(gpus) + " GPUs"};
         }
         if (!facts.nodes) facts.nodes = hosts.nodes(facts.gpus ? std::stoi(facts.gpus->value) : 0);
         return facts;

@@ -9,6 +9,7 @@
 
 #include "core/formats/userformat.h"
 #include "ui/widgets/logactions.h"
+#include "ui/widgets/pagebanner.h"
 #include "ui/widgets/teachdialog.h"
 
 #include <QAction>
@@ -121,4 +122,47 @@ TEST(TeachDialog, OfferedOnARowNothingReads) {
     }));
     EXPECT_EQ(dialog->lines()->count(), 2 + 50 + 50 / 7);
     dialog->close(); // deleted on close
+}
+
+// Issue 35 item 6 / issue 37 item 4: a folder whose only file holds rate lines that nothing reads
+// (its rates are an evaluation's) says so in the banner, with Teach ScaleView this Log… beside
+// Choose another…; the dialog opens at the scan's candidate line; once a format that reads the
+// file is saved, the folder is read again, without choosing it again.
+TEST(TeachDialog, FromTheBannerOfAFolderNothingReadsThenReadAgain) {
+    TempDir dir;
+    std::string text = "starting the job\nconfig: batch_size=64 world_size=8\n";
+    for (int k = 0; k < 40; ++k)
+        text += "validate it " + std::to_string(k) + " | " + std::to_string(800 + k % 5) +
+                ".5 samples/s\n";
+    writeFile(dir / "unknown" / "job.out", text);
+    AppWindow app;
+    ui::PageBanner* banner = app.window.openBanner();
+    app.window.openDirectory(QString::fromStdString((dir / "unknown").string()));
+    ASSERT_TRUE(waitUntil([&] { return !banner->isHidden(); }));
+    EXPECT_TRUE(banner->text().contains(QStringLiteral("no format reads")))
+        << banner->text().toStdString();
+    EXPECT_TRUE(banner->text().contains(QStringLiteral("line 3"))) << banner->text().toStdString();
+    EXPECT_EQ(banner->actionButton()->text(), QStringLiteral("Choose another…"));
+    ASSERT_FALSE(banner->secondButton()->isHidden());
+    EXPECT_EQ(banner->secondButton()->text(), QStringLiteral("Teach ScaleView this Log…"));
+
+    banner->secondButton()->click();
+    ui::TeachDialog* dialog = nullptr;
+    ASSERT_TRUE(waitUntil([&] {
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (auto* d = qobject_cast<ui::TeachDialog*>(w); d && d->isVisible()) dialog = d;
+        return dialog && dialog->ready();
+    }));
+    EXPECT_EQ(dialog->lines()->currentRow(), 2); // line 3, the candidate
+    // What Save does once the format file is written: registered, and the folder read again.
+    UserFormatError e;
+    const auto format = UserFormat::parse(
+        R"j({"scaleview_format": 1, "id": "validate-35", "name": "Validate", "unit": "samples/s",
+             "line": "validate it (?P<step>\\d+) \\| (?P<value>[0-9.]+) samples/s"})j",
+        "validate-35.json", &e);
+    ASSERT_TRUE(format) << e.text();
+    emit dialog->formatSaved(QStringLiteral("validate-35.json"), format);
+    ASSERT_TRUE(app.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 1; }));
+    EXPECT_EQ(app.window.analysis()->current()->summary.runs[0].key.format, "validate-35");
+    dialog->close();
 }

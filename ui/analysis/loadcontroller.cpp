@@ -54,7 +54,10 @@ void LoadController::open(const QString& root) {
     const std::filesystem::path path = root.toStdString();
     // campaign.json is read here too, so no file is touched on the GUI thread.
     async::runInBackground(
-        this, [path] { return Scan{scanLogDirectory(path), findCampaignWindow(path)}; },
+        this,
+        [path] {
+            return Scan{scanLogDirectory(path), findCampaignWindow(path)};
+        },
         [this, generation](Scan scan) {
             if (generation != m_generation || !m_scanning) return; // another open since
             m_scanning = false;
@@ -72,6 +75,10 @@ void LoadController::onScanned(quint64 generation, Scan found) {
     }
     if (scan.logs.empty()) {
         m_loading = false;
+        if (!scan.notRead.empty())
+            emit teachable(QString::fromStdString(scan.notRead.front().path.string()),
+                           static_cast<int>(scan.notRead.front().line),
+                           static_cast<int>(scan.notRead.size()));
         // Content decides (issue 26): say what was read, in one line.
         emit failed(m_opening,
                     QStringLiteral("no throughput logs found (%1; a DLPerf log "

@@ -47,6 +47,9 @@ class LoadController : public QObject {
     void snapshotReady(const sv::ui::LogSnapshot& snapshot); // partial while loading, then complete
     void finished(const QString& root, bool cancelled);
     void failed(const QString& root, const QString& error);
+    // Before failed(), for a folder with no log read: a file with rate lines nothing read, the
+    // one to teach ScaleView from, its best candidate line, and how many such files.
+    void teachable(const QString& log, int line, int files);
 
   private:
     struct Scan {

@@ -21,7 +21,7 @@ LogActions::LogActions(QAbstractItemView* view, Resolver resolve)
     m_teach->setObjectName(QStringLiteral("teachLog"));
     connect(m_teach, &QAction::triggered, this, [this] {
         const Target t = current();
-        if (!t.path.isEmpty()) openTeachDialog(m_view->window(), t.path);
+        if (!t.path.isEmpty()) openTeachDialog(m_view->window(), t.path, t.line);
     });
     m_copy->setShortcut(QKeySequence::Copy);
     m_copy->setShortcutContext(Qt::WidgetShortcut);

@@ -23,6 +23,7 @@ class LogActions : public QObject {
         QString path;
         // No format reads the log: Teach ScaleView this Log… is offered.
         bool unread = false;
+        int line = 0; // the candidate line to teach from (1-based; 0: none known)
     };
     using Resolver = std::function<Target(const QModelIndex&)>;
 

@@ -181,8 +181,14 @@ void TeachDialog::opened(std::optional<FormatDraft> draft, QString error) {
         m_lines->addItem(QString::fromStdString(l));
     m_id->setText(QString::fromStdString(m_draft->id));
     m_name->setText(QString::fromStdString(m_draft->name));
-    const int suggested = suggestThroughputLine(m_draft->lines());
-    if (suggested >= 0) m_lines->setCurrentRow(suggested); // chooseLine, through the signal
+    const int lines = static_cast<int>(m_draft->lines().size());
+    const int suggested = m_candidateLine > 0 && m_candidateLine <= lines
+                              ? m_candidateLine - 1
+                              : suggestThroughputLine(m_draft->lines());
+    if (suggested >= 0) {
+        m_lines->setCurrentRow(suggested); // chooseLine, through the signal
+        m_lines->scrollToItem(m_lines->item(suggested), QAbstractItemView::PositionAtCenter);
+    }
 }
 
 void TeachDialog::chooseLine(int row) {
@@ -356,8 +362,9 @@ void setAfterTeach(std::function<void(const QString& formatId)> afterSave) {
     afterTeach() = std::move(afterSave);
 }
 
-TeachDialog* openTeachDialog(QWidget* parent, const QString& log) {
+TeachDialog* openTeachDialog(QWidget* parent, const QString& log, int line) {
     auto* dialog = new TeachDialog(log, parent);
+    dialog->setCandidateLine(line);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     QObject::connect(dialog, &TeachDialog::formatSaved, dialog,
                      [](const QString&, std::shared_ptr<const UserFormat> format) {

@@ -51,6 +51,9 @@ class TeachDialog : public QDialog {
     std::optional<double> previewFigure() const { return m_previewFigure; }
     bool previewRunning() const { return m_running; }
     void chooseLine(int row);
+    // The line (1-based) to start from, where the scan found one (its best rate line): chosen
+    // once the first lines are read, instead of the dialog's own guess.
+    void setCandidateLine(int line) { m_candidateLine = line; }
 
   signals:
     // The format file was written: its path, and the format as loaded from it.
@@ -90,13 +93,15 @@ class TeachDialog : public QDialog {
     int m_generation = 0;
     bool m_running = false;
     bool m_filling = false;
+    int m_candidateLine = 0;
     std::optional<std::int64_t> m_previewMatches;
     std::optional<double> m_previewFigure;
 };
 
 // Opens the dialog on log (non-modal, deleted on close). A saved format is registered with the
 // engine (registerUserFormat), then what setAfterTeach gave runs (the main window: reload).
-TeachDialog* openTeachDialog(QWidget* parent, const QString& log);
+// line: the candidate line to start from (0: the dialog's own guess).
+TeachDialog* openTeachDialog(QWidget* parent, const QString& log, int line = 0);
 void setAfterTeach(std::function<void(const QString& formatId)> afterSave);
 
 } // namespace sv::ui

@@ -41,9 +41,12 @@ AnalysisPresenter::AnalysisPresenter(AnalysisController* analysis, AppSettings* 
             QString::fromStdString(w.text()),
             file.isEmpty() || !a ? QString()
                                  : QDir(QString::fromStdString(a->summary.root)).filePath(file),
-            // A log no format reads: the user may teach one (ui/widgets/teachdialog.h).
+            // A log no format reads: the user may teach one (ui/widgets/teachdialog.h), from
+            // the candidate line the scan names.
             w.message.find("of a known format") != std::string::npos ||
-                w.message.find("no speed line") != std::string::npos};
+                w.message.find("no speed line") != std::string::npos ||
+                w.message.rfind("not read:", 0) == 0,
+            w.message.rfind("not read:", 0) == 0 ? static_cast<int>(w.line) : 0};
     });
     m_to.status->setText(openHint());
 }

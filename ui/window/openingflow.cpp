@@ -10,6 +10,7 @@
 #include "ui/settings/appsettings.h"
 #include "ui/widgets/loadstatus.h"
 #include "ui/widgets/pagebanner.h"
+#include "ui/widgets/teachdialog.h"
 #include "ui/window/measurewindowflow.h"
 #include "ui/window/pagestack.h"
 
@@ -62,9 +63,16 @@ void OpeningFlow::openDropped(const QString& path, Qt::KeyboardModifiers modifie
         openDirectory(dir);
 }
 
+QString OpeningFlow::teachFolder() const {
+    return !m_retryRoot.isEmpty() ? m_retryRoot : m_p.loader->root();
+}
+
 void OpeningFlow::reload() {
-    if (!m_p.loader->root().isEmpty() && !m_p.loader->isLoading())
-        openDirectory(m_p.loader->root());
+    if (m_p.loader->isLoading()) return;
+    // After a format was taught from a folder that had opened with no log: that folder.
+    const QString root =
+        !m_retryRoot.isEmpty() ? std::exchange(m_retryRoot, QString()) : m_p.loader->root();
+    if (!root.isEmpty()) openDirectory(root);
 }
 
 void OpeningFlow::chooseDirectory() {
@@ -92,6 +100,8 @@ QString OpeningFlow::directoryToReopen() const {
 void OpeningFlow::connectLoader() {
     LoadController* loader = m_p.loader;
     connect(loader, &LoadController::started, this, [this](const QString& root) {
+        m_teachLog.clear(); // what the last open found to teach from is not this one's
+        m_teachFiles = 0;
         m_p.status->setText(tr("Scanning %1…").arg(QDir::toNativeSeparators(root)));
         m_p.loadStatus->showProgress(0, 0, -1);
     });
@@ -101,6 +111,15 @@ void OpeningFlow::connectLoader() {
     connect(loader, &LoadController::snapshotReady, m_p.analysis, &AnalysisController::setSnapshot);
     connect(loader, &LoadController::finished, this, &OpeningFlow::finishLoad);
     connect(loader, &LoadController::failed, this, &OpeningFlow::showOpenFailure);
+    connect(loader, &LoadController::teachable, this,
+            [this](const QString& log, int line, int files) {
+                m_teachLog = log;
+                m_teachLine = line;
+                m_teachFiles = files;
+            });
+    connect(m_p.banner, &PageBanner::secondTriggered, this, [this] {
+        if (!m_teachLog.isEmpty()) openTeachDialog(m_window, m_teachLog, m_teachLine);
+    });
     connect(m_p.live, &LiveController::snapshotReady, m_p.analysis,
             &AnalysisController::setSnapshot);
 }
@@ -159,15 +178,29 @@ void OpeningFlow::showOpenFailure(const QString& root, const QString& error) {
     }
     const QString what = tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(root), error);
     m_bannerAdds = false;
+    // Files with rate lines that nothing read: one dialog from "skipped" to "read".
+    const bool teach = !m_teachLog.isEmpty() && m_teachFiles > 0;
+    m_retryRoot = teach ? root : QString();
+    const QString teachWhat =
+        teach ? QStringLiteral("\n") +
+                    tr("%n file(s) hold throughput-like lines that no format reads, e.g. %1, "
+                       "line %2. Teach ScaleView this log, and the folder is read again.",
+                       nullptr, m_teachFiles)
+                        .arg(QDir::toNativeSeparators(m_teachLog))
+                        .arg(m_teachLine)
+              : QString();
     m_p.banner->showMessage(
         what + QStringLiteral("\n") +
             tr("ScaleView reads DLPerf logs laid out as "
-               "…/<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log, e.g. 1n8g/r50_b128_fp32_1.log.") +
+               "…/<N>n<G>g/<model>_b<B>_<precision>_<repeat>.log, e.g. 1n8g/r50_b128_fp32_1.log, "
+               "and any log whose lines a known format or the general reader reads.") +
+            teachWhat +
             (showing ? QStringLiteral(" ") + tr("Still showing %1.")
                                                  .arg(QDir::toNativeSeparators(
                                                      QString::fromStdString(shown->summary.root)))
                      : QString()),
-        tr("Choose another…"));
+        tr("Choose another…"), teach ? tr("Teach ScaleView this Log…") : QString());
+    if (!teach) m_teachLog.clear();
     m_p.status->setText(what);
 }
 

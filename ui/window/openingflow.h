@@ -51,6 +51,9 @@ class OpeningFlow : public QObject {
     void openDropped(const QString& path, Qt::KeyboardModifiers modifiers);
     // The directory shown, read again (F5).
     void reload();
+    // The folder a Teach file chooser starts in: the one open, or the one that opened with
+    // nothing read but a file to teach from.
+    QString teachFolder() const;
     void chooseDirectory();
     void chooseComparisonDirectory();
     // The directory to open at start: the last one, unless the user turned that off or it is
@@ -81,6 +84,11 @@ class OpeningFlow : public QObject {
     AppSettings* m_settings;
     Parts m_p;
     bool m_bannerAdds = false; // the banner says an added directory failed, not an open
+    // A folder that opened with no log read, but with a file of rate lines nothing read: the
+    // banner's Teach ScaleView this log… opens that file at its candidate line, and Reload (after
+    // a format is saved) reads the folder again.
+    QString m_teachLog, m_retryRoot;
+    int m_teachLine = 0, m_teachFiles = 0;
     // How run ends reach the view: the open directory when the campaign started, and a run end
     // during a load.
     quint64 m_generationAtCampaignStart = 0;

@@ -59,9 +59,10 @@ void WindowMenus::buildFile() {
             {tr("Re&load"), QKeySequence(Qt::Key_F5), "reload", [opening] { opening->reload(); }});
     // A log no built-in format reads: the user teaches one (ui/widgets/teachdialog.h); a saved
     // format is registered and the directory shown read again.
-    addItem(file, this, {tr("&Teach ScaleView a Log…"), {}, "teachLogMenu", [this] {
+    addItem(file, this, {tr("&Teach ScaleView a Log…"), {}, "teachLogMenu", [this, opening] {
+                             // In the folder open (or the last one), not its parent.
                              const QString log = QFileDialog::getOpenFileName(
-                                 m_window, tr("Teach ScaleView a Log"), QString(),
+                                 m_window, tr("Teach ScaleView a Log"), opening->teachFolder(),
                                  tr("Logs (*.log *.txt *.out);;All files (*)"));
                              if (!log.isEmpty()) openTeachDialog(m_window, log);
                          }});

@@ -1,0 +1,292 @@
+// Issue 35, item 1 and 4: the general throughput reader. Logs in the shapes real runs commit to
+// public repositories, which no family of ScaleView's knows (docs/reading-logs.md names each
+// source), are generated here (none is committed): each must be read by the general reader, in
+// its own unit, with the median of its reports past the first tenth, and say how. Documents,
+// scripts and configs that quote the same lines, and a log with one stray rate line, are no run.
+
+#include "core/formats/formatregistry.h"
+#include "core/formats/generalreader.h"
+#include "core/formats/realworld.h"
+#include "core/load/logscan.h"
+#include "core/load/runloader.h"
+#include "core/parse/ratephrase.h"
+#include "tests/support/logwriter.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+using namespace sv;
+using namespace sv::test;
+
+namespace {
+
+std::string num(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+// Report k: a slow first report, then a steady rate with a ripple.
+double rateAt(double base, int k) {
+    return k == 0 ? base / 8 : base * (1.0 + 0.004 * ((k * 7) % 5 - 2));
+}
+
+double medianPastFirstTenth(std::vector<double> v) {
+    v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(std::max<std::size_t>(
+                                       v.size() >= 2 ? 1 : 0, v.size() / 10)));
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+struct Read {
+    ScanResult scan;
+    RunResult run;
+};
+
+Read readOne(const std::string& name, const std::string& text) {
+    TempDir dir;
+    writeFile(dir / "job" / name, text);
+    Read r;
+    r.scan = scanLogDirectory(dir.path());
+    if (r.scan.logs.size() == 1) {
+        LoadOptions o;
+        o.measure.formatDefaults = true;
+        r.run = loadRun(r.scan.logs[0], o);
+    }
+    return r;
+}
+
+std::string notes(const RunResult& r) {
+    std::string s;
+    for (const auto& n : r.notes)
+        s += n + "\n";
+    return s;
+}
+
+void expectFigure(const Read& r, double expected, std::string_view unit) {
+    ASSERT_EQ(r.scan.logs.size(), 1u) << r.scan.summaryLine();
+    const LogFormat& f = logFormatOf(r.scan.logs[0].key.format);
+    EXPECT_TRUE(isGeneralFormat(f)) << f.id;
+    EXPECT_EQ(f.unit, unit);
+    ASSERT_EQ(r.run.status, RunStatus::Complete) << r.run.reason;
+    ASSERT_TRUE(r.run.timeThroughput);
+    EXPECT_LE(std::fabs(*r.run.timeThroughput - expected) / expected, 1e-9)
+        << *r.run.timeThroughput << " vs " << expected << "\n"
+        << notes(r.run);
+    EXPECT_NE(notes(r.run).find("read by the general reader"), std::string::npos) << notes(r.run);
+}
+
+} // namespace
+
+TEST(RatePhrase, NumbersJoinedToThroughputUnits) {
+    struct Case {
+        std::string line;
+        double value;
+        std::string token, unit;
+    };
+    const Case cases[] = {
+        {"Epoch[3] Speed: 3203.4 samples/sec", 3203.4, "samples/sec", "samples/s"},
+        {"step 10 speed: 812.5 [imgs/sec]", 812.5, "imgs/sec", "images/s"},
+        {"| epoch 001 | loss 9.1 | wps 26613 | ups 0", 26613, "wps", "words/s"},
+        {"epoch 1: ... wps=26613, ups=3", 26613, "wps", "words/s"},
+        {"| batches 20 / 1681 | ms/batch 767.5 | tok/s   80050 | loss 12.55", 80050, "tok/s",
+         "tokens/s"},
+        {"{'training_steps': 20, 'seq/s': 24193.01, 'global_steps': 13}", 24193.01, "seq/s",
+         "sequences/s"},
+        {"{\"throughput\": 351.86, \"loss\": 2.1}", 351.86, "throughput", "samples/s"},
+        {"train_samples_per_second: 12.5", 12.5, "train_samples_per_second", "samples/s"},
+        {"[step 249] throughput=122.0K tks/s", 122000.0, "tks/s", "tokens/s"},
+        {"iter 5 1.2M tokens/s", 1.2e6, "tokens/s", "tokens/s"},
+        {"Throughput is 538913.12 record / second.", 538913.12, "record / second", "records/s"},
+        {"train_iter_items/sec: 31252.59", 31252.59, "train_iter_items/sec", "items/s"},
+        {"DLL - () avg_img/sec : 6919.28 images/s", 6919.28, "images/s", "images/s"},
+        {"ips: 1234.5 samples/sec", 1234.5, "samples/sec", "samples/s"},
+        {"rate 2.922e+10 samples/s", 2.922e10, "samples/s", "samples/s"},
+    };
+    for (const auto& c : cases) {
+        const auto p = findRatePhrase(c.line);
+        ASSERT_TRUE(p) << c.line;
+        EXPECT_EQ(p->kind, RatePhrase::Kind::Rate) << c.line;
+        EXPECT_DOUBLE_EQ(p->value, c.value) << c.line;
+        EXPECT_EQ(p->token, c.token) << c.line;
+        EXPECT_EQ(p->unit, c.unit) << c.line;
+    }
+}
+
+TEST(RatePhrase, StepTimesAndStepRates) {
+    auto p = findRatePhrase(" iteration 10/ 171661 | elapsed time per iteration (ms): 613.8 |");
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->kind, RatePhrase::Kind::StepSeconds);
+    EXPECT_DOUBLE_EQ(p->value, 0.6138);
+    p = findRatePhrase("step:1000/6200 train_loss:3.8490 train_time:214465ms step_avg:216.63ms");
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->kind, RatePhrase::Kind::StepSeconds);
+    EXPECT_DOUBLE_EQ(p->value, 0.21663);
+    p = findRatePhrase("Iteration:  51%|#####     | 48/95 [00:30<00:25, 1.96it/s]");
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->kind, RatePhrase::Kind::StepRate);
+    EXPECT_DOUBLE_EQ(p->value, 1.96);
+    p = findRatePhrase("eta: 0:10:47  iter: 40  loss: 6.8133 (6.8196)  time: 1.6673 (1.9399)");
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->kind, RatePhrase::Kind::StepSeconds);
+    EXPECT_DOUBLE_EQ(p->value, 1.6673);
+    // A rate on the line wins over a step time before it.
+    p = findRatePhrase("| ms/batch 767.5 | tok/s 80050 |");
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->token, "tok/s");
+}
+
+TEST(RatePhrase, NotRates) {
+    for (std::string_view line :
+         {"loss 2.31 lr 0.001", "resnet50 fp16 128", "epoch 3/90", "saved to /data/s/imgs/1.png",
+          "batch_size: 256", "http://example.org/samples/s3", "fp16 8 GPUs",
+          "the throughput 1234.5 of the model"})
+        EXPECT_FALSE(findRatePhrase(line)) << line;
+}
+
+TEST(RatePhrase, TemplatesMaskNumbersPaddingAndColours) {
+    EXPECT_EQ(maskNumbers("| tok/s   80050 | loss 12.55"),
+              maskNumbers("| tok/s  180050 | loss 9.1"));
+    EXPECT_EQ(maskNumbers("\x1b[32mstep 10 1.2e+03 samples/s\x1b[0m"),
+              maskNumbers("step 999 7.5e+02 samples/s"));
+    EXPECT_NE(maskNumbers("train 10 samples/s"), maskNumbers("eval 10 samples/s"));
+}
+
+// fairseq (PerfKitBenchmarker's roberta_mmlm_output.txt): per-update lines with wps=, a
+// validation line, an epoch summary.
+TEST(GeneralReader, FairseqWps) {
+    std::string text = "| distributed init (rank 0): tcp://localhost:16099\n"
+                       "Namespace(arch='roberta_large', fp16=True, max_tokens=4400)\n";
+    std::vector<double> v;
+    for (int k = 0; k < 40; ++k) {
+        const double r = std::round(rateAt(26600, k));
+        v.push_back(r);
+        text += "| epoch 001:    " + std::to_string(10 * (k + 1)) +
+                " / 11 loss=9.1, nll_loss=8.2, ppl=300.1, wps=" + num(r, 0) +
+                ", ups=0, wpb=59562.667, bsz=128.000, num_updates=" + std::to_string(k + 1) +
+                ", lr=1e-05, gnorm=2.1, clip=1.000, oom=0.000\n";
+    }
+    text += "| epoch 001 | valid on 'valid' subset | loss 7.1 | wps 91234 | wpb 1200\n";
+    const Read r = readOne("train.log", text);
+    expectFigure(r, medianPastFirstTenth(v), "words/s");
+    EXPECT_NE(notes(r.run).find("`wps`"), std::string::npos) << notes(r.run);
+}
+
+// Megatron-LM: the step time in ms with the global batch stated; the throughput is their ratio.
+TEST(GeneralReader, MegatronStepTimeWithGlobalBatch) {
+    std::string text = "using world size: 8, data-parallel-size: 8\n"
+                       "  global_batch_size ............................... 256\n";
+    std::vector<double> v;
+    for (int k = 0; k < 30; ++k) {
+        const double ms = k == 0 ? 1001.5 : 488.0 + (k % 3);
+        v.push_back(256.0 / (ms / 1000.0));
+        text += " iteration       " + std::to_string(10 * (k + 1)) +
+                "/  171661 | consumed samples:  " + std::to_string(2560 * (k + 1)) +
+                " | elapsed time per iteration (ms): " + num(ms, 1) +
+                " | learning rate: 9.339E-08 | global batch size:   256 | lm loss: 1.07E+01 |\n";
+    }
+    const Read r = readOne("megatron.log", text);
+    expectFigure(r, medianPastFirstTenth(v), "samples/s");
+    EXPECT_NE(notes(r.run).find("global batch"), std::string::npos) << notes(r.run);
+}
+
+// MLPerf v1.x-v3.x: the figure is a :::MLLOG record, key "throughput" or tracked_stats, often
+// both for one report (Dell's maskrcnn), behind srun's rank label: each report counts once.
+TEST(GeneralReader, MlperfThroughputRecordsCountOnce) {
+    std::string text = "0: :::MLLOG {\"namespace\": \"\", \"time_ms\": 1, \"event_type\": "
+                       "\"POINT_IN_TIME\", \"key\": \"global_batch_size\", \"value\": 160}\n";
+    std::vector<double> v;
+    for (int k = 0; k < 25; ++k) {
+        const double r = rateAt(322.0, k);
+        v.push_back(r);
+        text += "0: :::MLLOG {\"namespace\": \"\", \"time_ms\": " + std::to_string(1000 + k) +
+                ", \"event_type\": \"POINT_IN_TIME\", \"key\": \"tracked_stats\", \"value\": "
+                "{\"time\": 0.13, \"loss\": 2.3, \"throughput\": " +
+                num(r, 6) +
+                "}, \"metadata\": {\"file\": \"trainer.py\", \"lineno\": 488, "
+                "\"step\": " +
+                std::to_string(k) + "}}\n";
+        text += "0: :::MLLOG {\"namespace\": \"\", \"time_ms\": " + std::to_string(1000 + k) +
+                ", \"event_type\": \"POINT_IN_TIME\", \"key\": \"throughput\", \"value\": " +
+                num(r, 6) + ", \"metadata\": {\"file\": \"trainer.py\", \"lineno\": 489}}\n";
+    }
+    const Read r = readOne("result_0.txt", text);
+    expectFigure(r, medianPastFirstTenth(v), "samples/s");
+    EXPECT_NE(notes(r.run).find("25 reports"), std::string::npos) << notes(r.run);
+    EXPECT_NE(notes(r.run).find("MLPerf"), std::string::npos) << notes(r.run);
+}
+
+// BigDL's per-epoch summaries, with the validation's rate in other words beside them.
+TEST(GeneralReader, PerEpochSummariesWithoutTheValidation) {
+    std::string text = "INFO  DistriOptimizer$:  batch size=98304 parallelism=28\n";
+    std::vector<double> v;
+    for (int k = 0; k < 20; ++k) {
+        const double r = rateAt(623000, k);
+        v.push_back(r);
+        text += "2018-11-15 11:10:46 INFO  NCFOptimizer2$:251 - [Epoch " + std::to_string(k + 1) +
+                " 99385344/99385344][Iteration " + std::to_string(1012 * (k + 1)) +
+                "][Wall Clock 184.4s] loss is 0.129, training cost 184.4s. Throughput is " +
+                num(r, 4) + " record / second.\n";
+        text += "2018-11-15 11:10:50 INFO  NCFOptimizer2$:300 - [Validation] 6040 in 0.1s. "
+                "Throughput is 2870480.19 samples / sec\n";
+    }
+    const Read r = readOne("result_0.txt", text);
+    expectFigure(r, medianPastFirstTenth(v), "records/s");
+}
+
+// The Horovod synthetic benchmark's closing line is the run's one report; its per-iteration
+// lines are per GPU and the closing one says the whole job.
+TEST(GeneralReader, ASingleClosingSummaryIsOneReport) {
+    std::string text = "Model: ResNet50\nBatch size: 32\nNumber of GPUs: 8\n";
+    text += "Running benchmark...\nIter #0: 301.2 img/sec per GPU\nIter #1: 302.5 img/sec per "
+            "GPU\nImg/sec per GPU: 301.9 +-1.2\nTotal img/sec on 8 GPU(s): 2415.2 +-9.6\n";
+    const Read r = readOne("horovod.out", text);
+    ASSERT_EQ(r.scan.logs.size(), 1u);
+    ASSERT_EQ(r.run.status, RunStatus::Complete) << r.run.reason;
+    // Two per-GPU reports repeat in one template: they are the series; per device, said.
+    EXPECT_NE(notes(r.run).find("per device"), std::string::npos) << notes(r.run);
+
+    const Read closing = readOne("squad.out", "Iteration: 100%|####| 53/53 [00:27<00:00,  1.96it/s]"
+                                              "\nreal 5m3s\n training throughput: 334.517\n");
+    expectFigure(closing, 334.517, "samples/s");
+    EXPECT_NE(notes(closing.run).find("single closing summary"), std::string::npos);
+}
+
+// A README that quotes DLLogger lines in a code block, a training script that prints its
+// throughput, a YAML config, CSV and Markdown tables, and a log with one stray rate line: none
+// is a run.
+TEST(GeneralReader, DocumentsScriptsConfigsAndStrayLinesAreNoRun) {
+    TempDir dir;
+    std::string dll;
+    for (int k = 1; k <= 30; ++k)
+        dll += "DLL 2020-09-15 14:29:13 - Epoch: 0 Iteration: " + std::to_string(k) +
+               "  train.loss : 7.09  train.total_ips : 267.44 img/s\n";
+    writeFile(dir / "docs" / "README.md", "# ResNet-50\n\n```\n" + dll + "```\n");
+    writeFile(dir / "docs" / "results.rst", dll);
+    writeFile(dir / "scripts" / "train.py",
+              "for step in range(100):\n    print(f'step {step} {rate:.1f} samples/sec')\n" + dll);
+    writeFile(dir / "scripts" / "run.sh", "echo 'Speed: 1234 samples/sec'\n" + dll);
+    writeFile(dir / "configs" / "gpu.yaml", "num_gpus: 1\nbatch_size: 128\nthroughput: 1234\n");
+    writeFile(dir / "results" / "table.csv", "gpus,samples/s\n1,1234\n8,9100\n");
+    writeFile(dir / "results" / "summary.md", "| gpus | samples/s |\n|---|---|\n| 1 | 1234 |\n");
+    writeFile(dir / "notes.txt", "We ran it once and saw 1234 samples/sec, more or less.\n"
+                                 "Next time with fp16.\n");
+    // A plain text file whose only rate lines sit in a fenced block.
+    writeFile(dir / "NOTES", "Quoted:\n```\n" + dll + "```\n");
+    const ScanResult scan = scanLogDirectory(dir.path());
+    EXPECT_TRUE(scan.logs.empty()) << scan.logs.size() << " " << scan.logs.front().display;
+    EXPECT_EQ(scan.otherFiles, 9u) << scan.summaryLine();
+}
+
+// Evaluation rates are never the run's, even where they repeat more than the training's.
+TEST(GeneralReader, EvaluationRatesAreNotTheRun) {
+    std::string text;
+    for (int k = 0; k < 30; ++k)
+        text += "step " + std::to_string(k) + " eval_samples_per_second: 900.5\n";
+    const Read r = readOne("eval.log", text);
+    EXPECT_TRUE(r.scan.logs.empty());
+}
