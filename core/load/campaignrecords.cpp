@@ -20,7 +20,11 @@ std::vector<ReportFile> capturedFiles(const std::filesystem::path& logDir) {
     namespace fs = std::filesystem;
     constexpr std::size_t cap = 256 * 1024;
     std::vector<ReportFile> out;
-    const CampaignWindowLookup found = findCampaignWindow(logDir);
+    // Only the campaign the folder belongs to: a campaign.json in it or beside it (DIR/campaign.json
+    // with DIR/logs named), or the launcher's own campaign holding it in its logs/. Another tree's
+    // campaign.json further up (a team's shared parent, someone else's campaign) is no record of
+    // these logs, and its environment files are not embedded in a report on them.
+    const CampaignWindowLookup found = findCampaignWindow(logDir, 1);
     fs::path home = logDir;
     if (found.window) {
         out.push_back({"campaign.json", readCapped(found.window->file, cap)});

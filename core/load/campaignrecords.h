@@ -16,8 +16,10 @@ struct ReportFile {
     std::string text;
 };
 
-// The campaign file and the environment the launcher captured beside it (environment/), found
-// where the campaign's window is: logDir or up to three parents above. Each file cut at 256 KiB.
+// The campaign file and the environment the launcher captured beside it (environment/), of the
+// campaign logDir belongs to: a campaign.json in logDir or its parent, or the launcher's campaign
+// whose logs/ hold logDir; else logDir's own environment/. Nothing from a folder further above.
+// Each file cut at 256 KiB.
 std::vector<ReportFile> capturedFiles(const std::filesystem::path& logDir);
 
 // The first cap bytes of a file, followed by "[... cut at N KiB]" when it holds more; empty when

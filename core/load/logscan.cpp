@@ -373,15 +373,16 @@ std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& dis
     if (const UserFormat* user = userFormatOf(*format))
         mergeFacts(facts, userFormatRunFacts(*user, head));
     const bool ngcMxnet = format == &ngcMxnetFormat();
-    // DLPerf's NGC MXNet runner passes the node's batch (per GPU x GPUs) to the script: the
-    // per-GPU batch is the file name's.
-    if (ngcMxnet) facts.batch.reset();
     const PathHints hints = readPathHints(path, root);
+    // DLPerf's NGC MXNet runner passes the node's batch (per GPU x GPUs) to the script: the
+    // per-GPU batch is the file name's, where the name states one.
+    if (ngcMxnet && hints.batch) facts.batch.reset();
     const auto sidecar = sidecars.lookup(path, warnings);
     log.key = identifyRun(facts, hints, sidecar, display, warnings);
     log.key.format = std::string(format->id);
     log.detection = why;
-    if (ngcMxnet && !sidecar) unknownTopology(log.key);
+    // Its ranks do not say over how many nodes it ran: only an <N>n<G>g folder (or a sidecar) does.
+    if (ngcMxnet && !sidecar && !hints.nodes) unknownTopology(log.key);
     return log;
 }
 

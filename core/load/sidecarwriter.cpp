@@ -19,10 +19,6 @@ namespace {
 
 using Json = nlohmann::ordered_json; // the user's keys keep their order
 
-std::string sysError(const std::string& what) {
-    return what + ": " + std::strerror(errno);
-}
-
 bool stop(const fs::path& dir, const fs::path& root) {
     return dir == root || dir == dir.parent_path() || !dir.has_relative_path();
 }

@@ -3,6 +3,8 @@
 
 #include "core/compare/recordedfacts.h"
 #include "core/load/campaignrecords.h"
+#include "tests/support/files.h"
+#include "tests/support/logwriter.h"
 
 #include <gtest/gtest.h>
 
@@ -72,4 +74,43 @@ TEST(RecordedFacts, ACaseRecordsItsFormatAndTheWindowItWasMeasuredOver) {
     EXPECT_EQ(valueOf(facts, "warmup"), "20");
     EXPECT_EQ(valueOf(facts, "iterations"), "120");
     EXPECT_TRUE(caseFacts("", std::nullopt).empty());
+}
+
+namespace {
+
+std::vector<std::string> namesOf(const std::vector<ReportFile>& files) {
+    std::vector<std::string> out;
+    for (const auto& f : files) out.push_back(f.name);
+    return out;
+}
+
+} // namespace
+
+// Issue 36 item 12: a report embeds the records of the campaign the folder belongs to, never the
+// environment files of another tree a few folders above it.
+TEST(RecordedFacts, OnlyTheCampaignTheFolderBelongsToIsEmbedded) {
+    sv::test::TempDir tmp;
+    const std::filesystem::path top = tmp.path();
+    // Someone else's campaign two folders above the logs a user names: not a launcher campaign
+    // holding them in its logs/, so none of it is theirs.
+    sv::test::writeFile(top / "campaign.json", R"({"warmup": 100, "iterations": 200})");
+    sv::test::writeFile(top / "environment/secret-host.txt", "== hostname\nsecret\n");
+    const std::filesystem::path logs = top / "team/logs-a";
+    sv::test::writeFile(logs / "r50.log", "not a log\n");
+    EXPECT_TRUE(capturedFiles(logs).empty()) << ::testing::PrintToString(namesOf(capturedFiles(logs)));
+
+    // The launcher's campaign: OUT/campaign.json names a profile and OUT/logs/... holds the logs;
+    // opened at the leaf, its campaign.json and environment are found.
+    const std::filesystem::path out = top / "campaign-1";
+    sv::test::writeFile(out / "campaign.json",
+                        R"({"profile": "local-cpu-rn50", "warmup": 2, "iterations": 10})");
+    sv::test::writeFile(out / "environment/20261205-node1.txt", "== hostname\nnode1\n");
+    const std::filesystem::path leaf = out / "logs/local/pytorch-cpu/resnet50";
+    sv::test::writeFile(leaf / "1n1g/r50_b8_fp32_1.log", "x\n");
+    EXPECT_EQ(namesOf(capturedFiles(leaf)),
+              (std::vector<std::string>{"campaign.json", "environment/20261205-node1.txt"}));
+
+    // A folder's own campaign.json and environment/ are its own.
+    EXPECT_EQ(namesOf(capturedFiles(top)),
+              (std::vector<std::string>{"campaign.json", "environment/secret-host.txt"}));
 }
