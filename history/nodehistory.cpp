@@ -4,6 +4,7 @@
 
 #include "core/model/numerics.h"
 #include "core/stats/scalingloss.h"
+#include "core/model/wording.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -83,7 +84,7 @@ void judgeOwn(NodeHealth& h, const NodeHealthOptions& o, std::string& words) {
     h.slowerThanItself = *h.trendPct < -bar;
     words += formatFixed(h.latestPace, 2) + " per device, " + pct(*h.trendPct) +
              " against its own median " + formatFixed(med, 2) + " over " +
-             std::to_string(earlier.size()) + " earlier campaign(s)";
+             countOf(static_cast<long long>(earlier.size()), "earlier campaign");
     if (h.ownNoisePct) words += " (their noise " + pct(*h.ownNoisePct) + ")";
     words += h.slowerThanItself ? ": slower than its own history (beyond " + pct(bar) + ")"
                                 : ": within " + pct(bar);
@@ -93,7 +94,7 @@ void judgeOwn(NodeHealth& h, const NodeHealthOptions& o, std::string& words) {
 
 std::vector<NodeProbeRecord> nodeProbesIn(const std::string& root, std::string* error) {
     std::vector<NodeProbeRecord> out;
-    const ProbeFile f = readProbeFile(root);
+    const ProbeFile f = readCampaignProbes(root);
     if (!f.error.empty()) {
         if (error) *error = f.error;
         return out;
@@ -144,7 +145,7 @@ std::vector<NodeHealth> nodeHealth(const std::vector<NodeObservation>& all,
             h.peerPct = 100.0 * (h.latestPace / *h.peerMedian - 1.0);
             h.slowerThanPeers = *h.peerPct < -o.peerThresholdPct;
             words += "; " + pct(*h.peerPct) + " against the median of the " +
-                     std::to_string(peers.size()) + " other node(s) in " +
+                     countOf(static_cast<long long>(peers.size()), "other node") + " in " +
                      h.history.back().campaignLabel + " (" + formatFixed(*h.peerMedian, 2) + ")" +
                      (h.slowerThanPeers
                           ? ": slower than its peers (beyond " + pct(o.peerThresholdPct) + ")"

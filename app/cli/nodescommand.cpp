@@ -11,6 +11,7 @@
 #include "history/nodehistory.h"
 #include "core/model/jsontext.h"
 #include "core/model/outputtext.h"
+#include "core/model/wording.h"
 
 #include <QCoreApplication>
 
@@ -112,7 +113,8 @@ std::string formatTable(const std::vector<NodeHealth>& nodes) {
     out += "\n";
     for (const NodeHealth& h : nodes)
         if (h.flagged()) out += h.node + ": " + h.evidence + "\n";
-    out += std::to_string(flagged) + " of " + std::to_string(nodes.size()) + " node(s) flagged\n";
+    out += std::to_string(flagged) + " of " +
+           countOf(static_cast<long long>(nodes.size()), "node") + " flagged\n";
     // Node names and workloads come from the history: no escape sequence reaches the terminal.
     return terminalText(out);
 }

@@ -168,7 +168,7 @@ ui::ScalingData chartData(const Summary& summary, const PlotRequest& req, Method
 ui::LossBreakdown lossData(const Summary& summary) {
     const auto& first = summary.cases.front().key;
     const ui::CaseGroup group{first.model, first.precision, first.batchPerDevice, first.format};
-    const ProbeFile probes = readProbeFile(summary.root);
+    const ProbeFile probes = readCampaignProbes(summary.root);
     std::vector<const CaseStats*> cases;
     std::vector<std::optional<ScalingLoss>> losses;
     for (const auto& c : summary.cases)

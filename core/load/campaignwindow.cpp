@@ -68,7 +68,16 @@ bool ownsLogsBelow(const nlohmann::json& j, const fs::path& file, const fs::path
 
 } // namespace
 
-CampaignWindowLookup findCampaignWindow(const fs::path& dir, int maxParents) {
+namespace {
+
+// The campaign.json that holds DIR by findCampaignWindow's rule, read; its path empty when none.
+struct FoundCampaign {
+    fs::path file;
+    std::optional<nlohmann::json> json;
+    std::string error;
+};
+
+FoundCampaign locateCampaign(const fs::path& dir, int maxParents) {
     std::error_code ec;
     fs::path at = fs::absolute(dir, ec).lexically_normal();
     if (ec) return {};
@@ -77,18 +86,32 @@ CampaignWindowLookup findCampaignWindow(const fs::path& dir, int maxParents) {
     for (int up = 0; up <= kCampaignLogDepth; ++up) {
         const fs::path file = at / "campaign.json";
         if (fs::is_regular_file(file, ec)) {
-            std::string error;
-            const auto j = readCampaignJson(file, &error);
+            FoundCampaign found;
+            found.file = file;
+            found.json = readCampaignJson(file, &found.error);
             // Further up only the launcher's own campaign holding DIR in its logs counts;
             // another campaign.json there is another tree's.
-            if (up > maxParents && (!j || !ownsLogsBelow(*j, file, start))) return {};
-            if (!j) return CampaignWindowLookup{std::nullopt, error};
-            return readWindow(file, *j);
+            if (up > maxParents && (!found.json || !ownsLogsBelow(*found.json, file, start)))
+                return {};
+            return found;
         }
         if (!at.has_relative_path()) break; // the root: nothing above
         at = at.parent_path();
     }
     return {};
+}
+
+} // namespace
+
+CampaignWindowLookup findCampaignWindow(const fs::path& dir, int maxParents) {
+    const FoundCampaign found = locateCampaign(dir, maxParents);
+    if (found.file.empty()) return {};
+    if (!found.json) return CampaignWindowLookup{std::nullopt, found.error};
+    return readWindow(found.file, *found.json);
+}
+
+fs::path findCampaignFolder(const fs::path& dir, int maxParents) {
+    return locateCampaign(dir, maxParents).file.parent_path();
 }
 
 SeriesWindow seriesWindow(const CampaignWindowLookup& found, std::optional<int> warmup,

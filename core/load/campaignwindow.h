@@ -34,6 +34,10 @@ inline constexpr int kCampaignLogDepth = 8;
 // does.
 CampaignWindowLookup findCampaignWindow(const std::filesystem::path& dir, int maxParents = 3);
 
+// The folder of the campaign.json findCampaignWindow(dir, maxParents) reads (whether or not it
+// holds a valid window); empty when there is none.
+std::filesystem::path findCampaignFolder(const std::filesystem::path& dir, int maxParents);
+
 // The window a directory of a comparison or a report is measured with: each value given wins,
 // then its campaign's (found), then DLPerf's for each log's format. `scaleview-cli compare` and
 // `report` measure each directory by it, and so does the desktop app for the directories added to a

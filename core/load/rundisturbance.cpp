@@ -1,5 +1,7 @@
 #include "core/load/rundisturbance.h"
 
+#include "core/load/campaignrecords.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -35,21 +37,11 @@ std::string evidenceOf(const nlohmann::json& j) {
 
 } // namespace
 
-RunDisturbances readRunDisturbances(const fs::path& dir, int maxParents) {
+RunDisturbances readRunDisturbances(const fs::path& dir) {
     RunDisturbances out;
     std::error_code ec;
-    fs::path at = fs::absolute(dir, ec).lexically_normal();
-    if (ec) return out;
-    if (!at.has_filename()) at = at.parent_path();
-    fs::path file;
-    for (int up = 0; up <= maxParents; ++up) {
-        if (fs::is_regular_file(at / "journal.jsonl", ec)) {
-            file = at / "journal.jsonl";
-            break;
-        }
-        if (!at.has_relative_path()) break;
-        at = at.parent_path();
-    }
+    fs::path file = campaignRecordsFolder(dir) / "journal.jsonl";
+    if (!fs::is_regular_file(file, ec)) file.clear();
     if (file.empty()) return out;
     std::ifstream in(file, std::ios::binary);
     if (!in) return out;

@@ -28,10 +28,10 @@ struct RunDisturbances {
 // The key byLog uses for a log path (absolute, or relative to anything above the campaign).
 std::string disturbanceKey(const std::filesystem::path& log);
 
-// Looks for journal.jsonl in dir, then up to maxParents directories above it, and reads its end
-// records. Lines that are not end records, or not JSON (a torn last line), are passed over: the
+// Reads the end records of the journal.jsonl of the campaign dir belongs to
+// (campaignRecordsFolder, core/load/campaignrecords.h). Lines that are not end records, or not JSON (a torn last line), are passed over: the
 // launcher reports those itself. Never throws.
-RunDisturbances readRunDisturbances(const std::filesystem::path& dir, int maxParents = 6);
+RunDisturbances readRunDisturbances(const std::filesystem::path& dir);
 
 // Marks the runs the journal says were disturbed (RunResult::disturbed, ::disturbance); root is
 // the directory the runs' paths are relative to.

@@ -3,6 +3,7 @@
 #include "core/model/modelname.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 
@@ -58,6 +59,16 @@ bool namesGpus(std::string_view t) {
                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
+// The networks benchmark logs are run with, as a name's word spells them ("bert" of
+// bert_base_pretrain.log): a word, never a part of one ("robert" is no BERT).
+bool isModelWord(std::string_view t) {
+    static constexpr std::array<std::string_view, 17> kModels{
+        "bert",     "resnet50",    "rn50",       "resnet101", "resnet152", "vgg16",
+        "vgg19",    "inceptionv3", "inception3", "gpt2",      "gpt3",      "ssd",
+        "maskrcnn", "transformer", "gnmt",       "dlrm",      "unet3d"};
+    return std::find(kModels.begin(), kModels.end(), t) != kModels.end();
+}
+
 // A folder's or file's name: 8xV100 (GPUs), dgx2h_n32 / dgx1_n4 (nodes and GPUs per node),
 // FP32 / fp16 / AMP (precision).
 void readName(std::string_view name, PathHints& h, bool isFile) {
@@ -87,6 +98,11 @@ void readName(std::string_view name, PathHints& h, bool isFile) {
                     if (auto n = number(std::string_view(parts[i + 1]).substr(1)); n && *n > 0)
                         h.nodes = *n;
             }
+        }
+        // A model a name spells out as a word of its own: bert_base_pretrain.log, resnet50/.
+        if (!h.model && isModelWord(t)) {
+            h.model = t;
+            addEvidence(h, "\"" + std::string(name) + "\"");
         }
         if (!h.precision && (t == "fp32" || t == "fp16" || t == "amp" || t == "bf16" ||
                              t == "tf32" || t == "float16" || t == "float32"))

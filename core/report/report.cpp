@@ -6,6 +6,7 @@
 #include "core/model/numerics.h"
 #include "core/stats/scalingloss.h"
 #include "core/model/jsontext.h"
+#include "core/model/wording.h"
 
 #include <nlohmann/json.hpp>
 
@@ -95,15 +96,21 @@ void caseNotes(const Summary& s, const CaseStats& c, const ProbeFile& probes,
         std::string reps;
         for (int r : c.outlierRepeats)
             reps += (reps.empty() ? "" : ", ") + std::to_string(r);
-        notes.push_back(where + ": outlier repeat(s) " + reps + " (kept in the statistics)");
+        notes.push_back(where + ": outlier " +
+                        (c.outlierRepeats.size() == 1 ? "repeat " : "repeats ") + reps +
+                        " (kept in the statistics)");
     }
     for (const auto& w : c.warnings)
         cautions.push_back(where + ": " + w.message + " [" + w.kind + "]");
     for (const auto& e : c.excluded)
         notes.push_back(where + ": excluded " + e.path + ": " + e.reason);
     // The breakdown where probes measured a part of it (the loss alone is the efficiency).
-    if (const auto l = scalingLossFor(s.cases, c, probes); l && c.gpus() > 1 && !l->parts.empty())
+    if (const auto l = scalingLossFor(s.cases, c, probes); l && c.gpus() > 1 && !l->parts.empty()) {
         notes.push_back(where + ": " + scalingLossText(*l));
+        if (!l->unreliable.empty())
+            cautions.push_back(where +
+                               ": the scaling-loss breakdown is not reliable: " + l->unreliable);
+    }
     if (!c.deltaNote.empty()) notes.push_back(where + ": " + c.deltaNote);
     if (c.referenceMedian && c.referenceMethod != methodName(s.options.method))
         notes.push_back(where + ": delta by the reference's " + c.referenceMethod +
@@ -122,7 +129,7 @@ void caseNotes(const Summary& s, const CaseStats& c, const ProbeFile& probes,
 // Under the table: the references compared with, the warnings, the notes.
 std::string tableFooter(const Summary& s) {
     std::vector<std::string> notes, cautions;
-    const ProbeFile probes = readProbeFile(s.root);
+    const ProbeFile probes = readCampaignProbes(s.root);
     if (!probes.error.empty()) cautions.push_back("probes not read: " + probes.error);
     for (const auto& c : s.cases)
         caseNotes(s, c, probes, notes, cautions);
@@ -252,7 +259,7 @@ std::string formatCsv(const Summary& s) {
         "reference_ratio_ci95_lo,reference_ratio_ci95_hi,reference_verdict,framework,format,unit,"
         "scaling_loss_pct,loss_device_slowdown_pct,loss_slowest_node_pct,loss_communication_pct,"
         "loss_remainder_pct,slow_nodes\n";
-    const ProbeFile probes = readProbeFile(s.root);
+    const ProbeFile probes = readCampaignProbes(s.root);
     for (const auto& c : s.cases) {
         const std::vector<std::string> f = csvFields(s, c, probes);
         std::string line;

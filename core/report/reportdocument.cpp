@@ -106,10 +106,16 @@ std::string caseTable(const Summary& s) {
 
 // Where each multi-device case's scaling goes (issue 28): its loss and the parts the campaign's
 // probes measured, "not measured" for the others; rows of cells, header first; none without a
-// multi-device case with an efficiency.
-std::vector<std::vector<std::string>> lossRows(const Summary& s) {
+// multi-device case with an efficiency. A breakdown not to trust says so under the table.
+struct LossTable {
     std::vector<std::vector<std::string>> rows;
-    const ProbeFile probes = readProbeFile(s.root);
+    std::vector<std::string> cautions; // "<case>: this breakdown is not reliable: <why>"
+};
+
+LossTable lossTable(const Summary& s) {
+    LossTable table;
+    auto& rows = table.rows;
+    const ProbeFile probes = readCampaignProbes(s.root);
     for (const auto& c : s.cases) {
         const auto loss = c.gpus() > 1 ? scalingLossFor(s.cases, c, probes) : std::nullopt;
         if (!loss) continue;
@@ -123,9 +129,14 @@ std::vector<std::vector<std::string>> lossRows(const Summary& s) {
         for (const auto& kind : scalingLossKinds()) {
             std::string cell = "not measured";
             for (const auto& p : loss->parts)
-                if (p.kind == kind) cell = formatFixed(p.pct, 2);
+                if (p.kind == kind)
+                    cell = formatFixed(p.pct, 2) +
+                           (p.pct < -0.005 ? " (the parts exceed the loss)" : "");
             row.push_back(cell);
         }
+        if (!loss->unreliable.empty())
+            table.cautions.push_back(row.front() +
+                                     ": this breakdown is not reliable: " + loss->unreliable + ".");
         std::string slow;
         for (const auto& n : loss->slowNodes)
             slow += (slow.empty() ? "" : ", ") + n.node + " (" + formatFixed(n.slowerPct, 1) +
@@ -136,7 +147,7 @@ std::vector<std::vector<std::string>> lossRows(const Summary& s) {
     if (!rows.empty())
         rows.insert(rows.begin(), {"case", "loss (points of ideal) [95 % CI]", "device slowdown",
                                    "slowest node", "communication", "remainder", "slow nodes"});
-    return rows;
+    return table;
 }
 
 const char* kLossNote = "Each part in points of the ideal throughput (devices x the 1-device "
@@ -150,12 +161,15 @@ std::string seriesSection(const ReportSeries& r) {
                       (s.windowSource.empty() ? "" : " (window from " + esc(s.windowSource) + ")") +
                       ". " + std::to_string(s.runs.size()) + " logs.</p>\n";
     out += "<h3>Cases</h3>\n" + caseTable(s);
-    if (const auto rows = lossRows(s); !rows.empty()) {
+    if (const LossTable loss = lossTable(s); !loss.rows.empty()) {
+        const auto& rows = loss.rows;
         out += "<h3>Where the scaling goes</h3>\n<p>" + esc(kLossNote) + "</p>\n<table>\n" +
                row(rows.front(), "th");
         for (std::size_t i = 1; i < rows.size(); ++i)
             out += row(rows[i]);
         out += "</table>\n";
+        for (const auto& caution : loss.cautions)
+            out += "<p class=\"note\">" + esc(caution) + "</p>\n";
     }
     if (!r.charts.empty() || !r.chartNote.empty()) out += "<h3>Charts</h3>\n";
     for (const auto& [title, svg] : r.charts)
@@ -257,7 +271,8 @@ std::string formatMarkdownReport(const ReportInput& in) {
         out += "## " + markdownText(r.label) + "\n\nDirectory " + markdownCode(s.root) + ", " +
                markdownText(unitsText({&s})) + ", " + markdownText(methodText(s)) + ".\n\n" +
                formatMarkdown(s) + "\n";
-        if (const auto rows = lossRows(s); !rows.empty()) {
+        if (const LossTable loss = lossTable(s); !loss.rows.empty()) {
+            const auto& rows = loss.rows;
             out += "Where the scaling goes. " + std::string(kLossNote) + "\n\n";
             for (std::size_t i = 0; i < rows.size(); ++i) {
                 std::string line = "|";
@@ -271,6 +286,8 @@ std::string formatMarkdownReport(const ReportInput& in) {
                 out += rule + "\n";
             }
             out += "\n";
+            for (const auto& caution : loss.cautions)
+                out += "**" + markdownText(caution) + "**\n\n";
         }
         for (const auto& [title, file] : r.charts)
             out += "![" + markdownText(title) + "](" + markdownLinkTarget(file) + ")\n\n";

@@ -32,7 +32,8 @@ json scalingLossJson(const std::optional<ScalingLoss>& l) {
     return {{"total_pct", l->totalPct},
             {"total_ci95", intervalJson(l->totalCi95)},
             {"parts", parts},
-            {"not_measured", l->notMeasured}};
+            {"not_measured", l->notMeasured},
+            {"unreliable", l->unreliable.empty() ? json(nullptr) : json(l->unreliable)}};
 }
 
 json slowNodesJson(const std::optional<ScalingLoss>& l) {
@@ -185,7 +186,7 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
     for (const auto& r : s.runs)
         runs.push_back(runJson(r));
     j["runs"] = std::move(runs);
-    const ProbeFile probes = readProbeFile(s.root);
+    const ProbeFile probes = readCampaignProbes(s.root);
     j["probes"] = probesJson(probes);
     json cases = json::array();
     for (const auto& c : s.cases) {

@@ -1,5 +1,6 @@
 #include "core/stats/scalingloss.h"
 
+#include "core/load/campaignrecords.h"
 #include "core/model/numerics.h"
 
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 namespace sv {
 namespace {
@@ -198,6 +200,17 @@ ScalingLoss scalingLoss(const ScalingLossInput& in) {
     }
     out.parts.push_back(remainder(out, measured, missing));
     out.notMeasured = missing;
+    if (const double rest = out.parts.back().pct; rest < 0) {
+        double commPct = 0.0;
+        for (const auto& p : out.parts)
+            if (p.kind == "communication") commPct = p.pct;
+        out.partsExceedLoss = -rest > commPct;
+        if (out.partsExceedLoss)
+            out.unreliable = "the measured parts (" + pts(measured) + ") exceed the whole loss (" +
+                             pts(out.totalPct) +
+                             "): the probes ran slower than the case itself, so the parts "
+                             "overstate where the loss went";
+    }
     return out;
 }
 
@@ -295,6 +308,11 @@ ProbeFile readProbeFile(const std::filesystem::path& root) {
     return parseProbeFile(text.str(), file.string());
 }
 
+ProbeFile readCampaignProbes(const std::filesystem::path& opened) {
+    if (opened.empty()) return {};
+    return readProbeFile(campaignRecordsFolder(opened));
+}
+
 CaseProbes probesFor(const ProbeFile& file, const std::string& topology, const std::string& model,
                      const std::string& precision, int batchPerDevice) {
     CaseProbes c;
@@ -351,6 +369,13 @@ std::optional<ScalingLoss> scalingLossFor(const std::vector<CaseStats>& cases, c
             if (!seen.empty())
                 slow.evidence += "; the run monitor saw during the case's runs: " + seen;
         }
+    // Parts measured beside runs that something else disturbed are no better than the runs.
+    if (!loss.parts.empty())
+        for (const CaseWarning& w : c.warnings)
+            if (w.kind == "disturbed" && !std::exchange(loss.runsDisturbed, true))
+                loss.unreliable += (loss.unreliable.empty() ? "" : "; and ") +
+                                   std::string("the case's runs were disturbed (") +
+                                   w.message.substr(0, w.message.find(" (")) + ")";
     return loss;
 }
 

@@ -46,11 +46,11 @@ struct CaseProbes {
 };
 
 struct ScalingLossInput {
-    int devices = 0;              // the case's GPUs (ranks)
-    int batchPerDevice = 0;       // samples per device per iteration
-    double efficiency = 0.0;      // the case's, from the logs (CaseStats::efficiency)
+    int devices = 0;         // the case's GPUs (ranks)
+    int batchPerDevice = 0;  // samples per device per iteration
+    double efficiency = 0.0; // the case's, from the logs (CaseStats::efficiency)
     std::optional<Interval> efficiencyCi95;
-    double baselinePace = 0.0;    // the 1-device case's median throughput
+    double baselinePace = 0.0; // the 1-device case's median throughput
     std::optional<Interval> baselineCi95;
     const CaseProbes* probes = nullptr; // null or empty: nothing measured
     double slowNodeThresholdPct = 3.0;  // slower than the median node by more: a slow node
@@ -75,6 +75,13 @@ struct ScalingLoss {
     std::vector<LossPart> parts;          // the measured ones, in the order of the kinds above
     std::vector<std::string> notMeasured; // the kinds with no part
     std::vector<SlowNode> slowNodes;
+    // Why this breakdown is not to be trusted, in words; empty when nothing says so. Set when the
+    // measured parts exceed the whole loss by more than overlapping the communication could hide
+    // (the probes ran slower than the case), and when the case's runs were disturbed. Every page
+    // and output that shows the parts shows it beside them.
+    std::string unreliable;
+    bool partsExceedLoss = false; // the first reason above
+    bool runsDisturbed = false;   // the second
 };
 
 // The four kinds in order.
@@ -104,6 +111,10 @@ struct ProbeFile {
 // Reads the probes.json in `root` (a directory) or beside it (a file). No file: no records and
 // no error.
 ProbeFile readProbeFile(const std::filesystem::path& root);
+// The probes of the campaign a folder opened belongs to: the probes.json of
+// campaignRecordsFolder(opened) (core/load/campaignrecords.h), the rule that finds its journal
+// and environment, so a campaign opened at its root or at a leaf of its logs shows the same probes.
+ProbeFile readCampaignProbes(const std::filesystem::path& opened);
 // Parses probes.json text; `path` names it in errors.
 ProbeFile parseProbeFile(const std::string& text, const std::string& path);
 

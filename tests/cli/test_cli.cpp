@@ -169,8 +169,7 @@ TEST(Cli, NothingToSummarizeExitsTwo) {
     const auto r = cli({"summarize", dir.path().string()});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("no throughput logs"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("read 1 file: 0 throughput logs, 1 other file skipped"),
-              std::string::npos)
+    EXPECT_NE(r.err.find("read 1 file: 0 throughput logs, 1 other file skipped"), std::string::npos)
         << r.err;
 }
 
@@ -398,4 +397,41 @@ TEST(Cli, ALauncherCampaignsDeepLogRootIsMeasuredWithItsWindow) {
     EXPECT_EQ(j["options"]["iterations"], 40);
     EXPECT_EQ(j["options"]["window_source"], "campaign");
     EXPECT_EQ(j["options"]["campaign_file"], (dir.path() / "campaign.json").string());
+}
+
+// Issue 37 item 2: the Run tab and `run` show a launcher campaign's leaf logs folder; its probes
+// at the campaign's root are still its probes, and summarize at the leaf explains the loss with
+// them, as at the root.
+TEST(Cli, ACampaignOpenedAtItsLeafHasTheProbesAtItsRoot) {
+    TempDir dir;
+    writeFile(dir.path() / "campaign.json", R"({"profile": "local-cpu-rn50"})");
+    writeFile(dir.path() / "journal.jsonl", "");
+    const auto logs = dir.path() / "logs" / "local" / "pytorch-cpu" / "resnet50";
+    writeCampaign(logs);
+    // 1n2g: its one node alone at 76 per device, the 1n1g case at 80 (a 5 % device slowdown of
+    // the 1n2g case's 5.9 % loss).
+    writeFile(dir.path() / "probes.json", R"({"probes": [
+  {"kind": "solo", "topology": "1n2g", "node": "n1", "devices": 2, "pace_per_device": 76.0,
+   "pace_samples": [75.9, 76.0, 76.1, 76.0, 76.0]}]})");
+    const auto lossOf = [](const ProcessResult& r) {
+        const auto j = nlohmann::json::parse(r.out);
+        for (const auto& c : j["cases"])
+            if (c["topology"] == "1n2g") return c["scaling_loss"];
+        return nlohmann::json();
+    };
+    const auto atRoot = cli({"summarize", dir.path().string(), "--format", "json"});
+    const auto atLeaf = cli({"summarize", (logs / "bz64").string(), "--format", "json"});
+    ASSERT_EQ(atRoot.exitCode, 0) << atRoot.err;
+    ASSERT_EQ(atLeaf.exitCode, 0) << atLeaf.err;
+    const auto leafLoss = lossOf(atLeaf);
+    ASSERT_TRUE(leafLoss.is_object()) << atLeaf.out;
+    // Without probes every kind is "not measured"; with them only the all-reduce, not probed.
+    EXPECT_EQ(leafLoss["not_measured"], nlohmann::json::array({"communication"}))
+        << leafLoss.dump(2);
+    bool device = false;
+    for (const auto& p : leafLoss["parts"])
+        device |= p["kind"] == "device-slowdown" && p["pct"].get<double>() > 3.0 &&
+                  p["pct"].get<double>() < 7.0;
+    EXPECT_TRUE(device) << leafLoss.dump(2);
+    EXPECT_EQ(leafLoss["parts"], lossOf(atRoot)["parts"]);
 }

@@ -3,6 +3,8 @@
 
 #include "core/compare/recordedfacts.h"
 #include "core/load/campaignrecords.h"
+#include "core/load/rundisturbance.h"
+#include "core/stats/scalingloss.h"
 #include "tests/support/files.h"
 #include "tests/support/logwriter.h"
 
@@ -80,7 +82,8 @@ namespace {
 
 std::vector<std::string> namesOf(const std::vector<ReportFile>& files) {
     std::vector<std::string> out;
-    for (const auto& f : files) out.push_back(f.name);
+    for (const auto& f : files)
+        out.push_back(f.name);
     return out;
 }
 
@@ -97,7 +100,8 @@ TEST(RecordedFacts, OnlyTheCampaignTheFolderBelongsToIsEmbedded) {
     sv::test::writeFile(top / "environment/secret-host.txt", "== hostname\nsecret\n");
     const std::filesystem::path logs = top / "team/logs-a";
     sv::test::writeFile(logs / "r50.log", "not a log\n");
-    EXPECT_TRUE(capturedFiles(logs).empty()) << ::testing::PrintToString(namesOf(capturedFiles(logs)));
+    EXPECT_TRUE(capturedFiles(logs).empty())
+        << ::testing::PrintToString(namesOf(capturedFiles(logs)));
 
     // The launcher's campaign: OUT/campaign.json names a profile and OUT/logs/... holds the logs;
     // opened at the leaf, its campaign.json and environment are found.
@@ -113,4 +117,45 @@ TEST(RecordedFacts, OnlyTheCampaignTheFolderBelongsToIsEmbedded) {
     // A folder's own campaign.json and environment/ are its own.
     EXPECT_EQ(namesOf(capturedFiles(top)),
               (std::vector<std::string>{"campaign.json", "environment/secret-host.txt"}));
+}
+
+// Issue 37 item 2: a campaign's records (probes, journal, campaign file) are found by one rule
+// from whichever of its folders is opened: the app shows the Run tab's campaign at its leaf logs
+// folder, and the CLI and a report may be given any of them.
+TEST(RecordedFacts, ACampaignsRecordsAreFoundFromAnyOfItsFolders) {
+    namespace fs = std::filesystem;
+    sv::test::TempDir tmp;
+    const fs::path out = tmp.path() / "campaign-1";
+    sv::test::writeFile(out / "campaign.json", R"({"profile": "local-cpu-rn50"})");
+    sv::test::writeFile(
+        out / "journal.jsonl",
+        R"({"event": "end", "id": "bz4/2n1g/r50_b4_fp32_1", "state": "ok", "disturbed": true, )"
+        R"("log": "/gone/logs/local/pytorch-cpu/resnet50/bz4/2n1g/r50_b4_fp32_1.log", )"
+        R"("evidence": ["load average 3.0 on node2"]})"
+        "\n");
+    sv::test::writeFile(out / "probes.json", R"({"probes": [
+  {"kind": "solo", "topology": "2n1g", "node": "node1", "devices": 1, "pace_per_device": 7.0,
+   "pace_samples": [6.9, 7.0, 7.1]}]})");
+    const fs::path logs = out / "logs/local/pytorch-cpu/resnet50";
+    sv::test::writeFile(logs / "bz4/2n1g/r50_b4_fp32_1.log", "x\n");
+    for (const fs::path& opened : {out, logs, logs / "bz4", logs / "bz4/2n1g/"}) {
+        EXPECT_EQ(campaignRecordsFolder(opened), out) << opened;
+        const ProbeFile probes = readCampaignProbes(opened);
+        EXPECT_EQ(probes.records.size(), 1u) << opened << " " << probes.error;
+        const RunDisturbances d = readRunDisturbances(opened);
+        EXPECT_EQ(d.journal, (out / "journal.jsonl").string()) << opened;
+        EXPECT_EQ(d.byLog.size(), 1u) << opened;
+    }
+    EXPECT_EQ(campaignRecordsFolder(logs / "bz4/2n1g/r50_b4_fp32_1.log"), out);
+
+    // Records of another tree a few folders up (no launcher campaign holding these logs in its
+    // logs/) are not these logs': the folder's own, which are none.
+    sv::test::writeFile(tmp.path() / "campaign.json", R"({"warmup": 1, "iterations": 2})");
+    sv::test::writeFile(tmp.path() / "probes.json", R"({"probes": []})");
+    sv::test::writeFile(tmp.path() / "journal.jsonl", "");
+    const fs::path mine = tmp.path() / "team/a/logs-b";
+    sv::test::writeFile(mine / "r50.log", "x\n");
+    EXPECT_EQ(campaignRecordsFolder(mine), mine);
+    EXPECT_TRUE(readRunDisturbances(mine).journal.empty());
+    EXPECT_TRUE(readCampaignProbes(mine).path.empty());
 }

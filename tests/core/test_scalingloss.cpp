@@ -1,6 +1,7 @@
 // Issue 28: where a case's lost throughput goes, from the probes' measurements; "not measured"
 // where nothing measured a part, and the loss itself always exact from the logs.
 #include "core/report/report.h"
+#include "core/report/reportdocument.h"
 #include "core/stats/casewarnings.h"
 #include "core/stats/scalingloss.h"
 
@@ -215,6 +216,9 @@ TEST(ScalingLoss, RemainderNegativeIsKeptAndSaidSo) {
     EXPECT_LT(rest.pct, 0.0);
     EXPECT_NE(rest.evidence.find("negative"), std::string::npos) << rest.evidence;
     EXPECT_NE(rest.evidence.find("hides at least that much"), std::string::npos) << rest.evidence;
+    // Overlap explains it: a breakdown to trust.
+    EXPECT_TRUE(l.unreliable.empty()) << l.unreliable;
+    EXPECT_FALSE(l.partsExceedLoss);
     // A loss of 5 points: 19.97 beyond it, more than the whole communication part could hide.
     const ScalingLoss l2 = scalingLoss(input(0.95, &p)); // kept: part() points into it
     const auto& more = part(l2, "remainder");
@@ -222,6 +226,53 @@ TEST(ScalingLoss, RemainderNegativeIsKeptAndSaidSo) {
     EXPECT_EQ(more.evidence.find("hides at least"), std::string::npos) << more.evidence;
     EXPECT_NE(more.evidence.find("the probes ran slower than the case itself"), std::string::npos)
         << more.evidence;
+    // Issue 37 item 8: nothing explains it, and the breakdown says it is not to be trusted.
+    EXPECT_TRUE(l2.partsExceedLoss);
+    EXPECT_EQ(l2.unreliable, "the measured parts (24.97 points) exceed the whole loss (5.00 "
+                             "points): the probes ran slower than the case itself, so the parts "
+                             "overstate where the loss went");
+}
+
+// Issue 37 item 8: parts measured beside runs something else disturbed are no better than the
+// runs; the breakdown says so, and so do the summary's JSON, its table and the HTML report.
+TEST(ScalingLoss, ABreakdownOfDisturbedRunsSaysItIsNotReliableInEveryOutput) {
+    TempDir dir;
+    dir.write("probes.json", R"({"probes": [
+      {"kind": "solo", "topology": "4n8g", "node": "a", "devices": 8, "pace_per_device": 380.0},
+      {"kind": "solo", "topology": "4n8g", "node": "b", "devices": 8, "pace_per_device": 381.0}]})");
+    Summary s = twoCases(dir.path.string());
+    RunResult r2;
+    r2.key.repeat = 2;
+    r2.disturbed = true;
+    r2.disturbance = "load average 9.10 on a (8 CPUs)";
+    s.cases[1].warnings.push_back(*disturbedWarning({&r2}, false));
+    const ProbeFile probes = readProbeFile(dir.path);
+    const auto l = scalingLossFor(s.cases, s.cases[1], probes);
+    ASSERT_TRUE(l);
+    EXPECT_TRUE(l->runsDisturbed);
+    EXPECT_NE(l->unreliable.find("the case's runs were disturbed (repeat 2 ran on a busy host"),
+              std::string::npos)
+        << l->unreliable;
+    const auto j = nlohmann::json::parse(formatJson(s, "test"));
+    EXPECT_EQ(j["cases"][1]["scaling_loss"]["unreliable"], l->unreliable);
+    EXPECT_TRUE(j["cases"][0]["scaling_loss"].is_null() ||
+                j["cases"][0]["scaling_loss"]["unreliable"].is_null());
+    EXPECT_NE(formatTable(s).find("warning: r50 fp32 b128 4n8g: the scaling-loss breakdown is "
+                                  "not reliable: the case's runs were disturbed"),
+              std::string::npos)
+        << formatTable(s);
+    ReportInput report;
+    ReportSeries series;
+    series.label = "nightly";
+    series.summary = s;
+    report.series.push_back(series);
+    const std::string html = formatHtmlReport(report);
+    EXPECT_NE(html.find("<p class=\"note\">r50 fp32 b128 4n8g: this breakdown is not reliable: "
+                        "the case&#39;s runs were disturbed"),
+              std::string::npos)
+        << html;
+    EXPECT_NE(formatMarkdownReport(report).find("this breakdown is not reliable"),
+              std::string::npos);
 }
 
 TEST(ScalingLoss, OnlyTheAllReduceMeasured) {

@@ -86,7 +86,7 @@ void expectSlowN3(HistoryDatabase& db) {
     EXPECT_TRUE(n3.slowerThanItself);
     EXPECT_TRUE(n3.slowerThanPeers);
     EXPECT_NE(n3.evidence.find("slower than its own history"), std::string::npos) << n3.evidence;
-    EXPECT_NE(n3.evidence.find("against the median of the 3 other node(s) in week3"),
+    EXPECT_NE(n3.evidence.find("against the median of the 3 other nodes in week3"),
               std::string::npos)
         << n3.evidence;
     for (const char* other : {"n1", "n2", "n4"})
@@ -200,7 +200,7 @@ TEST(CliNodes, ListsTheNodesAndFlagsTheSlowOneWithEvidence) {
     const auto table = cli({"nodes", "--history-db", db});
     ASSERT_EQ(table.exitCode, 0) << table.err;
     EXPECT_NE(table.out.find("SLOWER than itself and peers"), std::string::npos) << table.out;
-    EXPECT_NE(table.out.find("1 of 4 node(s) flagged"), std::string::npos) << table.out;
+    EXPECT_NE(table.out.find("1 of 4 nodes flagged"), std::string::npos) << table.out;
     EXPECT_EQ(cli({"nodes", "--fail-on-slow-node", "--history-db", db}).exitCode, 1);
     // Looser thresholds than the slowdown: nothing flagged.
     EXPECT_EQ(

@@ -3,6 +3,8 @@
 // and one speedup line per framework, in the window and in `scaleview-cli plot --compare`.
 
 #include "tests/support/process.h"
+#include "tests/support/realworldwriter.h"
+#include "tests/ui/snapshotfixture.h"
 #include "tests/ui/seriestrees.h"
 #include "tests/ui/uifixture.h"
 
@@ -156,4 +158,37 @@ TEST(CompareFrameworks, PlotCliDrawsTheSameChartsHeadless) {
                     "--output", single});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("--compare must be frameworks"), std::string::npos) << r.err;
+}
+
+// Issue 37 item 7: real logs of two frameworks at different batch sizes ("r50 fp16, batch 256"
+// of TensorFlow, "r50 fp16, batch 128" of PyTorch) were listed without their frameworks; each
+// group of one framework names it where the directory holds several.
+TEST(CompareFrameworks, GroupsOfOneFrameworkNameItWhereTheDirectoryHoldsSeveral) {
+    TempDir dir;
+    writeFile(dir.path() / "tf/8xV100/run.txt",
+              dllTfLog(8, 256, 40, [](int k) { return 6000.0 + k; }));
+    writeFile(dir.path() / "pt/8xV100/run.txt",
+              dllPytorchLog(8, 128, 1, 40, [](int k) { return 2000.0 + k; }));
+    const ui::Analysis a = ui::analyze(readSnapshot(dir.path()), {});
+    ASSERT_EQ(a.groups.size(), 2u);
+    QStringList shown;
+    for (const auto& g : a.groups)
+        shown << ui::ControlPanel::groupText(g, a.groups);
+    shown.sort();
+    ASSERT_EQ(shown.size(), 2);
+    EXPECT_TRUE(shown[0].startsWith(QStringLiteral("PyTorch DLLogger · ")) &&
+                shown[0].endsWith(QStringLiteral(", batch 128")))
+        << shown.join(" | ").toStdString();
+    EXPECT_TRUE(shown[1].startsWith(QStringLiteral("TensorFlow DLLogger · ")) &&
+                shown[1].endsWith(QStringLiteral(", batch 256")))
+        << shown.join(" | ").toStdString();
+    // One framework alone: the label as before.
+    TempDir one;
+    writeFile(one.path() / "tf/8xV100/run.txt",
+              dllTfLog(8, 256, 40, [](int k) { return 6000.0 + k; }));
+    const ui::Analysis b = ui::analyze(readSnapshot(one.path()), {});
+    ASSERT_EQ(b.groups.size(), 1u);
+    EXPECT_EQ(ui::ControlPanel::groupText(b.groups[0], b.groups),
+              QString::fromStdString(b.groups[0].label()));
+    EXPECT_TRUE(b.groups[0].format.empty());
 }

@@ -17,6 +17,8 @@
 
 #include <QPushButton>
 
+#include <memory>
+
 #include <QAbstractBarSeries>
 #include <QAction>
 #include <QBarSet>
@@ -40,9 +42,11 @@ namespace {
 struct LossCampaign {
     TempDir dir;
     CampaignSpec spec;
-    LossCampaign() {
+    std::filesystem::path logs; // where the logs are: the campaign's folder, or a launcher's leaf
+    explicit LossCampaign(const std::string& logFolder = {}) {
         spec.topologies = {{1, 1}, {1, 2}, {1, 4}, {2, 2}};
-        writeCampaign(dir.path(), spec);
+        logs = logFolder.empty() ? dir.path() : dir.path() / logFolder;
+        writeCampaign(logs, spec);
     }
     // 1n2g: its node alone at 124 per device, no all-reduce. 2n2g: n1 alone at 120, n2 at 110
     // (the slow one), a 50 ms all-reduce. 1n4g: no probe at all.
@@ -58,7 +62,7 @@ struct LossCampaign {
    "seconds": [0.049, 0.050, 0.051, 0.050, 0.050]}]})");
     }
     ui::AnalysisPtr analyze() const {
-        return std::make_shared<const ui::Analysis>(ui::analyze(readSnapshot(dir.path()), {}));
+        return std::make_shared<const ui::Analysis>(ui::analyze(readSnapshot(logs), {}));
     }
 };
 
@@ -140,6 +144,20 @@ TEST(LossBreakdownChart, ProbedPartsDrawnWithTheirValuesAndEvidence) {
         << notes.toStdString();
     EXPECT_TRUE(notes.contains("the probes ran slower than the case itself"))
         << notes.toStdString();
+    // Issue 37 item 8: past 100 % with nothing to explain it is not a breakdown to trust: said
+    // first, in the warning colour, and in the title an exported image carries with the case.
+    EXPECT_TRUE(notes.startsWith(QStringLiteral("⚠ 2n2g: this breakdown is not reliable: the "
+                                                "measured parts (")))
+        << notes.toStdString();
+    EXPECT_TRUE(view->noteLabel()->styleSheet().contains("#b3261e"));
+    const QString title = view->view()->chart()->title();
+    EXPECT_EQ(title, QStringLiteral("Where the scaling goes — r50 fp32, batch 64 — ⚠ not reliable "
+                                    "(2n2g: parts exceed the loss)"))
+        << title.toStdString();
+    std::unique_ptr<QChart> exported(
+        ui::ExportController::buildChart(*a, ui::ChartKind::Loss, -1, ui::Whisker::MinMax));
+    ASSERT_TRUE(exported);
+    EXPECT_EQ(exported->title(), title);
     // The axis reaches the longest bar.
     auto* axis = qobject_cast<QValueAxis*>(view->view()->chart()->axes(Qt::Horizontal).value(0));
     ASSERT_NE(axis, nullptr);
@@ -219,6 +237,30 @@ TEST(LossBreakdownChart, BadProbesJsonSaidUnderTheChart) {
     view.setAnalysis(c.analyze());
     EXPECT_TRUE(view.noteLabel()->text().contains("probes.json not read: "));
     EXPECT_TRUE(view.noteLabel()->text().contains("probes[0]: no \"node\""))
+        << view.noteLabel()->text().toStdString();
+}
+
+// Issue 37 item 2: the Run tab shows a launcher campaign's leaf logs folder, probes.json is at
+// the campaign's root: the leaf's breakdown is the root's, never "No probes".
+TEST(LossBreakdownChart, ACampaignOpenedAtItsLeafShowsTheProbesAtItsRoot) {
+    LossCampaign c("logs/local/pytorch-cpu/resnet50");
+    writeFile(c.dir.path() / "campaign.json", R"({"profile": "local-cpu-rn50"})");
+    writeFile(c.dir.path() / "journal.jsonl", "");
+    c.writeProbes();
+    const ui::AnalysisPtr a = c.analyze();
+    EXPECT_EQ(a->probes.records.size(), 4u) << a->probes.error;
+    ui::LossBreakdownView view;
+    view.resize(800, 300);
+    view.setAnalysis(a);
+    const auto& d = view.breakdown();
+    ASSERT_EQ(d.bars.size(), 3u);
+    EXPECT_EQ(d.bars[2].topology, "2n2g");
+    QAbstractBarSeries* bars = barsOf(view.view()->chart());
+    ASSERT_NE(bars, nullptr);
+    const double t1 = *caseAt(*a, "1n1g").median;
+    EXPECT_NEAR(at(bars, Set::SlowestNode, 2), 100.0 * 10.0 / t1, 1e-9);
+    EXPECT_EQ(at(bars, Set::NotMeasured, 2), 0.0);
+    EXPECT_FALSE(view.noteLabel()->text().contains("No probes"))
         << view.noteLabel()->text().toStdString();
 }
 
@@ -317,8 +359,8 @@ TEST(LossBreakdownPlot, ThePlotCommandDrawsTheBreakdownWithoutADisplay) {
                          "--output", svg, "--size", "1000x600"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const std::string text = readWhole(svg);
-    for (const char* shown : {"2n2g · loss", "1n4g · loss", "Waiting for the slowest node", "Communication",
-                              "Not measured"})
+    for (const char* shown : {"2n2g · loss", "1n4g · loss", "Waiting for the slowest node",
+                              "Communication", "Not measured"})
         EXPECT_NE(text.find(shown), std::string::npos) << shown;
     // The note the app shows under the chart, on standard error.
     EXPECT_NE(r.err.find("note: 2n2g: remainder is"), std::string::npos) << r.err;
@@ -332,8 +374,8 @@ TEST(LossBreakdownPlot, ThePlotCommandDrawsTheBreakdownWithoutADisplay) {
     CampaignSpec one;
     one.topologies = {{1, 1}};
     writeCampaign(single.path(), one);
-    r = runProcess({SCALEVIEW_CLI, "plot", single.path().string(), "--chart", "loss", "--output",
-                    png});
+    r = runProcess(
+        {SCALEVIEW_CLI, "plot", single.path().string(), "--chart", "loss", "--output", png});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("no loss to break down"), std::string::npos) << r.err;
 }
@@ -357,14 +399,15 @@ TEST(LossBreakdownExport, TheWindowExportsTheBreakdownFromAnyPage) {
     TempDir out;
     const QString svg = QString::fromStdString((out.path() / "loss.svg").string());
     QString error;
-    ASSERT_TRUE(w.window.exporter()->exportChart(ui::ChartKind::Loss, svg, QSize(900, 500), 1.0,
-                                                 &error))
+    ASSERT_TRUE(
+        w.window.exporter()->exportChart(ui::ChartKind::Loss, svg, QSize(900, 500), 1.0, &error))
         << error.toStdString();
     const std::string text = readWhole(svg.toStdString());
     EXPECT_NE(text.find("Where the scaling goes"), std::string::npos);
     EXPECT_NE(text.find("2n2g · loss"), std::string::npos);
     EXPECT_NE(text.find("Waiting for the slowest node"), std::string::npos);
-    EXPECT_EQ(w.window.exporter()->suggestedFileName(ui::ChartKind::Loss, QStringLiteral("svg"))
+    EXPECT_EQ(w.window.exporter()
+                  ->suggestedFileName(ui::ChartKind::Loss, QStringLiteral("svg"))
                   .endsWith(QStringLiteral("_scaling_loss.svg")),
               true);
 
@@ -378,8 +421,8 @@ TEST(LossBreakdownExport, TheWindowExportsTheBreakdownFromAnyPage) {
         return a.summary.root == single.path().string() && !a.summary.runs.empty();
     }));
     EXPECT_FALSE(png->isEnabled());
-    EXPECT_FALSE(w.window.exporter()->exportChart(ui::ChartKind::Loss, svg, QSize(900, 500), 1.0,
-                                                  &error));
+    EXPECT_FALSE(
+        w.window.exporter()->exportChart(ui::ChartKind::Loss, svg, QSize(900, 500), 1.0, &error));
     EXPECT_NE(error.toStdString().find("no loss to break down"), std::string::npos)
         << error.toStdString();
 }

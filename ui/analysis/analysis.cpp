@@ -4,6 +4,7 @@
 #include "core/load/rundisturbance.h"
 
 #include <algorithm>
+#include <set>
 #include <filesystem>
 
 namespace sv::ui {
@@ -133,7 +134,9 @@ Summary measureSnapshot(const LogSnapshot& snapshot, const AnalysisOptions& opti
 }
 
 // Every model, precision and batch size once, in case order; where several frameworks share one,
-// first all of them together (Compare frameworks), then each alone.
+// first all of them together (Compare frameworks), then each alone. Where the directories hold
+// several frameworks, a group of one framework names it (its format), so that "r50 fp16, batch
+// 256" of TensorFlow and "r50 fp16, batch 128" of gluon-cv can be told apart.
 std::vector<CaseGroup> groupsOf(const std::vector<const std::vector<CaseStats>*>& all) {
     std::vector<std::pair<CaseGroup, std::vector<std::string>>> found;
     for (const auto* cases : all)
@@ -145,9 +148,13 @@ std::vector<CaseGroup> groupsOf(const std::vector<const std::vector<CaseStats>*>
             if (std::find(it->second.begin(), it->second.end(), c.key.format) == it->second.end())
                 it->second.push_back(c.key.format);
         }
+    std::set<std::string> everyFormat;
+    for (const auto& [g, formats] : found)
+        everyFormat.insert(formats.begin(), formats.end());
     std::vector<CaseGroup> out;
     for (const auto& [g, formats] : found) {
         out.push_back(g);
+        if (formats.size() == 1 && everyFormat.size() > 1) out.back().format = formats.front();
         if (formats.size() > 1)
             for (const auto& f : formats)
                 out.push_back(CaseGroup{g.model, g.precision, g.batchPerDevice, f});
@@ -324,7 +331,7 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
     chooseReferences(a, options, catalog, formats);
     buildSeries(a, options);
     // Where each case's loss goes (the probes' bootstraps run here too, never on the GUI thread).
-    a.probes = readProbeFile(s.root);
+    a.probes = readCampaignProbes(s.root);
     for (const CaseStats* c : a.groupCases())
         a.groupLosses.push_back(scalingLossFor(s.cases, *c, a.probes));
     // The bootstrap of each case's ratio (10 000 resamples a side) runs here, on the worker.

@@ -30,6 +30,8 @@ SpeedupPage::SpeedupPage(QWidget* parent)
     m_split->setStretchFactor(0, 3);
     m_split->setStretchFactor(1, 2);
     m_split->setChildrenCollapsible(false);
+    // The speedup chart keeps room for its axes and titles whatever the breakdown below holds.
+    view()->setMinimumHeight(260);
     box->insertWidget(at, m_split, 1);
     m_loss->setVisible(false);
 }

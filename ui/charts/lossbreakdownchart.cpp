@@ -74,7 +74,26 @@ bool hasSeveralFormats(const std::vector<const CaseStats*>& cases) {
 } // namespace
 
 LossBreakdown LossBreakdownChart::breakdown(const Analysis& a) {
-    return breakdown(a.groupCases(), a.groupLosses, a.probes);
+    LossBreakdown out = breakdown(a.groupCases(), a.groupLosses, a.probes);
+    if (a.group) out.group = QString::fromStdString(a.group->label());
+    return out;
+}
+
+QString LossBreakdownChart::title(const LossBreakdown& d) {
+    QString title = QStringLiteral("Where the scaling goes");
+    if (!d.group.isEmpty()) title += QStringLiteral(" — ") + d.group;
+    // A breakdown not to trust says so where an exported image shows it too.
+    QStringList doubtful;
+    for (const LossBar& bar : d.bars) {
+        QStringList why;
+        if (bar.loss.partsExceedLoss) why << QStringLiteral("parts exceed the loss");
+        if (bar.loss.runsDisturbed) why << QStringLiteral("runs disturbed");
+        if (!why.isEmpty())
+            doubtful << bar.topology + QStringLiteral(": ") + why.join(QStringLiteral(", "));
+    }
+    if (!doubtful.isEmpty())
+        title += QStringLiteral(" — ⚠ not reliable (%1)").arg(doubtful.join(QStringLiteral("; ")));
+    return title;
 }
 
 LossBreakdown LossBreakdownChart::breakdown(const std::vector<const CaseStats*>& cases,
@@ -167,6 +186,10 @@ QStringList LossBreakdownChart::notes(const LossBreakdown& d) {
     QStringList out;
     if (!d.probeError.isEmpty()) out << QStringLiteral("probes.json not read: ") + d.probeError;
     bool anyMeasured = false;
+    for (const LossBar& bar : d.bars)
+        if (!bar.loss.unreliable.empty())
+            out << QStringLiteral("⚠ %1: this breakdown is not reliable: %2.")
+                       .arg(bar.topology, QString::fromStdString(bar.loss.unreliable));
     for (const LossBar& bar : d.bars) {
         anyMeasured = anyMeasured || !bar.loss.parts.empty();
         if (bar.loss.totalPct < 0)
@@ -180,15 +203,16 @@ QStringList LossBreakdownChart::notes(const LossBreakdown& d) {
                                 QString::fromStdString(p.evidence));
     }
     if (!d.bars.empty() && !anyMeasured && d.probeError.isEmpty())
-        out << QStringLiteral("No probes for these cases (no probes.json in the directory, or none "
-                              "for their topologies): each loss is exact from the logs, where it "
-                              "went is not measured.");
+        out << QStringLiteral(
+            "No probes for these cases (no probes.json in their campaign's folder, "
+            "or none for their topologies): each loss is exact from the logs, where it "
+            "went is not measured.");
     return out;
 }
 
 QChart* LossBreakdownChart::build(const LossBreakdown& d) {
     auto* chart = new QChart;
-    ChartStyle::apply(chart, QStringLiteral("Where the scaling goes"));
+    ChartStyle::apply(chart, title(d));
     auto* series = new QHorizontalStackedBarSeries(chart);
     auto* categories = new QBarCategoryAxis(chart);
     double widest = 100.0;

@@ -32,6 +32,7 @@ struct LossBar {
 };
 
 struct LossBreakdown {
+    QString group; // the cases' group, "r50 fp32, batch 8": the title names it
     std::vector<LossBar> bars;
     QString probeFile;  // the probes.json read, if any
     QString probeError; // why it could not be read
@@ -63,6 +64,9 @@ class LossBreakdownChart {
     static QStringList notes(const LossBreakdown& data);
     // The category label of a bar: its topology and total loss ("4n4g · loss 22.83 %").
     static QString label(const LossBar& bar);
+    // The chart's title: the cases' group, and which bars are not to trust, and why in a word
+    // (an exported image carries it; the notes say it in full).
+    static QString title(const LossBreakdown& data);
 };
 
 } // namespace sv::ui

@@ -7,7 +7,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace sv::ui {
 
@@ -20,7 +23,17 @@ LossBreakdownView::LossBreakdownView(QWidget* parent)
     layout->setSpacing(2);
     layout->addWidget(m_view, 1);
     auto* under = new QHBoxLayout;
-    under->addWidget(m_notes, 1);
+    // The notes scroll past four lines: many cases' notes once left the speedup chart above a
+    // 70-pixel strip at 1400 x 900 (issue 37 item 9).
+    auto* notes = new QScrollArea(this);
+    notes->setObjectName(QStringLiteral("lossNotes"));
+    notes->setWidget(m_notes);
+    notes->setWidgetResizable(true);
+    notes->setFrameShape(QFrame::NoFrame);
+    notes->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    notes->setMaximumHeight(4 * m_notes->fontMetrics().lineSpacing() + 6);
+    notes->setVisible(false);
+    under->addWidget(notes, 1);
     under->addWidget(m_rerun, 0, Qt::AlignTop);
     layout->addLayout(under);
     m_view->setRenderHint(QPainter::Antialiasing);
@@ -77,7 +90,14 @@ void LossBreakdownView::setAnalysis(const AnalysisPtr& analysis) {
     delete old;
     const QStringList notes = LossBreakdownChart::notes(m_data);
     m_notes->setText(notes.join(QLatin1Char('\n')));
+    // A breakdown not to trust is said in the warning colour, not as small print.
+    const bool doubtful = std::any_of(m_data.bars.begin(), m_data.bars.end(),
+                                      [](const LossBar& b) { return !b.loss.unreliable.empty(); });
+    m_notes->setStyleSheet(doubtful ? QStringLiteral("color: #b3261e; font-weight: bold;")
+                                    : QString());
     m_notes->setVisible(!notes.isEmpty());
+    if (auto* area = findChild<QScrollArea*>(QStringLiteral("lossNotes")))
+        area->setVisible(!notes.isEmpty());
     offerRerun();
 }
 
