@@ -18,6 +18,7 @@
 #include <QCoreApplication>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <unistd.h>
 
 namespace sv::cli {
@@ -109,6 +110,11 @@ class ConsoleProgress {
             if (m_tty) std::printf("\r\033[K");
             std::fprintf(stderr, "%s\n", text.toStdString().c_str());
         });
+        QObject::connect(&session, &CampaignSession::note, [this](const QString& text) {
+            if (m_tty) std::printf("\r\033[K");
+            std::printf("%s\n", text.toStdString().c_str());
+            std::fflush(stdout);
+        });
     }
 
   private:
@@ -187,12 +193,25 @@ void presentSession(CampaignSession& session) {
                          for (const auto& p : problems)
                              std::fprintf(stderr, "%s\n", p.c_str());
                      });
+    // Runs that ended ok while something else used their machines: the end line says how many,
+    // as the app's banner does, live or reopened.
+    auto disturbed = std::make_shared<int>(0);
+    QObject::connect(&session, &CampaignSession::runFinished, [disturbed](int, const RunEnd& end) {
+        *disturbed += end.state == RunState::Ok && end.isDisturbed();
+    });
     QObject::connect(&session, &CampaignSession::runsEnded,
-                     [&session](const CampaignEnd&, int ok, int total) {
+                     [&session, disturbed](const CampaignEnd&, int ok, int total) {
                          const std::string& out = session.campaign().outputDir;
-                         std::printf("%d of %d runs ok; logs under %s; 'scaleview-cli summarize "
+                         std::string how;
+                         if (*disturbed > 0)
+                             how = *disturbed >= ok ? " (every one disturbed: their figures are "
+                                                      "not reliable)"
+                                                    : " (" + std::to_string(*disturbed) +
+                                                          " disturbed: their figures are not "
+                                                          "reliable)";
+                         std::printf("%d of %d runs ok%s; logs under %s; 'scaleview-cli summarize "
                                      "%s' reads them\n",
-                                     ok, total, out.c_str(), out.c_str());
+                                     ok, total, how.c_str(), out.c_str(), out.c_str());
                      });
     QObject::connect(&session, &CampaignSession::slowNodePlanned, &printSlowNodePlan);
 }

@@ -105,7 +105,7 @@ bool Journal::appendContainer(const std::string& action, const std::string& host
 bool Journal::appendProbes(const std::string& caseId, const std::string& state,
                            const std::string& summary, const std::vector<std::string>& errors,
                            std::string* error) {
-    json j{{"event", "probes"}, {"id", caseId},     {"time", now()},
+    json j{{"event", "probes"}, {"id", caseId},       {"time", now()},
            {"state", state},    {"summary", summary}, {"errors", errors}};
     return append(j.dump(-1, ' ', false, json::error_handler_t::replace), error);
 }
@@ -176,8 +176,7 @@ bool apply(const json& j, std::map<std::string, JournalEntry>& out, std::string*
         return true;
     }
     // Not a run's: a container, a case's probes, a node left out, a slow-node search.
-    if (*event == "container" || *event == "probes" || *event == "exclude" ||
-        *event == "slow-node")
+    if (*event == "container" || *event == "probes" || *event == "exclude" || *event == "slow-node")
         return true;
     if (*event != "end") {
         *why = "unknown event '" + *event + "'";
@@ -229,6 +228,13 @@ bool apply(const json& j, std::map<std::string, JournalEntry>& out, std::string*
 
 bool RunEnd::isDisturbed() const {
     return disturbed || (monitor && !monitor->evidence.empty());
+}
+
+int disturbedOkRuns(const std::map<std::string, JournalEntry>& journal) {
+    int n = 0;
+    for (const auto& [id, entry] : journal)
+        n += entry.end && entry.end->state == RunState::Ok && entry.end->isDisturbed();
+    return n;
 }
 
 bool Journal::appendCaseStop(const CaseStop& stop, std::string* error) {

@@ -52,6 +52,10 @@ struct JournalEntry {
     RunState state() const { return end ? end->state : RunState::Interrupted; }
 };
 
+// The runs whose latest end is ok while something else used their machines (RunEnd::isDisturbed):
+// finished, but figures not to trust. The live view, a reopened campaign and the CLI say it alike.
+int disturbedOkRuns(const std::map<std::string, JournalEntry>& journal);
+
 class Journal {
   public:
     explicit Journal(std::string path) : m_path(std::move(path)) {}

@@ -24,12 +24,17 @@ PreflightHeadline preflightHeadline(const std::vector<PreflightFinding>& finding
                  (h.warnings ? " and " + count(h.warnings, "warning", "warnings") : "") + ". " +
                  line(*firstFailure);
     else if (firstWarning)
-        h.text = "Preflight: " + count(static_cast<int>(findings.size()), "check", "checks") +
-                 " passed, but with " + count(h.warnings, "warning", "warnings") + ". " +
+        // A check with a warning did not pass cleanly: "3 of 4 checks passed", not "4 passed,
+        // but with 1 warning".
+        h.text = "Preflight: " + std::to_string(static_cast<int>(findings.size()) - h.warnings) +
+                 " of " + count(static_cast<int>(findings.size()), "check", "checks") +
+                 " passed; " + count(h.warnings, "warning", "warnings") + ". " +
                  line(*firstWarning);
     else
-        h.text = "Preflight: all " + count(static_cast<int>(findings.size()), "check", "checks") +
-                 " passed.";
+        h.text = findings.size() == 1
+                     ? std::string("Preflight: the one check passed.")
+                     : "Preflight: all " +
+                           count(static_cast<int>(findings.size()), "check", "checks") + " passed.";
     return h;
 }
 

@@ -2,6 +2,7 @@
 
 #include "async/backgroundtask.h"
 #include "launcher/probe/caseprobes.h"
+#include "core/model/wording.h"
 #include "launcher/runner/runsweep.h"
 
 #include <QProcess>
@@ -56,8 +57,9 @@ CaseProbeOutcome probeCase(CaseProbePlan plan, const std::atomic<bool>* cancel, 
 } // namespace
 
 CaseProbing::CaseProbing(const CommandBuilder& builder, const Journal& journal, QObject* context,
-                         Said said)
-    : m_builder(builder), m_journal(journal), m_context(context), m_said(std::move(said)) {}
+                         Said said, Said told)
+    : m_builder(builder), m_journal(journal), m_context(context), m_said(std::move(said)),
+      m_told(std::move(told)) {}
 
 bool CaseProbing::wants(const PlannedRun& run) const {
     return m_builder.campaign().probes && run.key.topology.ranks() > 1 &&
@@ -76,8 +78,8 @@ void CaseProbing::run(const PlannedRun& run, std::function<void()> done) {
                               : campaign.container.runtime == "docker"
                                   ? " inside the campaign's container(s)"
                                   : "";
-    m_said(run.caseId + ": probing before its first repeat (" +
-           std::to_string(run.key.topology.nodes) + " node(s) alone, then the all-reduce across " +
+    m_told(run.caseId + ": probing before its first repeat (" +
+           countOf(run.key.topology.nodes, "node") + " alone, then the all-reduce across " +
            std::to_string(run.key.topology.ranks()) + " ranks" + where + ")");
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     // Named as allocateForProbes names it: abandon() cancels it by name, whatever the worker does.
@@ -92,8 +94,9 @@ void CaseProbing::run(const PlannedRun& run, std::function<void()> done) {
         [this, tag, run, done = std::move(done)](CaseProbeOutcome o) {
             m_cancel.reset();
             m_slurmJob.clear();
-            m_said(o.summary(run.caseId));
-            if (!o.errors.empty() || !o.fileError.empty())
+            const bool failed = !o.errors.empty() || !o.fileError.empty();
+            (failed ? m_said : m_told)(o.summary(run.caseId));
+            if (failed)
                 m_said(run.caseId + ": the campaign goes on; this case's scaling loss will say "
                                     "\"not measured\" where a probe failed");
             if (!o.cancelled && o.errors.empty()) return done();

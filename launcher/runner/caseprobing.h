@@ -23,7 +23,9 @@ class CaseProbing {
   public:
     using Said = std::function<void(const std::string& text)>;
     // context: whose event loop the answers arrive in (and whose going away drops them).
-    CaseProbing(const CommandBuilder& builder, const Journal& journal, QObject* context, Said said);
+    // said: a problem (a probe failed); told: news (probing starts, what the probes found).
+    CaseProbing(const CommandBuilder& builder, const Journal& journal, QObject* context, Said said,
+                Said told);
 
     bool wants(const PlannedRun& run) const;
     // Probes run's case; done() once they have ended and, when they did not all succeed, their
@@ -41,7 +43,7 @@ class CaseProbing {
     const CommandBuilder& m_builder;
     const Journal& m_journal;
     QObject* m_context;
-    Said m_said;
+    Said m_said, m_told;
     std::set<std::string> m_probed;              // case ids whose probes have had their turn
     std::shared_ptr<std::atomic<bool>> m_cancel; // set: the running probes stop
     std::string m_slurmJob; // the running probes' Slurm allocation's job name, if any

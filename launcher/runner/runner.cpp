@@ -47,7 +47,9 @@ Runner::Runner(Campaign campaign, WorkloadProfile profile, QObject* parent)
       m_builder(m_campaign, m_profile, workloadDirOf(m_campaign)),
       m_journal(journalPathOf(m_campaign)), m_timers(m_campaign, this),
       m_containers(m_builder, m_journal, this, [this](const std::string& t) { say(t); }),
-      m_probing(m_builder, m_journal, this, [this](const std::string& t) { say(t); }),
+      m_probing(
+          m_builder, m_journal, this, [this](const std::string& t) { say(t); },
+          [this](const std::string& t) { emit note(QString::fromStdString(t)); }),
       m_watch(m_builder, this, [this](const std::string& t) { say(t); }) {
     m_runs = planRuns(m_campaign, m_profile);
     m_states.assign(m_runs.size(), RunState::Pending);

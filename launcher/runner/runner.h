@@ -90,6 +90,8 @@ class Runner : public QObject {
     void progress(const sv::launcher::RunProgress& progress);
     void runFinished(int index, const sv::launcher::RunEnd& end);
     void message(const QString& text);
+    // News, not a problem (probing starts, what the probes found).
+    void note(const QString& text);
     void finished(const sv::launcher::CampaignEnd& end);
 
   private:

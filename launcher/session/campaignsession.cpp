@@ -72,6 +72,7 @@ void CampaignSession::connectRunner() {
     connect(m_runner, &Runner::progress, this, &CampaignSession::progress);
     connect(m_runner, &Runner::runFinished, this, &CampaignSession::runFinished);
     connect(m_runner, &Runner::message, this, &CampaignSession::message);
+    connect(m_runner, &Runner::note, this, &CampaignSession::note);
     connect(m_runner, &Runner::finished, this, &CampaignSession::runsDone);
 }
 

@@ -99,6 +99,8 @@ class CampaignSession : public QObject {
     void runFinished(int index, const sv::launcher::RunEnd& end);
     // What the user should know while it runs: a problem, a node left out, a disturbed run.
     void message(const QString& text);
+    // News, not a problem: the probes starting and what they found.
+    void note(const QString& text);
     // The runs have ended (before the recording and the search).
     void runsEnded(const sv::launcher::CampaignEnd& end, int ok, int total);
     void slowNodePlanned(const sv::launcher::SlowNodeCase& plan);

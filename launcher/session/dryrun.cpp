@@ -31,8 +31,13 @@ std::vector<std::string> dryRunLines(const Campaign& campaign, const WorkloadPro
                             "  # runs: " + shellCommand(sub.launchArgv));
             continue;
         }
+        // A run takes a free port for its rendezvous as it starts (the profile's default is
+        // only what is shown here): the preview says so rather than show a port it will not use.
+        const std::string port = builder.choosesMasterPort()
+                                     ? "  # master port: a free one, chosen as the run starts"
+                                     : "";
         for (const Launch& l : builder.launches(runs[i], tag))
-            lines.push_back(shellCommand(l.argv));
+            lines.push_back(shellCommand(l.argv) + port);
     }
     return lines;
 }

@@ -473,6 +473,10 @@ TEST(DryRun, TheCliListsWhatTheLauncherFunctionDoes) {
     const auto lines = dryRunLines(c, &error);
     ASSERT_EQ(lines.size(), 4u) << error;
     EXPECT_NE(lines[3].find("svDRYRUN4"), std::string::npos) << lines[3];
+    // Issue 37: the preview showed port 29500 though each run takes a free one as it starts.
+    EXPECT_NE(lines[3].find("  # master port: a free one, chosen as the run starts"),
+              std::string::npos)
+        << lines[3];
     const auto r = runProcess({sv::test::kCli, "run", "--dry-run", "--topologies", "1n1g,1n2g",
                                "--batch-size", "4", "--repeats", "2", "--out", c.outputDir});
     ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -315,8 +315,8 @@ TEST_F(Containers, ProbesRunInsideTheCampaignsContainer) {
     const auto r = runProcess(argv);
     const auto until = std::to_string(std::time(nullptr) + 1);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err << readWhole(m_out + "/journal.jsonl");
-    EXPECT_EQ(r.err.find("not run"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("ranks inside the campaign's container(s))"), std::string::npos) << r.err;
+    EXPECT_EQ((r.out + r.err).find("not run"), std::string::npos) << r.out << r.err;
+    EXPECT_NE(r.out.find("ranks inside the campaign's container(s))"), std::string::npos) << r.out;
     const auto file = nlohmann::json::parse(readWhole(m_out + "/probes.json"), nullptr, false);
     ASSERT_TRUE(file.is_object()) << readWhole(m_out + "/journal.jsonl");
     ASSERT_EQ(file["probes"].size(), 2u) << file.dump();

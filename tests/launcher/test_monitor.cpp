@@ -226,6 +226,10 @@ TEST(LocalCampaign, CpuHogBesideTheRealWorkloadMarksTheRunDisturbed) {
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const std::string needle = "pid " + std::to_string(hog.pid) + " (sh) used ";
     EXPECT_NE((r.out + r.err).find("disturbed: " + needle), std::string::npos) << r.out << r.err;
+    // The end line says it too (issue 37 item 10: it read "1 of 1 runs ok").
+    EXPECT_NE(r.out.find("1 of 1 runs ok (every one disturbed: their figures are not reliable)"),
+              std::string::npos)
+        << r.out;
 
     const auto s = sv::test::runProcess({sv::test::kCli, "summarize", out, "--format", "json"});
     ASSERT_EQ(s.exitCode, 0) << s.err;

@@ -271,8 +271,7 @@ TEST(CommandBatchTurns, AtMostAFewCommandsPerHostRunAtOnceTheRestWaitTheirTurn) 
     auto noting = [&](const std::string& host, int i) {
         const std::string file = dir + "/" + (host.empty() ? "none" : host) + ".log";
         BatchCommand c{{"/bin/sh", "-c",
-                        "echo s >> \"$0\"; sleep 0.3; echo e >> \"$0\"; echo " +
-                            std::to_string(i),
+                        "echo s >> \"$0\"; sleep 0.3; echo e >> \"$0\"; echo " + std::to_string(i),
                         file},
                        {},
                        20000};
@@ -332,23 +331,26 @@ TEST(CommandBatchTurns, AnSshLoginTurnedAwayIsNotTheCommandsFailure) {
 // Issue 27: the Run panel said "Preflight: all 4 checks passed" beside its own red "busy" line.
 // The headline carries the worst finding.
 TEST(PreflightHeadline, CarriesTheWorstFinding) {
-    std::vector<PreflightFinding> f = {{"localhost", "launcher", true, "mpirun 4.1.4"},
-                                       {"localhost", "torch", true, "torch 1.13"},
-                                       {"localhost", "output", true, "12 GiB free"},
-                                       {"localhost", "busy", true, "a python3 uses 98 % of a core", true}};
+    std::vector<PreflightFinding> f = {
+        {"localhost", "launcher", true, "mpirun 4.1.4"},
+        {"localhost", "torch", true, "torch 1.13"},
+        {"localhost", "output", true, "12 GiB free"},
+        {"localhost", "busy", true, "a python3 uses 98 % of a core", true}};
     auto h = preflightHeadline(f);
     EXPECT_EQ(h.warnings, 1);
     EXPECT_EQ(h.failures, 0);
     EXPECT_EQ(h.text.find("all 4 checks passed"), std::string::npos) << h.text;
-    EXPECT_NE(h.text.find("1 warning"), std::string::npos) << h.text;
+    EXPECT_NE(h.text.find("Preflight: 3 of 4 checks passed; 1 warning. "), std::string::npos)
+        << h.text;
     EXPECT_NE(h.text.find("localhost · busy: a python3 uses 98 % of a core"), std::string::npos)
         << h.text;
     f.push_back({"node2", "ssh", false, "connection refused"});
     h = preflightHeadline(f);
     EXPECT_EQ(h.failures, 1);
-    EXPECT_NE(h.text.find("Preflight found 1 problem and 1 warning. node2 · ssh: connection refused"),
-              std::string::npos)
+    EXPECT_NE(
+        h.text.find("Preflight found 1 problem and 1 warning. node2 · ssh: connection refused"),
+        std::string::npos)
         << h.text;
     f = {{"localhost", "launcher", true, "ok"}};
-    EXPECT_EQ(preflightHeadline(f).text, "Preflight: all 1 check passed.");
+    EXPECT_EQ(preflightHeadline(f).text, "Preflight: the one check passed.");
 }

@@ -50,12 +50,29 @@ ProbeRecords probeRecords(const std::string& out) {
 // The probes' own CPU workload (local-cpu-rn50's) at a small image, so that the runs stay short.
 std::vector<std::string> cpuProbeCampaign(const std::string& out, const std::string& topology,
                                           std::vector<std::string> extra = {}) {
-    std::vector<std::string> a{kCli,           "run",       "--scheduler",  "slurm",
-                               "--profile",    "local-cpu-rn50", "--topologies", topology,
-                               "--batch-size", "8",         "--image-size", "16",
-                               "--repeats",    "1",         "--iterations", "4",
-                               "--warmup",     "1",         "--cooldown",   "0",
-                               "--probes",     "--out",     out};
+    std::vector<std::string> a{kCli,
+                               "run",
+                               "--scheduler",
+                               "slurm",
+                               "--profile",
+                               "local-cpu-rn50",
+                               "--topologies",
+                               topology,
+                               "--batch-size",
+                               "8",
+                               "--image-size",
+                               "16",
+                               "--repeats",
+                               "1",
+                               "--iterations",
+                               "4",
+                               "--warmup",
+                               "1",
+                               "--cooldown",
+                               "0",
+                               "--probes",
+                               "--out",
+                               out};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
 }
@@ -71,11 +88,11 @@ TEST(SlurmProbes, TwoNodesAreProbedInOneAllocationThatIsGivenBack) {
     const auto r = runProcess(cpuProbeCampaign(out, "2n1g"));
     std::printf("2n1g campaign with probes under Slurm: %.1f s\n", since(t0));
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_EQ(r.err.find("not run"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("probing before its first repeat (2 node(s) alone, then the all-reduce "
+    EXPECT_EQ((r.out + r.err).find("not run"), std::string::npos) << r.out << r.err;
+    EXPECT_NE(r.out.find("probing before its first repeat (2 nodes alone, then the all-reduce "
                          "across 2 ranks in one Slurm allocation, each rank a job step)"),
               std::string::npos)
-        << r.err;
+        << r.out;
     const auto records = probeRecords(out);
     ASSERT_EQ(records.solo.size(), 2u) << readWhole(out + "/probes.json") << r.err;
     for (const char* node : {"node1", "node2"}) {
@@ -110,9 +127,8 @@ TEST(SlurmProbes, TwoNodesAreProbedInOneAllocationThatIsGivenBack) {
     std::printf("%s", search.out.c_str());
     EXPECT_EQ(search.exitCode, 0) << search.out << search.err;
     EXPECT_NE(search.out.find(": 2 nodes, against "), std::string::npos) << search.out;
-    const bool probedNode1 =
-        search.out.find("probe run: node1") != std::string::npos ||
-        search.out.find("probe run: node2, node1") != std::string::npos;
+    const bool probedNode1 = search.out.find("probe run: node1") != std::string::npos ||
+                             search.out.find("probe run: node2, node1") != std::string::npos;
     EXPECT_TRUE(probedNode1) << search.out << search.err;
     EXPECT_EQ(search.out.find("slurm-node-"), std::string::npos) << search.out;
     EXPECT_EQ(journalEvents(out, "slow-node").size(), 1u) << readWhole(out + "/journal.jsonl");
@@ -251,14 +267,13 @@ TEST(SlurmProbeParts, TheStepAndAllocationLines) {
                                         "--account=proj1", "--qos=high", "--reservation=bench",
                                         "--constraint=a100&ib", "--time=00:30:00",
                                         "--exclude=gpu07,gpu09", "--exclusive"}));
-    const sv::launcher::SrunExecutor step("4242", "gpu03",
-                                          sv::launcher::pyxisOptions(c.scheduler));
+    const sv::launcher::SrunExecutor step("4242", "gpu03", sv::launcher::pyxisOptions(c.scheduler));
     EXPECT_EQ(step.wrap({"env", "RANK=1", "python3", "-c", "a b"}),
-              (std::vector<std::string>{
-                  "srun", "--jobid=4242", "--nodes=1", "--ntasks=1", "--nodelist=gpu03",
-                  "--overlap", "--quiet", "--mpi=none",
-                  "--container-image=nvcr.io#nvidia/pytorch:23.10-py3", "--container-workdir=/w",
-                  "env", "RANK=1", "python3", "-c", "a b"}));
+              (std::vector<std::string>{"srun", "--jobid=4242", "--nodes=1", "--ntasks=1",
+                                        "--nodelist=gpu03", "--overlap", "--quiet", "--mpi=none",
+                                        "--container-image=nvcr.io#nvidia/pytorch:23.10-py3",
+                                        "--container-workdir=/w", "env", "RANK=1", "python3", "-c",
+                                        "a b"}));
     EXPECT_EQ(step.hostLabel(), "gpu03 (Slurm job 4242)");
     // The run's sbatch line leaves the same nodes out.
     EXPECT_EQ(sv::launcher::slurmExcludeList(c), "gpu07,gpu09");

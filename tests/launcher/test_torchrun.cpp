@@ -27,6 +27,9 @@ json summarize(const std::string& out, int warmup, int iterations) {
 
 } // namespace
 
+// The preview's 29500 is the profile's default; each run takes a free port as it starts.
+constexpr const char* kFreePort = "  # master port: a free one, chosen as the run starts\n";
+
 TEST(TorchrunCommandLine, OneTorchrunPerNodeExactly) {
     const auto r = runProcess({kCli, "run", "--profile", "local-cpu-rn50", "--launcher", "torchrun",
                                "--hosts", "node1=10.0.0.1,node2=10.0.0.2", "--topologies",
@@ -45,7 +48,7 @@ TEST(TorchrunCommandLine, OneTorchrunPerNodeExactly) {
                "9:1 --no_python /usr/bin/python3 /srv/sv/workload/rn50_cpu.py --batch-size 16 "
                "--iterations 120 --image-size 64 --precision fp32 --device cpu --threads-per-rank "
                "1 --master-addr " +
-               master + " --master-port 29500'\n";
+               master + " --master-port 29500'" + kFreePort;
     };
     // 1n2g: one process on the first host; 2n1g: one per node, node ranks 0 and 1, both meeting
     // at the first host's address.
@@ -62,7 +65,8 @@ TEST(TorchrunCommandLine, OneTorchrunPerNodeExactly) {
               "2 --master_addr 127.0.0.1 --master_port 29500 --log_dir /srv/l/workload/torchrun "
               "--redirects 9:1 --tee 9:1 --no_python /usr/bin/python3 /srv/l/workload/rn50_cpu.py "
               "--batch-size 8 --iterations 30 --image-size 64 --precision fp32 --device cpu "
-              "--threads-per-rank 1 --master-addr 127.0.0.1 --master-port 29500\n");
+              "--threads-per-rank 1 --master-addr 127.0.0.1 --master-port 29500" +
+                  std::string(kFreePort));
     // In a container: each node's torchrun through `docker exec`, the tag passed with -e.
     const auto docker = runProcess({kCli, "run", "--launcher", "torchrun", "--hosts", "node1,node2",
                                     "--container", "pt", "--topologies", "2n1g", "--batch-size",
@@ -80,7 +84,8 @@ TEST(TorchrunCommandLine, OneTorchrunPerNodeExactly) {
                "/srv/d/workload/torchrun --redirects 9:1 --tee 9:1 --no_python /usr/bin/python3 "
                "/srv/d/workload/rn50_cpu.py --batch-size 8 --iterations 120 --image-size 64 "
                "--precision fp32 --device cpu --threads-per-rank 1 --master-addr node1 "
-               "--master-port 29500'\n";
+               "--master-port 29500'" +
+               kFreePort;
     };
     EXPECT_EQ(docker.out, inDocker("node1", 0) + inDocker("node2", 1));
     // A launcher the profile does not have is refused before anything runs.

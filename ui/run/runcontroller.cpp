@@ -116,6 +116,8 @@ void RunController::connectSession() {
     connect(m_session, &CampaignSession::progress, this, &RunController::progress);
     connect(m_session, &CampaignSession::runFinished, this, &RunController::onRunFinished);
     connect(m_session, &CampaignSession::message, this, &RunController::problem);
+    // The probes' news goes to the console, not the red problem banner.
+    connect(m_session, &CampaignSession::note, this, &RunController::note);
     connect(m_session, &CampaignSession::finished, this, &RunController::onFinished);
 }
 

@@ -244,10 +244,10 @@ void RunPanel::onFinished(bool cancelled, int ok, int total, const QString& fail
 QString RunPanel::scalingSentence(const std::optional<launcher::WorstScaling>& w) {
     if (!w) return {};
     const QString pct = QString::number(w->efficiency * 100.0, 'f', 1);
-    const QString where = QStringLiteral("%1 (%2, batch %3)")
-                              .arg(QString::fromStdString(w->topology),
-                                   QString::fromStdString(w->precision))
-                              .arg(w->batch);
+    const QString where =
+        QStringLiteral("%1 (%2, batch %3)")
+            .arg(QString::fromStdString(w->topology), QString::fromStdString(w->precision))
+            .arg(w->batch);
     if (w->cannotBeTrue)
         return tr(" Scaling cannot be true: %1 reached %2 % of linear (speedup %3 on %4 "
                   "ranks); its one-rank runs were probably slowed by something else.")
@@ -264,10 +264,7 @@ void RunPanel::showFinished(const launcher::CampaignDirectory& opened, bool canc
     m_canResume = opened.ok() && !opened.runsLeft().empty();
     // The headline carries the worst the details say: runs that ended ok while something
     // else shared the machine are not figures to trust.
-    int disturbed = 0;
-    for (const auto& [id, entry] : opened.journal())
-        if (entry.end && entry.end->state == launcher::RunState::Ok && entry.end->isDisturbed())
-            ++disturbed;
+    const int disturbed = launcher::disturbedOkRuns(opened.journal());
     m_monitor->campaignFinished(cancelled, ok, total, disturbed);
     const auto worst = cancelled ? std::nullopt : launcher::worstScaling(opened);
     const QString scaling = scalingSentence(worst);

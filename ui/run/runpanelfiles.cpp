@@ -99,11 +99,28 @@ void RunPanel::describeOpened(const launcher::CampaignDirectory& opened) {
                     .arg(left);
     else {
         const auto worst = launcher::worstScaling(opened);
-        text << tr("Opened %1: all %2 runs finished; its results are in the other tabs.")
-                        .arg(where)
-                        .arg(total) +
-                    scalingSentence(worst);
-        problem = worst && worst->cannotBeTrue;
+        // What the live view said when it ended, said again: the journal keeps each run's
+        // "disturbed" and its evidence.
+        const int disturbed = launcher::disturbedOkRuns(opened.journal());
+        const QString finished =
+            disturbed == 0
+                ? tr("Opened %1: all %2 runs finished; its results are in the other tabs.")
+                      .arg(where)
+                      .arg(total)
+            : disturbed >= total
+                ? tr("Opened %1: all %2 runs finished, but every one was disturbed: something "
+                     "else used the machine while they ran, and their figures are not "
+                     "reliable. The Runs tab says what disturbed each.")
+                      .arg(where)
+                      .arg(total)
+                : tr("Opened %1: all %2 runs finished, but %3 were disturbed: something else "
+                     "used the machine while they ran, and their figures are not reliable. The "
+                     "Runs tab says what disturbed each.")
+                      .arg(where)
+                      .arg(total)
+                      .arg(disturbed);
+        text << finished + scalingSentence(worst);
+        problem = disturbed > 0 || (worst && worst->cannotBeTrue);
     }
     if (!opened.movedFrom().empty())
         text << tr("It was written in %1 and has moved: it runs here, in %2.")

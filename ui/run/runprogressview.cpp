@@ -45,6 +45,17 @@ QColor stateColour(launcher::RunState s) {
     }
 }
 
+// Why an ended run was disturbed, in words; empty when it was not.
+QString disturbance(const launcher::RunEnd& end) {
+    if (!end.isDisturbed()) return {};
+    std::string why = end.evidence;
+    if (why.empty() && end.monitor)
+        for (const auto& e : end.monitor->evidence)
+            why += (why.empty() ? "" : "; ") + e;
+    return why.empty() ? QObject::tr("the launcher's monitor marked it disturbed")
+                       : QString::fromStdString(why);
+}
+
 } // namespace
 
 RunProgressView::RunProgressView(QWidget* parent)
@@ -106,8 +117,8 @@ RunProgressView::RunProgressView(QWidget* parent)
 }
 
 void RunProgressView::setPlan(const QStringList& ids,
-                         const std::map<std::string, launcher::JournalEntry>& journal,
-                         int iterations) {
+                              const std::map<std::string, launcher::JournalEntry>& journal,
+                              int iterations) {
     m_iterations = iterations;
     m_done = 0;
     m_iteration = 0;
@@ -120,11 +131,12 @@ void RunProgressView::setPlan(const QStringList& ids,
         setState(row, it == journal.end() ? launcher::RunState::Pending : it->second.state());
         if (it != journal.end() && it->second.end) {
             const auto& end = *it->second.end;
+            setState(row, end.state, disturbance(end));
             if (end.timeThroughput)
                 m_runs->item(row, 2)->setText(QString::number(*end.timeThroughput, 'f', 2));
             if (end.speedThroughput)
                 m_runs->item(row, 3)->setText(QString::number(*end.speedThroughput, 'f', 2));
-            if (!end.reason.empty())
+            if (!end.reason.empty() && !end.isDisturbed())
                 m_runs->item(row, 1)->setToolTip(QString::fromStdString(end.reason));
             if (launcher::isFinal(end.state)) ++m_done;
         }
@@ -136,11 +148,14 @@ void RunProgressView::setPlan(const QStringList& ids,
     updateCampaignBar(-1, -1);
 }
 
-void RunProgressView::setState(int row, launcher::RunState state) {
+void RunProgressView::setState(int row, launcher::RunState state, const QString& disturbedBy) {
     if (row < 0 || row >= m_runs->rowCount()) return;
     QTableWidgetItem* item = m_runs->item(row, 1);
-    item->setText(QString::fromStdString(std::string(launcher::runStateName(state))));
-    item->setForeground(tintedText(stateColour(state)));
+    const QString name = QString::fromStdString(std::string(launcher::runStateName(state)));
+    const bool disturbed = state == launcher::RunState::Ok && !disturbedBy.isEmpty();
+    item->setText(disturbed ? tr("%1, disturbed").arg(name) : name);
+    item->setForeground(tintedText(disturbed ? QColor(0xb0, 0x6a, 0x00) : stateColour(state)));
+    if (disturbed) item->setToolTip(tr("Disturbed: %1").arg(disturbedBy));
 }
 
 void RunProgressView::ensureRow(int index, const QString& id) {
@@ -203,13 +218,13 @@ void RunProgressView::showProgress(const launcher::RunProgress& p) {
 }
 
 void RunProgressView::runFinished(int index, const launcher::RunEnd& end) {
-    setState(index, end.state);
     if (index >= 0 && index < m_runs->rowCount()) {
+        m_runs->item(index, 1)->setToolTip(QString::fromStdString(end.reason));
+        setState(index, end.state, disturbance(end));
         if (end.timeThroughput)
             m_runs->item(index, 2)->setText(QString::number(*end.timeThroughput, 'f', 2));
         if (end.speedThroughput)
             m_runs->item(index, 3)->setText(QString::number(*end.speedThroughput, 'f', 2));
-        m_runs->item(index, 1)->setToolTip(QString::fromStdString(end.reason));
         // One number for a finished run: its time-method result, as Results counts it, not the
         // last iteration's pace.
         const QString id = m_runs->item(index, 0)->text();
@@ -235,13 +250,16 @@ void RunProgressView::campaignFinished(bool cancelled, int ok, int total, int di
                   .arg(total);
     if (disturbed > 0)
         text += QLatin1Char(' ') +
-                (disturbed >= ok ? tr("Every one of them was disturbed: their figures are not "
-                                      "reliable.")
-                                 : tr("%1 of them disturbed: their figures are not reliable.")
-                                       .arg(disturbed));
+                (disturbed >= ok
+                     ? tr("Every one of them was disturbed: their figures are not "
+                          "reliable.")
+                     : tr("%1 of them disturbed: their figures are not reliable.").arg(disturbed));
     m_current->setText(text);
     m_runBar->setFormat(cancelled ? tr("Run: cancelled") : tr("Run: done"));
-    m_campaignBar->setFormat(tr("Campaign: %1 of %2 runs ok").arg(ok).arg(total));
+    m_campaignBar->setFormat(
+        disturbed > 0
+            ? tr("Campaign: %1 of %2 runs ok, %3 disturbed").arg(ok).arg(total).arg(disturbed)
+            : tr("Campaign: %1 of %2 runs ok").arg(ok).arg(total));
 }
 
 void RunProgressView::clearCampaign(const QString& headline) {
@@ -269,10 +287,8 @@ void RunProgressView::updateCampaignBar(double etaSeconds, double etaMaxSeconds)
         m_campaignBar->setFormat(
             tr("Campaign: %1 of %2 runs done").arg(m_done).arg(m_runs->rowCount()));
     else
-        m_campaignBar->setFormat(tr("Campaign: %1 of %2 runs done · %3")
-                                     .arg(m_done)
-                                     .arg(m_runs->rowCount())
-                                     .arg(eta));
+        m_campaignBar->setFormat(
+            tr("Campaign: %1 of %2 runs done · %3").arg(m_done).arg(m_runs->rowCount()).arg(eta));
 }
 
 void RunProgressView::appendLog(const QString& text) {

@@ -51,7 +51,8 @@ class RunProgressView : public QWidget {
     QString speedText() const;
 
   private:
-    void setState(int row, launcher::RunState state);
+    // evidence: why an ok run was disturbed (RunEnd::isDisturbed); empty: it was not.
+    void setState(int row, launcher::RunState state, const QString& disturbedBy = {});
     // etaMaxSeconds above etaSeconds: a range (adaptive repeats).
     void updateCampaignBar(double etaSeconds, double etaMaxSeconds);
     void ensureRow(int index, const QString& id);
