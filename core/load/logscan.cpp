@@ -305,44 +305,110 @@ std::string ScanResult::summaryLine() const {
     return s;
 }
 
-std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& display,
-                                    const fs::path& root, Sidecars& sidecars,
-                                    std::vector<Warning>& warnings, bool* binary,
-                                    std::string* whyNot, NotReadLog* notRead) {
-    if (binary) *binary = false;
+namespace {
+
+// The file's head as text, or why not (a document by its name, unreadable, empty, binary).
+bool readTextHead(const fs::path& path, std::string& head, bool* binary, std::string* whyNot) {
     // Documents, source and configs quote log lines and print rates; they are not runs.
     if (isDocumentName(path.filename().string())) {
         if (whyNot)
             *whyNot = "not a throughput log: a document, source or configuration file (" +
                       path.extension().string() +
-                      ") is never read as a run, whatever log "
-                      "lines it quotes";
-        return std::nullopt;
+                      ") is never read as a run, whatever log lines it quotes";
+        return false;
     }
-    std::string head, error;
+    std::string error;
     if (!readHead(path, head, false, &error)) {
         if (whyNot) *whyNot = "cannot be read: " + error;
-        return std::nullopt;
+        return false;
     }
     if (head.empty()) {
         if (whyNot) *whyNot = "the file is empty";
-        return std::nullopt;
+        return false;
     }
     if (!looksLikeText(head)) {
         if (binary) *binary = true;
         if (whyNot) *whyNot = "a binary file, not a log";
-        return std::nullopt;
+        return false;
     }
-    std::string why;
-    RateCandidate candidate;
+    return true;
+}
+
+// How far past its head a text file is read for its first throughput lines.
+constexpr std::size_t kScanPastHead = std::size_t{64} << 20;
+
+// Issue 35 item 5: a log whose throughput lines start past its head (an MLPerf MXNet log's
+// 2,800 lines of ":::MLL" preamble before its first Speed line). The rest, up to kScanPastHead
+// bytes, is read a window of whole lines at a time and detected as the head is, kDetectLines
+// lines at a time; the first format found is the file's, its reason saying where.
+const LogFormat* detectPastHead(const fs::path& path, std::size_t from, std::string* why,
+                                RateCandidate* candidate) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return nullptr;
+    struct stat st {};
+    const std::size_t size =
+        ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;
+    const std::size_t stop = std::min(size, from + kScanPastHead);
+    const LogFormat* found = nullptr;
+    std::string window(kDetectBytes, '\0');
+    std::int64_t linesBefore = 0;
+    while (!found && from < stop) {
+        const ssize_t n = ::pread(fd, window.data(), std::min(window.size(), stop - from),
+                                  static_cast<off_t>(from));
+        if (n <= 0) break;
+        std::string_view text(window.data(), static_cast<std::size_t>(n));
+        // Whole lines only: the window ends at its last line break (or holds one long line).
+        if (const auto last = text.rfind('\n');
+            last != std::string_view::npos && from + text.size() < stop)
+            text = text.substr(0, last + 1);
+        from += text.size();
+        while (!found && !text.empty()) {
+            std::size_t cut = 0;
+            for (int line = 0; line < kDetectLines && cut < text.size(); ++line) {
+                const auto nl = text.find('\n', cut);
+                cut = nl == std::string_view::npos ? text.size() : nl + 1;
+            }
+            RateCandidate c;
+            found = detectAnyLogFormat(text.substr(0, cut), why, &c);
+            if (candidate && candidate->line == 0 && c.line > 0) {
+                *candidate = c;
+                candidate->line += linesBefore;
+            }
+            if (found && why)
+                *why += " (its first throughput lines come after " + std::to_string(linesBefore) +
+                        " lines past its first " + std::to_string(kDetectBytes >> 20) + " MiB)";
+            linesBefore += static_cast<std::int64_t>(
+                std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(cut), '\n'));
+            text.remove_prefix(cut);
+        }
+    }
+    ::close(fd);
+    return found;
+}
+
+// The format of a text file from its head, read further where the head is its first 64 KiB
+// only, then its tail (a closing summary), then past a long head.
+const LogFormat* detectFileFormat(const fs::path& path, std::string& head, std::string& why,
+                                  RateCandidate& candidate) {
     const LogFormat* format = detectAnyLogFormat(withoutQuotedBlocks(head), &why, &candidate);
     if (!format && head.size() == (std::size_t{1} << 16)) {
         readHead(path, head, true, nullptr);
         format = detectAnyLogFormat(withoutQuotedBlocks(head), &why, &candidate);
     }
+    bool pastHead = false;
+    if (!format && head.size() == kDetectBytes) {
+        RateCandidate later;
+        format = detectPastHead(path, head.size(), &why, &later);
+        pastHead = format != nullptr;
+        if (candidate.line == 0 && later.line > 0) {
+            candidate = later;
+            candidate.line += static_cast<std::int64_t>(std::count(head.begin(), head.end(), '\n'));
+        }
+    }
     // A closing summary is at the end of a log longer than its head: the general reader looks
     // there too (only where no known family read the head).
-    if ((!format || isGeneralFormat(*format)) && head.size() >= (std::size_t{1} << 16)) {
+    if ((!format || (isGeneralFormat(*format) && !pastHead)) &&
+        head.size() >= (std::size_t{1} << 16)) {
         std::string tail;
         if (readTail(path, head.size(), tail) && holdsRateLine(tail)) {
             std::string tailWhy;
@@ -355,11 +421,32 @@ std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& dis
             }
         }
     }
+    return format;
+}
+
+} // namespace
+
+std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& display,
+                                    const fs::path& root, Sidecars& sidecars,
+                                    std::vector<Warning>& warnings, bool* binary,
+                                    std::string* whyNot, NotReadLog* notRead) {
+    if (binary) *binary = false;
+    std::string head;
+    if (!readTextHead(path, head, binary, whyNot)) return std::nullopt;
+    std::string why;
+    RateCandidate candidate;
+    const LogFormat* format = detectFileFormat(path, head, why, candidate);
     if (!format) {
         if (whyNot)
-            *whyNot = "not a throughput log: none of its first " + std::to_string(kDetectLines) +
-                      " lines is a throughput line of a known format (scaleview-cli formats "
-                      "lists them)";
+            *whyNot =
+                "not a throughput log: none of its first " + std::to_string(kDetectLines) +
+                " lines" +
+                (head.size() == kDetectBytes
+                     ? " (nor up to " + std::to_string(kScanPastHead >> 20) +
+                           " MiB past its first " + std::to_string(kDetectBytes >> 20) + " MiB)"
+                     : std::string()) +
+                " is a throughput line of a known format (scaleview-cli formats lists "
+                "them)";
         if (candidate.line > 0 && whyNot) *whyNot = notReadText(candidate);
         if (candidate.line > 0 && notRead)
             *notRead = NotReadLog{display, path, candidate.line, candidate.text};

@@ -250,6 +250,72 @@ bool isEvaluationLine(std::string_view line) {
     return false;
 }
 
+namespace {
+
+// A key's token up to its last word character (or ')' or '/'): "samples/sec:" -> "samples/sec".
+std::string_view trimmedToken(std::string_view token) {
+    while (!token.empty() && !isWordChar(token.back()) && token.back() != ')' &&
+           token.back() != '/')
+        token.remove_suffix(1);
+    return token;
+}
+
+// The unit word after the number ending at `end`, past spaces and a '['; its position in at.
+std::string_view unitToken(std::string_view line, std::size_t end, const UnitWord& unit,
+                           std::size_t& at) {
+    at = end;
+    while (line[at] == ' ' || line[at] == '[')
+        ++at;
+    return line.substr(at, unit.text.size());
+}
+
+// MetricLogger's lines (maskrcnn-benchmark, DINO, torchvision's references): "eta: 0:10:47
+// iter: 40 ... time: 1.6673 (1.9399) data: ...": time is the seconds of one step.
+std::optional<RatePhrase> metricLoggerStep(std::string_view line) {
+    const auto eta = line.find("eta: ");
+    const auto time = line.find(" time: ");
+    if (eta == std::string_view::npos || time == std::string_view::npos || time < eta)
+        return std::nullopt;
+    double value = 0.0;
+    std::size_t end = 0;
+    if (time + 7 >= line.size() || !isDigit(line[time + 7]) ||
+        !readNumber(line, time + 7, value, end))
+        return std::nullopt;
+    RatePhrase p;
+    p.kind = Kind::StepSeconds;
+    p.value = value;
+    p.token = line.substr(time + 1, 4);
+    p.tokenPos = time + 1;
+    return p;
+}
+
+// A step phrase (a step time or a step rate) at the number line[i..end) with its key or unit;
+// none when neither names one.
+std::optional<RatePhrase> stepPhrase(std::string_view line, std::size_t i, std::size_t end,
+                                     RatePhrase p, const KeyWord* key, std::size_t keyPos,
+                                     const UnitWord* unit) {
+    if (key) {
+        p.kind = key->kind;
+        p.token = trimmedToken(line.substr(keyPos, i - keyPos));
+        p.tokenPos = keyPos;
+        // "step_avg:216.63ms": the unit glued after the number says milliseconds.
+        const bool ms = end + 1 < line.size() && line[end] == 'm' && line[end + 1] == 's';
+        const bool seconds = end < line.size() && line[end] == 's' &&
+                             (end + 1 == line.size() || !isAlpha(line[end + 1]));
+        const double factor = ms ? 1e-3 : seconds ? 1.0 : key->scale;
+        p.value = key->kind == Kind::StepSeconds ? p.value * factor : p.value;
+        return p;
+    }
+    if (unit) {
+        p.kind = unit->kind;
+        p.token = unitToken(line, end, *unit, p.tokenPos);
+        return p;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 std::optional<RatePhrase> findRatePhrase(std::string_view line) {
     std::optional<RatePhrase> step;
     for (std::size_t i = 0; i < line.size(); ++i) {
@@ -275,68 +341,21 @@ std::optional<RatePhrase> findRatePhrase(std::string_view line) {
         const KeyWord* key = keyBefore(line, i, keyPos);
         const UnitWord* unit = unitAfter(line, end);
         if (unit && unit->kind == Kind::Rate) {
-            std::size_t at = end;
-            while (line[at] == ' ' || line[at] == '[')
-                ++at;
-            p.token = line.substr(at, unit->text.size());
-            p.tokenPos = at;
+            p.token = unitToken(line, end, *unit, p.tokenPos);
             p.unit = unit->unit;
             return p;
         }
         if (key && key->kind == Kind::Rate) {
-            p.token = line.substr(keyPos, i - keyPos);
-            while (!p.token.empty() && !isWordChar(p.token.back()) && p.token.back() != ')' &&
-                   p.token.back() != '/')
-                p.token.remove_suffix(1);
+            p.token = trimmedToken(line.substr(keyPos, i - keyPos));
             p.tokenPos = keyPos;
             p.unit = key->unit;
             p.unitPrinted = key->unitPrinted;
             return p;
         }
-        if (step) continue;
-        if (key) {
-            p.kind = key->kind;
-            p.token = line.substr(keyPos, key->text.size() + (i - keyPos - key->text.size()));
-            while (!p.token.empty() && !isWordChar(p.token.back()) && p.token.back() != ')' &&
-                   p.token.back() != '/')
-                p.token.remove_suffix(1);
-            p.tokenPos = keyPos;
-            // "step_avg:216.63ms": the unit glued after the number says milliseconds.
-            const bool ms = end + 1 < line.size() && line[end] == 'm' && line[end + 1] == 's';
-            const bool seconds = end < line.size() && line[end] == 's' &&
-                                 (end + 1 == line.size() || !isAlpha(line[end + 1]));
-            const double factor = ms ? 1e-3 : seconds ? 1.0 : key->scale;
-            p.value = key->kind == Kind::StepSeconds ? p.value * factor : p.value;
-            step = p;
-        } else if (unit) {
-            std::size_t at = end;
-            while (line[at] == ' ' || line[at] == '[')
-                ++at;
-            p.kind = unit->kind;
-            p.token = line.substr(at, unit->text.size());
-            p.tokenPos = at;
-            step = p;
-        }
+        if (!step) step = stepPhrase(line, i, end, p, key, keyPos, unit);
     }
     if (step) return step;
-    // MetricLogger's lines (maskrcnn-benchmark, DINO, torchvision's references): "eta: 0:10:47
-    // iter: 40 ... time: 1.6673 (1.9399) data: ...": time is the seconds of one step.
-    const auto eta = line.find("eta: ");
-    const auto time = line.find(" time: ");
-    if (eta != std::string_view::npos && time != std::string_view::npos && time > eta) {
-        double value = 0.0;
-        std::size_t end = 0;
-        if (time + 7 < line.size() && isDigit(line[time + 7]) &&
-            readNumber(line, time + 7, value, end)) {
-            RatePhrase p;
-            p.kind = Kind::StepSeconds;
-            p.value = value;
-            p.token = line.substr(time + 1, 4);
-            p.tokenPos = time + 1;
-            return p;
-        }
-    }
-    return std::nullopt;
+    return metricLoggerStep(line);
 }
 
 std::string maskNumbers(std::string_view line) {

@@ -11,12 +11,20 @@
 using namespace sv::test;
 namespace fs = std::filesystem;
 
+// The real logs sit in ../shared/ beside CI's clone, never in the repository: on a user's bare
+// clone they are absent, and the tests that read them skip, saying so (issue 35 item 7).
+#define SKIP_WITHOUT_REAL_LOGS()                                                                   \
+    if (!fs::is_directory(kReal))                                                                  \
+    GTEST_SKIP() << kReal.string()                                                                 \
+                 << " is absent: the real logs sit in ../shared/data beside CI's clone, not in "   \
+                    "the repository"
+
 namespace {
 const fs::path kReal = SV_REALWORLD_LOGS;
 }
 
 TEST(RealWorldCli, SummarizeTheFolderAsFound) {
-    ASSERT_TRUE(fs::is_directory(kReal)) << kReal;
+    SKIP_WITHOUT_REAL_LOGS();
     const auto r = cli({"summarize", kReal.string(), "--format", "json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.err.find("note: read 6 files: 5 throughput logs, 1 other file skipped"),
@@ -31,6 +39,7 @@ TEST(RealWorldCli, SummarizeTheFolderAsFound) {
 }
 
 TEST(RealWorldCli, SummarizeSingleFiles) {
+    SKIP_WITHOUT_REAL_LOGS();
     const fs::path mlperf =
         kReal / "mlcommons-training_results_v0.6/NVIDIA/results/dgx2_ngc19.05_mxnet/resnet/"
                 "result_0.txt";

@@ -107,6 +107,9 @@ TEST(HistoryPage, ARegressionMarkedExpectedFromThePageNoLongerFails) {
     ASSERT_TRUE(loaded.wait(20000));
     EXPECT_FALSE(page.caseBox()->currentText().contains(QStringLiteral("— regression")))
         << page.caseBox()->currentText().toStdString();
+    // Still the case marked (issue 37: the page jumped to another case).
+    EXPECT_TRUE(page.caseBox()->currentText().contains(QStringLiteral("1n2g")))
+        << page.caseBox()->currentText().toStdString();
     EXPECT_FALSE(page.expectButton()->isEnabled());
     EXPECT_TRUE(page.statusText().contains(QStringLiteral("Marked r50")))
         << page.statusText().toStdString();
@@ -118,8 +121,8 @@ TEST(HistoryPage, ARegressionMarkedExpectedFromThePageNoLongerFails) {
     ASSERT_EQ(marks->size(), 1u);
     EXPECT_EQ(marks->front().why, "driver 550 costs 15 % on 1n2g, accepted");
     EXPECT_EQ(marks->front().who, sv::history::whoAmI());
-    const auto check = runProcess(
-        {SCALEVIEW_CLI, "history", "--fail-on-regression", "--history-db", db.string()});
+    const auto check =
+        runProcess({SCALEVIEW_CLI, "history", "--fail-on-regression", "--history-db", db.string()});
     EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
 }
 
@@ -190,4 +193,60 @@ TEST(EnvironmentPage, ShowsTheCapturedFilesOfTheOpenDirectory) {
     EXPECT_TRUE(page->summaryText().contains(QStringLiteral("NVIDIA A100-SXM4-80GB")));
     page->fileList()->setCurrentRow(0);
     EXPECT_TRUE(page->text()->toPlainText().contains(QStringLiteral("\"iterations\": 120")));
+}
+
+// Issue 37 item 12: a case that stepped down 9 % at night5 and has run at the new level since.
+// The headline said "No change" above "Stepped at night5: -9.0 %", *Mark expected…* was greyed
+// for the unmarked step, and marking made the page jump to another case.
+TEST(HistoryPage, AnUnmarkedStepDownLeadsTheHeadlineAndCanBeMarkedExpected) {
+    TempDir dir;
+    const auto db = dir / "history.sqlite";
+    {
+        HistoryDatabase history(db);
+        for (int night = 1; night <= 8; ++night) {
+            const std::string name = "night" + std::to_string(night);
+            // Each night its own logs (a history keeps one entry per set of logs).
+            const double wobble = 0.001 * (night % 4);
+            writeHistoryCampaign(dir / name, 1.0 + wobble, (night < 5 ? 1.0 : 0.91) + wobble,
+                                 10 - night);
+            auto read = sv::history::readCampaign(dir / name);
+            ASSERT_TRUE(read.record) << read.error;
+            ASSERT_EQ(history.record(*read.record).outcome, HistoryDatabase::Outcome::Added);
+        }
+    }
+    HistoryPage page;
+    QSignalSpy loaded(&page, &HistoryPage::loaded);
+    page.setDatabasePath(db);
+    ASSERT_TRUE(loaded.wait(20000));
+    const int twoRanks = page.caseBox()->findText(QStringLiteral("1n2g"), Qt::MatchContains);
+    ASSERT_GE(twoRanks, 0);
+    page.caseBox()->setCurrentIndex(twoRanks);
+    EXPECT_TRUE(page.flagText().startsWith(QStringLiteral("Stepped down at night5 (-")))
+        << page.flagText().toStdString();
+    EXPECT_TRUE(page.flagText().contains(QStringLiteral("not marked expected")));
+    ASSERT_TRUE(page.expectButton()->isEnabled());
+
+    page.show();
+    page.expectButton()->click();
+    QInputDialog* ask = nullptr;
+    ASSERT_TRUE(waitUntil([&] { return (ask = page.findChild<QInputDialog*>()) != nullptr; }));
+    EXPECT_TRUE(ask->labelText().contains(QStringLiteral("at campaign night5")))
+        << ask->labelText().toStdString();
+    ask->setTextValue(QStringLiteral("new image costs 9 %, accepted"));
+    ask->accept();
+    ASSERT_TRUE(loaded.wait(20000));
+    // The same case, the step accepted: no longer the headline, said marked, nothing to mark.
+    EXPECT_TRUE(page.caseBox()->currentText().contains(QStringLiteral("1n2g")))
+        << page.caseBox()->currentText().toStdString();
+    EXPECT_FALSE(page.flagText().startsWith(QStringLiteral("Stepped down")))
+        << page.flagText().toStdString();
+    EXPECT_TRUE(page.flagText().contains(QStringLiteral("; marked expected")))
+        << page.flagText().toStdString();
+    EXPECT_FALSE(page.expectButton()->isEnabled());
+    HistoryDatabase history(db);
+    std::string error;
+    const auto marks = history.expectations(&error);
+    ASSERT_TRUE(marks) << error;
+    ASSERT_EQ(marks->size(), 1u);
+    EXPECT_EQ(marks->front().why, "new image costs 9 %, accepted");
 }

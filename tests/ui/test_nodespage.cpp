@@ -73,7 +73,7 @@ TEST(NodesPage, SlowNodeFlaggedWithItsEvidenceReadInTheBackground) {
     for (const char* other : {"n1", "n2", "n4"})
         EXPECT_EQ(cell(rowOf(page, QString::fromLatin1(other)), ui::NodesPage::Flag),
                   QStringLiteral("OK"));
-    EXPECT_TRUE(page.statusText().contains(QStringLiteral("4 node(s), 1 flagged")))
+    EXPECT_TRUE(page.statusText().contains(QStringLiteral("4 nodes, 1 flagged")))
         << page.statusText().toStdString();
     // With nothing chosen, the flagged node's evidence is under the table; choosing a row shows
     // that node's.

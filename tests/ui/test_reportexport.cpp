@@ -7,11 +7,16 @@
 #include "tests/ui/uifixture.h"
 
 #include "ui/analysis/analysiscontroller.h"
+#include "ui/window/exportmenu.h"
 #include "ui/window/mainwindow.h"
 #include "core/report/report.h"
 
 #include <QAction>
+#include <QDir>
+#include <QFileInfo>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QXmlStreamReader>
 
 #include <gtest/gtest.h>
@@ -80,4 +85,16 @@ TEST(ReportExport, FileExportReportWritesAWellFormedPageWithEveryFigure) {
     EXPECT_TRUE(std::any_of(pres.begin(), pres.end(), [](const QString& p) {
         return p.contains(QLatin1String("\"note\": \"<&>\""));
     }));
+}
+
+// Issue 37: the first export was suggested in the log directory (a shared or read-only data
+// folder, whose logs are not to be mixed with outputs); now the last export's folder, else the
+// user's Documents, else home.
+TEST(ExportFolder, TheLastExportsFolderElseDocumentsNeverTheLogDirectory) {
+    QTemporaryDir last;
+    EXPECT_EQ(ui::ExportMenu::exportFolder(last.path()), last.path());
+    const QString fallback = ui::ExportMenu::exportFolder(QString());
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    EXPECT_EQ(fallback, QFileInfo(documents).isDir() ? documents : QDir::homePath());
+    EXPECT_EQ(ui::ExportMenu::exportFolder(last.path() + "/gone"), fallback);
 }

@@ -43,6 +43,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QUrl>
 
 #include <gtest/gtest.h>
@@ -171,6 +172,12 @@ TEST(Keyboard, F5ReadsTheDirectoryAgainAndF1ExplainsTheMethod) {
                              "Efficiency", "high-cv", "superlinear", "methods-disagree",
                              "slow-rank", "drift", "few-repeats", "outlier"})
         EXPECT_TRUE(text.contains(QLatin1String(word))) << word;
+    // Escape closes it, the focus in its text (issue 37: it did not).
+    auto* browser = dialog->findChild<QTextBrowser*>();
+    ASSERT_TRUE(browser);
+    browser->setFocus();
+    QTest::keyClick(browser, Qt::Key_Escape);
+    EXPECT_TRUE(waitUntil([&] { return !dialog->isVisible(); }, 3000));
 }
 
 TEST(Keyboard, CtrlRPressesRunOnlyWhenRunIsPossible) {

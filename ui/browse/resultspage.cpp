@@ -166,8 +166,9 @@ void ResultsPage::setCaption(const Analysis& a, const std::set<std::string>& for
             : tr("by the <b>%1 method</b> (%2)")
                   .arg(QString::fromStdString(std::string(methodName(s.options.method))), window);
     m_caption->setText(
-        whose + tr("<b>%1</b>, %2 — throughput in %3 %4; Δ compares the median with the "
-                   "published figure (hover for its source).")
+        whose + tr("<b>%1</b>, %2 — throughput in %3 %4; Δ compares the median, measured as "
+                   "the published table measures, with its figure (hover a Δ for how and for "
+                   "the source).")
                     .arg(QString::fromStdString(analysis->group->label()).toHtmlEscaped(),
                          formats.size() > 1
                              ? tr("logs of %1 formats (the Framework column)").arg(formats.size())

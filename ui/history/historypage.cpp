@@ -5,6 +5,7 @@
 #include "history/campaignrecord.h"
 #include "ui/history/historychart.h"
 #include "history/historydatabase.h"
+#include "core/model/wording.h"
 
 #include <QChart>
 #include <QChartView>
@@ -46,8 +47,10 @@ HistoryRead readHistory(const std::filesystem::path& path) {
     history::TrendOptions options;
     if (auto marks = db.expectations(&error)) options.expectations = std::move(*marks);
     out.trends = history::computeTrends(*campaigns, options);
-    out.status = QObject::tr("%n campaign(s) in %1", nullptr, static_cast<int>(campaigns->size()))
-                     .arg(QDir::toNativeSeparators(QString::fromStdString(path.string()))) +
+    out.status = QObject::tr("%1 in %2")
+                     .arg(QString::fromStdString(
+                              countOf(static_cast<long long>(campaigns->size()), "campaign")),
+                          QDir::toNativeSeparators(QString::fromStdString(path.string()))) +
                  QStringLiteral("; ") +
                  QString::fromStdString(
                      history::describeCheck(history::summarizeCheck(out.trends, options.fdr)));
@@ -77,6 +80,32 @@ QString markExpectedIn(const std::filesystem::path& path,
 
 QString number(double v) {
     return QString::number(v, 'f', 2);
+}
+
+// Where the case's baseline starts: the campaign an earlier expectation accepted, else the first.
+std::size_t baselineIndex(const history::CaseTrend& t) {
+    for (std::size_t i = 0; i < t.points.size(); ++i)
+        if (!t.baselineFrom.empty() && t.points[i].label == t.baselineFrom) return i;
+    return 0;
+}
+
+// The latest step down that no expectation accepted (a step at or before the baseline's start
+// was accepted with it): the level the case has run at since is lower, whatever the latest
+// campaign says against it. Null when there is none.
+const history::CaseStep* unmarkedDrop(const history::CaseTrend& t) {
+    const history::CaseStep* found = nullptr;
+    for (const auto& s : t.steps)
+        if (s.point.stepPct < 0 && s.point.index > baselineIndex(t)) found = &s;
+    return found;
+}
+
+// The campaign *Mark expected…* marks: the latest when it fails the check, else the campaign
+// of an unmarked step down; none otherwise.
+const history::TrendPoint* campaignToMark(const history::CaseTrend& t) {
+    if (t.points.empty()) return nullptr;
+    if (t.failsCheck()) return &t.points.back();
+    if (const auto* drop = unmarkedDrop(t)) return &t.points[drop->point.index];
+    return nullptr;
 }
 
 } // namespace
@@ -150,9 +179,10 @@ HistoryPage::HistoryPage(QWidget* parent)
     });
     connect(m_record, &QPushButton::clicked, this, [this] { recordDirectory(m_directory); });
     m_expect->setObjectName(QStringLiteral("historyExpectButton"));
-    m_expect->setToolTip(tr("The regression of the case shown is expected (an upgrade that costs "
-                            "speed, a new setting): recorded with who and why, it no longer "
-                            "fails the check"));
+    m_expect->setToolTip(tr("The regression, or the unmarked step down, of the case shown is "
+                            "expected (an upgrade that costs speed, a new setting): recorded "
+                            "with who and why, it no longer fails the check, and later "
+                            "campaigns are judged from it on"));
     m_expect->setEnabled(false);
     connect(m_expect, &QPushButton::clicked, this, &HistoryPage::askWhyExpected);
     showTrends({}, tr("Reading the history…"));
@@ -218,11 +248,17 @@ void HistoryPage::recordDirectory(const QString& directory) {
 
 void HistoryPage::askWhyExpected() {
     const int index = m_case->currentIndex();
+    if (index < 0 || index >= static_cast<int>(m_trends.size())) return;
+    const history::CaseTrend& t = m_trends[static_cast<std::size_t>(index)];
+    const history::TrendPoint* at = campaignToMark(t);
+    if (!at) return;
     auto* dialog = new QInputDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("Mark expected"));
-    dialog->setLabelText(tr("Why is the change of %1 expected? (recorded with your name, %2)")
-                             .arg(m_case->currentText(),
+    dialog->setLabelText(tr("Why is the change of %1 at campaign %2 expected? (recorded with "
+                            "your name, %3)")
+                             .arg(QString::fromStdString(history::caseName(t.key)),
+                                  QString::fromStdString(at->label),
                                   QString::fromStdString(history::whoAmI())));
     connect(dialog, &QInputDialog::textValueSelected, this, [this, index](const QString& why) {
         if (!why.trimmed().isEmpty()) markExpected(index, why.trimmed());
@@ -233,10 +269,13 @@ void HistoryPage::askWhyExpected() {
 void HistoryPage::markExpected(int index, const QString& why) {
     if (index < 0 || index >= static_cast<int>(m_trends.size())) return;
     const history::CaseTrend& t = m_trends[static_cast<std::size_t>(index)];
-    if (t.points.empty()) return;
+    const history::TrendPoint* at = campaignToMark(t);
+    if (!at) return;
     history::HistoryDatabase::Expectation mark{history::caseKeyText(t.key, t.method),
-                                               t.points.back().identity, history::whoAmI(),
-                                               why.toStdString(), {}};
+                                               at->identity,
+                                               history::whoAmI(),
+                                               why.toStdString(),
+                                               {}};
     const QString name = QString::fromStdString(history::caseName(t.key));
     ++m_loading;
     async::runInBackground(
@@ -250,7 +289,14 @@ void HistoryPage::markExpected(int index, const QString& why) {
 }
 
 void HistoryPage::showTrends(std::vector<history::CaseTrend> trends, const QString& status) {
-    const QString previous = m_case->currentText();
+    // Where the user was, by the case itself: its name in the box changes with its verdict
+    // (marking a regression expected once made the page jump to another case).
+    const int was = m_case->currentIndex();
+    const std::string previous =
+        was >= 0 && was < static_cast<int>(m_trends.size())
+            ? history::caseKeyText(m_trends[static_cast<std::size_t>(was)].key,
+                                   m_trends[static_cast<std::size_t>(was)].method)
+            : std::string();
     m_trends = std::move(trends);
     m_status->setText(m_recordNote.isEmpty() ? status : status + QLatin1Char('\n') + m_recordNote);
     m_recordNote.clear();
@@ -261,7 +307,10 @@ void HistoryPage::showTrends(std::vector<history::CaseTrend> trends, const QStri
             m_case->addItem(QString::fromStdString(history::caseName(t.key)) +
                             (t.failsCheck() ? tr("  — regression") : QString()));
         // Where the user was, else the first flagged case, else the first.
-        int index = m_case->findText(previous);
+        int index = -1;
+        for (std::size_t i = 0; index < 0 && !previous.empty() && i < m_trends.size(); ++i)
+            if (history::caseKeyText(m_trends[i].key, m_trends[i].method) == previous)
+                index = static_cast<int>(i);
         for (std::size_t i = 0; index < 0 && i < m_trends.size(); ++i)
             if (m_trends[i].failsCheck()) index = static_cast<int>(i);
         m_case->setCurrentIndex(index < 0 && !m_trends.empty() ? 0 : index);
@@ -285,25 +334,36 @@ void HistoryPage::showCase(int index) {
         return;
     }
     const auto& t = m_trends[static_cast<std::size_t>(index)];
-    m_expect->setEnabled(t.failsCheck());
+    m_expect->setEnabled(campaignToMark(t) != nullptr);
     m_chart->setChart(HistoryChart::build(t));
     delete old;
     QString note = QString::fromStdString(t.note);
     if (!note.isEmpty()) note[0] = note[0].toUpper();
+    // "No change" against the campaigns since is not the whole truth when the case stepped down
+    // on the way and nobody accepted the new level: the headline says the step first.
+    const history::CaseStep* drop = t.failsCheck() ? nullptr : unmarkedDrop(t);
+    if (drop)
+        note = tr("Stepped down at %1 (%2 %), not marked expected: the case has run at the "
+                  "lower level since. Against the campaigns before the latest: %3")
+                   .arg(QString::fromStdString(t.points[drop->point.index].label))
+                   .arg(QString::number(drop->point.stepPct, 'f', 1))
+                   .arg(note);
     // What changed with the verdict, and each change point with what changed there.
     if (t.points.size() >= 2)
         note += QStringLiteral("\n") + tr("Changed at the latest campaign: %1")
-                                          .arg(QString::fromStdString(
-                                              describeChanges(t.changed)));
+                                           .arg(QString::fromStdString(describeChanges(t.changed)));
     for (const auto& step : t.steps)
-        note += QStringLiteral("\n") +
-                tr("Stepped at %1: %2 % (%3 → %4); %5")
-                    .arg(QString::fromStdString(t.points[step.point.index].label))
-                    .arg(QString::number(step.point.stepPct, 'f', 1))
-                    .arg(number(step.point.before), number(step.point.after),
-                         QString::fromStdString(describeChanges(step.changed)));
+        note +=
+            QStringLiteral("\n") +
+            tr("Stepped at %1: %2 % (%3 → %4); %5")
+                .arg(QString::fromStdString(t.points[step.point.index].label))
+                .arg(QString::number(step.point.stepPct, 'f', 1))
+                .arg(number(step.point.before), number(step.point.after),
+                     QString::fromStdString(describeChanges(step.changed))) +
+            (step.point.index <= baselineIndex(t) && baselineIndex(t) > 0 ? tr("; marked expected")
+                                                                          : QString());
     m_flag->setText(note);
-    m_flag->setStyleSheet(t.failsCheck()
+    m_flag->setStyleSheet(t.failsCheck() || drop
                               ? QStringLiteral("QLabel { color: #b00020; font-weight: bold }")
                               : QString());
     m_table->setRowCount(static_cast<int>(t.points.size()));
@@ -341,8 +401,7 @@ void HistoryPage::showCase(int index) {
             if (step) {
                 item->setBackground(QColor(255, 236, 179));
                 item->setToolTip(tr("Change point: %1")
-                                     .arg(QString::fromStdString(
-                                         describeChanges(step->changed))));
+                                     .arg(QString::fromStdString(describeChanges(step->changed))));
             }
             m_table->setItem(row, c, item);
         }

@@ -4,6 +4,7 @@
 #include "core/model/numerics.h"
 #include "history/historydatabase.h"
 #include "ui/history/historylocationdialog.h"
+#include "core/model/wording.h"
 
 #include <QBrush>
 #include <QColor>
@@ -50,8 +51,9 @@ NodesRead readNodes(const std::filesystem::path& path) {
                      ? QObject::tr("No node probes in %1: campaigns run with probes record each "
                                    "node's figures (probes.json) when they are recorded.")
                            .arg(where)
-                     : QObject::tr("%n node(s), %1 flagged, in %2", nullptr,
-                                   static_cast<int>(out.nodes.size()))
+                     : QObject::tr("%1, %2 flagged, in %3")
+                           .arg(QString::fromStdString(
+                               countOf(static_cast<long long>(out.nodes.size()), "node")))
                            .arg(flagged)
                            .arg(where);
     return out;

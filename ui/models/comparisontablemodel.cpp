@@ -1,6 +1,7 @@
 #include "ui/models/comparisontablemodel.h"
 
 #include "ui/models/cellvalues.h"
+#include "core/model/wording.h"
 
 #include <QBrush>
 #include <QFont>
@@ -154,8 +155,8 @@ QString ComparisonTableModel::toolTip(const CaseComparison& c, int column) const
     const int n = seriesCount();
     if (column >= FixedColumns && column < FixedColumns + n) {
         const auto s = static_cast<std::size_t>(column - FixedColumns);
-        return tr("%1: %n usable repeat(s)", "", static_cast<int>(c.repeats[s]))
-            .arg(text(m_comparison.labels[s]));
+        return tr("%1: %2").arg(text(m_comparison.labels[s]),
+                                QString::fromStdString(countOf(c.repeats[s], "usable repeat")));
     }
     if (column >= FixedColumns + n) {
         const auto pair = static_cast<std::size_t>((column - FixedColumns - n) / PairColumns);
@@ -180,10 +181,8 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     const CaseComparison& c = m_comparison.cases[static_cast<std::size_t>(index.row())];
     const int col = index.column();
     const int n = seriesCount();
-    const bool verdictCell =
-        col >= FixedColumns + n && (col - FixedColumns - n) % PairColumns == 2;
-    const bool changedCell =
-        col >= FixedColumns + n && (col - FixedColumns - n) % PairColumns == 3;
+    const bool verdictCell = col >= FixedColumns + n && (col - FixedColumns - n) % PairColumns == 2;
+    const bool changedCell = col >= FixedColumns + n && (col - FixedColumns - n) % PairColumns == 3;
     const CaseContrast* k =
         col >= FixedColumns + n
             ? &c.contrasts[static_cast<std::size_t>((col - FixedColumns - n) / PairColumns)]
@@ -201,7 +200,7 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     }
     case Qt::TextAlignmentRole:
         return static_cast<int>(verdictCell || changedCell ? Qt::AlignLeft | Qt::AlignVCenter
-                                            : Qt::AlignRight | Qt::AlignVCenter);
+                                                           : Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         // A change called is a finding: green when faster, red when slower; noise stays plain.
         if (verdictCell && k->verdict == Verdict::Faster)

@@ -78,7 +78,8 @@ QVariant RunTableModel::display(int row, int column) const {
     case Topology:
         return QString::fromStdString(r.key.topology.name());
     case Repeat:
-        return r.key.repeat;
+        // A log that names no repeat (one run of a job found as it was): none, not "0".
+        return r.key.repeat > 0 ? QVariant(r.key.repeat) : QVariant(QStringLiteral("–"));
     case Status:
         return r.inProgress ? tr("running")
                             : QString::fromStdString(std::string(statusName(r.status)));
@@ -103,6 +104,9 @@ QVariant RunTableModel::display(int row, int column) const {
         QStringList parts;
         if (!r.reason.empty()) parts << QString::fromStdString(r.reason);
         if (r.disturbed) parts << tr("disturbed: %1").arg(QString::fromStdString(r.disturbance));
+        if (m_outlier[static_cast<std::size_t>(row)])
+            parts << tr("an outlier: more than 3.5 robust deviations (from the median absolute "
+                        "deviation) away from its topology's median; still counted");
         for (const auto& n : r.notes)
             parts << QString::fromStdString(n);
         return parts.join(QStringLiteral("; "));

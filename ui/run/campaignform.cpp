@@ -8,6 +8,7 @@
 #include "ui/run/slurmfields.h"
 #include "launcher/ssh/sshconfighosts.h"
 #include "launcher/campaign/workloadprofile.h"
+#include "core/model/wording.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -198,10 +199,9 @@ QWidget* CampaignForm::buildRepeats() {
     second->addWidget(m_targetCi);
     second->addStretch(1);
     // Under the tick's text, where the option it belongs to starts.
-    third->addSpacing(m_adaptive->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr,
-                                                       m_adaptive) +
-                      m_adaptive->style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing, nullptr,
-                                                       m_adaptive));
+    third->addSpacing(
+        m_adaptive->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, m_adaptive) +
+        m_adaptive->style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing, nullptr, m_adaptive));
     third->addWidget(m_repeatsMax);
     third->addStretch(1);
     auto sync = [this] {
@@ -316,7 +316,9 @@ void CampaignForm::updateAvailability() {
                                  : QStringLiteral("QCheckBox { color: %1; }")
                                        .arg(tintedText(QColor(0xe0, 0x25, 0x25)).name()));
         check->setToolTip(why.isEmpty()
-                              ? tr("%1 node(s) × %2 rank(s) each").arg(t.nodes).arg(t.gpusPerNode)
+                              ? tr("%1 × %2 each")
+                                    .arg(QString::fromStdString(countOf(t.nodes, "node")),
+                                         QString::fromStdString(countOf(t.gpusPerNode, "rank")))
                               : why);
     }
     const QStringList why = problems();

@@ -19,6 +19,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPointer>
+#include <QStandardPaths>
 
 #include <utility>
 
@@ -77,10 +78,15 @@ void ExportMenu::update() {
     m_lossSvg->setEnabled(loss);
 }
 
+QString ExportMenu::exportFolder(const QString& lastExport) {
+    if (!lastExport.isEmpty() && QFileInfo(lastExport).isDir()) return lastExport;
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (!documents.isEmpty() && QFileInfo(documents).isDir()) return documents;
+    return QDir::homePath();
+}
+
 QString ExportMenu::suggestedPath(const QString& fileName) const {
-    QString folder = m_settings->lastExportDirectory();
-    if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = m_p.loader->root();
-    return folder.isEmpty() ? fileName : QDir(folder).filePath(fileName);
+    return QDir(exportFolder(m_settings->lastExportDirectory())).filePath(fileName);
 }
 
 void ExportMenu::exportChart(const QString& suffix, std::optional<ChartKind> chosen) {

@@ -29,7 +29,7 @@ class ExportMenu : public QObject {
     struct Parts {
         AnalysisController* analysis;
         ExportController* exporter;
-        LoadController* loader; // the directory shown, where exports go first
+        LoadController* loader; // the directory shown
         PageStack* pages;       // the chart of the page shown
         QLabel* status;
     };
@@ -48,12 +48,17 @@ class ExportMenu : public QObject {
     // The directory shown as one self-contained HTML page.
     void exportReport();
 
+    // The folder an export is first suggested in: the last export's, else the user's Documents
+    // (else home) — never the log directory, which may be a shared or read-only data folder
+    // whose logs are not to be mixed with outputs.
+    static QString exportFolder(const QString& lastExport);
+
   signals:
     // File › Export › Report finished writing this file.
     void reportExported(const QString& path);
 
   private:
-    // Where an export is suggested: the last export's folder, else the directory shown.
+    // Where an export is suggested: in exportFolder(the last export's folder).
     QString suggestedPath(const QString& fileName) const;
     void reportWritten(bool ok, const QString& error, const QString& target);
 

@@ -3,6 +3,8 @@
 #include "core/stats/casestats.h"
 
 #include <QDialogButtonBox>
+#include <QKeySequence>
+#include <QShortcut>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -15,6 +17,9 @@ MethodologyDialog::MethodologyDialog(QWidget* parent) : QDialog(parent) {
     text->setHtml(html());
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // Escape closes it wherever the focus is (the text browser kept it from the dialog).
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(escape, &QShortcut::activated, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(text, 1);
     layout->addWidget(buttons);
@@ -47,7 +52,8 @@ QString MethodologyDialog::html() {
               "<h3>Scaling</h3>"
               "<p><b>Speedup</b> is the median over the median of one GPU (1n1g), rounded as "
               "DLPerf does. <b>Efficiency</b> is speedup divided by the GPU count: 100 % is "
-              "perfect linear scaling. <b>Δ</b> compares the median with the published figure "
+              "perfect linear scaling. <b>Δ</b> compares the median, measured by the published "
+              "table's own method (time or speed, whatever method the rest uses), with its figure "
               "for the same precision and batch size: green within 2 %, amber 2–5 % below, red "
               "further below.</p>"
               "<h3>Case warnings</h3><ul>"
