@@ -42,6 +42,12 @@ RunsPage::RunsPage(QWidget* parent)
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->setVisible(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
+    // The figures before the long notes, so that a wide note never hides them.
+    for (int column :
+         {RunTableModel::TimeMethod, RunTableModel::SpeedMethod, RunTableModel::MethodDifference})
+        m_view->horizontalHeader()->moveSection(
+            m_view->horizontalHeader()->visualIndex(column),
+            m_view->horizontalHeader()->visualIndex(RunTableModel::Reason));
     m_trace->setRenderHint(QPainter::Antialiasing);
     m_trace->setVisible(false);
     m_hint->setText(tr("Select a run to see its throughput iteration by iteration."));
@@ -167,11 +173,13 @@ void RunsPage::fitColumns() {
     m_view->setColumnHidden(RunTableModel::SpeedMethod, !methods);
     m_view->setColumnHidden(RunTableModel::MethodDifference, !methods);
     m_view->resizeColumnsToContents();
-    // A long note (a log read by its own rule says how) would push the figures off the page;
-    // the whole of it is in the cell's tooltip.
-    const int widest = std::max(240, m_view->viewport()->width() / 3);
-    if (m_view->columnWidth(RunTableModel::Reason) > widest)
-        m_view->setColumnWidth(RunTableModel::Reason, widest);
+    // A long path (logs from elsewhere keep their folders) or note (a log read by its own rule
+    // says how) would push the columns after it off the page; the whole of each is in its
+    // tooltip.
+    const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('m'));
+    for (const auto& [column, widest] :
+         {std::pair{RunTableModel::Log, 26 * em}, std::pair{RunTableModel::Reason, 30 * em}})
+        if (m_view->columnWidth(column) > widest) m_view->setColumnWidth(column, widest);
 }
 
 void RunsPage::updateCount() {

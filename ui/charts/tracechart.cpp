@@ -134,15 +134,14 @@ MeasureOptions ownReportsWindow(const MeasureOptions& window, int n) {
 void addReportShading(std::vector<QAbstractSeries*>& series, QChart* chart,
                       const MeasureOptions& reports, bool firstTenth, double y0, double y1) {
     if (reports.warmup > 0)
-        series.push_back(
-            shade(chart,
-                  (firstTenth ? QStringLiteral("First tenth of the reports, left out (0–%1)")
-                              : QStringLiteral("Reports left out (0–%1)"))
-                      .arg(reports.warmup - 1),
-                  ChartStyle::warmupShade(), -0.5, reports.warmup - 0.5, y0, y1));
+        series.push_back(shade(chart,
+                               (firstTenth ? QStringLiteral("First tenth, left out (reports 0–%1)")
+                                           : QStringLiteral("Left out (reports 0–%1)"))
+                                   .arg(reports.warmup - 1),
+                               ChartStyle::warmupShade(), -0.5, reports.warmup - 0.5, y0, y1));
     if (reports.iterations > reports.warmup)
         series.push_back(shade(chart,
-                               QStringLiteral("Reports the figure is the median of (%1–%2)")
+                               QStringLiteral("Median of reports %1–%2")
                                    .arg(reports.warmup)
                                    .arg(reports.iterations - 1),
                                ChartStyle::windowShade(), reports.warmup - 0.5,
@@ -177,14 +176,13 @@ QAreaSeries* rankBand(QChart* chart, const TraceLines& lines) {
 
 // The iterations that cost the run its figure, so a disturbed or drifting run shows where;
 // nullptr when there are none.
-QScatterSeries* slowMarks(QChart* chart, const IterationTrace& trace, const MeasureOptions& window,
-                          bool reports) {
+QScatterSeries* slowMarks(QChart* chart, const IterationTrace& trace,
+                          const MeasureOptions& window) {
     const std::vector<int> slow = slowIterations(trace.median, window);
     if (slow.empty()) return nullptr;
     auto* marks = new QScatterSeries(chart);
-    marks->setName(QStringLiteral("%1 slow %2%3 (over 10 % below the window's median)")
+    marks->setName(QStringLiteral("%1 slow iteration%2 (over 10 % below the window's median)")
                        .arg(slow.size())
-                       .arg(reports ? QStringLiteral("report") : QStringLiteral("iteration"))
                        .arg(slow.size() == 1 ? QString() : QStringLiteral("s")));
     marks->setColor(ChartStyle::problem());
     marks->setBorderColor(ChartStyle::problem());
@@ -253,9 +251,10 @@ QChart* TraceChart::build(const IterationTrace& iterations, const MeasureOptions
         addWindowShading(series, chart, window, axisY->min(), axisY->max());
     if (trace.ranks > 1) series.push_back(rankBand(chart, lines));
     series.push_back(lines.median);
-    if (window.iterations > window.warmup)
-        if (auto* marks = slowMarks(chart, trace, window, figure.ownReports))
-            series.push_back(marks);
+    // A median of the log's own reports is not lowered by a few slow ones (DLPerf's time method
+    // is): slow points are marked where they cost the figure.
+    if (!figure.ownReports)
+        if (auto* marks = slowMarks(chart, trace, window)) series.push_back(marks);
 
     QValueAxis* axisX =
         iterationAxis(chart, std::max(xEnd, 1.0),

@@ -160,10 +160,16 @@ QString AnalysisPresenter::statusText() const {
                  std::all_of(u.formats.begin(), u.formats.end(),
                              [](const std::string& f) { return readsOwnReports(logFormatOf(f)); }));
             own += ownReports ? 1 : 0;
-            ranges << (ownReports ? QString::fromStdString(ownReportsText(u.window))
-                                  : QStringLiteral("%1…%2")
-                                        .arg(u.window.warmup)
-                                        .arg(u.window.iterations - 1));
+            ranges
+                << (!ownReports
+                        ? QStringLiteral("%1…%2").arg(u.window.warmup).arg(u.window.iterations - 1)
+                    : isSteadyStateWindow(u.window)
+                        ? tr("the log's own reports after the first tenth")
+                    : u.window.warmup < 0 || u.window.iterations <= u.window.warmup
+                        ? tr("the log's own reports by its format's rule")
+                        : tr("the log's own reports %1…%2")
+                              .arg(u.window.warmup)
+                              .arg(u.window.iterations - 1));
         }
         const QString window = ranges.join(QStringLiteral(", "));
         if (a->summary.windowSource == "campaign")
