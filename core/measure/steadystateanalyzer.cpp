@@ -9,6 +9,15 @@
 
 namespace sv {
 
+std::string ownReportsText(const MeasureOptions& window) {
+    if (isSteadyStateWindow(window))
+        return "the log's own reports, first tenth left out, median of the rest";
+    if (window.warmup < 0 || window.iterations <= window.warmup)
+        return "the log's own reports, by its format's window";
+    return "the log's own reports " + std::to_string(window.warmup) + "-" +
+           std::to_string(window.iterations - 1);
+}
+
 SteadyStateAnalyzer::SteadyStateAnalyzer(const LogFormat& format, Topology topology,
                                          int batchPerDevice, MeasureOptions options, Value value)
     : m_format(format), m_topology(topology), m_batch(batchPerDevice), m_opt(options),

@@ -29,11 +29,18 @@ inline constexpr MeasureOptions kSteadyStateWindow{0, 0, false};
 inline bool isSteadyStateWindow(const MeasureOptions& m) {
     return m.warmup == 0 && m.iterations == 0;
 }
-// Whether a format's figure is its log's own reports (its default window is the steady state's),
-// not the time or speed method over a window of iterations: what the pages must call it.
+// Whether a format's figure is its log's own reports (its default window is the steady state's,
+// or it is a user's format file, read at run time: detectWith), not the time or speed method
+// over a window of iterations: what the pages must call it.
 inline bool readsOwnReports(const LogFormat& format) {
-    return format.defaultWarmup == 0 && format.defaultIterations == 0;
+    return format.detectWith != nullptr ||
+           (format.defaultWarmup == 0 && format.defaultIterations == 0);
 }
+// What the figure of such a log is of, in words, for a window it was measured over: "the log's
+// own reports, first tenth left out, median of the rest" (the steady state's), "the log's own
+// reports, by its format's window" (a format file's rule, no window given), or "the log's own
+// reports 1-9" (reports W..I-1): never a window of iterations that cannot be ("-1--2").
+std::string ownReportsText(const MeasureOptions& window);
 
 class SteadyStateAnalyzer : public FormatAnalyzer {
   public:

@@ -57,13 +57,14 @@ std::string groupHeader(const Summary& s, const CaseStats& c) {
     const MeasureOptions w = windowFor(f, s.load.measure);
     // The log's own reports are its figures, not the time or speed method over a window of
     // iterations: the header says which, never "time method" for them.
-    const std::string how = isSteadyStateWindow(w)
-                                ? "the log's own reports: median after the first tenth"
-                                : std::string(methodName(s.options.method)) + " method" +
-                                      (w.warmup == 20 && w.iterations == 120
-                                           ? ""
-                                           : ", iterations " + std::to_string(w.warmup) + "-" +
-                                                 std::to_string(w.iterations - 1));
+    const std::string how =
+        isSteadyStateWindow(w) ? "the log's own reports: median after the first tenth"
+        : readsOwnReports(f)   ? ownReportsText(w)
+                               : std::string(methodName(s.options.method)) + " method" +
+                                   (w.warmup == 20 && w.iterations == 120
+                                        ? ""
+                                        : ", iterations " + std::to_string(w.warmup) + "-" +
+                                              std::to_string(w.iterations - 1));
     // A batch nobody states (a log outside DLPerf's layout) is "?".
     const std::string batch = c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?";
     return std::string(f.framework) + "  " + c.key.model + "  " + c.key.precision + "  batch " +

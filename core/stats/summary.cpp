@@ -112,9 +112,13 @@ std::string windowText(const std::vector<WindowUse>& used) {
     std::string out;
     for (const auto& u : used) {
         if (!out.empty()) out += "; ";
-        // Logs that report their own throughput (steadystateanalyzer.h), by default.
-        if (isSteadyStateWindow(u.window))
-            out += "the log's own reports, first tenth left out, median of the rest";
+        // Logs that report their own throughput (steadystateanalyzer.h): their reports, never
+        // a window of iterations (a format file's rule is no "warmup -1").
+        const bool own = !u.formats.empty() &&
+                         std::all_of(u.formats.begin(), u.formats.end(),
+                                     [](const auto& f) { return readsOwnReports(logFormatOf(f)); });
+        if (isSteadyStateWindow(u.window) || own)
+            out += ownReportsText(u.window);
         else
             out += "warmup " + std::to_string(u.window.warmup) + ", iterations " +
                    std::to_string(u.window.iterations);

@@ -128,3 +128,29 @@ TEST(RealWorldCli, TheOtherFamiliesFromTheCommandLine) {
         }
     }
 }
+
+// Issue 37, items 3 and 6: a tokens/s log's table names its unit and what its figure is, with or
+// without a window given: its own reports, never "time method" or "images/s", and no negative
+// window.
+TEST(RealWorldCli, ATokensLogsTableSaysItsUnitAndItsOwnReports) {
+    TempDir dir;
+    writeFile(dir / "bert_base_pretrain.log",
+              gluonnlpLog("0,1,2,3,4,5,6,7", 60, [](int) { return 133000.0; }));
+    for (const std::vector<std::string>& window :
+         {std::vector<std::string>{},
+          std::vector<std::string>{"--warmup", "1", "--iterations", "10"}}) {
+        std::vector<std::string> args{"summarize", (dir / "bert_base_pretrain.log").string()};
+        args.insert(args.end(), window.begin(), window.end());
+        const auto r = cli(args);
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        const std::string header = r.out.substr(0, r.out.find('\n'));
+        EXPECT_NE(header.find("throughput in tokens/s, the log's own reports"), std::string::npos)
+            << header;
+        EXPECT_EQ(header.find("method"), std::string::npos) << header;
+        EXPECT_EQ(r.out.find("images/s"), std::string::npos) << r.out;
+        EXPECT_EQ(r.out.find("-1"), std::string::npos) << r.out;
+        if (!window.empty()) {
+            EXPECT_NE(header.find("the log's own reports 1-9"), std::string::npos) << header;
+        }
+    }
+}

@@ -69,7 +69,8 @@ TEST(UserFormatCli, FormatFileReadsAFreshTree) {
         const std::string path = run["path"];
         ASSERT_TRUE(values.count(path)) << path;
         EXPECT_EQ(run["status"], "complete") << run.dump();
-        EXPECT_DOUBLE_EQ(run["throughput_time"].get<double>(), medianAfterFirstTenth(values.at(path)))
+        EXPECT_DOUBLE_EQ(run["throughput_time"].get<double>(),
+                         medianAfterFirstTenth(values.at(path)))
             << path;
         EXPECT_EQ(run["format"], "fresh-trainer") << run.dump();
         ++complete;
@@ -101,7 +102,8 @@ TEST(UserFormatCli, FormatsAddListsAndEveryCommandReadsIt) {
         EXPECT_DOUBLE_EQ(run["throughput_speed"].get<double>(),
                          medianAfterFirstTenth(values.at(run["path"].get<std::string>())));
     // formats test: the lines and the figure of one log.
-    const auto t = cli({"formats", "test", kept.string(), (dir / "runs/1n8g/mynet_b64_fp16_1.log").string()});
+    const auto t =
+        cli({"formats", "test", kept.string(), (dir / "runs/1n8g/mynet_b64_fp16_1.log").string()});
     EXPECT_EQ(t.exitCode, 0) << t.err;
     EXPECT_NE(t.out.find("120 of 139 lines match"), std::string::npos) << t.out;
     EXPECT_NE(t.out.find("batch: 64"), std::string::npos) << t.out;
@@ -129,7 +131,9 @@ TEST(UserFormatCli, BadFormatFilesAreUsageErrorsNamingKeyAndReason) {
         {R"j({"id": "a", "line": "it ([0-9.]+) samples"})j", "\"line\": no (?P<value>...) capture"},
         {R"j({"id": "a", "line": "(a)\\1 (?P<value>\\d+)"})j", "back references are not supported"},
         {R"j({"id": "a" "line": 1})j", "not JSON"},
-        {"\x7f" "ELF\x02\x01\x01", "not JSON"},
+        {"\x7f"
+         "ELF\x02\x01\x01",
+         "not JSON"},
     };
     for (const auto& c : cases) {
         writeFile(dir / "bad.json", c.json);
@@ -158,4 +162,25 @@ TEST(UserFormatCli, BadFormatFilesAreUsageErrorsNamingKeyAndReason) {
                          (dir / "config" / "scaleview" / "formats" / "broken.json").string()),
               std::string::npos)
         << r.err;
+}
+
+// Issue 37, item 6: a log read by a format file's rule ("drop_first") has no window of
+// iterations: the table says its own reports by its format's window, never "iterations -1--2"
+// or "time method".
+TEST(UserFormatCli, AFormatFilesRuleIsNoNegativeWindow) {
+    TempDir dir;
+    writeFreshTree(dir / "runs");
+    writeFile(dir / "fresh.json", kFreshFormat);
+    ConfigHome home(dir / "config");
+    const auto r =
+        cli({"summarize", (dir / "runs").string(), "--format-file", (dir / "fresh.json").string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    const std::string header = r.out.substr(0, r.out.find('\n'));
+    EXPECT_NE(
+        header.find("(throughput in samples/s, the log's own reports, by its format's window)"),
+        std::string::npos)
+        << header;
+    EXPECT_EQ(r.out.find("-1--2"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("iterations -1"), std::string::npos) << r.out;
+    EXPECT_EQ(header.find("time method"), std::string::npos) << header;
 }

@@ -192,23 +192,49 @@ void ControlPanel::setWindowSource(WindowSource source, const QString& campaignF
     updateBadge();
 }
 
+namespace {
+// How many of the shown logs' formats give their own reports as the figure, of how many.
+std::pair<int, int> ownFormats(const std::vector<WindowUse>& shown) {
+    int own = 0, all = 0;
+    for (const auto& u : shown)
+        for (const auto& f : u.formats) {
+            ++all;
+            own += readsOwnReports(logFormatOf(f)) ? 1 : 0;
+        }
+    return {own, all};
+}
+} // namespace
+
 void ControlPanel::showWindow() {
     MeasureOptions m = m_options.measure;
     if (m.formatDefaults && !m_shownWindows.empty()) m = m_shownWindows.front().window;
     const bool updating = std::exchange(m_updating, true);
     // Logs that report their own throughput (issue 26): no W and I of iterations, their rule.
-    const bool own = isSteadyStateWindow(m);
-    m_warmup->setSpecialValueText(own ? tr("first tenth") : QString());
-    m_iterations->setSpecialValueText(own ? tr("all reports") : QString());
+    // A format file's rule is resolved per log (reports left out, reports read): one log's
+    // count is no window of the others, so the boxes say whose rule it is.
+    const auto [ownCount, all] = ownFormats(m_shownWindows);
+    const bool formatRule =
+        m_options.measure.formatDefaults && all > 0 && ownCount == all && !isSteadyStateWindow(m);
+    const bool own = isSteadyStateWindow(m) || formatRule;
+    m_warmup->setSpecialValueText(formatRule ? tr("format's rule")
+                                  : own      ? tr("first tenth")
+                                             : QString());
+    m_iterations->setSpecialValueText(formatRule ? tr("format's rule")
+                                      : own      ? tr("all reports")
+                                                 : QString());
     m_warmup->setValue(own ? m_warmup->minimum() : m.warmup);
     m_iterations->setValue(own ? m_iterations->minimum() : m.iterations);
     m_updating = updating;
 }
 
 namespace {
-QString windowRange(const MeasureOptions& m) {
-    // Logs that report their own throughput (issue 26): their rule, not a range.
+QString windowRange(const MeasureOptions& m, bool own = false) {
+    // Logs that report their own throughput (issue 26): their rule, not a range; a format
+    // file's own rule (no window: -1) is never "-1…-2".
     if (isSteadyStateWindow(m)) return QStringLiteral("own reports after the first tenth");
+    if (own && (m.warmup < 0 || m.iterations <= m.warmup))
+        return QStringLiteral("own reports by its format's rule");
+    if (own) return QStringLiteral("own reports %1…%2").arg(m.warmup).arg(m.iterations - 1);
     return QStringLiteral("%1…%2").arg(m.warmup).arg(m.iterations - 1);
 }
 QString frameworkOf(const std::string& format) {
@@ -258,6 +284,7 @@ void ControlPanel::updateBadge() {
         return;
     }
     std::vector<std::pair<QString, MeasureOptions>> dlperf; // framework, its script's window
+    std::vector<QString> ownFrameworks; // those whose figure is the log's own reports
     for (const auto& u : m_shownWindows)
         for (const auto& f : u.formats) {
             const LogFormat& format = logFormatOf(f);
@@ -266,12 +293,16 @@ void ControlPanel::updateBadge() {
                              [&](const auto& d) { return d.first == framework; }))
                 dlperf.emplace_back(framework,
                                     MeasureOptions{format.defaultWarmup, format.defaultIterations});
+            if (readsOwnReports(format)) ownFrameworks.push_back(framework);
         }
     if (dlperf.empty()) dlperf.emplace_back(QString(), MeasureOptions{});
+    const auto ownOf = [&](const QString& framework) {
+        return std::find(ownFrameworks.begin(), ownFrameworks.end(), framework) !=
+               ownFrameworks.end();
+    };
     const bool isDlperf =
-        m.formatDefaults || std::all_of(dlperf.begin(), dlperf.end(), [&](const auto& d) {
-            return sameMeasure(d.second, m);
-        });
+        m.formatDefaults || std::all_of(dlperf.begin(), dlperf.end(),
+                                        [&](const auto& d) { return sameMeasure(d.second, m); });
     // DLPerf's 20…119 needs no word; any other window changes every figure, so it is named.
     const bool plain = std::all_of(dlperf.begin(), dlperf.end(), [](const auto& d) {
         return sameMeasure(d.second, MeasureOptions{});
@@ -282,20 +313,35 @@ void ControlPanel::updateBadge() {
     for (const auto& [framework, window] : dlperf)
         theirs += (theirs.isEmpty() ? QString() : QStringLiteral(", ")) +
                   (framework.isEmpty() ? QString() : framework + QLatin1Char(' ')) +
-                  windowRange(window);
+                  windowRange(window, ownOf(framework));
+    const bool allOwn =
+        ownFrameworks.size() > 0 &&
+        std::all_of(dlperf.begin(), dlperf.end(), [&](const auto& d) { return ownOf(d.first); });
     if (isDlperf) {
-        m_windowBadge->setText(dlperf.size() == 1 && isSteadyStateWindow(dlperf.front().second)
-                                   ? tr("Window: %1's own reports, the first tenth left out, "
-                                        "median of the rest")
-                                         .arg(dlperf.front().first)
-                               : dlperf.size() == 1
-                                   ? tr("Window %1: DLPerf's default for %2")
-                                         .arg(windowRange(dlperf.front().second), dlperf.front().first)
-                                   : tr("Each framework over its DLPerf default window: %1").arg(theirs));
-        m_windowBadge->setToolTip(tr("What DLPerf's extraction script for these logs measures"));
+        const auto& [framework, window] = dlperf.front();
+        m_windowBadge->setText(
+            dlperf.size() == 1 && isSteadyStateWindow(window)
+                ? tr("Window: %1's own reports, the first tenth left out, median of the rest")
+                      .arg(framework)
+            : dlperf.size() == 1 && allOwn
+                // A format file's rule (drop the first part, or the steps it names).
+                ? tr("Window: %1's own reports, by its format file's rule").arg(framework)
+                : dlperf.size() == 1
+                      ? tr("Window %1: DLPerf's default for %2").arg(windowRange(window), framework)
+                  : allOwn ? tr("Each format over its own reports: %1").arg(theirs)
+                  : ownFrameworks.empty()
+                      ? tr("Each framework over its DLPerf default window: %1").arg(theirs)
+                      : tr("Each framework over its default window: %1").arg(theirs));
+        m_windowBadge->setToolTip(allOwn ? tr("How these logs' own reports are read")
+                                         : tr("What DLPerf's extraction script for these logs "
+                                              "measures"));
         return;
     }
-    const QString window = tr("Window %1, not DLPerf's %2").arg(windowRange(m), theirs);
+    const QString window = allOwn ? tr("Reports %1…%2 of each log, not its default (%3)")
+                                        .arg(m.warmup)
+                                        .arg(m.iterations - 1)
+                                        .arg(theirs)
+                                  : tr("Window %1, not DLPerf's %2").arg(windowRange(m), theirs);
     switch (m_source) {
     case WindowSource::Campaign:
         m_windowBadge->setText(tr("%1: the campaign's window").arg(window));
@@ -356,8 +402,29 @@ void ControlPanel::setAnalysis(const AnalysisPtr& analysis) {
     m_references->setChecked(analysis->references);
     m_shownWindows = analysis->groupWindows();
     m_updating = false;
+    showMethod();
     showWindow();
     updateBadge();
+}
+
+void ControlPanel::showMethod() {
+    // Logs that report their own throughput have no time or speed method: the box says what
+    // their figure is instead of "time (DLPerf default)", and cannot pick a method that does
+    // not apply (the choice stays for the logs that have one).
+    const auto [own, all] = ownFormats(m_shownWindows);
+    const bool onlyOwn = all > 0 && own == all;
+    const QString ownWords = tr("the log's own reports");
+    m_method->setItemText(0, onlyOwn ? ownWords : tr("time (DLPerf default)"));
+    m_method->setItemText(1, onlyOwn ? ownWords : tr("speed"));
+    m_method->setEnabled(!onlyOwn);
+    const QString methods =
+        tr("time: timestamps of lines W×R and I×R (extract_mxnet_logs_time.py)\n"
+           "speed: mean over W…I−1 of each iteration's median Speed (extract_mxnet_logs.py)");
+    m_method->setToolTip(onlyOwn   ? tr("These logs' figures are their own throughput reports: "
+                                          "DLPerf's time and speed methods do not apply to them")
+                         : own > 0 ? methods + tr("\nLogs whose format reports its own "
+                                                  "throughput are their own reports either way")
+                                   : methods);
 }
 
 QString ControlPanel::seriesToolTip(const Summary& s) {

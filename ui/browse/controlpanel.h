@@ -71,6 +71,8 @@ class ControlPanel : public QWidget {
     // The spin boxes show the window measured: each format's DLPerf default is the shown
     // group's (its first format's, in Compare frameworks).
     void showWindow();
+    // The method box: no DLPerf method for logs whose figure is their own reports.
+    void showMethod();
     // The constructor's steps: the fields and their tooltips, the window's badge and reset,
     // the form, the compared series, the whole panel, and what each edit sends.
     void setUpFields();

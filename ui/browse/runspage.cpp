@@ -1,8 +1,8 @@
 #include "ui/browse/runspage.h"
 
 #include "ui/browse/runkeydialog.h"
+#include "ui/analysis/figurewords.h"
 #include "ui/widgets/logactions.h"
-#include "core/formats/formatregistry.h"
 #include "ui/widgets/plural.h"
 #include "ui/models/runfilterproxy.h"
 #include "ui/models/runtablemodel.h"
@@ -23,6 +23,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace sv::ui {
 
 RunsPage::RunsPage(QWidget* parent)
@@ -40,6 +42,12 @@ RunsPage::RunsPage(QWidget* parent)
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->setVisible(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
+    // The figures before the long notes, so that a wide note never hides them.
+    for (int column :
+         {RunTableModel::TimeMethod, RunTableModel::SpeedMethod, RunTableModel::MethodDifference})
+        m_view->horizontalHeader()->moveSection(
+            m_view->horizontalHeader()->visualIndex(column),
+            m_view->horizontalHeader()->visualIndex(RunTableModel::Reason));
     m_trace->setRenderHint(QPainter::Antialiasing);
     m_trace->setVisible(false);
     m_hint->setText(tr("Select a run to see its throughput iteration by iteration."));
@@ -135,7 +143,7 @@ void RunsPage::setAnalysis(const AnalysisPtr& analysis) {
     }
     m_seriesBox->setVisible(analysis && !analysis->others.empty());
     m_model->setSummary(shownSummary());
-    m_view->resizeColumnsToContents();
+    fitColumns();
     updateCount();
     // The same log stays selected after a recompute or a live update.
     int keep = -1;
@@ -152,10 +160,26 @@ void RunsPage::showSeries(int index) {
     m_series = index;
     m_seriesBox->setCurrentIndex(index);
     m_model->setSummary(shownSummary());
-    m_view->resizeColumnsToContents();
+    fitColumns();
     updateCount();
     m_selectedPath.clear();
     selectShown(-1);
+}
+
+void RunsPage::fitColumns() {
+    // Logs whose figure is their own reports have no speed method and no difference between
+    // methods: no column of dashes for them.
+    const bool methods = m_model->figureWords().dlperfMethods;
+    m_view->setColumnHidden(RunTableModel::SpeedMethod, !methods);
+    m_view->setColumnHidden(RunTableModel::MethodDifference, !methods);
+    m_view->resizeColumnsToContents();
+    // A long path (logs from elsewhere keep their folders) or note (a log read by its own rule
+    // says how) would push the columns after it off the page; the whole of each is in its
+    // tooltip.
+    const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('m'));
+    for (const auto& [column, widest] :
+         {std::pair{RunTableModel::Log, 26 * em}, std::pair{RunTableModel::Reason, 30 * em}})
+        if (m_view->columnWidth(column) > widest) m_view->setColumnWidth(column, widest);
 }
 
 void RunsPage::updateCount() {
@@ -203,15 +227,13 @@ void RunsPage::showTrace(int index) {
     QString title = QString::fromStdString(run.path) + QStringLiteral(" — ") +
                     QString::fromStdString(std::string(statusName(run.status)));
     if (m_series > 0) title = m_seriesBox->currentText() + QStringLiteral(": ") + title;
+    const TraceFigure figure{runUnit(run), runReadsOwnReports(run)};
     if (auto v = run.throughput(m_analysis->summary.options.method))
-        title += QStringLiteral(", %1 %2")
-                     .arg(*v, 0, 'f', 2)
-                     .arg(QString::fromUtf8(logFormatOf(run.key.format).unit.data(),
-                                            qsizetype(logFormatOf(run.key.format).unit.size())));
+        title += QStringLiteral(", %1 %2").arg(*v, 0, 'f', 2).arg(figure.unit);
     if (run.disturbed) title += tr(" — disturbed");
     // One run's samples: thousands of values, cheap enough for the GUI thread.
     QChart* chart = TraceChart::build(traceRunLog(*shownLogs()[static_cast<std::size_t>(index)]),
-                                      run.window, title, run.monitor);
+                                      run.window, title, run.monitor, figure);
     QChart* old = m_trace->chart();
     m_trace->setChart(chart);
     delete old;

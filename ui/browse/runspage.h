@@ -59,6 +59,7 @@ class RunsPage : public QWidget {
     const Summary& shownSummary() const;
     const std::vector<RunLogPtr>& shownLogs() const;
     void updateCount();
+    void fitColumns(); // hides the columns the runs shown have no figure in
 
     AnalysisPtr m_analysis;
     RunTableModel* m_model;

@@ -2,6 +2,7 @@
 
 #include "ui/charts/chartstyle.h"
 #include "core/measure/slowiterations.h"
+#include "core/measure/steadystateanalyzer.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -118,6 +119,49 @@ void addWindowShading(std::vector<QAbstractSeries*>& series, QChart* chart,
         ChartStyle::windowShade(), window.warmup - 0.5, window.iterations - 0.5, y0, y1));
 }
 
+// The reports a log's own figure is of, [from, to) of n in the log's order, as its analyzer
+// takes them: after the first tenth by default (steadystateanalyzer.cpp), else the window's
+// reports (a format file's rule resolved to reports left out and reports read). Empty (from ==
+// to) where no window of reports is known.
+MeasureOptions ownReportsWindow(const MeasureOptions& window, int n) {
+    if (isSteadyStateWindow(window)) return {n >= 2 ? std::max(1, n / 10) : 0, n};
+    if (window.warmup < 0 || window.iterations <= window.warmup) return {0, 0};
+    return {std::min(window.warmup, n), std::min(window.iterations, n)};
+}
+
+// The same for a figure that is the log's own reports: the reports left out and those read,
+// never a range of iterations that cannot be ("0–-1").
+void addReportShading(std::vector<QAbstractSeries*>& series, QChart* chart,
+                      const MeasureOptions& reports, bool firstTenth, double y0, double y1) {
+    if (reports.warmup > 0)
+        series.push_back(shade(chart,
+                               (firstTenth ? QStringLiteral("First tenth, left out (reports 0–%1)")
+                                           : QStringLiteral("Left out (reports 0–%1)"))
+                                   .arg(reports.warmup - 1),
+                               ChartStyle::warmupShade(), -0.5, reports.warmup - 0.5, y0, y1));
+    if (reports.iterations > reports.warmup)
+        series.push_back(shade(chart,
+                               QStringLiteral("Median of reports %1–%2")
+                                   .arg(reports.warmup)
+                                   .arg(reports.iterations - 1),
+                               ChartStyle::windowShade(), reports.warmup - 0.5,
+                               reports.iterations - 0.5, y0, y1));
+}
+
+// The trace report by report: the iterations that hold a value, in order (a log reports every
+// 10th or 50th step; its own figure counts reports, not steps).
+IterationTrace reportsOnly(const IterationTrace& trace) {
+    IterationTrace out;
+    out.ranks = trace.ranks;
+    for (std::size_t k = 0; k < trace.median.size(); ++k) {
+        if (!std::isfinite(trace.median[k])) continue;
+        out.median.push_back(trace.median[k]);
+        out.min.push_back(k < trace.min.size() ? trace.min[k] : trace.median[k]);
+        out.max.push_back(k < trace.max.size() ? trace.max[k] : trace.median[k]);
+    }
+    return out;
+}
+
 // The per-rank min–max between its two lines.
 QAreaSeries* rankBand(QChart* chart, const TraceLines& lines) {
     auto* band = new QAreaSeries(lines.bandMax, lines.bandMin);
@@ -148,35 +192,50 @@ QScatterSeries* slowMarks(QChart* chart, const IterationTrace& trace,
     return marks;
 }
 
-// The iterations along the bottom, up to xEnd.
-QValueAxis* iterationAxis(QChart* chart, double xEnd) {
+// A round step (1, 2 or 5 times a power of ten) that puts about ten ticks on span.
+double roundStep(double span) {
+    const double raw = std::max(1.0, span / 10.0);
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0})
+        if (m * power >= raw) return m * power;
+    return 10.0 * power;
+}
+
+// The iterations (or reports) along the bottom, up to xEnd: 10 or 20 apart as DLPerf's windows
+// read, wider on a long log so that every label fits (a 4000-report log is not 200 "…").
+QValueAxis* iterationAxis(QChart* chart, double xEnd, const QString& title) {
     auto* axisX = new QValueAxis(chart);
     axisX->setRange(-0.5, xEnd - 0.5);
     axisX->setLabelFormat(QStringLiteral("%d"));
     axisX->setTickType(QValueAxis::TicksDynamic);
     axisX->setTickAnchor(0);
-    axisX->setTickInterval(xEnd > 60 ? 20 : 10);
-    ChartStyle::applyAxis(axisX, QStringLiteral("Iteration"));
+    axisX->setTickInterval(std::max(xEnd > 60 ? 20.0 : 10.0, roundStep(xEnd)));
+    ChartStyle::applyAxis(axisX, title);
     return axisX;
 }
 
 // As many decimals as the tick step needs: a narrow range (3.5 to 5 images/s) in whole
 // numbers would label two ticks "4".
-void labelThroughputAxis(QValueAxis* axisY) {
+void labelThroughputAxis(QValueAxis* axisY, const QString& unit) {
     const double step = (axisY->max() - axisY->min()) / std::max(1, axisY->tickCount() - 1);
     const int decimals = step > 0 && step < 1 ? static_cast<int>(std::ceil(-std::log10(step))) : 0;
     axisY->setLabelFormat(QStringLiteral("%.") + QString::number(std::min(decimals, 3)) +
                           QStringLiteral("f"));
-    ChartStyle::applyAxis(axisY, QStringLiteral("Throughput (images/s)"));
+    ChartStyle::applyAxis(axisY, QStringLiteral("Throughput (%1)").arg(unit));
 }
 
 } // namespace
 
-QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& window,
-                          const QString& title,
-                          const std::vector<RunResult::MonitorPoint>& monitor) {
+QChart* TraceChart::build(const IterationTrace& iterations, const MeasureOptions& iterationWindow,
+                          const QString& title, const std::vector<RunResult::MonitorPoint>& monitor,
+                          const TraceFigure& figure) {
     auto* chart = new QChart;
     ChartStyle::apply(chart, title);
+    // A log's own reports: drawn report by report, shaded by the reports its figure is of.
+    const IterationTrace trace = figure.ownReports ? reportsOnly(iterations) : iterations;
+    const MeasureOptions window =
+        figure.ownReports ? ownReportsWindow(iterationWindow, static_cast<int>(trace.median.size()))
+                          : iterationWindow;
     const TraceLines lines = traceLines(chart, trace);
     // Round figures on the axis; the shading then spans exactly the axis range.
     QValueAxis* axisY = throughputAxis(chart, lines.lo, lines.hi);
@@ -185,15 +244,26 @@ QChart* TraceChart::build(const IterationTrace& trace, const MeasureOptions& win
 
     // Shading first, so that the data is drawn over it.
     std::vector<QAbstractSeries*> series;
-    addWindowShading(series, chart, window, axisY->min(), axisY->max());
+    if (figure.ownReports)
+        addReportShading(series, chart, window, isSteadyStateWindow(iterationWindow), axisY->min(),
+                         axisY->max());
+    else
+        addWindowShading(series, chart, window, axisY->min(), axisY->max());
     if (trace.ranks > 1) series.push_back(rankBand(chart, lines));
     series.push_back(lines.median);
-    if (auto* marks = slowMarks(chart, trace, window)) series.push_back(marks);
+    // A median of the log's own reports is not lowered by a few slow ones (DLPerf's time method
+    // is): slow points are marked where they cost the figure.
+    if (!figure.ownReports)
+        if (auto* marks = slowMarks(chart, trace, window)) series.push_back(marks);
 
-    QValueAxis* axisX = iterationAxis(chart, xEnd);
-    labelThroughputAxis(axisY);
+    QValueAxis* axisX =
+        iterationAxis(chart, std::max(xEnd, 1.0),
+                      figure.ownReports ? QStringLiteral("Report (in the log's order)")
+                                        : QStringLiteral("Iteration"));
+    labelThroughputAxis(axisY, figure.unit);
     ChartStyle::addSeries(chart, axisX, axisY, series);
-    if (!monitor.empty()) addMonitorCurve(chart, axisX, monitor);
+    // The monitor's samples are at iterations, which a trace of reports does not have.
+    if (!monitor.empty() && !figure.ownReports) addMonitorCurve(chart, axisX, monitor);
     return chart;
 }
 

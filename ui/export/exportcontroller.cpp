@@ -1,6 +1,7 @@
 #include "ui/export/exportcontroller.h"
 
 #include "ui/analysis/devicewords.h"
+#include "ui/analysis/figurewords.h"
 
 #include "ui/charts/chartexport.h"
 #include "ui/charts/lossbreakdownchart.h"
@@ -26,13 +27,13 @@ QChart* ExportController::buildChart(const Analysis& a, ChartKind kind, int run,
         return a.group ? SpeedupChart::build(chartData(a), false) : nullptr;
     case ChartKind::Efficiency:
         return a.group ? SpeedupChart::build(chartData(a), true) : nullptr;
-    case ChartKind::Trace:
+    case ChartKind::Trace: {
         if (run < 0 || static_cast<std::size_t>(run) >= a.logs.size()) return nullptr;
-        return TraceChart::build(
-            traceRunLog(*a.logs[static_cast<std::size_t>(run)]),
-            a.summary.runs[static_cast<std::size_t>(run)].window,
-            QString::fromStdString(a.summary.runs[static_cast<std::size_t>(run)].path),
-            a.summary.runs[static_cast<std::size_t>(run)].monitor);
+        const RunResult& r = a.summary.runs[static_cast<std::size_t>(run)];
+        return TraceChart::build(traceRunLog(*a.logs[static_cast<std::size_t>(run)]), r.window,
+                                 QString::fromStdString(r.path), r.monitor,
+                                 TraceFigure{runUnit(r), runReadsOwnReports(r)});
+    }
     case ChartKind::Loss: {
         if (!a.group) return nullptr;
         const LossBreakdown loss = LossBreakdownChart::breakdown(a);

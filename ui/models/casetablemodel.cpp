@@ -46,15 +46,16 @@ QVariant CaseTableModel::headerData(int section, Qt::Orientation orientation, in
         "GPUs per node",
         "Repeats counted for this topology",
         "Repeats left out (incomplete, failed); hover a cell for which and why",
-        "DLPerf's median_speed over the repeats used (images/s)",
+        "The median over the repeats used (DLPerf's median_speed), in the unit the caption "
+        "names",
         "95 % bootstrap interval of the median (10 000 resamples of the repeats, seeded: the "
         "same runs give the same interval)",
-        "Mean throughput over the repeats used (images/s)",
-        "Standard deviation over the repeats used (images/s)",
+        "Mean throughput over the repeats used, in the unit the caption names",
+        "Standard deviation over the repeats used, in the unit the caption names",
         "Coefficient of variation: stdev / mean; amber when the repeats disagree",
         "Median / median of 1n1g, rounded as DLPerf does",
         "Speedup / GPU count: 100 % is perfect linear scaling",
-        "The published figure (images/s); hover a cell for its source",
+        "The published figure, in the unit the caption names; hover a cell for its source",
         "Median vs the published figure: green within 2 %, amber 2–5 % below, red more than 5 % "
         "below"};
     if (section < 0 || section >= ColumnCount) return {};
@@ -63,8 +64,7 @@ QVariant CaseTableModel::headerData(int section, Qt::Orientation orientation, in
                : role == Qt::ToolTipRole ? tr("CPU ranks in the run: processes of the local "
                                               "workload, each on its own share of the cores")
                                          : QVariant();
-    if (m_cpuRanks && section == Batch && role == Qt::ToolTipRole)
-        return tr("Batch size per rank");
+    if (m_cpuRanks && section == Batch && role == Qt::ToolTipRole) return tr("Batch size per rank");
     if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
     if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
     return {};

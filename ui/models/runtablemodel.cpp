@@ -16,6 +16,7 @@ RunTableModel::RunTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 void RunTableModel::setSummary(const Summary& summary) {
     beginResetModel();
     m_runs = summary.runs;
+    m_words = figureWordsOf(m_runs);
     m_outlier.assign(m_runs.size(), false);
     for (std::size_t i = 0; i < m_runs.size(); ++i) {
         const RunKey& k = m_runs[i].key;
@@ -39,18 +40,49 @@ int RunTableModel::columnCount(const QModelIndex& parent) const {
 
 QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char* const names[ColumnCount] = {"Log",
-                                                   "Topology",
-                                                   "Repeat",
-                                                   "Status",
-                                                   "Disturbed",
-                                                   "Reason / notes",
-                                                   "Time method (images/s)",
-                                                   "Speed method (images/s)",
-                                                   "Methods Δ %",
-                                                   "Outlier",
-                                                   "Rank spread %",
-                                                   "Clock offset (ms)"};
+    if (role == Qt::DisplayRole) return header(section);
+    if (role == Qt::ToolTipRole) return headerTip(section);
+    return {};
+}
+
+// The figure columns say the runs' unit, or that each run has its own (then every cell says
+// it), and "the log's own reports" where no DLPerf method applied: never images/s or "time
+// method" for a log that reports tokens/s itself.
+QString RunTableModel::header(int section) const {
+    const QString unit = QStringLiteral(" (%1)").arg(m_words.unitWords());
+    switch (section) {
+    case TimeMethod:
+        return (!m_words.ownReports      ? tr("Time method")
+                : !m_words.dlperfMethods ? tr("Log's own reports")
+                                         : tr("Time method or log's own reports")) +
+               unit;
+    case SpeedMethod:
+        return tr("Speed method") + unit;
+    case MethodDifference:
+        return tr("Methods Δ %");
+    }
+    static const char* const names[ColumnCount] = {
+        "Log", "Topology", "Repeat", "Status",  "Disturbed",     "Reason / notes",
+        "",    "",         "",       "Outlier", "Rank spread %", "Clock offset (ms)"};
+    return QString::fromUtf8(names[section]);
+}
+
+QString RunTableModel::headerTip(int section) const {
+    const QString own = tr("the log's own throughput reports (median after the first tenth, or "
+                           "over the window given): no DLPerf method applies to them");
+    switch (section) {
+    case TimeMethod:
+        return !m_words.ownReports
+                   ? tr("DLPerf's time method: samples over the wall time of the measured window")
+               : !m_words.dlperfMethods
+                   ? tr("The figure: %1").arg(own)
+                   : tr("DLPerf's time method for DLPerf's logs; for the others, %1").arg(own);
+    case SpeedMethod:
+        return tr("DLPerf's speed method: the mean of the per-iteration speeds in the window "
+                  "(none for a log whose figure is its own reports)");
+    case MethodDifference:
+        return tr("|speed − time| / time; flagged (⚠) above 2 %");
+    }
     static const char* const tips[ColumnCount] = {
         "The log file, relative to the directory opened",
         "Nodes × GPUs per node (n: nodes, g: GPUs per node)",
@@ -59,15 +91,20 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
         "The launcher's monitor saw the host busy during the run (hover for the evidence); "
         "Controls › Exclude disturbed runs leaves such runs out",
         "Why a run is left out, and notes on runs that count",
-        "DLPerf's time method: images over the wall time of the measured window",
-        "DLPerf's speed method: the mean of the per-iteration speeds in the window",
-        "|speed − time| / time; flagged (⚠) above 2 %",
+        "",
+        "",
+        "",
         "A repeat far from its topology's median (yellow rows); still counted",
         "How far the slowest rank's speed is below the fastest's",
         "Clock difference between this run's nodes, as seen in the log"};
-    if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
-    if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
-    return {};
+    return QString::fromUtf8(tips[section]);
+}
+
+// A figure in the header's unit, or with its own where the runs shown differ.
+QVariant RunTableModel::figureCell(const RunResult& r, const std::optional<double>& v) const {
+    const QVariant cell = fixedCell(v, 2);
+    if (!v || m_words.oneUnit()) return cell;
+    return cell.toString() + QLatin1Char(' ') + runUnit(r);
 }
 
 QVariant RunTableModel::display(int row, int column) const {
@@ -84,11 +121,13 @@ QVariant RunTableModel::display(int row, int column) const {
         return r.inProgress ? tr("running")
                             : QString::fromStdString(std::string(statusName(r.status)));
     case TimeMethod:
-        return fixedCell(r.timeThroughput, 2);
+        return figureCell(r, r.timeThroughput);
     case SpeedMethod:
-        return fixedCell(r.speedThroughput, 2);
+        // The log's own reports are one figure: no speed method, no difference between methods.
+        return runReadsOwnReports(r) ? QVariant(QStringLiteral("–"))
+                                     : figureCell(r, r.speedThroughput);
     case MethodDifference:
-        return r.methodDifferencePct
+        return r.methodDifferencePct && !runReadsOwnReports(r)
                    ? QVariant(QString::fromStdString(formatFixed(*r.methodDifferencePct, 2)) +
                               (r.methodsDisagree ? QStringLiteral(" ⚠") : QString()))
                    : QVariant(QStringLiteral("–"));
@@ -123,9 +162,9 @@ QVariant RunTableModel::sortValue(int row, int column) const {
     case TimeMethod:
         return numberCell(r.timeThroughput);
     case SpeedMethod:
-        return numberCell(r.speedThroughput);
+        return runReadsOwnReports(r) ? QVariant() : numberCell(r.speedThroughput);
     case MethodDifference:
-        return numberCell(r.methodDifferencePct);
+        return runReadsOwnReports(r) ? QVariant() : numberCell(r.methodDifferencePct);
     case RankSpread:
         return numberCell(r.rankSpreadPct);
     case ClockOffset:

@@ -1,9 +1,13 @@
 #pragma once
 // The Runs view: every log with its status and reason, both DLPerf methods and their difference,
 // the outlier flag, per-rank spread, node clock offset, and whether the launcher's monitor saw
-// the host busy (the evidence as tooltip). Row i is summary.runs[i].
+// the host busy (the evidence as tooltip). Row i is summary.runs[i]. Figures are in each run's own
+// unit, and a figure that is the log's own reports is called so, not a DLPerf method.
 
+// summary.h first: Qt 6.4's moc cannot parse <concepts> when runresult.h comes in on its own.
 #include "core/stats/summary.h"
+
+#include "ui/analysis/figurewords.h"
 
 #include <QAbstractTableModel>
 
@@ -40,6 +44,8 @@ class RunTableModel : public QAbstractTableModel {
     void setSummary(const Summary& summary);
     const RunResult& run(int row) const { return m_runs[static_cast<std::size_t>(row)]; }
     bool isOutlier(int row) const { return m_outlier[static_cast<std::size_t>(row)]; }
+    // The units and kinds of figure of the runs shown (the headers say them).
+    const FigureWords& figureWords() const { return m_words; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -50,9 +56,13 @@ class RunTableModel : public QAbstractTableModel {
   private:
     QVariant display(int row, int column) const;
     QVariant sortValue(int row, int column) const;
+    QVariant figureCell(const RunResult& r, const std::optional<double>& v) const;
+    QString header(int section) const;
+    QString headerTip(int section) const;
 
     std::vector<RunResult> m_runs;
     std::vector<bool> m_outlier;
+    FigureWords m_words;
 };
 
 } // namespace sv::ui

@@ -1,9 +1,11 @@
 #include "ui/window/analysispresenter.h"
 
+#include "core/formats/formatregistry.h"
 #include "core/load/runmeter.h"
 #include "core/measure/steadystateanalyzer.h"
 
 #include "ui/analysis/analysiscontroller.h"
+#include "ui/analysis/figurewords.h"
 #include "ui/browse/chartpage.h"
 #include "ui/browse/controlpanel.h"
 #include "ui/browse/environmentpage.h"
@@ -132,31 +134,52 @@ QString AnalysisPresenter::statusText() const {
     const std::size_t used = runsUsed(a->summary);
     QString text = QDir::toNativeSeparators(QString::fromStdString(a->summary.root));
     if (a->group) text += QStringLiteral(" — ") + QString::fromStdString(a->group->label());
-    text += tr(" · %1, %2 used · %3 method · %4")
+    // What the figures are and in which unit: a log that reports tokens/s itself is neither
+    // "time method" nor images/s, and runs of two units are said to be two.
+    const FigureWords figures = figureWordsOf(a->summary.runs);
+    text += tr(" · %1, %2 used · %3 · %4 · %5")
                 .arg(countOf(qsizetype(a->summary.runs.size()), tr("run"), tr("runs")))
                 .arg(used)
-                .arg(QString::fromStdString(std::string(methodName(a->summary.options.method))))
+                .arg(figures.methodWords(a->summary.options.method))
+                .arg(figures.oneUnit() ? tr("throughput in %1").arg(figures.units.front())
+                                       : tr("throughput in %1 units: %2")
+                                             .arg(figures.units.size())
+                                             .arg(figures.units.join(QStringLiteral(", "))))
                 .arg(countOf(qsizetype(m_to.warnings->warnings().size()), tr("warning"),
                              tr("warnings")));
     // A window other than DLPerf's changes every figure: the status line names it and whose.
+    // A log whose figure is its own reports has no DLPerf window: its words say which reports.
     const auto windows = a->groupWindows();
     if (windows.size() > 1 || (windows.size() == 1 && !sameMeasure(windows[0].window, {}))) {
         QStringList ranges;
-        for (const auto& u : windows)
-            ranges << (isSteadyStateWindow(u.window)
-                           ? tr("the log's own reports after the first tenth")
-                           : QStringLiteral("%1…%2")
-                                 .arg(u.window.warmup)
-                                 .arg(u.window.iterations - 1));
+        int own = 0;
+        for (const auto& u : windows) {
+            const bool ownReports =
+                isSteadyStateWindow(u.window) ||
+                (!u.formats.empty() &&
+                 std::all_of(u.formats.begin(), u.formats.end(),
+                             [](const std::string& f) { return readsOwnReports(logFormatOf(f)); }));
+            own += ownReports ? 1 : 0;
+            ranges
+                << (!ownReports
+                        ? QStringLiteral("%1…%2").arg(u.window.warmup).arg(u.window.iterations - 1)
+                    : isSteadyStateWindow(u.window)
+                        ? tr("the log's own reports after the first tenth")
+                    : u.window.warmup < 0 || u.window.iterations <= u.window.warmup
+                        ? tr("the log's own reports by its format's rule")
+                        : tr("the log's own reports %1…%2")
+                              .arg(u.window.warmup)
+                              .arg(u.window.iterations - 1));
+        }
         const QString window = ranges.join(QStringLiteral(", "));
         if (a->summary.windowSource == "campaign")
             text += tr(" · the campaign's window %1").arg(window);
         else if (a->summary.windowSource == "user")
             text += tr(" · your window %1").arg(window);
-        else if (a->summary.load.measure.formatDefaults &&
-                 std::all_of(windows.begin(), windows.end(),
-                             [](const auto& u) { return isSteadyStateWindow(u.window); }))
+        else if (a->summary.load.measure.formatDefaults && own == ranges.size())
             text += tr(" · window: %1").arg(window);
+        else if (a->summary.load.measure.formatDefaults && own > 0)
+            text += tr(" · windows: %1").arg(window);
         else if (a->summary.load.measure.formatDefaults)
             text += tr(" · DLPerf's window %1").arg(window);
         else
