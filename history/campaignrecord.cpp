@@ -68,6 +68,18 @@ CampaignReading recordFromSummary(const Summary& s) {
     r.iterations = s.load.measure.iterations;
     for (const auto& c : s.cases) {
         if (!c.median || c.values.empty()) continue;
+        // Cases whose GPUs are unknown are apart by their logs (CaseKey::ownCase), which the
+        // history's key does not hold: the first is kept, a second of the same key is said.
+        if (std::any_of(r.cases.begin(), r.cases.end(), [&](const CaseRecord& k) {
+                return k.key.model == c.key.model && k.key.precision == c.key.precision &&
+                       k.key.batchPerDevice == c.key.batchPerDevice &&
+                       k.key.topology == c.key.topology && k.key.format == c.key.format;
+            })) {
+            out.warnings.push_back("not recorded: " + c.key.ownCase +
+                                   " (GPUs ?): the history keeps one case of unknown GPUs per "
+                                   "model, precision and batch; set its GPUs to record it");
+            continue;
+        }
         CaseRecord cr;
         cr.key = c.key;
         cr.runs = static_cast<int>(c.values.size());

@@ -252,6 +252,9 @@ void FormatDraft::chooseLine(int index) {
         }
     }
     if (best >= 0) m_value = best;
+    // "245.3 img/sec per GPU": one GPU's rate, not the run's.
+    perGpu = low.find("per gpu") != std::string::npos ||
+             low.find("per device") != std::string::npos || low.find("/gpu") != std::string::npos;
     // The step: a whole number right after "iter", "step" or "batch".
     for (int k = 0; k < static_cast<int>(m_numbers.size()); ++k) {
         const LineNumber& n = m_numbers[static_cast<std::size_t>(k)];
@@ -303,6 +306,8 @@ std::string FormatDraft::json() const {
         j["value"] = "step_time";
         if (batch > 0) j["batch"] = batch;
     }
+    if (perGpu && !stepTime) j["per_gpu"] = true;
+    if (!gpusPattern.empty()) j["metadata"] = {{"gpus", gpusPattern}};
     j["window"] = {{"drop_first", 0.1}};
     return jsonText(j, 2) + "\n";
 }

@@ -72,6 +72,12 @@ class FormatDraft {
     std::string unit = "samples/s";
     bool stepTime = false; // the value is seconds per step, not a rate
     int batch = 0;         // samples per step and device, for a step time (0: unknown)
+    // The value is one GPU's rate ("img/sec per GPU"): the run's is it times the GPUs. Set by
+    // chooseLine where the line says "per GPU".
+    bool perGpu = false;
+    // A pattern with one capture for the GPU count ("Number of GPUs: (\\d+)"); empty: the
+    // log's own words, its path or a scaleview.json.
+    std::string gpusPattern;
 
     // The format file's text for the fields above.
     std::string json() const;

@@ -17,8 +17,11 @@
 //     "scales": {"K": 1000, "M": 1e6},   // the multiplier of each text of the scale capture
 //     "batch": 256,                      // step_time: samples per step and device, if the log
 //                                        // does not say (then: the "batch" metadata, the path)
+//     "per_gpu": false,                  // true: the value is one GPU's rate (x the GPUs)
 //     "metadata": {"batch": "batch_size=(\\d+)", "gpus": "world_size=(\\d+)",
 //                  "precision": "dtype='(\\w+)'", "model": "--model (\\S+)"},
+//                                        // "gpus": 8, a number: every log's GPUs where
+//                                        // neither the log, its path nor a scaleview.json say
 //     "window": {"drop_first": 0.1}      // or {"warmup": 20, "iterations": 120}: steps
 //     "statistic": "median"              // or "mean": of the values in the window
 //   }
@@ -93,6 +96,9 @@ class UserFormat {
     std::optional<int> warmup() const { return m_rule.warmup; }
     std::optional<int> iterations() const { return m_rule.iterations; }
     std::optional<int> batch() const { return m_rule.batch; }
+    bool perGpu() const { return m_rule.perGpu; } // the value is one GPU's rate
+    // "metadata": {"gpus": N}: the GPUs of every log it reads that states none.
+    std::optional<int> gpus() const { return m_gpus; }
     const std::string& json() const { return m_json; } // the file's text, as read
     // What the analyzer of its runs needs of it: its values and window.
     const UserWindowRule& rule() const { return m_rule; }
@@ -130,6 +136,7 @@ class UserFormat {
         std::unique_ptr<re2::RE2> re;
     };
     std::vector<Meta> m_meta;
+    std::optional<int> m_gpus;
     LogFormat m_format;
 };
 
@@ -174,6 +181,7 @@ struct UserFormatPreview {
     std::string rule;                     // which lines the figure is of, in words
     std::string problem;                  // why there is no figure
     UserFormatFacts facts;
+    int gpus = 0; // per_gpu: the GPUs each value was multiplied by
     std::optional<std::string> readError;
 };
 UserFormatPreview previewUserFormat(const UserFormat& format, const std::filesystem::path& log,

@@ -8,6 +8,10 @@ namespace sv {
 
 RunFacts userFormatRunFacts(const UserFormat& format, std::string_view text) {
     RunFacts out;
+    if (const auto gpus = format.gpus())
+        out.formatGpus = RunFact{std::to_string(*gpus), 0,
+                                 "\"gpus\": " + std::to_string(*gpus) + " (user format " +
+                                     format.id() + ", " + format.file() + ")"};
     for (const auto& [key, re] : format.metadata()) {
         std::string_view rest = text;
         std::int64_t line = 0;
@@ -22,6 +26,12 @@ RunFacts userFormatRunFacts(const UserFormat& format, std::string_view text) {
                 f.value = std::string(capture.data(), capture.size());
                 f.line = line;
                 f.evidence = std::string(l.substr(0, 80)) + " (user format " + format.id() + ")";
+                // A count that is no whole number above 0 is no fact (and never reaches stoi).
+                if ((key == "batch" || key == "gpus") &&
+                    (f.value.empty() || f.value.size() > 7 ||
+                     f.value.find_first_not_of("0123456789") != std::string::npos ||
+                     std::stoi(f.value) < 1))
+                    break;
                 if (key == "precision") {
                     const std::string p = normalizePrecision(f.value);
                     if (!p.empty()) f.value = p;

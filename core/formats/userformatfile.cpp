@@ -2,6 +2,7 @@
 
 #include "core/formats/formatregistry.h"
 #include "core/measure/userformatanalyzer.h"
+#include "core/model/runkey.h"
 #include "core/parse/fastpattern.h"
 
 #include <nlohmann/json.hpp>
@@ -183,14 +184,14 @@ UserFormatBuilder::build(const nlohmann::json& j, const std::string& file, std::
 void UserFormatBuilder::checkKeys(const nlohmann::json& j) {
     if (!j.is_object()) throw Refusal{"", "the file is not a JSON object"};
     static const char* const kKeys[] = {
-        "scaleview_format", "id",     "name",      "unit",       "line",
-        "marker",           "value",  "scale",     "scales",     "batch",
-        "metadata",         "window", "statistic", "description"};
+        "scaleview_format", "id",     "name",      "unit",        "line",
+        "marker",           "value",  "scale",     "scales",      "batch",
+        "metadata",         "window", "statistic", "description", "per_gpu"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (std::find_if(std::begin(kKeys), std::end(kKeys),
                          [&](const char* k) { return it.key() == k; }) == std::end(kKeys))
             throw Refusal{it.key(), "unknown key (known: id, name, unit, line, marker, value, "
-                                    "scale, scales, batch, metadata, window, statistic)"};
+                                    "scale, scales, batch, per_gpu, metadata, window, statistic)"};
     if (auto v = wholeAt(j, "scaleview_format", "scaleview_format", 1, 1000); v && *v != 1)
         throw Refusal{"scaleview_format",
                       "version " + std::to_string(*v) + " is newer than this ScaleView reads (1)"};
@@ -273,6 +274,15 @@ void UserFormatBuilder::readValue(UserFormat& f, const nlohmann::json& j) {
     }
     f.m_scales.emplace("", 1.0);
     f.m_rule.batch = wholeAt(j, "batch", "batch", 1, 1 << 24);
+    if (const nlohmann::json* p = member(j, "per_gpu")) {
+        if (!p->is_boolean())
+            throw Refusal{"per_gpu", "must be true (the value is one GPU's rate) or false (the "
+                                     "whole run's, the default)"};
+        f.m_rule.perGpu = p->get<bool>();
+        if (f.m_rule.perGpu && f.m_rule.value == UserFormat::Value::StepTime)
+            throw Refusal{"per_gpu", "a step time is the whole step's: the rate is batch x GPUs / "
+                                     "time already (per_gpu is for a rate)"};
+    }
 }
 
 void UserFormatBuilder::readMetadata(UserFormat& f, const nlohmann::json& j) {
@@ -284,7 +294,15 @@ void UserFormatBuilder::readMetadata(UserFormat& f, const nlohmann::json& j) {
         if (it.key() != "batch" && it.key() != "gpus" && it.key() != "precision" &&
             it.key() != "model")
             throw Refusal{key, "unknown (known: batch, gpus, precision, model)"};
-        if (!it->is_string()) throw Refusal{key, "must be a pattern (a string)"};
+        // "gpus": 8 states every log's count; a pattern reads each log's.
+        if (it.key() == "gpus" && it->is_number()) {
+            f.m_gpus = wholeAt(*m, "gpus", key, 1, kMaxRanks);
+            continue;
+        }
+        if (!it->is_string())
+            throw Refusal{key, it.key() == "gpus"
+                                   ? "must be a pattern (a string) or a GPU count (a number)"
+                                   : "must be a pattern (a string)"};
         auto re = compile(it->get<std::string>(), key);
         if (re->NumberOfCapturingGroups() < 1)
             throw Refusal{key, "needs one capture, (...), around the value"};

@@ -5,6 +5,7 @@
 #include "core/model/plausibility.h"
 #include "core/parse/logread.h"
 #include "core/parse/logparser.h"
+#include "core/parse/runfacts.h"
 
 #include <cmath>
 #include <cstdio>
@@ -63,6 +64,21 @@ UserFormatPreview previewUserFormat(const UserFormat& format, const std::filesys
         }
         for (auto& v : values)
             v.value = userStepRate(v.value, batch, gpus).value_or(std::nan(""));
+    }
+    if (format.perGpu()) {
+        // One GPU's rates: the run's are them times the GPUs the log (or the format) states.
+        const RunFacts logFacts = readRunFacts(head);
+        out.gpus = ranks > 0 ? ranks : out.facts.gpus.value_or(0);
+        if (out.gpus <= 0 && logFacts.gpus && !logFacts.gpus->counted)
+            out.gpus = std::stoi(logFacts.gpus->value);
+        if (out.gpus <= 0) out.gpus = format.gpus().value_or(0);
+        if (out.gpus <= 0) {
+            out.problem = "the values are one GPU's rate: the run's needs the GPU count, which "
+                          "the log does not state (give a \"metadata\" gpus pattern or number)";
+            return out;
+        }
+        for (auto& v : values)
+            v.value *= out.gpus;
     }
     for (const auto& v : values)
         out.values.push_back(v.value);

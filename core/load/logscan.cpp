@@ -100,6 +100,19 @@ std::string notReadText(const RateCandidate& c) {
            " (Teach ScaleView this log… reads it)";
 }
 
+// RunKey::ownCase: the display path less the repeat's number its name holds ("result_3.txt" ->
+// "result_.txt"), so that a log's repeats stay one case and two other logs are two.
+std::string ownCaseOf(const std::string& display, const PathHints& hints) {
+    const fs::path p(display);
+    std::string stem = p.stem().string();
+    if (hints.repeat) {
+        const std::string repeat = std::to_string(*hints.repeat);
+        if (const auto at = stem.rfind(repeat); at != std::string::npos)
+            stem.erase(at, repeat.size());
+    }
+    return (p.parent_path() / (stem + p.extension().string())).string();
+}
+
 // A DLPerf log outside its <N>n<G>g folder: its ranks say how many processes ran, not over how
 // many nodes, so its topology is unknown and the run says why.
 void unknownTopology(RunKey& key) {
@@ -470,6 +483,7 @@ std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& dis
     log.detection = why;
     // Its ranks do not say over how many nodes it ran: only an <N>n<G>g folder (or a sidecar) does.
     if (ngcMxnet && !sidecar && !hints.nodes) unknownTopology(log.key);
+    if (log.key.topology.ranks() <= 0) log.key.ownCase = ownCaseOf(display, hints);
     return log;
 }
 

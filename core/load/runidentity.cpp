@@ -278,11 +278,18 @@ void Identification::precision() {
     }
 }
 
-// The GPU count, with where it was read; its source is the topology's.
+// The GPU count, with where it was read; its source is the topology's. In order: a total the
+// log states (the user format's "gpus" pattern first, then world_size, "Number of GPUs: 8", "on
+// 8 GPU(s)", a launcher's flags...), the path, a scaleview.json, the user format's "gpus": N,
+// and last a count of the log's rank tags (those of the ranks that printed need not be all).
 std::optional<int> Identification::gpus(std::string& where) {
     KeyOrigins& o = m_key.origins;
-    if (m_facts.gpus) {
-        const RunFact& fact = *m_facts.gpus;
+    const std::optional<RunFact> stated =
+        m_facts.gpus && !m_facts.gpus->counted ? m_facts.gpus : std::nullopt;
+    const std::optional<RunFact> counted =
+        m_facts.gpus && m_facts.gpus->counted ? m_facts.gpus : std::nullopt;
+    if (stated) {
+        const RunFact& fact = *stated;
         const int gpus = std::stoi(fact.value);
         o.topology = KeySource::Log;
         where = "log, " + fact.where();
@@ -294,17 +301,36 @@ std::optional<int> Identification::gpus(std::string& where) {
                      m_sidecar->file);
         return gpus;
     }
+    std::optional<int> gpus;
     if (m_path.gpus || (m_path.nodes && m_path.gpusPerNode)) {
         o.topology = KeySource::Path;
         where = pathWhere();
-        return m_path.gpus ? *m_path.gpus : *m_path.nodes * *m_path.gpusPerNode;
-    }
-    if (m_sidecar && m_sidecar->gpus) {
+        gpus = m_path.gpus ? *m_path.gpus : *m_path.nodes * *m_path.gpusPerNode;
+    } else if (m_sidecar && m_sidecar->gpus) {
         o.topology = KeySource::Sidecar;
         where = m_sidecar->file;
-        return *m_sidecar->gpus;
+        gpus = *m_sidecar->gpus;
+    } else if (m_facts.formatGpus) {
+        o.topology = KeySource::Format;
+        where = "format file, " + m_facts.formatGpus->evidence;
+        gpus = std::stoi(m_facts.formatGpus->value);
+    } else if (counted) {
+        o.topology = KeySource::Log;
+        o.gpusCounted = true;
+        where = "log, " + counted->where() + " (a count of its rank tags, no total it states)";
+        return std::stoi(counted->value);
     }
-    return std::nullopt;
+    // What the log's tags counted, where a statement above it differs: said, not used.
+    if (gpus && counted && std::stoi(counted->value) != *gpus) {
+        const std::string text = "GPUs: the log's rank tags count " + counted->value + " (" +
+                                 counted->where() + "), " + where + " says " +
+                                 std::to_string(*gpus) +
+                                 "; that is used (tags count the ranks "
+                                 "that printed, not a total the log states)";
+        m_warnings.push_back({m_display, 0, text});
+        o.details.push_back(text);
+    }
+    return gpus;
 }
 
 // The node count, with where it was read: said, or the GPUs over the path's GPUs per node.
@@ -345,8 +371,9 @@ void Identification::topology() {
         m_key.topology = Topology{0, 0};
         o.topology = KeySource::Unknown;
         o.details.push_back("GPUs ?: the log states no GPU or rank count (world_size, num_gpus, "
-                            "rank tags), nor its path or a scaleview.json: its throughput "
-                            "counts, no speedup");
+                            "Number of GPUs, the tags of several ranks: one rank's tags are no "
+                            "count), nor its path, a scaleview.json or its format file: its "
+                            "throughput counts, no speedup");
     } else if (nodes && *nodes > 0 && *gpus % *nodes == 0) {
         m_key.topology = Topology{*nodes, *gpus / *nodes};
         o.details.push_back("GPUs " + std::to_string(*gpus) + ": " + gpusWhere + "; nodes " +

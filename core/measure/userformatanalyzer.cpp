@@ -116,6 +116,13 @@ class UserFormatAnalyzer : public FormatAnalyzer {
                 return;
             }
             v = *rate;
+        } else if (m_rule.perGpu) {
+            // One GPU's rate: the run's is it times the GPUs, which must be known.
+            if (m_topology.ranks() <= 0) {
+                if (!m_noGpusLine) m_noGpusLine = s.line;
+                return;
+            }
+            v *= m_topology.ranks();
         }
         m_values.push_back({s.line, s.hasIteration ? s.batchFirst : -1, v});
     }
@@ -133,6 +140,15 @@ class UserFormatAnalyzer : public FormatAnalyzer {
                 (m_batch <= 0 ? std::string("the batch size") : std::string("the GPU count")) +
                 " is not known (give it in the format's metadata or \"batch\", or the "
                 "path)";
+            return;
+        }
+        if (m_noGpusLine && m_values.empty()) {
+            out.status = RunStatus::Unusable;
+            out.reason = "the format's values are one GPU's rate (\"per_gpu\", line " +
+                         std::to_string(m_noGpusLine) +
+                         "): the run's is that times its GPUs, and neither the log, its path, a "
+                         "scaleview.json nor the format states how many (Set batch, GPUs, "
+                         "precision… sets them)";
             return;
         }
         std::optional<std::pair<int, int>> steps;
@@ -161,6 +177,9 @@ class UserFormatAnalyzer : public FormatAnalyzer {
         }
         completeWithOneFigure(out, *f.figure);
         out.notes.push_back("the log's own " + m_rule.unit + ": " + f.rule +
+                            (m_rule.perGpu ? ", each value one GPU's times " +
+                                                 std::to_string(m_topology.ranks()) + " GPUs"
+                                           : std::string()) +
                             "; both methods give this one figure");
         if (m_otherRanks)
             out.notes.push_back(std::to_string(m_otherRanks) +
@@ -175,6 +194,7 @@ class UserFormatAnalyzer : public FormatAnalyzer {
     std::vector<UserWindowValue> m_values;
     std::int64_t m_otherRanks = 0;
     std::int64_t m_noBatchLine = 0;
+    std::int64_t m_noGpusLine = 0;
 };
 
 } // namespace

@@ -19,6 +19,7 @@ struct UserWindowRule {
     double dropFirst = 0.1; // the window when no steps are given: the values after this share
     std::optional<int> warmup, iterations; // the window in steps, where the file names one
     std::optional<int> batch;              // samples per step and device, for step times
+    bool perGpu = false; // a rate of one GPU: the run's figure is it times the run's GPUs
 };
 
 } // namespace sv

@@ -34,6 +34,8 @@ std::string_view keySourceName(KeySource source) {
         return "scaleview.json";
     case KeySource::User:
         return "user";
+    case KeySource::Format:
+        return "format file";
     case KeySource::Unknown:
         break;
     }

@@ -31,15 +31,20 @@ inline constexpr int kMaxRanks = 1 << 20;
 std::optional<Topology> parseTopology(std::string_view folderName, std::string* why = nullptr);
 
 // Where a run's key field was read: its log's own parameter dumps, its path (DLPerf's layout,
-// "8xV100", "dgx2h_n32"), a scaleview.json beside it, or the user in the app. Unknown: nowhere;
-// the field shows "?" and the run counts only where the field is not needed.
-enum class KeySource : unsigned char { Unknown, Log, Path, Sidecar, User };
-std::string_view keySourceName(KeySource source); // "log", "path", "scaleview.json", "user", "?"
+// "8xV100", "dgx2h_n32"), a scaleview.json beside it, the user in the app, or the user format
+// that read it (its "metadata": {"gpus": 8}). Unknown: nowhere; the field shows "?" and the run
+// counts only where the field is not needed.
+enum class KeySource : unsigned char { Unknown, Log, Path, Sidecar, User, Format };
+// "log", "path", "scaleview.json", "user", "format file", "?"
+std::string_view keySourceName(KeySource source);
 
 struct KeyOrigins {
     KeySource model = KeySource::Path, precision = KeySource::Path, batch = KeySource::Path,
               topology = KeySource::Path, repeat = KeySource::Path;
     bool nodesUnknown = false; // the GPUs are known, the nodes not: shown as one node
+    // The GPUs are the log's rank tags counted, not a total it states: the user may set them (a
+    // scaleview.json's count wins over a count).
+    bool gpusCounted = false;
     // One line per field that did not come from DLPerf's layout, with its evidence and any
     // disagreement ("batch 296: log, line 6: batch_size : 296 (the path says 128)").
     std::vector<std::string> details;
@@ -56,6 +61,10 @@ struct RunKey {
     std::string format = {};
     // Where each field came from (DLPerf's layout: the path), for the Results page's tooltip.
     KeyOrigins origins = {};
+    // A run whose GPU count nobody states is a case of its own, not a repeat of every other
+    // such log: its folder and name less the repeat's number ("h8/result_.txt" for
+    // h8/result_3.txt), so that only its own repeats join it. Empty where the GPUs are known.
+    std::string ownCase = {};
 };
 
 // A key's field shown to the user: "?" where it is not known (batch 0, no GPUs, model "?").

@@ -55,7 +55,9 @@ struct Collector {
     // --multiprocessing-distributed it is the node's, which main.py splits over its GPUs.
     std::optional<RunFact> commandBatch;
     bool nodeBatch = false;
-    int maxRank = -1;
+    // The ranks the tags show: the tags of one rank (rank 0's lines alone, as Horovod and most
+    // launchers print) say nothing of how many ran.
+    int maxRank = -1, minRank = -1;
     std::int64_t rankLine = 0;
     std::string rankEvidence;
     bool ampFalse = false, fp16False = false;
@@ -320,6 +322,23 @@ struct Collector {
         }
     }
 
+    // A total stated over the GPUs: Horovod's "Total img/sec on 8 GPU(s): 1960.8", "on 16
+    // GPUs".
+    void onGpus(std::string_view text, std::int64_t n) {
+        for (auto at = text.find(" on "); at != std::string_view::npos;
+             at = text.find(" on ", at + 4)) {
+            const std::size_t v = at + 4;
+            const auto end = std::min(text.find_first_not_of("0123456789", v), text.size());
+            const std::string_view rest = text.substr(end);
+            if (end == v || !(rest.rfind(" GPU(s)", 0) == 0 || rest.rfind(" GPUs", 0) == 0))
+                continue;
+            if (auto g = positive(text.substr(v, end - v)))
+                set(totalGpus, std::to_string(*g), n,
+                    text.substr(at + 1, end - at - 1 + (rest[4] == '(' ? 7 : 5)));
+            return;
+        }
+    }
+
     // What a run prints of its size in words: "using world size: 8", "n_gpu: 16", "GPUs used: 1",
     // "Number of GPUs: 8", "global batch size: 256", "CUDA_VISIBLE_DEVICES=0,1,2,3",
     // "Devices: [cuda(id=0), cuda(id=1)]".
@@ -334,6 +353,7 @@ struct Collector {
             const auto end = std::min(text.find_first_not_of("0123456789", v), text.size());
             pair(key.substr(0, key.size() - 2), text.substr(v, end - v), n);
         }
+        onGpus(text, n);
         if (const auto at = text.find("CUDA_VISIBLE_DEVICES="); at != std::string_view::npos) {
             const std::size_t v = at + 21;
             const auto end = std::min(text.find_first_not_of("0123456789,", v), text.size());
@@ -361,6 +381,7 @@ struct Collector {
         if (mayHaveTag(text))
             for (const TagFormat& tag : tagFormats())
                 if (tag.match(text, rank, tagLength)) {
+                    if (minRank < 0 || rank < minRank) minRank = rank;
                     if (rank > maxRank) {
                         maxRank = rank;
                         rankLine = n;
@@ -373,6 +394,9 @@ struct Collector {
             int v = -1;
             const char* first = text.data() + node + 5;
             auto [p, ec] = std::from_chars(first, text.data() + text.size(), v);
+            if (ec == std::errc() && p < text.data() + text.size() && *p == ']' && v >= 0 &&
+                v < (1 << 20) && (minRank < 0 || v < minRank))
+                minRank = v;
             if (ec == std::errc() && p < text.data() + text.size() && *p == ']' && v > maxRank &&
                 v < (1 << 20)) {
                 maxRank = v;
@@ -463,7 +487,9 @@ struct Collector {
         }
         if (!facts.precision && (ampFalse || fp16False))
             facts.precision = RunFact{"fp32", ampLine, "amp/fp16 False"};
-        const int processes = maxRank + 1;
+        // Tags of two ranks or more: the highest is the process count less one. The tags of one
+        // rank are no count (a log of rank 0's lines is any number of GPUs' run).
+        const int processes = minRank >= 0 && minRank < maxRank ? maxRank + 1 : 0;
         if (totalGpus) {
             facts.gpus = totalGpus;
         } else if (nprocPerNode) {
@@ -477,8 +503,8 @@ struct Collector {
             const int per = devicesPerProcess ? std::stoi(devicesPerProcess->value) : 1;
             std::string evidence = std::to_string(processes) + " ranks (" + rankEvidence + ")";
             if (devicesPerProcess) evidence += " x " + devicesPerProcess->evidence;
-            facts.gpus = RunFact{std::to_string(processes * per), rankLine, evidence};
-        } else if (devicesPerProcess) {
+            facts.gpus = RunFact{std::to_string(processes * per), rankLine, evidence, true};
+        } else if (devicesPerProcess && maxRank < 0) {
             facts.gpus = devicesPerProcess; // one process, untagged
             facts.nodes = RunFact{"1", devicesPerProcess->line, "one process"};
         }
@@ -590,7 +616,8 @@ void mergeFacts(RunFacts& into, const RunFacts& from) {
     if (!into.model) into.model = from.model;
     if (!into.batch) into.batch = from.batch;
     if (!into.precision) into.precision = from.precision;
-    if (!into.gpus) into.gpus = from.gpus;
+    if (from.gpus) into.gpus = from.gpus;
+    if (!into.formatGpus) into.formatGpus = from.formatGpus;
     if (!into.nodes) into.nodes = from.nodes;
 }
 

@@ -21,11 +21,17 @@ struct RunFact {
     std::string value;     // "296", "fp16", "resnet50"
     std::int64_t line = 0; // 1-based line of the log it was read from
     std::string evidence;  // the text it was read from, short ("batch_size : 296")
+    // A count the log implies rather than states (its ranks' tags counted): a scaleview.json's
+    // figure wins over it, since the tags of the ranks that printed need not be every GPU's.
+    bool counted = false;
     std::string where() const { return "line " + std::to_string(line) + ": " + evidence; }
 };
 
 struct RunFacts {
     std::optional<RunFact> model, batch, precision, gpus, nodes;
+    // The GPUs a user format says of every log it reads ("metadata": {"gpus": 8}): below what
+    // the log, its path and a scaleview.json state, above a count of the log's rank tags.
+    std::optional<RunFact> formatGpus;
     // Every "key = value" the parameter dumps state, as written (the first of a key wins; at
     // most kMaxParameters): what a log from elsewhere recorded about how it ran, compared as
     // its environment (core/compare/recordedfacts.h).
@@ -43,7 +49,9 @@ RunFacts readRunFacts(std::string_view head);
 // -> "fp32", bfloat16/bf16 -> "bf16", tf32 -> "tf32"; empty when unknown.
 std::string normalizePrecision(std::string_view text);
 
-// Facts a user format's metadata patterns found fill what the log's dumps did not.
+// Facts a user format's metadata patterns found fill what the log's dumps did not; its GPU
+// count, where it found one, wins over the log's built-in readings (the user taught where the
+// log states it).
 void mergeFacts(RunFacts& into, const RunFacts& from);
 
 } // namespace sv

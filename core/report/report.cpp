@@ -49,6 +49,21 @@ std::string scalingLossText(const ScalingLoss& l) {
     return out;
 }
 
+// A case's nodes and GPUs as counts, "?" where nobody states them (never "0").
+std::string nodesText(const CaseStats& c) {
+    return c.gpus() > 0 ? std::to_string(c.key.topology.nodes) : std::string("?");
+}
+std::string gpusText(const CaseStats& c) {
+    return c.gpus() > 0 ? std::to_string(c.gpus()) : std::string("?");
+}
+// "r50 fp16 b128 2n8g"; "? ? b? GPUs ?" for a case nobody states.
+std::string caseWhere(const CaseStats& c) {
+    return c.key.model + " " + c.key.precision + " b" +
+           (c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?") + " " +
+           (c.gpus() > 0 ? c.key.topology.name() : "GPUs ?") +
+           (c.key.ownCase.empty() ? "" : " (" + c.key.ownCase + ")");
+}
+
 // The header of a group of cases (one framework, model, precision and batch): what its figures
 // are, and over which window.
 std::string groupHeader(const Summary& s, const CaseStats& c) {
@@ -67,15 +82,18 @@ std::string groupHeader(const Summary& s, const CaseStats& c) {
                                               std::to_string(w.iterations - 1));
     // A batch nobody states (a log outside DLPerf's layout) is "?".
     const std::string batch = c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?";
+    // A case whose GPUs are unknown is its log's alone: the header names it.
+    const std::string own = c.key.ownCase.empty() ? "" : "  " + c.key.ownCase;
     return std::string(f.framework) + "  " + c.key.model + "  " + c.key.precision + "  batch " +
-           batch + " per GPU  (throughput in " + std::string(f.unit) + ", " + how + ")\n";
+           batch + " per GPU" + own + "  (throughput in " + std::string(f.unit) + ", " + how +
+           ")\n";
 }
 
 std::vector<std::string> tableRow(const CaseStats& c) {
     std::string runs = std::to_string(c.values.size());
     if (!c.excluded.empty()) runs += "+" + std::to_string(c.excluded.size()) + "x";
-    return {std::to_string(c.key.topology.nodes),
-            std::to_string(c.gpus()),
+    return {nodesText(c),
+            gpusText(c),
             runs,
             opt(c.median, 2),
             intervalText(c.medianCi95, 2),
@@ -91,8 +109,7 @@ std::vector<std::string> tableRow(const CaseStats& c) {
 // What the reader must know to trust a case's row: its warnings (cautions) and its notes.
 void caseNotes(const Summary& s, const CaseStats& c, const ProbeFile& probes,
                std::vector<std::string>& notes, std::vector<std::string>& cautions) {
-    const std::string where = c.key.model + " " + c.key.precision + " b" +
-                              std::to_string(c.key.batchPerDevice) + " " + c.key.topology.name();
+    const std::string where = caseWhere(c);
     if (!c.outlierRepeats.empty()) {
         std::string reps;
         for (int r : c.outlierRepeats)
@@ -278,13 +295,14 @@ std::string formatMarkdown(const Summary& s) {
         if (!group || !group->key.sameGroup(c.key)) {
             if (group) out += "\n";
             out += "### " + markdownText(c.key.model) + " " + markdownText(c.key.precision) +
-                   ", batch size per device " + std::to_string(c.key.batchPerDevice) + "\n\n";
+                   ", batch size per device " + std::to_string(c.key.batchPerDevice) +
+                   (c.key.ownCase.empty() ? "" : ", " + markdownText(c.key.ownCase)) + "\n\n";
             out += "| node_num | gpu_num | samples/s | speedup |\n| -------- | ------- | --------- "
                    "| ------- |\n";
             group = &c;
         }
-        out += "| " + std::to_string(c.key.topology.nodes) + " | " + std::to_string(c.gpus()) +
-               " | " + opt(c.median, 2) + " | " + opt(c.speedup, 2) + " |\n";
+        out += "| " + nodesText(c) + " | " + gpusText(c) + " | " + opt(c.median, 2) + " | " +
+               opt(c.speedup, 2) + " |\n";
     }
     return out;
 }

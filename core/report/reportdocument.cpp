@@ -90,16 +90,19 @@ std::string caseTable(const Summary& s) {
                  (k->ratioCi95
                       ? " [" + ci(k->ratioCi95, 4) + "] " + std::string(verdictName(k->verdict))
                       : std::string());
-        out += row({c.key.model, c.key.precision, std::to_string(c.key.batchPerDevice),
-                    std::to_string(c.key.topology.nodes), std::to_string(c.gpus()),
-                    std::to_string(c.values.size()), opt(c.median, 2), ci(c.medianCi95, 2),
-                    opt(c.mean, 2), opt(c.cvPct, 2), opt(c.speedup, 2),
-                    c.efficiency ? formatFixed(*c.efficiency * 100.0, 1) + " %" : "–",
-                    c.reference ? c.reference->label() + " (" +
-                                      formatFixed(c.reference->throughput, 2) + ")"
-                                : "–",
-                    c.referenceMethod.empty() ? "–" : c.referenceMethod,
-                    c.deltaPct ? formatShown(*c.deltaPct, 1) : "–", ab});
+        // Counts nobody states are "?", never 0.
+        const bool known = c.gpus() > 0;
+        out += row(
+            {c.key.model, c.key.precision, std::to_string(c.key.batchPerDevice),
+             known ? std::to_string(c.key.topology.nodes) : "?",
+             known ? std::to_string(c.gpus()) : "?", std::to_string(c.values.size()),
+             opt(c.median, 2), ci(c.medianCi95, 2), opt(c.mean, 2), opt(c.cvPct, 2),
+             opt(c.speedup, 2), c.efficiency ? formatFixed(*c.efficiency * 100.0, 1) + " %" : "–",
+             c.reference
+                 ? c.reference->label() + " (" + formatFixed(c.reference->throughput, 2) + ")"
+                 : "–",
+             c.referenceMethod.empty() ? "–" : c.referenceMethod,
+             c.deltaPct ? formatShown(*c.deltaPct, 1) : "–", ab});
     }
     return out + "</table>\n";
 }

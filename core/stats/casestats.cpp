@@ -16,7 +16,7 @@ namespace {
 
 auto orderKey(const CaseKey& k) {
     return std::make_tuple(k.format, k.model, k.precision, k.batchPerDevice, k.topology.ranks(),
-                           k.topology.nodes);
+                           k.topology.nodes, k.ownCase);
 }
 
 // Iglewicz and Hoaglin's modified z-score; with a zero MAD, the mean absolute deviation scaled
@@ -136,8 +136,12 @@ std::map<CaseOrder, Building> sortIntoCases(const std::vector<RunResult>& runs,
         if (r->inProgress) continue;
         // A run read before its format was known (an empty id) is NGC MXNet's, as the parser
         // read it: one case with the detected ones, not a case of its own.
-        const CaseKey key{r->key.model, r->key.precision, r->key.batchPerDevice, r->key.topology,
-                          std::string(logFormatOf(r->key.format).id)};
+        const CaseKey key{r->key.model,
+                          r->key.precision,
+                          r->key.batchPerDevice,
+                          r->key.topology,
+                          std::string(logFormatOf(r->key.format).id),
+                          r->key.ownCase};
         Building& b = cases[orderKey(key)];
         CaseStats& c = b.stats;
         c.key = key;

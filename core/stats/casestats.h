@@ -21,11 +21,13 @@ struct CaseKey {
     Topology topology;
     // The log format (RunKey::format): a tree of several frameworks keeps their cases apart.
     std::string format = {};
+    // RunKey::ownCase: the log (less its repeat's number) of a case whose GPUs are unknown.
+    std::string ownCase = {};
     // The whole key: a comparison matches cases by it, whatever fields it gains.
     bool operator==(const CaseKey&) const = default;
     bool sameGroup(const CaseKey& o) const {
         return model == o.model && precision == o.precision && batchPerDevice == o.batchPerDevice &&
-               format == o.format;
+               format == o.format && ownCase == o.ownCase;
     }
 };
 

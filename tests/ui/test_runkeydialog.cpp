@@ -4,10 +4,13 @@
 // gets its figure. A sidecar that is not JSON is refused in the dialog and left as it is.
 
 #include "tests/support/files.h"
+#include "tests/support/freshtrainer.h"
+#include "tests/support/horovodlog.h"
 #include "tests/support/logwriter.h"
 #include "tests/support/realworldwriter.h"
 #include "tests/ui/uifixture.h"
 
+#include "core/formats/userformat.h"
 #include "ui/browse/runkeydialog.h"
 #include "ui/browse/runspage.h"
 #include "ui/window/mainwindow.h"
@@ -100,4 +103,39 @@ TEST(RunKeyDialog, AnInvalidSidecarIsRefusedInTheDialogAndKept) {
     EXPECT_TRUE(dialog->errorLabel()->text().contains(
         QString::fromStdString((dir / "scaleview.json").string())));
     EXPECT_EQ(readWhole(dir / "scaleview.json"), broken);
+}
+
+// Issue 37 item 1: a taught Horovod log of rank 0's tagged lines states no GPU count; its tags
+// are no count, so its GPUs are "?" and the dialog offers them (it once greyed them at 1).
+TEST(RunKeyDialog, ATaughtLogsUnstatedGpusCanBeSet) {
+    UserFormatError e;
+    auto format = UserFormat::parse(horovodFormat("hvd-dialog", true, {}, "snaps"), "t.json", &e);
+    ASSERT_TRUE(format) << e.text();
+    std::string why;
+    ASSERT_TRUE(registerUserFormat(format, &why)) << why;
+    TempDir dir;
+    const auto values = writeHorovodLog(dir / "horovod.log", {.stated = false, .word = "snaps"});
+    AppWindow w;
+    ui::RunKeyDialog* dialog = openDialog(w, dir.path());
+    ASSERT_NE(dialog, nullptr);
+    auto a = w.window.analysis()->current();
+    EXPECT_EQ(topologyText(a->summary.runs[0].key), "?");
+    EXPECT_FALSE(a->summary.runs[0].usable()); // a per-GPU value needs the GPUs
+    EXPECT_TRUE(dialog->gpusPerNodeBox()->isEnabled());
+    EXPECT_TRUE(dialog->nodesBox()->isEnabled());
+    EXPECT_EQ(dialog->gpusPerNodeBox()->text(), QStringLiteral("?"));
+    dialog->nodesBox()->setValue(1);
+    dialog->gpusPerNodeBox()->setValue(8);
+    QSignalSpy saved(dialog, &ui::RunKeyDialog::saved);
+    dialog->saveButton()->click();
+    ASSERT_TRUE(waitUntil([&] { return saved.count() == 1; }));
+    // Read again: 8 GPUs from the scaleview.json, and the job's figure, 8 times one GPU's.
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& r) {
+        return r.summary.runs.size() == 1u && r.summary.runs[0].key.topology.ranks() == 8;
+    }));
+    a = w.window.analysis()->current();
+    const RunResult& run = a->summary.runs[0];
+    EXPECT_EQ(run.key.origins.topology, KeySource::Sidecar);
+    ASSERT_TRUE(run.usable()) << run.reason;
+    EXPECT_NEAR(*run.timeThroughput, medianAfterFirstTenth(values) * 8, 1e-9);
 }

@@ -4,6 +4,7 @@
 // thread), reports a broken pattern in words, and saves a format file that reads the log.
 
 #include "tests/support/freshtrainer.h"
+#include "tests/support/horovodlog.h"
 #include "tests/support/logwriter.h"
 #include "tests/ui/uifixture.h"
 
@@ -13,6 +14,7 @@
 #include "ui/widgets/teachdialog.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QApplication>
 #include <QComboBox>
 #include <QLabel>
@@ -165,4 +167,38 @@ TEST(TeachDialog, FromTheBannerOfAFolderNothingReadsThenReadAgain) {
     ASSERT_TRUE(app.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 1; }));
     EXPECT_EQ(app.window.analysis()->current()->summary.runs[0].key.format, "validate-35");
     dialog->close();
+}
+
+// Issue 37 item 1: taught from Horovod's "Iter #3: 245.3 img/sec per GPU", the dialog ticks "The
+// value is one GPU's", and its preview is the job's figure: the values times the 8 GPUs the log
+// states, said; the file saved says per_gpu.
+TEST(TeachDialog, APerGpuLineIsTaughtPerGpu) {
+    TempDir dir;
+    const auto values = writeHorovodLog(dir / "horovod.log", {.word = "img"});
+    const QString formats = QString::fromStdString((dir / "formats").string());
+    ui::TeachDialog dialog(QString::fromStdString((dir / "horovod.log").string()), nullptr,
+                           formats);
+    dialog.show();
+    ASSERT_TRUE(waitUntil([&] { return dialog.ready(); })) << dialog.loadError().toStdString();
+    int iter = -1;
+    for (int i = 0; i < dialog.lines()->count() && iter < 0; ++i)
+        if (dialog.lines()->item(i)->text().contains(QStringLiteral("Iter #3:"))) iter = i;
+    ASSERT_GE(iter, 0);
+    dialog.chooseLine(iter);
+    auto* perGpu = dialog.findChild<QCheckBox*>(QStringLiteral("teachPerGpu"));
+    ASSERT_NE(perGpu, nullptr);
+    EXPECT_TRUE(perGpu->isChecked());
+    ASSERT_NE(dialog.findChild<QLineEdit*>(QStringLiteral("teachGpus")), nullptr);
+    ASSERT_TRUE(waitUntil([&] { return dialog.previewFigure().has_value(); }))
+        << dialog.previewLabel()->text().toStdString();
+    EXPECT_NEAR(*dialog.previewFigure(), medianAfterFirstTenth(values) * 8, 1e-9);
+    EXPECT_TRUE(dialog.previewLabel()->text().contains(QStringLiteral("× 8 GPUs")))
+        << dialog.previewLabel()->text().toStdString();
+    QSignalSpy saved(&dialog, &ui::TeachDialog::formatSaved);
+    dialog.saveButton()->click();
+    ASSERT_TRUE(waitUntil([&] { return saved.count() == 1; }));
+    UserFormatError e;
+    const auto format = UserFormat::load(saved.at(0).at(0).toString().toStdString(), &e);
+    ASSERT_TRUE(format) << e.text();
+    EXPECT_TRUE(format->perGpu());
 }

@@ -27,7 +27,9 @@ struct CaseGroup {
                (format.empty() || k.format == format);
     }
     std::string label() const {
-        return model + " " + precision + ", batch " + std::to_string(batchPerDevice);
+        // A batch nobody states is "?", never "batch 0".
+        return model + " " + precision + ", batch " +
+               (batchPerDevice > 0 ? std::to_string(batchPerDevice) : std::string("?"));
     }
     bool operator==(const CaseGroup&) const = default;
 };

@@ -98,8 +98,11 @@ void RunKeyDialog::lockWhatTheLogOrPathSays(const RunKey& key) {
                                                         "a scaleview.json"));
     };
     const KeyOrigins& o = key.origins;
-    if (!o.nodesUnknown) lock(m_nodes, o.topology);
-    lock(m_gpusPerNode, o.topology);
+    // A count of the log's rank tags is no total it states: a scaleview.json's wins over it.
+    if (!o.gpusCounted) {
+        if (!o.nodesUnknown) lock(m_nodes, o.topology);
+        lock(m_gpusPerNode, o.topology);
+    }
     lock(m_batch, o.batch);
     lock(m_precision, o.precision);
     lock(m_model, o.model);

@@ -61,6 +61,17 @@ void TeachDialog::makeWidgets() {
     m_batch->setRange(0, 1 << 24);
     m_batch->setSpecialValueText(tr("from the log or path"));
     m_batch->setEnabled(false);
+    m_perGpu = new QCheckBox(tr("The value is one GPU's (the run's is it × the GPUs)"), this);
+    m_perGpu->setObjectName(QStringLiteral("teachPerGpu"));
+    m_gpusPattern = new QLineEdit(this);
+    m_gpusPattern->setObjectName(QStringLiteral("teachGpus"));
+    m_gpusPattern->setFont(mono);
+    m_gpusPattern->setPlaceholderText(
+        tr("optional, e.g. Number of GPUs: (\\d+) (else the log's own words, its path or a "
+           "scaleview.json)"));
+    m_gpusPattern->setToolTip(tr("A pattern with one capture around the run's GPU count, tried "
+                                 "on the log's first lines; it wins over what ScaleView reads "
+                                 "of the log itself."));
     m_pattern = new QLineEdit(this);
     m_pattern->setObjectName(QStringLiteral("teachPattern"));
     m_pattern->setFont(mono);
@@ -95,7 +106,9 @@ void TeachDialog::layOut() {
     stepTime->addWidget(m_batch);
     stepTime->addStretch(1);
     form->addRow(QString(), stepTime);
+    form->addRow(QString(), m_perGpu);
     form->addRow(tr("Pattern"), m_pattern);
+    form->addRow(tr("GPU count"), m_gpusPattern);
     auto* names = new QHBoxLayout;
     names->addWidget(m_id, 1);
     names->addWidget(new QLabel(tr("Name:"), this));
@@ -143,6 +156,8 @@ void TeachDialog::connectFields() {
         syncFromFields();
     });
     connect(m_batch, &QSpinBox::valueChanged, this, &TeachDialog::syncFromFields);
+    connect(m_perGpu, &QCheckBox::toggled, this, &TeachDialog::syncFromFields);
+    connect(m_gpusPattern, &QLineEdit::textEdited, this, &TeachDialog::syncFromFields);
     connect(m_pattern, &QLineEdit::textEdited, this, &TeachDialog::syncFromFields);
     connect(m_id, &QLineEdit::textEdited, this, &TeachDialog::syncFromFields);
     connect(m_name, &QLineEdit::textEdited, this, &TeachDialog::syncFromFields);
@@ -200,6 +215,7 @@ void TeachDialog::chooseLine(int row) {
     m_draft->chooseLine(row);
     m_filling = true;
     m_unit->setCurrentText(QString::fromStdString(m_draft->unit));
+    m_perGpu->setChecked(m_draft->perGpu);
     m_filling = false;
     fillNumbers();
 }
@@ -231,6 +247,8 @@ void TeachDialog::syncFromFields() {
     m_draft->unit = m_unit->currentText().trimmed().toStdString();
     m_draft->stepTime = m_stepTime->isChecked();
     m_draft->batch = m_batch->value();
+    m_draft->perGpu = m_perGpu->isChecked();
+    m_draft->gpusPattern = m_gpusPattern->text().trimmed().toStdString();
     // The quick look over the lines shown is cheap (at most 400 lines, linear-time matching).
     UserFormatError error;
     if (!m_draft->format(&error)) {
@@ -298,6 +316,8 @@ void TeachDialog::runPreview() {
                 text += tr("; throughput <b>%1 %2</b>: %3")
                             .arg(QString::fromStdString(formatFixed(*p.figure, 2)), unit,
                                  QString::fromStdString(p.rule).toHtmlEscaped());
+            if (p.figure && p.gpus > 0)
+                text += tr(", each value one GPU's × %1 GPUs").arg(p.gpus);
             else if (!p.problem.empty())
                 text +=
                     tr("; no figure: %1").arg(QString::fromStdString(p.problem).toHtmlEscaped());

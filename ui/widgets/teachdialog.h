@@ -83,6 +83,8 @@ class TeachDialog : public QDialog {
     QComboBox* m_step = nullptr;
     QCheckBox* m_stepTime = nullptr;
     QSpinBox* m_batch = nullptr;
+    QCheckBox* m_perGpu = nullptr;
+    QLineEdit* m_gpusPattern = nullptr;
     QLineEdit* m_pattern = nullptr;
     QLineEdit* m_id = nullptr;
     QLineEdit* m_name = nullptr;
