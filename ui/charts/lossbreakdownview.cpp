@@ -37,7 +37,8 @@ LossBreakdownView::LossBreakdownView(QWidget* parent)
     under->addWidget(m_rerun, 0, Qt::AlignTop);
     layout->addLayout(under);
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(160);
+    // Room for the axis labels and title under one or two bars (at 160 px they were all "…").
+    m_view->setMinimumHeight(230);
     m_notes->setWordWrap(true);
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_notes->setVisible(false);
