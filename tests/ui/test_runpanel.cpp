@@ -349,7 +349,13 @@ TEST(RunPanel, TinyLocalCampaignRunsAndFillsProgressAndResults) {
     EXPECT_EQ(progress.back().iteration, 8);
     EXPECT_EQ(progress.back().total, 1);
     EXPECT_GT(progress.back().speed, 0.0);
-    EXPECT_EQ(w.panel->monitor()->runsTable()->item(0, 1)->text(), QStringLiteral("ok"));
+    // "ok", or "ok, disturbed" with why in its tooltip where the run monitor saw another
+    // process on this shared machine (issue 37 item 10).
+    const QTableWidgetItem* state = w.panel->monitor()->runsTable()->item(0, 1);
+    EXPECT_TRUE(state->text() == QStringLiteral("ok") ||
+                (state->text() == QStringLiteral("ok, disturbed") &&
+                 state->toolTip().startsWith(QStringLiteral("Disturbed: "))))
+        << state->text().toStdString() << " " << state->toolTip().toStdString();
     EXPECT_FALSE(w.panel->monitor()->runsTable()->item(0, 2)->text().isEmpty());
     EXPECT_TRUE(w.panel->monitor()->console()->toPlainText().contains(QLatin1String("Speed:")));
 
