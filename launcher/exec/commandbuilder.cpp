@@ -12,12 +12,22 @@ namespace sv::launcher {
 namespace {
 
 // Prints the pid of every process whose environment holds the tag, after signalling it; with
-// signal 0 it only lists. Tag and signal arrive as $1 and $2, never inside the script text.
-const char* kSweepScript = "for d in /proc/[0-9]*; do p=${d#/proc/}; "
-                           "if tr '\\0' '\\n' < \"$d/environ\" 2>/dev/null | grep -qxF \""
-                           "SCALEVIEW_RUN_TAG"
-                           "=$1\"; then "
-                           "kill -\"$2\" \"$p\" 2>/dev/null && echo \"$p\"; fi; done; exit 0";
+// signal 0 it only lists. Tag and signal arrive as $1 and $2, never inside the script text; a
+// third argument asks for the run's end: signal, then a moment for the signalled to be reaped,
+// then list only what is still there (one connection to the host, not two).
+// One grep over every /proc/PID/environ where grep reads NUL-separated lines (GNU grep, busybox
+// with -z): a tr and a grep per process cost seconds on a node with many processes. Elsewhere,
+// the per-process loop.
+const char* kSweepScript =
+    "t=\"SCALEVIEW_RUN_TAG=$1\"; "
+    "s() { if printf 'x\\0' | grep -qzxF x 2>/dev/null; then "
+    "grep -lszxF \"$t\" /proc/[0-9]*/environ | while read -r f; do p=${f#/proc/}; p=${p%/environ}; "
+    "kill -\"$1\" \"$p\" 2>/dev/null && echo \"$p\"; done; "
+    "else for d in /proc/[0-9]*; do p=${d#/proc/}; "
+    "if tr '\\0' '\\n' < \"$d/environ\" 2>/dev/null | grep -qxF \"$t\"; then "
+    "kill -\"$1\" \"$p\" 2>/dev/null && echo \"$p\"; fi; done; fi; }; "
+    "if [ -n \"$3\" ]; then s \"$2\" >/dev/null; sleep 0.3 2>/dev/null || sleep 1; s 0; "
+    "else s \"$2\"; fi; exit 0";
 
 } // namespace
 
@@ -301,8 +311,10 @@ std::vector<Launch> CommandBuilder::launches(const PlannedRun& run, const std::s
 }
 
 std::vector<std::string> CommandBuilder::sweepArgv(int index, const std::string& tag,
-                                                   const std::string& signal) const {
-    return onHost(index, {"sh", "-c", kSweepScript, "sh", tag, signal}, true);
+                                                   const std::string& signal, bool thenList) const {
+    std::vector<std::string> argv{"sh", "-c", kSweepScript, "sh", tag, signal};
+    if (thenList) argv.push_back("then-list");
+    return onHost(index, argv, true);
 }
 
 } // namespace sv::launcher

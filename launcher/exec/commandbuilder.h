@@ -76,9 +76,9 @@ class CommandBuilder {
     std::string hostName(int index) const;
     std::string hostOfRank(const PlannedRun& run, int rank) const;
     // Signals (or, with "0", lists) the processes tagged `tag` on host `index`, printing their
-    // pids.
-    std::vector<std::string> sweepArgv(int index, const std::string& tag,
-                                       const std::string& signal) const;
+    // pids; thenList: signals, waits a moment, then prints only the pids still there.
+    std::vector<std::string> sweepArgv(int index, const std::string& tag, const std::string& signal,
+                                       bool thenList = false) const;
     // Runs argv on host index (through the container when there is one).
     std::vector<std::string> onHost(int index, const std::vector<std::string>& argv,
                                     bool inContainer) const;

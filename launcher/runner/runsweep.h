@@ -27,7 +27,7 @@ class RunSweep {
     void killAndCheck(QObject* context, Checked done) const;
 
   private:
-    std::vector<BatchCommand> commands(const std::string& signal) const;
+    std::vector<BatchCommand> commands(const std::string& signal, bool thenList = false) const;
 
     const CommandBuilder& m_builder;
     int m_hosts;

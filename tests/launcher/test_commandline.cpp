@@ -17,6 +17,11 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <fstream>
+#include <filesystem>
+#include <unistd.h>
+#include <csignal>
+#include <sys/wait.h>
 
 using namespace sv::launcher;
 using sv::test::runProcess;
@@ -357,6 +362,89 @@ TEST(RunSweepHosts, ALocalRunInAContainerIsSweptThroughDockerExec) {
               (std::vector<std::string>{"docker", "exec", "pt", "sh", "-c"}));
     EXPECT_EQ(std::vector<std::string>(sweep.end() - 3, sweep.end()),
               (std::vector<std::string>{"sh", "svTAG", "TERM"}));
+}
+
+namespace {
+
+// A process whose environment holds SCALEVIEW_RUN_TAG=tag, killed and reaped when done with.
+class TaggedSleep {
+  public:
+    explicit TaggedSleep(const std::string& tag) {
+        const std::string entry = "SCALEVIEW_RUN_TAG=" + tag;
+        m_pid = ::fork();
+        if (m_pid == 0) {
+            char* const argv[] = {const_cast<char*>("sleep"), const_cast<char*>("60"), nullptr};
+            char* const envp[] = {const_cast<char*>(entry.c_str()), nullptr};
+            ::execve("/bin/sleep", argv, envp);
+            ::_exit(127);
+        }
+    }
+    ~TaggedSleep() {
+        ::kill(m_pid, SIGKILL);
+        ::waitpid(m_pid, nullptr, 0);
+    }
+    pid_t pid() const { return m_pid; }
+
+  private:
+    pid_t m_pid = -1;
+};
+
+} // namespace
+
+TEST(RunSweepScript, ListsExactlyTheTaggedProcessesWithAndWithoutAGrepThatReadsNulLines) {
+    // The sweep's script, as it runs inside a container (the argv after "docker exec pt"): one
+    // grep over /proc where grep takes -z, the per-process loop where it does not (a grep that
+    // refuses -z is put first on PATH); both list the tagged process and nothing whose tag only
+    // begins the same, and with KILL they end it.
+    std::string error;
+    auto profile = loadProfile("local-cpu-rn50", &error);
+    ASSERT_TRUE(profile) << error;
+    Campaign c;
+    c.topologies = {*sv::parseTopology("1n1g")};
+    c.batchSizes = {8};
+    c.repeats = 1;
+    c.outputDir = "/tmp/sweep";
+    c.container = {"docker", "pt"};
+    const auto argv = CommandBuilder(c, *profile, "/w").sweepArgv(0, "svTAG", "0");
+    ASSERT_GE(argv.size(), 6u);
+    const std::string script = argv[argv.size() - 4];
+    const std::string dir = sv::test::tempDir("sweepscript");
+    std::ofstream(dir + "/grep") << "#!/bin/sh\n"
+                                    "for a in \"$@\"; do case \"$a\" in -*z*) exit 2;; esac; done\n"
+                                    "exec /bin/grep \"$@\"\n";
+    std::filesystem::permissions(dir + "/grep", std::filesystem::perms::owner_all);
+    const std::string path = std::string("PATH=") + dir + ":" + std::getenv("PATH");
+    const std::string tag = "sv" + std::to_string(::getpid()) + "sweep";
+    for (const bool nulGrep : {true, false}) {
+        SCOPED_TRACE(nulGrep ? "grep -z" : "the per-process loop");
+        TaggedSleep tagged(tag), longer(tag + "x");
+        std::vector<std::string> run{"/usr/bin/env"};
+        if (!nulGrep) run.push_back(path);
+        for (const std::string& a : {std::string("sh"), std::string("-c"), script,
+                                     std::string("sh"), tag, std::string("0")})
+            run.push_back(a);
+        const auto listed = runProcess(run);
+        ASSERT_EQ(listed.exitCode, 0) << listed.err;
+        EXPECT_EQ(listed.out, std::to_string(tagged.pid()) + "\n");
+        run.back() = "KILL";
+        const auto killed = runProcess(run);
+        EXPECT_EQ(killed.out, std::to_string(tagged.pid()) + "\n");
+        int status = 0;
+        ASSERT_EQ(::waitpid(tagged.pid(), &status, 0), tagged.pid());
+        EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        EXPECT_EQ(::kill(longer.pid(), 0), 0); // the other tag lives on
+    }
+    // At a run's end: KILL, a moment, then only what survived is listed (nothing here).
+    const auto end = CommandBuilder(c, *profile, "/w").sweepArgv(0, "svTAG", "KILL", true);
+    ASSERT_EQ(end.back(), "then-list");
+    ASSERT_EQ(end[end.size() - 5], script);
+    TaggedSleep tagged(tag);
+    const auto swept = runProcess({"/bin/sh", "-c", script, "sh", tag, "KILL", "then-list"});
+    EXPECT_EQ(swept.exitCode, 0);
+    EXPECT_EQ(swept.out, "");
+    int status = 0;
+    ASSERT_EQ(::waitpid(tagged.pid(), &status, WNOHANG), tagged.pid());
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 }
 
 namespace {
