@@ -22,6 +22,19 @@ namespace sv {
 namespace fs = std::filesystem;
 namespace {
 
+// A file whose first 1 MiB holds no line break: no line of it can be read, and the file's
+// reason says so (a progress bar redrawn with carriage returns writes such a file). The
+// directory scan warns about it: a log this long is not an "other file" to pass over in silence.
+const char* const kFirstLineTooLong = "not read as a log: its first line runs past ";
+
+std::string firstLineTooLong(const std::string& head) {
+    return kFirstLineTooLong + std::to_string(kDetectBytes >> 20) + " MiB without a line break" +
+           (head.find('\r') != std::string::npos
+                ? " (its lines end in carriage returns only: a progress bar's redraws?)"
+                : "") +
+           "; lines that long are not log lines";
+}
+
 // The first bytes of a file: 64 KiB, then up to kDetectBytes where the first chunk was text
 // but showed no log line yet (a long preamble).
 bool readHead(const fs::path& path, std::string& head, bool more, std::string* error) {
@@ -282,6 +295,8 @@ struct Walker {
                 else {
                     ++out.otherFiles;
                     if (binary) ++out.binaryFiles;
+                    if (whyNot.rfind(kFirstLineTooLong, 0) == 0)
+                        out.warnings.push_back({display(p), 1, whyNot});
                     // Rate-like lines that nothing read: said, with the line to teach from.
                     if (notRead.line > 0) {
                         out.warnings.push_back({notRead.display, notRead.line, whyNot});
@@ -449,6 +464,10 @@ std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& dis
     std::string why;
     RateCandidate candidate;
     const LogFormat* format = detectFileFormat(path, head, why, candidate);
+    if (!format && head.size() == kDetectBytes && head.find('\n') == std::string::npos) {
+        if (whyNot) *whyNot = firstLineTooLong(head);
+        return std::nullopt;
+    }
     if (!format) {
         if (whyNot)
             *whyNot =

@@ -229,3 +229,35 @@ TEST(InputBounds, AFileOfNulBytesIsNotCalledEmpty) {
               std::string::npos)
         << r.reason;
 }
+
+// A file whose first line runs past the detector's 1 MiB was one more "other file", and named
+// alone its reason was "none of its first 2000 lines is a throughput line": the reason is the
+// line's length (and a progress bar's carriage returns, where those are what it holds), said for
+// the file in a folder too. A log whose first line is that long but whose throughput lines follow
+// is still read.
+TEST(InputBounds, AFirstLineOverAMebibyteIsSaidNotPassedOver) {
+    TempDir dir;
+    writeLooseLog(dir / "train.log");
+    writeFile(dir / "one-line.log", std::string(1100 << 10, 'y') + "\n");
+    std::string bar;
+    while (bar.size() < (std::size_t{1} << 21))
+        bar += "  3%|##       | 310/10000 [00:41<21:33,  7.49it/s]\r";
+    writeFile(dir / "progress.log", bar);
+    RunSpec spec;
+    spec.iterations = 130;
+    writeFile(dir / "long-then-log.log",
+              std::string(std::size_t{2} << 20, 'z') + "\n" +
+                  makeLog(spec, [](int, int) { return std::string("128.00"); }));
+    const ScanResult scan = scanLogDirectory(dir.path());
+    EXPECT_EQ(scan.logs.size(), 2u) << allOf(scan.warnings);
+    EXPECT_TRUE(said(scan.warnings, "one-line.log:1: not read as a log: its first line runs past "
+                                    "1 MiB without a line break; lines that long are not log lines"))
+        << allOf(scan.warnings);
+    EXPECT_TRUE(said(scan.warnings, "progress.log:1: not read as a log: its first line runs past "
+                                    "1 MiB without a line break (its lines end in carriage returns"))
+        << allOf(scan.warnings);
+    EXPECT_FALSE(said(scan.warnings, "long-then-log.log:1:")) << allOf(scan.warnings);
+    const ScanResult one = scanLogFiles({dir / "one-line.log"});
+    ASSERT_TRUE(one.error);
+    EXPECT_NE(one.error->find("its first line runs past 1 MiB"), std::string::npos) << *one.error;
+}
