@@ -149,7 +149,8 @@ std::string formatComparisonCsv(const Comparison& c) {
     out += "\n";
     for (const auto& cc : c.cases) {
         out += csvField(cc.key.model) + "," + csvField(cc.key.precision) + "," +
-               std::to_string(cc.key.batchPerDevice) + "," + cc.key.topology.name();
+               (cc.key.batchPerDevice > 0 ? std::to_string(cc.key.batchPerDevice) : "") + "," +
+               (cc.key.topology.ranks() > 0 ? cc.key.topology.name() : "");
         for (const auto& m : cc.medians)
             out += "," + (m ? formatFixed(*m, 2) : std::string());
         for (std::size_t i = 0; i < cc.contrasts.size(); ++i) {
@@ -218,10 +219,14 @@ std::string formatComparisonJson(const Comparison& c, std::string_view toolVersi
     j["cases"] = nlohmann::json::array();
     for (const auto& cc : c.cases) {
         nlohmann::json jc;
-        jc["topology"] = cc.key.topology.name();
+        // Counts nobody states are null, never 0 (as in summarize's JSON).
+        const Topology& t = cc.key.topology;
+        jc["topology"] = t.nodes > 0 && t.gpusPerNode > 0 ? nlohmann::json(t.name()) : nullptr;
         jc["model"] = cc.key.model;
         jc["precision"] = cc.key.precision;
-        jc["batch_size_per_device"] = cc.key.batchPerDevice;
+        jc["batch_size_per_device"] = cc.key.batchPerDevice > 0
+                                          ? nlohmann::json(cc.key.batchPerDevice)
+                                          : nlohmann::json(nullptr);
         jc["series"] = nlohmann::json::array();
         for (const auto& m : cc.medians)
             jc["series"].push_back(m ? nlohmann::json(*m) : nlohmann::json(nullptr));

@@ -49,6 +49,10 @@ std::string scalingLossText(const ScalingLoss& l) {
     return out;
 }
 
+// A count in CSV: empty where nobody states it (never "0").
+std::string countField(int v) {
+    return v > 0 ? std::to_string(v) : std::string();
+}
 // A case's nodes and GPUs as counts, "?" where nobody states them (never "0").
 std::string nodesText(const CaseStats& c) {
     return c.gpus() > 0 ? std::to_string(c.key.topology.nodes) : std::string("?");
@@ -199,10 +203,10 @@ std::vector<std::string> csvFields(const Summary& s, const CaseStats& c, const P
     const auto& k = c.referenceContrast;
     return {csvField(c.key.model),
             csvField(c.key.precision),
-            std::to_string(c.key.batchPerDevice),
-            std::to_string(c.key.topology.nodes),
-            std::to_string(c.key.topology.gpusPerNode),
-            std::to_string(c.gpus()),
+            countField(c.key.batchPerDevice),
+            countField(c.key.topology.nodes),
+            countField(c.key.topology.gpusPerNode),
+            countField(c.gpus()),
             std::string(methodName(s.options.method)),
             std::to_string(c.values.size()),
             std::to_string(c.excluded.size()),
@@ -295,7 +299,8 @@ std::string formatMarkdown(const Summary& s) {
         if (!group || !group->key.sameGroup(c.key)) {
             if (group) out += "\n";
             out += "### " + markdownText(c.key.model) + " " + markdownText(c.key.precision) +
-                   ", batch size per device " + std::to_string(c.key.batchPerDevice) +
+                   ", batch size per device " +
+                   (c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?") +
                    (c.key.ownCase.empty() ? "" : ", " + markdownText(c.key.ownCase)) + "\n\n";
             out += "| node_num | gpu_num | samples/s | speedup |\n| -------- | ------- | --------- "
                    "| ------- |\n";

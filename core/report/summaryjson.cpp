@@ -20,6 +20,21 @@ json intervalJson(const std::optional<Interval>& v) {
     return v ? json::array({v->lo, v->hi}) : json(nullptr);
 }
 
+// A count nobody states (a batch, nodes, GPUs, a repeat number) is null, never 0: a reader
+// summing GPUs or plotting batches must not take "unknown" for a figure.
+json countJson(int v) {
+    return v > 0 ? json(v) : json(nullptr);
+}
+json countsJson(const std::vector<int>& v) {
+    json out = json::array();
+    for (int x : v)
+        out.push_back(countJson(x));
+    return out;
+}
+json topologyJson(const Topology& t) {
+    return t.nodes > 0 && t.gpusPerNode > 0 ? json(t.name()) : json(nullptr);
+}
+
 // A case's scaling loss in JSON (issue 28's contract): null where there is no efficiency.
 json scalingLossJson(const std::optional<ScalingLoss>& l) {
     if (!l) return nullptr;
@@ -74,11 +89,11 @@ json runJson(const RunResult& r) {
             {"unit", std::string(f.unit)},
             {"model", r.key.model},
             {"precision", r.key.precision},
-            {"batch_size_per_device", r.key.batchPerDevice},
-            {"topology", r.key.topology.name()},
-            {"nodes", r.key.topology.nodes},
-            {"gpus_per_node", r.key.topology.gpusPerNode},
-            {"repeat", r.key.repeat},
+            {"batch_size_per_device", countJson(r.key.batchPerDevice)},
+            {"topology", topologyJson(r.key.topology)},
+            {"nodes", countJson(r.key.topology.nodes)},
+            {"gpus_per_node", countJson(r.key.topology.gpusPerNode)},
+            {"repeat", countJson(r.key.repeat)},
             {"warmup", r.window.warmup},
             {"iterations", r.window.iterations},
             {"status", std::string(statusName(r.status))},
@@ -126,7 +141,8 @@ json referenceJson(const CaseStats& c) {
 json caseJson(const CaseStats& c) {
     json excluded = json::array();
     for (const auto& e : c.excluded)
-        excluded.push_back({{"path", e.path}, {"repeat", e.repeat}, {"reason", e.reason}});
+        excluded.push_back(
+            {{"path", e.path}, {"repeat", countJson(e.repeat)}, {"reason", e.reason}});
     json caseWarnings = json::array();
     for (const auto& w : c.warnings)
         caseWarnings.push_back({{"kind", w.kind}, {"message", w.message}});
@@ -144,12 +160,12 @@ json caseJson(const CaseStats& c) {
         {"unit", std::string(f.unit)},
         {"model", c.key.model},
         {"precision", c.key.precision},
-        {"batch_size_per_device", c.key.batchPerDevice},
-        {"topology", c.key.topology.name()},
-        {"nodes", c.key.topology.nodes},
-        {"gpus_per_node", c.key.topology.gpusPerNode},
-        {"gpus", c.gpus()},
-        {"repeats", c.repeats},
+        {"batch_size_per_device", countJson(c.key.batchPerDevice)},
+        {"topology", topologyJson(c.key.topology)},
+        {"nodes", countJson(c.key.topology.nodes)},
+        {"gpus_per_node", countJson(c.key.topology.gpusPerNode)},
+        {"gpus", countJson(c.gpus())},
+        {"repeats", countsJson(c.repeats)},
         {"values", c.values},
         {"excluded", excluded},
         {"average_speed", optJson(c.mean)},

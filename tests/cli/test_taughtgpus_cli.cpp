@@ -59,3 +59,32 @@ TEST(TaughtGpusCli, ALogThatStatesNoCountPrintsAQuestionMark) {
     EXPECT_NE(t.out.find("    ?     ?       1"), std::string::npos) << t.out;
     EXPECT_EQ(t.out.find("    1     1       1"), std::string::npos) << t.out;
 }
+
+// JSON and CSV wrote 0 for what the table prints as "?": a reader summing GPUs or plotting
+// batches took unknown for a figure. Unknown counts are null in JSON and empty in CSV.
+TEST(TaughtGpusCli, UnknownCountsAreNullInJsonAndEmptyInCsv) {
+    TempDir dir;
+    writeFile(dir / "hvd.json", horovodFormat("hvd-synthetic", false));
+    writeHorovodLog(dir / "runs" / "horovod.log", {.stated = false, .tags = false});
+    const auto r = cli({"summarize", (dir / "runs").string(), "--format-file",
+                        (dir / "hvd.json").string(), "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["cases"].size(), 1u) << r.out;
+    const auto& c = j["cases"][0];
+    for (const char* key : {"batch_size_per_device", "topology", "nodes", "gpus_per_node", "gpus"})
+        EXPECT_TRUE(c[key].is_null()) << key << ": " << c.dump();
+    ASSERT_EQ(c["repeats"].size(), 1u);
+    EXPECT_TRUE(c["repeats"][0].is_null()) << c.dump();
+    ASSERT_EQ(j["runs"].size(), 1u);
+    for (const char* key : {"batch_size_per_device", "topology", "nodes", "gpus_per_node", "repeat"})
+        EXPECT_TRUE(j["runs"][0][key].is_null()) << key << ": " << j["runs"][0].dump();
+    EXPECT_GT(c["median_speed"].get<double>(), 0.0); // the figure itself is known
+
+    const auto csv = cli({"summarize", (dir / "runs").string(), "--format-file",
+                          (dir / "hvd.json").string(), "--format", "csv"});
+    ASSERT_EQ(csv.exitCode, 0) << csv.err;
+    const auto row = csv.out.substr(csv.out.find('\n') + 1);
+    // model,precision,batch_size_per_device,nodes,gpus_per_node,gpus,method: four empty counts.
+    EXPECT_EQ(row.rfind("?,?,,,,,time,", 0), 0u) << csv.out;
+}
