@@ -58,6 +58,35 @@ void appendLiteral(std::string& out, char c) {
     }
 }
 
+// A progress bar's body, whose glyphs change from line to line: tqdm's "12%|###   |" (or its
+// Unicode blocks) and Keras's "[=====>....]". [begin, end) of the body; empty if none.
+std::pair<std::size_t, std::size_t> progressBar(std::string_view line) {
+    if (const auto pct = line.find("%|"); pct != std::string_view::npos) {
+        const auto close = line.find('|', pct + 2);
+        if (close != std::string_view::npos) return {pct + 2, close};
+    }
+    for (auto open = line.find('['); open != std::string_view::npos;
+         open = line.find('[', open + 1)) {
+        std::size_t i = open + 1;
+        while (i < line.size() && (line[i] == '=' || line[i] == '>' || line[i] == '.'))
+            ++i;
+        if (i < line.size() && line[i] == ']' && i - open > 3) return {open + 1, i};
+    }
+    return {0, 0};
+}
+
+// Clock fields ("00:15", "1:02:03") grow an hours field as a run goes on: one class for them.
+void generaliseClocks(std::string& pattern) {
+    static constexpr std::string_view kTwo = "[0-9]+:[0-9]+";
+    for (auto at = pattern.find(kTwo); at != std::string::npos; at = pattern.find(kTwo, at)) {
+        std::size_t end = at + kTwo.size();
+        while (pattern.compare(end, 7, ":[0-9]+") == 0)
+            end += 7;
+        pattern.replace(at, end - at, "[0-9:]+");
+        at += 7;
+    }
+}
+
 constexpr std::string_view kAnyNumber = "[-+]?(?:[0-9.]+(?:[eE][-+]?[0-9]+)?|nan|inf)";
 constexpr std::string_view kValue = "(?P<value>[0-9.]+(?:[eE][-+]?[0-9]+)?)";
 constexpr std::string_view kStep = "(?P<step>[0-9]+)";
@@ -131,11 +160,17 @@ std::string draftLinePattern(std::string_view line, const std::vector<LineNumber
                              line.back() == '\t'))
         line.remove_suffix(1);
     const std::size_t skip = tagLength(line);
+    const auto [barBegin, barEnd] = progressBar(line);
     std::string out;
     std::size_t at = skip;
     auto literal = [&](std::size_t from, std::size_t to, bool beforeNumber) {
         std::size_t i = from;
         while (i < to) {
+            if (i == barBegin && barEnd > barBegin) {
+                out += line[barEnd] == '|' ? "[^|]*" : "[=>.]*";
+                i = std::min(barEnd, to);
+                continue;
+            }
             if (line[i] == ' ') {
                 std::size_t j = i;
                 while (j < to && line[j] == ' ')
@@ -157,6 +192,7 @@ std::string draftLinePattern(std::string_view line, const std::vector<LineNumber
     for (int k = 0; k < static_cast<int>(numbers.size()); ++k) {
         const LineNumber& n = numbers[static_cast<std::size_t>(k)];
         if (n.position < skip || n.position + n.length > line.size()) continue;
+        if (n.position >= barBegin && n.position < barEnd) continue; // part of the bar
         literal(at, n.position, true);
         at = n.position + n.length;
         if (k == value) {
@@ -174,17 +210,29 @@ std::string draftLinePattern(std::string_view line, const std::vector<LineNumber
         }
     }
     literal(at, line.size(), false);
+    generaliseClocks(out);
     return out;
 }
 
 int suggestThroughputLine(const std::vector<std::string>& lines) {
-    static const char* const kWords[] = {"/s",  "/sec",       "speed",   "throughput",
-                                         "ips", "per second", "per_sec", "samples_per"};
+    // A number right before a rate unit ("1234.5 samples/sec", "7.77it/s"), or after a speed
+    // word ("throughput: 512"): tqdm's first "0/200 [00:00<?, ?it/s]" holds none.
+    static const char* const kWords[] = {"speed",      "throughput", "ips",
+                                         "per second", "per_sec",    "samples_per"};
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string l = lower(lines[i]);
-        for (const char* w : kWords)
-            if (l.find(w) != std::string::npos && !numbersInLine(lines[i]).empty())
-                return static_cast<int>(i);
+        for (const LineNumber& n : numbersInLine(lines[i])) {
+            std::size_t j = n.position + n.length + (n.suffix ? 1 : 0);
+            while (j < l.size() && l[j] == ' ')
+                ++j;
+            while (j < l.size() && isAlpha(l[j]))
+                ++j;
+            if (l.compare(j, 2, "/s") == 0) return static_cast<int>(i);
+            const std::size_t from = n.position >= 24 ? n.position - 24 : 0;
+            const std::string before = l.substr(from, n.position - from);
+            for (const char* w : kWords)
+                if (before.find(w) != std::string::npos) return static_cast<int>(i);
+        }
     }
     return -1;
 }
@@ -223,6 +271,8 @@ std::optional<FormatDraft> FormatDraft::open(const std::filesystem::path& log, s
     }
     d.id = formatIdFromName(log.filename().string());
     d.name = d.id;
+    d.m_idFromLine = isGenericLogName(d.id);
+    d.m_autoId = d.id;
     return d;
 }
 
@@ -270,11 +320,33 @@ void FormatDraft::chooseLine(int index) {
             break;
         }
     }
+    // Else a count of a total, "118/1000" (tqdm's progress): the step is its first number.
+    for (int k = 0; m_step < 0 && k + 1 < static_cast<int>(m_numbers.size()); ++k) {
+        const LineNumber& n = m_numbers[static_cast<std::size_t>(k)];
+        const LineNumber& total = m_numbers[static_cast<std::size_t>(k) + 1];
+        if (n.whole && total.whole && k != m_value && k + 1 != m_value &&
+            total.position == n.position + n.length + 1 && l[n.position + n.length] == '/' &&
+            n.value <= total.value)
+            m_step = k;
+    }
     pattern = draft();
     if (low.find("tks/s") != std::string::npos || low.find("tokens") != std::string::npos)
         unit = "tokens/s";
     else if (low.find("img") != std::string::npos || low.find("image") != std::string::npos)
         unit = "images/s";
+    // tqdm's "7.77it/s" is iterations (steps) per second, not samples: said as what it is.
+    if (m_value >= 0) {
+        const LineNumber& v = m_numbers[static_cast<std::size_t>(m_value)];
+        const std::string after = low.substr(v.position + v.length, 8);
+        for (const char* steps : {"it/s", "its/s", "step/s", "steps/s", "iter/s", "iters/s"})
+            if (after.rfind(steps, 0) == 0) unit = "steps/s";
+    }
+    // A name that says nothing ("train.log"): the id is the line's words, until the user types one.
+    if (m_idFromLine && id == m_autoId) {
+        const bool sameName = name == id;
+        id = m_autoId = idFromLine(l);
+        if (sameName) name = id;
+    }
 }
 
 void FormatDraft::chooseValue(int number) {
@@ -316,6 +388,40 @@ std::shared_ptr<const UserFormat> FormatDraft::format(UserFormatError* error) co
     return UserFormat::parse(json(), id.empty() ? std::string("draft") : id + ".json", error);
 }
 
+std::string FormatDraft::coverage() const {
+    if (m_line < 0 || m_value < 0) return {};
+    // The lines like the chosen one: those that hold the words right after its value
+    // ("it/s", "samples/sec"), or else the word before it.
+    const std::string& chosen = m_lines[static_cast<std::size_t>(m_line)];
+    const LineNumber& v = m_numbers[static_cast<std::size_t>(m_value)];
+    std::size_t end = v.position + v.length + (v.suffix ? 1 : 0);
+    while (end < chosen.size() && chosen[end] == ' ')
+        ++end;
+    std::size_t stop = end;
+    while (stop < chosen.size() && chosen[stop] != ' ' && chosen[stop] != ',' &&
+           chosen[stop] != ']' && chosen[stop] != '|')
+        ++stop;
+    std::string cue = chosen.substr(end, stop - end);
+    if (cue.size() < 2) {
+        std::size_t b = v.position;
+        while (b > 0 && (chosen[b - 1] == ' ' || chosen[b - 1] == ':' || chosen[b - 1] == '='))
+            --b;
+        std::size_t a = b;
+        while (a > 0 && isWordChar(chosen[a - 1]))
+            --a;
+        cue = chosen.substr(a, b - a);
+    }
+    if (cue.size() < 2) return {};
+    int like = 0;
+    for (const std::string& l : m_lines)
+        like += l.find(cue) != std::string::npos;
+    const int matched = static_cast<int>(matchingLines().size());
+    if (like < 3 || matched * 2 > like) return {};
+    return "the pattern matches " + std::to_string(matched) + " of the " + std::to_string(like) +
+           " lines shown that hold \"" + cue +
+           "\": make it more general (numbers, a progress bar's glyphs) or pick another line";
+}
+
 std::vector<int> FormatDraft::matchingLines() const {
     std::vector<int> out;
     const auto f = format(nullptr);
@@ -354,6 +460,54 @@ std::optional<std::filesystem::path> FormatDraft::save(const std::filesystem::pa
         return std::nullopt;
     }
     return target;
+}
+
+bool isGenericLogName(std::string_view id) {
+    // Every part a word that names no format, or digits (a job number, a date).
+    static const char* const kGeneric[] = {
+        "train", "training", "log",    "logs",    "output", "out",    "stdout", "stderr", "run",
+        "nohup", "console",  "result", "results", "user",   "format", "job",    "slurm"};
+    std::size_t i = 0;
+    while (i < id.size()) {
+        const std::size_t j = std::min(id.find_first_of("-.", i), id.size());
+        const std::string_view part = id.substr(i, j - i);
+        bool generic = part.find_first_not_of("0123456789") == std::string_view::npos;
+        for (const char* g : kGeneric)
+            generic = generic || part == g;
+        if (!generic) return false;
+        i = j + 1;
+    }
+    return true;
+}
+
+std::string idFromLine(std::string_view line) {
+    if (line.find("%|") != std::string_view::npos && line.find("it/s") != std::string_view::npos)
+        return "tqdm-progress";
+    static const char* const kNoise[] = {"info", "debug", "warning", "root", "the", "and", "of",
+                                         "in",   "at",    "is",      "s",    "sec", "it",  "per"};
+    std::string out;
+    int words = 0;
+    for (std::size_t i = tagLength(line); i < line.size() && words < 3;) {
+        if (!isAlpha(line[i])) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < line.size() && isAlpha(line[j]))
+            ++j;
+        const std::string word = lower(line.substr(i, j - i));
+        const bool glued = (i > 0 && isDigitChar(line[i - 1])) ||
+                           (j < line.size() && isDigitChar(line[j])); // "r50", "1n8g"
+        bool noise = glued || word.size() > 16;
+        for (const char* n : kNoise)
+            noise = noise || word == n;
+        if (!noise) {
+            out += (out.empty() ? "" : "-") + word;
+            ++words;
+        }
+        i = j;
+    }
+    return out.empty() ? "user-format" : out;
 }
 
 std::string formatIdFromName(std::string_view fileName) {

@@ -39,8 +39,8 @@ std::vector<LineNumber> numbersInLine(std::string_view line);
 std::string draftLinePattern(std::string_view line, const std::vector<LineNumber>& numbers,
                              int value, int step = -1);
 
-// A guess at the first throughput line of lines: one with "/s", "/sec", "speed", "throughput"
-// or "ips" and a number; -1 if none.
+// A guess at the first throughput line of lines: one with a number right before a rate unit
+// ("/s", "/sec") or after a speed word ("speed", "throughput", "ips"); -1 if none.
 int suggestThroughputLine(const std::vector<std::string>& lines);
 
 class FormatDraft {
@@ -85,6 +85,10 @@ class FormatDraft {
     std::shared_ptr<const UserFormat> format(UserFormatError* error) const;
     // Which lines of lines() the pattern matches (a quick look, no figure).
     std::vector<int> matchingLines() const;
+    // A warning where the pattern matches under half of the lines like the chosen one (those
+    // that hold the words after its value, "it/s"): "the pattern matches 1 of the 118 lines
+    // shown that hold "it/s": ..."; empty when it matches most of them.
+    std::string coverage() const;
     // The format run over the whole log (streams it: off the GUI thread).
     UserFormatPreview preview(UserFormatError* error) const;
     // Writes the format file into dir as <id>.json (replacing one of that id), atomically.
@@ -97,9 +101,17 @@ class FormatDraft {
     int m_line = -1;
     std::vector<LineNumber> m_numbers;
     int m_value = -1, m_step = -1;
+    bool m_idFromLine = false; // the log's name says nothing ("train.log"): the id is the line's
+    std::string m_autoId;      // the id the draft gave; another one is the user's, and kept
 };
 
 // An id from a log's name: "train_log-1.txt" -> "train-log-1"; "user-format" if nothing is left.
 std::string formatIdFromName(std::string_view fileName);
+// Whether an id from a name says nothing of the format: "train", "log", "output-3", "slurm-1234",
+// a date.
+bool isGenericLogName(std::string_view id);
+// An id from a throughput line's words: "Iter #3: 245.3 img/sec per GPU" -> "iter-img-gpu";
+// a tqdm progress line -> "tqdm-progress".
+std::string idFromLine(std::string_view line);
 
 } // namespace sv

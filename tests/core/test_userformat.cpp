@@ -14,6 +14,8 @@
 #include "tests/support/logwriter.h"
 
 #include <gtest/gtest.h>
+
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -301,7 +303,8 @@ TEST(FormatDraft, DraftsPreviewsAndSavesAFreshShape) {
     // Saved: a format file the CLI loads as it is.
     const auto saved = d->save(dir / "config" / "scaleview" / "formats", &why);
     ASSERT_TRUE(saved) << why;
-    EXPECT_EQ(saved->filename(), "train-log.json");
+    // "train_log": a name that says nothing of the format; the id is the line's words.
+    EXPECT_EQ(saved->filename(), "trainer-loss-samples.json");
     auto loaded = UserFormat::load(*saved, &e);
     ASSERT_TRUE(loaded) << e.text();
     EXPECT_EQ(loaded->pattern(), d->pattern);
@@ -314,6 +317,80 @@ TEST(FormatDraft, LeavesALaunchersTagOut) {
     const auto n = numbersInLine(line);
     const std::string p = draftLinePattern(line, n, static_cast<int>(n.size()) - 1, 2);
     EXPECT_EQ(p.rfind("step ", 0), 0u) << p;
+}
+
+// Issue 37 item 5: on a tqdm log the draft copied the bar's glyphs and matched 1 line of 118;
+// the value is iterations per second, preset "samples/s"; the id was the file's name.
+TEST(FormatDraft, ATqdmLineIsGeneralisedPastItsBarAndSaidInStepsPerSecond) {
+    TempDir dir;
+    std::string log = "***** Running training *****\n  Num examples = 6400\n"
+                      "  0%|          | 0/200 [00:00<?, ?it/s]\n";
+    const std::string blocks[] = {"", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b"};
+    std::vector<double> rates;
+    for (int step = 1; step <= 200; ++step) {
+        const int pct = step / 2;
+        std::string bar;
+        for (int k = 0; k < pct / 10; ++k)
+            bar += "\u2588";
+        bar += blocks[(pct % 10) / 2];
+        const int glyphs = pct / 10 + ((pct % 10) / 2 > 0 ? 1 : 0);
+        bar += std::string(static_cast<std::size_t>(10 - glyphs), ' ');
+        const double rate = 1.5 + 0.01 * (step % 7);
+        rates.push_back(rate);
+        char line[160];
+        std::snprintf(line, sizeof line, "%3d%%|%s| %d/200 [%02d:%02d<%02d:%02d, %5.2fit/s]\n", pct,
+                      bar.c_str(), step, step / 90, (step * 2 / 3) % 60, (200 - step) / 90,
+                      (200 - step) % 60, rate);
+        log += line;
+        if (step % 50 == 0) log += "{'loss': 2.31, 'learning_rate': 4.5e-05, 'epoch': 0.5}\n";
+    }
+    writeFile(dir / "train.log", log);
+    std::string why;
+    auto d = FormatDraft::open(dir / "train.log", &why);
+    ASSERT_TRUE(d) << why;
+    const int first = suggestThroughputLine(d->lines());
+    ASSERT_EQ(first, 3) << d->lines()[3]; // the 0 % line has no rate
+    d->chooseLine(first);
+    EXPECT_EQ(d->unit, "steps/s");
+    EXPECT_EQ(d->id, "tqdm-progress");
+    EXPECT_EQ(d->step(), 1) << d->pattern; // 1/200: the step before the total
+    EXPECT_NE(d->pattern.find("%\\|[^|]*\\|"), std::string::npos) << d->pattern;
+    EXPECT_EQ(d->matchingLines().size(), 200u) << d->pattern;
+    EXPECT_EQ(d->coverage(), "");
+    UserFormatError e;
+    const UserFormatPreview p = d->preview(&e);
+    EXPECT_EQ(p.matches, 200) << p.problem;
+    ASSERT_TRUE(p.figure) << p.problem;
+    // A pattern that copies one line's bar matches only the lines with that bar, and says so.
+    const std::string copied = d->lines()[3];
+    std::string literal;
+    for (char c : copied)
+        literal += std::string(std::strchr("\\.^$|?*+()[]{}", c) && c ? "\\" : "") + c;
+    d->pattern = literal;
+    EXPECT_LT(d->matchingLines().size(), 5u);
+    EXPECT_NE(d->coverage().find("of the 201 lines shown that hold \"it/s\""), std::string::npos)
+        << d->coverage();
+}
+
+TEST(FormatDraft, AnIdFromTheLineWhereTheNameSaysNothing) {
+    EXPECT_TRUE(isGenericLogName("train"));
+    EXPECT_TRUE(isGenericLogName("slurm-123456"));
+    EXPECT_TRUE(isGenericLogName("09-03-2020-03-38-54"));
+    EXPECT_FALSE(isGenericLogName("train-log-bert"));
+    EXPECT_EQ(idFromLine("[1,0]<stdout>:Iter #3: 245.3 img/sec per GPU"), "iter-img-gpu");
+    TempDir dir;
+    writeFile(dir / "output.log", "setup\nIter #3: 245.3 img/sec per GPU\n");
+    auto d = FormatDraft::open(dir / "output.log", nullptr);
+    ASSERT_TRUE(d);
+    d->chooseLine(1);
+    EXPECT_EQ(d->id, "iter-img-gpu");
+    d->id = "mine"; // typed by the user: kept
+    d->chooseLine(1);
+    EXPECT_EQ(d->id, "mine");
+    writeFile(dir / "horovod-bench.log", "Iter #3: 245.3 img/sec per GPU\n");
+    auto named = FormatDraft::open(dir / "horovod-bench.log", nullptr);
+    named->chooseLine(0);
+    EXPECT_EQ(named->id, "horovod-bench"); // a name that says something stays
 }
 
 TEST(FormatDraft, IdFromName) {

@@ -84,7 +84,8 @@ void TeachDialog::makeWidgets() {
     m_unit = new QComboBox(this);
     m_unit->setEditable(true);
     m_unit->addItems({QStringLiteral("samples/s"), QStringLiteral("images/s"),
-                      QStringLiteral("tokens/s"), QStringLiteral("sequences/s")});
+                      QStringLiteral("tokens/s"), QStringLiteral("sequences/s"),
+                      QStringLiteral("steps/s")});
     m_preview = new QLabel(this);
     m_preview->setObjectName(QStringLiteral("teachPreview"));
     m_preview->setWordWrap(true);
@@ -214,6 +215,8 @@ void TeachDialog::chooseLine(int row) {
     }
     m_draft->chooseLine(row);
     m_filling = true;
+    m_id->setText(QString::fromStdString(m_draft->id)); // the line's words, for a bare log name
+    m_name->setText(QString::fromStdString(m_draft->name));
     m_unit->setCurrentText(QString::fromStdString(m_draft->unit));
     m_perGpu->setChecked(m_draft->perGpu);
     m_filling = false;
@@ -321,6 +324,9 @@ void TeachDialog::runPreview() {
             else if (!p.problem.empty())
                 text +=
                     tr("; no figure: %1").arg(QString::fromStdString(p.problem).toHtmlEscaped());
+            if (const std::string few = m_draft->coverage(); !few.empty())
+                text += QStringLiteral("<br><span style='color:#b00020'>%1</span>")
+                            .arg(QString::fromStdString(few).toHtmlEscaped());
             m_preview->setText(text);
             m_save->setEnabled(p.figure.has_value());
         },
