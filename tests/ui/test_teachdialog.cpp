@@ -47,7 +47,8 @@ TEST(TeachDialog, DraftsPreviewsAndSaves) {
     EXPECT_EQ(dialog.stepChoice()->count(), 11); // "(none)" first
     EXPECT_TRUE(dialog.valueChoice()->currentText().contains(QStringLiteral("K")));
     EXPECT_TRUE(dialog.patternEdit()->text().contains(QStringLiteral("(?P<value>")));
-    EXPECT_EQ(dialog.idEdit()->text(), QStringLiteral("result-0"));
+    // "result_0" says nothing of the format: the id is the chosen line's words.
+    EXPECT_EQ(dialog.idEdit()->text(), QStringLiteral("trainer-loss-samples"));
     // The preview: every step line of the file, the median after the first tenth.
     ASSERT_TRUE(waitUntil([&] { return dialog.previewMatches().has_value(); }));
     EXPECT_EQ(*dialog.previewMatches(), 300);
@@ -73,7 +74,7 @@ TEST(TeachDialog, DraftsPreviewsAndSaves) {
     dialog.saveButton()->click();
     ASSERT_TRUE(waitUntil([&] { return saved.count() == 1; }));
     const QString path = saved.at(0).at(0).toString();
-    EXPECT_EQ(path, formats + QStringLiteral("/result-0.json"));
+    EXPECT_EQ(path, formats + QStringLiteral("/trainer-loss-samples.json"));
     UserFormatError e;
     const auto format = UserFormat::load(path.toStdString(), &e);
     ASSERT_TRUE(format) << e.text();
