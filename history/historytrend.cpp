@@ -75,7 +75,10 @@ void judge(CaseTrend& t, double thresholdPct, std::size_t from) {
         hi = std::max(hi, t.points[i].max);
         baseline.insert(baseline.end(), t.points[i].values.begin(), t.points[i].values.end());
     }
-    t.pValue = welchLowerPValue(baseline, latest.values);
+    // The test in the direction the latest moved: slower for a regression, faster for an
+    // improvement (welchLowerPValue with the sides swapped: the baseline lower than the latest).
+    t.pValue = latest.median > hi ? welchLowerPValue(latest.values, baseline)
+                                  : welchLowerPValue(baseline, latest.values);
     t.previousLow = lo;
     t.previousHigh = hi;
     const double factor = thresholdPct / 100.0;
@@ -189,8 +192,10 @@ void findSteps(CaseTrend& t, const TrendOptions& options) {
         t.steps.push_back({cp, changesBetween(t.points[cp.index - 1], t.points[cp.index])});
 }
 
-// Benjamini-Hochberg over every case that could be tested: a regression its repeats do not
-// tell from noise at the false discovery rate is within noise.
+// Benjamini-Hochberg over every case that could be tested: a regression or an improvement its
+// repeats do not tell from noise at the false discovery rate is within noise. One rule of
+// evidence for both directions, as Compare's interval on the ratio is one rule for both: a
+// campaign is never "faster" on evidence that would not make it "slower".
 void applyFalseDiscoveryRate(std::vector<CaseTrend>& trends, double fdr) {
     std::vector<double> p;
     std::vector<CaseTrend*> tested;
@@ -210,7 +215,14 @@ void applyFalseDiscoveryRate(std::vector<CaseTrend>& trends, double fdr) {
                      "repeats do not tell it from the earlier ones' (Welch p = " +
                      pValueText(*t.pValue) + ", not a discovery at a false discovery rate of " +
                      pct(fdr * 100.0) + " % over " + std::to_string(tested.size()) + " cases)";
-        } else if (t.regression) {
+        } else if (t.improvement && !t.discovery) {
+            t.improvement = false;
+            t.note = "within noise: latest median " + pct(t.points.back().median) + " is " +
+                     pct(*t.changePct) + " % above the earlier campaigns' range, but its " +
+                     "repeats do not tell it from the earlier ones' (Welch p = " +
+                     pValueText(*t.pValue) + ", not a discovery at a false discovery rate of " +
+                     pct(fdr * 100.0) + " % over " + std::to_string(tested.size()) + " cases)";
+        } else if (t.regression || t.improvement) {
             t.note += " (Welch p = " + pValueText(*t.pValue) + ", a discovery at a false " +
                       "discovery rate of " + pct(fdr * 100.0) + " % over " +
                       std::to_string(tested.size()) + " cases)";

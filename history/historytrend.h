@@ -5,7 +5,8 @@
 // both sides have repeats, a one-sided Welch test of the latest campaign's repeats against the
 // earlier ones' is a discovery under Benjamini-Hochberg at the false discovery rate across all
 // the cases tested. A verdict marked expected (who, why) does not fail the check, and later
-// campaigns are judged from the expected one on. Each case also carries what its environment
+// campaigns are judged from the expected one on. An improvement takes the same evidence (the
+// test in its direction). Each case also carries what its environment
 // changed at the latest campaign, and the campaigns at which its throughput stepped.
 
 #include "history/historydatabase.h"
@@ -44,10 +45,14 @@ struct CaseTrend {
     // Latest median below previousLow by more than the threshold and, when tested, a
     // discovery at the false discovery rate.
     bool regression = false;
-    bool improvement = false;     // above previousHigh by more than the threshold
-    std::string note;             // the verdict in words
-    std::optional<double> pValue; // the one-sided Welch test; none without two repeats a side
-    bool discovery = false;       // Benjamini-Hochberg rejected it among the cases tested
+    // Above previousHigh by more than the threshold and, when tested, a discovery (the same
+    // rule of evidence as a regression).
+    bool improvement = false;
+    std::string note; // the verdict in words
+    // The one-sided Welch test in the direction the latest moved (slower, or faster when its
+    // median is above the earlier range); none without two repeats a side.
+    std::optional<double> pValue;
+    bool discovery = false; // Benjamini-Hochberg rejected it among the cases tested
     // The latest campaign's verdict marked expected: no longer fails the check.
     bool expected = false;
     std::string expectedWho, expectedWhy;

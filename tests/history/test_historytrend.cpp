@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace sv::history;
 
 namespace {
@@ -73,4 +75,47 @@ TEST(HistoryTrend, OneCampaignHasNothingToCompare) {
     ASSERT_EQ(t.size(), 1u);
     EXPECT_FALSE(t[0].regression);
     EXPECT_FALSE(t[0].previousLow);
+}
+
+namespace {
+
+StoredCampaign withRepeats(const std::string& time, std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    StoredCampaign s = campaign(time, values[values.size() / 2], values.front(), values.back());
+    s.record.cases[0].values = values;
+    s.record.cases[0].runs = static_cast<int>(values.size());
+    return s;
+}
+
+} // namespace
+
+// Issue 37 item 11: History said "Faster: 14.1 % above the earlier campaigns' range" where
+// Compare, on the same repeats, said "no measurable difference" (ratio 1.16 [0.95, 1.37]). An
+// improvement now takes the evidence a regression takes: the one-sided Welch test in its
+// direction, a discovery under Benjamini-Hochberg.
+TEST(HistoryTrend, AnImprovementTakesTheEvidenceARegressionTakes) {
+    // The latest median, 137, is 14.2 % above the earlier range (80-120), but its repeats are
+    // as spread as the earlier ones: not told from noise.
+    const auto noisy = computeTrends(
+        {withRepeats("2026-11-01", {80, 100, 120}), withRepeats("2026-11-02", {100, 137, 175})});
+    ASSERT_EQ(noisy.size(), 1u);
+    EXPECT_NEAR(*noisy[0].changePct, (137 - 120) / 120.0 * 100, 1e-9);
+    ASSERT_TRUE(noisy[0].pValue);
+    EXPECT_GT(*noisy[0].pValue, 0.05);
+    EXPECT_FALSE(noisy[0].improvement) << noisy[0].note;
+    EXPECT_EQ(noisy[0].note.rfind("within noise: latest median 137.0 is 14.2 % above", 0), 0u)
+        << noisy[0].note;
+    // Tight repeats a whole step above: faster, and said with its test.
+    const auto clear = computeTrends(
+        {withRepeats("2026-11-01", {99, 100, 101}), withRepeats("2026-11-02", {137, 138, 139})});
+    ASSERT_TRUE(clear[0].pValue);
+    EXPECT_LT(*clear[0].pValue, 0.01);
+    EXPECT_TRUE(clear[0].improvement) << clear[0].note;
+    EXPECT_NE(clear[0].note.find("faster: latest median 138.0"), std::string::npos)
+        << clear[0].note;
+    EXPECT_NE(clear[0].note.find("a discovery"), std::string::npos) << clear[0].note;
+    // The same rule the other way: a slower latest campaign is tested for being slower.
+    const auto slower = computeTrends(
+        {withRepeats("2026-11-01", {137, 138, 139}), withRepeats("2026-11-02", {99, 100, 101})});
+    EXPECT_TRUE(slower[0].regression) << slower[0].note;
 }
