@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <sys/stat.h>
 
@@ -414,6 +415,34 @@ const LogFormat* detectPastHead(const fs::path& path, std::size_t from, std::str
     return found;
 }
 
+// Whether the lines past a 1 MiB head are worth reading for a log's first throughput lines: the
+// head is a log's preamble (a quarter of its lines or more look like a log's: a clock, a log
+// level, a rank tag, an MLPerf record), or one line runs past it. Prose, data and source are
+// not: reading 64 MiB of them line by line costs many times what grep takes (bench/run_bench.py
+// --text-only), for nothing.
+bool scansPastHead(std::string_view head) {
+    if (head.size() != kDetectBytes) return false;
+    if (head.find('\n') == std::string_view::npos) return true;
+    std::size_t lines = 0, loglike = 0;
+    while (!head.empty() && lines < 20000) {
+        const auto nl = head.find('\n');
+        const std::string_view l = head.substr(0, std::min(nl, std::size_t{256}));
+        ++lines;
+        bool clock = false;
+        for (std::size_t i = 0; !clock && i + 5 <= l.size(); ++i)
+            clock = l[i + 2] == ':' && std::isdigit(static_cast<unsigned char>(l[i])) &&
+                    std::isdigit(static_cast<unsigned char>(l[i + 1])) &&
+                    std::isdigit(static_cast<unsigned char>(l[i + 3])) &&
+                    std::isdigit(static_cast<unsigned char>(l[i + 4]));
+        if (clock || l.rfind(":::", 0) == 0 || l.rfind('[', 0) == 0 ||
+            l.find("INFO") != std::string_view::npos ||
+            l.find("WARN") != std::string_view::npos || l.find("ERROR") != std::string_view::npos)
+            ++loglike;
+        head.remove_prefix(nl == std::string_view::npos ? head.size() : nl + 1);
+    }
+    return loglike * 4 >= lines;
+}
+
 // The format of a text file from its head, read further where the head is its first 64 KiB
 // only, then its tail (a closing summary), then past a long head.
 const LogFormat* detectFileFormat(const fs::path& path, std::string& head, std::string& why,
@@ -424,7 +453,7 @@ const LogFormat* detectFileFormat(const fs::path& path, std::string& head, std::
         format = detectAnyLogFormat(withoutQuotedBlocks(head), &why, &candidate);
     }
     bool pastHead = false;
-    if (!format && head.size() == kDetectBytes) {
+    if (!format && scansPastHead(head)) {
         RateCandidate later;
         format = detectPastHead(path, head.size(), &why, &later);
         pastHead = format != nullptr;
@@ -473,10 +502,13 @@ std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& dis
             *whyNot =
                 "not a throughput log: none of its first " + std::to_string(kDetectLines) +
                 " lines" +
-                (head.size() == kDetectBytes
+                (scansPastHead(head)
                      ? " (nor up to " + std::to_string(kScanPastHead >> 20) +
                            " MiB past its first " + std::to_string(kDetectBytes >> 20) + " MiB)"
-                     : std::string()) +
+                     : head.size() == kDetectBytes
+                         ? " (its first " + std::to_string(kDetectBytes >> 20) +
+                               " MiB do not read as a log's, so no further)"
+                         : std::string()) +
                 " is a throughput line of a known format (scaleview-cli formats lists "
                 "them)";
         if (candidate.line > 0 && whyNot) *whyNot = notReadText(candidate);

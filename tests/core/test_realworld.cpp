@@ -433,3 +433,37 @@ TEST(RealWorldShapes, ThroughputLinesPastALongPreambleAreRead) {
     const ScanResult none = scanLogDirectory(dir.path());
     EXPECT_TRUE(none.logs.empty());
 }
+
+// Reading past the head is for a log's preamble. A 16 MB file of prose with numbers and paths
+// (a documentation or data folder) was read line by line to 64 MiB: 18 times grep's time on
+// bench/run_bench.py --text-only. Its head reads as no log's, so only its head is read, and the
+// reason says so; the same prose behind a log's 1 MiB preamble is still read to its Speed lines.
+TEST(RealWorldShapes, ProseIsNotReadPastItsHead) {
+    TempDir dir;
+    std::string prose;
+    for (int i = 0; prose.size() < (std::size_t{3} << 20); ++i)
+        prose += "the model batch throughput of the data node see section " + std::to_string(i) +
+                 ".25 /srv/data/" + std::to_string(i % 977) + "\n";
+    const std::string speed = "2019-05-23 18:26:05,873 Node[0] Epoch[0] Batch [0-20]\tSpeed: "
+                              "5623.38 samples/sec\taccuracy=0.002747\n";
+    std::string speeds;
+    for (int k = 0; k < 40; ++k)
+        speeds += speed;
+    writeFile(dir / "prose" / "notes.txt", prose);
+    const ScanResult scan = scanLogDirectory(dir / "prose");
+    EXPECT_TRUE(scan.logs.empty());
+    const ScanResult alone = scanLogFiles({dir / "prose" / "notes.txt"});
+    ASSERT_TRUE(alone.error);
+    EXPECT_NE(alone.error->find("its first 1 MiB do not read as a log's, so no further"),
+              std::string::npos)
+        << *alone.error;
+    std::string preamble;
+    for (int i = 0; preamble.size() < (std::size_t{3} << 19); ++i)
+        preamble += "2019-05-23 18:20:" + std::to_string(10 + i % 50) +
+                    " INFO gathering sys log on node " + std::to_string(i) + "\n";
+    writeFile(dir / "log" / "result_0.txt", preamble + prose + speeds);
+    const ScanResult log = scanLogDirectory(dir / "log");
+    ASSERT_EQ(log.logs.size(), 1u);
+    EXPECT_NE(log.logs[0].detection.find("past its first 1 MiB"), std::string::npos)
+        << log.logs[0].detection;
+}
