@@ -120,16 +120,18 @@ asan: deps
 	  ctest --output-on-failure -j $(JOBS) --timeout 600 -L core
 
 # A short libFuzzer run of each reader and of the outputs (FUZZ_SECONDS each, default 60): the
-# log parser, user formats (and the match hint against RE2), scaleview.json, every output form.
+# log parser, user formats (and the match hint against RE2), scaleview.json, every output form,
+# and a campaign's records (probes.json, campaign.json, journal.jsonl).
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCALEVIEW_FUZZ=ON -DSCALEVIEW_TESTS=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_logparser fuzz_userformat fuzz_sidecar fuzz_outputs
-	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/corpus-userformat $(FUZZ_BUILD)/corpus-sidecar $(FUZZ_BUILD)/corpus-outputs
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_logparser fuzz_userformat fuzz_sidecar fuzz_outputs fuzz_records
+	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/corpus-userformat $(FUZZ_BUILD)/corpus-sidecar $(FUZZ_BUILD)/corpus-outputs $(FUZZ_BUILD)/corpus-records
 	$(FUZZ_BUILD)/fuzz/fuzz_logparser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(FUZZ_BUILD)/corpus fuzz/seeds
 	$(FUZZ_BUILD)/fuzz/fuzz_userformat -max_total_time=$(FUZZ_SECONDS) -max_len=1024 $(FUZZ_BUILD)/corpus-userformat fuzz/seeds-userformat
 	$(FUZZ_BUILD)/fuzz/fuzz_sidecar -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(FUZZ_BUILD)/corpus-sidecar fuzz/seeds-sidecar
 	$(FUZZ_BUILD)/fuzz/fuzz_outputs -max_total_time=$(FUZZ_SECONDS) -max_len=2048 $(FUZZ_BUILD)/corpus-outputs
+	$(FUZZ_BUILD)/fuzz/fuzz_records -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(FUZZ_BUILD)/corpus-records fuzz/seeds-records
 
 # DLPERF_SCRIPT=path/to/extract_mxnet_logs.py times DLPerf's own script as well.
 bench:
