@@ -230,6 +230,15 @@ bool RunEnd::isDisturbed() const {
     return disturbed || (monitor && !monitor->evidence.empty());
 }
 
+std::string RunEnd::disturbanceWhy() const {
+    if (!isDisturbed()) return {};
+    std::string why = evidence;
+    if (why.empty() && monitor)
+        for (const auto& e : monitor->evidence)
+            why += (why.empty() ? "" : "; ") + e;
+    return why;
+}
+
 int disturbedOkRuns(const std::map<std::string, JournalEntry>& journal) {
     int n = 0;
     for (const auto& [id, entry] : journal)

@@ -33,6 +33,9 @@ struct RunEnd {
     bool disturbed = false;
     std::string evidence; // why, in words
     bool isDisturbed() const;
+    // Why it is disturbed, in words: the journal's evidence, else the monitor's joined by "; ";
+    // empty when there is none in words (or it is not disturbed).
+    std::string disturbanceWhy() const;
 };
 
 // Why adaptive repeats stopped adding runs to a case ("event": "case").

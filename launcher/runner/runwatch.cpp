@@ -36,12 +36,7 @@ void RunWatch::finish(const PlannedRun& run, RunEnd end, std::function<void(RunE
                      done = std::move(done)](MonitorSummary summary) mutable {
         monitor->deleteLater();
         end.monitor = summary.record();
-        if (!end.monitor->evidence.empty()) {
-            std::string words;
-            for (const auto& e : end.monitor->evidence)
-                words += (words.empty() ? "" : "; ") + e;
-            m_said(id + ": disturbed: " + words);
-        }
+        if (!end.monitor->evidence.empty()) m_said(id + ": disturbed: " + end.disturbanceWhy());
         for (const auto& unknown : summary.notSampled())
             m_said(id + ": " + unknown);
         done(std::move(end));

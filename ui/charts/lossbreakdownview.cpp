@@ -25,15 +25,15 @@ LossBreakdownView::LossBreakdownView(QWidget* parent)
     auto* under = new QHBoxLayout;
     // The notes scroll past four lines: many cases' notes once left the speedup chart above a
     // 70-pixel strip at 1400 x 900 (issue 37 item 9).
-    auto* notes = new QScrollArea(this);
-    notes->setObjectName(QStringLiteral("lossNotes"));
-    notes->setWidget(m_notes);
-    notes->setWidgetResizable(true);
-    notes->setFrameShape(QFrame::NoFrame);
-    notes->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    notes->setMaximumHeight(4 * m_notes->fontMetrics().lineSpacing() + 6);
-    notes->setVisible(false);
-    under->addWidget(notes, 1);
+    m_notesArea = new QScrollArea(this);
+    m_notesArea->setObjectName(QStringLiteral("lossNotes"));
+    m_notesArea->setWidget(m_notes);
+    m_notesArea->setWidgetResizable(true);
+    m_notesArea->setFrameShape(QFrame::NoFrame);
+    m_notesArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_notesArea->setMaximumHeight(4 * m_notes->fontMetrics().lineSpacing() + 6);
+    m_notesArea->setVisible(false);
+    under->addWidget(m_notesArea, 1);
     under->addWidget(m_rerun, 0, Qt::AlignTop);
     layout->addLayout(under);
     m_view->setRenderHint(QPainter::Antialiasing);
@@ -97,8 +97,7 @@ void LossBreakdownView::setAnalysis(const AnalysisPtr& analysis) {
     m_notes->setStyleSheet(doubtful ? QStringLiteral("color: #b3261e; font-weight: bold;")
                                     : QString());
     m_notes->setVisible(!notes.isEmpty());
-    if (auto* area = findChild<QScrollArea*>(QStringLiteral("lossNotes")))
-        area->setVisible(!notes.isEmpty());
+    m_notesArea->setVisible(!notes.isEmpty());
     offerRerun();
 }
 

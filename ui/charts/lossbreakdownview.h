@@ -12,6 +12,7 @@
 class QChartView;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 
 namespace sv::ui {
 
@@ -43,6 +44,7 @@ class LossBreakdownView : public QWidget {
     HoverTip* m_tip = nullptr;
     QChartView* m_view;
     QLabel* m_notes;
+    QScrollArea* m_notesArea; // holds m_notes: shown with it
     QPushButton* m_rerun;
     QString m_slowNode, m_slowWhy;
 };

@@ -48,10 +48,7 @@ QColor stateColour(launcher::RunState s) {
 // Why an ended run was disturbed, in words; empty when it was not.
 QString disturbance(const launcher::RunEnd& end) {
     if (!end.isDisturbed()) return {};
-    std::string why = end.evidence;
-    if (why.empty() && end.monitor)
-        for (const auto& e : end.monitor->evidence)
-            why += (why.empty() ? "" : "; ") + e;
+    const std::string why = end.disturbanceWhy();
     return why.empty() ? QObject::tr("the launcher's monitor marked it disturbed")
                        : QString::fromStdString(why);
 }
@@ -128,8 +125,9 @@ void RunProgressView::setPlan(const QStringList& ids,
         for (int c = 1; c < 4; ++c)
             m_runs->setItem(row, c, new QTableWidgetItem);
         auto it = journal.find(ids[row].toStdString());
-        setState(row, it == journal.end() ? launcher::RunState::Pending : it->second.state());
-        if (it != journal.end() && it->second.end) {
+        if (it == journal.end() || !it->second.end)
+            setState(row, it == journal.end() ? launcher::RunState::Pending : it->second.state());
+        else {
             const auto& end = *it->second.end;
             setState(row, end.state, disturbance(end));
             if (end.timeThroughput)
