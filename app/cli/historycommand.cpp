@@ -9,12 +9,14 @@
 #include "app/cli/commands.h"
 #include "app/cli/measurearguments.h"
 
+#include "history/bundlecampaign.h"
 #include "history/campaignrecord.h"
 #include "history/historydatabase.h"
 #include "history/historyformat.h"
 #include "history/historyimport.h"
 #include "history/historytrend.h"
 #include "core/model/outputtext.h"
+#include "version.h"
 
 #include <QCoreApplication>
 
@@ -89,7 +91,34 @@ int recordCommand(Arguments& args) {
     return status;
 }
 
+// history import NAME.svbundle: another site's campaign, verified, with where it came from.
+int importBundle(Arguments& args, const std::string& bundle) {
+    auto app = ensureApplication();
+    const history::CampaignReading read = history::readBundleCampaign(bundle, SCALEVIEW_VERSION);
+    if (!args.flag("quiet"))
+        for (const auto& w : read.warnings)
+            std::fprintf(stderr, "warning: %s: %s\n", terminalText(bundle).c_str(),
+                         terminalText(w).c_str());
+    if (!read.record) {
+        std::fprintf(stderr, "scaleview-cli history import: %s\n",
+                     terminalText(read.error).c_str());
+        return 2;
+    }
+    HistoryDatabase db(databasePath(args));
+    if (!open(db)) return 2;
+    const auto result = db.record(*read.record);
+    const bool failed = result.outcome == HistoryDatabase::Outcome::Failed;
+    std::fprintf(failed ? stderr : stdout, "%s (bundled by %s on %s)\n",
+                 terminalText(result.message).c_str(),
+                 terminalText(read.record->origin->bundledBy).c_str(),
+                 terminalText(read.record->origin->bundledAt).c_str());
+    return failed ? 2 : 0;
+}
+
 int importCommand(Arguments& args) {
+    if (args.positional().size() == 2 && args.positional()[1].size() > 9 &&
+        args.positional()[1].ends_with(".svbundle"))
+        return importBundle(args, args.positional()[1]);
     if (args.positional().size() != 2)
         return usageError("history import needs one SQLite history file (history import FILE "
                           "--history-db postgresql://...)");

@@ -213,6 +213,9 @@ and its repeats' one-sided Welch test is a Benjamini-Hochberg discovery at --fdr
 history record LOG_DIR... [--method time|speed]
                           add each directory, once: the same logs (by content) are one entry
 history import FILE       every campaign of the SQLite history FILE into --history-db's
+history import NAME.svbundle
+                          another site's campaign from its bundle, verified first (as verify
+                          does), with who bundled it and when
 history expect --case C --campaign ID --why TEXT
                           mark case C's verdict in campaign ID (label or identity) expected,
                           with who ($USER) and why: it no longer fails --fail-on-regression

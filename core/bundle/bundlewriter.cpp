@@ -66,8 +66,7 @@ BundleMethod methodOf(const BundleRequest& r, const std::string& root) {
 
 } // namespace
 
-std::string summarizeForBundle(const fs::path& dir, const BundleMethod& m,
-                               const std::string& scaleviewVersion) {
+Summary bundleSummary(const fs::path& dir, const BundleMethod& m) {
     LoadOptions load;
     load.measure.warmup = m.warmup;
     load.measure.iterations = m.iterations;
@@ -81,7 +80,12 @@ std::string summarizeForBundle(const fs::path& dir, const BundleMethod& m,
     Summary summary = summarizePaths({dir}, load, options);
     summary.windowSource = m.windowSource;
     summary.campaignFile = m.campaignFile;
-    return formatJson(summary, scaleviewVersion);
+    return summary;
+}
+
+std::string summarizeForBundle(const fs::path& dir, const BundleMethod& m,
+                               const std::string& scaleviewVersion) {
+    return formatJson(bundleSummary(dir, m), scaleviewVersion);
 }
 
 BundleBuilt buildBundle(const BundleRequest& request) {

@@ -6,6 +6,7 @@
 #include "core/bundle/bundlemanifest.h"
 #include "core/load/runloader.h"
 #include "core/stats/casestats.h"
+#include "core/stats/summary.h"
 
 #include <filesystem>
 #include <optional>
@@ -36,6 +37,9 @@ struct BundleBuilt {
 };
 
 BundleBuilt buildBundle(const BundleRequest& request);
+
+// The summary of dir by a manifest's method and window, as summarize computes it.
+Summary bundleSummary(const std::filesystem::path& dir, const BundleMethod& method);
 
 // The results as the bundle records them: the summary of dir by the manifest's method.
 std::string summarizeForBundle(const std::filesystem::path& dir, const BundleMethod& method,

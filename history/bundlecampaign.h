@@ -1,0 +1,18 @@
+#pragma once
+// Another site's campaign from its bundle, for the history: verified first (every file and every
+// figure, core/bundle/bundleverify.h), then read as a campaign with its origin. A bundle that is
+// not verified is no record, and the reasons say why.
+
+#include "history/campaignrecord.h"
+
+#include <filesystem>
+#include <string>
+
+namespace sv::history {
+
+// Blocking (it extracts, hashes and recomputes): call it off the GUI thread. The private folder
+// it extracts into is removed before it returns.
+CampaignReading readBundleCampaign(const std::filesystem::path& bundle,
+                                   const std::string& scaleviewVersion);
+
+} // namespace sv::history
