@@ -7,7 +7,8 @@ namespace sv::history {
 
 namespace fs = std::filesystem;
 
-CampaignReading readBundleCampaign(const fs::path& bundle, const std::string& scaleviewVersion) {
+CampaignReading readBundleCampaign(const fs::path& bundle, const std::string& scaleviewVersion,
+                                   const BundleSignatureCheck& checkSignature) {
     CampaignReading out;
     std::string error;
     const auto folder = makePrivateFolder(&error);
@@ -16,7 +17,19 @@ CampaignReading readBundleCampaign(const fs::path& bundle, const std::string& sc
         return out;
     }
     const BundleVerdict v = verifyBundle(bundle, *folder, scaleviewVersion);
-    const auto reasons = v.reasons();
+    auto reasons = v.reasons();
+    // A signature is checked when there is one; one that does not hold is a reason like any.
+    std::string key;
+    if (!v.opened.refused && v.opened.signed_) {
+        std::string why = "ScaleView cannot check signatures here";
+        const auto named = checkSignature
+                               ? checkSignature(v.opened.manifestText, v.opened.signature, &why)
+                               : std::nullopt;
+        if (named)
+            key = *named;
+        else
+            reasons.push_back(std::string(kSignatureName) + ": " + why);
+    }
     if (!reasons.empty()) {
         out.error = bundle.string() + " is not verified, so not recorded: " + reasons.front() +
                     (reasons.size() > 1 ? " (and " + std::to_string(reasons.size() - 1) +
@@ -33,7 +46,7 @@ CampaignReading readBundleCampaign(const fs::path& bundle, const std::string& sc
             r.label = m.campaign;
             // Extraction gave the logs today's times; the bundle's is the nearest known.
             r.time = m.created;
-            r.origin = CampaignOrigin{m.createdBy, m.created, m.scaleviewVersion, r.path, {}};
+            r.origin = CampaignOrigin{m.createdBy, m.created, m.scaleviewVersion, r.path, key};
         }
     }
     std::error_code ec;

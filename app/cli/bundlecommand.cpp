@@ -9,6 +9,7 @@
 #include "core/load/campaignwindow.h"
 #include "core/model/atomicfile.h"
 #include "core/model/outputtext.h"
+#include "launcher/exec/bundlesignature.h"
 
 #include <chrono>
 #include <cstdio>
@@ -68,7 +69,8 @@ int bundleCommand(const std::vector<std::string>& argvIn) {
     std::vector<std::string> argv = argvIn;
     for (auto& a : argv)
         if (a == "-o") a = "--output";
-    Arguments args(argv, {"output", "method", "warmup", "iterations", "threads", "log-format"}, {});
+    Arguments args(
+        argv, {"output", "method", "warmup", "iterations", "threads", "log-format", "sign"}, {});
     if (args.positional().size() != 1) return usage("bundle", "one campaign directory, please");
     const auto output = args.value("output");
     if (!output) return usage("bundle", "-o/--output NAME.svbundle is missing");
@@ -81,6 +83,10 @@ int bundleCommand(const std::vector<std::string>& argvIn) {
     r.created = nowUtc();
     r.createdBy = whoAmI();
     r.mtime = static_cast<std::int64_t>(std::time(nullptr));
+    if (const auto key = args.value("sign"))
+        r.sign = [key](const std::string& manifest, std::string* error) {
+            return signManifest(manifest, *key, error);
+        };
     const BundleBuilt built = buildBundle(r);
     if (built.error) {
         std::fprintf(stderr, "scaleview-cli bundle: %s\n", terminalText(*built.error).c_str());
@@ -102,8 +108,9 @@ int bundleCommand(const std::vector<std::string>& argvIn) {
 }
 
 int verifyCommand(const std::vector<std::string>& argv) {
-    Arguments args(argv, {}, {"quiet"});
+    Arguments args(argv, {"allowed-signers"}, {"quiet"});
     if (args.error()) return usage("verify", *args.error());
+    const fs::path allowed = args.value("allowed-signers").value_or("");
     if (args.positional().size() != 1) return usage("verify", "one bundle file, please");
     const fs::path bundle = args.positional()[0];
     std::string error;
@@ -113,6 +120,21 @@ int verifyCommand(const std::vector<std::string>& argv) {
         return 2;
     }
     const BundleVerdict v = verifyBundle(bundle, *folder, SCALEVIEW_VERSION);
+    // The signature, when there is one (or when one is required): a reason like any other.
+    std::vector<std::string> reasons = v.reasons();
+    std::string signedBy;
+    if (!v.opened.refused && v.opened.signed_) {
+        const SignatureCheck s =
+            checkManifestSignature(v.opened.manifestText, v.opened.signature, allowed);
+        if (s.good)
+            signedBy =
+                "; signed with " + s.key + (s.principal.empty() ? "" : " (" + s.principal + ")");
+        else
+            reasons.push_back(std::string(kSignatureName) + ": " + s.error);
+    } else if (!v.opened.refused && !allowed.empty()) {
+        reasons.push_back(std::string(kSignatureName) +
+                          ": not signed, and --allowed-signers asks for a signature");
+    }
     std::error_code ec;
     fs::remove_all(*folder, ec);
     const std::string name = terminalText(bundle.string());
@@ -124,7 +146,6 @@ int verifyCommand(const std::vector<std::string>& argv) {
     if (!args.flag("quiet"))
         for (const auto& n : v.notes)
             std::fprintf(stderr, "note: %s\n", terminalText(n).c_str());
-    const auto reasons = v.reasons();
     const BundleManifest& m = v.opened.manifest;
     if (!reasons.empty()) {
         for (const auto& r : reasons)
@@ -137,7 +158,7 @@ int verifyCommand(const std::vector<std::string>& argv) {
                  "the logs (bundled by %s on %s with ScaleView %s%s)\n",
                  name.c_str(), m.files.size(), kResultsName, terminalText(m.createdBy).c_str(),
                  terminalText(m.created).c_str(), terminalText(m.scaleviewVersion).c_str(),
-                 v.opened.signed_ ? "; signed, signature not checked here" : "");
+                 terminalText(signedBy).c_str());
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "app/cli/measurearguments.h"
 
 #include "history/bundlecampaign.h"
+#include "launcher/exec/bundlesignature.h"
 #include "history/campaignrecord.h"
 #include "history/historydatabase.h"
 #include "history/historyformat.h"
@@ -94,7 +95,17 @@ int recordCommand(Arguments& args) {
 // history import NAME.svbundle: another site's campaign, verified, with where it came from.
 int importBundle(Arguments& args, const std::string& bundle) {
     auto app = ensureApplication();
-    const history::CampaignReading read = history::readBundleCampaign(bundle, SCALEVIEW_VERSION);
+    const std::filesystem::path allowed = args.value("allowed-signers").value_or("");
+    const history::CampaignReading read = history::readBundleCampaign(
+        bundle, SCALEVIEW_VERSION,
+        [&allowed](const std::string& manifest, const std::string& signature,
+                   std::string* why) -> std::optional<std::string> {
+            const SignatureCheck s = checkManifestSignature(manifest, signature, allowed);
+            if (!s.good) *why = s.error;
+            return s.good ? std::optional(s.key +
+                                          (s.principal.empty() ? "" : " (" + s.principal + ")"))
+                          : std::nullopt;
+        });
     if (!args.flag("quiet"))
         for (const auto& w : read.warnings)
             std::fprintf(stderr, "warning: %s: %s\n", terminalText(bundle).c_str(),
@@ -108,10 +119,12 @@ int importBundle(Arguments& args, const std::string& bundle) {
     if (!open(db)) return 2;
     const auto result = db.record(*read.record);
     const bool failed = result.outcome == HistoryDatabase::Outcome::Failed;
-    std::fprintf(failed ? stderr : stdout, "%s (bundled by %s on %s)\n",
-                 terminalText(result.message).c_str(),
-                 terminalText(read.record->origin->bundledBy).c_str(),
-                 terminalText(read.record->origin->bundledAt).c_str());
+    const history::CampaignOrigin& o = *read.record->origin;
+    std::fprintf(
+        failed ? stderr : stdout, "%s (bundled by %s on %s%s)\n",
+        terminalText(result.message).c_str(), terminalText(o.bundledBy).c_str(),
+        terminalText(o.bundledAt).c_str(),
+        terminalText(o.signatureKey.empty() ? "" : ", signed with " + o.signatureKey).c_str());
     return failed ? 2 : 0;
 }
 
@@ -225,9 +238,10 @@ void recordInHistory(const std::string& dir) {
 }
 
 int historyCommand(const std::vector<std::string>& argv) {
-    Arguments args(
-        argv, {"case", "format", "threshold", "history-db", "method", "fdr", "campaign", "why"},
-        {"fail-on-regression", "quiet"});
+    Arguments args(argv,
+                   {"case", "format", "threshold", "history-db", "method", "fdr", "campaign", "why",
+                    "allowed-signers"},
+                   {"fail-on-regression", "quiet"});
     if (!args.positional().empty() && args.positional().front() == "record")
         return recordCommand(args);
     if (!args.positional().empty() && args.positional().front() == "import")

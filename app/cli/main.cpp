@@ -194,13 +194,17 @@ bundle DIR -o NAME.svbundle [options]
   --warmup W --iterations I
                           the results' window (default: the campaign's, as for summarize)
   --log-format ID         read every log as this format (scaleview-cli formats lists them)
+  --sign KEY              sign the manifest with this SSH private key (ssh-keygen -Y sign,
+                          namespace scaleview-bundle; MANIFEST.json.sig in the bundle)
 )"},
     {"verify",
      R"(verify: a bundle checked the whole way: read safely into a private temporary folder (paths
 that leave it, links, devices, a decompression bomb, a truncated or future-version bundle are
 refused with the reason), every file against the manifest, and every figure of its results
 recomputed from its raw logs by the recorded method and window. Each difference is named.
-verify NAME.svbundle [--quiet]
+verify NAME.svbundle [--allowed-signers FILE] [--quiet]
+  --allowed-signers FILE  require a signature by a key this ssh-keygen allowed_signers file
+                          names (without it, a signature is checked and its key said)
 Exit status: 0 verified; 1 not verified (each difference on standard output); 2 refused, or usage.
 )"},
     {"history",
@@ -215,7 +219,7 @@ history record LOG_DIR... [--method time|speed]
 history import FILE       every campaign of the SQLite history FILE into --history-db's
 history import NAME.svbundle
                           another site's campaign from its bundle, verified first (as verify
-                          does), with who bundled it and when
+                          does, --allowed-signers too), with who bundled it, when, and its key
 history expect --case C --campaign ID --why TEXT
                           mark case C's verdict in campaign ID (label or identity) expected,
                           with who ($USER) and why: it no longer fails --fail-on-regression

@@ -128,8 +128,8 @@ void readEntries(TarReader& tar, OpenedBundle& out) {
         }
         if (rel == kSignatureName) {
             out.signed_ = true;
-            std::ofstream(out.folder / kSignatureName, std::ios::binary)
-                << readSmall(tar, *e, kMaxSignature, kSignatureName);
+            out.signature = readSmall(tar, *e, kMaxSignature, kSignatureName);
+            std::ofstream(out.folder / kSignatureName, std::ios::binary) << out.signature;
             continue;
         }
         const auto it = listed.find(rel);

@@ -27,6 +27,7 @@ struct OpenedBundle {
     std::optional<std::string> refused; // why it was not opened at all
     std::vector<std::string> problems;  // each file that differs from the manifest, named
     bool signed_ = false;               // MANIFEST.json.sig is there
+    std::string signature;              // its text, for the caller to check
 };
 
 // Extracts bundle into privateFolder (which must exist and be empty).

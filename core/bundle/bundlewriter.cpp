@@ -128,6 +128,15 @@ BundleBuilt buildBundle(const BundleRequest& request) {
         tar.addFile(top + kSumsName, m.sha256sums(Sha256::of(manifest)));
         for (const auto& [path, bytes] : contents)
             tar.addFile(top + path, bytes);
+        if (request.sign) {
+            std::string error;
+            const auto signature = request.sign(manifest, &error);
+            if (!signature) {
+                out.error = error;
+                return out;
+            }
+            tar.addFile(top + kSignatureName, *signature);
+        }
     } catch (const std::invalid_argument& e) {
         out.error = std::string("cannot bundle ") + e.what();
         return out;

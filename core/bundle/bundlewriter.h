@@ -9,6 +9,7 @@
 #include "core/stats/summary.h"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -27,6 +28,9 @@ struct BundleRequest {
     // Who, when and with what: the manifest's origin fields.
     std::string scaleviewVersion, createdBy, created;
     std::int64_t mtime = 0; // every entry's time in the archive
+    // Signs the manifest (the caller's, since signing runs a program): the signature's text,
+    // or nullopt with *error. Empty: the bundle is not signed.
+    std::function<std::optional<std::string>(const std::string& manifest, std::string* error)> sign;
 };
 
 struct BundleBuilt {

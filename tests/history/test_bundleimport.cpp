@@ -94,6 +94,31 @@ TEST(BundleImport, TheCommandLineSaysWhoBundledIt) {
         << r.out;
 }
 
+// A signed bundle's key goes with its origin.
+TEST(BundleImport, ASignedBundlesKeyIsRecorded) {
+    TempDir dir;
+    writeHistoryCampaign(dir / "camp", 1.0, 1.9, 3);
+    ASSERT_EQ(runProcess({"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                          (dir / "key").string()})
+                  .exitCode,
+              0);
+    const std::string bundle = (dir / "signed.svbundle").string();
+    auto made = runProcess({SCALEVIEW_CLI, "bundle", (dir / "camp").string(), "-o", bundle,
+                            "--sign", (dir / "key").string()});
+    ASSERT_EQ(made.exitCode, 0) << made.err;
+    const std::string db = (dir / "h.sqlite").string();
+    auto r = runProcess({SCALEVIEW_CLI, "history", "import", bundle, "--history-db", db});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find(", signed with ED25519 key SHA256:"), std::string::npos) << r.out;
+    HistoryDatabase history(db);
+    std::string error;
+    const auto stored = history.campaigns(&error);
+    ASSERT_TRUE(stored && stored->size() == 1) << error;
+    ASSERT_TRUE(stored->front().record.origin);
+    EXPECT_EQ(stored->front().record.origin->signatureKey.rfind("ED25519 key SHA256:", 0), 0u)
+        << stored->front().record.origin->signatureKey;
+}
+
 class BundleImportPostgres : public PostgresSuite {};
 
 TEST_F(BundleImportPostgres, AVerifiedBundleIsRecordedWithItsOrigin) {
