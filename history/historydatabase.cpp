@@ -98,8 +98,8 @@ const char* kPostgresSchema[] = {
 constexpr qint64 kSchemaLock = 0x5343414C45564945; // "SCALEVIE"
 
 // The tables a reader may meet (an older schema lacks the later ones).
-const char* kTables[] = {"campaigns",       "cases",           "expectations",
-                          "node_probes",     "case_parameters", "campaign_origins"};
+const char* kTables[] = {"campaigns",   "cases",           "expectations",
+                         "node_probes", "case_parameters", "campaign_origins"};
 
 QString nextConnectionName() {
     static std::atomic<int> counter{0};
