@@ -14,7 +14,8 @@ BUILD_DEPS := cmake ninja-build g++ clang git pkg-config python3 python3-numpy d
               nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
               qt6-base-dev qt6-base-dev-tools libgl-dev \
               qt6-charts-dev libqt6opengl6-dev qt6-svg-dev fonts-dejavu-core \
-              xvfb xauth imagemagick libqt6sql6-sqlite libqt6sql6-psql libre2-dev
+              xvfb xauth imagemagick libqt6sql6-sqlite libqt6sql6-psql libre2-dev \
+              zlib1g-dev libssl-dev
 TEST_DEPS  := $(BUILD_DEPS) time appstream desktop-file-utils
 BENCH_DEPS := $(BUILD_DEPS) time grep
 # The launcher's tests run sshd, ssh, mpirun and the PyTorch CPU workload for real.

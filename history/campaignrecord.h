@@ -6,6 +6,7 @@
 #include "core/compare/environmentsummary.h"
 #include "core/compare/recordedfacts.h"
 #include "core/stats/summary.h"
+#include "history/campaignorigin.h"
 #include "history/nodehistory.h"
 
 #include <filesystem>
@@ -37,6 +38,7 @@ struct CampaignRecord {
     EnvironmentSummary environment;
     std::vector<CaseRecord> cases;           // cases with a median only
     std::vector<NodeProbeRecord> nodeProbes; // each node's solo probes, from its probes.json
+    std::optional<CampaignOrigin> origin;    // another site's, imported from its bundle
 };
 
 struct CampaignReading {

@@ -22,6 +22,7 @@ namespace {
 // Version 1: campaigns and cases. Version 2: expectations (verdicts marked expected).
 // Version 3: node_probes (each node's solo probe figures per campaign, issue 28).
 // Version 4: case_parameters (what each case's logs' parameter dumps state, issue 29).
+// Version 5: campaign_origins (another site's campaign imported from its bundle, issue 39).
 // SQLite keeps its version in PRAGMA user_version, PostgreSQL in the table schema_version.
 const char* kSqliteSchema[] = {
     "CREATE TABLE IF NOT EXISTS campaigns ("
@@ -50,6 +51,10 @@ const char* kSqliteSchema[] = {
     " model TEXT NOT NULL, precision TEXT NOT NULL, batch_per_device INTEGER NOT NULL,"
     " nodes INTEGER NOT NULL, gpus_per_node INTEGER NOT NULL, format TEXT NOT NULL,"
     " what TEXT NOT NULL, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS campaign_origins ("
+    " campaign_id INTEGER NOT NULL UNIQUE REFERENCES campaigns(id) ON DELETE CASCADE,"
+    " bundled_by TEXT NOT NULL, bundled_at TEXT NOT NULL, scaleview_version TEXT NOT NULL,"
+    " bundle_file TEXT NOT NULL, signature_key TEXT NOT NULL)",
 };
 
 // The same tables in PostgreSQL's types (double precision: REAL is 4 bytes there).
@@ -82,6 +87,10 @@ const char* kPostgresSchema[] = {
     " model TEXT NOT NULL, precision TEXT NOT NULL, batch_per_device INTEGER NOT NULL,"
     " nodes INTEGER NOT NULL, gpus_per_node INTEGER NOT NULL, format TEXT NOT NULL,"
     " what TEXT NOT NULL, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS campaign_origins ("
+    " campaign_id BIGINT NOT NULL UNIQUE REFERENCES campaigns(id) ON DELETE CASCADE,"
+    " bundled_by TEXT NOT NULL, bundled_at TEXT NOT NULL, scaleview_version TEXT NOT NULL,"
+    " bundle_file TEXT NOT NULL, signature_key TEXT NOT NULL)",
 };
 
 // Every ScaleView that creates or migrates the shared schema takes this transaction-scoped
@@ -89,7 +98,8 @@ const char* kPostgresSchema[] = {
 constexpr qint64 kSchemaLock = 0x5343414C45564945; // "SCALEVIE"
 
 // The tables a reader may meet (an older schema lacks the later ones).
-const char* kTables[] = {"campaigns", "cases", "expectations", "node_probes", "case_parameters"};
+const char* kTables[] = {"campaigns",   "cases",           "expectations",
+                         "node_probes", "case_parameters", "campaign_origins"};
 
 QString nextConnectionName() {
     static std::atomic<int> counter{0};

@@ -103,7 +103,7 @@ class HistoryDatabase {
     // oldest first; nullopt with *error.
     std::optional<std::vector<NodeObservation>> nodeObservations(std::string* error) const;
 
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 5;
 
   private:
     // HistoryImport reads a source history's tables itself, a campaign at a time.

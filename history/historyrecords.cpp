@@ -80,6 +80,37 @@ bool writeCaseParameters(QSqlQuery& q, qlonglong campaignId, const CaseRecord& k
     return true;
 }
 
+// Where an imported campaign came from (CampaignRecord::origin), when it did.
+bool writeOrigin(QSqlQuery& q, qlonglong campaignId, const std::optional<CampaignOrigin>& o) {
+    if (!o) return true;
+    q.prepare(QStringLiteral("INSERT INTO campaign_origins (campaign_id, bundled_by, bundled_at,"
+                             " scaleview_version, bundle_file, signature_key)"
+                             " VALUES (?, ?, ?, ?, ?, ?)"));
+    for (const QVariant& v : {QVariant(campaignId), QVariant(qs(o->bundledBy)),
+                              QVariant(qs(o->bundledAt)), QVariant(qs(o->scaleviewVersion)),
+                              QVariant(qs(o->bundleFile)), QVariant(qs(o->signatureKey))})
+        q.addBindValue(v);
+    return q.exec();
+}
+
+bool readOrigins(QSqlQuery& q, const std::map<qlonglong, std::size_t>& index,
+                 std::vector<StoredCampaign>& out) {
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT campaign_id, bundled_by, bundled_at, scaleview_version,"
+                               " bundle_file, signature_key FROM campaign_origins")))
+        return false;
+    while (q.next()) {
+        const auto it = index.find(q.value(0).toLongLong());
+        if (it == index.end()) continue;
+        out[it->second].record.origin =
+            CampaignOrigin{q.value(1).toString().toStdString(), q.value(2).toString().toStdString(),
+                           q.value(3).toString().toStdString(), q.value(4).toString().toStdString(),
+                           q.value(5).toString().toStdString()};
+    }
+    q.finish();
+    return true;
+}
+
 // The campaigns' rows, oldest first (index: campaign id -> out's index).
 bool readCampaignRows(QSqlQuery& q, std::vector<StoredCampaign>& out,
                       std::map<qlonglong, std::size_t>& index) {
@@ -266,6 +297,8 @@ HistoryDatabase::RecordResult HistoryDatabase::recordOnce(const CampaignRecord& 
     }
     if (!detail::writeNodeProbes(q, *id, c.nodeProbes))
         return recordFailed(q, c, "cannot write the node probes", connectionLost);
+    if (!writeOrigin(q, *id, c.origin))
+        return recordFailed(q, c, "cannot write where it came from", connectionLost);
     if (!q.exec(QStringLiteral("COMMIT")))
         return recordFailed(q, c, "cannot commit", connectionLost);
     RecordResult out;
@@ -318,6 +351,8 @@ std::optional<std::vector<StoredCampaign>> HistoryDatabase::campaigns(std::strin
     else if (!readCaseRows(c, index, out))
         failed = &c;
     else if (hasTable("case_parameters") && !readCaseParameters(p, index, out))
+        failed = &p;
+    else if (hasTable("campaign_origins") && !readOrigins(p, index, out))
         failed = &p;
     if (!failed && hasTable("node_probes")) {
         std::map<std::string, std::size_t> byIdentity;

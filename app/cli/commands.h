@@ -35,6 +35,11 @@ int historyCommand(const std::vector<std::string>& args);
 // slower than its own history or its peers. 0 done (1 a flagged node with --fail-on-slow-node);
 // 2 usage error or unusable database.
 int nodesCommand(const std::vector<std::string>& args);
+// bundle DIR -o NAME.svbundle: the campaign, its results and manifest in one file. 0 written;
+// 2 usage error, unreadable file, or the output already there.
+int bundleCommand(const std::vector<std::string>& args);
+// verify NAME.svbundle: 0 verified; 1 not verified (each difference named); 2 refused or usage.
+int verifyCommand(const std::vector<std::string>& args);
 // A finished campaign into the history (SCALEVIEW_HISTORY_DB=off: not); says how it went.
 void recordInHistory(const std::string& dir);
 // scaleview-plot (the GUI's chart builders, offscreen), where it is installed.

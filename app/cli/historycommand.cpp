@@ -9,12 +9,15 @@
 #include "app/cli/commands.h"
 #include "app/cli/measurearguments.h"
 
+#include "history/bundlecampaign.h"
+#include "launcher/exec/bundlesignature.h"
 #include "history/campaignrecord.h"
 #include "history/historydatabase.h"
 #include "history/historyformat.h"
 #include "history/historyimport.h"
 #include "history/historytrend.h"
 #include "core/model/outputtext.h"
+#include "version.h"
 
 #include <QCoreApplication>
 
@@ -89,7 +92,46 @@ int recordCommand(Arguments& args) {
     return status;
 }
 
+// history import NAME.svbundle: another site's campaign, verified, with where it came from.
+int importBundle(Arguments& args, const std::string& bundle) {
+    auto app = ensureApplication();
+    const std::filesystem::path allowed = args.value("allowed-signers").value_or("");
+    const history::CampaignReading read = history::readBundleCampaign(
+        bundle, SCALEVIEW_VERSION,
+        [&allowed](const std::string& manifest, const std::string& signature,
+                   std::string* why) -> std::optional<std::string> {
+            const SignatureCheck s = checkManifestSignature(manifest, signature, allowed);
+            if (!s.good) *why = s.error;
+            return s.good ? std::optional(s.key +
+                                          (s.principal.empty() ? "" : " (" + s.principal + ")"))
+                          : std::nullopt;
+        });
+    if (!args.flag("quiet"))
+        for (const auto& w : read.warnings)
+            std::fprintf(stderr, "warning: %s: %s\n", terminalText(bundle).c_str(),
+                         terminalText(w).c_str());
+    if (!read.record) {
+        std::fprintf(stderr, "scaleview-cli history import: %s\n",
+                     terminalText(read.error).c_str());
+        return 2;
+    }
+    HistoryDatabase db(databasePath(args));
+    if (!open(db)) return 2;
+    const auto result = db.record(*read.record);
+    const bool failed = result.outcome == HistoryDatabase::Outcome::Failed;
+    const history::CampaignOrigin& o = *read.record->origin;
+    std::fprintf(
+        failed ? stderr : stdout, "%s (bundled by %s on %s%s)\n",
+        terminalText(result.message).c_str(), terminalText(o.bundledBy).c_str(),
+        terminalText(o.bundledAt).c_str(),
+        terminalText(o.signatureKey.empty() ? "" : ", signed with " + o.signatureKey).c_str());
+    return failed ? 2 : 0;
+}
+
 int importCommand(Arguments& args) {
+    if (args.positional().size() == 2 && args.positional()[1].size() > 9 &&
+        args.positional()[1].ends_with(".svbundle"))
+        return importBundle(args, args.positional()[1]);
     if (args.positional().size() != 2)
         return usageError("history import needs one SQLite history file (history import FILE "
                           "--history-db postgresql://...)");
@@ -196,9 +238,10 @@ void recordInHistory(const std::string& dir) {
 }
 
 int historyCommand(const std::vector<std::string>& argv) {
-    Arguments args(
-        argv, {"case", "format", "threshold", "history-db", "method", "fdr", "campaign", "why"},
-        {"fail-on-regression", "quiet"});
+    Arguments args(argv,
+                   {"case", "format", "threshold", "history-db", "method", "fdr", "campaign", "why",
+                    "allowed-signers"},
+                   {"fail-on-regression", "quiet"});
     if (!args.positional().empty() && args.positional().front() == "record")
         return recordCommand(args);
     if (!args.positional().empty() && args.positional().front() == "import")

@@ -24,6 +24,7 @@ const char* kOverview = R"(Usage:
   scaleview-cli references [--reference-file FILE]... | references save LOG_DIR --id ID
   scaleview-cli history [--fail-on-regression] | history record LOG_DIR... | history import|expect
   scaleview-cli nodes [--history-db X] [--format table|json]
+  scaleview-cli bundle DIR -o NAME.svbundle | verify NAME.svbundle
   scaleview-cli formats | formats add FORMAT_FILE | formats test FORMAT_FILE LOG...
   scaleview-cli --version | --help
 
@@ -182,6 +183,30 @@ references save LOG_DIR --id ID [--title T] [--hardware H] [--method time|speed]
                           (median, speedup, method, every repeat) to ID.json in that
                           directory; an existing file is never replaced
 )"},
+    {"bundle",
+     R"(bundle: a campaign directory shared as one file another site can verify: a gzip-compressed
+POSIX tar (open it by hand with tar xzf) holding every file under DIR exactly as written, the
+summary (summarize --format json) with the method and window it used, and MANIFEST.json with each
+file's size and SHA-256 (SHA256SUMS beside it: sha256sum -c SHA256SUMS). docs/sharing-campaigns.md
+bundle DIR -o NAME.svbundle [options]
+  -o, --output FILE       the bundle to write; never over a file already there
+  --method time|speed     the results' method (default time)
+  --warmup W --iterations I
+                          the results' window (default: the campaign's, as for summarize)
+  --log-format ID         read every log as this format (scaleview-cli formats lists them)
+  --sign KEY              sign the manifest with this SSH private key (ssh-keygen -Y sign,
+                          namespace scaleview-bundle; MANIFEST.json.sig in the bundle)
+)"},
+    {"verify",
+     R"(verify: a bundle checked the whole way: read safely into a private temporary folder (paths
+that leave it, links, devices, a decompression bomb, a truncated or future-version bundle are
+refused with the reason), every file against the manifest, and every figure of its results
+recomputed from its raw logs by the recorded method and window. Each difference is named.
+verify NAME.svbundle [--allowed-signers FILE] [--quiet]
+  --allowed-signers FILE  require a signature by a key this ssh-keygen allowed_signers file
+                          names (without it, a signature is checked and its key said)
+Exit status: 0 verified; 1 not verified (each difference on standard output); 2 refused, or usage.
+)"},
     {"history",
      R"(history: the history of campaigns (SQLite, $XDG_DATA_HOME/scaleview/history.sqlite,
 ~/.local/share/..., or a team's PostgreSQL). Every campaign run finishes into it; history record
@@ -192,6 +217,9 @@ and its repeats' one-sided Welch test is a Benjamini-Hochberg discovery at --fdr
 history record LOG_DIR... [--method time|speed]
                           add each directory, once: the same logs (by content) are one entry
 history import FILE       every campaign of the SQLite history FILE into --history-db's
+history import NAME.svbundle
+                          another site's campaign from its bundle, verified first (as verify
+                          does, --allowed-signers too), with who bundled it, when, and its key
 history expect --case C --campaign ID --why TEXT
                           mark case C's verdict in campaign ID (label or identity) expected,
                           with who ($USER) and why: it no longer fails --fail-on-regression
@@ -308,6 +336,8 @@ int main(int argc, char** argv) {
     }
     if (command == "summarize") return sv::cli::summarizeCommand(args);
     if (command == "plot") return sv::cli::plotCommand(args);
+    if (command == "bundle") return sv::cli::bundleCommand(args);
+    if (command == "verify") return sv::cli::verifyCommand(args);
     if (command == "compare") return sv::cli::compareCommand(args);
     if (command == "report") return sv::cli::reportCommand(args);
     if (command == "references") return sv::cli::referencesCommand(args);
@@ -321,7 +351,8 @@ int main(int argc, char** argv) {
     std::fprintf(
         stderr,
         "scaleview-cli: unknown command '%s' (commands: summarize, compare, report, plot, "
-        "run, resume, find-slow-node, preflight, references, history, nodes, formats; "
+        "run, resume, find-slow-node, preflight, references, history, nodes, formats, bundle, "
+        "verify; "
         "scaleview-cli --help says "
         "more)\n",
         command.c_str());
