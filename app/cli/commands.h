@@ -28,6 +28,9 @@ int preflightCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 // 0: the report was written; 2: usage error, unreadable directory, write failure.
 int reportCommand(const std::vector<std::string>& args);
+// predict LOG_DIR --topologies 8n8g,16n8g: 0 done (a case refused says why), 2 usage error or
+// unreadable directory.
+int predictCommand(const std::vector<std::string>& args);
 // history [--case T] [--format F] [--fail-on-regression] | history record DIR...: 0 done;
 // 1 a regression flagged with --fail-on-regression; 2 usage error, unusable database or directory.
 int historyCommand(const std::vector<std::string>& args);

@@ -21,6 +21,7 @@ const char* kOverview = R"(Usage:
   scaleview-cli preflight CAMPAIGN.json
   scaleview-cli compare A B [C...] [--label NAME]... [--format table|csv|json|markdown]
   scaleview-cli report LOG_DIR... --output report.html|report.md [--label NAME]...
+  scaleview-cli predict LOG_DIR --topologies 8n8g,16n8g [--link-gbps G] [--format table|json]
   scaleview-cli references [--reference-file FILE]... | references save LOG_DIR --id ID
   scaleview-cli history [--fail-on-regression] | history record LOG_DIR... | history import|expect
   scaleview-cli nodes [--history-db X] [--format table|json]
@@ -72,6 +73,13 @@ that campaign's warmup and iterations unless --warmup/--iterations say otherwise
   --cv-threshold PCT      warn about a case whose repeats' CV is above PCT (default 5)
   --exclude-disturbed     leave out the runs a campaign's monitor marked disturbed (default:
                           count them, and warn)
+  --device NAME           the GPUs' name as nvidia-smi prints it, for each case's percent of
+                          peak (default: scaleview.json's "device", else the captured
+                          environment's; unknown: "peak unknown", with why)
+  --peak-tflops T         a peak per device the user states (TFLOP/s): the only one the CPU
+                          workload gets
+  --peak-catalogue FILE   devices' peaks and models' FLOPs beside the built-in catalogue and
+                          $XDG_DATA_HOME/scaleview/peak-catalogue.json (docs/percent-of-peak.md)
   --strict                exit 1 when any log was skipped, incomplete or unusable
   --quiet                 no warnings on standard error
 )"},
@@ -254,6 +262,23 @@ threshold), with the evidence in words.
   --fail-on-slow-node     exit 1 when a node is flagged
   --history-db FILE|URI   this database instead (also SCALEVIEW_HISTORY_DB)
 )"},
+    {"predict",
+     R"(predict: the throughput of more nodes, from the cases measured: each iteration is the
+single node's time at the same GPUs per node, plus a ring all-reduce of the gradient across the
+nodes at the link speed, plus a residual fitted on the measured multi-node cases. Each
+prediction carries a 95 % interval (the measured intervals carried through, widened to the
+backtest's 90th-percentile error over the published tables) and says which backtest it rests
+on. A case group with fewer than two multi-device cases, no single-node case at the GPUs per
+node, no multi-node case or no link speed is refused with why (docs/prediction.md).
+  --topologies LIST       the topologies to predict, e.g. 8n8g,16n8g (8n: the measured GPUs
+                          per node)
+  --link-gbps G           the inter-node link in Gbit/s; default: implied by two or more
+                          measured multi-node cases, else refused
+  --format table|json     table (default) or {"predictions": [...], "refused": [...]}
+  --backtest              print the backtest over the published tables and exit
+  --method, --warmup, --iterations, --quiet
+                          as for summarize
+)"},
     {"formats",
      R"(formats: list the log formats ScaleView reads (ids for --log-format), each with its
 framework, throughput unit, DLPerf extraction scripts and their default warmup and iterations,
@@ -340,6 +365,7 @@ int main(int argc, char** argv) {
     if (command == "verify") return sv::cli::verifyCommand(args);
     if (command == "compare") return sv::cli::compareCommand(args);
     if (command == "report") return sv::cli::reportCommand(args);
+    if (command == "predict") return sv::cli::predictCommand(args);
     if (command == "references") return sv::cli::referencesCommand(args);
     if (command == "formats") return sv::cli::formatsCommand(args);
     if (command == "history") return sv::cli::historyCommand(args);
@@ -350,7 +376,7 @@ int main(int argc, char** argv) {
     if (command == "preflight") return sv::cli::preflightCommand(args);
     std::fprintf(
         stderr,
-        "scaleview-cli: unknown command '%s' (commands: summarize, compare, report, plot, "
+        "scaleview-cli: unknown command '%s' (commands: summarize, compare, report, predict, plot, "
         "run, resume, find-slow-node, preflight, references, history, nodes, formats, bundle, "
         "verify; "
         "scaleview-cli --help says "

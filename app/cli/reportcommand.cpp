@@ -5,6 +5,7 @@
 #include "app/cli/measurearguments.h"
 #include "app/cli/seriesdirectory.h"
 #include "app/cli/commands.h"
+#include "app/cli/peakarguments.h"
 #include "app/cli/usercatalog.h"
 #include "version.h"
 
@@ -143,13 +144,17 @@ int reportCommand(const std::vector<std::string>& argvIn) {
     const auto labels = takeRepeated(argv, "label", &repeatError);
     const auto referenceFiles = takeRepeated(argv, "reference-file", &repeatError);
     if (!repeatError.empty()) return usageError(repeatError);
-    Arguments args(argv, {"output", "method", "warmup", "iterations", "threshold", "threads"},
+    Arguments args(argv,
+                   {"output", "method", "warmup", "iterations", "threshold", "threads", "device",
+                    "peak-tflops", "peak-catalogue"},
                    {"quiet"});
     SummaryOptions options;
     LoadOptions load;
     ComparisonOptions compare;
     const auto [warmup, iterations] = readMeasureArguments(args, &options.method, &load);
     readThreshold(args, &compare.thresholdPct);
+    PeakRequest peak;
+    readPeakArguments(args, &peak);
     const auto output = args.value("output");
     if (!output)
         args.fail("--output FILE.html or FILE.md is missing");
@@ -180,6 +185,7 @@ int reportCommand(const std::vector<std::string>& argvIn) {
         if (read.usage) return usageError(*read.usage);
         if (!read.summary) return 2;
         Summary& s = *read.summary;
+        applyPeak(s, peak);
         ReportSeries r;
         r.label = seriesLabel(dirs[i], i < labels.size() ? labels[i] : "", i, input.series);
         r.files = capturedFiles(dirs[i]);

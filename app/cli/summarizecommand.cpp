@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 #include "core/formats/formatregistry.h"
 #include "core/load/runloader.h"
+#include "app/cli/peakarguments.h"
 #include "app/cli/usercatalog.h"
 #include "version.h"
 
@@ -80,6 +81,7 @@ struct SummarizeRequest {
     MeasureArguments window;                 // --warmup and --iterations as given
     std::string format;                      // table, csv, json or dlperf
     std::optional<ReferenceCatalog> catalog; // options.references points into it
+    PeakRequest peak;                        // options.peak points into its catalogue
     std::vector<std::filesystem::path> paths;
     std::string root; // the first path: where a campaign's window is looked for
     std::string windowSource, campaignFile;
@@ -119,6 +121,7 @@ std::optional<int> readRequest(Arguments& args, const std::vector<std::string>& 
                                std::string fileError, SummarizeRequest& req) {
     req.window = readMeasureArguments(args, &req.options.method, &req.load);
     readSelection(args, req);
+    readPeakArguments(args, &req.peak);
     if (!fileError.empty()) args.fail(fileError);
     // The published tables, the user's own and --reference-file: a malformed file is refused.
     req.catalog = loadCatalog(referenceFiles, args.flag("quiet"), &fileError);
@@ -297,7 +300,8 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
     const auto referenceFiles = takeRepeated(argv, "reference-file", &fileError);
     Arguments args(argv,
                    {"method", "warmup", "iterations", "format", "output", "reference", "model",
-                    "precision", "batch-size", "threads", "cv-threshold", "log-format"},
+                    "precision", "batch-size", "threads", "cv-threshold", "log-format", "device",
+                    "peak-tflops", "peak-catalogue"},
                    {"strict", "quiet", "exclude-disturbed"});
     SummarizeRequest req;
     if (auto code = readRequest(args, referenceFiles, fileError, req)) return *code;
@@ -310,6 +314,7 @@ int summarizeCommand(const std::vector<std::string>& argvIn) {
         std::fprintf(stderr, "scaleview-cli summarize: %s\n", summary.error->c_str());
         return 2;
     }
+    applyPeak(summary, req.peak);
     if (auto code = reportReading(summary, req)) return *code;
     std::string text;
     if (auto code = render(summary, req, &text)) return *code;

@@ -48,7 +48,7 @@ std::optional<std::string> jsonString(const nlohmann::json& j, const char* key,
 void warnUnknownKeys(const nlohmann::json& j, const SidecarEntry& e, std::vector<Warning>& warnings,
                      const std::string& where) {
     static const std::set<std::string, std::less<>> kKnown{
-        "model", "batch", "precision", "topology", "gpus", "nodes", "repeat", "label"};
+        "model", "batch", "precision", "topology", "gpus", "nodes", "repeat", "label", "device"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& key = it.key();
         if (kKnown.count(key) > 0 || (key == "files" && where.empty())) continue;
@@ -57,7 +57,7 @@ void warnUnknownKeys(const nlohmann::json& j, const SidecarEntry& e, std::vector
         warnings.push_back({e.file, 0,
                             where + "\"" + shown +
                                 "\" is not a key of scaleview.json (known: model, batch, "
-                                "precision, topology, gpus, nodes, repeat, label" +
+                                "precision, topology, gpus, nodes, repeat, label, device" +
                                 (where.empty() ? ", files" : "") + "); ignored"});
     }
 }

@@ -107,7 +107,8 @@ std::vector<std::string> tableRow(const CaseStats& c) {
             opt(c.speedup, 2),
             c.efficiency ? formatShown(*c.efficiency * 100.0, 1) + " %" : "-",
             c.reference ? formatFixed(c.reference->throughput, 2) : "-",
-            opt(c.deltaPct, 1)};
+            opt(c.deltaPct, 1),
+            peakCell(c.peak)};
 }
 
 // What the reader must know to trust a case's row: its warnings (cautions) and its notes.
@@ -167,10 +168,15 @@ std::string tableFooter(const Summary& s) {
                         (c.referenceMethod.empty()
                              ? std::string()
                              : "; compared by the " + c.referenceMethod + " method"));
+    std::set<std::string> peaks;
+    for (const auto& c : s.cases)
+        if (c.median) peaks.insert(peakBasis(c.peak));
     std::string out;
-    if (!notes.empty() || !refs.empty() || !cautions.empty()) out += "\n";
+    if (!notes.empty() || !refs.empty() || !cautions.empty() || !peaks.empty()) out += "\n";
     for (const auto& r : refs)
         out += "reference: " + r + "\n";
+    for (const auto& p : peaks)
+        out += "percent of peak: " + p + "\n";
     for (const auto& c : cautions)
         out += "warning: " + c + "\n";
     for (const auto& n : notes)
@@ -241,7 +247,14 @@ std::vector<std::string> csvFields(const Summary& s, const CaseStats& c, const P
             part("slowest-node"),
             part("communication"),
             part("remainder"),
-            csvField(slow)};
+            csvField(slow),
+            opt(c.peak.pct, 2, ""),
+            c.peak.flopsPerSample > 0 ? formatFixed(c.peak.flopsPerSample / 1e9, 4) : "",
+            csvField(c.peak.device),
+            c.peak.peakTflops > 0 ? formatShown(c.peak.peakTflops, 1) : "",
+            csvField(c.peak.precision),
+            csvField(c.peak.source),
+            csvField(c.peak.unknown)};
 }
 
 } // namespace
@@ -249,10 +262,10 @@ std::vector<std::string> csvFields(const Summary& s, const CaseStats& c, const P
 std::string formatTable(const Summary& s) {
     std::string out;
     const CaseStats* group = nullptr;
-    const std::vector<std::string> head = {"nodes",   "GPUs",       "runs",      "median",
-                                           "95 % CI", "mean",       "stdev",     "CV %",
-                                           "speedup", "efficiency", "reference", "delta %"};
-    const std::vector<std::size_t> width = {5, 4, 6, 10, 19, 10, 8, 5, 7, 10, 10, 7};
+    const std::vector<std::string> head = {
+        "nodes", "GPUs",    "runs",       "median",    "95 % CI", "mean",     "stdev",
+        "CV %",  "speedup", "efficiency", "reference", "delta %", "% of peak"};
+    const std::vector<std::size_t> width = {5, 4, 6, 10, 19, 10, 8, 5, 7, 10, 10, 7, 9};
     auto row = [&](const std::vector<std::string>& cells) {
         std::string line;
         for (std::size_t i = 0; i < cells.size(); ++i)
@@ -280,7 +293,8 @@ std::string formatCsv(const Summary& s) {
         "delta_pct,warnings,reference_method,reference_median,reference_ratio,"
         "reference_ratio_ci95_lo,reference_ratio_ci95_hi,reference_verdict,framework,format,unit,"
         "scaling_loss_pct,loss_device_slowdown_pct,loss_slowest_node_pct,loss_communication_pct,"
-        "loss_remainder_pct,slow_nodes\n";
+        "loss_remainder_pct,slow_nodes,peak_pct,gflops_per_sample,peak_device,peak_tflops,"
+        "peak_precision,peak_source,peak_unknown\n";
     const ProbeFile probes = readCampaignProbes(s.root);
     for (const auto& c : s.cases) {
         const std::vector<std::string> f = csvFields(s, c, probes);

@@ -9,6 +9,7 @@
 #include "core/stats/scalingloss.h"
 
 #include <algorithm>
+#include <set>
 
 namespace sv {
 namespace {
@@ -81,7 +82,7 @@ std::string caseTable(const Summary& s) {
     std::string out =
         "<table>\n" + row({"model", "precision", "batch", "nodes", "GPUs", "runs", "median",
                            "95 % CI", "mean", "CV %", "speedup", "efficiency", "reference",
-                           "reference method", "delta %", "vs reference's repeats"},
+                           "reference method", "delta %", "vs reference's repeats", "% of peak"},
                           "th");
     for (const auto& c : s.cases) {
         std::string ab = "–";
@@ -102,9 +103,16 @@ std::string caseTable(const Summary& s) {
                  ? c.reference->label() + " (" + formatFixed(c.reference->throughput, 2) + ")"
                  : "–",
              c.referenceMethod.empty() ? "–" : c.referenceMethod,
-             c.deltaPct ? formatShown(*c.deltaPct, 1) : "–", ab});
+             c.deltaPct ? formatShown(*c.deltaPct, 1) : "–", ab, peakCell(c.peak)});
     }
-    return out + "</table>\n";
+    out += "</table>\n";
+    // What each percent of peak rests on (or why there is none), once per distinct basis.
+    std::set<std::string> peaks;
+    for (const auto& c : s.cases)
+        if (c.median) peaks.insert(peakBasis(c.peak));
+    for (const auto& p : peaks)
+        out += "<p class=\"note\">percent of peak: " + htmlText(p) + "</p>\n";
+    return out;
 }
 
 // Where each multi-device case's scaling goes (issue 28): its loss and the parts the campaign's

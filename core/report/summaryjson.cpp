@@ -138,6 +138,20 @@ json referenceJson(const CaseStats& c) {
                                                           : json(c.reference->table->method)}};
 }
 
+// A case's percent of peak (issue 38's contract): every field null where it is unknown, and why.
+json peakJson(const PeakShare& p) {
+    const auto text = [](const std::string& t) { return t.empty() ? json(nullptr) : json(t); };
+    return {{"pct", optJson(p.pct)},
+            {"flops_per_sample", p.flopsPerSample > 0 ? json(p.flopsPerSample) : json(nullptr)},
+            {"device", text(p.device)},
+            {"device_source", text(p.deviceSource)},
+            {"peak_tflops", p.peakTflops > 0 ? json(p.peakTflops) : json(nullptr)},
+            {"precision", text(p.precision)},
+            {"source", text(p.source)},
+            {"note", text(p.note)},
+            {"unknown", text(p.unknown)}};
+}
+
 json caseJson(const CaseStats& c) {
     json excluded = json::array();
     for (const auto& e : c.excluded)
@@ -188,7 +202,8 @@ json caseJson(const CaseStats& c) {
         // The delta's median: by the reference's method, which may not be the view's.
         {"reference_method", c.referenceMethod.empty() ? json(nullptr) : json(c.referenceMethod)},
         {"reference_median", optJson(c.referenceMedian)},
-        {"reference_comparison", contrast}};
+        {"reference_comparison", contrast},
+        {"peak", peakJson(c.peak)}};
 }
 
 } // namespace

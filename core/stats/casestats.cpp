@@ -223,6 +223,8 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
         fillSpeedup(c, out);
     forEachIndex(out.size(), 0, [&](std::size_t i) {
         compareWithReference(out[i], used[i], options, references);
+        out[i].peak = peakShare(out[i].key.model, out[i].key.precision, out[i].gpus(),
+                                out[i].median, options.peak);
         out[i].warnings = caseWarnings(out[i], used[i], options.trust);
         if (auto w = disturbedWarning(leftOut[i], true)) out[i].warnings.push_back(*w);
         return true;

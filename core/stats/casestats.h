@@ -5,6 +5,7 @@
 
 #include "core/stats/casecontrast.h"
 #include "core/stats/confidence.h"
+#include "core/stats/peakshare.h"
 #include "core/reference/referencecatalog.h"
 #include "core/model/runresult.h"
 
@@ -94,6 +95,8 @@ struct CaseStats {
     // Where the reference has each run's figure: a real A/B, the reference as A, this case's
     // repeats by the reference's method as B (ratio above 1: faster than the reference).
     std::optional<CaseContrast> referenceContrast;
+    // Percent of the devices' peak, or why none (SummaryOptions::peak says what ran).
+    PeakShare peak;
 
     int gpus() const { return key.topology.ranks(); }
 };
@@ -109,6 +112,7 @@ struct SummaryOptions {
     ContrastOptions contrast; // for a reference with repeats
     // The tables to compare with (the caller's, with a user's own); null: the built-in ones.
     const ReferenceCatalog* references = nullptr;
+    PeakOptions peak; // the device the runs ran on, for each case's percent of peak
 };
 
 // Cases ordered by model, precision, batch, then topology (GPUs, nodes).

@@ -131,4 +131,10 @@ std::string windowText(const std::vector<WindowUse>& used) {
     return out;
 }
 
+void setPeak(Summary& summary, const PeakOptions& peak) {
+    summary.options.peak = peak;
+    for (auto& c : summary.cases)
+        c.peak = peakShare(c.key.model, c.key.precision, c.gpus(), c.median, peak);
+}
+
 } // namespace sv

@@ -50,6 +50,9 @@ Summary summarizePaths(const std::vector<std::filesystem::path>& paths, const Lo
                        const SummaryOptions& options, const CaseFilter& filter = {},
                        const LoadProgress& progress = {});
 
+// Sets what the runs ran on and each case's percent of peak from it (no other figure changes).
+void setPeak(Summary& summary, const PeakOptions& peak);
+
 // Recomputes cases and run warnings from runs already read (another method or reference).
 void recomputeCases(Summary& summary);
 

@@ -2,6 +2,7 @@
 #include "core/model/numerics.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using namespace sv;
 
@@ -41,15 +42,14 @@ TEST(Report, CsvRowPerCase) {
     const auto nl = csv.find('\n');
     EXPECT_EQ(csv.substr(0, nl).substr(0, 40), "model,precision,batch_size_per_device,no");
     EXPECT_NE(
-        csv.find(
-            "\nr50,fp32,128,4,8,32,time,7,0,11365.61,11331.93,11305.35,11434.12,11283.49,"
-            "11461.68,73.29,0.64,28.89,28.7778,29.2000,0.9028,,"
-            "dlperf-ngc-mxnet-fp32-bs128,11331.93,0.00,,"
-            // The seed's repeats against the table's own seven (the same): the delta by
-            // the table's speed method, and an A/B that finds no difference.
-            "speed,11331.93,1.0000,0.9891,1.0110,no-difference,NGC MXNet,ngc-mxnet,images/s,"
-            // The scaling loss, 100 - 90.28 %; no probes, so no parts.
-            "9.72,,,,,\n"),
+        csv.find("\nr50,fp32,128,4,8,32,time,7,0,11365.61,11331.93,11305.35,11434.12,11283.49,"
+                 "11461.68,73.29,0.64,28.89,28.7778,29.2000,0.9028,,"
+                 "dlperf-ngc-mxnet-fp32-bs128,11331.93,0.00,,"
+                 // The seed's repeats against the table's own seven (the same): the delta by
+                 // the table's speed method, and an A/B that finds no difference.
+                 "speed,11331.93,1.0000,0.9891,1.0110,no-difference,NGC MXNet,ngc-mxnet,images/s,"
+                 // The scaling loss, 100 - 90.28 %; no probes, so no parts.
+                 "9.72,,,,,,"),
         std::string::npos)
         << csv;
 }
@@ -95,7 +95,7 @@ TEST(Report, TableShowsNoNegativeZero) {
         c.deltaPct = -0.02;
     const std::string t = formatTable(s);
     EXPECT_EQ(t.find("-0.0"), std::string::npos) << t;
-    EXPECT_NE(t.find("      0.0\n"), std::string::npos) << t;
+    EXPECT_NE(t.find("      0.0  peak unknown\n"), std::string::npos) << t;
     EXPECT_EQ(formatShown(-0.04, 1), "0.0");
     EXPECT_EQ(formatShown(-0.05, 1), "-0.1");
     EXPECT_EQ(formatShown(-1.0, 0), "-1");
@@ -107,4 +107,38 @@ TEST(Report, JsonHoldsRunsCasesAndOptions) {
     EXPECT_NE(j.find("\"median_speed\": 11331.93"), std::string::npos);
     EXPECT_NE(j.find("\"method\": \"time\""), std::string::npos);
     EXPECT_NE(j.find("\"status\": \"complete\""), std::string::npos);
+}
+
+// Issue 38: the device set, every output carries the case's percent of peak and what it rests
+// on: the table's column and note, the CSV's columns, the JSON's "peak".
+TEST(Report, PercentOfPeakInTableCsvAndJson) {
+    auto s = workedSummary();
+    PeakOptions v100;
+    v100.device = "Tesla V100-SXM2-16GB";
+    v100.deviceSource = "--device";
+    setPeak(s, v100);
+    const std::string table = formatTable(s);
+    EXPECT_NE(table.find("     0.0     61.3 %\n"), std::string::npos) << table;
+    EXPECT_NE(table.find("     0.0     55.3 %\n"), std::string::npos) << table;
+    EXPECT_NE(table.find("percent of peak: v100-sxm2-16gb fp32 15.7 TFLOP/s (device: --device), "
+                         "24.5351 GFLOP per sample; peak: NVIDIA V100"),
+              std::string::npos)
+        << table;
+    const std::string csv = formatCsv(s);
+    EXPECT_NE(csv.find(",55.34,24.5351,v100-sxm2-16gb,15.7,fp32,\"peak: NVIDIA V100"),
+              std::string::npos)
+        << csv;
+    const auto j = nlohmann::json::parse(formatJson(s, "test"));
+    const auto& peak = j["cases"][1]["peak"];
+    EXPECT_NEAR(peak["pct"].get<double>(), 55.3404, 0.0005);
+    EXPECT_EQ(peak["device"], "v100-sxm2-16gb");
+    EXPECT_EQ(peak["precision"], "fp32");
+    EXPECT_DOUBLE_EQ(peak["peak_tflops"].get<double>(), 15.7);
+    EXPECT_DOUBLE_EQ(peak["flops_per_sample"].get<double>(), 24.5351e9);
+    EXPECT_TRUE(peak["unknown"].is_null());
+    // No device: "peak unknown" with why, and no number anywhere.
+    setPeak(s, PeakOptions{});
+    const auto none = nlohmann::json::parse(formatJson(s, "test"))["cases"][1]["peak"];
+    EXPECT_TRUE(none["pct"].is_null());
+    EXPECT_NE(none["unknown"].get<std::string>().find("device is not known"), std::string::npos);
 }
