@@ -4,6 +4,7 @@
 // published reference.
 
 #include "core/stats/casecontrast.h"
+#include "core/stats/caseenergy.h"
 #include "core/stats/confidence.h"
 #include "core/reference/referencecatalog.h"
 #include "core/model/runresult.h"
@@ -94,6 +95,11 @@ struct CaseStats {
     // Where the reference has each run's figure: a real A/B, the reference as A, this case's
     // repeats by the reference's method as B (ratio above 1: faster than the reference).
     std::optional<CaseContrast> referenceContrast;
+
+    // The GPUs' energy per image (core/stats/caseenergy.h); unset: energyNote says why
+    // ("energy not measured: …").
+    std::optional<CaseEnergy> energy;
+    std::string energyNote;
 
     int gpus() const { return key.topology.ranks(); }
 };
