@@ -35,6 +35,23 @@ std::string evidenceOf(const nlohmann::json& j) {
     return out.empty() ? std::string("the launcher's monitor marked it disturbed") : out;
 }
 
+// What the end record's monitor summary says of the GPUs' energy: read, or why not (per host).
+void energyOf(const nlohmann::json& monitor, RunDisturbances::Monitor& into) {
+    if (!monitor.is_object()) return;
+    auto one = [&](const nlohmann::json& m, const std::string& host) {
+        const auto e = m.find("energy");
+        if (e == m.end() || !e->is_object()) return;
+        into.energyRead = true;
+        if (const auto why = e->find("not_measured"); why != e->end() && why->is_string())
+            into.energyNote += (into.energyNote.empty() ? "" : "; ") +
+                               (host.empty() ? "" : host + ": ") + why->get<std::string>();
+    };
+    one(monitor, "");
+    if (const auto hosts = monitor.find("hosts"); hosts != monitor.end() && hosts->is_array())
+        for (const auto& h : *hosts)
+            if (h.is_object()) one(h, h.value("host", std::string("?")));
+}
+
 } // namespace
 
 RunDisturbances readRunDisturbances(const fs::path& dir) {
@@ -62,8 +79,13 @@ RunDisturbances readRunDisturbances(const fs::path& dir) {
             fs::path monitor = file.parent_path() / "monitor" / (id->get<std::string>() + ".jsonl");
             // An id is the launcher's "bzB/NnGg/name": nothing that climbs out of the folder.
             if (monitor.lexically_normal().string().rfind(
-                    (file.parent_path() / "monitor").lexically_normal().string(), 0) == 0)
-                out.monitors[key] = {monitor.lexically_normal(), tag->get<std::string>()};
+                    (file.parent_path() / "monitor").lexically_normal().string(), 0) == 0) {
+                RunDisturbances::Monitor m;
+                m.file = monitor.lexically_normal();
+                m.tag = tag->get<std::string>();
+                energyOf(j.at("monitor"), m);
+                out.monitors[key] = std::move(m);
+            }
         } else {
             out.monitors.erase(key);
         }

@@ -21,6 +21,10 @@ struct RunDisturbances {
     struct Monitor {
         std::filesystem::path file;
         std::string tag;
+        // Why its end record says the GPUs' energy was not measured (each host's reason, naming
+        // it); empty: the counters were read, or the record says nothing of energy.
+        std::string energyNote;
+        bool energyRead = false; // the end record carries the counters' readings
     };
     std::map<std::string, Monitor> monitors;
 };
@@ -29,8 +33,8 @@ struct RunDisturbances {
 std::string disturbanceKey(const std::filesystem::path& log);
 
 // Reads the end records of the journal.jsonl of the campaign dir belongs to
-// (campaignRecordsFolder, core/load/campaignrecords.h). Lines that are not end records, or not JSON (a torn last line), are passed over: the
-// launcher reports those itself. Never throws.
+// (campaignRecordsFolder, core/load/campaignrecords.h). Lines that are not end records, or not JSON
+// (a torn last line), are passed over: the launcher reports those itself. Never throws.
 RunDisturbances readRunDisturbances(const std::filesystem::path& dir);
 
 // Marks the runs the journal says were disturbed (RunResult::disturbed, ::disturbance); root is

@@ -78,6 +78,21 @@ struct RunResult {
     };
     std::vector<MonitorPoint> monitor;
 
+    // The GPUs' energy per image over the smallest span of monitor samples that covers the
+    // measured window (DIR/monitor/<run>.jsonl): from each GPU's own counter (NVML), else from
+    // nvidia-smi's power integrated over the samples. The GPUs' only: a lower bound on the
+    // nodes' energy. Unset: not measured, energyNote says why.
+    struct Energy {
+        std::string source;                        // "nvml" or "power samples"
+        double joulesPerImage = 0;                 // by source
+        std::optional<double> powerJoulesPerImage; // the power samples', beside the counter's
+        int gpus = 0;                              // boards counted, each once on its node
+        double seconds = 0;                        // the span's length (every host's longest)
+        double images = 0;                         // images processed in it, all ranks
+    };
+    std::optional<Energy> energy;
+    std::string energyNote;
+
     // A campaign is writing this log now: short of lines because it is not done, not because
     // anything went wrong. Neither counted nor excluded, and no warning.
     bool inProgress = false;

@@ -2,6 +2,7 @@
 #include "core/measure/steadystateanalyzer.h"
 
 #include "core/model/outputtext.h"
+#include "core/report/energytext.h"
 #include "core/formats/formatregistry.h"
 #include "core/model/numerics.h"
 #include "core/stats/scalingloss.h"
@@ -108,7 +109,8 @@ std::vector<std::string> tableRow(const CaseStats& c) {
             c.efficiency ? formatShown(*c.efficiency * 100.0, 1) + " %" : "-",
             c.reference ? formatFixed(c.reference->throughput, 2) : "-",
             opt(c.deltaPct, 1),
-            peakCell(c.peak)};
+            peakCell(c.peak),
+            energyCell(c)};
 }
 
 // What the reader must know to trust a case's row: its warnings (cautions) and its notes.
@@ -135,6 +137,7 @@ void caseNotes(const Summary& s, const CaseStats& c, const ProbeFile& probes,
                                ": the scaling-loss breakdown is not reliable: " + l->unreliable);
     }
     if (!c.deltaNote.empty()) notes.push_back(where + ": " + c.deltaNote);
+    if (c.energy) notes.push_back(where + ": GPU energy " + energyText(c));
     if (c.referenceMedian && c.referenceMethod != methodName(s.options.method))
         notes.push_back(where + ": delta by the reference's " + c.referenceMethod +
                         " method (median " + formatFixed(*c.referenceMedian, 2) + ")");
@@ -161,6 +164,12 @@ std::string tableFooter(const Summary& s) {
         if (!c.speedup && !c.speedupNote.empty() && c.median) missingBaseline.insert(c.speedupNote);
     for (const auto& n : missingBaseline)
         notes.push_back("speedup not computed: " + n);
+    // Why the J/image column is empty, each reason once.
+    std::set<std::string> unmeasured;
+    for (const auto& c : s.cases)
+        if (!c.energy && c.median) unmeasured.insert(energyText(c));
+    for (const auto& n : unmeasured)
+        notes.push_back(n);
     std::set<std::string> refs;
     for (const auto& c : s.cases)
         if (c.reference)
@@ -257,15 +266,22 @@ std::vector<std::string> csvFields(const Summary& s, const CaseStats& c, const P
             csvField(c.peak.unknown)};
 }
 
+std::vector<std::string> csvRow(const Summary& s, const CaseStats& c, const ProbeFile& probes) {
+    std::vector<std::string> f = csvFields(s, c, probes);
+    for (auto& e : energyCsvFields(c))
+        f.push_back(std::move(e));
+    return f;
+}
+
 } // namespace
 
 std::string formatTable(const Summary& s) {
     std::string out;
     const CaseStats* group = nullptr;
     const std::vector<std::string> head = {
-        "nodes", "GPUs",    "runs",       "median",    "95 % CI", "mean",     "stdev",
-        "CV %",  "speedup", "efficiency", "reference", "delta %", "% of peak"};
-    const std::vector<std::size_t> width = {5, 4, 6, 10, 19, 10, 8, 5, 7, 10, 10, 7, 9};
+        "nodes", "GPUs",    "runs",       "median",    "95 % CI", "mean",      "stdev",
+        "CV %",  "speedup", "efficiency", "reference", "delta %", "% of peak", "J/image"};
+    const std::vector<std::size_t> width = {5, 4, 6, 10, 19, 10, 8, 5, 7, 10, 10, 7, 9, 7};
     auto row = [&](const std::vector<std::string>& cells) {
         std::string line;
         for (std::size_t i = 0; i < cells.size(); ++i)
@@ -294,10 +310,11 @@ std::string formatCsv(const Summary& s) {
         "reference_ratio_ci95_lo,reference_ratio_ci95_hi,reference_verdict,framework,format,unit,"
         "scaling_loss_pct,loss_device_slowdown_pct,loss_slowest_node_pct,loss_communication_pct,"
         "loss_remainder_pct,slow_nodes,peak_pct,gflops_per_sample,peak_device,peak_tflops,"
-        "peak_precision,peak_source,peak_unknown\n";
+        "peak_precision,peak_source,peak_unknown," +
+        energyCsvHeader() + "\n";
     const ProbeFile probes = readCampaignProbes(s.root);
     for (const auto& c : s.cases) {
-        const std::vector<std::string> f = csvFields(s, c, probes);
+        const std::vector<std::string> f = csvRow(s, c, probes);
         std::string line;
         for (std::size_t i = 0; i < f.size(); ++i)
             line += (i ? "," : "") + f[i];

@@ -4,6 +4,7 @@
 
 #include "core/measure/steadystateanalyzer.h"
 #include "core/report/comparisonreport.h"
+#include "core/report/energytext.h"
 #include "core/formats/formatregistry.h"
 #include "core/report/report.h"
 #include "core/stats/scalingloss.h"
@@ -165,6 +166,38 @@ const char* kLossNote = "Each part in points of the ideal throughput (devices x 
                         "pace), measured by the campaign's probes (run --probes); \"not "
                         "measured\" where no probe measured it; the loss itself is exact.";
 
+// The GPUs' energy per image per case (issue 38): the measured cases in a table, the reasons the
+// others were not measured once each.
+std::string energySection(const Summary& s) {
+    std::string rows;
+    std::set<std::string> unmeasured;
+    for (const auto& c : s.cases) {
+        if (!c.energy) {
+            if (c.median) unmeasured.insert(energyText(c));
+            continue;
+        }
+        const CaseEnergy& e = *c.energy;
+        rows += row(
+            {c.key.model + " " + c.key.precision + " b" + std::to_string(c.key.batchPerDevice) +
+                 " " + c.key.topology.name(),
+             formatShown(e.joulesPerImage, 3) + (e.ci95 ? " [" + formatShown(e.ci95->lo, 3) + ", " +
+                                                              formatShown(e.ci95->hi, 3) + "]"
+                                                        : std::string()),
+             formatShown(e.imagesPerJoule(), 2), energySourceText(e.source),
+             e.powerJoulesPerImage ? formatShown(*e.powerJoulesPerImage, 3) : "–"});
+    }
+    std::string out = "<h3>Energy</h3>\n<p>" +
+                      esc(std::string("GPU energy per image, ") + kEnergyScope + ".") + "</p>\n";
+    if (!rows.empty())
+        out += "<table>\n" +
+               row({"case", "J/image [95 % CI]", "images/s/W", "source", "power samples J/image"},
+                   "th") +
+               rows + "</table>\n";
+    for (const auto& n : unmeasured)
+        out += "<p class=\"note\">" + esc(n) + "</p>\n";
+    return out;
+}
+
 std::string seriesSection(const ReportSeries& r) {
     const Summary& s = r.summary;
     std::string out = "<section>\n<h2>" + esc(r.label) + "</h2>\n<p>Directory: <code>" +
@@ -182,6 +215,7 @@ std::string seriesSection(const ReportSeries& r) {
         for (const auto& caution : loss.cautions)
             out += "<p class=\"note\">" + esc(caution) + "</p>\n";
     }
+    out += energySection(s);
     if (!r.charts.empty() || !r.chartNote.empty()) out += "<h3>Charts</h3>\n";
     for (const auto& [title, svg] : r.charts)
         out += "<figure><figcaption>" + esc(title) + "</figcaption>\n" + inlineSvg(svg) +

@@ -2,6 +2,7 @@
 
 #include "core/formats/formatregistry.h"
 #include "core/model/numerics.h"
+#include "core/report/energytext.h"
 #include "core/stats/scalingloss.h"
 #include "core/model/jsontext.h"
 
@@ -214,8 +215,10 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
     j["root"] = s.root;
     j["options"] = optionsJson(s);
     json runs = json::array();
-    for (const auto& r : s.runs)
+    for (const auto& r : s.runs) {
         runs.push_back(runJson(r));
+        runs.back()["energy"] = runEnergyJson(r);
+    }
     j["runs"] = std::move(runs);
     const ProbeFile probes = readCampaignProbes(s.root);
     j["probes"] = probesJson(probes);
@@ -225,6 +228,7 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
         const auto loss = scalingLossFor(s.cases, c, probes);
         cases.back()["scaling_loss"] = scalingLossJson(loss);
         cases.back()["slow_nodes"] = slowNodesJson(loss);
+        cases.back()["energy"] = caseEnergyJson(c);
     }
     j["cases"] = std::move(cases);
     json warnings = json::array();

@@ -217,6 +217,8 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
     forEachIndex(out.size(), 0, [&](std::size_t i) {
         fillStatistics(out[i], options.method);
         out[i].medianCi95 = bootstrapMedianCi(out[i].values, seedFor(caseSeedText(out[i].key)));
+        out[i].energy =
+            caseEnergy(used[i], seedFor("energy " + caseSeedText(out[i].key)), &out[i].energyNote);
         return true;
     });
     for (auto& c : out)

@@ -4,6 +4,7 @@
 // published reference.
 
 #include "core/stats/casecontrast.h"
+#include "core/stats/caseenergy.h"
 #include "core/stats/confidence.h"
 #include "core/stats/peakshare.h"
 #include "core/reference/referencecatalog.h"
@@ -97,6 +98,11 @@ struct CaseStats {
     std::optional<CaseContrast> referenceContrast;
     // Percent of the devices' peak, or why none (SummaryOptions::peak says what ran).
     PeakShare peak;
+
+    // The GPUs' energy per image (core/stats/caseenergy.h); unset: energyNote says why
+    // ("energy not measured: …").
+    std::optional<CaseEnergy> energy;
+    std::string energyNote;
 
     int gpus() const { return key.topology.ranks(); }
 };

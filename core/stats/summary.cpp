@@ -2,6 +2,7 @@
 
 #include "core/formats/formatregistry.h"
 #include "core/load/rundisturbance.h"
+#include "core/load/runenergy.h"
 #include "core/load/runmeter.h"
 #include "core/measure/steadystateanalyzer.h"
 
@@ -62,7 +63,12 @@ Summary summarizeScan(ScanResult scan, const std::filesystem::path& root, const 
     });
     s.cancelled = cancelled && s.runs.size() < total;
     // A campaign's journal says which runs its monitor saw disturbed.
-    if (!root.empty()) applyRunDisturbances(s.runs, root, readRunDisturbances(root));
+    // And, from its monitor's samples, the GPUs' energy.
+    if (!root.empty()) {
+        const RunDisturbances found = readRunDisturbances(root);
+        applyRunDisturbances(s.runs, root, found);
+        applyRunEnergy(s.runs, root, found);
+    }
     recomputeCases(s);
     return s;
 }

@@ -138,6 +138,19 @@ HostSample HostSampler::sample() {
     return s;
 }
 
+void HostSampler::energyJson(const EnergyReading& e, nlohmann::json& into) {
+    nlohmann::json gpus = nlohmann::json::array();
+    for (const auto& g : e.gpus) {
+        nlohmann::json one{{"index", g.index}, {"uuid", g.uuid}, {"name", g.name}};
+        if (g.millijoules) one["mj"] = *g.millijoules;
+        if (g.powerW) one["power_w"] = *g.powerW;
+        if (!g.error.empty()) one["error"] = g.error;
+        gpus.push_back(std::move(one));
+    }
+    into["energy"] = gpus;
+    if (!e.error.empty()) into["energy_error"] = e.error;
+}
+
 std::string HostSampler::toJson(const HostSample& s, const std::string& host,
                                 const std::string& tag) {
     nlohmann::json foreign = nlohmann::json::array();
@@ -168,6 +181,7 @@ std::string HostSampler::toJson(const HostSample& s, const std::string& host,
         j["foreign_gpu"] = apps;
         if (!s.gpu->error.empty()) j["gpu_error"] = s.gpu->error;
     }
+    if (s.energy) energyJson(*s.energy, j);
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -4,9 +4,11 @@
 // Cheap: /proc/*/stat for everyone, a process's environment only when it used CPU (once).
 
 #include "launcher/monitor/gpusampler.h"
+#include "launcher/monitor/nvmlenergy.h"
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +30,7 @@ struct HostSample {
     double stealPct = 0, iowaitPct = 0;  // of all CPUs' time over the interval
     std::vector<ForeignProcess> foreign; // above 1 % of a core, busiest first, at most 8
     std::optional<GpuSample> gpu;        // on a GPU run: nvidia-smi's view
+    std::optional<EnergyReading> energy; // on a GPU run: each GPU's energy counter (NVML)
 };
 
 class HostSampler {
@@ -39,6 +42,9 @@ class HostSampler {
     // One JSON line (no newline) for DIR/monitor/<run>.jsonl; tag: the run's, since a resumed
     // run's samples follow its earlier attempt's in the same file.
     static std::string toJson(const HostSample& s, const std::string& host, const std::string& tag);
+    // The counters' readings as a sample line carries them ("energy", "energy_error"); the
+    // remote sampler writes the same fields.
+    static void energyJson(const EnergyReading& e, nlohmann::json& into);
 
   private:
     bool tagged(int pid);

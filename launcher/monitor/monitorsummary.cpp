@@ -13,8 +13,29 @@ std::string fixed(double v, int digits) {
 }
 } // namespace
 
+void MonitorSummary::addEnergy(const EnergyReading& e) {
+    energyRead = true;
+    if (!e.error.empty() && energyError.empty()) energyError = e.error;
+    for (const auto& g : e.gpus) {
+        const std::string id = g.uuid.empty() ? "index " + std::to_string(g.index) : g.uuid;
+        if (!g.millijoules) {
+            if (energyError.empty()) energyError = "GPU " + id + ": " + g.error;
+            continue;
+        }
+        auto [it, fresh] = energy.try_emplace(id, Counter{g.name, *g.millijoules, *g.millijoules});
+        if (fresh) continue;
+        // The counter counts from the driver's load: going back, it restarted, and the window's
+        // energy is lost, never negative.
+        if (*g.millijoules < it->second.endMj && energyError.empty())
+            energyError = "the energy counter of GPU " + id +
+                          " went back (the driver reloaded): the run's energy is lost";
+        it->second.endMj = std::max(it->second.endMj, *g.millijoules);
+    }
+}
+
 void MonitorSummary::add(const HostSample& s) {
-    if (s.seconds <= 0) return; // the baseline: no interval yet
+    if (s.energy) addEnergy(*s.energy); // the baseline's too: the run's start
+    if (s.seconds <= 0) return;         // the baseline: no interval yet
     ++samples;
     seconds += s.seconds;
     cpus = s.cpus;
@@ -34,6 +55,13 @@ void MonitorSummary::add(const HostSample& s) {
         gpuSampled = true;
         if (!s.gpu->error.empty() && problem.empty()) problem = s.gpu->error;
         constexpr std::uint64_t kSlowing = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
+        double watts = 0;
+        for (const auto& g : s.gpu->gpus)
+            watts += g.powerW;
+        if (s.gpu->error.empty()) {
+            powerJoules += watts * s.seconds;
+            powerSeconds += s.seconds;
+        }
         for (const auto& g : s.gpu->gpus) {
             maxTemperatureC = std::max(maxTemperatureC, g.temperatureC);
             if (g.throttle & kSlowing) {
@@ -94,6 +122,19 @@ std::vector<std::string> MonitorSummary::notSampled() const {
     return out;
 }
 
+nlohmann::json MonitorSummary::energyJson() const {
+    if (!energyError.empty() || energy.empty())
+        return {{"not_measured", energyError.empty() ? "no GPU answered" : energyError}};
+    nlohmann::json gpus = nlohmann::json::array();
+    std::uint64_t total = 0;
+    for (const auto& [uuid, c] : energy) {
+        gpus.push_back(
+            {{"uuid", uuid}, {"name", c.name}, {"start_mj", c.startMj}, {"end_mj", c.endMj}});
+        total += c.endMj - c.startMj;
+    }
+    return {{"source", "nvml"}, {"gpus", gpus}, {"joules", total / 1000.0}};
+}
+
 RunEnd::Monitored MonitorSummary::record(const DisturbanceLimits& limits) const {
     return {evidence(limits),
             toJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
@@ -142,7 +183,9 @@ nlohmann::json MonitorSummary::toJson() const {
         j["throttle_seen"] = throttled;
         j["foreign_gpu_processes"] = apps;
         j["max_temperature_c"] = maxTemperatureC;
+        j["power_samples"] = {{"joules", powerJoules}, {"seconds", powerSeconds}};
     }
+    if (energyRead) j["energy"] = energyJson();
     if (!problem.empty()) j["problem"] = problem;
     return j;
 }

@@ -44,6 +44,19 @@ struct MonitorSummary {
     std::map<int, int> throttledSamples;
     double maxTemperatureC = 0;
     std::vector<GpuProcess> foreignGpu;
+    // Each GPU's energy counter (NVML) at the run's first and last sample, once per board (by
+    // UUID: every rank on a node shares the node's reading); energyError: why it was not read,
+    // or why the window was lost (a counter that went back: the driver reloaded).
+    struct Counter {
+        std::string name;
+        std::uint64_t startMj = 0, endMj = 0;
+    };
+    bool energyRead = false;
+    std::map<std::string, Counter> energy;
+    std::string energyError;
+    // nvidia-smi's power summed over the GPUs and integrated over the samples, for the
+    // side-by-side with the counters.
+    double powerJoules = 0, powerSeconds = 0;
 
     // A run on remote hosts: one summary per host (each naming its host), in the run's host
     // order; this summary's own figures then stay empty, and evidence(), notSampled() and
@@ -51,12 +64,16 @@ struct MonitorSummary {
     std::vector<MonitorSummary> hosts;
 
     void add(const HostSample& s);
+    void addEnergy(const EnergyReading& e);
     // The evidence that a host was busy, in words, each naming the host; empty: not disturbed.
     std::vector<std::string> evidence(const DisturbanceLimits& limits = {}) const;
     // The hosts that could not be watched (all or part of the run), "host: not sampled: why":
     // unknown, never quiet.
     std::vector<std::string> notSampled() const;
     nlohmann::json toJson() const;
+    // The counters over the run: {"source": "nvml", "gpus": [...], "joules"} or
+    // {"not_measured": why}.
+    nlohmann::json energyJson() const;
     // What the run's end record carries of it: the evidence and this summary.
     RunEnd::Monitored record(const DisturbanceLimits& limits = {}) const;
 };

@@ -96,6 +96,25 @@ std::optional<HostSample> RemoteSampler::parse(const std::string& line) {
         gpu.error = j.value("gpu_error", std::string());
         s.gpu = std::move(gpu);
     }
+    // The host's energy counters (NVML), as HostSampler::energyJson writes them.
+    if (const auto e = j.find("energy"); e != j.end() && e->is_array()) {
+        EnergyReading r;
+        for (const auto& x : *e) {
+            if (!x.is_object()) continue;
+            GpuEnergy g;
+            g.index = x.value("index", 0);
+            g.uuid = x.value("uuid", std::string());
+            g.name = x.value("name", std::string());
+            if (const auto mj = x.find("mj"); mj != x.end() && mj->is_number_unsigned())
+                g.millijoules = mj->get<std::uint64_t>();
+            if (const auto w = x.find("power_w"); w != x.end() && w->is_number())
+                g.powerW = w->get<double>();
+            g.error = x.value("error", std::string());
+            r.gpus.push_back(std::move(g));
+        }
+        r.error = j.value("energy_error", std::string());
+        s.energy = std::move(r);
+    }
     return s;
 }
 
@@ -151,6 +170,7 @@ void RemoteSampler::readLines() {
         if (!s) continue; // a login banner, a shell's chatter: not the sampler's
         if (!m_baseline || s->seconds <= 0) {
             m_baseline = true;
+            if (s->energy) emit baseline(*s); // the counters at the run's start
             continue;
         }
         ++m_samples;

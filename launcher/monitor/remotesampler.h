@@ -51,6 +51,8 @@ class RemoteSampler : public QObject {
   signals:
     // A sample with an interval (the sampler's first line, its baseline, is not one).
     void sampled(const sv::launcher::HostSample& sample);
+    // The sampler's first line where it carries the GPUs' energy counters: the run's start.
+    void baseline(const sv::launcher::HostSample& sample);
 
   private:
     void readLines();

@@ -8,9 +8,13 @@
 # On a GPU run it adds nvidia-smi's view of the host's GPUs (what launcher/gpusampler.cpp reads on
 # the launching machine): SM clock, active throttle reasons, temperature, power, and the compute
 # processes not carrying the run's tag.
+# On a GPU run it also reads each GPU's own energy counter (NVML's total energy, millijoules since
+# the driver loaded) with every sample, the first line too (the run's start): the driver's
+# libnvidia-ml.so.1 through ctypes (launcher/monitor/nvmlenergy.cpp reads it the same way on the launching
+# machine), NVML held initialised until the sampler exits so that the counters keep counting.
 # Arguments: TAG INTERVAL LIMIT [NVIDIA_SMI]. Python 3 standard library only; constant text,
 # nothing of the campaign's is in it.
-import json, os, select, subprocess, sys, time
+import ctypes, json, os, select, subprocess, sys, time
 
 tag, interval, limit = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 smi = sys.argv[4] if len(sys.argv) > 4 else ""
@@ -84,11 +88,75 @@ def gpus(sample):
         sample["gpu_error"] = str(e)
 
 
+class Nvml:
+    """NVML's _v2 entry points (the unversioned ones are v1, kept for old programs)."""
+
+    def __init__(self):
+        self.error, self.lib = "", None
+        path = os.environ.get("SCALEVIEW_NVML_LIBRARY") or "libnvidia-ml.so.1"
+        try:
+            lib = ctypes.CDLL(path)
+            lib.nvmlErrorString.restype = ctypes.c_char_p
+            for name in ("nvmlInit_v2", "nvmlDeviceGetCount_v2", "nvmlDeviceGetHandleByIndex_v2",
+                         "nvmlDeviceGetName", "nvmlDeviceGetUUID",
+                         "nvmlDeviceGetTotalEnergyConsumption", "nvmlDeviceGetPowerUsage"):
+                getattr(lib, name)
+        except (OSError, AttributeError) as e:
+            self.error = str(e)
+            return
+        r = lib.nvmlInit_v2()
+        if r != 0:
+            self.error = "nvmlInit_v2: " + self.words(lib, r)
+            return
+        self.lib = lib
+
+    @staticmethod
+    def words(lib, r):
+        text = lib.nvmlErrorString(r)
+        return text.decode("utf-8", "replace") if text else "error %d" % r
+
+    def read(self, sample):
+        if not self.lib:
+            sample["energy"], sample["energy_error"] = [], self.error
+            return
+        lib, count = self.lib, ctypes.c_uint(0)
+        r = lib.nvmlDeviceGetCount_v2(ctypes.byref(count))
+        if r != 0:
+            sample["energy"], sample["energy_error"] = [], "nvmlDeviceGetCount_v2: " + self.words(lib, r)
+            return
+        out = []
+        for i in range(min(count.value, 64)):
+            gpu, handle = {"index": i, "uuid": "", "name": ""}, ctypes.c_void_p()
+            r = lib.nvmlDeviceGetHandleByIndex_v2(ctypes.c_uint(i), ctypes.byref(handle))
+            if r != 0:
+                gpu["error"] = "nvmlDeviceGetHandleByIndex_v2: " + self.words(lib, r)
+                out.append(gpu)
+                continue
+            text = ctypes.create_string_buffer(96)
+            if lib.nvmlDeviceGetName(handle, text, ctypes.c_uint(96)) == 0:
+                gpu["name"] = text.value.decode("utf-8", "replace")
+            if lib.nvmlDeviceGetUUID(handle, text, ctypes.c_uint(96)) == 0:
+                gpu["uuid"] = text.value.decode("utf-8", "replace")
+            mj, mw = ctypes.c_ulonglong(0), ctypes.c_uint(0)
+            r = lib.nvmlDeviceGetTotalEnergyConsumption(handle, ctypes.byref(mj))
+            if r == 0:
+                gpu["mj"] = mj.value
+            else:
+                gpu["error"] = "nvmlDeviceGetTotalEnergyConsumption: " + self.words(lib, r)
+            if lib.nvmlDeviceGetPowerUsage(handle, ctypes.byref(mw)) == 0:
+                gpu["power_w"] = mw.value / 1000.0
+            out.append(gpu)
+        sample["energy"] = out
+        if not out:
+            sample["energy_error"] = "NVML sees no GPU"
+
+
 def cpu_line():
     parts = read("/proc/stat", 4096).split(b"\n", 1)[0].split()[1:11]
     return [int(p) for p in parts]
 
 
+nvml = Nvml() if smi else None
 last = None
 final = False
 verdicts = {}  # (pid, start) -> tagged: a process's environment does not change
@@ -133,6 +201,8 @@ while True:
         verdicts = {k: v for k, v in verdicts.items() if k[0] in now and now[k[0]][2] == k[1]}
         if smi:
             gpus(sample)
+    if nvml:
+        nvml.read(sample)
     try:
         sys.stdout.write(json.dumps(sample) + "\n")
         sys.stdout.flush()

@@ -1,6 +1,7 @@
 #include "launcher/monitor/runmonitor.h"
 
 #include "async/backgroundtask.h"
+#include "launcher/monitor/nvmlenergy.h"
 #include "launcher/monitor/remotesampler.h"
 
 #include <algorithm>
@@ -33,6 +34,7 @@ struct RunMonitor::Shared {
     std::mutex mutex; // one sample at a time per run
     HostSampler sampler;
     std::optional<GpuSampler> gpus;
+    std::optional<NvmlEnergy> nvml; // a GPU run's counters: loaded with the first sample
     std::string file, tag;
     Shared(std::string f, std::string t) : sampler(t), file(std::move(f)), tag(std::move(t)) {}
 
@@ -90,6 +92,11 @@ void RunMonitor::watchHost(std::string name, std::vector<std::string> argv, int 
     r->sampler = new RemoteSampler(std::move(name), std::move(argv), this);
     connect(r->sampler, &RemoteSampler::sampled, this,
             [this, index = m_remote.size()](const HostSample& s) { remoteSampled(index, s); });
+    connect(r->sampler, &RemoteSampler::baseline, this,
+            [this, index = m_remote.size()](const HostSample& s) {
+                if (s.energy && !m_remote[index]->finished)
+                    m_remote[index]->summary.addEnergy(*s.energy);
+            });
     m_remote.push_back(std::move(r));
 }
 
@@ -163,6 +170,12 @@ void RunMonitor::takeSample() {
             std::pair<HostSample, std::string> out;
             out.first = shared->sampler.sample();
             out.first.iteration = iteration;
+            // Every sample, the baseline too: the first and last readings bound the run, and
+            // each line's reading lets a reader take the measured window's energy alone.
+            if (shared->gpus) {
+                if (!shared->nvml) shared->nvml.emplace();
+                out.first.energy = shared->nvml->read();
+            }
             if (shared->gpus && out.first.seconds > 0) out.first.gpu = shared->gpus->sample();
             if (out.first.seconds > 0)
                 out.second = shared->append(HostSampler::toJson(out.first, "local", shared->tag));

@@ -52,6 +52,11 @@ TEST(Report, CsvRowPerCase) {
                  "9.72,,,,,,"),
         std::string::npos)
         << csv;
+    // After the peak's columns, the energy's: none for logs outside a campaign.
+    EXPECT_NE(csv.find(",\"energy not measured: no monitor samples (a log not from a ScaleView "
+                       "campaign, or a Slurm run: the monitor does not watch Slurm's nodes)\"\n"),
+              std::string::npos)
+        << csv;
 }
 
 TEST(Report, MarkdownInTheSeedLayout) {
@@ -95,7 +100,8 @@ TEST(Report, TableShowsNoNegativeZero) {
         c.deltaPct = -0.02;
     const std::string t = formatTable(s);
     EXPECT_EQ(t.find("-0.0"), std::string::npos) << t;
-    EXPECT_NE(t.find("      0.0  peak unknown\n"), std::string::npos) << t;
+    // Then % of peak (unknown) and J/image (none).
+    EXPECT_NE(t.find("      0.0  peak unknown        -\n"), std::string::npos) << t;
     EXPECT_EQ(formatShown(-0.04, 1), "0.0");
     EXPECT_EQ(formatShown(-0.05, 1), "-0.1");
     EXPECT_EQ(formatShown(-1.0, 0), "-1");

@@ -2,6 +2,7 @@
 
 #include "core/formats/formatregistry.h"
 #include "core/load/rundisturbance.h"
+#include "core/load/runenergy.h"
 
 #include <algorithm>
 #include <set>
@@ -128,6 +129,7 @@ Summary measureSnapshot(const LogSnapshot& snapshot, const AnalysisOptions& opti
         const auto found = readRunDisturbances(snapshot.root.toStdString());
         applyRunDisturbances(s.runs, snapshot.root.toStdString(), found);
         applyMonitorCurves(s.runs, snapshot.root.toStdString(), found);
+        applyRunEnergy(s.runs, snapshot.root.toStdString(), found);
     }
     s.options.excludeDisturbed = options.excludeDisturbed;
     return s;

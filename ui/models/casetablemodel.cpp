@@ -3,6 +3,7 @@
 #include "ui/models/cellvalues.h"
 
 #include "core/formats/formatregistry.h"
+#include "core/report/energytext.h"
 #include "core/report/report.h"
 
 #include <QApplication>
@@ -34,9 +35,9 @@ int CaseTableModel::columnCount(const QModelIndex& parent) const {
 QVariant CaseTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
     static const char* const names[ColumnCount] = {
-        "Model", "Precision", "Batch",      "Framework", "Nodes",    "GPUs",
-        "Runs",  "Excluded",  "Median",     "95 % CI",   "Mean",     "Stdev",
-        "CV %",  "Speedup",   "Efficiency", "Reference", "Δ vs ref."};
+        "Model", "Precision", "Batch",      "Framework", "Nodes",     "GPUs",
+        "Runs",  "Excluded",  "Median",     "95 % CI",   "Mean",      "Stdev",
+        "CV %",  "Speedup",   "Efficiency", "Reference", "Δ vs ref.", "J/image"};
     static const char* const tips[ColumnCount] = {
         "The network the logs ran",
         "Arithmetic precision (fp32, amp, fp16)",
@@ -57,7 +58,10 @@ QVariant CaseTableModel::headerData(int section, Qt::Orientation orientation, in
         "Speedup / GPU count: 100 % is perfect linear scaling",
         "The published figure, in the unit the caption names; hover a cell for its source",
         "Median vs the published figure: green within 2 %, amber 2–5 % below, red more than 5 % "
-        "below"};
+        "below",
+        "The GPUs' energy per image (their own energy counters, else nvidia-smi's power "
+        "samples), over the measured window: the GPUs' only, a lower bound on the nodes'; hover a "
+        "cell for its source, interval and images/s/W"};
     if (section < 0 || section >= ColumnCount) return {};
     if (m_cpuRanks && section == Gpus) // a CPU rank is no GPU
         return role == Qt::DisplayRole   ? tr("Ranks")
@@ -117,6 +121,8 @@ QVariant CaseTableModel::display(const CaseStats& c, int column) const {
     case Delta:
         if (!c.deltaPct) return QStringLiteral("–");
         return signedPercent(*c.deltaPct, 1);
+    case Energy:
+        return c.energy ? QString::fromStdString(energyCell(c)) : QStringLiteral("–");
     }
     return {};
 }
@@ -141,6 +147,8 @@ QVariant CaseTableModel::sortValue(const CaseStats& c, int column) const {
         return c.reference ? QVariant(c.reference->throughput) : QVariant();
     case Delta:
         return numberCell(c.deltaPct);
+    case Energy:
+        return c.energy ? QVariant(c.energy->joulesPerImage) : QVariant();
     default:
         return display(c, column);
     }
@@ -154,6 +162,8 @@ QString CaseTableModel::warningsText(const CaseStats& c) {
 }
 
 QString CaseTableModel::toolTip(const CaseStats& c, int column) const {
+    // Measured or not, the energy cell says its source or why it is empty.
+    if (column == Energy) return QString::fromStdString(energyText(c));
     // Where the keys of runs outside DLPerf's layout came from: log, path, scaleview.json, user.
     if ((column == Model || column == Precision || column == Batch || column == Gpus ||
          (column == Nodes && c.warnings.empty())) &&

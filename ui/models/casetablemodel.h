@@ -33,6 +33,7 @@ class CaseTableModel : public QAbstractTableModel {
         Efficiency,
         Reference,
         Delta,
+        Energy, // the GPUs' joules per image, where measured
         ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole; // numbers sort as numbers
