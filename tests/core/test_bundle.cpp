@@ -201,6 +201,7 @@ TEST_F(BundleTest, FiveHundredSingleByteChangesOfTheFileAreAllCaught) {
     std::mt19937 rng(39);
     std::uniform_int_distribution<std::size_t> at(0, m_bytes.size() - 1);
     std::uniform_int_distribution<int> delta(1, 255);
+    int sameContent = 0;
     for (int i = 0; i < 500; ++i) {
         std::string bytes = m_bytes;
         // The ends too: each tenth change lands in the header or the trailer.
@@ -208,9 +209,16 @@ TEST_F(BundleTest, FiveHundredSingleByteChangesOfTheFileAreAllCaught) {
             i % 10 == 0 ? (i % 20 == 0 ? i / 20 % 10 : bytes.size() - 1 - i / 20 % 8) : at(rng);
         bytes[pos] = static_cast<char>(static_cast<unsigned char>(bytes[pos]) + delta(rng));
         const BundleVerdict v = verdictOn(bytes);
-        ASSERT_FALSE(v.verified()) << "byte " << pos << " changed, yet verified";
+        if (v.verified()) {
+            // The one change that can pass: a bit of the deflate stream that inflates to the same
+            // bytes (a Huffman code's spare bit), so no byte of any file differs. Said, and rare.
+            ASSERT_EQ(gunzip(bytes), gunzip(m_bytes)) << "byte " << pos << " changed, yet verified";
+            ++sameContent;
+            continue;
+        }
         ASSERT_FALSE(v.reasons().front().empty());
     }
+    EXPECT_LE(sameContent, 5) << "of 500 changes inflated to the same bytes";
 }
 
 // Every byte inside: each log, the manifest, the results, the tar headers and padding, with a
