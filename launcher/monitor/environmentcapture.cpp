@@ -19,7 +19,20 @@ const char* kProbe =
     "echo \"== nvidia-smi topo -m\"; nvidia-smi topo -m; else echo \"== nvidia-smi: not present\"; "
     "fi; "
     "if [ -n \"$1\" ]; then echo \"== python\"; \"$1\" -c 'import sys; print(sys.version)' 2>&1; "
-    "\"$1\" -c 'import torch; print(\"torch\", torch.__version__)' 2>&1; fi; "
+    // torch's version as `import torch` would give it, read from torch/version.py where the
+    // package has one: importing torch costs seconds of CPU on every host of every campaign. The
+    // import stays the fallback, and says why where torch is missing or broken.
+    "\"$1\" -c '"
+    "import importlib.util as u, os\n"
+    "s = u.find_spec(\"torch\")\n"
+    "v = {}\n"
+    "p = os.path.join(os.path.dirname(s.origin), \"version.py\") if s and s.origin else \"\"\n"
+    "if p and os.path.isfile(p): exec(open(p).read(), v)\n"
+    "if \"__version__\" not in v:\n"
+    "    import torch\n"
+    "    v[\"__version__\"] = torch.__version__\n"
+    "print(\"torch\", v[\"__version__\"])"
+    "' 2>&1; fi; "
     "echo \"== mpirun\"; mpirun --version 2>&1 | head -n 1; exit 0";
 
 bool write(const std::string& path, const std::string& text) {

@@ -260,6 +260,45 @@ TEST(EnvironmentCapture, AHungNvidiaSmiEndsAtTheTimeoutNamingWhereItHung) {
     std::filesystem::remove_all(dir);
 }
 
+// torch's version is read from torch/version.py without importing torch (seconds of CPU on every
+// host of every campaign), and by the import where the package has no version.py. Two stand-in
+// torch packages on PYTHONPATH: the first one's __init__ fails if it is imported at all.
+TEST(EnvironmentCapture, TorchsVersionComesFromItsVersionFileOrElseItsImport) {
+    sv::test::EventLoop loop;
+    const std::string dir = sv::test::tempDir("torchversion");
+    std::string error;
+    auto profile = loadProfile("local-cpu-rn50", &error);
+    ASSERT_TRUE(profile) << error;
+    const QByteArray pythonPath = qgetenv("PYTHONPATH");
+    auto capture = [&](const std::string& name, const std::string& init,
+                       const std::string& versionFile) {
+        const std::string root = dir + "/" + name;
+        std::filesystem::create_directories(root + "/torch");
+        std::ofstream(root + "/torch/__init__.py") << init;
+        if (!versionFile.empty()) std::ofstream(root + "/torch/version.py") << versionFile;
+        qputenv("PYTHONPATH", QByteArray::fromStdString(root));
+        std::optional<EnvironmentCapture::Result> result;
+        EnvironmentCapture::run(
+            fakeCampaign("local-cpu-rn50", root + "/out", 1), *profile, "test", &loop.app,
+            [&](const EnvironmentCapture::Result& r) { result = r; }, std::chrono::seconds(60));
+        qputenv("PYTHONPATH", pythonPath);
+        EXPECT_TRUE(waitFor([&] { return result.has_value(); }, 90000));
+        std::string text;
+        for (const auto& e : std::filesystem::recursive_directory_iterator(root + "/out"))
+            if (e.path().extension() == ".txt" && e.path().string().find("campaign") ==
+                                                      std::string::npos)
+                text += sv::test::readWhole(e.path().string());
+        return text;
+    };
+    const std::string fromFile =
+        capture("file", "raise SystemExit('imported')\n", "__version__ = '1.2.3+file'\n");
+    EXPECT_NE(fromFile.find("\ntorch 1.2.3+file\n"), std::string::npos) << fromFile;
+    EXPECT_EQ(fromFile.find("imported"), std::string::npos) << fromFile;
+    const std::string fromImport = capture("import", "__version__ = '4.5.6+import'\n", "");
+    EXPECT_NE(fromImport.find("\ntorch 4.5.6+import\n"), std::string::npos) << fromImport;
+    std::filesystem::remove_all(dir);
+}
+
 // Twelve commands "to" host a and three to host b, each noting its start and end in a file of its
 // host's (appends of one short line are atomic): host a has exactly CommandBatch::kPerHost
 // running at most, all twelve in turn; b's three run at once beside a's; a command without a host

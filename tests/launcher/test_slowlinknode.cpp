@@ -1,6 +1,6 @@
 // --find-slow-node against a node that is slow only through its link (issue 28): three nodes in
 // network namespaces of their own (netnsnodes.h), each reached over SSH, node2's link held to
-// 200 Mbit/s by tc's token bucket. Alone, every node is as fast as the others (its link is not
+// 400 Mbit/s by tc's token bucket. Alone, every node is as fast as the others (its link is not
 // used); together, every set holding node2 waits for its gradients. The search runs every node
 // alone, then the nodes together, then node sets together, and names node2 through its link.
 // With only two nodes, the slowness cannot be pinned on either end: it needs the interconnect.
@@ -51,8 +51,9 @@ class SlowLinkNode : public ::testing::Test {
         m_search.healthyPace = r.probe->pacePerDevice;
         m_search.healthySource = "node1 alone";
         // Three ranks on this machine's two cores run at two thirds of a core each, alone or
-        // together: a set is slow when far below that (a 102.4 MB gradient through 200 Mbit/s
-        // takes 4 s a step, against well under 1 s of compute).
+        // together: a set is slow when far below that (a 102.4 MB gradient through 400 Mbit/s
+        // takes 2 s a step, against well under 1 s of compute; at 200 Mbit/s the sets with node2
+        // ran at a tenth of the healthy pace, and the test took twice as long for no more proof).
         m_search.thresholdPct = 60;
     }
     void TearDown() override { m_nodes.reset(); }
@@ -74,7 +75,7 @@ class SlowLinkNode : public ::testing::Test {
 TEST_F(SlowLinkNode, ANodeSlowOnlyThroughItsLinkIsNamedAsSuch) {
     up(3);
     if (IsSkipped() || HasFatalFailure()) return;
-    ASSERT_EQ(m_nodes->slowLink(1, "200mbit"), "");
+    ASSERT_EQ(m_nodes->slowLink(1, "400mbit"), "");
     const SlowNodeVerdict v = findSlowNode(m_search, nullptr);
     print(v);
     ASSERT_EQ(v.kind, SlowNodeVerdict::Kind::Named) << v.why;
@@ -101,7 +102,7 @@ TEST_F(SlowLinkNode, ANodeSlowOnlyThroughItsLinkIsNamedAsSuch) {
 TEST_F(SlowLinkNode, TwoNodesSlowOnlyTogetherNeedTheInterconnect) {
     up(2);
     if (IsSkipped() || HasFatalFailure()) return;
-    ASSERT_EQ(m_nodes->slowLink(1, "200mbit"), "");
+    ASSERT_EQ(m_nodes->slowLink(1, "400mbit"), "");
     const SlowNodeVerdict v = findSlowNode(m_search, nullptr);
     print(v);
     EXPECT_EQ(v.kind, SlowNodeVerdict::Kind::NeedsInterconnect) << v.why;
