@@ -47,6 +47,14 @@ std::string dlperfStops(std::string_view script, std::string_view where) {
     return "DLPerf's " + std::string(script) + " stops with an error " + std::string(where);
 }
 
+std::optional<Shortfall> unknownBatchOrGpus(std::string_view lines, int batchPerDevice, int ranks) {
+    if (batchPerDevice > 0 && ranks > 0) return std::nullopt;
+    return Shortfall{RunStatus::Unusable,
+                     "its lines give " + std::string(lines) + ", and the throughput needs the " +
+                         (batchPerDevice <= 0 ? "batch size per device" : "GPU count") +
+                         ", which neither the log, its path nor a scaleview.json says (?)"};
+}
+
 std::string otherRanksIgnored(std::int64_t lines, std::string_view kind) {
     return std::to_string(lines) + " " + std::string(kind) +
            " lines of ranks other than 0 ignored (DLPerf counts them)";

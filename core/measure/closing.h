@@ -56,6 +56,11 @@ std::string scriptStopAt(std::int64_t line, std::string_view why);
 // "DLPerf's SCRIPT stops with an error WHERE" (scriptStopAt's, or its assert's "(...)").
 std::string dlperfStops(std::string_view script, std::string_view where);
 
+// Why a run whose lines give steps and their times (or seconds per step) has no throughput: the
+// figure is the global batch over the time, and the batch per device or the GPU count is unknown
+// (?). nullopt when both are known. `lines` says what the lines give: "seconds per step".
+std::optional<Shortfall> unknownBatchOrGpus(std::string_view lines, int batchPerDevice, int ranks);
+
 // "N KIND lines of ranks other than 0 ignored (DLPerf counts them)".
 std::string otherRanksIgnored(std::int64_t lines, std::string_view kind);
 // "KIND numbers go back at line N (a restarted run appended to the log?)".

@@ -105,12 +105,12 @@ void SteadyStateAnalyzer::finish(RunResult& out, const ParseCounters& counters,
         out.reason = std::move(shortfall->reason);
         return;
     }
-    if (m_value == Value::StepSeconds && (m_batch <= 0 || m_topology.ranks() <= 0)) {
-        out.status = RunStatus::Unusable;
-        out.reason = std::string("its lines give seconds per step, and the throughput needs the ") +
-                     (m_batch <= 0 ? "batch size per device" : "GPU count") +
-                     ", which neither the log, its path nor a scaleview.json says (?)";
-        return;
+    if (m_value == Value::StepSeconds) {
+        if (auto unknown = unknownBatchOrGpus("seconds per step", m_batch, m_topology.ranks())) {
+            out.status = unknown->status;
+            out.reason = std::move(unknown->reason);
+            return;
+        }
     }
     std::vector<double> values;
     values.reserve(static_cast<std::size_t>(to - from));

@@ -178,6 +178,10 @@ void StepWindowAnalyzer::finish(RunResult& out, const ParseCounters& counters,
     out.unterminatedTail = unterminatedTail;
     std::optional<double> time, speed;
     std::optional<Shortfall> shortfall = linesShortfall(counters.lines);
+    // The time method's figure is the global batch over the window's time: without the batch or
+    // the GPU count it would be 0, a figure that says nothing of the log.
+    if (!shortfall && m_rules.timeMethod)
+        shortfall = unknownBatchOrGpus("step numbers and their times", m_batch, m_topology.ranks());
     if (!shortfall && m_rules.timeMethod) shortfall = timeFigure(time);
     if (!shortfall && m_rules.speedMethod) shortfall = speedFigure(speed);
     if (shortfall) {

@@ -143,3 +143,21 @@ TEST(Tf2, ShortInterleavedCrlfAndGarbageLogs) {
     EXPECT_EQ(s.runs[3].timeThroughput, s.runs[0].timeThroughput);
     EXPECT_EQ(s.runs[3].speedThroughput, s.runs[0].speedThroughput);
 }
+
+// A BERT log whose path says neither its batch nor its GPUs (as users keep them: `train`,
+// `rank0.log`): its lines give steps and their times, and the figure needs the global batch. The
+// run says which is missing, never "0 sequences/s ... a corrupted or misread line?".
+TEST(Tf2, ABertLogWithoutItsBatchSaysItNeedsOneInsteadOfAZeroFigure) {
+    TempDir dir;
+    writeFile(dir / "experiments/bert_9/train", makeTf2BertLog(200777, 120));
+    const Summary s = summarizeDirectory(dir.path(), dlperfDefaults(), {});
+    ASSERT_EQ(s.runs.size(), 1u);
+    const RunResult& r = s.runs[0];
+    EXPECT_EQ(r.status, RunStatus::Unusable);
+    EXPECT_FALSE(r.timeThroughput.has_value());
+    EXPECT_NE(r.reason.find("its lines give step numbers and their times, and the throughput "
+                            "needs the batch size per device"),
+              std::string::npos)
+        << r.reason;
+    EXPECT_EQ(r.reason.find("not above 0"), std::string::npos) << r.reason;
+}
