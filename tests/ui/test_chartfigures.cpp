@@ -223,6 +223,13 @@ TEST(ChartFigures, SpeedupChartDrawsTheNextTwoDoublingsWithTheirIntervals) {
         EXPECT_GT(hi, marks[0]->at(i).y());
     }
     EXPECT_EQ(marks[0]->name(), QString::fromStdString(d.predictedLabel));
+    // Hovering a predicted point gives its figure, interval and the model's terms.
+    emit marks[0]->hovered(marks[0]->at(0), true);
+    EXPECT_TRUE(page.hoverText().startsWith(QStringLiteral("16 (8n2g), predicted\n")))
+        << page.hoverText().toStdString();
+    EXPECT_TRUE(page.hoverText().contains(QStringLiteral("95 %: ")));
+    EXPECT_TRUE(page.hoverText().contains(QStringLiteral("ring all-reduce")));
+    emit marks[0]->hovered(marks[0]->at(0), false);
     // Dashed on from the largest measured point.
     for (auto* s : seriesOf<QLineSeries>(chart))
         if (s->property(ui::SpeedupChart::kCurveProperty).toInt() == ui::SpeedupChart::kPredicted) {
