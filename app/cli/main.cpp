@@ -272,7 +272,8 @@ on. A case group with fewer than two multi-device cases, no single-node case at 
 node, no multi-node case or no link speed is refused with why (docs/prediction.md).
   --topologies LIST       the topologies to predict, e.g. 8n8g,16n8g (8n: the measured GPUs
                           per node)
-  --link-gbps G           the inter-node link in Gbit/s; default: implied by two or more
+  --link-gbps G           the inter-node link in Gbit/s; default: the one the campaign's
+                          probes.json all-reduce measured, else implied by two or more
                           measured multi-node cases, else refused
   --format table|json     table (default) or {"predictions": [...], "refused": [...]}
   --backtest              print the backtest over the published tables and exit

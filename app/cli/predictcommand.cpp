@@ -9,6 +9,7 @@
 #include "core/report/predictionreport.h"
 #include "core/stats/casepredictions.h"
 #include "core/stats/predictionbacktest.h"
+#include "core/stats/probelinkspeed.h"
 
 #include <cmath>
 #include <cstdio>
@@ -82,6 +83,13 @@ int predictCommand(const std::vector<std::string>& argv) {
                                     "predict");
     if (read.usage) return usageError(*read.usage);
     if (!read.summary) return 2;
+    // The link the campaign's probes measured, before the one its multi-node cases imply; the
+    // user's --link-gbps before both.
+    if (!predict.linkBytesPerSecond)
+        if (const auto link = probeLinkSpeed(readCampaignProbes(read.summary->root))) {
+            predict.linkBytesPerSecond = link->bytesPerSecond;
+            predict.linkSource = link->source;
+        }
     const auto predictions = predictCases(read.summary->cases, predict);
     const std::string text =
         format == "json" ? formatPredictionJson(predictions) : formatPredictionTable(predictions);

@@ -8,6 +8,7 @@
 #include "ui/window/mainwindow.h"
 #include "ui/run/runpanel.h"
 #include "ui/browse/runspage.h"
+#include "ui/browse/chartpage.h"
 #include "ui/browse/speeduppage.h"
 
 #include <QApplication>
@@ -56,6 +57,8 @@ void armAnalysisPage(const QCommandLineParser& cli, const GuiOptions& o, MainWin
     const QString page = cli.value(o.page);
     window.showPage(static_cast<MainWindow::Page>(qMax(0, pages.indexOf(page))));
     window.speedupPage()->setEfficiency(cli.isSet(o.efficiency));
+    if (cli.isSet(o.peakPercent))
+        window.throughputPage()->setScale(ui::ThroughputScale::PeakPercent);
     const QString file = cli.value(o.screenshot);
     const int runIndex = cli.value(o.run).toInt();
     const qsizetype wanted = cli.positionalArguments().size() - 1;
@@ -108,6 +111,8 @@ GuiOptions::GuiOptions()
           QStringLiteral("N")),
       efficiency(QStringLiteral("efficiency"),
                  QStringLiteral("Show scaling efficiency on the Speedup page.")),
+      peakPercent(QStringLiteral("peak-percent"),
+                  QStringLiteral("Show percent of peak on the Throughput page.")),
       settingsFile(QStringLiteral("settings"), QStringLiteral("Use this INI file for settings."),
                    QStringLiteral("INI")),
       campaign(QStringLiteral("campaign"),
@@ -125,8 +130,8 @@ GuiOptions::GuiOptions()
                  QStringLiteral("FILE")) {}
 
 void GuiOptions::addTo(QCommandLineParser& cli) {
-    for (auto* o : {&screenshot, &page, &run, &efficiency, &settingsFile, &campaign, &start, &after,
-                    &windowSize}) {
+    for (auto* o : {&screenshot, &page, &run, &efficiency, &peakPercent, &settingsFile, &campaign,
+                    &start, &after, &windowSize}) {
         if (o != &settingsFile) o->setFlags(QCommandLineOption::HiddenFromHelp);
         cli.addOption(*o);
     }

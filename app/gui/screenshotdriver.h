@@ -24,8 +24,8 @@ struct GuiOptions {
     // Adds every option to cli.
     void addTo(QCommandLineParser& cli);
 
-    QCommandLineOption screenshot, page, run, efficiency, settingsFile, campaign, start, after,
-        windowSize, renderHtml;
+    QCommandLineOption screenshot, page, run, efficiency, peakPercent, settingsFile, campaign,
+        start, after, windowSize, renderHtml;
 };
 
 // --render-html FILE with --screenshot OUT: the page drawn to OUT, and the exit status; nullopt

@@ -105,3 +105,59 @@ TEST(CliPeak, OneMultiNodeCaseWithoutALinkRefuses) {
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("'4x2' is not a topology"), std::string::npos) << bad.err;
 }
+
+namespace {
+
+// A probes.json whose all-reduce of the gradient across the 2n2g case's 4 ranks took what a ring
+// at `gbps` takes; and a single node's all-reduce 50 times as fast, which measures no link.
+void writeProbes(const std::filesystem::path& root, double gbps) {
+    const double link = gbps * 1e9 / 8;
+    const double multi = 2.0 * 3 / 4 * kGradient / link;
+    const double single = 2.0 * 1 / 2 * kGradient / (50 * link);
+    nlohmann::json probes = {
+        {"probes",
+         {{{"kind", "allreduce"},
+           {"topology", "2n2g"},
+           {"backend", "nccl"},
+           {"bytes", kGradient},
+           {"ranks", 4},
+           {"seconds", {multi * 0.98, multi, multi * 1.02, multi * 1.01, multi * 0.99}}},
+          {{"kind", "allreduce"},
+           {"topology", "1n2g"},
+           {"backend", "nccl"},
+           {"bytes", kGradient},
+           {"ranks", 2},
+           {"seconds", {single, single, single}}}}}};
+    writeFile(root / "probes.json", probes.dump());
+}
+
+} // namespace
+
+TEST(CliPeak, TheProbesAllReduceGivesTheLinkOneMultiNodeCaseCouldNot) {
+    TempDir dir;
+    writeCluster(dir.path(), {1, 2});
+    writeProbes(dir.path(), 10.0);
+    const auto r = cli(
+        {"predict", dir.path().string(), "--topologies", "4n2g,8n", "--format", "json", "--quiet"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["predictions"].size(), 2u) << r.out;
+    for (const auto& p : j["predictions"]) {
+        const int nodes = p["topology"] == "4n2g" ? 4 : 8;
+        const double truth = 1000.0 * kBatch * nodes * kPerNode / stepMs(nodes);
+        EXPECT_GT(truth, p["ci95"][0].get<double>()) << p.dump();
+        EXPECT_LT(truth, p["ci95"][1].get<double>()) << p.dump();
+        EXPECT_NEAR(p["throughput"].get<double>() / truth, 1.0, 0.02) << p.dump();
+        // The 2n2g all-reduce's speed, not the single node's 50 times faster one.
+        EXPECT_NE(p["model"].get<std::string>().find(
+                      "at 10.0 Gbit/s, from the probes' all-reduce (102.2 MB across 4 ranks at "
+                      "2n2g, median of 5 timings)"),
+                  std::string::npos)
+            << p.dump();
+    }
+    // The user's --link-gbps comes before the probes'.
+    const auto given = cli({"predict", dir.path().string(), "--topologies", "4n2g", "--link-gbps",
+                            "25", "--format", "json", "--quiet"});
+    ASSERT_EQ(given.exitCode, 0) << given.err;
+    EXPECT_NE(given.out.find("at 25.0 Gbit/s, --link-gbps"), std::string::npos) << given.out;
+}

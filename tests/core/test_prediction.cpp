@@ -3,6 +3,7 @@
 // speed predicted within the interval.
 
 #include "core/stats/predictionbacktest.h"
+#include "core/stats/probelinkspeed.h"
 #include "core/stats/topologyprediction.h"
 
 #include <gtest/gtest.h>
@@ -126,6 +127,48 @@ TEST(Prediction, SlowLinkImpliedByTheMultiNodeCases) {
     EXPECT_NEAR(r.linkBytesPerSecond / link, 1.0, 0.01);
     EXPECT_NE(r.linkSource.find("implied"), std::string::npos);
     const double truth = generatedThroughput(16, link, 0.01);
+    EXPECT_GT(truth, r.predictions[0].ci95.lo);
+    EXPECT_LT(truth, r.predictions[0].ci95.hi);
+}
+
+TEST(Prediction, LinkSpeedFromTheProbesMultiNodeAllReduceOnly) {
+    // 2n8g: 16 ranks, the gradient in 2 x 15/16 of its bytes per link at 9.4 Gbit/s.
+    const double link = 9.4e9 / 8;
+    const double t = 2.0 * 15 / 16 * kGradient / link;
+    const std::string text =
+        R"({"probes": [{"kind": "allreduce", "topology": "1n8g", "bytes": )" +
+        std::to_string(kGradient) + R"(, "ranks": 8, "seconds": [0.001, 0.001]},
+                       {"kind": "allreduce", "topology": "2n8g", "bytes": )" +
+        std::to_string(kGradient) + R"(, "ranks": 16, "seconds": [)" + std::to_string(t * 1.1) +
+        "," + std::to_string(t) + "," + std::to_string(t * 0.95) + "]}]}";
+    const ProbeFile probes = parseProbeFile(text, "probes.json");
+    ASSERT_TRUE(probes.error.empty()) << probes.error;
+    const auto speed = probeLinkSpeed(probes);
+    ASSERT_TRUE(speed);
+    EXPECT_NEAR(speed->bytesPerSecond * 8 / 1e9, 9.4, 1e-4);
+    EXPECT_EQ(speed->source, "from the probes' all-reduce (102.2 MB across 16 ranks at 2n8g, "
+                             "median of 3 timings)");
+    // A single node's all-reduce measures NVLink or PCIe, not the link: no speed from it alone.
+    const ProbeFile single = parseProbeFile(
+        R"({"probes": [{"kind": "allreduce", "topology": "1n8g", "bytes": 1e8, "ranks": 8,
+            "seconds": [0.001]}]})",
+        "probes.json");
+    ASSERT_TRUE(single.error.empty()) << single.error;
+    EXPECT_FALSE(probeLinkSpeed(single));
+    // And the prediction says the link came from the probes.
+    PredictionInput in;
+    in.points = generatedCluster({1, 2}, link, 0.02);
+    in.batchPerDevice = kBatch;
+    in.gradientBytes = kGradient;
+    in.linkBytesPerSecond = speed->bytesPerSecond;
+    in.linkSource = speed->source;
+    const auto r = predictTopologies(in, {Topology{4, 8}});
+    ASSERT_TRUE(r.refused.empty()) << r.refused;
+    ASSERT_EQ(r.predictions.size(), 1u);
+    EXPECT_NE(r.predictions[0].model.find("at 9.4 Gbit/s, from the probes' all-reduce"),
+              std::string::npos)
+        << r.predictions[0].model;
+    const double truth = generatedThroughput(4, link, 0.02);
     EXPECT_GT(truth, r.predictions[0].ci95.lo);
     EXPECT_LT(truth, r.predictions[0].ci95.hi);
 }

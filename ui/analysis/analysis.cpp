@@ -1,5 +1,6 @@
 #include "ui/analysis/analysis.h"
 
+#include "ui/analysis/chartfigures.h"
 #include "core/formats/formatregistry.h"
 #include "core/load/rundisturbance.h"
 #include "core/load/runenergy.h"
@@ -22,9 +23,12 @@ ScalingData Analysis::scaling(const ReferenceCatalog& given) const {
     if (!group) return {};
     const ReferenceCatalog& catalog =
         &given == &ReferenceCatalog::builtin() ? options.referenceCatalog() : given;
-    if (series.size() > 1)
-        return scalingData(series, *group, summary.options.method, references, catalog);
-    return scalingData(groupCases(), *group, summary.options.method, references, catalog);
+    ScalingData d =
+        series.size() > 1
+            ? scalingData(series, *group, summary.options.method, references, catalog)
+            : scalingData(groupCases(), *group, summary.options.method, references, catalog);
+    addPrediction(d, prediction);
+    return d;
 }
 
 Summary Analysis::groupSummary() const {
@@ -324,6 +328,8 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
     a.summary = measureSnapshot(snapshot, options, &a.logs);
     Summary& s = a.summary;
     if (userTables) s.options.references = userTables;
+    // What the runs ran on, before the cases are computed: each case's percent of peak.
+    s.options.peak = runPeak(s);
     a.label = label.empty() ? defaultLabel(s.root) : label;
     for (const auto& input : others)
         a.others.push_back(measureOther(input, options, userTables));
@@ -336,6 +342,7 @@ Analysis analyze(const LogSnapshot& snapshot, const AnalysisOptions& options,
     a.probes = readCampaignProbes(s.root);
     for (const CaseStats* c : a.groupCases())
         a.groupLosses.push_back(scalingLossFor(s.cases, *c, a.probes));
+    a.prediction = predictGroup(a.groupCases(), a.probes);
     // The bootstrap of each case's ratio (10 000 resamples a side) runs here, on the worker.
     if (a.series.size() > 1) a.comparison = compareSeries(a.series);
     return a;

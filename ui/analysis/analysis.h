@@ -8,6 +8,7 @@
 #include "ui/analysis/scalingdata.h"
 #include "core/stats/scalingloss.h"
 #include "core/stats/summary.h"
+#include "core/stats/topologyprediction.h"
 
 #include <QMetaType>
 
@@ -60,6 +61,9 @@ struct Analysis {
     // (core's scalingLossFor), groupLosses[i] for groupCases()[i]: null without an efficiency.
     ProbeFile probes;
     std::vector<std::optional<ScalingLoss>> groupLosses;
+    // The group shown's next two node counts predicted (ui/analysis/chartfigures.h), or why not:
+    // worked out here, the backtest behind its interval is not cheap the first time.
+    PredictionResult prediction;
 
     std::vector<const CaseStats*> groupCases() const;
     // What the throughput and speedup charts draw: the group shown with the overlays in effect.

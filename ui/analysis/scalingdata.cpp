@@ -4,14 +4,20 @@
 #include "ui/analysis/analysis.h"
 #include "core/formats/formatregistry.h"
 
+#include "core/model/numerics.h"
+#include "core/stats/peakshare.h"
+
 #include <algorithm>
+#include <cctype>
 
 namespace sv::ui {
 
 namespace {
 
-// Fills the legend label, the full name, source and hardware of a "TABLE_ID[:SERIES]" reference.
-void describe(ReferenceCurve& curve, const ReferenceCatalog& catalog) {
+// Fills the legend label, the full name, source and hardware of a "TABLE_ID[:SERIES]" reference;
+// its table and series, when the catalog knows them.
+std::pair<const ReferenceTable*, const ReferenceSeries*> describe(ReferenceCurve& curve,
+                                                                  const ReferenceCatalog& catalog) {
     const auto colon = curve.id.find(':');
     const ReferenceTable* table = catalog.find(curve.id.substr(0, colon));
     const ReferenceSeries* series = nullptr;
@@ -22,7 +28,7 @@ void describe(ReferenceCurve& curve, const ReferenceCatalog& catalog) {
                 series = &s;
     if (!table || !series) {
         curve.label = curve.fullName = curve.id;
-        return;
+        return {nullptr, nullptr};
     }
     // Legends must stay short (Qt cuts what does not fit in one row): a comparison table's series
     // by its name ("OneFlow 0.2.0"), any other by the table's title up to a comma or bracket
@@ -40,6 +46,32 @@ void describe(ReferenceCurve& curve, const ReferenceCatalog& catalog) {
     curve.hardware = table->hardware;
     curve.precision = series->precision ? series->precision : table->precision;
     curve.batchPerDevice = series->batchPerDevice ? series->batchPerDevice : table->batchPerDevice;
+    return {table, series};
+}
+
+// "V100-SXM2-16GB FP32", "A100-SXM4-40GB TF32 tensor": a peak's device and number format.
+std::string peakName(const PeakShare& p) {
+    std::string device = p.device, format = p.precision;
+    std::transform(device.begin(), device.end(), device.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    const auto under = format.find('_');
+    if (under != std::string::npos) format[under] = ' ';
+    std::transform(
+        format.begin(), format.begin() + static_cast<long>(std::min(under, format.size())),
+        format.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return device + " " + format;
+}
+
+// The percent-of-peak axis: the first case with a peak names it.
+std::string peakAxisOf(const std::vector<const PeakShare*>& peaks) {
+    for (const PeakShare* p : peaks) {
+        if (!p->pct) continue;
+        if (p->source.rfind("peak stated", 0) == 0)
+            return "% of the stated peak (" + formatShown(p->peakTflops, 1) + " TFLOP/s per " +
+                   (p->device == "CPU" ? "rank" : "device") + ")";
+        return "% of " + peakName(*p) + " peak (dense)";
+    }
+    return {};
 }
 
 } // namespace
@@ -101,6 +133,8 @@ ScalingPoint pointOf(const CaseStats& c, const ReferenceCatalog& catalog) {
     p.efficiency = c.efficiency;
     p.deltaPct = c.deltaPct;
     p.deltaNote = c.deltaNote;
+    p.peakPct = c.peak.pct;
+    p.peakUnknown = c.peak.pct ? std::string() : c.peak.unknown;
     if (c.reference && c.reference->table && c.reference->series) {
         ReferenceCurve against;
         against.id = referenceId(*c.reference->table, *c.reference->series);
@@ -140,7 +174,7 @@ void addReferences(ScalingData& d, const std::vector<std::string>& references,
     for (const auto& id : references) {
         ReferenceCurve curve;
         curve.id = id;
-        describe(curve, catalog);
+        const auto [table, series] = describe(curve, catalog);
         if ((curve.precision && *curve.precision != group.precision) ||
             (curve.batchPerDevice && *curve.batchPerDevice != group.batchPerDevice))
             curve.mismatch = "it is " + precisionBatchLabel(curve.precision, curve.batchPerDevice) +
@@ -150,6 +184,15 @@ void addReferences(ScalingData& d, const std::vector<std::string>& references,
             if (auto v = catalog.lookup(id, p.topology.name())) {
                 const std::string topology = p.topology.name();
                 curve.throughput[topology] = v->throughput;
+                if (table && series) {
+                    // The published figure on the same scale as the measured one.
+                    const PeakShare peak =
+                        referencePeakShare(*table, *series, topology, DeviceCatalog::builtin());
+                    if (peak.pct)
+                        curve.peakPct[topology] = *peak.pct;
+                    else
+                        curve.peakUnknown = peak.unknown;
+                }
                 if (!v->series) continue;
                 const auto r = v->series->repeats.find(topology);
                 if (r == v->series->repeats.end() || r->second.empty()) continue;
@@ -186,6 +229,10 @@ ScalingData scalingData(const std::vector<const CaseStats*>& cases, const CaseGr
     d.unit = unitOf(formats);
     d.ownReports = ownReportsOf(formats);
     sortPoints(d.points);
+    std::vector<const PeakShare*> peaks;
+    for (const CaseStats* c : cases)
+        if (group.contains(c->key)) peaks.push_back(&c->peak);
+    d.peakAxis = peakAxisOf(peaks);
     addReferences(d, references, catalog);
     return d;
 }
@@ -238,6 +285,11 @@ ScalingData scalingData(const std::vector<ComparisonSeries>& series, const CaseG
             d.others.push_back(SeriesCurve{series[i].label, aligned(each[i])});
         }
     }
+    std::vector<const PeakShare*> peaks;
+    for (const auto& s : series)
+        for (const auto& c : s.cases)
+            peaks.push_back(&c.peak);
+    d.peakAxis = peakAxisOf(peaks);
     addReferences(d, references, catalog);
     return d;
 }

@@ -25,6 +25,10 @@ struct ScalingPoint {
     // The Results table's Δ: against the first overlay (or the matching table), or why none.
     std::optional<double> deltaPct;
     std::string deltaAgainst, deltaNote;
+    // Percent of the devices' dense peak (core/stats/peakshare.h), or why none ("peak unknown:
+    // CPU ranks; ...").
+    std::optional<double> peakPct;
+    std::string peakUnknown;
 };
 
 struct ReferenceCurve {
@@ -41,6 +45,9 @@ struct ReferenceCurve {
     // FP32 table): drawn as a measured series' spread is.
     std::map<std::string, std::pair<double, double>> spread;
     std::optional<double> baseline; // the 1n1g figure, for speedup
+    // Its percent of peak by topology (the device read from its hardware text), or why none.
+    std::map<std::string, double> peakPct;
+    std::string peakUnknown;
     std::optional<double> speedupAt(const Topology& t) const;
 };
 
@@ -51,10 +58,18 @@ struct SeriesCurve {
     std::vector<ScalingPoint> points;
 };
 
+// A topology not measured, predicted (core/stats/topologyprediction.h), with its 95 % interval.
+struct PredictedPoint {
+    Topology topology;
+    int gpus = 0;
+    double throughput = 0.0, low = 0.0, high = 0.0; // samples/s
+    std::string model;                              // the terms, in words and figures
+};
+
 struct ScalingData {
     CaseGroup group;
     Method method = Method::Time;
-    std::string unit = "images/s";    // the throughput's, from the cases' log format
+    std::string unit = "images/s"; // the throughput's, from the cases' log format
     // What one of the cases' devices is called: "GPU", or "rank" for the local workload's CPU
     // ranks (ui/analysis/devicewords.h); the axes name it.
     std::string device = "GPU", devices = "GPUs";
@@ -65,6 +80,14 @@ struct ScalingData {
     std::vector<ScalingPoint> points; // ordered by GPUs, then nodes
     std::vector<SeriesCurve> others;  // with several series: the second on
     std::vector<ReferenceCurve> references;
+    // The percent-of-peak axis's title, "% of V100-SXM2-16GB FP32 peak (dense)"; empty when no
+    // point has a peak.
+    std::string peakAxis;
+    // The next topologies predicted for the first series (Analysis::prediction): the legend's
+    // label ("predicted (…, backtest median |error| 3.4 %)") and what the chart notes under its
+    // title: the link speed it used, or why there is no prediction.
+    std::vector<PredictedPoint> predicted;
+    std::string predictedLabel, predictionNote;
     int maxGpus() const;
     bool hasSpeedup() const;
 };

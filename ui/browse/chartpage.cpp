@@ -30,6 +30,22 @@ ChartPage::ChartPage(ChartKind kind, QWidget* parent)
     m_hint->setAlignment(Qt::AlignCenter);
     m_header->addStretch();
     if (kind == ChartKind::Throughput) {
+        m_scaleBox = new QComboBox(this);
+        m_scaleBox->addItem(tr("Throughput"));
+        m_scaleBox->addItem(tr("% of the hardware's peak"));
+        m_scaleBox->setToolTip(
+            tr("Percent of the devices' dense peak for the run's precision (model FLOPs "
+               "utilization, docs/percent-of-peak.md). A case whose device or peak is not known "
+               "is left out, and the chart says why."));
+        auto* scaleLabel = new QLabel(tr("&Show"), this);
+        scaleLabel->setBuddy(m_scaleBox);
+        m_header->addWidget(scaleLabel);
+        m_header->addWidget(m_scaleBox);
+        connect(m_scaleBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+            m_scale = i == 1 ? ThroughputScale::PeakPercent : ThroughputScale::Throughput;
+            rebuild();
+            emit scaleChanged(m_scale);
+        });
         m_whiskerBox = new QComboBox(this);
         m_whiskerBox->addItem(tr("Min–max of the repeats"));
         m_whiskerBox->addItem(tr("95 % interval of the median"));
@@ -58,6 +74,10 @@ void ChartPage::setWhisker(Whisker whisker) {
     if (m_whiskerBox) m_whiskerBox->setCurrentIndex(whisker == Whisker::Ci95 ? 1 : 0);
 }
 
+void ChartPage::setScale(ThroughputScale scale) {
+    if (m_scaleBox) m_scaleBox->setCurrentIndex(scale == ThroughputScale::PeakPercent ? 1 : 0);
+}
+
 void ChartPage::setAnalysis(AnalysisPtr analysis) {
     m_analysis = std::move(analysis);
     rebuild();
@@ -70,7 +90,7 @@ void ChartPage::rebuild() {
     if (m_analysis && m_analysis->group && k != ChartKind::Trace) {
         m_data = chartData(*m_analysis);
         chart = k == ChartKind::Throughput
-                    ? ThroughputChart::build(m_data, m_whisker)
+                    ? ThroughputChart::build(m_data, m_whisker, m_scale)
                     : SpeedupChart::build(m_data, k == ChartKind::Efficiency);
         connectHover(chart, k == ChartKind::Efficiency);
     }

@@ -29,11 +29,16 @@ class ChartPage : public QWidget {
     Whisker whisker() const { return m_whisker; }
     void setWhisker(Whisker whisker);
     QComboBox* whiskerBox() const { return m_whiskerBox; }
+    // The throughput chart's scale: samples/s or percent of the hardware's peak.
+    ThroughputScale scale() const { return m_scale; }
+    void setScale(ThroughputScale scale);
+    QComboBox* scaleBox() const { return m_scaleBox; }
     // What the tooltip says while the mouse rests on the bar or point it last entered.
     QString hoverText() const { return m_tip->text(); }
 
   signals:
     void whiskerChanged(sv::ui::Whisker whisker);
+    void scaleChanged(sv::ui::ThroughputScale scale);
 
   protected:
     QHBoxLayout* header() const { return m_header; }
@@ -47,11 +52,13 @@ class ChartPage : public QWidget {
     AnalysisPtr m_analysis;
     ScalingData m_data; // what the chart shown was drawn from
     Whisker m_whisker = Whisker::MinMax;
+    ThroughputScale m_scale = ThroughputScale::Throughput;
     HoverTip* m_tip = nullptr;
     QChartView* m_view;
     QHBoxLayout* m_header;
     QLabel* m_hint;
     QComboBox* m_whiskerBox = nullptr;
+    QComboBox* m_scaleBox = nullptr;
 };
 
 } // namespace sv::ui

@@ -99,6 +99,16 @@ QString ChartHover::legendText(const ScalingData& d, int reference) {
 }
 
 QString ChartHover::pointText(const ScalingData& d, int curve, int gpus, bool efficiency) {
+    if (curve == SpeedupChart::kPredicted || curve == SpeedupChart::kPredictedInterval) {
+        for (const auto& p : d.predicted)
+            if (p.gpus == gpus)
+                return QStringLiteral("%1 (%2), predicted\n%3 %4, 95 %: %5–%6\n%7")
+                    .arg(p.gpus)
+                    .arg(QString::fromStdString(p.topology.name()), number(p.throughput, 1),
+                         QString::fromStdString(d.unit), number(p.low, 1), number(p.high, 1),
+                         QString::fromStdString(p.model));
+        return {};
+    }
     const ScalingPoint* point = nullptr;
     for (const auto& p : d.points)
         if (p.gpus == gpus && (!point || (p.speedup && !point->speedup))) point = &p;

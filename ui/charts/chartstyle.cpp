@@ -154,6 +154,28 @@ void ChartStyle::fitLegend(QChart* chart) {
     }
 }
 
+void ChartStyle::addNote(QChart* chart, const QString& note) {
+    if (note.isEmpty()) return;
+    const QString plain = plainTitle(chart);
+    chart->setProperty("svTitle", plain);
+    chart->setProperty("svNote", note);
+    // A chart's title is rich text: the note in a second, smaller and lighter line.
+    chart->setTitle(
+        plain.toHtmlEscaped() +
+        QStringLiteral("<br><span style=\"font-size:9pt; font-weight:normal; "
+                       "color:#555555\">%1</span>")
+            .arg(note.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+}
+
+QString ChartStyle::plainTitle(const QChart* chart) {
+    const QVariant plain = chart->property("svTitle");
+    return plain.isValid() ? plain.toString() : chart->title();
+}
+
+QString ChartStyle::note(const QChart* chart) {
+    return chart->property("svNote").toString();
+}
+
 void ChartStyle::applyAxis(QAbstractAxis* axis, const QString& title) {
     axis->setTitleText(title);
     QFont f = axis->titleFont();

@@ -37,6 +37,11 @@ class ChartStyle {
     // line: never a name cut short to look like another (apply() keeps it so on every resize).
     static void fitLegend(QChart* chart);
     static void applyAxis(QAbstractAxis* axis, const QString& title);
+    // A line under the title saying what the plot leaves out or rests on (exports keep it).
+    static void addNote(QChart* chart, const QString& note);
+    // The title without its note: what the chart is.
+    static QString plainTitle(const QChart* chart);
+    static QString note(const QChart* chart);
     // Adds the axes (x at the bottom, y at the left) and the series, each attached to both.
     static void addSeries(QChart* chart, QAbstractAxis* axisX, QAbstractAxis* axisY,
                           const std::vector<QAbstractSeries*>& series);

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace sv::ui {
@@ -45,6 +46,8 @@ QCategoryAxis* gpuAxis(QChart* chart, const ScalingData& d) {
     std::set<int> counts;
     for (const auto& p : d.points)
         counts.insert(std::max(1, p.gpus));
+    for (const auto& p : d.predicted)
+        counts.insert(std::max(1, p.gpus));
     if (counts.empty()) counts.insert(1);
     auto* axis = new QCategoryAxis(chart);
     const double lo = SpeedupChart::gpuX(*counts.begin());
@@ -56,8 +59,8 @@ QCategoryAxis* gpuAxis(QChart* chart, const ScalingData& d) {
         axis->append(QString::number(g), SpeedupChart::gpuX(g));
     axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     const QString devices = QString::fromStdString(d.devices);
-    ChartStyle::applyAxis(axis, QStringLiteral("%1 (log₂ scale)")
-                                    .arg(devices.left(1).toUpper() + devices.mid(1)));
+    ChartStyle::applyAxis(
+        axis, QStringLiteral("%1 (log₂ scale)").arg(devices.left(1).toUpper() + devices.mid(1)));
     return axis;
 }
 
@@ -140,6 +143,58 @@ void addReferences(Curves& c, const ScalingData& d) {
     }
 }
 
+// The measured single-device median: what a predicted throughput is a speedup over.
+std::optional<double> baselineOf(const ScalingData& d) {
+    for (const auto& p : d.points)
+        if (p.gpus == 1 && p.median && *p.median > 0) return p.median;
+    return std::nullopt;
+}
+
+// The predicted topologies: dashed from the largest measured point on, hollow markers, and each
+// one's 95 % interval as an error bar (one legend entry for them all).
+void addPredicted(Curves& c, const ScalingData& d) {
+    const auto base = baselineOf(d);
+    if (d.predicted.empty() || !base) return;
+    const QColor colour = ChartStyle::series(0);
+    auto* dashes = line(c.chart, QString::fromStdString(d.predictedLabel), colour, 2.0,
+                        Qt::DashLine, SpeedupChart::kPredicted);
+    auto* marks = new QScatterSeries(c.chart);
+    marks->setName(dashes->name());
+    marks->setProperty(SpeedupChart::kCurveProperty, SpeedupChart::kPredicted);
+    marks->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    marks->setMarkerSize(11);
+    marks->setColor(Qt::white);
+    marks->setBorderColor(colour);
+    marks->setPen(QPen(colour, 2.0));
+    // From the largest measured point, so the dashes continue the measured line.
+    for (auto it = d.points.rbegin(); it != d.points.rend(); ++it)
+        if (it->speedup) {
+            dashes->append(SpeedupChart::gpuX(it->gpus), c.value(*it->speedup, it->gpus));
+            break;
+        }
+    // The points first: the legend names them before their intervals.
+    c.series.push_back(dashes);
+    c.series.push_back(marks);
+    c.unlisted.push_back(dashes);
+    bool first = true;
+    for (const auto& p : d.predicted) {
+        const double x = SpeedupChart::gpuX(p.gpus);
+        const double v = c.value(p.throughput / *base, p.gpus);
+        const double lo = c.value(p.low / *base, p.gpus), hi = c.value(p.high / *base, p.gpus);
+        dashes->append(x, v);
+        marks->append(x, v);
+        c.seen(lo);
+        c.seen(hi);
+        auto* bar = line(c.chart, QStringLiteral("95 % interval of the prediction"), colour, 1.6,
+                         Qt::SolidLine, SpeedupChart::kPredictedInterval);
+        constexpr double cap = 0.08; // of a doubling
+        bar->append({{x - cap, lo}, {x + cap, lo}, {x, lo}, {x, hi}, {x - cap, hi}, {x + cap, hi}});
+        c.series.push_back(bar);
+        if (!first) c.unlisted.push_back(bar);
+        first = false;
+    }
+}
+
 // Efficiency around the data (a 0–100 % axis squeezes 92 % and 97 % into one line); speedup
 // on log2.
 QAbstractAxis* valueAxis(const Curves& c, const QString& device) {
@@ -182,7 +237,9 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
                                         : QStringLiteral("Speedup — %1").arg(group));
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // each reference's marker
     auto* axisX = gpuAxis(chart, d);
-    const int maxGpus = d.maxGpus();
+    int maxGpus = d.maxGpus();
+    for (const auto& p : d.predicted)
+        maxGpus = std::max(maxGpus, p.gpus);
 
     Curves curves(chart, efficiency, maxGpus);
     addIdeal(curves, maxGpus);
@@ -197,6 +254,7 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
     // After the measured curves: a reference that coincides with the measured curve (the
     // samples are DLPerf's own logs) still shows its dashes and marker on top of it.
     addReferences(curves, d);
+    addPredicted(curves, d);
 
     ChartStyle::addSeries(chart, axisX, valueAxis(curves, QString::fromStdString(d.device)),
                           curves.series);
@@ -205,6 +263,7 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
             m->setVisible(false);
     if (!d.hasSpeedup())
         chart->setTitle(chart->title() + QStringLiteral(" (no 1n1g baseline: speedup unknown)"));
+    ChartStyle::addNote(chart, QString::fromStdString(d.predictionNote));
     return chart;
 }
 

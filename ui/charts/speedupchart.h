@@ -18,6 +18,9 @@ class SpeedupChart {
     static constexpr int kIdeal = -2;
     // The other measured series of a comparison: kOtherSeries - j for ScalingData::others[j].
     static constexpr int kOtherSeries = -100;
+    // The predicted topologies (ScalingData::predicted): their points, and their intervals.
+    static constexpr int kPredicted = -3;
+    static constexpr int kPredictedInterval = -4;
 
     static QChart* build(const ScalingData& data, bool efficiency);
     // Where a GPU count sits on the x axis (its log2), and back.

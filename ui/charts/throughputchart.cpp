@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QStringList>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -50,6 +51,46 @@ std::optional<Whisker> ThroughputChart::parseWhisker(const std::string& name) {
     return std::nullopt;
 }
 
+double ThroughputChart::scaleFactor(const ScalingPoint& p, ThroughputScale scale) {
+    if (scale == ThroughputScale::Throughput) return 1.0;
+    if (!p.peakPct || !p.median || *p.median <= 0) return 0.0;
+    return *p.peakPct / *p.median;
+}
+
+QString ThroughputChart::peakNote(const ScalingData& d) {
+    // Each reason once, with the topologies it holds for, in the order met.
+    std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
+    const auto add = [&](const std::string& why, const std::string& where) {
+        std::string text = why;
+        if (text.rfind("peak unknown: ", 0) == 0) text = text.substr(14);
+        auto it = std::find_if(reasons.begin(), reasons.end(),
+                               [&](const auto& r) { return r.first == text; });
+        if (it == reasons.end()) it = reasons.insert(reasons.end(), {text, {}});
+        it->second.push_back(where);
+    };
+    const auto series = [&](const std::vector<ScalingPoint>& points, const std::string& label) {
+        for (const auto& p : points)
+            if (!p.peakPct && p.median)
+                add(p.peakUnknown.empty() ? "peak unknown" : p.peakUnknown,
+                    (label.empty() ? "" : label + " ") + p.topology.name());
+    };
+    series(d.points, d.others.empty() ? std::string() : d.label);
+    for (const auto& o : d.others)
+        series(o.points, o.label);
+    for (const auto& r : d.references)
+        if (!r.throughput.empty() && r.peakPct.size() < r.throughput.size())
+            add(r.peakUnknown.empty() ? "peak unknown" : r.peakUnknown, r.label);
+    QStringList lines;
+    for (const auto& [why, where] : reasons) {
+        QStringList at;
+        for (const auto& w : where)
+            at << QString::fromStdString(w);
+        lines << QStringLiteral("Left out, peak unknown at %1: %2")
+                     .arg(at.join(QStringLiteral(", ")), QString::fromStdString(why));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 namespace {
 
 using MeasuredSeries = std::vector<const std::vector<ScalingPoint>*>;
@@ -57,30 +98,41 @@ using MeasuredSeries = std::vector<const std::vector<ScalingPoint>*>;
 // The measured series, one bar set each (one colour each, named in the legend); the highest
 // value drawn, whiskers included.
 double addMeasuredBars(QBarSeries* bars, const ScalingData& d, const MeasuredSeries& measured,
-                       Whisker whisker) {
+                       Whisker whisker, ThroughputScale scale) {
     const bool compared = !d.others.empty();
     double top = 0;
     for (std::size_t s = 0; s < measured.size(); ++s) {
-        const QString name = !compared
-                                 ? QStringLiteral("Measured median (%1)").arg(methodLabel(d))
-                             : s == 0 ? QString::fromStdString(d.label)
-                                      : QString::fromStdString(d.others[s - 1].label);
+        const QString name = !compared ? QStringLiteral("Measured median (%1)").arg(methodLabel(d))
+                             : s == 0  ? QString::fromStdString(d.label)
+                                       : QString::fromStdString(d.others[s - 1].label);
         auto* set = new QBarSet(name);
         set->setColor(ChartStyle::series(static_cast<int>(s)));
         set->setBorderColor(ChartStyle::series(static_cast<int>(s)).darker(130));
         for (const auto& p : *measured[s]) {
-            *set << p.median.value_or(0.0);
-            top = std::max(top, p.median.value_or(0.0));
-            if (auto w = ThroughputChart::whiskerSpan(p, whisker)) top = std::max(top, w->second);
+            const double f = ThroughputChart::scaleFactor(p, scale);
+            *set << p.median.value_or(0.0) * f;
+            top = std::max(top, p.median.value_or(0.0) * f);
+            if (auto w = ThroughputChart::whiskerSpan(p, whisker))
+                top = std::max(top, w->second * f);
         }
         bars->append(set);
     }
     return top;
 }
 
+// A reference's figure at a topology on the scale (0: no peak known there).
+double referenceFactor(const ReferenceCurve& ref, const std::string& topology,
+                       ThroughputScale scale) {
+    if (scale == ThroughputScale::Throughput) return 1.0;
+    const auto pct = ref.peakPct.find(topology);
+    const auto x = ref.throughput.find(topology);
+    if (pct == ref.peakPct.end() || x == ref.throughput.end() || x->second <= 0) return 0.0;
+    return pct->second / x->second;
+}
+
 // The references, a bar set each after the measured ones; the highest value drawn, their
 // spread included.
-double addReferenceBars(QBarSeries* bars, const ScalingData& d) {
+double addReferenceBars(QBarSeries* bars, const ScalingData& d, ThroughputScale scale) {
     double top = 0;
     for (std::size_t r = 0; r < d.references.size(); ++r) {
         const auto& ref = d.references[r];
@@ -89,11 +141,12 @@ double addReferenceBars(QBarSeries* bars, const ScalingData& d) {
         set->setBorderColor(ChartStyle::reference(static_cast<int>(r)).darker(130));
         for (const auto& p : d.points) {
             auto it = ref.throughput.find(p.topology.name());
-            const double v = it == ref.throughput.end() ? 0.0 : it->second;
+            const double f = referenceFactor(ref, p.topology.name(), scale);
+            const double v = it == ref.throughput.end() ? 0.0 : it->second * f;
             *set << v;
             top = std::max(top, v);
             if (const auto sp = ref.spread.find(p.topology.name()); sp != ref.spread.end())
-                top = std::max(top, sp->second.second);
+                top = std::max(top, sp->second.second * f);
         }
         bars->append(set);
     }
@@ -101,7 +154,8 @@ double addReferenceBars(QBarSeries* bars, const ScalingData& d) {
 }
 
 // The topologies along the bottom, the throughput up to a little above top; the value axis.
-QValueAxis* addAxes(QChart* chart, QBarSeries* bars, const ScalingData& d, double top) {
+QValueAxis* addAxes(QChart* chart, QBarSeries* bars, const ScalingData& d, double top,
+                    ThroughputScale scale) {
     QStringList categories;
     for (const auto& p : d.points)
         categories << ThroughputChart::categoryLabel(p.topology);
@@ -114,8 +168,12 @@ QValueAxis* addAxes(QChart* chart, QBarSeries* bars, const ScalingData& d, doubl
     axisY->setRange(0, top > 0 ? top * 1.08 : 1.0);
     axisY->applyNiceNumbers();
     axisY->setLabelFormat(QStringLiteral("%.0f"));
-    ChartStyle::applyAxis(axisY,
-                          QStringLiteral("Throughput (%1)").arg(QString::fromStdString(d.unit)));
+    ChartStyle::applyAxis(
+        axisY, scale == ThroughputScale::PeakPercent
+                   ? (d.peakAxis.empty()
+                          ? QStringLiteral("% of each device's dense peak (the cases' not known)")
+                          : QString::fromStdString(d.peakAxis))
+                   : QStringLiteral("Throughput (%1)").arg(QString::fromStdString(d.unit)));
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     bars->attachAxis(axisX);
@@ -173,32 +231,40 @@ class Whiskers {
 };
 
 void addWhiskers(QChart* chart, const QBarSeries* bars, QValueAxis* axisY, const ScalingData& d,
-                 const MeasuredSeries& measured, Whisker whisker) {
+                 const MeasuredSeries& measured, Whisker whisker, ThroughputScale scale) {
     Whiskers whiskers(chart, bars, axisY, d.points.size(), whisker);
     for (std::size_t s = 0; s < measured.size(); ++s)
-        for (std::size_t i = 0; i < measured[s]->size(); ++i)
-            if (const auto span = ThroughputChart::whiskerSpan((*measured[s])[i], whisker))
-                whiskers.add(s, i, span->first, span->second);
+        for (std::size_t i = 0; i < measured[s]->size(); ++i) {
+            const ScalingPoint& p = (*measured[s])[i];
+            const double f = ThroughputChart::scaleFactor(p, scale);
+            if (const auto span = ThroughputChart::whiskerSpan(p, whisker); span && f > 0)
+                whiskers.add(s, i, span->first * f, span->second * f);
+        }
     // A reference whose source printed its repeats shows their min–max like a measured series.
     if (whisker == Whisker::MinMax)
         for (std::size_t r = 0; r < d.references.size(); ++r)
             for (std::size_t i = 0; i < d.points.size(); ++i) {
-                const auto it = d.references[r].spread.find(d.points[i].topology.name());
-                if (it != d.references[r].spread.end())
-                    whiskers.add(measured.size() + r, i, it->second.first, it->second.second);
+                const std::string t = d.points[i].topology.name();
+                const auto it = d.references[r].spread.find(t);
+                const double f = referenceFactor(d.references[r], t, scale);
+                if (it != d.references[r].spread.end() && f > 0)
+                    whiskers.add(measured.size() + r, i, it->second.first * f,
+                                 it->second.second * f);
             }
 }
 
 } // namespace
 
-QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
+QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker, ThroughputScale scale) {
     auto* chart = new QChart;
     const bool compared = !d.others.empty();
+    const QString what = scale == ThroughputScale::PeakPercent ? QStringLiteral("Percent of peak")
+                                                               : QStringLiteral("Throughput");
     ChartStyle::apply(
-        chart,
-        compared ? QStringLiteral("Throughput — %1 (medians, %2)")
-                       .arg(QString::fromStdString(d.group.label()), methodLabel(d))
-                 : QStringLiteral("Throughput — %1").arg(QString::fromStdString(d.group.label())));
+        chart, compared
+                   ? QStringLiteral("%1 — %2 (medians, %3)")
+                         .arg(what, QString::fromStdString(d.group.label()), methodLabel(d))
+                   : QStringLiteral("%1 — %2").arg(what, QString::fromStdString(d.group.label())));
 
     auto* bars = new QBarSeries(chart);
     bars->setBarWidth(kGroupWidth);
@@ -207,11 +273,12 @@ QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker) {
     for (const auto& o : d.others)
         measured.push_back(&o.points);
     // In this order: the bar sets are the group's bars from left to right.
-    const double measuredTop = addMeasuredBars(bars, d, measured, whisker);
-    const double top = std::max(measuredTop, addReferenceBars(bars, d));
+    const double measuredTop = addMeasuredBars(bars, d, measured, whisker, scale);
+    const double top = std::max(measuredTop, addReferenceBars(bars, d, scale));
     chart->addSeries(bars);
-    QValueAxis* axisY = addAxes(chart, bars, d, top);
-    addWhiskers(chart, bars, axisY, d, measured, whisker);
+    QValueAxis* axisY = addAxes(chart, bars, d, top, scale);
+    addWhiskers(chart, bars, axisY, d, measured, whisker, scale);
+    if (scale == ThroughputScale::PeakPercent) ChartStyle::addNote(chart, peakNote(d));
     return chart;
 }
 

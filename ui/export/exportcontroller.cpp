@@ -19,10 +19,11 @@ namespace sv::ui {
 
 ExportController::ExportController(QObject* parent) : QObject(parent) {}
 
-QChart* ExportController::buildChart(const Analysis& a, ChartKind kind, int run, Whisker whisker) {
+QChart* ExportController::buildChart(const Analysis& a, ChartKind kind, int run, Whisker whisker,
+                                     ThroughputScale scale) {
     switch (kind) {
     case ChartKind::Throughput:
-        return a.group ? ThroughputChart::build(chartData(a), whisker) : nullptr;
+        return a.group ? ThroughputChart::build(chartData(a), whisker, scale) : nullptr;
     case ChartKind::Speedup:
         return a.group ? SpeedupChart::build(chartData(a), false) : nullptr;
     case ChartKind::Efficiency:
@@ -101,7 +102,7 @@ QString ExportController::suggestedFileName(TableFormat format) const {
 
 bool ExportController::exportChart(ChartKind kind, const QString& path, QSize size, qreal scale,
                                    QString* error) {
-    QChart* chart = m_analysis ? buildChart(*m_analysis, kind, m_run, m_whisker) : nullptr;
+    QChart* chart = m_analysis ? buildChart(*m_analysis, kind, m_run, m_whisker, m_scale) : nullptr;
     if (!chart) {
         if (error)
             *error = kind == ChartKind::Trace ? QStringLiteral("select a run first")

@@ -26,10 +26,13 @@ class ExportController : public QObject {
     void setSelectedRun(int run) { m_run = run; }
     // The throughput chart's whisker, as its page shows it.
     void setWhisker(Whisker whisker) { m_whisker = whisker; }
+    // And its scale (samples/s or percent of peak), as its page shows it.
+    void setScale(ThroughputScale scale) { m_scale = scale; }
 
     // A new chart for the analysis; nullptr when there is nothing to draw. The caller owns it.
     static QChart* buildChart(const Analysis& analysis, ChartKind kind, int run = -1,
-                              Whisker whisker = Whisker::MinMax);
+                              Whisker whisker = Whisker::MinMax,
+                              ThroughputScale scale = ThroughputScale::Throughput);
 
     // The format follows the file name: .png or .svg.
     bool exportChart(ChartKind kind, const QString& path, QSize size, qreal scale, QString* error);
@@ -54,6 +57,7 @@ class ExportController : public QObject {
     AnalysisPtr m_analysis;
     int m_run = -1;
     Whisker m_whisker = Whisker::MinMax;
+    ThroughputScale m_scale = ThroughputScale::Throughput;
 };
 
 } // namespace sv::ui

@@ -146,6 +146,7 @@ void MainWindow::connectPages() {
         reload();
     });
     connect(throughputPage(), &ChartPage::whiskerChanged, m_export, &ExportController::setWhisker);
+    connect(throughputPage(), &ChartPage::scaleChanged, m_export, &ExportController::setScale);
     connect(speedupPage(), &SpeedupPage::efficiencyToggled, this,
             [this](bool on) { m_settings->setEfficiency(on); });
     connect(speedupPage()->lossView(), &LossBreakdownView::rerunWithout, m_rerun,
