@@ -4,6 +4,7 @@
 // are rebuilt for the export at the asked size, so the on-screen one is never disturbed.
 
 #include "ui/analysis/analysis.h"
+#include "ui/analysis/bundleprovenance.h"
 #include "ui/charts/chartkind.h"
 #include "ui/charts/throughputchart.h"
 
@@ -26,6 +27,10 @@ class ExportController : public QObject {
     void setSelectedRun(int run) { m_run = run; }
     // The throughput chart's whisker, as its page shows it.
     void setWhisker(Whisker whisker) { m_whisker = whisker; }
+    // The bundle the campaign shown was opened from (none: a folder): every export says whether
+    // it was verified, and one that was not carries the words in a chart's title.
+    void setProvenance(BundleProvenance provenance) { m_provenance = std::move(provenance); }
+    const BundleProvenance& provenance() const { return m_provenance; }
 
     // A new chart for the analysis; nullptr when there is nothing to draw. The caller owns it.
     static QChart* buildChart(const Analysis& analysis, ChartKind kind, int run = -1,
@@ -50,10 +55,13 @@ class ExportController : public QObject {
 
   private:
     QString fileStem() const;
+    // text as format writes it, with the bundle's verdict: a comment line, or a JSON field.
+    std::string marked(TableFormat format, std::string text) const;
 
     AnalysisPtr m_analysis;
     int m_run = -1;
     Whisker m_whisker = Whisker::MinMax;
+    BundleProvenance m_provenance;
 };
 
 } // namespace sv::ui
