@@ -20,6 +20,7 @@
 
 #include <QFile>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 
 #include <gtest/gtest.h>
@@ -176,6 +177,13 @@ TEST(BundleUi, ATamperedBundleIsNotVerifiedOnEveryPageInTheTitleAndInEveryExport
     for (const QString& r : p.reasons)
         EXPECT_TRUE(banner->toolTip().contains(r)) << r.toStdString();
     EXPECT_TRUE(w.window.windowTitle().contains(QStringLiteral("NOT VERIFIED")));
+    // And on a click: every reason, and where the bundle came from.
+    QTest::mouseClick(banner->reasonsButton(), Qt::LeftButton);
+    auto* box = banner->findChild<QMessageBox*>();
+    ASSERT_TRUE(box);
+    EXPECT_TRUE(box->detailedText().contains(p.reasons.last()));
+    EXPECT_TRUE(box->detailedText().contains(p.createdBy));
+    box->close();
     for (auto page : {ui::MainWindow::Results, ui::MainWindow::Throughput, ui::MainWindow::Speedup,
                       ui::MainWindow::Runs, ui::MainWindow::Environment, ui::MainWindow::History}) {
         w.window.showPage(page);

@@ -11,6 +11,7 @@
 #include "ui/widgets/menuitem.h"
 #include "ui/widgets/teachdialog.h"
 #include "ui/window/bundleflow.h"
+#include "ui/window/bundleopener.h"
 #include "ui/window/exportmenu.h"
 #include "ui/window/methodologydialog.h"
 #include "ui/window/openingflow.h"
@@ -46,8 +47,13 @@ void WindowMenus::buildFile() {
         {tr("Open Log &File…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O), "openLogFile",
          [this] {
              const QString f = QFileDialog::getOpenFileName(
-                 m_window, tr("Open Log File"), m_settings->lastDirectory(), tr("All files (*)"));
-             if (!f.isEmpty()) m_p.opening->openDirectory(f);
+                 m_window, tr("Open Log File"), m_settings->lastDirectory(),
+                 tr("All files (*);;ScaleView bundles (*.svbundle)"));
+             // A bundle chosen here opens as a bundle, never as a log.
+             if (BundleOpener::isBundle(f))
+                 m_p.bundles->openBundle(f);
+             else if (!f.isEmpty())
+                 m_p.opening->openDirectory(f);
          }},
         // A campaign shared as one file: checked, then shown with its verdict.
         {tr("Open Campaign &Bundle…"), {}, "openBundle", [this] { m_p.bundles->chooseBundle(); }},
