@@ -3,20 +3,11 @@
 #include "app/cli/measurearguments.h"
 #include "version.h"
 
-#include "core/bundle/bundleverify.h"
-#include "core/bundle/bundlewriter.h"
-#include "core/formats/formatregistry.h"
-#include "core/load/campaignwindow.h"
-#include "core/model/atomicfile.h"
 #include "core/model/outputtext.h"
-#include "launcher/exec/bundlesignature.h"
+#include "launcher/session/campaignbundle.h"
 
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <ctime>
 #include <filesystem>
-#include <unistd.h>
 
 namespace sv::cli {
 namespace {
@@ -27,40 +18,6 @@ int usage(const char* command, const std::string& message) {
     std::fprintf(stderr, "scaleview-cli %s: %s\n(see scaleview-cli %s --help)\n", command,
                  terminalText(message).c_str(), command);
     return 2;
-}
-
-std::string nowUtc() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return text;
-}
-
-// user@host: who made the bundle, as the manifest records it.
-std::string whoAmI() {
-    const char* user = std::getenv("USER");
-    char host[256] = {};
-    if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
-    return std::string(user && *user ? user : "unknown") + "@" + (host[0] ? host : "unknown");
-}
-
-// The window and method as summarize chooses them for dir; a usage error's text otherwise.
-std::optional<std::string> chooseMethod(Arguments& args, BundleRequest& r) {
-    const MeasureArguments given = readMeasureArguments(args, &r.method, &r.load);
-    if (auto f = args.value("log-format")) {
-        if (!findLogFormat(*f))
-            return "--log-format must be one of " + logFormatIds() + ", not '" + *f + "'";
-        r.load.logFormat = *f;
-    }
-    if (args.error()) return *args.error();
-    const CampaignWindowLookup found = findCampaignWindow(r.campaignDir);
-    const SeriesWindow chosen = seriesWindow(found, given.warmup, given.iterations);
-    r.load.measure = chosen.measure;
-    r.windowSource = chosen.source;
-    r.campaignFile = found.window ? found.window->file : std::string();
-    return validateMeasureOptions(r.load.measure);
 }
 
 } // namespace
@@ -74,36 +31,31 @@ int bundleCommand(const std::vector<std::string>& argvIn) {
     if (args.positional().size() != 1) return usage("bundle", "one campaign directory, please");
     const auto output = args.value("output");
     if (!output) return usage("bundle", "-o/--output NAME.svbundle is missing");
-    BundleRequest r;
-    r.campaignDir = args.positional()[0];
-    if (!fs::is_directory(r.campaignDir))
-        return usage("bundle", r.campaignDir.string() + " is not a directory");
-    if (auto bad = chooseMethod(args, r)) return usage("bundle", *bad);
-    r.scaleviewVersion = SCALEVIEW_VERSION;
-    r.created = nowUtc();
-    r.createdBy = whoAmI();
-    r.mtime = static_cast<std::int64_t>(std::time(nullptr));
-    if (const auto key = args.value("sign"))
-        r.sign = [key](const std::string& manifest, std::string* error) {
-            return signManifest(manifest, *key, error);
-        };
-    const BundleBuilt built = buildBundle(r);
-    if (built.error) {
-        std::fprintf(stderr, "scaleview-cli bundle: %s\n", terminalText(*built.error).c_str());
-        return 2;
-    }
-    // Never over a file already there: a bundle is written new or not at all.
-    AtomicWriteOptions once;
-    once.replace = false;
-    if (auto failed = writeFileAtomically(*output, built.bytes, once)) {
-        std::fprintf(stderr, "scaleview-cli bundle: %s\n", terminalText(*failed).c_str());
+    CampaignBundleOptions o;
+    o.campaignDir = args.positional()[0];
+    o.output = *output;
+    if (!fs::is_directory(o.campaignDir))
+        return usage("bundle", o.campaignDir.string() + " is not a directory");
+    LoadOptions load;
+    const MeasureArguments given = readMeasureArguments(args, &o.method, &load);
+    o.threads = load.threads;
+    o.warmup = given.warmup;
+    o.iterations = given.iterations;
+    o.logFormat = args.value("log-format").value_or("");
+    if (args.error()) return usage("bundle", *args.error());
+    o.signingKey = args.value("sign").value_or("");
+    o.scaleviewVersion = SCALEVIEW_VERSION;
+    const CampaignBundleWritten written = writeCampaignBundle(o);
+    if (written.badWindow) return usage("bundle", *written.badWindow);
+    if (written.error) {
+        std::fprintf(stderr, "scaleview-cli bundle: %s\n", terminalText(*written.error).c_str());
         return 2;
     }
     std::fprintf(stderr, "bundled %zu files (%llu bytes) of %s into %s (%zu bytes)\n",
-                 built.manifest.files.size(),
-                 static_cast<unsigned long long>(built.manifest.totalSize()),
-                 terminalText(r.campaignDir.string()).c_str(), terminalText(*output).c_str(),
-                 built.bytes.size());
+                 written.manifest.files.size(),
+                 static_cast<unsigned long long>(written.manifest.totalSize()),
+                 terminalText(o.campaignDir.string()).c_str(), terminalText(*output).c_str(),
+                 written.bytes);
     return 0;
 }
 
@@ -119,22 +71,10 @@ int verifyCommand(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "scaleview-cli verify: %s\n", terminalText(error).c_str());
         return 2;
     }
-    const BundleVerdict v = verifyBundle(bundle, *folder, SCALEVIEW_VERSION);
-    // The signature, when there is one (or when one is required): a reason like any other.
-    std::vector<std::string> reasons = v.reasons();
-    std::string signedBy;
-    if (!v.opened.refused && v.opened.signed_) {
-        const SignatureCheck s =
-            checkManifestSignature(v.opened.manifestText, v.opened.signature, allowed);
-        if (s.good)
-            signedBy =
-                "; signed with " + s.key + (s.principal.empty() ? "" : " (" + s.principal + ")");
-        else
-            reasons.push_back(std::string(kSignatureName) + ": " + s.error);
-    } else if (!v.opened.refused && !allowed.empty()) {
-        reasons.push_back(std::string(kSignatureName) +
-                          ": not signed, and --allowed-signers asks for a signature");
-    }
+    const CampaignBundleCheck c = checkCampaignBundle(bundle, *folder, SCALEVIEW_VERSION, allowed);
+    const BundleVerdict& v = c.verdict;
+    const std::vector<std::string>& reasons = c.reasons;
+    const std::string signedBy = c.signedBy.empty() ? "" : "; signed with " + c.signedBy;
     std::error_code ec;
     fs::remove_all(*folder, ec);
     const std::string name = terminalText(bundle.string());

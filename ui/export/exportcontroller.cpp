@@ -11,6 +11,8 @@
 #include "ui/charts/tracechart.h"
 #include "core/model/atomicfile.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QChart>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -112,6 +114,9 @@ bool ExportController::exportChart(ChartKind kind, const QString& path, QSize si
                          : QStringLiteral("nothing loaded");
         return false;
     }
+    // The words are in the image itself: a PNG or SVG of a bundle that is not verified says so.
+    if (m_provenance.isOpen() && !m_provenance.verified)
+        chart->setTitle(m_provenance.mark() + QStringLiteral("\n") + chart->title());
     const QString suffix = QFileInfo(path).suffix().toLower();
     bool ok = false;
     if (suffix == QLatin1String("svg"))
@@ -135,15 +140,39 @@ std::optional<std::string> ExportController::tableText(TableFormat format, QStri
     const Summary group = m_analysis->groupSummary();
     switch (format) {
     case TableFormat::Csv:
-        return formatCsv(group);
+        return marked(format, formatCsv(group));
     case TableFormat::Markdown:
-        return formatMarkdown(group);
+        return marked(format, formatMarkdown(group));
     case TableFormat::Json:
-        return formatJson(m_analysis->summary, SCALEVIEW_UI_VERSION);
+        return marked(format, formatJson(m_analysis->summary, SCALEVIEW_UI_VERSION));
     case TableFormat::DlperfJson:
-        return formatDlperfJson(group);
+        return marked(format, formatDlperfJson(group));
     }
     return std::nullopt;
+}
+
+std::string ExportController::marked(TableFormat format, std::string text) const {
+    if (!m_provenance.isOpen()) return text;
+    const QString mark = m_provenance.mark();
+    if (format == TableFormat::Csv) return "# " + mark.toStdString() + "\n" + text;
+    if (format == TableFormat::Markdown) return "> " + mark.toStdString() + "\n\n" + text;
+    // JSON: a field beside the results, read by whatever reads them.
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text, nullptr, false);
+    if (!doc.is_object()) return text;
+    QStringList reasons = m_provenance.reasons;
+    nlohmann::ordered_json bundle = {{"file", m_provenance.bundle.toStdString()},
+                                     {"verified", m_provenance.verified},
+                                     {"words", mark.toStdString()},
+                                     {"created_by", m_provenance.createdBy.toStdString()},
+                                     {"created", m_provenance.created.toStdString()},
+                                     {"signed_by", m_provenance.signedBy.toStdString()},
+                                     {"reasons", nlohmann::ordered_json::array()}};
+    for (const QString& r : reasons)
+        bundle["reasons"].push_back(r.toStdString());
+    nlohmann::ordered_json out = {{"bundle", bundle}};
+    for (auto& [key, value] : doc.items())
+        out[key] = value;
+    return out.dump(2) + "\n";
 }
 
 bool ExportController::exportTable(TableFormat format, const QString& path, QString* error) {

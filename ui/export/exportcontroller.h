@@ -4,6 +4,7 @@
 // are rebuilt for the export at the asked size, so the on-screen one is never disturbed.
 
 #include "ui/analysis/analysis.h"
+#include "ui/analysis/bundleprovenance.h"
 #include "ui/charts/chartkind.h"
 #include "ui/charts/throughputchart.h"
 
@@ -28,6 +29,10 @@ class ExportController : public QObject {
     void setWhisker(Whisker whisker) { m_whisker = whisker; }
     // And its scale (samples/s or percent of peak), as its page shows it.
     void setScale(ThroughputScale scale) { m_scale = scale; }
+    // The bundle the campaign shown was opened from (none: a folder): every export says whether
+    // it was verified, and one that was not carries the words in a chart's title.
+    void setProvenance(BundleProvenance provenance) { m_provenance = std::move(provenance); }
+    const BundleProvenance& provenance() const { return m_provenance; }
 
     // A new chart for the analysis; nullptr when there is nothing to draw. The caller owns it.
     static QChart* buildChart(const Analysis& analysis, ChartKind kind, int run = -1,
@@ -53,11 +58,14 @@ class ExportController : public QObject {
 
   private:
     QString fileStem() const;
+    // text as format writes it, with the bundle's verdict: a comment line, or a JSON field.
+    std::string marked(TableFormat format, std::string text) const;
 
     AnalysisPtr m_analysis;
     int m_run = -1;
     Whisker m_whisker = Whisker::MinMax;
     ThroughputScale m_scale = ThroughputScale::Throughput;
+    BundleProvenance m_provenance;
 };
 
 } // namespace sv::ui

@@ -80,4 +80,29 @@ bool ReportExport::write(const std::string& text, const QString& path, QString* 
     return true;
 }
 
+std::string ReportExport::withProvenance(std::string html, const BundleProvenance& provenance) {
+    if (!provenance.isOpen()) return html;
+    const bool bad = !provenance.verified;
+    QString banner = QStringLiteral("<div class=\"bundle-%1\" style=\"padding:0.6em 1em;"
+                                    "margin-bottom:1em;border:2px solid %2;background:%3\">"
+                                    "<strong>%4</strong>")
+                         .arg(bad ? QStringLiteral("not-verified") : QStringLiteral("verified"),
+                              bad ? QStringLiteral("#b00020") : QStringLiteral("#2e7d32"),
+                              bad ? QStringLiteral("#fde7ea") : QStringLiteral("#e8f5e9"),
+                              provenance.mark().toHtmlEscaped());
+    if (bad) {
+        banner += QStringLiteral("<ul>");
+        for (const QString& r : provenance.reasons)
+            banner += QStringLiteral("<li>") + r.toHtmlEscaped() + QStringLiteral("</li>");
+        banner += QStringLiteral("</ul><p>") + provenance.origin().toHtmlEscaped() +
+                  QStringLiteral("</p>");
+    }
+    banner += QStringLiteral("</div>\n");
+    const std::string body = "<body>\n";
+    const auto at = html.find(body);
+    const std::size_t insert = at == std::string::npos ? 0 : at + body.size();
+    html.insert(insert, banner.toStdString());
+    return html;
+}
+
 } // namespace sv::ui

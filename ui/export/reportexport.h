@@ -4,6 +4,7 @@
 // and speedup charts inline as SVG and, with several directories, their comparison.
 
 #include "ui/analysis/analysis.h"
+#include "ui/analysis/bundleprovenance.h"
 #include "core/compare/comparison.h"
 #include "core/report/reportdocument.h"
 
@@ -26,6 +27,9 @@ class ReportExport {
     static Content gather(const Analysis& analysis);
     // The document. Charts are drawn here, so on the GUI thread (Qt Charts are scene items).
     static std::string html(const Analysis& analysis, Content content, const QString& label);
+    // The document with the bundle's verdict as a banner at the top of its page: red and every
+    // reason for one that is not verified, the origin for one that is; unchanged for a folder.
+    static std::string withProvenance(std::string html, const BundleProvenance& provenance);
     // Writes text to path atomically (core/model/atomicfile.h); meant for a worker thread.
     static bool write(const std::string& text, const QString& path, QString* error);
 };

@@ -5,6 +5,7 @@
 #include "ui/analysis/analysiscontroller.h"
 #include "ui/analysis/loadcontroller.h"
 #include "ui/charts/lossbreakdownchart.h"
+#include "ui/export/exportcontroller.h"
 #include "ui/export/imageexportdialog.h"
 #include "ui/export/reportexport.h"
 #include "ui/settings/appsettings.h"
@@ -158,13 +159,15 @@ void ExportMenu::exportReport() {
     // The campaign and environment files are read, the comparison computed and the report
     // written on a worker; only the charts are drawn here (Qt Charts live on the GUI thread).
     QPointer<ExportMenu> self(this);
-    async::workPool()->start([self, a, label, target] {
+    const BundleProvenance provenance = m_p.exporter->provenance();
+    async::workPool()->start([self, a, label, target, provenance] {
         auto content = ReportExport::gather(*a);
         QMetaObject::invokeMethod(
             self.data(),
-            [self, a, label, target, content = std::move(content)]() mutable {
+            [self, a, label, target, provenance, content = std::move(content)]() mutable {
                 if (!self) return;
-                const std::string text = ReportExport::html(*a, std::move(content), label);
+                const std::string text = ReportExport::withProvenance(
+                    ReportExport::html(*a, std::move(content), label), provenance);
                 async::workPool()->start([self, text, target] {
                     QString error;
                     const bool ok = ReportExport::write(text, target, &error);

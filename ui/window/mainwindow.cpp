@@ -16,10 +16,13 @@
 #include "ui/run/runcontroller.h"
 #include "ui/run/runpanel.h"
 #include "ui/settings/appsettings.h"
+#include "ui/widgets/bundlebanner.h"
 #include "ui/widgets/loadstatus.h"
 #include "ui/widgets/pagebanner.h"
 #include "ui/widgets/wheelguard.h"
 #include "ui/window/analysispresenter.h"
+#include "ui/window/bundleflow.h"
+#include "ui/window/bundleopener.h"
 #include "ui/window/exportmenu.h"
 #include "ui/window/measurewindowflow.h"
 #include "ui/window/openingflow.h"
@@ -53,7 +56,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent)
       m_referenceTables(new ReferenceTables(this)), m_pages(new PageStack(settings, this)),
       m_controls(new ControlPanel(this)), m_warnings(new WarningListModel(this)),
       m_openBanner(new PageBanner(this)), m_windowBanner(new PageBanner(this)),
-      m_status(new QLabel(this)), m_loadStatus(new LoadStatus(this)) {
+      m_bundleBanner(new BundleBanner(this)), m_status(new QLabel(this)),
+      m_loadStatus(new LoadStatus(this)) {
     buildFrame();
     connectReferenceTables();
     buildParts();
@@ -76,6 +80,7 @@ void MainWindow::buildFrame() {
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    layout->addWidget(m_bundleBanner);
     layout->addWidget(m_openBanner);
     layout->addWidget(m_windowBanner);
     layout->addWidget(m_pages, 1);
@@ -117,6 +122,8 @@ void MainWindow::buildParts() {
     m_opening = new OpeningFlow(this, m_settings,
                                 {m_loader, m_analysis, m_live, m_series, m_controls, m_windows,
                                  m_pages, m_openBanner, m_loadStatus, m_status});
+    m_bundles = new BundleFlow(
+        this, m_settings, {m_opening, m_loader, m_export, m_bundleBanner, m_loadStatus, m_status});
     m_presenter = new AnalysisPresenter(
         m_analysis, m_settings,
         {m_pages, m_controls, m_export, m_series, m_warnings, m_docks, m_status}, this);
@@ -160,9 +167,10 @@ void MainWindow::connectCampaigns() {
     HistoryPage* history = historyPage();
     // The campaign session decides when a campaign goes into the history; the History page is
     // the recording step it is handed (none while no history is set).
-    panel->controller()->setRecorder([history = QPointer<HistoryPage>(history)](const QString& dir) {
-        if (history && !history->databasePath().empty()) history->recordDirectory(dir);
-    });
+    panel->controller()->setRecorder(
+        [history = QPointer<HistoryPage>(history)](const QString& dir) {
+            if (history && !history->databasePath().empty()) history->recordDirectory(dir);
+        });
     connect(panel->controller(), &RunController::started, m_opening, &OpeningFlow::campaignStarted);
     connect(panel, &RunPanel::resultsReady, m_opening, &OpeningFlow::showRunResults);
     connect(panel, &RunPanel::campaignOpened, m_opening, &OpeningFlow::showCampaignResults);
@@ -179,8 +187,8 @@ void MainWindow::connectCampaigns() {
 
 void MainWindow::buildMenus() {
     m_menus = new WindowMenus(this, m_settings,
-                              {m_opening, m_pages, m_docks, m_analysis, m_export, m_loader, m_live,
-                               m_referenceTables, m_status});
+                              {m_opening, m_bundles, m_pages, m_docks, m_analysis, m_export,
+                               m_loader, m_live, m_referenceTables, m_status});
     ExportMenu* exports = m_menus->exportMenu();
     connect(m_pages, &PageStack::pageShown, exports, &ExportMenu::update);
     connect(speedupPage(), &SpeedupPage::efficiencyToggled, exports, &ExportMenu::update);
@@ -207,7 +215,14 @@ void MainWindow::analysisPresented(const AnalysisPtr& analysis) {
 }
 
 void MainWindow::openDirectory(const QString& directory) {
-    m_opening->openDirectory(directory);
+    if (BundleOpener::isBundle(directory))
+        openBundle(directory);
+    else
+        m_opening->openDirectory(directory);
+}
+
+void MainWindow::openBundle(const QString& bundle) {
+    m_bundles->openBundle(bundle);
 }
 
 void MainWindow::addToComparison(const QString& directory) {
@@ -215,7 +230,11 @@ void MainWindow::addToComparison(const QString& directory) {
 }
 
 void MainWindow::openDropped(const QString& path, Qt::KeyboardModifiers modifiers) {
-    m_opening->openDropped(path, modifiers);
+    // A bundle dropped opens (into its private folder), whatever the modifiers.
+    if (BundleOpener::isBundle(path))
+        openBundle(path);
+    else
+        m_opening->openDropped(path, modifiers);
 }
 
 void MainWindow::reload() {

@@ -20,6 +20,8 @@ namespace sv::ui {
 class AnalysisController;
 class AnalysisPresenter;
 class AppSettings;
+class BundleBanner;
+class BundleFlow;
 class ControlPanel;
 class ExportController;
 class LiveController;
@@ -55,6 +57,8 @@ class MainWindow : public QMainWindow {
     // What a drop on the window does: opens the folder (a log: its folder), or with Ctrl adds it
     // to the comparison.
     void openDropped(const QString& path, Qt::KeyboardModifiers modifiers);
+    // A .svbundle: checked off the GUI thread, then its campaign shown with its verdict.
+    void openBundle(const QString& bundle);
     // Reads the directory shown again (F5).
     void reload();
     void showPage(Page page) { m_pages->showPage(page); }
@@ -82,6 +86,9 @@ class MainWindow : public QMainWindow {
     // Above every page: why an open failed; a window that fits the logs better.
     PageBanner* openBanner() const { return m_openBanner; }
     PageBanner* windowBanner() const { return m_windowBanner; }
+    // Above every page while a bundle's campaign is shown: verified, or not and why.
+    BundleBanner* bundleBanner() const { return m_bundleBanner; }
+    BundleFlow* bundles() const { return m_bundles; }
     PageStack* pages() const { return m_pages; }
     ResultsPage* resultsPage() const { return m_pages->results(); }
     ChartPage* throughputPage() const { return m_pages->throughput(); }
@@ -136,11 +143,13 @@ class MainWindow : public QMainWindow {
     WarningListModel* m_warnings;
     PageBanner* m_openBanner;
     PageBanner* m_windowBanner;
+    BundleBanner* m_bundleBanner;
     QLabel* m_status;
     LoadStatus* m_loadStatus;
     WindowDocks* m_docks = nullptr;
     MeasureWindowFlow* m_windows = nullptr;
     OpeningFlow* m_opening = nullptr;
+    BundleFlow* m_bundles = nullptr;
     AnalysisPresenter* m_presenter = nullptr;
     SavedReferences* m_savedReferences = nullptr;
     SlowNodeRerun* m_rerun = nullptr;

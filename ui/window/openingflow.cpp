@@ -38,6 +38,11 @@ void OpeningFlow::openDirectory(const QString& directory) {
     m_p.loader->open(QFileInfo(directory).absoluteFilePath());
 }
 
+void OpeningFlow::openPrivateFolder(const QString& directory) {
+    m_private = QFileInfo(directory).absoluteFilePath();
+    m_p.loader->open(m_private);
+}
+
 void OpeningFlow::addToComparison(const QString& directory) {
     if (m_p.loader->root().isEmpty() && !m_p.loader->isLoading()) {
         openDirectory(directory); // nothing to compare with yet: it is the first series
@@ -150,7 +155,7 @@ void OpeningFlow::switchTo(const QString& root) {
 
 void OpeningFlow::finishLoad(const QString& root, bool cancelled) {
     m_p.loadStatus->showIdle();
-    if (!root.isEmpty()) m_settings->addRecent(root);
+    if (!root.isEmpty() && root != m_private) m_settings->addRecent(root);
     emit loadEnded();
     const bool runEnded = std::exchange(m_runEndedWhileLoading, false);
     if (cancelled) return;

@@ -44,6 +44,9 @@ class OpeningFlow : public QObject {
     OpeningFlow(QMainWindow* window, AppSettings* settings, Parts parts);
 
     void openDirectory(const QString& directory);
+    // A folder that is not the user's to reopen (a bundle's private folder, gone once closed):
+    // opened like any other, but never put on the recent list.
+    void openPrivateFolder(const QString& directory);
     // Another series in the comparison (the first directory opened when none is).
     void addToComparison(const QString& directory);
     // A drop: the folder (a DLPerf log: its folder; any other file: itself), or with Ctrl the
@@ -83,6 +86,7 @@ class OpeningFlow : public QObject {
     QMainWindow* m_window;
     AppSettings* m_settings;
     Parts m_p;
+    QString m_private;         // openPrivateFolder's, kept out of the recent list
     bool m_bannerAdds = false; // the banner says an added directory failed, not an open
     // A folder that opened with no log read, but with a file of rate lines nothing read: the
     // banner's Teach ScaleView this log… opens that file at its candidate line, and Reload (after

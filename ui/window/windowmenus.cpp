@@ -10,6 +10,8 @@
 #include "ui/widgets/enabledmirror.h"
 #include "ui/widgets/menuitem.h"
 #include "ui/widgets/teachdialog.h"
+#include "ui/window/bundleflow.h"
+#include "ui/window/bundleopener.h"
 #include "ui/window/exportmenu.h"
 #include "ui/window/methodologydialog.h"
 #include "ui/window/openingflow.h"
@@ -45,9 +47,16 @@ void WindowMenus::buildFile() {
         {tr("Open Log &File…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O), "openLogFile",
          [this] {
              const QString f = QFileDialog::getOpenFileName(
-                 m_window, tr("Open Log File"), m_settings->lastDirectory(), tr("All files (*)"));
-             if (!f.isEmpty()) m_p.opening->openDirectory(f);
+                 m_window, tr("Open Log File"), m_settings->lastDirectory(),
+                 tr("All files (*);;ScaleView bundles (*.svbundle)"));
+             // A bundle chosen here opens as a bundle, never as a log.
+             if (BundleOpener::isBundle(f))
+                 m_p.bundles->openBundle(f);
+             else if (!f.isEmpty())
+                 m_p.opening->openDirectory(f);
          }},
+        // A campaign shared as one file: checked, then shown with its verdict.
+        {tr("Open Campaign &Bundle…"), {}, "openBundle", [this] { m_p.bundles->chooseBundle(); }},
         {tr("Add to &Comparison…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
          "addToComparison", [opening] { opening->chooseComparisonDirectory(); }},
     };
@@ -70,8 +79,12 @@ void WindowMenus::buildFile() {
     addToggle(file, tr("Reopen the Last Directory at &Start"), "reopenLast",
               m_settings->reopenLast(), [this](bool on) { m_settings->setReopenLast(on); });
     file->addSeparator();
-    m_export = new ExportMenu(file->addMenu(tr("&Export")), m_window, m_settings,
+    m_exportMenu = file->addMenu(tr("&Export"));
+    m_export = new ExportMenu(m_exportMenu, m_window, m_settings,
                               {m_p.analysis, m_p.exporter, m_p.loader, m_p.pages, m_p.status});
+    m_export->addNeedsAnalysis(addItem(
+        m_exportMenu, this,
+        {tr("Campaign &Bundle…"), {}, "exportBundle", [this] { m_p.bundles->chooseExport(); }}));
     // The directory shown as a reference table of the user's own, a table from a file, and the
     // directory into the history.
     m_export->addNeedsAnalysis(

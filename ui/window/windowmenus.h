@@ -13,6 +13,7 @@ namespace sv::ui {
 
 class AnalysisController;
 class AppSettings;
+class BundleFlow;
 class ExportController;
 class ExportMenu;
 class LiveController;
@@ -27,6 +28,7 @@ class WindowMenus : public QObject {
   public:
     struct Parts {
         OpeningFlow* opening;
+        BundleFlow* bundles; // File › Open Campaign Bundle…, Export › Campaign Bundle…
         PageStack* pages;
         WindowDocks* docks;
         AnalysisController* analysis;
@@ -55,6 +57,7 @@ class WindowMenus : public QObject {
     Parts m_p;
     QMenu* m_recent = nullptr;
     ExportMenu* m_export = nullptr;
+    QMenu* m_exportMenu = nullptr;
 };
 
 } // namespace sv::ui
