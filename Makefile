@@ -57,6 +57,7 @@ build: deps $(BUILD)/build.ninja
 
 # The desktop app on the bundled samples (under Xvfb when there is no display).
 run: build
+	@echo "Opening the bundled example logs ($(SAMPLES)): DLPerf's own NGC MXNet ResNet-50 logs shipped with ScaleView, not your measurements."
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then $(BUILD)/app/scaleview $(SAMPLES); \
 	else echo "No display: running under xvfb-run"; xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD)/app/scaleview $(SAMPLES); fi
 

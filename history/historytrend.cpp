@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <tuple>
 
@@ -181,15 +182,33 @@ std::size_t applyExpectations(CaseTrend& t,
     return from;
 }
 
-// The campaigns at which the case's median stepped, each with what changed there.
+// The campaigns at which the case's median stepped, each with what changed there. A step keeps
+// the size it had when it was first found (the campaigns up to the one that made it certain): a
+// later slower night is judged as a new regression, never folded into the old step's size.
 void findSteps(CaseTrend& t, const TrendOptions& options) {
     std::vector<double> medians;
     for (const auto& p : t.points)
         medians.push_back(p.median);
     ChangePointOptions stepOptions = options.steps;
     stepOptions.minStepPct = std::max(stepOptions.minStepPct, options.thresholdPct);
-    for (const ChangePoint& cp : findChangePoints(medians, stepOptions))
+    const std::vector<ChangePoint> now = findChangePoints(medians, stepOptions);
+    if (now.empty()) return;
+    // Each step as the first history that showed it found it (the same campaign stepping).
+    std::vector<std::optional<ChangePoint>> first(now.size());
+    const std::size_t shortest = 2 * std::max<std::size_t>(stepOptions.minSegment, 1);
+    for (std::size_t n = shortest; n < medians.size(); ++n) {
+        const std::vector<double> prefix(medians.begin(),
+                                         medians.begin() + static_cast<std::ptrdiff_t>(n));
+        for (const ChangePoint& cp : findChangePoints(prefix, stepOptions))
+            for (std::size_t i = 0; i < now.size(); ++i)
+                if (!first[i] && now[i].index == cp.index &&
+                    (now[i].stepPct < 0) == (cp.stepPct < 0))
+                    first[i] = cp;
+    }
+    for (std::size_t i = 0; i < now.size(); ++i) {
+        const ChangePoint& cp = first[i] ? *first[i] : now[i];
         t.steps.push_back({cp, changesBetween(t.points[cp.index - 1], t.points[cp.index])});
+    }
 }
 
 // Benjamini-Hochberg over every case that could be tested: a regression or an improvement its

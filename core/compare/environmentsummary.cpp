@@ -118,12 +118,35 @@ std::vector<EnvironmentChange> diffEnvironments(const EnvironmentSummary& a,
     return diffFacts(environmentFacts(a), environmentFacts(b));
 }
 
+// The log parameters only one side prints are named together ("3 log parameters only one side
+// prints: lr, wd, momentum"), never each as "(none) -> value".
 std::string describeChanges(const std::vector<EnvironmentChange>& changes) {
     if (changes.empty()) return "nothing recorded changed";
     std::string out;
-    for (const auto& c : changes)
+    // A log parameter only one side's logs print (another framework's dump, a newer trainer's
+    // extra line) is no change of its value: named once, together, not as "(none) -> value".
+    std::vector<std::string> oneSided;
+    for (const auto& c : changes) {
+        if (c.what.rfind("log.", 0) == 0 && (c.a.empty() || c.b.empty())) {
+            oneSided.push_back(c.what.substr(4));
+            continue;
+        }
         out += (out.empty() ? "" : "; ") + c.what + " " + (c.a.empty() ? "(none)" : c.a) + " -> " +
                (c.b.empty() ? "(none)" : c.b);
+    }
+    if (!oneSided.empty()) {
+        constexpr std::size_t kNamed = 4;
+        std::string names;
+        for (std::size_t i = 0; i < oneSided.size() && i < kNamed; ++i)
+            names += (i ? ", " : "") + oneSided[i];
+        if (oneSided.size() > kNamed)
+            names += " and " + std::to_string(oneSided.size() - kNamed) + " more";
+        out += (out.empty() ? "" : "; ") +
+               (oneSided.size() == 1
+                    ? std::string("a log parameter only one side prints: ")
+                    : std::to_string(oneSided.size()) + " log parameters only one side prints: ") +
+               names;
+    }
     return out;
 }
 

@@ -372,14 +372,23 @@ std::string FormatDraft::json() const {
     j["scaleview_format"] = 1;
     j["id"] = id;
     j["name"] = name.empty() ? id : name;
-    j["unit"] = unit;
+    // A step rate's figure is steps/s times a batch: samples, never steps, per second.
+    const bool rate = stepRate && !stepTime;
+    j["unit"] = rate && unit == "steps/s" ? std::string("samples/s") : unit;
     j["line"] = pattern;
-    if (stepTime) {
-        j["value"] = "step_time";
+    if (stepTime || rate) {
+        j["value"] = stepTime ? "step_time" : "step_rate";
         if (batch > 0) j["batch"] = batch;
     }
-    if (perGpu && !stepTime) j["per_gpu"] = true;
-    if (!gpusPattern.empty()) j["metadata"] = {{"gpus", gpusPattern}};
+    if (perGpu && !stepTime && !rate) j["per_gpu"] = true;
+    // A bare number is every log's GPU count; anything else a pattern.
+    const bool count = !gpusPattern.empty() && gpusPattern.size() < 7 &&
+                       gpusPattern.find_first_not_of("0123456789") == std::string::npos &&
+                       gpusPattern != std::string(gpusPattern.size(), '0');
+    if (count)
+        j["metadata"] = {{"gpus", std::stoi(gpusPattern)}};
+    else if (!gpusPattern.empty())
+        j["metadata"] = {{"gpus", gpusPattern}};
     j["window"] = {{"drop_first", 0.1}};
     return jsonText(j, 2) + "\n";
 }

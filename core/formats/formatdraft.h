@@ -71,12 +71,15 @@ class FormatDraft {
     std::string name;
     std::string unit = "samples/s";
     bool stepTime = false; // the value is seconds per step, not a rate
-    int batch = 0;         // samples per step and device, for a step time (0: unknown)
+    // The value is steps/s (tqdm's it/s) and the figure is it times the step's global batch
+    // (batch per GPU x GPUs): "value": "step_rate", in unit (steps/s becomes samples/s).
+    bool stepRate = false;
+    int batch = 0; // samples per step and device, for a step time or rate (0: unknown)
     // The value is one GPU's rate ("img/sec per GPU"): the run's is it times the GPUs. Set by
     // chooseLine where the line says "per GPU".
     bool perGpu = false;
-    // A pattern with one capture for the GPU count ("Number of GPUs: (\\d+)"); empty: the
-    // log's own words, its path or a scaleview.json.
+    // A pattern with one capture for the GPU count ("Number of GPUs: (\\d+)"), or a number
+    // (every log's count); empty: the log's own words, its path or a scaleview.json.
     std::string gpusPattern;
 
     // The format file's text for the fields above.

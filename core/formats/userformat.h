@@ -12,10 +12,12 @@
 //     "unit": "tokens/s",                // the throughput's unit (default "samples/s")
 //     "line": "step (?P<step>\\d+) .*throughput=(?P<value>[0-9.]+)(?P<scale>[KM]?)",
 //     "marker": "throughput=",           // optional: a text every line of the format holds
-//     "value": "rate",                   // "rate" (default) or "step_time" (seconds per step)
+//     "value": "rate",                   // "rate" (default), "step_time" (seconds per step)
+//                                        // or "step_rate" (steps/s, x batch x GPUs)
 //     "scale": 1,                        // a constant multiplier of the value
 //     "scales": {"K": 1000, "M": 1e6},   // the multiplier of each text of the scale capture
-//     "batch": 256,                      // step_time: samples per step and device, if the log
+//     "batch": 256,                      // step_time, step_rate: samples per step and device,
+//                                        // if the log
 //                                        // does not say (then: the "batch" metadata, the path)
 //     "per_gpu": false,                  // true: the value is one GPU's rate (x the GPUs)
 //     "metadata": {"batch": "batch_size=(\\d+)", "gpus": "world_size=(\\d+)",
@@ -182,6 +184,11 @@ struct UserFormatPreview {
     std::string problem;                  // why there is no figure
     UserFormatFacts facts;
     int gpus = 0; // per_gpu: the GPUs each value was multiplied by
+    // step_rate: the step's global batch (batch per GPU x GPUs) each steps/s value was
+    // multiplied by; 0 where one of them is unknown, and then the values and figure are steps/s
+    // and stepsOnly says why.
+    int stepBatch = 0;
+    std::string stepsOnly;
     std::optional<std::string> readError;
 };
 UserFormatPreview previewUserFormat(const UserFormat& format, const std::filesystem::path& log,

@@ -256,8 +256,11 @@ void UserFormatBuilder::readValue(UserFormat& f, const nlohmann::json& j) {
         f.m_rule.value = UserFormat::Value::Rate;
     else if (value == "step_time")
         f.m_rule.value = UserFormat::Value::StepTime;
+    else if (value == "step_rate")
+        f.m_rule.value = UserFormat::Value::StepRate;
     else
-        throw Refusal{"value", "must be \"rate\" or \"step_time\", not \"" + value + "\""};
+        throw Refusal{"value",
+                      "must be \"rate\", \"step_time\" or \"step_rate\", not \"" + value + "\""};
     if (auto s = numberAt(j, "scale", "scale")) {
         if (!(*s > 0) || !std::isfinite(*s)) throw Refusal{"scale", "must be above 0"};
         f.m_scale = *s;
@@ -282,6 +285,9 @@ void UserFormatBuilder::readValue(UserFormat& f, const nlohmann::json& j) {
         if (f.m_rule.perGpu && f.m_rule.value == UserFormat::Value::StepTime)
             throw Refusal{"per_gpu", "a step time is the whole step's: the rate is batch x GPUs / "
                                      "time already (per_gpu is for a rate)"};
+        if (f.m_rule.perGpu && f.m_rule.value == UserFormat::Value::StepRate)
+            throw Refusal{"per_gpu", "a step rate is the whole step's: the rate is steps/s x "
+                                     "batch x GPUs already (per_gpu is for a rate)"};
     }
 }
 

@@ -25,6 +25,39 @@ std::string headOf(const std::filesystem::path& log) {
     return head;
 }
 
+// The GPUs the log states: the caller's, the metadata's, the log's own words (a stated count,
+// never one counted from one rank's tags), the format's number; 0 where none says.
+int statedGpus(const UserFormat& format, const std::string& head, int ranks,
+               const UserFormatFacts& facts) {
+    if (ranks > 0) return ranks;
+    if (facts.gpus && *facts.gpus > 0) return *facts.gpus;
+    const RunFacts logFacts = readRunFacts(head);
+    if (logFacts.gpus && !logFacts.gpus->counted) return std::stoi(logFacts.gpus->value);
+    return format.gpus().value_or(0);
+}
+
+// Steps/s become samples/s with the step's global batch (batch per GPU x GPUs) where both are
+// stated; else the values stay steps/s and out.stepsOnly says what is missing.
+void stepRatesToRunRates(const UserFormat& format, const std::string& head,
+                         std::int64_t batchPerDevice, int ranks,
+                         std::vector<UserWindowValue>& values, UserFormatPreview& out) {
+    const int batch = batchPerDevice > 0 ? static_cast<int>(batchPerDevice)
+                                         : out.facts.batch.value_or(format.batch().value_or(0));
+    const int gpus = statedGpus(format, head, ranks, out.facts);
+    if (batch <= 0 || gpus <= 0) {
+        out.stepsOnly = std::string(batch <= 0 && gpus <= 0 ? "the batch size and the GPU count are"
+                                    : batch <= 0            ? "the batch size is"
+                                                            : "the GPU count is") +
+                        " not stated, so the figure stays in steps/s (no guess): give the batch "
+                        "per GPU and a GPU count (here, in the format's metadata, or Set batch, "
+                        "GPUs, precision… on the run)";
+        return;
+    }
+    out.stepBatch = batch * gpus;
+    for (auto& v : values)
+        v.value *= out.stepBatch;
+}
+
 // Step times become rates, one GPU's rates the run's: false with out.problem said when what
 // that needs (the batch, the GPU count) is stated nowhere.
 bool toRunRates(const UserFormat& format, const std::string& head, std::int64_t batchPerDevice,
@@ -41,13 +74,11 @@ bool toRunRates(const UserFormat& format, const std::string& head, std::int64_t 
         for (auto& v : values)
             v.value = userStepRate(v.value, batch, gpus).value_or(std::nan(""));
     }
+    if (format.value() == UserFormat::Value::StepRate)
+        stepRatesToRunRates(format, head, batchPerDevice, ranks, values, out);
     if (format.perGpu()) {
         // One GPU's rates: the run's are them times the GPUs the log (or the format) states.
-        const RunFacts logFacts = readRunFacts(head);
-        out.gpus = ranks > 0 ? ranks : out.facts.gpus.value_or(0);
-        if (out.gpus <= 0 && logFacts.gpus && !logFacts.gpus->counted)
-            out.gpus = std::stoi(logFacts.gpus->value);
-        if (out.gpus <= 0) out.gpus = format.gpus().value_or(0);
+        out.gpus = statedGpus(format, head, ranks, out.facts);
         if (out.gpus <= 0) {
             out.problem = "the values are one GPU's rate: the run's needs the GPU count, which "
                           "the log does not state (give a \"metadata\" gpus pattern or number)";
@@ -115,7 +146,8 @@ UserFormatPreview previewUserFormat(const UserFormat& format, const std::filesys
     out.problem = f.problem;
     if (values.empty() && (left.unusable > 0 || left.otherRanks > 0)) out.problem = left.why();
     if (out.figure)
-        if (auto why = implausibleThroughput(*out.figure, format.unit())) {
+        if (auto why = implausibleThroughput(*out.figure,
+                                             out.stepsOnly.empty() ? format.unit() : "steps/s")) {
             out.problem = "the figure cannot be a throughput: " + *why;
             out.figure.reset();
         }

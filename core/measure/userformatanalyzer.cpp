@@ -109,7 +109,14 @@ class UserFormatAnalyzer : public FormatAnalyzer {
             return;
         }
         double v = s.speed;
-        if (m_rule.value == UserWindowRule::Value::StepTime) {
+        if (m_rule.value == UserWindowRule::Value::StepRate) {
+            // Steps/s times the step's global batch: never a guessed batch or GPU count.
+            if (m_batch <= 0 || m_topology.ranks() <= 0) {
+                if (!m_noBatchLine) m_noBatchLine = s.line;
+                return;
+            }
+            v *= static_cast<double>(m_batch) * m_topology.ranks();
+        } else if (m_rule.value == UserWindowRule::Value::StepTime) {
             auto rate = userStepRate(v, m_batch, m_topology.ranks());
             if (!rate) {
                 if (!m_noBatchLine) m_noBatchLine = s.line;
@@ -131,6 +138,11 @@ class UserFormatAnalyzer : public FormatAnalyzer {
                 bool unterminatedTail) const override {
         out.counters = counters;
         out.unterminatedTail = unterminatedTail;
+        if (m_noBatchLine && m_values.empty() && m_rule.value == UserWindowRule::Value::StepRate) {
+            out.status = RunStatus::Unusable;
+            out.reason = stepRateWithoutBatch();
+            return;
+        }
         if (m_noBatchLine && m_values.empty()) {
             out.status = RunStatus::Unusable;
             out.reason =
@@ -180,6 +192,12 @@ class UserFormatAnalyzer : public FormatAnalyzer {
                             (m_rule.perGpu ? ", each value one GPU's times " +
                                                  std::to_string(m_topology.ranks()) + " GPUs"
                                            : std::string()) +
+                            (m_rule.value == UserWindowRule::Value::StepRate
+                                 ? ", each value steps/s times the step's batch " +
+                                       std::to_string(m_batch * m_topology.ranks()) + " (" +
+                                       std::to_string(m_batch) + " per GPU × " +
+                                       std::to_string(m_topology.ranks()) + " GPUs)"
+                                 : std::string()) +
                             "; both methods give this one figure");
         if (m_otherRanks)
             out.notes.push_back(std::to_string(m_otherRanks) +
@@ -187,6 +205,19 @@ class UserFormatAnalyzer : public FormatAnalyzer {
     }
 
   private:
+    // Why a step rate gives no figure in the format's unit: what of the batch is not known.
+    std::string stepRateWithoutBatch() const {
+        const bool noBatch = m_batch <= 0, noGpus = m_topology.ranks() <= 0;
+        return "the format's values are steps/s (line " + std::to_string(m_noBatchLine) +
+               "): " + m_rule.unit +
+               " are steps/s × the step's batch (batch per GPU × GPUs), and " +
+               (noBatch && noGpus ? std::string("neither the batch size nor the GPU count is")
+                : noBatch         ? std::string("the batch size is not")
+                                  : std::string("the GPU count is not")) +
+               " known: no figure from a guessed batch (Set batch, GPUs, precision… sets them, "
+               "or the format's \"batch\" and metadata)";
+    }
+
     const UserWindowRule& m_rule;
     Topology m_topology;
     int m_batch;

@@ -64,6 +64,21 @@ TEST(RecordedFacts, DiffNamesWhatDiffersInOrderAndWhatOnlyOneSideRecorded) {
                                   "variables.NCCL_PROTO (none) -> LL");
 }
 
+// Issue 37's polish: What changed listed "(none) -> value" for every parameter one side's logs
+// print. Those are named together; a parameter both print that changed keeps its values.
+TEST(RecordedFacts, LogParametersOnlyOneSidePrintsAreNamedTogether) {
+    const RecordedFacts a = {{"driver", "535"}, {"log.lr", "0.1"}};
+    const RecordedFacts b = {{"driver", "535"},       {"log.lr", "0.2"},  {"log.wd", "1e-4"},
+                             {"log.momentum", "0.9"}, {"log.seed", "42"}, {"log.epochs", "90"},
+                             {"log.workers", "8"}};
+    const std::string said = describeChanges(diffFacts(a, b));
+    EXPECT_EQ(said, "log.lr 0.1 -> 0.2; 5 log parameters only one side prints: wd, momentum, "
+                    "seed, epochs and 1 more");
+    EXPECT_EQ(said.find("(none)"), std::string::npos) << said;
+    EXPECT_EQ(describeChanges(diffFacts({{"log.wd", "1e-4"}}, {})),
+              "a log parameter only one side prints: wd");
+}
+
 TEST(RecordedFacts, ACaseRecordsItsFormatAndTheWindowItWasMeasuredOver) {
     MeasureOptions chosen{10, 100};
     auto facts = caseFacts("ngc-mxnet", chosen);

@@ -12,6 +12,7 @@
 #include "core/model/numerics.h"
 #include "tests/support/freshtrainer.h"
 #include "tests/support/logwriter.h"
+#include "tests/support/tqdmlog.h"
 
 #include <gtest/gtest.h>
 
@@ -561,4 +562,97 @@ TEST(UserFormat, LeftOutValuesAreNotCalledNoMatch) {
     const RunResult r = meterRun(*f, ranks);
     EXPECT_NE(r.reason.find("2 lines match, all of ranks other than 0"), std::string::npos)
         << r.reason;
+}
+
+// tqdm's it/s counts steps: taught as "steps/s × batch", the figure is it times the step's global
+// batch (batch per GPU × GPUs) exactly; with no batch known it stays steps/s and says why, never
+// multiplied by a guess. The same rule through the engine's meter.
+TEST(FormatDraft, AStepRateTimesTheStepsBatchGivesSamplesPerSecond) {
+    TempDir dir;
+    const TqdmLog tqdm = tqdmLog(200);
+    writeFile(dir / "train.log", tqdm.text);
+    std::string why;
+    auto d = FormatDraft::open(dir / "train.log", &why);
+    ASSERT_TRUE(d) << why;
+    d->chooseLine(suggestThroughputLine(d->lines()));
+    ASSERT_EQ(d->unit, "steps/s");
+    d->stepRate = true;
+    d->batch = 8;
+    d->gpusPattern = "4"; // a number: every log's GPU count
+    const auto json = nlohmann::json::parse(d->json());
+    EXPECT_EQ(json["value"], "step_rate");
+    EXPECT_EQ(json["unit"], "samples/s"); // steps/s × a batch is no longer steps
+    EXPECT_EQ(json["batch"], 8);
+    EXPECT_EQ(json["metadata"]["gpus"], 4);
+    UserFormatError e;
+    const UserFormatPreview p = d->preview(&e);
+    ASSERT_TRUE(p.figure) << p.problem;
+    EXPECT_EQ(p.stepBatch, 32);
+    EXPECT_EQ(p.stepsOnly, "");
+    EXPECT_DOUBLE_EQ(*p.figure, medianAfterFirstTenth(tqdm.rates) * 32);
+
+    // No batch: the figure is the steps/s themselves, and the preview says which is missing.
+    d->batch = 0;
+    const UserFormatPreview steps = d->preview(&e);
+    ASSERT_TRUE(steps.figure) << steps.problem;
+    EXPECT_EQ(steps.stepBatch, 0);
+    EXPECT_DOUBLE_EQ(*steps.figure, medianAfterFirstTenth(tqdm.rates));
+    EXPECT_NE(steps.stepsOnly.find("the batch size is not stated, so the figure stays in steps/s"),
+              std::string::npos)
+        << steps.stepsOnly;
+    // A batch but no GPU count: no guess of one GPU either.
+    d->batch = 8;
+    d->gpusPattern.clear();
+    const UserFormatPreview noGpus = d->preview(&e);
+    EXPECT_EQ(noGpus.stepBatch, 0);
+    EXPECT_DOUBLE_EQ(*noGpus.figure, medianAfterFirstTenth(tqdm.rates));
+    EXPECT_NE(noGpus.stepsOnly.find("the GPU count is not stated"), std::string::npos)
+        << noGpus.stepsOnly;
+}
+
+TEST(UserFormat, AStepRateRunIsTimesItsBatchOrGivesNoFigure) {
+    auto f = parseOrFail(R"j({"id": "tqdm-steprate", "unit": "samples/s", "value": "step_rate",
+        "line": "\\| (?P<step>[0-9]+)/[0-9]+ \\[[^\\]]*, *(?P<value>[0-9.]+)it/s\\]"})j");
+    ASSERT_TRUE(f);
+    TempDir dir;
+    const TqdmLog tqdm = tqdmLog(200);
+    writeFile(dir / "train.log", tqdm.text);
+    const auto run = [&](int batch, Topology topology) {
+        LogFile log;
+        log.path = dir / "train.log";
+        log.display = "train.log";
+        log.key.topology = topology;
+        log.key.batchPerDevice = batch;
+        MeasureOptions measure;
+        measure.formatDefaults = true;
+        RunMeter meter(log, f->logFormat(), measure);
+        ParseOptions parse;
+        parse.format = f->logFormat().message;
+        LogParser parser(parse, [&](const SpeedSample& s) { meter.add(s); });
+        EXPECT_FALSE(readLogFile(log.path, parser).error);
+        return meter.result(parser.counters(), false);
+    };
+    const RunResult r = run(16, {1, 2});
+    ASSERT_EQ(r.status, RunStatus::Complete) << r.reason;
+    EXPECT_DOUBLE_EQ(*r.speedThroughput, medianAfterFirstTenth(tqdm.rates) * 32);
+    bool said = false;
+    for (const auto& n : r.notes)
+        said |=
+            n.find("steps/s times the step's batch 32 (16 per GPU × 2 GPUs)") != std::string::npos;
+    EXPECT_TRUE(said) << r.notes.back();
+    // No batch: no figure in samples/s from a guess, and why.
+    const RunResult none = run(0, {1, 2});
+    EXPECT_EQ(none.status, RunStatus::Unusable);
+    EXPECT_FALSE(none.speedThroughput);
+    EXPECT_NE(none.reason.find("the format's values are steps/s (line 4)"), std::string::npos)
+        << none.reason;
+    EXPECT_NE(none.reason.find("the batch size is not known"), std::string::npos) << none.reason;
+    const RunResult noGpus = run(16, {0, 0});
+    EXPECT_EQ(noGpus.status, RunStatus::Unusable);
+    EXPECT_NE(noGpus.reason.find("the GPU count is not known"), std::string::npos) << noGpus.reason;
+    // A step rate is the whole step's: "per_gpu" beside it is refused.
+    EXPECT_EQ(refusal(R"({"id": "x", "value": "step_rate", "per_gpu": true,
+        "line": "(?P<value>[0-9.]+)it/s"})")
+                  .key,
+              "per_gpu");
 }

@@ -202,6 +202,36 @@ TEST(HistoryTrend, AStepIsNamedWithItsEnvironmentDiffAndAnExpectedVerdictDoesNot
         << t[0].note;
 }
 
+// Issue 37 item 12: one slower night after a step re-sized the step (-9.0 % became -9.8 %),
+// folding a new regression into the old step. A step keeps the size it was found with; the
+// slower night is a regression of its own.
+TEST(HistoryTrend, AStepIsNotResizedByALaterSlowerNight) {
+    std::vector<StoredCampaign> nights;
+    for (int d = 1; d <= 12; ++d)
+        nights.push_back(night(d, d < 7 ? 100.0 : 91.0, "535.104.05", d));
+    const auto before = computeTrends(nights);
+    ASSERT_EQ(before.size(), 1u);
+    ASSERT_EQ(before[0].steps.size(), 1u);
+    const ChangePoint step = before[0].steps[0].point;
+    EXPECT_EQ(before[0].points[step.index].label, "night7");
+    EXPECT_FALSE(before[0].regression) << before[0].note;
+    // The size it was found with: the first nights after it that made it a step (three).
+    std::vector<StoredCampaign> firstSeen(nights.begin(), nights.begin() + 9);
+    const auto found = computeTrends(firstSeen);
+    ASSERT_EQ(found[0].steps.size(), 1u);
+    EXPECT_DOUBLE_EQ(step.stepPct, found[0].steps[0].point.stepPct);
+    EXPECT_DOUBLE_EQ(step.after, found[0].steps[0].point.after);
+
+    nights.push_back(night(13, 86.0, "535.104.05", 13)); // 5 % below the new level
+    const auto after = computeTrends(nights);
+    ASSERT_EQ(after[0].steps.size(), 1u);
+    EXPECT_EQ(after[0].steps[0].point.index, step.index);
+    EXPECT_DOUBLE_EQ(after[0].steps[0].point.stepPct, step.stepPct);
+    EXPECT_DOUBLE_EQ(after[0].steps[0].point.after, step.after);
+    EXPECT_TRUE(after[0].regression) << after[0].note;
+    EXPECT_TRUE(after[0].failsCheck());
+}
+
 TEST(EnvironmentSummary, DiffNamesEachRecordedChange) {
     EnvironmentSummary a, b;
     a.driver = "535";

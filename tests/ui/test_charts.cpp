@@ -35,6 +35,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 using namespace sv;
 using namespace sv::test;
 
@@ -537,4 +539,69 @@ TEST(ChartExport, ParsesSizes) {
     EXPECT_FALSE(ui::ChartExport::parseSize(QStringLiteral("1200")).isValid());
     EXPECT_FALSE(ui::ChartExport::parseSize(QStringLiteral("0x0")).isValid());
     EXPECT_FALSE(ui::ChartExport::parseSize(QStringLiteral("99999x800")).isValid());
+}
+
+// Issue 37 item 9: the Throughput chart's axis was linear whatever the spread, so one GPU's bar
+// beside 32 GPUs' was a sliver. Past a decade the axis is log10 (its title says so) and reaches
+// below the smallest bar; within a decade it stays linear from 0.
+TEST(ThroughputChart, TheAxisIsLogarithmicWhereTheBarsSpanMoreThanADecade) {
+    ui::ScalingData d;
+    for (auto [nodes, gpus, median] :
+         {std::tuple{1, 1, 380.0}, std::tuple{1, 8, 2900.0}, std::tuple{4, 8, 11200.0}}) {
+        ui::ScalingPoint p;
+        p.topology = {nodes, gpus};
+        p.gpus = nodes * gpus;
+        p.median = p.min = p.max = median;
+        p.repeats = 1;
+        d.points.push_back(p);
+    }
+    std::unique_ptr<QChart> chart(ui::ThroughputChart::build(d));
+    QLogValueAxis* log = nullptr;
+    for (auto* axis : chart->axes(Qt::Vertical))
+        if (auto* l = qobject_cast<QLogValueAxis*>(axis)) log = l;
+    ASSERT_NE(log, nullptr) << "380 to 11200 images/s: a linear axis makes 1n1g a sliver";
+    EXPECT_EQ(log->titleText(), QStringLiteral("Throughput (images/s, log scale)"));
+    EXPECT_LE(log->min(), 380.0 / 1.2);
+    EXPECT_GE(log->max(), 11200.0);
+    EXPECT_EQ(log->min(), 100.0); // the decade below the smallest bar
+    EXPECT_LE(log->max(), 11200.0 * 1.5);
+
+    d.points.pop_back(); // 380 to 2900: under a decade, linear from 0
+    chart.reset(ui::ThroughputChart::build(d));
+    QValueAxis* linear = nullptr;
+    for (auto* axis : chart->axes(Qt::Vertical))
+        if (auto* v = qobject_cast<QValueAxis*>(axis); v && v->isVisible()) linear = v;
+    ASSERT_NE(linear, nullptr);
+    EXPECT_EQ(linear->min(), 0.0);
+    EXPECT_EQ(linear->titleText(), QStringLiteral("Throughput (images/s)"));
+    EXPECT_FALSE(ui::ThroughputChart::logScale(380, 2900));
+    EXPECT_TRUE(ui::ThroughputChart::logScale(380, 11200));
+    EXPECT_FALSE(ui::ThroughputChart::logScale(0, 11200)); // nothing drawn above 0
+}
+
+// Issue 37's polish: a case without 1n1g drew the ideal line alone, a stub with nothing against
+// it. No baseline, no ideal; with one, the ideal is there.
+TEST(SpeedupChart, NoIdealLineWithoutABaseline) {
+    ui::ScalingData d;
+    for (int gpus : {2, 4}) {
+        ui::ScalingPoint p;
+        p.topology = {1, gpus};
+        p.gpus = gpus;
+        p.median = 100.0 * gpus;
+        p.repeats = 1;
+        d.points.push_back(p);
+    }
+    const auto hasIdeal = [](QChart* chart) {
+        for (auto* s : chart->series())
+            if (s->property(ui::SpeedupChart::kCurveProperty).toInt() == ui::SpeedupChart::kIdeal)
+                return true;
+        return false;
+    };
+    ASSERT_FALSE(d.hasSpeedup());
+    std::unique_ptr<QChart> chart(ui::SpeedupChart::build(d, false));
+    EXPECT_FALSE(hasIdeal(chart.get()));
+    d.points[0].speedup = 1.0;
+    d.points[1].speedup = 1.9;
+    chart.reset(ui::SpeedupChart::build(d, false));
+    EXPECT_TRUE(hasIdeal(chart.get()));
 }

@@ -10,6 +10,9 @@
 #include "ui/models/comparisontablemodel.h"
 #include "ui/export/reportexport.h"
 
+#include <QCoreApplication>
+#include <QTableView>
+
 #include <gtest/gtest.h>
 
 using namespace sv;
@@ -100,4 +103,34 @@ TEST(ComparisonChanged, TheExportedReportListsWhatChanged) {
     EXPECT_NE(html.find("<li>what changed, tuesday against monday: driver 535.104.05 -&gt; "
                         "550.54.14</li>"),
               std::string::npos);
+}
+
+// Issue 37: at 1024×700 Compare's Verdict and What changed columns were off-screen, pushed by
+// long series names. The figures' columns are capped; both stay in view.
+TEST(ComparisonChanged, VerdictAndWhatChangedStayInViewAt1024) {
+    TempDir dir;
+    writeCampaignWithDriver(dir / "nightly-campaign-monday-on-the-old-driver", "535.104.05");
+    writeCampaignWithDriver(dir / "nightly-campaign-tuesday-on-the-new-driver", "550.54.14");
+    AppWindow app;
+    app.window.resize(1024, 700);
+    app.window.show();
+    app.window.openDirectory(
+        QString::fromStdString((dir / "nightly-campaign-monday-on-the-old-driver").string()));
+    app.window.addToComparison(
+        QString::fromStdString((dir / "nightly-campaign-tuesday-on-the-new-driver").string()));
+    ASSERT_TRUE(waitForTwoSeries(app.window));
+    QCoreApplication::processEvents();
+    auto* model = app.window.resultsPage()->comparisonModel();
+    QTableView* view = app.window.resultsPage()->comparisonView();
+    ASSERT_TRUE(waitUntil([&] { return view->isVisible() && view->viewport()->width() > 0; }));
+    const int width = view->viewport()->width();
+    const int verdict = model->verdictColumn(1), changed = model->changedColumn(1);
+    EXPECT_LE(view->columnViewportPosition(verdict) + view->columnWidth(verdict), width)
+        << "viewport " << width << ", verdict at " << view->columnViewportPosition(verdict);
+    EXPECT_LT(view->columnViewportPosition(changed) + 40, width)
+        << "viewport " << width << ", what changed at " << view->columnViewportPosition(changed);
+    // A capped header still names its series in full.
+    EXPECT_TRUE(model->headerData(model->medianColumn(1), Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("tuesday")));
 }

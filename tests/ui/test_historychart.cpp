@@ -15,8 +15,11 @@
 #include <QComboBox>
 #include <QScatterSeries>
 #include <QSignalSpy>
+#include <QValueAxis>
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 using namespace sv::test;
 using sv::history::HistoryDatabase;
@@ -118,4 +121,53 @@ TEST(HistoryChart, NoChangePointNoMark) {
     ASSERT_GE(page.caseBox()->count(), 1);
     EXPECT_TRUE(page.trends()[0].steps.empty());
     EXPECT_TRUE(changePointMarks(page.chartView()->chart()).empty());
+}
+
+// Issue 37's polish: the throughput axis read 2657.0 / 2764.6. Its ticks are round (1, 2 or 5
+// times a power of ten, from a multiple of the step) and labelled without needless decimals.
+TEST(HistoryChart, TheThroughputAxisHasRoundTicks) {
+    TempDir dir;
+    const auto db = dir / "history.sqlite";
+    {
+        HistoryDatabase history(db);
+        for (int night = 1; night <= 4; ++night) {
+            const auto root = dir / ("night" + std::to_string(night));
+            writeHistoryCampaign(root, jitter(night) * 1.037, jitter(night) * 0.963, 30 - night,
+                                 "535.104.05");
+            auto read = sv::history::readCampaign(root);
+            ASSERT_TRUE(read.record) << read.error;
+            ASSERT_EQ(history.record(*read.record).outcome, HistoryDatabase::Outcome::Added);
+        }
+    }
+    HistoryPage page;
+    QSignalSpy loaded(&page, &HistoryPage::loaded);
+    page.setDatabasePath(db);
+    ASSERT_TRUE(loaded.wait(20000));
+    ASSERT_GE(page.caseBox()->count(), 2);
+    for (int c = 0; c < page.caseBox()->count(); ++c) {
+        page.caseBox()->setCurrentIndex(c);
+        QValueAxis* y = nullptr;
+        for (auto* axis : page.chartView()->chart()->axes(Qt::Vertical))
+            if (auto* v = qobject_cast<QValueAxis*>(axis)) y = v;
+        ASSERT_NE(y, nullptr);
+        ASSERT_EQ(y->tickType(), QValueAxis::TicksDynamic);
+        const double step = y->tickInterval();
+        const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+        EXPECT_TRUE(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 ||
+                    std::abs(mantissa - 5) < 1e-9)
+            << step;
+        const double ticks = y->min() / step;
+        EXPECT_NEAR(ticks, std::round(ticks), 1e-6) << y->min() << " by " << step;
+        const int count = static_cast<int>(std::lround((y->max() - y->min()) / step)) + 1;
+        EXPECT_GE(count, 3);
+        EXPECT_LE(count, 12);
+        QStringList labels;
+        for (int i = 0; i < count; ++i) {
+            const QString label =
+                QString::asprintf(y->labelFormat().toLatin1().constData(), y->min() + i * step);
+            EXPECT_FALSE(label.contains(QLatin1Char('.')) && step >= 1) << label.toStdString();
+            labels << label;
+        }
+        EXPECT_EQ(labels.removeDuplicates(), 0) << labels.join(QLatin1Char(' ')).toStdString();
+    }
 }

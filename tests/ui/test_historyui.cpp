@@ -224,7 +224,11 @@ TEST(HistoryPage, AnUnmarkedStepDownLeadsTheHeadlineAndCanBeMarkedExpected) {
     EXPECT_TRUE(page.flagText().startsWith(QStringLiteral("Stepped down at night5 (-")))
         << page.flagText().toStdString();
     EXPECT_TRUE(page.flagText().contains(QStringLiteral("not marked expected")));
+    // The latest night is within the new level: said, but never as "no change" under a step.
+    EXPECT_FALSE(page.flagText().contains(QStringLiteral("no change"), Qt::CaseInsensitive))
+        << page.flagText().toStdString();
     ASSERT_TRUE(page.expectButton()->isEnabled());
+    EXPECT_EQ(page.expectButton()->text(), QStringLiteral("Mark night5 expected…"));
 
     page.show();
     page.expectButton()->click();
@@ -243,10 +247,43 @@ TEST(HistoryPage, AnUnmarkedStepDownLeadsTheHeadlineAndCanBeMarkedExpected) {
     EXPECT_TRUE(page.flagText().contains(QStringLiteral("; marked expected")))
         << page.flagText().toStdString();
     EXPECT_FALSE(page.expectButton()->isEnabled());
+    EXPECT_EQ(page.expectButton()->text(), QStringLiteral("Mark expected…"));
     HistoryDatabase history(db);
     std::string error;
     const auto marks = history.expectations(&error);
     ASSERT_TRUE(marks) << error;
     ASSERT_EQ(marks->size(), 1u);
     EXPECT_EQ(marks->front().why, "new image costs 9 %, accepted");
+}
+
+// A step up nobody accepted leads the headline too (it once read "No change" above "Stepped at
+// night5: +10.0 %"), and *Mark expected…* names its campaign.
+TEST(HistoryPage, AnUnmarkedStepUpLeadsTheHeadlineAndNamesItsCampaign) {
+    TempDir dir;
+    const auto db = dir / "history.sqlite";
+    {
+        HistoryDatabase history(db);
+        for (int night = 1; night <= 8; ++night) {
+            const std::string name = "night" + std::to_string(night);
+            const double wobble = 0.001 * (night % 4);
+            writeHistoryCampaign(dir / name, 1.0 + wobble, (night < 5 ? 1.0 : 1.10) + wobble,
+                                 10 - night);
+            auto read = sv::history::readCampaign(dir / name);
+            ASSERT_TRUE(read.record) << read.error;
+            ASSERT_EQ(history.record(*read.record).outcome, HistoryDatabase::Outcome::Added);
+        }
+    }
+    HistoryPage page;
+    QSignalSpy loaded(&page, &HistoryPage::loaded);
+    page.setDatabasePath(db);
+    ASSERT_TRUE(loaded.wait(20000));
+    const int twoRanks = page.caseBox()->findText(QStringLiteral("1n2g"), Qt::MatchContains);
+    ASSERT_GE(twoRanks, 0);
+    page.caseBox()->setCurrentIndex(twoRanks);
+    EXPECT_TRUE(page.flagText().startsWith(QStringLiteral("Stepped up at night5 (+")))
+        << page.flagText().toStdString();
+    EXPECT_FALSE(page.flagText().contains(QStringLiteral("no change"), Qt::CaseInsensitive))
+        << page.flagText().toStdString();
+    EXPECT_TRUE(page.expectButton()->isEnabled());
+    EXPECT_EQ(page.expectButton()->text(), QStringLiteral("Mark night5 expected…"));
 }

@@ -634,7 +634,11 @@ TEST(CaseTableModel, WarnedCaseCarriesIconReasonAndInterval) {
             .value<QBrush>();
     EXPECT_GE(amber.color().hsvHue(), 25) << amber.color().name().toStdString();
     EXPECT_LE(amber.color().hsvHue(), 50) << amber.color().name().toStdString();
-    EXPECT_EQ(cell(model, 1, ui::CaseTableModel::MedianCi), QStringLiteral("30.10 – 30.30"));
+    // Three repeats: the bootstrap's 95 % interval is their min–max, and said so.
+    EXPECT_EQ(cell(model, 1, ui::CaseTableModel::MedianCi),
+              QStringLiteral("30.10 – 30.30 (min–max)"));
+    EXPECT_TRUE(cell(model, 1, ui::CaseTableModel::MedianCi, Qt::ToolTipRole)
+                    .contains(QStringLiteral("With 3 repeats")));
 }
 
 // A tree of several frameworks: each case row names its framework (from the log format).

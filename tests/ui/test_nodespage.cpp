@@ -64,7 +64,10 @@ TEST(NodesPage, SlowNodeFlaggedWithItsEvidenceReadInTheBackground) {
     const int n3 = rowOf(page, QStringLiteral("n3"));
     ASSERT_GE(n3, 0);
     auto cell = [&](int row, int column) { return page.table()->item(row, column)->text(); };
-    EXPECT_EQ(cell(n3, ui::NodesPage::Latest), QStringLiteral("87.00"));
+    // With its unit (it read "Latest / device 3.08").
+    EXPECT_EQ(cell(n3, ui::NodesPage::Latest), QStringLiteral("87.00 samples/s"));
+    EXPECT_EQ(page.table()->horizontalHeaderItem(ui::NodesPage::Latest)->text(),
+              QStringLiteral("Latest, per device"));
     EXPECT_EQ(cell(n3, ui::NodesPage::Trend), QStringLiteral("100.00 → 100.40 → 87.00"));
     EXPECT_EQ(cell(n3, ui::NodesPage::Campaigns), QStringLiteral("3"));
     EXPECT_EQ(cell(n3, ui::NodesPage::Flag), QStringLiteral("Slower than itself and peers"));

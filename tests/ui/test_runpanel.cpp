@@ -945,3 +945,23 @@ TEST(RunProgressView, TheFinishedHeadlineSaysEveryRunWasDisturbed) {
     view.campaignFinished(false, 6, 6, 0);
     EXPECT_FALSE(view.currentText().contains(QLatin1String("disturbed")));
 }
+
+// Issue 37's polish: between the first run's end and the next run's progress the campaign bar
+// said "ETA unknown", though one run's length was known. It estimates from the runs so far.
+TEST(RunProgressView, AfterTheFirstRunTheCampaignHasAnEstimate) {
+    ui::RunProgressView view;
+    view.setPlan({QStringLiteral("1n1g_r1"), QStringLiteral("1n1g_r2"), QStringLiteral("1n1g_r3")},
+                 {}, 100);
+    EXPECT_TRUE(view.campaignBar()->format().contains(QLatin1String("ETA unknown")));
+    view.runStarted(0, QStringLiteral("1n1g_r1"));
+    QTest::qWait(1100);
+    launcher::RunEnd end;
+    end.state = launcher::RunState::Ok;
+    end.timeThroughput = end.speedThroughput = 100.0;
+    view.runFinished(0, end);
+    const QString bar = view.campaignBar()->format();
+    EXPECT_FALSE(bar.contains(QLatin1String("unknown"))) << bar.toStdString();
+    // Two runs left, each about as long as the first (a little over a second).
+    EXPECT_TRUE(bar.contains(QLatin1String("ETA 0:02")) || bar.contains(QLatin1String("ETA 0:03")))
+        << bar.toStdString();
+}

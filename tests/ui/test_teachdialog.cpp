@@ -6,6 +6,7 @@
 #include "tests/support/freshtrainer.h"
 #include "tests/support/horovodlog.h"
 #include "tests/support/logwriter.h"
+#include "tests/support/tqdmlog.h"
 #include "tests/ui/uifixture.h"
 
 #include "core/formats/userformat.h"
@@ -23,6 +24,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStringListModel>
 
 #include <fstream>
@@ -202,4 +204,53 @@ TEST(TeachDialog, APerGpuLineIsTaughtPerGpu) {
     const auto format = UserFormat::load(saved.at(0).at(0).toString().toStdString(), &e);
     ASSERT_TRUE(format) << e.text();
     EXPECT_TRUE(format->perGpu());
+}
+
+// tqdm's it/s taught as "steps/s × batch": the preview spells the product out
+// ("1.55 steps/s × batch 32 = 49.60 samples/s"), and with no batch says the figure is steps/s
+// and why; the saved file says "step_rate" in samples/s.
+TEST(TeachDialog, AStepRateIsShownTimesTheBatchOrAsStepsPerSecond) {
+    TempDir dir;
+    const TqdmLog tqdm = tqdmLog(200);
+    writeFile(dir / "train.log", tqdm.text);
+    ui::TeachDialog dialog(QString::fromStdString((dir / "train.log").string()), nullptr,
+                           QString::fromStdString((dir / "formats").string()));
+    dialog.show();
+    ASSERT_TRUE(waitUntil([&] { return dialog.ready(); })) << dialog.loadError().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return dialog.previewFigure().has_value(); }));
+    const double steps = medianAfterFirstTenth(tqdm.rates);
+    EXPECT_DOUBLE_EQ(*dialog.previewFigure(), steps);
+
+    dialog.stepRateChoice()->setChecked(true);
+    // Nothing states the batch yet: steps/s, said so, never a guessed multiple.
+    ASSERT_TRUE(waitUntil([&] { return dialog.previewFigure().has_value(); }));
+    EXPECT_DOUBLE_EQ(*dialog.previewFigure(), steps);
+    QString text = dialog.previewLabel()->text();
+    EXPECT_TRUE(text.contains(QStringLiteral("Steps/s, not samples/s"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("the batch size and the GPU count are not stated")))
+        << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("× batch"))) << text.toStdString();
+
+    dialog.batchEdit()->setValue(8);
+    dialog.gpusEdit()->setText(QStringLiteral("4"));
+    emit dialog.gpusEdit()->textEdited(QStringLiteral("4"));
+    ASSERT_TRUE(waitUntil(
+        [&] { return dialog.previewFigure().has_value() && *dialog.previewFigure() > steps; }));
+    EXPECT_DOUBLE_EQ(*dialog.previewFigure(), steps * 32);
+    text = dialog.previewLabel()->text();
+    const QString product = QStringLiteral("%1 steps/s × batch 32 = %2 samples/s")
+                                .arg(QString::number(steps, 'f', 2))
+                                .arg(QString::number(steps * 32, 'f', 2));
+    EXPECT_TRUE(text.contains(product)) << text.toStdString() << " / " << product.toStdString();
+
+    QSignalSpy saved(&dialog, &ui::TeachDialog::formatSaved);
+    dialog.saveButton()->click();
+    ASSERT_TRUE(waitUntil([&] { return saved.count() == 1; }));
+    UserFormatError e;
+    const auto format = UserFormat::load(saved.at(0).at(0).toString().toStdString(), &e);
+    ASSERT_TRUE(format) << e.text();
+    EXPECT_EQ(format->value(), UserFormat::Value::StepRate);
+    EXPECT_EQ(format->unit(), "samples/s");
+    EXPECT_EQ(format->batch(), 8);
+    EXPECT_EQ(format->gpus(), 4);
 }

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <vector>
 
 namespace sv::ui {
 
@@ -95,6 +96,26 @@ ResultsPage::ResultsPage(QWidget* parent)
     layout->addWidget(split, 1);
 }
 
+// Long series names (a campaign's folder) once pushed Verdict and What changed off a 1024 px
+// window: the figures' columns are capped (their header's tooltip names the series in full) and
+// the last What changed takes what is left.
+void ResultsPage::fitComparisonColumns() {
+    const int columns = m_comparisonModel->columnCount();
+    const auto& labels = m_comparisonModel->comparison().labels;
+    const int pairs = labels.empty() ? 0 : static_cast<int>(labels.size()) - 1;
+    // The widest an interval reads; a figure takes two thirds of it, a verdict one and a half.
+    const int cap = fontMetrics().horizontalAdvance(QStringLiteral("0.0000 – 0.0000  "));
+    std::vector<int> widest(static_cast<std::size_t>(columns), cap * 2 / 3);
+    for (int p = 1; p <= pairs; ++p) {
+        widest[static_cast<std::size_t>(m_comparisonModel->intervalColumn(p))] = cap;
+        widest[static_cast<std::size_t>(m_comparisonModel->verdictColumn(p))] = cap * 3 / 2;
+        widest[static_cast<std::size_t>(m_comparisonModel->changedColumn(p))] = cap * 3 / 2;
+    }
+    for (int c = 0; c + 1 < columns; ++c)
+        m_comparisonView->setColumnWidth(
+            c, std::min(m_comparisonView->columnWidth(c), widest[static_cast<std::size_t>(c)]));
+}
+
 QString ResultsPage::comparisonCaption() const {
     return m_comparisonCaption->text();
 }
@@ -115,6 +136,7 @@ void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
     m_comparisonBox->setVisible(compared);
     if (compared) {
         m_comparisonView->resizeColumnsToContents();
+        fitComparisonColumns();
         const auto& labels = analysis->comparison->labels;
         QStringList names;
         for (const auto& l : labels)

@@ -34,6 +34,7 @@ class ResultsPage : public QWidget {
     QString caption() const;
     QString selectionText() const; // what Copy puts on the clipboard
     void copySelection() const;
+    void fitComparisonColumns();
 
   private:
     void setCaption(const Analysis& analysis, const std::set<std::string>& formats,

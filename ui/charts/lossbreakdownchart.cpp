@@ -242,8 +242,7 @@ QChart* LossBreakdownChart::build(const LossBreakdown& d) {
     percent->setRange(0.0, top);
     percent->setTickCount(static_cast<int>(top / step) + 1);
     percent->setLabelFormat(QStringLiteral("%.0f"));
-    ChartStyle::applyAxis(percent,
-                          QStringLiteral("% of ideal throughput (devices × the 1-device pace)"));
+    ChartStyle::applyAxis(percent, QStringLiteral("% of ideal (devices × the 1-device pace)"));
     ChartStyle::applyAxis(categories, QString());
     // Ideal scaling: a dashed line at 100 %, across every bar.
     auto* ideal = new QLineSeries(chart);

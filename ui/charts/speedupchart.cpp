@@ -208,7 +208,9 @@ QAbstractAxis* valueAxis(const Curves& c, const QString& device) {
         y->setTickAnchor(0);
         y->setTickInterval(step);
         y->setLabelFormat(step < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
-        ChartStyle::applyAxis(y, QStringLiteral("Scaling efficiency (% of ideal)"));
+        // Short titles: a vertical title longer than the plot is elided to "…", and at 1024×700
+        // the plot is some 110 px tall (the log₂ scale is said on the GPU axis).
+        ChartStyle::applyAxis(y, QStringLiteral("Efficiency (%)"));
         return y;
     }
     auto* y = new QLogValueAxis(c.chart);
@@ -216,7 +218,7 @@ QAbstractAxis* valueAxis(const Curves& c, const QString& device) {
     y->setRange(std::min(1.0, c.lo) / 1.25, c.hi * 1.25);
     y->setLabelFormat(QStringLiteral("%g")); // the unit is in the title: labels take no non-ASCII
     y->setMinorTickCount(0);
-    ChartStyle::applyAxis(y, QStringLiteral("Speedup (× one %1, log₂ scale)").arg(device));
+    ChartStyle::applyAxis(y, QStringLiteral("Speedup (× 1 %1)").arg(device));
     return y;
 }
 
@@ -242,7 +244,11 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
         maxGpus = std::max(maxGpus, p.gpus);
 
     Curves curves(chart, efficiency, maxGpus);
-    addIdeal(curves, maxGpus);
+    // Without a 1-device baseline nothing is drawn against the ideal: no line of it alone.
+    if (d.hasSpeedup() ||
+        std::any_of(d.references.begin(), d.references.end(),
+                    [](const ReferenceCurve& r) { return r.baseline.has_value(); }))
+        addIdeal(curves, maxGpus);
     addMeasured(curves, d.points,
                 !d.others.empty() ? QString::fromStdString(d.label)
                 : efficiency      ? QStringLiteral("Measured efficiency")

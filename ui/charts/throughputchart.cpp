@@ -9,9 +9,11 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QStringList>
+#include <QLogValueAxis>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace sv::ui {
 
@@ -24,6 +26,10 @@ QString methodLabel(const ScalingData& d) {
                                     : QStringLiteral("speed method");
 }
 } // namespace
+
+bool ThroughputChart::logScale(double low, double top) {
+    return low > 0 && top > 10 * low;
+}
 
 QString ThroughputChart::categoryLabel(const Topology& t) {
     return QStringLiteral("%1 (%2)").arg(t.ranks()).arg(QString::fromStdString(t.name()));
@@ -153,9 +159,57 @@ double addReferenceBars(QBarSeries* bars, const ScalingData& d, ThroughputScale 
     return top;
 }
 
-// The topologies along the bottom, the throughput up to a little above top; the value axis.
-QValueAxis* addAxes(QChart* chart, QBarSeries* bars, const ScalingData& d, double top,
-                    ThroughputScale scale) {
+// The smallest figure a bar draws (medians, references, whisker ends); 0 where none is drawn.
+double lowestDrawn(const ScalingData& d, const MeasuredSeries& measured, Whisker whisker) {
+    double low = 0;
+    const auto take = [&low](double v) {
+        if (v > 0) low = low > 0 ? std::min(low, v) : v;
+    };
+    for (const auto* series : measured)
+        for (const auto& p : *series) {
+            take(p.median.value_or(0.0));
+            if (auto w = ThroughputChart::whiskerSpan(p, whisker)) take(w->first);
+        }
+    for (const auto& ref : d.references)
+        for (const auto& p : d.points)
+            if (auto it = ref.throughput.find(p.topology.name()); it != ref.throughput.end())
+                take(it->second);
+    return low;
+}
+
+// The throughput up the side: linear from 0, or on a log scale where the figures span more
+// than a decade (1 GPU's bar beside 64 GPUs' is no sliver).
+QAbstractAxis* throughputAxis(QChart* chart, const ScalingData& d, double low, double top,
+                              ThroughputScale scale) {
+    const QString unit = QString::fromStdString(d.unit);
+    // Percent of peak stays linear: its figures are of one order, 0 to 100.
+    if (scale == ThroughputScale::Throughput && ThroughputChart::logScale(low, top)) {
+        auto* axis = new QLogValueAxis(chart);
+        axis->setBase(10);
+        // From the decade below the smallest bar (a round base line) to a little above the top.
+        axis->setRange(std::pow(10.0, std::floor(std::log10(low / 1.2))), top * 1.3);
+        axis->setLabelFormat(QStringLiteral("%g"));
+        axis->setMinorTickCount(8);
+        axis->setMinorGridLineColor(QColor(0xee, 0xee, 0xee));
+        ChartStyle::applyAxis(axis, QStringLiteral("Throughput (%1, log scale)").arg(unit));
+        return axis;
+    }
+    auto* axis = new QValueAxis(chart);
+    axis->setRange(0, top > 0 ? top * 1.08 : 1.0);
+    axis->applyNiceNumbers();
+    axis->setLabelFormat(QStringLiteral("%.0f"));
+    ChartStyle::applyAxis(
+        axis, scale == ThroughputScale::PeakPercent
+                  ? (d.peakAxis.empty()
+                         ? QStringLiteral("% of each device's dense peak (the cases' not known)")
+                         : QString::fromStdString(d.peakAxis))
+                  : QStringLiteral("Throughput (%1)").arg(unit));
+    return axis;
+}
+
+// The topologies along the bottom, the throughput up the side; the value axis.
+QAbstractAxis* addAxes(QChart* chart, QBarSeries* bars, const ScalingData& d, double low,
+                       double top, ThroughputScale scale) {
     QStringList categories;
     for (const auto& p : d.points)
         categories << ThroughputChart::categoryLabel(p.topology);
@@ -164,16 +218,7 @@ QValueAxis* addAxes(QChart* chart, QBarSeries* bars, const ScalingData& d, doubl
     const QString devices = QString::fromStdString(d.devices);
     ChartStyle::applyAxis(axisX, QStringLiteral("%1 (nodes × %2 per node)")
                                      .arg(devices.left(1).toUpper() + devices.mid(1), devices));
-    auto* axisY = new QValueAxis(chart);
-    axisY->setRange(0, top > 0 ? top * 1.08 : 1.0);
-    axisY->applyNiceNumbers();
-    axisY->setLabelFormat(QStringLiteral("%.0f"));
-    ChartStyle::applyAxis(
-        axisY, scale == ThroughputScale::PeakPercent
-                   ? (d.peakAxis.empty()
-                          ? QStringLiteral("% of each device's dense peak (the cases' not known)")
-                          : QString::fromStdString(d.peakAxis))
-                   : QStringLiteral("Throughput (%1)").arg(QString::fromStdString(d.unit)));
+    QAbstractAxis* axisY = throughputAxis(chart, d, low, top, scale);
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     bars->attachAxis(axisX);
@@ -186,7 +231,7 @@ QValueAxis* addAxes(QChart* chart, QBarSeries* bars, const ScalingData& d, doubl
 // after them. One legend entry for all of them.
 class Whiskers {
   public:
-    Whiskers(QChart* chart, const QBarSeries* bars, QValueAxis* axisY, std::size_t categories,
+    Whiskers(QChart* chart, const QBarSeries* bars, QAbstractAxis* axisY, std::size_t categories,
              Whisker whisker)
         : m_chart(chart), m_axisY(axisY), m_whisker(whisker),
           m_barWidth(kGroupWidth / std::max(1, static_cast<int>(bars->count()))) {
@@ -223,14 +268,14 @@ class Whiskers {
 
   private:
     QChart* m_chart;
-    QValueAxis* m_axisY;
+    QAbstractAxis* m_axisY;
     QValueAxis* m_axisX = nullptr;
     Whisker m_whisker;
     double m_barWidth;
     bool m_first = true;
 };
 
-void addWhiskers(QChart* chart, const QBarSeries* bars, QValueAxis* axisY, const ScalingData& d,
+void addWhiskers(QChart* chart, const QBarSeries* bars, QAbstractAxis* axisY, const ScalingData& d,
                  const MeasuredSeries& measured, Whisker whisker, ThroughputScale scale) {
     Whiskers whiskers(chart, bars, axisY, d.points.size(), whisker);
     for (std::size_t s = 0; s < measured.size(); ++s)
@@ -276,7 +321,7 @@ QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker, Throughput
     const double measuredTop = addMeasuredBars(bars, d, measured, whisker, scale);
     const double top = std::max(measuredTop, addReferenceBars(bars, d, scale));
     chart->addSeries(bars);
-    QValueAxis* axisY = addAxes(chart, bars, d, top, scale);
+    QAbstractAxis* axisY = addAxes(chart, bars, d, lowestDrawn(d, measured, whisker), top, scale);
     addWhiskers(chart, bars, axisY, d, measured, whisker, scale);
     if (scale == ThroughputScale::PeakPercent) ChartStyle::addNote(chart, peakNote(d));
     return chart;

@@ -32,6 +32,9 @@ class ThroughputChart {
     static std::optional<Whisker> parseWhisker(const std::string& name); // "minmax", "ci95"
     // "8 (1n8g)": the category label of a topology.
     static QString categoryLabel(const Topology& t);
+    // Whether the throughput axis is logarithmic: the figures drawn (lowest above 0, top) span
+    // more than a decade.
+    static bool logScale(double low, double top);
 };
 
 } // namespace sv::ui

@@ -15,6 +15,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace sv::ui {
 namespace {
@@ -191,6 +192,32 @@ QString HistoryChart::changePointLabel(const history::CaseStep& s) {
              QString::fromStdString(describeChanges(s.changed)));
 }
 
+namespace {
+
+// A value axis from lo to hi widened to round ticks (1, 2 or 5 times a power of ten, about five
+// of them), labelled with no more decimals than the step needs: 2650 / 2700 / 2750, never
+// 2657.0 / 2764.6.
+QValueAxis* roundedAxis(QChart* chart, double lo, double hi) {
+    const double raw = std::max(hi - lo, 1e-9) / 5;
+    const double base = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * base;
+    for (double m : {1.0, 2.0, 5.0})
+        if (raw <= m * base) {
+            step = m * base;
+            break;
+        }
+    auto* y = new QValueAxis(chart);
+    y->setRange(std::max(0.0, std::floor(lo / step) * step), std::ceil(hi / step) * step);
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(0);
+    y->setTickInterval(step);
+    const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
+    y->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+    return y;
+}
+
+} // namespace
+
 QChart* HistoryChart::build(const history::CaseTrend& t) {
     auto* chart = new QChart();
     ChartStyle::apply(chart, QStringLiteral("%1 over time (%2)")
@@ -205,9 +232,7 @@ QChart* HistoryChart::build(const history::CaseTrend& t) {
     const double margin = std::max(1.0, (span.hi - span.lo) * (t.steps.empty() ? 0.15 : 0.25));
     addChangePoints(chart, t, span.hi + margin * 0.55, series);
     auto* x = campaignAxis(chart, t);
-    auto* y = new QValueAxis(chart);
-    y->setRange(std::max(0.0, span.lo - margin), span.hi + margin);
-    y->setLabelFormat(QStringLiteral("%.1f"));
+    auto* y = roundedAxis(chart, std::max(0.0, span.lo - margin), span.hi + margin);
     ChartStyle::addSeries(chart, x, y, series);
     ChartStyle::applyAxis(x, QObject::tr("campaign (ran, UTC)"));
     ChartStyle::applyAxis(y, QString::fromStdString(history::trendUnit(t)));

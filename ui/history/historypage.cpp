@@ -89,23 +89,32 @@ std::size_t baselineIndex(const history::CaseTrend& t) {
     return 0;
 }
 
-// The latest step down that no expectation accepted (a step at or before the baseline's start
-// was accepted with it): the level the case has run at since is lower, whatever the latest
+// The latest step that no expectation accepted (a step at or before the baseline's start was
+// accepted with it): the level the case has run at since is another, whatever the latest
 // campaign says against it. Null when there is none.
-const history::CaseStep* unmarkedDrop(const history::CaseTrend& t) {
+const history::CaseStep* unmarkedStep(const history::CaseTrend& t) {
     const history::CaseStep* found = nullptr;
     for (const auto& s : t.steps)
-        if (s.point.stepPct < 0 && s.point.index > baselineIndex(t)) found = &s;
+        if (s.point.index > baselineIndex(t)) found = &s;
     return found;
 }
 
 // The campaign *Mark expected…* marks: the latest when it fails the check, else the campaign
-// of an unmarked step down; none otherwise.
+// of an unmarked step; none otherwise.
 const history::TrendPoint* campaignToMark(const history::CaseTrend& t) {
     if (t.points.empty()) return nullptr;
     if (t.failsCheck()) return &t.points.back();
-    if (const auto* drop = unmarkedDrop(t)) return &t.points[drop->point.index];
+    if (const auto* step = unmarkedStep(t)) return &t.points[step->point.index];
     return nullptr;
+}
+
+// The verdict on the latest campaign without its "no change: " (under a step's headline, "no
+// change" would read as if the case had not moved), its first letter as a sentence's.
+QString verdictUnderStep(const std::string& note) {
+    QString v = QString::fromStdString(note);
+    if (v.startsWith(QLatin1String("no change: "))) v = v.mid(11);
+    if (!v.isEmpty()) v[0] = v[0].toUpper();
+    return v;
 }
 
 } // namespace
@@ -334,20 +343,28 @@ void HistoryPage::showCase(int index) {
         return;
     }
     const auto& t = m_trends[static_cast<std::size_t>(index)];
-    m_expect->setEnabled(campaignToMark(t) != nullptr);
+    const history::TrendPoint* mark = campaignToMark(t);
+    m_expect->setEnabled(mark != nullptr);
+    // The button names what it marks: the campaign, not a guess at it.
+    m_expect->setText(mark ? tr("Mark %1 expected…").arg(QString::fromStdString(mark->label))
+                           : tr("Mark expected…"));
     m_chart->setChart(HistoryChart::build(t));
     delete old;
     QString note = QString::fromStdString(t.note);
     if (!note.isEmpty()) note[0] = note[0].toUpper();
-    // "No change" against the campaigns since is not the whole truth when the case stepped down
-    // on the way and nobody accepted the new level: the headline says the step first.
-    const history::CaseStep* drop = t.failsCheck() ? nullptr : unmarkedDrop(t);
-    if (drop)
-        note = tr("Stepped down at %1 (%2 %), not marked expected: the case has run at the "
-                  "lower level since. Against the campaigns before the latest: %3")
-                   .arg(QString::fromStdString(t.points[drop->point.index].label))
-                   .arg(QString::number(drop->point.stepPct, 'f', 1))
-                   .arg(note);
+    // "No change" against the campaigns since is not the whole truth when the case stepped on
+    // the way and nobody accepted the new level: the headline says the step first, and never
+    // "no change" under it.
+    const history::CaseStep* unmarked = t.failsCheck() ? nullptr : unmarkedStep(t);
+    const history::CaseStep* drop = unmarked && unmarked->point.stepPct < 0 ? unmarked : nullptr;
+    if (unmarked)
+        note = (drop ? tr("Stepped down at %1 (%2 %), not marked expected: the case has run at "
+                          "the lower level since. Against the campaigns before the latest: %3")
+                     : tr("Stepped up at %1 (+%2 %), not marked expected: the case has run at "
+                          "the higher level since. Against the campaigns before the latest: %3"))
+                   .arg(QString::fromStdString(t.points[unmarked->point.index].label))
+                   .arg(QString::number(unmarked->point.stepPct, 'f', 1))
+                   .arg(verdictUnderStep(t.note));
     // What changed with the verdict, and each change point with what changed there.
     if (t.points.size() >= 2)
         note += QStringLiteral("\n") + tr("Changed at the latest campaign: %1")

@@ -89,7 +89,7 @@ NodesPage::NodesPage(QWidget* parent)
       m_reload(new QPushButton(tr("Reload"), this)), m_table(new QTableWidget(this)),
       m_evidence(new QLabel(this)), m_status(new QLabel(this)) {
     setObjectName(QStringLiteral("nodesPage"));
-    const QStringList headers{tr("Node"),      tr("Workload"), tr("Latest / device"),
+    const QStringList headers{tr("Node"),      tr("Workload"), tr("Latest, per device"),
                               tr("vs own"),    tr("vs peers"), tr("Pace over campaigns"),
                               tr("Campaigns"), tr("Flag")};
     m_table->setColumnCount(Columns);
@@ -160,14 +160,11 @@ void NodesPage::showNodes(std::vector<history::NodeHealth> nodes, const QString&
     m_table->setRowCount(static_cast<int>(m_nodes.size()));
     for (int row = 0; row < static_cast<int>(m_nodes.size()); ++row) {
         const auto& h = m_nodes[static_cast<std::size_t>(row)];
-        const QStringList cells{QString::fromStdString(h.node),
-                                QString::fromStdString(h.workload),
-                                QString::number(h.latestPace, 'f', 2),
-                                signedPct(h.trendPct),
-                                signedPct(h.peerPct),
-                                trendOf(h),
-                                QString::number(h.history.size()),
-                                flagOf(h)};
+        const QStringList cells{QString::fromStdString(h.node), QString::fromStdString(h.workload),
+                                // The probes' pace: samples/s of one device of the node.
+                                tr("%1 samples/s").arg(h.latestPace, 0, 'f', 2),
+                                signedPct(h.trendPct), signedPct(h.peerPct), trendOf(h),
+                                QString::number(h.history.size()), flagOf(h)};
         for (int c = 0; c < Columns; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(QString::fromStdString(h.evidence));

@@ -11,9 +11,21 @@
 #include <QColor>
 #include <QStyle>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sv::ui {
+namespace {
+
+// Whether the median's interval is just the repeats' min–max (three repeats: the bootstrap
+// cannot say more).
+bool intervalIsMinMax(const CaseStats& c) {
+    if (!c.medianCi95 || c.values.size() < 2) return false;
+    const auto [lo, hi] = std::minmax_element(c.values.begin(), c.values.end());
+    return c.medianCi95->lo == *lo && c.medianCi95->hi == *hi;
+}
+
+} // namespace
 
 CaseTableModel::CaseTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -102,8 +114,10 @@ QVariant CaseTableModel::display(const CaseStats& c, int column) const {
         return fixedCell(c.median, 2);
     case MedianCi:
         if (!c.medianCi95) return QStringLiteral("–");
+        // With a few repeats the bootstrap's interval is their min–max: said as what it is.
         return QString::fromStdString(formatFixed(c.medianCi95->lo, 2) + " – " +
-                                      formatFixed(c.medianCi95->hi, 2));
+                                      formatFixed(c.medianCi95->hi, 2)) +
+               (intervalIsMinMax(c) ? QStringLiteral(" (min–max)") : QString());
     case Mean:
         return fixedCell(c.mean, 2);
     case Stdev:
@@ -162,6 +176,10 @@ QString CaseTableModel::warningsText(const CaseStats& c) {
 }
 
 QString CaseTableModel::toolTip(const CaseStats& c, int column) const {
+    if (column == MedianCi && intervalIsMinMax(c))
+        return QStringLiteral("With %1 repeats the bootstrap's 95 % interval of the median is "
+                              "the repeats' own min–max: so few cannot tell a tighter one.")
+            .arg(c.values.size());
     // Measured or not, the energy cell says its source or why it is empty.
     if (column == Energy) return QString::fromStdString(energyText(c));
     // Where the keys of runs outside DLPerf's layout came from: log, path, scaleview.json, user.

@@ -118,6 +118,9 @@ void RunProgressView::setPlan(const QStringList& ids,
                               int iterations) {
     m_iterations = iterations;
     m_done = 0;
+    m_runSeconds = 0;
+    m_timed = 0;
+    m_runClock.invalidate();
     m_iteration = 0;
     m_runs->setRowCount(static_cast<int>(ids.size()));
     for (int row = 0; row < ids.size(); ++row) {
@@ -172,6 +175,7 @@ void RunProgressView::ensureRow(int index, const QString& id) {
 
 void RunProgressView::runStarted(int index, const QString& id) {
     ensureRow(index, id);
+    m_runClock.start();
     setState(index, launcher::RunState::Running);
     m_runs->scrollToItem(m_runs->item(index, 0));
     m_iteration = 0;
@@ -236,7 +240,14 @@ void RunProgressView::runFinished(int index, const launcher::RunEnd& end) {
     }
     ++m_done;
     m_iteration = 0;
-    updateCampaignBar(-1, -1);
+    if (m_runClock.isValid()) {
+        m_runSeconds += static_cast<double>(m_runClock.elapsed()) / 1000.0;
+        ++m_timed;
+        m_runClock.invalidate();
+    }
+    // Until the next run reports its pace: the runs so far, each as long as their mean.
+    const int left = m_runs->rowCount() - m_done;
+    updateCampaignBar(m_timed > 0 && left > 0 ? m_runSeconds / m_timed * left : -1, -1);
 }
 
 void RunProgressView::campaignFinished(bool cancelled, int ok, int total, int disturbed) {

@@ -9,6 +9,7 @@
 #include "launcher/campaign/runprogress.h"
 #endif
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <map>
@@ -66,6 +67,12 @@ class RunProgressView : public QWidget {
     QPlainTextEdit* m_console;
     int m_iterations = 0;
     int m_done = 0; // runs that ended, in any state
+    // The runs this view saw from start to end, and their wall time: between two runs the
+    // campaign's ETA is their mean pace times the runs left (the launcher's own estimate comes
+    // only with the next run's progress).
+    QElapsedTimer m_runClock;
+    double m_runSeconds = 0;
+    int m_timed = 0;
     std::int64_t m_iteration = 0;
     bool m_following = true; // the console keeps its last line in view
     bool m_writing = false;   // the console's bar moves by a write, not by the user

@@ -57,7 +57,15 @@ void TeachDialog::makeWidgets() {
     m_step = new QComboBox(this);
     m_step->setObjectName(QStringLiteral("teachStep"));
     m_stepTime = new QCheckBox(tr("The value is a step time (seconds per step)"), this);
+    m_stepRate =
+        new QCheckBox(tr("The value is steps/s: × the step's batch gives samples/s"), this);
+    m_stepRate->setObjectName(QStringLiteral("teachStepRate"));
+    m_stepRate->setToolTip(tr("tqdm's it/s counts steps. The figure is steps/s × the step's "
+                              "global batch (batch per GPU × GPUs), from the log, the format or "
+                              "Set batch, GPUs, precision…; where either is unknown it stays "
+                              "steps/s, never multiplied by a guess."));
     m_batch = new QSpinBox(this);
+    m_batch->setObjectName(QStringLiteral("teachBatch"));
     m_batch->setRange(0, 1 << 24);
     m_batch->setSpecialValueText(tr("from the log or path"));
     m_batch->setEnabled(false);
@@ -67,8 +75,8 @@ void TeachDialog::makeWidgets() {
     m_gpusPattern->setObjectName(QStringLiteral("teachGpus"));
     m_gpusPattern->setFont(mono);
     m_gpusPattern->setPlaceholderText(
-        tr("optional, e.g. Number of GPUs: (\\d+) (else the log's own words, its path or a "
-           "scaleview.json)"));
+        tr("optional: a number (8), or a pattern such as Number of GPUs: (\\d+) (else the "
+           "log's own words, its path or a scaleview.json)"));
     m_gpusPattern->setToolTip(tr("A pattern with one capture around the run's GPU count, tried "
                                  "on the log's first lines; it wins over what ScaleView reads "
                                  "of the log itself."));
@@ -103,6 +111,7 @@ void TeachDialog::layOut() {
     form->addRow(tr("Numbers in the line"), numbers);
     auto* stepTime = new QHBoxLayout;
     stepTime->addWidget(m_stepTime);
+    stepTime->addWidget(m_stepRate);
     stepTime->addWidget(new QLabel(tr("batch per GPU:"), this));
     stepTime->addWidget(m_batch);
     stepTime->addStretch(1);
@@ -152,8 +161,24 @@ void TeachDialog::connectFields() {
         m_draft->chooseStep(i - 1);
         fillNumbers();
     });
+    // A step time and a step rate exclude each other; either takes the batch.
     connect(m_stepTime, &QCheckBox::toggled, this, [this](bool on) {
-        m_batch->setEnabled(on);
+        if (on) m_stepRate->setChecked(false);
+        m_batch->setEnabled(on || m_stepRate->isChecked());
+        syncFromFields();
+    });
+    connect(m_stepRate, &QCheckBox::toggled, this, [this](bool on) {
+        if (on) m_stepTime->setChecked(false);
+        m_batch->setEnabled(on || m_stepTime->isChecked());
+        // The figure becomes samples/s; back to steps/s when the choice is undone.
+        if (on && m_unit->currentText() == QLatin1String("steps/s"))
+            m_unit->setCurrentText(QStringLiteral("samples/s"));
+        else if (!on && m_draft && m_draft->unit == "samples/s" &&
+                 m_unit->currentText() == QLatin1String("samples/s") && m_draft->line() >= 0) {
+            FormatDraft probe = *m_draft;
+            probe.chooseLine(m_draft->line());
+            if (probe.unit == "steps/s") m_unit->setCurrentText(QStringLiteral("steps/s"));
+        }
         syncFromFields();
     });
     connect(m_batch, &QSpinBox::valueChanged, this, &TeachDialog::syncFromFields);
@@ -249,6 +274,7 @@ void TeachDialog::syncFromFields() {
     m_draft->name = m_name->text().trimmed().toStdString();
     m_draft->unit = m_unit->currentText().trimmed().toStdString();
     m_draft->stepTime = m_stepTime->isChecked();
+    m_draft->stepRate = m_stepRate->isChecked();
     m_draft->batch = m_batch->value();
     m_draft->perGpu = m_perGpu->isChecked();
     m_draft->gpusPattern = m_gpusPattern->text().trimmed().toStdString();
@@ -308,29 +334,50 @@ void TeachDialog::runPreview() {
         },
         [this, generation](UserFormatPreview p) {
             if (generation != m_generation) return; // an older pattern's
-            m_running = false;
-            m_previewMatches = p.matches;
-            m_previewFigure = p.figure;
-            const QString unit = QString::fromStdString(m_draft->unit);
-            QString text =
-                (p.matches == 1 ? tr("1 line of %1 matches").arg(p.lines)
-                                : tr("%1 lines of %2 match").arg(p.matches).arg(p.lines));
-            if (p.figure)
-                text += tr("; throughput <b>%1 %2</b>: %3")
-                            .arg(QString::fromStdString(formatFixed(*p.figure, 2)), unit,
-                                 QString::fromStdString(p.rule).toHtmlEscaped());
-            if (p.figure && p.gpus > 0)
-                text += tr(", each value one GPU's × %1 GPUs").arg(p.gpus);
-            else if (!p.problem.empty())
-                text +=
-                    tr("; no figure: %1").arg(QString::fromStdString(p.problem).toHtmlEscaped());
-            if (const std::string few = m_draft->coverage(); !few.empty())
-                text += QStringLiteral("<br><span style='color:#b00020'>%1</span>")
-                            .arg(QString::fromStdString(few).toHtmlEscaped());
-            m_preview->setText(text);
-            m_save->setEnabled(p.figure.has_value());
+            showPreview(p);
         },
         async::workPool());
+}
+
+// How many lines match, the figure and what it is of; a step rate's product spelled out
+// ("1.55 steps/s × batch 32 = 49.60 samples/s"), or said to be steps/s where the batch is unknown.
+void TeachDialog::showPreview(const UserFormatPreview& p) {
+    m_running = false;
+    m_previewMatches = p.matches;
+    m_previewFigure = p.figure;
+    // A step rate's figure is samples/s, whatever the unit field was left at.
+    const bool stepRate = m_draft->stepRate && !m_draft->stepTime;
+    const QString unit = QString::fromStdString(
+        stepRate && m_draft->unit == "steps/s" ? std::string("samples/s") : m_draft->unit);
+    QString text = (p.matches == 1 ? tr("1 line of %1 matches").arg(p.lines)
+                                   : tr("%1 lines of %2 match").arg(p.matches).arg(p.lines));
+    const auto fixed = [](double v) { return QString::fromStdString(formatFixed(v, 2)); };
+    QString figure;
+    if (p.figure && p.stepBatch > 0)
+        figure = tr("%1 steps/s × batch %2 = %3 %4")
+                     .arg(fixed(*p.figure / p.stepBatch))
+                     .arg(p.stepBatch)
+                     .arg(fixed(*p.figure), unit);
+    else if (p.figure && !p.stepsOnly.empty())
+        figure = tr("%1 steps/s").arg(fixed(*p.figure));
+    else if (p.figure)
+        figure = fixed(*p.figure) + QLatin1Char(' ') + unit;
+    if (p.figure)
+        text += tr("; throughput <b>%1</b>: %2")
+                    .arg(figure, QString::fromStdString(p.rule).toHtmlEscaped());
+    if (p.figure && p.gpus > 0) text += tr(", each value one GPU's × %1 GPUs").arg(p.gpus);
+    if (p.figure && !p.stepsOnly.empty())
+        text += QStringLiteral("<br><span style='color:#8a5a00'>%1</span>")
+                    .arg(tr("Steps/s, not %1: %2")
+                             .arg(unit, QString::fromStdString(p.stepsOnly))
+                             .toHtmlEscaped());
+    else if (!p.figure && !p.problem.empty())
+        text += tr("; no figure: %1").arg(QString::fromStdString(p.problem).toHtmlEscaped());
+    if (const std::string few = m_draft->coverage(); !few.empty())
+        text += QStringLiteral("<br><span style='color:#b00020'>%1</span>")
+                    .arg(QString::fromStdString(few).toHtmlEscaped());
+    m_preview->setText(text);
+    m_save->setEnabled(p.figure.has_value());
 }
 
 void TeachDialog::save() {

@@ -45,6 +45,9 @@ class TeachDialog : public QDialog {
     QLineEdit* patternEdit() const { return m_pattern; }
     QLineEdit* idEdit() const { return m_id; }
     QLabel* previewLabel() const { return m_preview; }
+    QCheckBox* stepRateChoice() const { return m_stepRate; }
+    QSpinBox* batchEdit() const { return m_batch; }
+    QLineEdit* gpusEdit() const { return m_gpusPattern; }
     QPushButton* saveButton() const { return m_save; }
     // The preview's figures as last shown (nullopt while one is running or none applies).
     std::optional<std::int64_t> previewMatches() const { return m_previewMatches; }
@@ -72,6 +75,7 @@ class TeachDialog : public QDialog {
     void schedulePreview();
     void runPreview();
     void showMatches(const std::vector<int>& rows);
+    void showPreview(const UserFormatPreview& p);
     void save();
 
     QString m_logPath, m_formatDir;
@@ -82,6 +86,7 @@ class TeachDialog : public QDialog {
     QComboBox* m_value = nullptr;
     QComboBox* m_step = nullptr;
     QCheckBox* m_stepTime = nullptr;
+    QCheckBox* m_stepRate = nullptr;
     QSpinBox* m_batch = nullptr;
     QCheckBox* m_perGpu = nullptr;
     QLineEdit* m_gpusPattern = nullptr;
