@@ -14,4 +14,9 @@ struct CampaignOrigin {
     std::string signatureKey;     // the key that signed it; empty: not signed
 };
 
+// The origin in words, as every listing shows it: "from site-a.svbundle, bundled by
+// alice@site-a on 2026-11-30T10:00:00Z, signed with ED25519 key SHA256:..." (or "not signed").
+// The values are another site's: a caller printing to a terminal escapes them.
+std::string describeOrigin(const CampaignOrigin& origin);
+
 } // namespace sv::history

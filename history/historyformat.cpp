@@ -41,6 +41,18 @@ std::string stepText(const CaseTrend& t, const CaseStep& s) {
            describeChanges(s.changed);
 }
 
+// null for the history's own campaigns.
+nlohmann::ordered_json originJson(const std::optional<CampaignOrigin>& o) {
+    if (!o) return nullptr;
+    return {{"bundled_by", o->bundledBy},
+            {"bundled_at", o->bundledAt},
+            {"scaleview_version", o->scaleviewVersion},
+            {"bundle_file", o->bundleFile},
+            {"signature_key", o->signatureKey.empty() ? nlohmann::ordered_json(nullptr)
+                                                      : nlohmann::ordered_json(o->signatureKey)},
+            {"text", describeOrigin(*o)}};
+}
+
 } // namespace
 
 std::string trendUnit(const CaseTrend& trend) {
@@ -70,6 +82,8 @@ std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresh
                           fixed(p.min).c_str(), fixed(p.max).c_str(),
                           describeEnvironment(p.environment).c_str());
             out += line;
+            // Another site's campaign says whose it is, under its row.
+            if (p.origin) out += std::string(24, ' ') + describeOrigin(*p.origin) + "\n";
         }
         out += std::string("  ") +
                (t.failsCheck() ? "REGRESSION: "
@@ -93,7 +107,7 @@ std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresh
 std::string formatTrendCsv(const std::vector<CaseTrend>& trends) {
     std::string out = "model,precision,batch_size_per_device,topology,format,method,ran_at,"
                       "campaign,path,runs,median,min,max,hosts,driver,cuda,gpu_model,"
-                      "container_image,latest,regression\n";
+                      "container_image,latest,regression,origin\n";
     for (const auto& t : trends)
         for (std::size_t i = 0; i < t.points.size(); ++i) {
             const TrendPoint& p = t.points[i];
@@ -106,7 +120,8 @@ std::string formatTrendCsv(const std::vector<CaseTrend>& trends) {
                    csvField(hostsText(p.environment)) + "," + csvField(p.environment.driver) + "," +
                    csvField(p.environment.cuda) + "," + csvField(p.environment.gpuModel) + "," +
                    csvField(p.environment.containerImage) + "," + (latest ? "true" : "false") +
-                   "," + (latest && t.failsCheck() ? "true" : "false") + "\n";
+                   "," + (latest && t.failsCheck() ? "true" : "false") + "," +
+                   csvField(p.origin ? describeOrigin(*p.origin) : std::string()) + "\n";
         }
     return out;
 }
@@ -148,7 +163,8 @@ std::string formatTrendJson(const std::vector<CaseTrend>& trends, double thresho
                               {"driver", p.environment.driver},
                               {"cuda", p.environment.cuda},
                               {"gpu_model", p.environment.gpuModel},
-                              {"container_image", p.environment.containerImage}});
+                              {"container_image", p.environment.containerImage},
+                              {"origin", originJson(p.origin)}});
         c["previous_low"] = t.previousLow ? nlohmann::ordered_json(*t.previousLow)
                                           : nlohmann::ordered_json(nullptr);
         c["previous_high"] = t.previousHigh ? nlohmann::ordered_json(*t.previousHigh)

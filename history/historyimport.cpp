@@ -144,7 +144,8 @@ HistoryImport::CampaignRead HistoryImport::readCampaign(long long id) const {
         (s.record.label.empty() ? std::string() : " (" + shownValue(s.record.label) + ")");
     long long bytes = 0;
     if (!row || !readCases(id, s.record, bytes, &why) ||
-        !readParameters(id, s.record, bytes, &why) || !readProbes(id, s.record, bytes, &why)) {
+        !readParameters(id, s.record, bytes, &why) || !readProbes(id, s.record, bytes, &why) ||
+        !readOrigin(id, s.record, bytes, &why)) {
         out.why = where + ": " + why;
         return out;
     }
@@ -375,6 +376,42 @@ void HistoryImport::importExpectations(HistoryDatabase& history, ImportResult& o
         else if (const std::string failed = history.expect(e); !failed.empty())
             fail(out, failed);
     }
+}
+
+// A campaign imported from a bundle keeps its origin through a move to another history: without
+// it, the campaign would read as this site's own.
+bool HistoryImport::readOrigin(long long id, CampaignRecord& r, long long& bytes,
+                               std::string* why) const {
+    if (!m_source.hasTable("campaign_origins")) return true;
+    QSqlQuery q(QSqlDatabase::database(m_source.m_connection, false));
+    q.setForwardOnly(true);
+    const int t = m_limits.textBytes;
+    q.prepare(QStringLiteral("SELECT %1, %2, %3, %4, %5 FROM campaign_origins"
+                             " WHERE campaign_id = ? LIMIT 2")
+                  .arg(text("bundled_by", t), text("bundled_at", kTimeBytes),
+                       text("scaleview_version", t), text("bundle_file", t),
+                       text("signature_key", t)));
+    q.addBindValue(static_cast<qlonglong>(id));
+    if (!q.exec()) {
+        *why = "cannot read its origin: " + describe(q.lastError());
+        return false;
+    }
+    if (!q.next()) return true; // the source's own campaign
+    SourceRow row(q);
+    CampaignOrigin o;
+    o.bundledBy = row.text(0, "bundled_by", t, true);
+    o.bundledAt = row.text(1, "bundled_at", kTimeBytes, true);
+    o.scaleviewVersion = row.text(2, "scaleview_version", t);
+    o.bundleFile = row.text(3, "bundle_file", t, true);
+    o.signatureKey = row.text(4, "signature_key", t);
+    if (row.ok() && q.next()) row.refuse("another campaign_origins row has the same campaign_id");
+    if (!row.ok()) {
+        *why = "campaign_origins row: " + row.why();
+        return false;
+    }
+    if (!withinBudget(bytes, row.bytes(), why)) return false;
+    r.origin = std::move(o);
+    return true;
 }
 
 } // namespace sv::history

@@ -53,6 +53,8 @@ class HistoryImport {
     bool readParameters(long long id, CampaignRecord& out, long long& bytes,
                         std::string* why) const;
     bool readProbes(long long id, CampaignRecord& out, long long& bytes, std::string* why) const;
+    // Where another site's campaign came from (campaign_origins), when the source says.
+    bool readOrigin(long long id, CampaignRecord& out, long long& bytes, std::string* why) const;
     bool withinBudget(long long& bytes, long long more, std::string* why) const;
     void importExpectations(HistoryDatabase& history, ImportResult& out) const;
     // The campaigns' ids, oldest first; a row whose id is no whole number goes to *refused.

@@ -150,7 +150,7 @@ std::vector<CaseTrend> groupByCase(const std::vector<StoredCampaign>& campaigns,
             }
             it->points.push_back({c.time, c.label, c.path, c.identity, k.median, k.min, k.max,
                                   k.runs, c.environment, c.warmup, c.iterations, k.values,
-                                  k.parameters});
+                                  k.parameters, c.origin});
         }
     }
     // The database gives campaigns by time; keep it explicit for callers that do not.

@@ -24,8 +24,9 @@ struct TrendPoint {
     int runs = 0;
     EnvironmentSummary environment;
     int warmup = 0, iterations = 0;
-    std::vector<double> values; // the repeats
-    RecordedFacts parameters;   // what its logs' parameter dumps state ("log.KEY")
+    std::vector<double> values;           // the repeats
+    RecordedFacts parameters;             // what its logs' parameter dumps state ("log.KEY")
+    std::optional<CampaignOrigin> origin; // another site's campaign, from its bundle
 };
 
 // A campaign at which the case's throughput stepped, with what changed there.

@@ -21,6 +21,11 @@ namespace fs = std::filesystem;
 
 constexpr std::uint64_t kMaxManifest = 16ULL << 20;
 constexpr std::uint64_t kMaxSignature = 64ULL << 10;
+// Its content is checked in full; only the bytes that inflate to nothing cannot be.
+constexpr const char* kOlderBundleNote =
+    "a bundle of an older ScaleView: its gzip header carries no checksum of the compressed "
+    "stream, so a change there that inflates to the very same bytes would go unseen (every "
+    "file's content is still checked)";
 
 std::uint64_t padded(std::uint64_t size) {
     return 512 + (size + 511) / 512 * 512;
@@ -172,6 +177,7 @@ OpenedBundle readBundle(const fs::path& bundle, const fs::path& privateFolder,
     try {
         // Until the manifest is read, only it may be inflated.
         GzipReader gzip(in, kMaxManifest + 1024);
+        if (gzip.olderFormat()) out.notes.push_back(kOlderBundleNote);
         TarReader tar(gzip);
         readManifest(gzip, tar, limits, out);
         readEntries(tar, out);

@@ -26,6 +26,7 @@ struct OpenedBundle {
     std::string manifestText;
     std::optional<std::string> refused; // why it was not opened at all
     std::vector<std::string> problems;  // each file that differs from the manifest, named
+    std::vector<std::string> notes;     // said, but no reason to doubt (an older layout)
     bool signed_ = false;               // MANIFEST.json.sig is there
     std::string signature;              // its text, for the caller to check
 };

@@ -112,6 +112,7 @@ BundleVerdict verifyBundle(const fs::path& bundle, const fs::path& privateFolder
                            const std::string& scaleviewVersion, const BundleLimits& limits) {
     BundleVerdict v;
     v.opened = readBundle(bundle, privateFolder, limits);
+    v.notes = v.opened.notes;
     if (v.opened.refused) return v;
     const BundleManifest& m = v.opened.manifest;
     if (m.scaleviewVersion != scaleviewVersion)

@@ -3,12 +3,21 @@
 #include "core/bundle/bundleerror.h"
 #include "core/bundle/gzipwriter.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace sv {
 namespace {
 
 constexpr std::size_t kChunk = 1 << 16;
+
+void checkFixed(const unsigned char* header, const unsigned char* fixed, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        if (header[i] != fixed[i])
+            throw BundleRefused("gzip header byte " + std::to_string(i) + " is " +
+                                std::to_string(header[i]) + ", a bundle's is " +
+                                std::to_string(fixed[i]));
+}
 
 } // namespace
 
@@ -29,25 +38,41 @@ GzipReader::~GzipReader() {
     inflateEnd(&m_stream);
 }
 
-// Every header byte is fixed: a changed flag, time or OS byte is no bundle ScaleView wrote
-// (and a byte no checksum covers would otherwise pass unnoticed).
+// Every header byte is fixed or checked: a changed flag, time or OS byte is no bundle ScaleView
+// wrote, and the checksum it carries covers every byte after it, so a change in the deflate stream
+// that inflates to the same content is caught too.
 void GzipReader::readHeader() {
-    unsigned char header[sizeof GzipWriter::kHeader];
-    m_in.read(reinterpret_cast<char*>(header), sizeof header);
+    unsigned char header[GzipWriter::kHeaderSize];
+    constexpr std::size_t older = sizeof GzipWriter::kOlderHeader;
+    m_in.read(reinterpret_cast<char*>(header), older);
     if (m_in.gcount() < 2 || header[0] != 0x1f || header[1] != 0x8b)
         throw BundleRefused("not a gzip file (a bundle is a gzip-compressed tar)");
-    if (static_cast<std::size_t>(m_in.gcount()) < sizeof header)
+    if (static_cast<std::size_t>(m_in.gcount()) < older)
         throw BundleRefused("the archive is truncated: its gzip header ends early");
-    for (std::size_t i = 0; i < sizeof header; ++i)
-        if (header[i] != GzipWriter::kHeader[i])
-            throw BundleRefused("gzip header byte " + std::to_string(i) + " is " +
-                                std::to_string(header[i]) + ", a bundle's is " +
-                                std::to_string(GzipWriter::kHeader[i]));
+    // No flag set: an older ScaleView's header, each byte of it fixed too.
+    if (header[3] == 0) {
+        checkFixed(header, GzipWriter::kOlderHeader, older);
+        m_older = true;
+        return;
+    }
+    m_in.read(reinterpret_cast<char*>(header + older),
+              static_cast<std::streamsize>(sizeof header - older));
+    if (static_cast<std::size_t>(m_in.gcount()) < sizeof header - older)
+        throw BundleRefused("the archive is truncated: its gzip header ends early");
+    checkFixed(header, GzipWriter::kHeader, sizeof GzipWriter::kHeader);
+    m_expectedSha.assign(reinterpret_cast<const char*>(header) + sizeof GzipWriter::kHeader, 64);
+    const auto notHex = m_expectedSha.find_first_not_of("0123456789abcdef");
+    if (notHex != std::string::npos)
+        throw BundleRefused("gzip header byte " +
+                            std::to_string(sizeof GzipWriter::kHeader + notHex) +
+                            " is no lowercase hex digit, yet lies in the header's SHA-256 "
+                            "(the file was changed after it was written)");
 }
 
 bool GzipReader::fill() {
     m_in.read(m_input.data(), static_cast<std::streamsize>(m_input.size()));
     const auto got = static_cast<uInt>(m_in.gcount());
+    m_sha.update(std::string_view(m_input.data(), got));
     m_stream.next_in = reinterpret_cast<Bytef*>(m_input.data());
     m_stream.avail_in = got;
     return got > 0;
@@ -93,12 +118,10 @@ void GzipReader::readExactly(char* out, std::size_t n) {
     }
 }
 
-// The deflate stream's unused last bits, its CRC-32 and length, and nothing after the member:
-// each is a byte no decompressed content covers, so each is checked here.
+// The trailer, nothing after the member, and then the header's checksum of both and the stream;
+// and the stream's unused last bits, CRC-32 and length, which an older ScaleView's bundle has
+// nothing else to cover.
 void GzipReader::checkTrailer() {
-    const int unusedBits = m_stream.data_type & 7;
-    if (unusedBits > 0 && (m_lastByte >> (8 - unusedBits)) != 0)
-        throw BundleRefused("the compressed stream's last byte has padding bits set");
     unsigned char trailer[8];
     std::size_t have = 0;
     while (have < sizeof trailer) {
@@ -110,6 +133,14 @@ void GzipReader::checkTrailer() {
         m_stream.avail_in -= static_cast<uInt>(take);
         have += take;
     }
+    if (m_stream.avail_in > 0 || fill())
+        throw BundleRefused("data after the end of the compressed stream");
+    if (!m_older && m_sha.hex() != m_expectedSha)
+        throw BundleRefused("the compressed stream differs from its checksum: the file was "
+                            "changed after it was written");
+    const int unusedBits = m_stream.data_type & 7;
+    if (unusedBits > 0 && (m_lastByte >> (8 - unusedBits)) != 0)
+        throw BundleRefused("the compressed stream's last byte has padding bits set");
     auto get32 = [&](int at) {
         std::uint32_t v = 0;
         for (int i = 3; i >= 0; --i)
@@ -120,8 +151,6 @@ void GzipReader::checkTrailer() {
         throw BundleRefused("the archive's CRC-32 does not match its content (a changed byte)");
     if (get32(4) != static_cast<std::uint32_t>(m_total & 0xffffffffu))
         throw BundleRefused("the archive's recorded length does not match its content");
-    if (m_stream.avail_in > 0 || fill())
-        throw BundleRefused("data after the end of the compressed stream");
 }
 
 void GzipReader::finish() {

@@ -1,8 +1,12 @@
 #pragma once
 // A bundle's gzip member read strictly and in pieces: the header must be the fixed one
-// GzipWriter writes, the decompressed size stays under a bound the caller may lower as it
-// learns more (so a decompression bomb is stopped, never inflated), and the stream's CRC-32,
-// length, padding bits and end are all checked. Every fault throws BundleRefused with its reason.
+// GzipWriter writes, the compressed stream and trailer must match the header's SHA-256 (an
+// older ScaleView's header, without it, is read and said), the decompressed size stays under a
+// bound the caller may lower as it learns more (so a decompression bomb is stopped, never
+// inflated), and the stream's CRC-32, length, padding bits and end are all checked. Every fault
+// throws BundleRefused with its reason.
+
+#include "core/bundle/sha256.h"
 
 #include <cstdint>
 #include <istream>
@@ -27,6 +31,8 @@ class GzipReader {
     void setMaxBytes(std::uint64_t maxBytes) { m_maxBytes = maxBytes; }
     // The stream must end here: no decompressed byte left, its trailer right, nothing after it.
     void finish();
+    // The header is an older ScaleView's, with no checksum of the compressed stream.
+    bool olderFormat() const { return m_older; }
 
   private:
     void readHeader();
@@ -43,6 +49,9 @@ class GzipReader {
     std::uint32_t m_crc = 0;
     bool m_ended = false;
     unsigned char m_lastByte = 0;
+    bool m_older = false;
+    std::string m_expectedSha; // the header's checksum of every byte after it
+    Sha256 m_sha;              // of every byte read after the header
 };
 
 } // namespace sv

@@ -1,14 +1,22 @@
 #include "core/bundle/gzipwriter.h"
 
+#include "core/bundle/sha256.h"
+
 #include <stdexcept>
 
 namespace sv {
 
+std::string GzipWriter::headerFor(std::string_view streamAndTrailer) {
+    return std::string(reinterpret_cast<const char*>(kHeader), sizeof kHeader) +
+           Sha256::of(streamAndTrailer);
+}
+
 GzipWriter::GzipWriter() {
-    // Raw deflate (negative window bits): the header and trailer are written here, fixed.
+    // Raw deflate (negative window bits): the header and trailer are written here. The header's
+    // place is kept; its checksum is known only when the stream is done.
     if (deflateInit2(&m_stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         throw std::runtime_error("zlib could not start a deflate stream");
-    m_out.assign(reinterpret_cast<const char*>(kHeader), sizeof kHeader);
+    m_out.assign(kHeaderSize, '\0');
     m_crc = static_cast<std::uint32_t>(crc32(0L, Z_NULL, 0));
 }
 
@@ -50,6 +58,8 @@ std::string GzipWriter::finish() {
     };
     put32(m_crc);
     put32(static_cast<std::uint32_t>(m_size & 0xffffffffu));
+    const std::string header = headerFor(std::string_view(m_out).substr(kHeaderSize));
+    m_out.replace(0, kHeaderSize, header);
     return std::move(m_out);
 }
 

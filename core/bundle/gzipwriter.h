@@ -1,6 +1,7 @@
 #pragma once
-// A gzip member written the one way a bundle's is (RFC 1952 with no name, no time, no extra
-// fields, so every header byte is fixed and checked on reading), deflated with zlib.
+// A gzip member written the one way a bundle's is (RFC 1952 with no name and no time, and one
+// extra field, "SV", holding the SHA-256 of everything after the header as 64 hex digits, so
+// every byte of the file is fixed or checked on reading), deflated with zlib.
 
 #include <cstdint>
 #include <string>
@@ -12,8 +13,18 @@ namespace sv {
 
 class GzipWriter {
   public:
-    // The header bytes every bundle begins with; GzipReader refuses any other.
-    static constexpr unsigned char kHeader[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff};
+    // The header bytes an older ScaleView's bundle begins with (no extra field).
+    static constexpr unsigned char kOlderHeader[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff};
+    // The header bytes every bundle begins with before its checksum: FLG has FEXTRA (4), XLEN is
+    // 68, and the one subfield is "SV" with 64 bytes (RFC 1952 2.3.1.1).
+    static constexpr unsigned char kHeader[16] = {0x1f, 0x8b, 8,  4, 0,   0,   0,  0,
+                                                  0,    0xff, 68, 0, 'S', 'V', 64, 0};
+    // The whole header's length: the checksum's hex digits follow kHeader, the deflate stream
+    // follows them (`tail -c +81` is the stream and trailer).
+    static constexpr std::size_t kHeaderSize = sizeof kHeader + 64;
+
+    // The full header for a compressed stream and trailer: kHeader, then their SHA-256 in hex.
+    static std::string headerFor(std::string_view streamAndTrailer);
 
     GzipWriter();
     ~GzipWriter();

@@ -98,12 +98,22 @@ RunDisturbances readRunDisturbances(const fs::path& dir) {
     return out;
 }
 
-void applyRunDisturbances(std::vector<RunResult>& runs, const fs::path& root,
-                          const RunDisturbances& found) {
+std::string RunDisturbances::keyOf(const fs::path& root, const RunResult& run) {
     std::error_code ec;
     const fs::path base = fs::absolute(root, ec);
+    return disturbanceKey((ec ? root : base) / run.path);
+}
+
+const RunDisturbances::Monitor* RunDisturbances::monitorOf(const fs::path& root,
+                                                           const RunResult& run) const {
+    const auto it = monitors.find(keyOf(root, run));
+    return it == monitors.end() ? nullptr : &it->second;
+}
+
+void applyRunDisturbances(std::vector<RunResult>& runs, const fs::path& root,
+                          const RunDisturbances& found) {
     for (auto& r : runs) {
-        const auto it = found.byLog.find(disturbanceKey((ec ? root : base) / r.path));
+        const auto it = found.byLog.find(RunDisturbances::keyOf(root, r));
         r.disturbed = it != found.byLog.end();
         r.disturbance = r.disturbed ? it->second : std::string();
     }
@@ -174,12 +184,9 @@ std::vector<RunResult::MonitorPoint> readMonitorCurve(const fs::path& file,
 
 void applyMonitorCurves(std::vector<RunResult>& runs, const fs::path& root,
                         const RunDisturbances& found) {
-    std::error_code ec;
-    const fs::path base = fs::absolute(root, ec);
     for (auto& r : runs) {
-        const auto it = found.monitors.find(disturbanceKey((ec ? root : base) / r.path));
-        r.monitor = it == found.monitors.end() ? std::vector<RunResult::MonitorPoint>{}
-                                               : readMonitorCurve(it->second.file, it->second.tag);
+        const RunDisturbances::Monitor* m = found.monitorOf(root, r);
+        r.monitor = m ? readMonitorCurve(m->file, m->tag) : std::vector<RunResult::MonitorPoint>{};
     }
 }
 

@@ -27,6 +27,12 @@ struct RunDisturbances {
         bool energyRead = false; // the end record carries the counters' readings
     };
     std::map<std::string, Monitor> monitors;
+
+    // The key of run's log in byLog and monitors: disturbanceKey of its absolute path (root,
+    // what the run's path is relative to, made absolute). The one lookup every apply*() makes.
+    static std::string keyOf(const std::filesystem::path& root, const RunResult& run);
+    // run's monitor record; nullptr when the journal names none.
+    const Monitor* monitorOf(const std::filesystem::path& root, const RunResult& run) const;
 };
 
 // The key byLog uses for a log path (absolute, or relative to anything above the campaign).

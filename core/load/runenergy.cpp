@@ -136,27 +136,25 @@ energyOver(const std::map<std::string, std::vector<EnergySample>>& hosts, double
 
 void applyRunEnergy(std::vector<RunResult>& runs, const fs::path& root,
                     const RunDisturbances& found) {
-    std::error_code ec;
-    const fs::path base = fs::absolute(root, ec);
     for (auto& r : runs) {
         r.energy.reset();
         r.energyNote.clear();
-        const auto it = found.monitors.find(disturbanceKey((ec ? root : base) / r.path));
-        if (it == found.monitors.end()) {
+        const RunDisturbances::Monitor* m = found.monitorOf(root, r);
+        if (!m) {
             r.energyNote =
                 "no monitor samples (a log not from a ScaleView campaign, or a Slurm run: the "
                 "monitor does not watch Slurm's nodes)";
             continue;
         }
         std::string note;
-        r.energy = energyOver(readEnergySamples(it->second.file, it->second.tag), r.window.warmup,
-                              r.window.iterations,
-                              double(r.key.batchPerDevice) * r.key.topology.ranks(), &note);
+        r.energy =
+            energyOver(readEnergySamples(m->file, m->tag), r.window.warmup, r.window.iterations,
+                       double(r.key.batchPerDevice) * r.key.topology.ranks(), &note);
         // The end record's reason first: it says why the counters were not read at all.
         if (!r.energy || r.energy->source != "nvml") {
-            if (!it->second.energyNote.empty())
-                note = it->second.energyNote;
-            else if (!it->second.energyRead && !r.energy)
+            if (!m->energyNote.empty())
+                note = m->energyNote;
+            else if (!m->energyRead && !r.energy)
                 note = "the monitor read no GPU energy (a CPU run, or a campaign from before "
                        "energy was read)";
         }

@@ -1,5 +1,6 @@
 #include "core/load/sidecars.h"
 
+#include "core/model/boundedread.h"
 #include "core/model/runkey.h"
 
 #include <nlohmann/json.hpp>
@@ -101,51 +102,7 @@ bool namesExactly(const std::string& glob) {
 } // namespace
 
 std::optional<std::string> readSidecarText(const fs::path& file, std::string* error) {
-    // O_NONBLOCK: a FIFO planted under the name must not hold the read; O_NOFOLLOW is not
-    // wanted, a sidecar may be a link the user made.
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        if (error) *error = std::strerror(errno);
-        return std::nullopt;
-    }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        if (error) *error = "not a regular file; not read";
-        return std::nullopt;
-    }
-    auto tooLarge = [&](std::uintmax_t size) {
-        if (error)
-            *error = "larger than " + std::to_string(kMaxSidecarBytes >> 20) + " MiB (" +
-                     std::to_string(size) + " bytes): not a sidecar, not read";
-        return std::nullopt;
-    };
-    if (static_cast<std::uintmax_t>(st.st_size) > kMaxSidecarBytes) {
-        ::close(fd);
-        return tooLarge(static_cast<std::uintmax_t>(st.st_size));
-    }
-    // At most one byte past the bound, should the file grow while it is read.
-    std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
-    std::size_t got = 0;
-    while (got < text.size()) {
-        const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            if (error) *error = std::strerror(errno);
-            ::close(fd);
-            return std::nullopt;
-        }
-        if (n == 0) break;
-        got += static_cast<std::size_t>(n);
-        if (got == text.size() && got <= kMaxSidecarBytes) text.resize(text.size() + 4096);
-        if (got > kMaxSidecarBytes) {
-            ::close(fd);
-            return tooLarge(got);
-        }
-    }
-    ::close(fd);
-    text.resize(got);
-    return text;
+    return readBoundedText(file, kMaxSidecarBytes, "a sidecar", error);
 }
 
 bool staysWithin(const fs::path& path, const fs::path& root) {

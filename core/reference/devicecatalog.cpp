@@ -1,12 +1,11 @@
 #include "core/reference/devicecatalog.h"
+#include "core/reference/cataloguefile.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 namespace sv {
 namespace embedded {
@@ -163,15 +162,10 @@ DeviceCatalog::fromJson(std::string_view json, const std::string& origin, std::s
 }
 
 bool DeviceCatalog::addFile(const std::filesystem::path& file, std::string* error) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        if (error) *error = file.string() + ": cannot be read";
-        return false;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
+    const auto text = readCatalogueFile(file, error);
+    if (!text) return false;
     std::string why;
-    auto user = fromJson(text.str(), file.string(), &why);
+    auto user = fromJson(*text, file.string(), &why);
     if (!user) {
         if (error) *error = file.string() + ": " + why;
         return false;

@@ -1,4 +1,5 @@
 #include "core/reference/referencecatalog.h"
+#include "core/reference/cataloguefile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -8,8 +9,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <regex>
 
 namespace sv {
@@ -212,19 +211,10 @@ std::optional<ReferenceCatalog> ReferenceCatalog::fromJson(std::string_view text
 }
 
 bool ReferenceCatalog::addFile(const std::filesystem::path& file, std::string* error) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        if (error) *error = file.string() + ": cannot be read";
-        return false;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) {
-        if (error) *error = file.string() + ": cannot be read";
-        return false;
-    }
+    const auto text = readCatalogueFile(file, error);
+    if (!text) return false;
     std::string why;
-    auto other = fromJson(text.str(), &why);
+    auto other = fromJson(*text, &why);
     if (!other) {
         if (error) *error = file.string() + ": " + why;
         return false;

@@ -1,7 +1,8 @@
 // What a folder of logs may hold that is not a log, and how each is said: a huge scaleview.json
 // is refused from its size (never read whole), a key it does not know is named, a symlinked
 // sub-folder outside the folder opened is neither read nor written, FIFOs and devices are named
-// and never read, over-long lines and over-long parameter keys are bounded and said.
+// and never read, over-long lines and over-long parameter keys are bounded and said, and a huge
+// device or reference catalogue is refused as a huge sidecar is.
 
 #include "core/formats/userformat.h"
 #include "core/load/logscan.h"
@@ -11,6 +12,9 @@
 #include "core/parse/logparser.h"
 #include "core/parse/logread.h"
 #include "core/parse/runfacts.h"
+#include "core/reference/cataloguefile.h"
+#include "core/reference/devicecatalog.h"
+#include "core/reference/referencecatalog.h"
 #include "tests/support/logwriter.h"
 
 #include <gtest/gtest.h>
@@ -250,14 +254,50 @@ TEST(InputBounds, AFirstLineOverAMebibyteIsSaidNotPassedOver) {
                   makeLog(spec, [](int, int) { return std::string("128.00"); }));
     const ScanResult scan = scanLogDirectory(dir.path());
     EXPECT_EQ(scan.logs.size(), 2u) << allOf(scan.warnings);
-    EXPECT_TRUE(said(scan.warnings, "one-line.log:1: not read as a log: its first line runs past "
-                                    "1 MiB without a line break; lines that long are not log lines"))
+    EXPECT_TRUE(said(scan.warnings,
+                     "one-line.log:1: not read as a log: its first line runs past "
+                     "1 MiB without a line break; lines that long are not log lines"))
         << allOf(scan.warnings);
-    EXPECT_TRUE(said(scan.warnings, "progress.log:1: not read as a log: its first line runs past "
-                                    "1 MiB without a line break (its lines end in carriage returns"))
+    EXPECT_TRUE(said(scan.warnings,
+                     "progress.log:1: not read as a log: its first line runs past "
+                     "1 MiB without a line break (its lines end in carriage returns"))
         << allOf(scan.warnings);
     EXPECT_FALSE(said(scan.warnings, "long-then-log.log:1:")) << allOf(scan.warnings);
     const ScanResult one = scanLogFiles({dir / "one-line.log"});
     ASSERT_TRUE(one.error);
     EXPECT_NE(one.error->find("its first line runs past 1 MiB"), std::string::npos) << *one.error;
+}
+
+// A user's device or reference catalogue is read with the same bound as a sidecar: one over it is
+// refused from its size, with its reason, and the catalogue is left as it was.
+TEST(InputBounds, AnOversizedCatalogueIsRefusedWithItsReason) {
+    TempDir dir;
+    const auto huge = dir / "huge.json";
+    std::ofstream(huge) << "{\"devices\": []}";
+    std::filesystem::resize_file(huge, kMaxCatalogueBytes + 1); // sparse: nothing written
+    DeviceCatalog devices = DeviceCatalog::builtin();
+    const std::size_t before = devices.devices().size();
+    std::string error;
+    EXPECT_FALSE(devices.addFile(huge, &error));
+    EXPECT_EQ(error, huge.string() + ": larger than 8 MiB (8388609 bytes): not a catalogue, not "
+                                     "read");
+    EXPECT_EQ(devices.devices().size(), before);
+    ReferenceCatalog tables = ReferenceCatalog::builtin();
+    const std::size_t tablesBefore = tables.tables().size();
+    error.clear();
+    EXPECT_FALSE(tables.addFile(huge, &error));
+    EXPECT_EQ(error, huge.string() + ": larger than 8 MiB (8388609 bytes): not a catalogue, not "
+                                     "read");
+    EXPECT_EQ(tables.tables().size(), tablesBefore);
+    // Under the bound, the same file is read (and refused for what it says, not its size).
+    std::filesystem::resize_file(huge, 64);
+    error.clear();
+    EXPECT_FALSE(tables.addFile(huge, &error));
+    EXPECT_EQ(error.find("larger than"), std::string::npos) << error;
+    // A FIFO is never read: the read would wait for a writer that never comes.
+    const auto fifo = dir / "fifo.json";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    error.clear();
+    EXPECT_FALSE(devices.addFile(fifo, &error));
+    EXPECT_EQ(error, fifo.string() + ": not a regular file; not read");
 }

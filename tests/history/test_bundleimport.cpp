@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <fstream>
 
 using namespace sv::test;
@@ -119,7 +121,99 @@ TEST(BundleImport, ASignedBundlesKeyIsRecorded) {
         << stored->front().record.origin->signatureKey;
 }
 
+// Every listing of the history says where another site's campaign came from, and says nothing of
+// the kind for the history's own.
+void expectListingsSayTheOrigin(const std::string& history) {
+    const std::string origin = "from site-a.svbundle, bundled by alice@site-a on "
+                               "2026-11-30T10:00:00Z, not signed";
+    const auto table = cli({"history", "--history-db", history});
+    ASSERT_EQ(table.exitCode, 0) << table.err;
+    // Under site A's row, and only there: one line per case it has.
+    const auto at = table.out.find("site-a-campaign");
+    ASSERT_NE(at, std::string::npos) << table.out;
+    EXPECT_EQ(table.out.find(origin), table.out.find('\n', at) + 1 + 24) << table.out;
+    std::size_t lines = 0;
+    for (auto i = table.out.find(origin); i != std::string::npos; i = table.out.find(origin, i + 1))
+        ++lines;
+    EXPECT_EQ(lines, 2u) << table.out;
+    const auto csv = cli({"history", "--format", "csv", "--history-db", history});
+    ASSERT_EQ(csv.exitCode, 0) << csv.err;
+    EXPECT_NE(csv.out.find(",regression,origin\n"), std::string::npos) << csv.out;
+    // Site A's campaign is the latest (its time is the bundle's); the history's own has none.
+    EXPECT_NE(csv.out.find(",true,false,\"" + origin + "\"\n"), std::string::npos) << csv.out;
+    EXPECT_NE(csv.out.find(",false,false,\n"), std::string::npos) << csv.out;
+    const auto json = cli({"history", "--format", "json", "--history-db", history});
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto doc = nlohmann::json::parse(json.out);
+    int imported = 0, own = 0;
+    for (const auto& c : doc["cases"])
+        for (const auto& p : c["campaigns"]) {
+            if (p["label"] == "site-a-campaign") {
+                ++imported;
+                EXPECT_EQ(p["origin"]["bundled_by"], "alice@site-a");
+                EXPECT_EQ(p["origin"]["bundled_at"], "2026-11-30T10:00:00Z");
+                EXPECT_TRUE(p["origin"]["signature_key"].is_null());
+                EXPECT_EQ(p["origin"]["text"], origin);
+            } else {
+                ++own;
+                EXPECT_TRUE(p["origin"].is_null()) << p.dump();
+            }
+        }
+    EXPECT_EQ(imported, 2);
+    EXPECT_EQ(own, 2);
+}
+
+// The history's own campaign, then site A's from its bundle, into history (a file or a URI).
+void recordOwnAndSiteA(const TempDir& dir, const std::string& history) {
+    writeHistoryCampaign(dir / "ours", 1.02, 1.9, 10, "535.104.05");
+    const auto own = cli({"history", "record", (dir / "ours").string(), "--history-db", history});
+    ASSERT_EQ(own.exitCode, 0) << own.err;
+    const auto imported =
+        cli({"history", "import", bundleOfSiteA(dir).string(), "--history-db", history});
+    ASSERT_EQ(imported.exitCode, 0) << imported.out << imported.err;
+}
+
+TEST(BundleImport, EveryListingSaysWhereAnImportedCampaignCameFromInSqlite) {
+    TempDir dir;
+    const std::string history = (dir / "h.sqlite").string();
+    ASSERT_NO_FATAL_FAILURE(recordOwnAndSiteA(dir, history));
+    expectListingsSayTheOrigin(history);
+}
+
 class BundleImportPostgres : public PostgresSuite {};
+
+// Moving a SQLite history to the shared server keeps where each campaign came from.
+TEST_F(BundleImportPostgres, MovingASqliteHistoryInKeepsItsOriginsAndListsThem) {
+    ASSERT_NO_FATAL_FAILURE(createDatabase("moved"));
+    TempDir dir;
+    const std::string local = (dir / "h.sqlite").string();
+    ASSERT_NO_FATAL_FAILURE(recordOwnAndSiteA(dir, local));
+    const std::string uri = server->socketUri(this->db);
+    const auto moved = cli({"history", "import", local, "--history-db", uri});
+    ASSERT_EQ(moved.exitCode, 0) << moved.out << moved.err;
+    EXPECT_NE(moved.out.find("2 campaigns added"), std::string::npos) << moved.out;
+    EXPECT_EQ(query("SELECT o.bundled_by, o.bundled_at, o.signature_key = '' FROM campaign_origins"
+                    " o JOIN campaigns c ON c.id = o.campaign_id WHERE c.label ="
+                    " 'site-a-campaign'"),
+              "alice@site-a|2026-11-30T10:00:00Z|t\n");
+    EXPECT_EQ(query("SELECT count(*) FROM campaign_origins"), "1\n");
+    expectListingsSayTheOrigin(uri);
+    // The same listing from both stores, origins and all.
+    const auto a = cli({"history", "--format", "json", "--history-db", local});
+    const auto b = cli({"history", "--format", "json", "--history-db", uri});
+    auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+    ja.erase("database");
+    jb.erase("database");
+    EXPECT_EQ(ja, jb);
+}
+
+TEST_F(BundleImportPostgres, EveryListingSaysWhereAnImportedCampaignCameFrom) {
+    ASSERT_NO_FATAL_FAILURE(createDatabase("listed"));
+    TempDir dir;
+    const std::string uri = server->socketUri(this->db);
+    ASSERT_NO_FATAL_FAILURE(recordOwnAndSiteA(dir, uri));
+    expectListingsSayTheOrigin(uri);
+}
 
 TEST_F(BundleImportPostgres, AVerifiedBundleIsRecordedWithItsOrigin) {
     ASSERT_NO_FATAL_FAILURE(createDatabase("bundles"));

@@ -7,6 +7,8 @@
 #include "tests/support/files.h"
 #include "tests/ui/uifixture.h"
 
+#include "core/bundle/bundlewriter.h"
+#include "history/bundlecampaign.h"
 #include "history/campaignrecord.h"
 #include "ui/browse/environmentpage.h"
 #include "history/historydatabase.h"
@@ -23,6 +25,8 @@
 #include <QTableWidget>
 
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 using namespace sv::test;
 using sv::history::HistoryDatabase;
@@ -124,6 +128,47 @@ TEST(HistoryPage, ARegressionMarkedExpectedFromThePageNoLongerFails) {
     const auto check =
         runProcess({SCALEVIEW_CLI, "history", "--fail-on-regression", "--history-db", db.string()});
     EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
+}
+
+// Another site's campaign, imported from its bundle, says whose it is in its row; the history's
+// own campaigns say nothing of the kind.
+TEST(HistoryPage, AnImportedCampaignsRowSaysWhereItCameFrom) {
+    TempDir dir;
+    const auto db = dir / "history.sqlite";
+    recordThree(dir, db);
+    writeHistoryCampaign(dir / "site-a", 1.01, 1.0, 3, "535.104.05");
+    sv::BundleRequest request;
+    request.campaignDir = dir / "site-a";
+    request.windowSource = "dlperf";
+    request.scaleviewVersion = "0.1.0";
+    request.createdBy = "alice@site-a";
+    request.created = "2026-12-05T10:00:00Z";
+    const sv::BundleBuilt built = sv::buildBundle(request);
+    ASSERT_FALSE(built.error) << *built.error;
+    std::ofstream(dir / "site-a.svbundle", std::ios::binary) << built.bytes;
+    const auto read = sv::history::readBundleCampaign(dir / "site-a.svbundle", "0.1.0");
+    ASSERT_TRUE(read.record) << read.error;
+    ASSERT_EQ(HistoryDatabase(db).record(*read.record).outcome, HistoryDatabase::Outcome::Added);
+    HistoryPage page;
+    QSignalSpy loaded(&page, &HistoryPage::loaded);
+    page.setDatabasePath(db);
+    ASSERT_TRUE(loaded.wait(20000));
+    QTableWidget* table = page.table();
+    ASSERT_EQ(table->horizontalHeaderItem(11)->text(), QStringLiteral("Origin"));
+    ASSERT_EQ(table->rowCount(), 4);
+    int imported = 0;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const QString origin = table->item(row, 11)->text();
+        if (table->item(row, 1)->text() == QStringLiteral("site-a")) {
+            ++imported;
+            EXPECT_EQ(origin, QStringLiteral("from site-a.svbundle, bundled by alice@site-a on "
+                                             "2026-12-05T10:00:00Z, not signed"));
+            EXPECT_EQ(table->item(row, 1)->toolTip(), origin);
+        } else {
+            EXPECT_EQ(origin, QStringLiteral("—")) << table->item(row, 1)->text().toStdString();
+        }
+    }
+    EXPECT_EQ(imported, 1);
 }
 
 TEST(HistoryPage, RecordInHistoryAddsTheDirectoryShownOnce) {

@@ -2,6 +2,7 @@
 #include "ui/history/historylocationdialog.h"
 #include "async/backgroundtask.h"
 
+#include "history/campaignorigin.h"
 #include "history/campaignrecord.h"
 #include "ui/history/historychart.h"
 #include "history/historydatabase.h"
@@ -149,6 +150,7 @@ HistoryPage::HistoryPage(QWidget* parent)
                               tr("Driver"),
                               tr("CUDA"),
                               tr("Container image"),
+                              tr("Origin"),
                               tr("Directory")};
     m_table->setColumnCount(static_cast<int>(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
@@ -402,6 +404,7 @@ void HistoryPage::showCase(int index) {
             QString::fromStdString(p.environment.driver),
             QString::fromStdString(p.environment.cuda),
             QString::fromStdString(p.environment.containerImage),
+            p.origin ? QString::fromStdString(history::describeOrigin(*p.origin)) : QString(),
             QDir::toNativeSeparators(QString::fromStdString(p.path))};
         // A change point's campaign is marked: its label says the step, the row is tinted,
         // and its tooltip says what changed there.
@@ -419,6 +422,9 @@ void HistoryPage::showCase(int index) {
                 item->setBackground(QColor(255, 236, 179));
                 item->setToolTip(tr("Change point: %1")
                                      .arg(QString::fromStdString(describeChanges(step->changed))));
+            } else if (p.origin && c == 1) {
+                // Another site's campaign says whose it is where the eye goes first.
+                item->setToolTip(cells[11]);
             }
             m_table->setItem(row, c, item);
         }
