@@ -2,6 +2,7 @@
 
 #include "core/bundle/bundlewriter.h"
 #include "tests/support/files.h"
+#include "tests/support/gunzip.h"
 #include "tests/support/logwriter.h"
 #include "tests/support/process.h"
 
@@ -42,22 +43,7 @@ TEST(BundleCli, BundleVerifyTamperAndRefuse) {
     EXPECT_NE(ok.out.find(": verified: 7 files match the manifest"), std::string::npos) << ok.out;
 
     // One byte of a log, inside an intact gzip stream: named, not verified.
-    std::string tar;
-    {
-        z_stream s{};
-        inflateInit2(&s, 16 + 15);
-        s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(before.data()));
-        s.avail_in = static_cast<uInt>(before.size());
-        char buf[1 << 16];
-        int rc = Z_OK;
-        while (rc == Z_OK) {
-            s.next_out = reinterpret_cast<Bytef*>(buf);
-            s.avail_out = sizeof buf;
-            rc = inflate(&s, Z_NO_FLUSH);
-            tar.append(buf, sizeof buf - s.avail_out);
-        }
-        inflateEnd(&s);
-    }
+    std::string tar = sv::test::gunzip(before);
     const auto at = tar.find("Speed: 128.0");
     ASSERT_NE(at, std::string::npos);
     tar[at + 7] = '9';

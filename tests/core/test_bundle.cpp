@@ -8,6 +8,7 @@
 #include "core/bundle/sha256.h"
 #include "core/bundle/tarwriter.h"
 #include "tests/support/files.h"
+#include "tests/support/gunzip.h"
 #include "tests/support/logwriter.h"
 #include "tests/support/process.h"
 
@@ -60,23 +61,7 @@ BundleRequest requestFor(const fs::path& dir) {
     return r;
 }
 
-std::string gunzip(const std::string& gz) {
-    z_stream s{};
-    inflateInit2(&s, 16 + 15);
-    s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
-    s.avail_in = static_cast<uInt>(gz.size());
-    std::string out;
-    char buf[1 << 16];
-    int rc = Z_OK;
-    while (rc == Z_OK) {
-        s.next_out = reinterpret_cast<Bytef*>(buf);
-        s.avail_out = sizeof buf;
-        rc = inflate(&s, Z_NO_FLUSH);
-        out.append(buf, sizeof buf - s.avail_out);
-    }
-    inflateEnd(&s);
-    return out;
-}
+using sv::test::gunzip;
 
 std::string gzip(const std::string& bytes) {
     GzipWriter w;

@@ -4,6 +4,7 @@
 // Campaign Bundle… writes a bundle that verifyBundle verifies.
 
 #include "tests/ui/uifixture.h"
+#include "tests/support/gunzip.h"
 
 #include "core/bundle/bundleverify.h"
 #include "core/bundle/gzipwriter.h"
@@ -44,24 +45,6 @@ std::string readBytes(const fs::path& p) {
 
 void writeBytes(const fs::path& p, const std::string& bytes) {
     std::ofstream(p, std::ios::binary) << bytes;
-}
-
-std::string gunzip(const std::string& gz) {
-    z_stream s{};
-    inflateInit2(&s, 16 + 15);
-    s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
-    s.avail_in = static_cast<uInt>(gz.size());
-    std::string out;
-    char buf[1 << 16];
-    int rc = Z_OK;
-    while (rc == Z_OK) {
-        s.next_out = reinterpret_cast<Bytef*>(buf);
-        s.avail_out = sizeof buf;
-        rc = inflate(&s, Z_NO_FLUSH);
-        out.append(buf, sizeof buf - s.avail_out);
-    }
-    inflateEnd(&s);
-    return out;
 }
 
 // The offset in tar of the content of the entry whose name ends with name; npos if none.

@@ -262,7 +262,7 @@ TEST(ChartFigures, RefusalIsShownAndNoPointIsDrawn) {
         const std::string svg =
             ui::ChartExport::svgBytes(ui::SpeedupChart::build(a->scaling(), false), QSize(900, 600))
                 .toStdString();
-        EXPECT_NE(svg.find("Speedup — r50 fp32, batch 128"), std::string::npos);
+        EXPECT_NE(svg.find("Speedup over 1 GPU — r50 fp32, batch 128"), std::string::npos);
         EXPECT_NE(svg.find("no prediction: "), std::string::npos);
     }
 }

@@ -513,7 +513,7 @@ TEST(ChartExport, SvgHoldsTitleAxesAndLegend) {
                                           QSize(800, 500), path, &error));
     const std::string svg = readWhole(path.toStdString());
     EXPECT_NE(svg.find("<svg"), std::string::npos);
-    EXPECT_NE(svg.find("Speedup — r50 fp32, batch 128"), std::string::npos);
+    EXPECT_NE(svg.find("Speedup over 1 GPU — r50 fp32, batch 128"), std::string::npos);
     EXPECT_NE(svg.find(">GPUs (log"), std::string::npos);
     EXPECT_NE(svg.find("Ideal (linear)"), std::string::npos);
     EXPECT_NE(svg.find("DLPerf NGC MXNet 20.03"), std::string::npos);

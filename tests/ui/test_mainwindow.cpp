@@ -350,7 +350,7 @@ TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
     ASSERT_TRUE(w.window.exporter()->exportChart(w.window.currentChartKind(), svg, QSize(900, 600),
                                                  1.0, &error));
     const std::string svgText = readWhole(svg.toStdString());
-    EXPECT_NE(svgText.find("Speedup — r50 fp32, batch 128"), std::string::npos);
+    EXPECT_NE(svgText.find("Speedup over 1 GPU — r50 fp32, batch 128"), std::string::npos);
     EXPECT_NE(svgText.find("OneFlow 0.2.0"), std::string::npos);
     const QString trc = out.filePath(QStringLiteral("trace.png"));
     w.window.showPage(ui::MainWindow::Runs);

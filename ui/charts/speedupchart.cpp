@@ -197,7 +197,7 @@ void addPredicted(Curves& c, const ScalingData& d) {
 
 // Efficiency around the data (a 0–100 % axis squeezes 92 % and 97 % into one line); speedup
 // on log2.
-QAbstractAxis* valueAxis(const Curves& c, const QString& device) {
+QAbstractAxis* valueAxis(const Curves& c) {
     if (c.efficiency) {
         auto* y = new QValueAxis(c.chart);
         const double pad = std::max(2.0, (c.hi - c.lo) * 0.12);
@@ -218,7 +218,9 @@ QAbstractAxis* valueAxis(const Curves& c, const QString& device) {
     y->setRange(std::min(1.0, c.lo) / 1.25, c.hi * 1.25);
     y->setLabelFormat(QStringLiteral("%g")); // the unit is in the title: labels take no non-ASCII
     y->setMinorTickCount(0);
-    ChartStyle::applyAxis(y, QStringLiteral("Speedup (× 1 %1)").arg(device));
+    // Against what, the chart's title says ("Speedup over 1 GPU"): "Speedup (× 1 rank)" was
+    // elided to "Speedup (× 1 r…" at 1024×700.
+    ChartStyle::applyAxis(y, QStringLiteral("Speedup (×)"));
     return y;
 }
 
@@ -236,7 +238,8 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
     auto* chart = new QChart;
     const QString group = QString::fromStdString(d.group.label());
     ChartStyle::apply(chart, efficiency ? QStringLiteral("Scaling efficiency — %1").arg(group)
-                                        : QStringLiteral("Speedup — %1").arg(group));
+                                        : QStringLiteral("Speedup over 1 %1 — %2")
+                                              .arg(QString::fromStdString(d.device), group));
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // each reference's marker
     auto* axisX = gpuAxis(chart, d);
     int maxGpus = d.maxGpus();
@@ -262,8 +265,7 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
     addReferences(curves, d);
     addPredicted(curves, d);
 
-    ChartStyle::addSeries(chart, axisX, valueAxis(curves, QString::fromStdString(d.device)),
-                          curves.series);
+    ChartStyle::addSeries(chart, axisX, valueAxis(curves), curves.series);
     for (auto* s : curves.unlisted)
         for (auto* m : chart->legend()->markers(s))
             m->setVisible(false);
