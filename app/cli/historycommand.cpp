@@ -10,7 +10,7 @@
 #include "app/cli/measurearguments.h"
 
 #include "history/bundlecampaign.h"
-#include "launcher/exec/bundlesignature.h"
+#include "launcher/session/campaignbundle.h"
 #include "history/campaignrecord.h"
 #include "history/historydatabase.h"
 #include "history/historyformat.h"
@@ -98,13 +98,8 @@ int importBundle(Arguments& args, const std::string& bundle) {
     const std::filesystem::path allowed = args.value("allowed-signers").value_or("");
     const history::CampaignReading read = history::readBundleCampaign(
         bundle, SCALEVIEW_VERSION,
-        [&allowed](const std::string& manifest, const std::string& signature,
-                   std::string* why) -> std::optional<std::string> {
-            const SignatureCheck s = checkManifestSignature(manifest, signature, allowed);
-            if (!s.good) *why = s.error;
-            return s.good ? std::optional(s.key +
-                                          (s.principal.empty() ? "" : " (" + s.principal + ")"))
-                          : std::nullopt;
+        [&allowed](const std::string& manifest, const std::string& signature, std::string* why) {
+            return bundleSigner(manifest, signature, allowed, why);
         });
     if (!args.flag("quiet"))
         for (const auto& w : read.warnings)

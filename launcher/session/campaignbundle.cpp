@@ -97,4 +97,15 @@ CampaignBundleCheck checkCampaignBundle(const std::filesystem::path& bundle,
     return c;
 }
 
+std::optional<std::string> bundleSigner(const std::string& manifest, const std::string& signature,
+                                        const std::filesystem::path& allowedSigners,
+                                        std::string* why) {
+    const SignatureCheck s = checkManifestSignature(manifest, signature, allowedSigners);
+    if (!s.good) {
+        if (why) *why = s.error;
+        return std::nullopt;
+    }
+    return s.key + (s.principal.empty() ? "" : " (" + s.principal + ")");
+}
+
 } // namespace sv

@@ -56,4 +56,11 @@ CampaignBundleCheck checkCampaignBundle(const std::filesystem::path& bundle,
                                         const std::string& scaleviewVersion,
                                         const std::filesystem::path& allowedSigners = {});
 
+// A bundle's manifest signature checked for the history's import (history::readBundleCampaign's
+// check, for `history import` and the History page alike): the signing key's name ("ED25519 key
+// SHA256:… (principal)"), or nullopt with *why.
+std::optional<std::string> bundleSigner(const std::string& manifest, const std::string& signature,
+                                        const std::filesystem::path& allowedSigners,
+                                        std::string* why);
+
 } // namespace sv

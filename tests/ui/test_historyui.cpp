@@ -171,6 +171,61 @@ TEST(HistoryPage, AnImportedCampaignsRowSaysWhereItCameFrom) {
     EXPECT_EQ(imported, 1);
 }
 
+// Import Bundle… on the page: a verified bundle is recorded with its origin (its row says
+// whose), one whose log was changed after bundling is not recorded and the page says why.
+TEST(HistoryPage, ImportBundleRecordsAVerifiedBundleAndRefusesATamperedOne) {
+    TempDir dir;
+    const auto db = dir / "history.sqlite";
+    recordThree(dir, db);
+    writeHistoryCampaign(dir / "site-b", 1.01, 1.0, 3, "535.104.05");
+    sv::BundleRequest request;
+    request.campaignDir = dir / "site-b";
+    request.windowSource = "dlperf";
+    request.scaleviewVersion = "0.1.0";
+    request.createdBy = "bob@site-b";
+    request.created = "2026-12-06T07:00:00Z";
+    const sv::BundleBuilt built = sv::buildBundle(request);
+    ASSERT_FALSE(built.error) << *built.error;
+    std::ofstream(dir / "site-b.svbundle", std::ios::binary) << built.bytes;
+    // The same bundle with one byte of its compressed stream changed: not verified.
+    std::string tampered = built.bytes;
+    tampered[tampered.size() / 2] = static_cast<char>(tampered[tampered.size() / 2] ^ 0x20);
+    std::ofstream(dir / "tampered.svbundle", std::ios::binary) << tampered;
+
+    HistoryPage page;
+    QSignalSpy loaded(&page, &HistoryPage::loaded);
+    QSignalSpy recorded(&page, &HistoryPage::recorded);
+    page.setDatabasePath(db);
+    ASSERT_TRUE(loaded.wait(20000));
+    ASSERT_EQ(page.table()->rowCount(), 3);
+
+    page.importBundle(QString::fromStdString((dir / "tampered.svbundle").string()));
+    ASSERT_TRUE(recorded.wait(60000));
+    EXPECT_TRUE(recorded.back().at(0).toString().startsWith(QStringLiteral("Not imported: ")))
+        << recorded.back().at(0).toString().toStdString();
+    ASSERT_TRUE(loaded.wait(20000));
+    EXPECT_EQ(page.table()->rowCount(), 3);
+
+    page.importBundle(QString::fromStdString((dir / "site-b.svbundle").string()));
+    ASSERT_TRUE(recorded.wait(60000));
+    EXPECT_NE(recorded.back().at(0).toString().indexOf(
+                  QStringLiteral("(bundled by bob@site-b on 2026-12-06T07:00:00Z)")),
+              -1)
+        << recorded.back().at(0).toString().toStdString();
+    ASSERT_TRUE(loaded.wait(20000));
+    QTableWidget* table = page.table();
+    ASSERT_EQ(table->rowCount(), 4);
+    int imported = 0;
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (table->item(row, 1)->text() == QStringLiteral("site-b")) {
+            ++imported;
+            EXPECT_EQ(table->item(row, 11)->text(),
+                      QStringLiteral("from site-b.svbundle, bundled by bob@site-b on "
+                                     "2026-12-06T07:00:00Z, not signed"));
+        }
+    EXPECT_EQ(imported, 1);
+}
+
 TEST(HistoryPage, RecordInHistoryAddsTheDirectoryShownOnce) {
     TempDir dir;
     writeHistoryCampaign(dir / "c1", 1.0, 1.0, 3, "535.104.05");

@@ -6,12 +6,16 @@
 #include "history/campaignrecord.h"
 #include "ui/history/historychart.h"
 #include "history/historydatabase.h"
+#include "history/bundlecampaign.h"
+#include "launcher/session/campaignbundle.h"
 #include "core/model/wording.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QColor>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QFileDialog>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -67,6 +71,26 @@ QString recordDirectoryInto(const std::filesystem::path& path, const QString& di
     const auto result = db.record(*read.record);
     const QString message = QString::fromStdString(result.message);
     return aside.isEmpty() ? message : aside + QStringLiteral("\n") + message;
+}
+
+// Another site's bundle into the history at path: verified (every file, every figure, the
+// signature where signed), then recorded with its origin; or why not.
+QString importBundleInto(const std::filesystem::path& path, const QString& bundle,
+                         const std::string& version) {
+    const history::CampaignReading read = history::readBundleCampaign(
+        bundle.toStdString(), version,
+        [](const std::string& manifest, const std::string& signature, std::string* why) {
+            return bundleSigner(manifest, signature, {}, why);
+        });
+    if (!read.record)
+        return QObject::tr("Not imported: %1").arg(QString::fromStdString(read.error));
+    history::HistoryDatabase db(path);
+    if (!db.isOpen()) return QString::fromStdString(db.error());
+    const auto result = db.record(*read.record);
+    const history::CampaignOrigin& o = *read.record->origin;
+    return QObject::tr("%1 (bundled by %2 on %3)")
+        .arg(QString::fromStdString(result.message), QString::fromStdString(o.bundledBy),
+             QString::fromStdString(o.bundledAt));
 }
 
 QString markExpectedIn(const std::filesystem::path& path,
@@ -125,6 +149,7 @@ HistoryPage::HistoryPage(QWidget* parent)
       m_reload(new QPushButton(tr("Reload"), this)),
       m_database(new QPushButton(tr("Database…"), this)),
       m_record(new QPushButton(tr("Record in History"), this)),
+      m_importBundle(new QPushButton(tr("Import Bundle…"), this)),
       m_expect(new QPushButton(tr("Mark expected…"), this)), m_flag(new QLabel(this)),
       m_status(new QLabel(this)), m_chart(new QChartView(this)), m_table(new QTableWidget(this)) {
     m_case->setObjectName(QStringLiteral("historyCase"));
@@ -166,6 +191,7 @@ HistoryPage::HistoryPage(QWidget* parent)
     top->addWidget(m_reload);
     top->addWidget(m_database);
     top->addWidget(m_record);
+    top->addWidget(m_importBundle);
     top->addWidget(m_expect);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_chart);
@@ -189,6 +215,16 @@ HistoryPage::HistoryPage(QWidget* parent)
         dialog->open();
     });
     connect(m_record, &QPushButton::clicked, this, [this] { recordDirectory(m_directory); });
+    m_importBundle->setObjectName(QStringLiteral("historyImportBundleButton"));
+    m_importBundle->setToolTip(tr("Another site's campaign from its .svbundle: verified (every "
+                                  "file, every figure recomputed), then recorded with where it "
+                                  "came from"));
+    connect(m_importBundle, &QPushButton::clicked, this, [this] {
+        const QString file =
+            QFileDialog::getOpenFileName(this, tr("Import Campaign Bundle into History"), QString(),
+                                         tr("Campaign bundles (*.svbundle)"));
+        importBundle(file);
+    });
     m_expect->setObjectName(QStringLiteral("historyExpectButton"));
     m_expect->setToolTip(tr("The regression, or the unmarked step down, of the case shown is "
                             "expected (an upgrade that costs speed, a new setting): recorded "
@@ -250,6 +286,24 @@ void HistoryPage::recordDirectory(const QString& directory) {
             --m_loading;
             // Said on the page after the reload too: a refusal (a read-only role, a full disk)
             // must not vanish behind the reloaded listing's status.
+            m_recordNote = message;
+            emit recorded(message);
+            reload();
+        },
+        async::workPool());
+}
+
+void HistoryPage::importBundle(const QString& bundle) {
+    if (bundle.isEmpty()) return;
+    ++m_loading;
+    m_status->setText(tr("Verifying and importing %1…").arg(QDir::toNativeSeparators(bundle)));
+    async::runInBackground(
+        this,
+        [path = m_path, bundle, version = QCoreApplication::applicationVersion().toStdString()] {
+            return importBundleInto(path, bundle, version);
+        },
+        [this](const QString& message) {
+            --m_loading;
             m_recordNote = message;
             emit recorded(message);
             reload();

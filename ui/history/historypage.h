@@ -35,6 +35,10 @@ class HistoryPage : public QWidget {
     void reload();
     // Records a log directory (Record in History), in the background, then reloads.
     void recordDirectory(const QString& directory);
+    // Imports another site's campaign from its bundle (History's Import Bundle…, as `history
+    // import NAME.svbundle`): verified first, recorded with its origin, in the background; then
+    // reloads. A bundle that is not verified is not recorded, and the page says why.
+    void importBundle(const QString& bundle);
     // Marks the latest verdict of trends()[index] expected (who: this user; why as given), in
     // the background; the page then reads the history again and says what was recorded.
     void markExpected(int index, const QString& why);
@@ -75,6 +79,7 @@ class HistoryPage : public QWidget {
     QPushButton* m_reload;
     QPushButton* m_database;
     QPushButton* m_record;
+    QPushButton* m_importBundle;
     QPushButton* m_expect;
     QLabel* m_flag;
     QLabel* m_status;
