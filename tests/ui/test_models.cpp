@@ -206,6 +206,23 @@ TEST(WarningListModel, ShowsEveryWarningText) {
     EXPECT_EQ(model.data(model.index(0)).toString().toStdString(), core.warnings[0].text());
 }
 
+// The local workload's CPU ranks are no GPUs: the comparison's device column says "Ranks", as
+// the case table beside it and the details do.
+TEST(ComparisonTableModel, CpuRanksAreCalledRanks) {
+    Fixture f;
+    const Summary core = f.core();
+    const ComparisonSeries a{"a", f.dir.path().string(), Method::Time, core.cases};
+    const ComparisonSeries b{"b", f.dir.path().string(), Method::Time, core.cases};
+    ui::ComparisonTableModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setComparison(compareSeries({a, b}), true);
+    EXPECT_EQ(model.headerData(ui::ComparisonTableModel::Gpus, Qt::Horizontal).toString(),
+              QStringLiteral("Ranks"));
+    model.setComparison(compareSeries({a, b}), false);
+    EXPECT_EQ(model.headerData(ui::ComparisonTableModel::Gpus, Qt::Horizontal).toString(),
+              QStringLiteral("GPUs"));
+}
+
 // The Results page's comparison, swapped whole under the tester: three series (one faster, one
 // slower, a case missing from the faster one), then two, then none. The figures are the core's
 // (compareSeries over the cases summarizeDirectory computed), the verdicts its own.
@@ -246,6 +263,8 @@ TEST(ComparisonTableModel, ComparisonsSwappedWholeKeepTheModelConsistentWithThei
               QStringLiteral("faster"));
     EXPECT_EQ(model.headerData(model.verdictColumn(2), Qt::Horizontal).toString(),
               QStringLiteral("Verdict (slower)"));
+    EXPECT_EQ(model.headerData(ui::ComparisonTableModel::Gpus, Qt::Horizontal).toString(),
+              QStringLiteral("GPUs"));
     for (int r = 0; r < model.rowCount(); ++r) {
         const CaseComparison& c = model.comparison().cases[static_cast<std::size_t>(r)];
         const auto verdict = [&](int pair) {
@@ -409,18 +428,18 @@ TEST(ReferenceListModel, TablesMatchingTheCaseComeFirstMarked) {
     // batch 128 series.
     const std::string pytorch = "DLPerf PyTorch 1.6.0 (pytorch/examples), ResNet-50 v1.5 FP32, "
                                 "batch 128 per GPU, ";
-    EXPECT_EQ(ids, (std::vector<std::string>{
-                       "DLPerf NGC MXNet 20.03 (FP32, bs 128)",
-                       "DLPerf TensorFlow 2.3.0 (FP32, bs 128)",
-                       "DLPerf NGC PyTorch 20.03 (FP32, bs 128)",
-                       "DLPerf NGC TensorFlow 1.15.2 (FP32, bs 128)",
-                       "DLPerf PaddlePaddle 1.8.3 (FP32, bs 128)",
-                       "DLPerf OneFlow 0.2.0 (FP32, bs 128)", "DLPerf MindSpore 1.1.0 (FP32, bs 128)",
-                       "DLPerf MXNet 1.6.0 gluon-cv (FP32, bs 128)",
-                       pytorch + "torch.utils.data.DataLoader, 48 workers",
-                       pytorch + "torch.utils.data.DataLoader, 8 workers", pytorch + "DALI, 8 workers",
-                       pytorch + "DALI, 48 workers", "DLPerf report v1.0 (FP32, bs 128)",
-                       "NVIDIA DeepLearningExamples MXNet RN50 v1.5 (DGX-2)"}));
+    EXPECT_EQ(
+        ids,
+        (std::vector<std::string>{
+            "DLPerf NGC MXNet 20.03 (FP32, bs 128)", "DLPerf TensorFlow 2.3.0 (FP32, bs 128)",
+            "DLPerf NGC PyTorch 20.03 (FP32, bs 128)",
+            "DLPerf NGC TensorFlow 1.15.2 (FP32, bs 128)",
+            "DLPerf PaddlePaddle 1.8.3 (FP32, bs 128)", "DLPerf OneFlow 0.2.0 (FP32, bs 128)",
+            "DLPerf MindSpore 1.1.0 (FP32, bs 128)", "DLPerf MXNet 1.6.0 gluon-cv (FP32, bs 128)",
+            pytorch + "torch.utils.data.DataLoader, 48 workers",
+            pytorch + "torch.utils.data.DataLoader, 8 workers", pytorch + "DALI, 8 workers",
+            pytorch + "DALI, 48 workers", "DLPerf report v1.0 (FP32, bs 128)",
+            "NVIDIA DeepLearningExamples MXNet RN50 v1.5 (DGX-2)"}));
     ASSERT_EQ(model.matchingTables().size(), 14u);
     for (int t = 0; t < 14; ++t)
         EXPECT_TRUE(model.data(model.index(t, 0), ui::ReferenceListModel::MatchesRole).toBool());
@@ -465,10 +484,10 @@ TEST(ReferenceListModel, TheCasesFrameworkChoosesTheMatchingTables) {
         return model.data(model.indexOf(id), ui::ReferenceListModel::MatchesRole).toBool();
     };
     model.setMatch("fp32", 128, "r50", {"NGC MXNet"});
-    EXPECT_EQ(matching(), (std::vector<std::string>{
-                              "DLPerf NGC MXNet 20.03 (FP32, bs 128)",
-                              "DLPerf report v1.0 (FP32, bs 128)",
-                              "NVIDIA DeepLearningExamples MXNet RN50 v1.5 (DGX-2)"}));
+    EXPECT_EQ(matching(),
+              (std::vector<std::string>{"DLPerf NGC MXNet 20.03 (FP32, bs 128)",
+                                        "DLPerf report v1.0 (FP32, bs 128)",
+                                        "NVIDIA DeepLearningExamples MXNet RN50 v1.5 (DGX-2)"}));
     EXPECT_TRUE(matches("dlperf-report-v1-fp32-bs128:NGC MXNet 1.6.0"));
     EXPECT_FALSE(matches("dlperf-report-v1-fp32-bs128:TensorFlow 2.3.0"));
     EXPECT_FALSE(matches("dlperf-tf2-fp32-bs128"));
@@ -568,8 +587,9 @@ TEST(ControlPanel, ReferenceTreeOpensTheTableMatchingTheCase) {
     // Matching tables first, in catalog order: NGC MXNet's, then the report (its NGC MXNet
     // series); DLPerf's TensorFlow 2 FP32 batch-128 table is another framework's.
     EXPECT_EQ(report.row(), 1);
-    EXPECT_FALSE(refs->data(refs->indexOf("dlperf-tf2-fp32-bs128"), ui::ReferenceListModel::MatchesRole)
-                     .toBool());
+    EXPECT_FALSE(
+        refs->data(refs->indexOf("dlperf-tf2-fp32-bs128"), ui::ReferenceListModel::MatchesRole)
+            .toBool());
     EXPECT_TRUE(view->isExpanded(report));
     EXPECT_FALSE(
         view->isExpanded(refs->indexOf("dlperf-report-v1-amp-bs256:OneFlow 0.2.0").parent()));

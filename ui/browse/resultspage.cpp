@@ -132,7 +132,7 @@ void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
     m_model->setCases(std::move(cases), words.cpu());
     // Several series: the comparison first, since it is what the user asked for.
     const bool compared = analysis && analysis->comparison;
-    m_comparisonModel->setComparison(compared ? *analysis->comparison : Comparison{});
+    m_comparisonModel->setComparison(compared ? *analysis->comparison : Comparison{}, words.cpu());
     m_comparisonBox->setVisible(compared);
     if (compared) {
         m_comparisonView->resizeColumnsToContents();

@@ -16,9 +16,10 @@ QString text(const std::string& s) {
 
 ComparisonTableModel::ComparisonTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void ComparisonTableModel::setComparison(Comparison comparison) {
+void ComparisonTableModel::setComparison(Comparison comparison, bool cpuRanks) {
     beginResetModel();
     m_comparison = std::move(comparison);
+    m_cpuRanks = cpuRanks;
     endResetModel();
 }
 
@@ -63,7 +64,8 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
     const int n = seriesCount();
     const QString a = text(m_comparison.labels[0]);
     if (section < FixedColumns) {
-        if (role == Qt::DisplayRole) return section == Nodes ? tr("Nodes") : tr("GPUs");
+        if (role == Qt::DisplayRole)
+            return section == Nodes ? tr("Nodes") : m_cpuRanks ? tr("Ranks") : tr("GPUs");
         return {};
     }
     if (section < FixedColumns + n) {

@@ -22,7 +22,9 @@ class ComparisonTableModel : public QAbstractTableModel {
     static constexpr int PairColumns = 4;
 
     explicit ComparisonTableModel(QObject* parent = nullptr);
-    void setComparison(Comparison comparison);
+    // cpuRanks: the local workload's CPU ranks, no GPUs; the device column says "Ranks", as the
+    // case table beside it does.
+    void setComparison(Comparison comparison, bool cpuRanks = false);
     const Comparison& comparison() const { return m_comparison; }
 
     int medianColumn(int series) const { return FixedColumns + series; }
@@ -49,6 +51,7 @@ class ComparisonTableModel : public QAbstractTableModel {
     QString toolTip(const CaseComparison& c, int column) const;
 
     Comparison m_comparison;
+    bool m_cpuRanks = false;
 };
 
 } // namespace sv::ui
