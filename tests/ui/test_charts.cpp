@@ -605,3 +605,27 @@ TEST(SpeedupChart, NoIdealLineWithoutABaseline) {
     chart.reset(ui::SpeedupChart::build(d, false));
     EXPECT_TRUE(hasIdeal(chart.get()));
 }
+
+// A value axis's labels have the decimals its ticks need to differ: a throughput of a few
+// samples/s (the CPU workload), or every run excluded (a range of 0 to 1), printed "%.0f" gave
+// 0, 0, 0, 1, 1, 1.
+TEST(ChartStyle, ValueAxisLabelsAreDistinctAtEveryScale) {
+    for (const double top : {1.0, 2.8, 0.05, 384.0, 11500.0}) {
+        QValueAxis axis;
+        axis.setRange(0, top);
+        axis.applyNiceNumbers();
+        ui::ChartStyle::distinctLabels(&axis);
+        QStringList labels;
+        const int ticks = axis.tickCount();
+        for (int i = 0; i < ticks; ++i) {
+            const double v = axis.min() + (axis.max() - axis.min()) * i / (ticks - 1);
+            labels << QString::asprintf(axis.labelFormat().toLatin1().constData(), v);
+        }
+        EXPECT_EQ(labels.removeDuplicates(), 0)
+            << top << ": " << labels.join(QStringLiteral(", ")).toStdString() << " ("
+            << axis.labelFormat().toStdString() << ")";
+        if (top >= 384.0) {
+            EXPECT_EQ(axis.labelFormat(), QStringLiteral("%.0f"));
+        }
+    }
+}

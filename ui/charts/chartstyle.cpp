@@ -8,7 +8,10 @@
 #include <QFontMetricsF>
 #include <QStringList>
 
+#include <QValueAxis>
+
 #include <algorithm>
+#include <cmath>
 
 namespace sv::ui {
 
@@ -36,6 +39,14 @@ QColor ChartStyle::warmupShade() {
 }
 QColor ChartStyle::windowShade() {
     return QColor(0x6c, 0xc0, 0x6c, 45);
+}
+
+void ChartStyle::distinctLabels(QValueAxis* axis) {
+    const int ticks = std::max(2, axis->tickCount());
+    const double step = (axis->max() - axis->min()) / (ticks - 1);
+    const int decimals =
+        step > 0 ? std::clamp(static_cast<int>(std::ceil(-std::log10(step) - 1e-9)), 0, 6) : 0;
+    axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
 }
 
 QColor ChartStyle::problem() {

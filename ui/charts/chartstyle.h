@@ -10,6 +10,7 @@
 #include <vector>
 
 class QAbstractAxis;
+class QValueAxis;
 class QAbstractSeries;
 class QChart;
 
@@ -37,6 +38,9 @@ class ChartStyle {
     // line: never a name cut short to look like another (apply() keeps it so on every resize).
     static void fitLegend(QChart* chart);
     static void applyAxis(QAbstractAxis* axis, const QString& title);
+    // As many decimals on a value axis's labels as its ticks need to differ (its range and tick
+    // count set): "%.0f" on ticks 0.2 apart printed 0, 0, 0, 1, 1, 1.
+    static void distinctLabels(QValueAxis* axis);
     // A line under the title saying what the plot leaves out or rests on (exports keep it).
     static void addNote(QChart* chart, const QString& note);
     // The title without its note: what the chart is.

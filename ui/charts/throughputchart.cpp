@@ -197,7 +197,7 @@ QAbstractAxis* throughputAxis(QChart* chart, const ScalingData& d, double low, d
     auto* axis = new QValueAxis(chart);
     axis->setRange(0, top > 0 ? top * 1.08 : 1.0);
     axis->applyNiceNumbers();
-    axis->setLabelFormat(QStringLiteral("%.0f"));
+    ChartStyle::distinctLabels(axis);
     ChartStyle::applyAxis(
         axis, scale == ThroughputScale::PeakPercent
                   ? (d.peakAxis.empty()
