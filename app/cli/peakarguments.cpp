@@ -33,13 +33,7 @@ void readPeakArguments(Arguments& args, PeakRequest* req) {
 }
 
 void applyPeak(Summary& summary, const PeakRequest& req) {
-    std::vector<std::filesystem::path> logs;
-    for (const auto& r : summary.runs) {
-        if (logs.size() >= 3) break;
-        const std::filesystem::path p(r.path);
-        logs.push_back(p.is_absolute() ? p : std::filesystem::path(summary.root) / p);
-    }
-    PeakOptions o = findRunDevice(summary.root, logs);
+    PeakOptions o = findRunDevice(summary);
     if (req.device) {
         o.device = *req.device;
         o.deviceSource = "--device";

@@ -4,6 +4,7 @@
 #include "core/load/campaignrecords.h"
 #include "core/load/sidecars.h"
 #include "core/load/workloadheader.h"
+#include "core/stats/summary.h"
 
 #include <nlohmann/json.hpp>
 
@@ -45,6 +46,16 @@ PeakOptions findRunDevice(const std::filesystem::path& root,
             return o;
         }
     return o;
+}
+
+PeakOptions findRunDevice(const Summary& summary) {
+    std::vector<std::filesystem::path> logs;
+    for (const auto& r : summary.runs) {
+        if (logs.size() >= 3) break;
+        const std::filesystem::path p(r.path);
+        logs.push_back(p.is_absolute() ? p : std::filesystem::path(summary.root) / p);
+    }
+    return findRunDevice(summary.root, logs);
 }
 
 } // namespace sv

@@ -17,4 +17,9 @@ namespace sv {
 PeakOptions findRunDevice(const std::filesystem::path& root,
                           const std::vector<std::filesystem::path>& logs);
 
+struct Summary;
+// The device of a summary's runs: its root, and the first three runs' logs (relative paths
+// taken from the root). The CLI's --device/--peak-tflops and the app's analysis both start here.
+PeakOptions findRunDevice(const Summary& summary);
+
 } // namespace sv
