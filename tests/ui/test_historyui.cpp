@@ -51,6 +51,23 @@ bool waitLoaded(HistoryPage& page) {
     return waitUntil([&] { return !page.isLoading(); }, 20000);
 }
 
+// Another site's campaign (site, at 1.01 of the first's pace) bundled by who at when, written
+// as DIR/SITE.svbundle; its bytes returned.
+std::string writeSiteBundle(const TempDir& dir, const std::string& site, const std::string& who,
+                            const std::string& when) {
+    writeHistoryCampaign(dir / site, 1.01, 1.0, 3, "535.104.05");
+    sv::BundleRequest request;
+    request.campaignDir = dir / site;
+    request.windowSource = "dlperf";
+    request.scaleviewVersion = "0.1.0";
+    request.createdBy = who;
+    request.created = when;
+    const sv::BundleBuilt built = sv::buildBundle(request);
+    EXPECT_FALSE(built.error) << *built.error;
+    std::ofstream(dir / (site + ".svbundle"), std::ios::binary) << built.bytes;
+    return built.bytes;
+}
+
 } // namespace
 
 TEST(HistoryPage, ShowsTheTrendOfThreeCampaignsAndFlagsTheRegressedCase) {
@@ -136,16 +153,7 @@ TEST(HistoryPage, AnImportedCampaignsRowSaysWhereItCameFrom) {
     TempDir dir;
     const auto db = dir / "history.sqlite";
     recordThree(dir, db);
-    writeHistoryCampaign(dir / "site-a", 1.01, 1.0, 3, "535.104.05");
-    sv::BundleRequest request;
-    request.campaignDir = dir / "site-a";
-    request.windowSource = "dlperf";
-    request.scaleviewVersion = "0.1.0";
-    request.createdBy = "alice@site-a";
-    request.created = "2026-12-05T10:00:00Z";
-    const sv::BundleBuilt built = sv::buildBundle(request);
-    ASSERT_FALSE(built.error) << *built.error;
-    std::ofstream(dir / "site-a.svbundle", std::ios::binary) << built.bytes;
+    writeSiteBundle(dir, "site-a", "alice@site-a", "2026-12-05T10:00:00Z");
     const auto read = sv::history::readBundleCampaign(dir / "site-a.svbundle", "0.1.0");
     ASSERT_TRUE(read.record) << read.error;
     ASSERT_EQ(HistoryDatabase(db).record(*read.record).outcome, HistoryDatabase::Outcome::Added);
@@ -177,18 +185,9 @@ TEST(HistoryPage, ImportBundleRecordsAVerifiedBundleAndRefusesATamperedOne) {
     TempDir dir;
     const auto db = dir / "history.sqlite";
     recordThree(dir, db);
-    writeHistoryCampaign(dir / "site-b", 1.01, 1.0, 3, "535.104.05");
-    sv::BundleRequest request;
-    request.campaignDir = dir / "site-b";
-    request.windowSource = "dlperf";
-    request.scaleviewVersion = "0.1.0";
-    request.createdBy = "bob@site-b";
-    request.created = "2026-12-06T07:00:00Z";
-    const sv::BundleBuilt built = sv::buildBundle(request);
-    ASSERT_FALSE(built.error) << *built.error;
-    std::ofstream(dir / "site-b.svbundle", std::ios::binary) << built.bytes;
+    const std::string bytes = writeSiteBundle(dir, "site-b", "bob@site-b", "2026-12-06T07:00:00Z");
     // The same bundle with one byte of its compressed stream changed: not verified.
-    std::string tampered = built.bytes;
+    std::string tampered = bytes;
     tampered[tampered.size() / 2] = static_cast<char>(tampered[tampered.size() / 2] ^ 0x20);
     std::ofstream(dir / "tampered.svbundle", std::ios::binary) << tampered;
 
