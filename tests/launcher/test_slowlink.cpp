@@ -63,10 +63,10 @@ class SlowLink : public ::testing::Test {
         plan.solo.batch = 16;
         plan.solo.imageSize = 64;
         plan.solo.warmup = 2;
-        plan.solo.iterations = 12; // 10 timed: a median over about 5 s
+        plan.solo.iterations = 8; // 6 timed: a median over about 3 s
         plan.allReduce.bytes = gradientBytes(kResNet50Parameters, "fp32");
-        plan.allReduce.warmup = 2;
-        plan.allReduce.iterations = 5;
+        plan.allReduce.warmup = 1;
+        plan.allReduce.iterations = 3;
         plan.directory = m_dir + "/" + sub;
         std::filesystem::create_directories(plan.directory);
         plan.timeoutMs = 120000;
