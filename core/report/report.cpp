@@ -89,9 +89,15 @@ std::string groupHeader(const Summary& s, const CaseStats& c) {
     const std::string batch = c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?";
     // A case whose GPUs are unknown is its log's alone: the header names it.
     const std::string own = c.key.ownCase.empty() ? "" : "  " + c.key.ownCase;
-    return std::string(f.framework) + "  " + c.key.model + "  " + c.key.precision + "  batch " +
-           batch + " per GPU" + own + "  (throughput in " + std::string(f.unit) + ", " + how +
-           ")\n";
+    // The local workload is PyTorch's on CPU ranks (or CUDA) in NGC MXNet's log format: said
+    // as such, never "NGC MXNet ... per GPU".
+    const std::string framework = s.workload ? frameworkText(s, f) +
+                                                   " (ScaleView's local workload, logs in " +
+                                                   std::string(f.framework) + "'s format)"
+                                             : std::string(f.framework);
+    return framework + "  " + c.key.model + "  " + c.key.precision + "  batch " + batch +
+           (s.onCpuRanks() ? " per rank" : " per GPU") + own + "  (throughput in " +
+           std::string(f.unit) + ", " + how + ")\n";
 }
 
 std::vector<std::string> tableRow(const CaseStats& c) {
@@ -248,7 +254,7 @@ std::vector<std::string> csvFields(const Summary& s, const CaseStats& c, const P
             k ? end(k->ratioCi95, false, 4) : "",
             k ? end(k->ratioCi95, true, 4) : "",
             k && k->ratioCi95 ? std::string(verdictName(k->verdict)) : "",
-            csvField(std::string(logFormatOf(c.key.format).framework)),
+            csvField(frameworkText(s, logFormatOf(c.key.format))),
             std::string(logFormatOf(c.key.format).id),
             std::string(logFormatOf(c.key.format).unit),
             loss ? formatFixed(loss->totalPct, 2) : "",
@@ -278,10 +284,13 @@ std::vector<std::string> csvRow(const Summary& s, const CaseStats& c, const Prob
 std::string formatTable(const Summary& s) {
     std::string out;
     const CaseStats* group = nullptr;
+    // The local workload's CPU ranks are ranks, as every page of the app calls them.
+    const std::string devices = s.onCpuRanks() ? "ranks" : "GPUs";
     const std::vector<std::string> head = {
-        "nodes", "GPUs",    "runs",       "median",    "95 % CI", "mean",      "stdev",
+        "nodes", devices,   "runs",       "median",    "95 % CI", "mean",      "stdev",
         "CV %",  "speedup", "efficiency", "reference", "delta %", "% of peak", "J/image"};
-    const std::vector<std::size_t> width = {5, 4, 6, 10, 19, 10, 8, 5, 7, 10, 10, 7, 9, 7};
+    const std::vector<std::size_t> width = {5, devices.size(), 6, 10, 19, 10, 8, 5, 7, 10, 10, 7, 9,
+                                            7};
     auto row = [&](const std::vector<std::string>& cells) {
         std::string line;
         for (std::size_t i = 0; i < cells.size(); ++i)

@@ -81,10 +81,11 @@ std::vector<const Summary*> summariesOf(const ReportInput& in) {
 
 std::string caseTable(const Summary& s) {
     std::string out =
-        "<table>\n" + row({"model", "precision", "batch", "nodes", "GPUs", "runs", "median",
-                           "95 % CI", "mean", "CV %", "speedup", "efficiency", "reference",
-                           "reference method", "delta %", "vs reference's repeats", "% of peak"},
-                          "th");
+        "<table>\n" +
+        row({"model", "precision", "batch", "nodes", s.onCpuRanks() ? "ranks" : "GPUs", "runs",
+             "median", "95 % CI", "mean", "CV %", "speedup", "efficiency", "reference",
+             "reference method", "delta %", "vs reference's repeats", "% of peak"},
+            "th");
     for (const auto& c : s.cases) {
         std::string ab = "–";
         if (const auto& k = c.referenceContrast; k && k->ratio)

@@ -214,9 +214,16 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
     j["tool"] = {{"name", "scaleview"}, {"version", std::string(toolVersion)}};
     j["root"] = s.root;
     j["options"] = optionsJson(s);
+    // ScaleView's local workload: its framework and device, whatever format its logs print
+    // ("framework" of each run and case says the same).
+    j["workload"] = s.workload ? json{{"model", s.workload->model},
+                                      {"framework", s.workload->framework},
+                                      {"device", s.workload->device}}
+                               : json(nullptr);
     json runs = json::array();
     for (const auto& r : s.runs) {
         runs.push_back(runJson(r));
+        runs.back()["framework"] = frameworkText(s, logFormatOf(r.key.format));
         runs.back()["energy"] = runEnergyJson(r);
     }
     j["runs"] = std::move(runs);
@@ -225,6 +232,7 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
     json cases = json::array();
     for (const auto& c : s.cases) {
         cases.push_back(caseJson(c));
+        cases.back()["framework"] = frameworkText(s, logFormatOf(c.key.format));
         const auto loss = scalingLossFor(s.cases, c, probes);
         cases.back()["scaling_loss"] = scalingLossJson(loss);
         cases.back()["slow_nodes"] = slowNodesJson(loss);

@@ -12,6 +12,18 @@ namespace sv {
 
 namespace {
 
+// The header every log starts with, where all have one and agree (deviceWords in the app).
+std::optional<WorkloadHeader> commonWorkload(const std::vector<LogFile>& logs) {
+    std::optional<WorkloadHeader> common;
+    for (const LogFile& l : logs) {
+        std::optional<WorkloadHeader> w = readWorkloadHeader(l.path);
+        if (!w || (common && (common->framework != w->framework || common->device != w->device)))
+            return std::nullopt;
+        common = std::move(w);
+    }
+    return common;
+}
+
 Summary summarizeScan(ScanResult scan, const std::filesystem::path& root, const LoadOptions& load,
                       const SummaryOptions& options, const CaseFilter& filter,
                       const LoadProgress& progress);
@@ -62,6 +74,7 @@ Summary summarizeScan(ScanResult scan, const std::filesystem::path& root, const 
         return true;
     });
     s.cancelled = cancelled && s.runs.size() < total;
+    s.workload = commonWorkload(logs);
     // A campaign's journal says which runs its monitor saw disturbed.
     // And, from its monitor's samples, the GPUs' energy.
     if (!root.empty()) {
@@ -74,6 +87,11 @@ Summary summarizeScan(ScanResult scan, const std::filesystem::path& root, const 
 }
 
 } // namespace
+
+std::string frameworkText(const Summary& s, const LogFormat& format) {
+    return s.workload ? s.workload->framework + " on " + s.workload->device
+                      : std::string(format.framework);
+}
 
 std::size_t runsUsed(const Summary& s) {
     std::size_t used = 0;

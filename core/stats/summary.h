@@ -3,6 +3,7 @@
 
 #include "core/stats/casestats.h"
 #include "core/load/runloader.h"
+#include "core/load/workloadheader.h"
 #include "core/model/warning.h"
 
 #include <filesystem>
@@ -11,6 +12,8 @@
 #include <vector>
 
 namespace sv {
+
+struct LogFormat;
 
 struct CaseFilter {
     std::optional<std::string> model, precision;
@@ -38,7 +41,16 @@ struct Summary {
     bool cancelled = false;
     // The scan in one line: "read 312 files: 15 throughput logs, 297 other files skipped".
     std::string scanLine;
+    // ScaleView's local workload, where every run's log starts with its header and all say the
+    // same framework and device: the runs are PyTorch's on CPU ranks (or CUDA), whatever log
+    // format they print, and every output says so (as the app's pages do).
+    std::optional<WorkloadHeader> workload;
+    bool onCpuRanks() const { return workload && workload->onCpu(); }
 };
+
+// The framework the summary's cases ran: the local workload's ("PyTorch 1.13.1 on CPU"), else
+// the log format's ("NGC MXNet").
+std::string frameworkText(const Summary& s, const LogFormat& format);
 
 Summary summarizeDirectory(const std::filesystem::path& root, const LoadOptions& load,
                            const SummaryOptions& options, const CaseFilter& filter = {},
