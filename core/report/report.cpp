@@ -103,11 +103,13 @@ std::string groupHeader(const Summary& s, const CaseStats& c) {
 std::vector<std::string> tableRow(const CaseStats& c) {
     std::string runs = std::to_string(c.values.size());
     if (!c.excluded.empty()) runs += "+" + std::to_string(c.excluded.size()) + "x";
+    // A min-max of a few repeats is marked, and the footer says what it is.
+    const std::string interval = intervalText(c.medianCi95, 2) + (c.medianCiIsMinMax() ? "*" : "");
     return {nodesText(c),
             gpusText(c),
             runs,
             opt(c.median, 2),
-            intervalText(c.medianCi95, 2),
+            interval,
             opt(c.mean, 2),
             opt(c.stdev, 2),
             opt(c.cvPct, 1),
@@ -170,6 +172,10 @@ std::string tableFooter(const Summary& s) {
         if (!c.speedup && !c.speedupNote.empty() && c.median) missingBaseline.insert(c.speedupNote);
     for (const auto& n : missingBaseline)
         notes.push_back("speedup not computed: " + n);
+    if (std::any_of(s.cases.begin(), s.cases.end(),
+                    [](const CaseStats& c) { return c.medianCiIsMinMax(); }))
+        notes.push_back("95 % CI marked *: the repeats' min-max, not a 95 % interval (three "
+                        "repeats or fewer cannot tell a tighter one)");
     // Why the J/image column is empty, each reason once.
     std::set<std::string> unmeasured;
     for (const auto& c : s.cases)

@@ -95,17 +95,19 @@ std::string caseTable(const Summary& s) {
                       : std::string());
         // Counts nobody states are "?", never 0.
         const bool known = c.gpus() > 0;
-        out += row(
-            {c.key.model, c.key.precision, std::to_string(c.key.batchPerDevice),
-             known ? std::to_string(c.key.topology.nodes) : "?",
-             known ? std::to_string(c.gpus()) : "?", std::to_string(c.values.size()),
-             opt(c.median, 2), ci(c.medianCi95, 2), opt(c.mean, 2), opt(c.cvPct, 2),
-             opt(c.speedup, 2), c.efficiency ? formatFixed(*c.efficiency * 100.0, 1) + " %" : "–",
-             c.reference
-                 ? c.reference->label() + " (" + formatFixed(c.reference->throughput, 2) + ")"
-                 : "–",
-             c.referenceMethod.empty() ? "–" : c.referenceMethod,
-             c.deltaPct ? formatShown(*c.deltaPct, 1) : "–", ab, peakCell(c.peak)});
+        // Three repeats or fewer: the interval is their min–max, said as such.
+        const std::string interval =
+            ci(c.medianCi95, 2) + (c.medianCiIsMinMax() ? " (min–max)" : "");
+        out += row({c.key.model, c.key.precision, std::to_string(c.key.batchPerDevice),
+                    known ? std::to_string(c.key.topology.nodes) : "?",
+                    known ? std::to_string(c.gpus()) : "?", std::to_string(c.values.size()),
+                    opt(c.median, 2), interval, opt(c.mean, 2), opt(c.cvPct, 2), opt(c.speedup, 2),
+                    c.efficiency ? formatFixed(*c.efficiency * 100.0, 1) + " %" : "–",
+                    c.reference ? c.reference->label() + " (" +
+                                      formatFixed(c.reference->throughput, 2) + ")"
+                                : "–",
+                    c.referenceMethod.empty() ? "–" : c.referenceMethod,
+                    c.deltaPct ? formatShown(*c.deltaPct, 1) : "–", ab, peakCell(c.peak)});
     }
     out += "</table>\n";
     // What each percent of peak rests on (or why there is none), once per distinct basis.

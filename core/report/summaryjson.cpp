@@ -186,6 +186,10 @@ json caseJson(const CaseStats& c) {
         {"average_speed", optJson(c.mean)},
         {"median_speed", optJson(c.median)},
         {"median_ci95", intervalJson(c.medianCi95)},
+        // "min-max": the repeats' own extremes (three or fewer), not a bootstrap interval.
+        {"median_ci95_kind", !c.medianCi95          ? json(nullptr)
+                             : c.medianCiIsMinMax() ? json("min-max")
+                                                    : json("bootstrap")},
         {"min", optJson(c.min)},
         {"max", optJson(c.max)},
         {"stdev", optJson(c.stdev)},

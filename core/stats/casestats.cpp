@@ -234,4 +234,10 @@ std::vector<CaseStats> computeCases(const std::vector<RunResult>& runs,
     return out;
 }
 
+bool CaseStats::medianCiIsMinMax() const {
+    if (!medianCi95 || values.size() < 2) return false;
+    const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    return medianCi95->lo == *lo && medianCi95->hi == *hi;
+}
+
 } // namespace sv

@@ -105,6 +105,9 @@ struct CaseStats {
     std::string energyNote;
 
     int gpus() const { return key.topology.ranks(); }
+    // Whether the median's interval is just the repeats' min–max (three repeats or fewer: the
+    // bootstrap cannot say more); every output then says so rather than "95 % CI".
+    bool medianCiIsMinMax() const;
 };
 
 struct SummaryOptions {

@@ -1,7 +1,7 @@
 // ScaleView's local workload (PyTorch on CPU ranks) prints NGC MXNet's line format. The command
 // line says what ran, as the app's pages do: PyTorch on CPU, per rank, a "ranks" column, in the
 // text table, CSV, JSON and the HTML report; a DLPerf tree without the header keeps NGC MXNet
-// and its GPUs.
+// and its GPUs. And an interval of three repeats is said to be their min-max, as in the app.
 
 #include "tests/support/files.h"
 #include "tests/support/logwriter.h"
@@ -63,6 +63,10 @@ TEST(CpuRanksCli, TheLocalWorkloadIsPyTorchOnCpuRanksInEveryOutput) {
     EXPECT_EQ(text.out.find("per GPU"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("nodes  ranks"), std::string::npos) << text.out;
     EXPECT_EQ(text.out.find("GPUs"), std::string::npos) << text.out;
+    // Three repeats: the interval is their min-max, marked and said as such.
+    EXPECT_NE(text.out.find("*  "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("95 % CI marked *: the repeats' min-max"), std::string::npos)
+        << text.out;
 
     const auto json = cli({"summarize", dir.path().string(), "--format", "json"});
     ASSERT_EQ(json.exitCode, 0) << json.err;
@@ -73,6 +77,7 @@ TEST(CpuRanksCli, TheLocalWorkloadIsPyTorchOnCpuRanksInEveryOutput) {
     for (const auto& c : j["cases"]) {
         EXPECT_EQ(c["framework"], "PyTorch 1.13.1 on CPU");
         EXPECT_EQ(c["format"], "ngc-mxnet"); // the lines' format is still said
+        EXPECT_EQ(c["median_ci95_kind"], "min-max");
     }
     for (const auto& r : j["runs"])
         EXPECT_EQ(r["framework"], "PyTorch 1.13.1 on CPU");
@@ -88,6 +93,7 @@ TEST(CpuRanksCli, TheLocalWorkloadIsPyTorchOnCpuRanksInEveryOutput) {
     const std::string page = readWhole(html);
     EXPECT_NE(page.find("<th>ranks</th>"), std::string::npos);
     EXPECT_EQ(page.find("<th>GPUs</th>"), std::string::npos);
+    EXPECT_NE(page.find(" (min–max)</td>"), std::string::npos);
 }
 
 TEST(CpuRanksCli, ATreeWithoutTheHeaderKeepsNgcMxnetAndGpus) {

@@ -15,17 +15,6 @@
 #include <cmath>
 
 namespace sv::ui {
-namespace {
-
-// Whether the median's interval is just the repeats' min–max (three repeats: the bootstrap
-// cannot say more).
-bool intervalIsMinMax(const CaseStats& c) {
-    if (!c.medianCi95 || c.values.size() < 2) return false;
-    const auto [lo, hi] = std::minmax_element(c.values.begin(), c.values.end());
-    return c.medianCi95->lo == *lo && c.medianCi95->hi == *hi;
-}
-
-} // namespace
 
 CaseTableModel::CaseTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -117,7 +106,7 @@ QVariant CaseTableModel::display(const CaseStats& c, int column) const {
         // With a few repeats the bootstrap's interval is their min–max: said as what it is.
         return QString::fromStdString(formatFixed(c.medianCi95->lo, 2) + " – " +
                                       formatFixed(c.medianCi95->hi, 2)) +
-               (intervalIsMinMax(c) ? QStringLiteral(" (min–max)") : QString());
+               (c.medianCiIsMinMax() ? QStringLiteral(" (min–max)") : QString());
     case Mean:
         return fixedCell(c.mean, 2);
     case Stdev:
@@ -176,7 +165,7 @@ QString CaseTableModel::warningsText(const CaseStats& c) {
 }
 
 QString CaseTableModel::toolTip(const CaseStats& c, int column) const {
-    if (column == MedianCi && intervalIsMinMax(c))
+    if (column == MedianCi && c.medianCiIsMinMax())
         return QStringLiteral("With %1 repeats the bootstrap's 95 % interval of the median is "
                               "the repeats' own min–max: so few cannot tell a tighter one.")
             .arg(c.values.size());
