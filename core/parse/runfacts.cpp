@@ -1,6 +1,7 @@
 #include "core/parse/runfacts.h"
 
 #include "core/model/textscan.h"
+#include "core/parse/devicefacts.h"
 #include "core/parse/hostfacts.h"
 #include "core/parse/lineformat.h"
 #include "core/model/outputtext.h"
@@ -71,6 +72,7 @@ struct Collector {
     std::int64_t useGpuLine = 0;
     std::optional<int> exampleNodes;
     HostFacts hosts;
+    DeviceFacts devices;
 
     static void set(std::optional<RunFact>& slot, std::string value, std::int64_t line,
                     std::string_view evidence) {
@@ -215,8 +217,12 @@ struct Collector {
     // true, ...}} (PyTorch) or {"type": "LOG", "step": "PARAMETER", "data": {"arch": ...}} (TF).
     void jsonParameters(std::string_view text, std::int64_t line) {
         const auto data = text.find("\"data\": {");
-        if (data == std::string_view::npos) return;
-        std::size_t i = data + 9;
+        if (data != std::string_view::npos) jsonObject(text, data + 9, line);
+    }
+
+    // The pairs of a one-line JSON object from i (after its '{'): DLLogger's "data", NVLOG's
+    // "args: {"world_size": 8, "batch_size": 220, ...}".
+    void jsonObject(std::string_view text, std::size_t i, std::int64_t line) {
         while (i < text.size() && text[i] != '}') {
             const auto open = text.find('"', i);
             if (open == std::string_view::npos) return;
@@ -406,6 +412,11 @@ struct Collector {
         }
         if (contains(text, "PARAMETER") && contains(text, " : ")) dllParameters(text, n);
         if (contains(text, "DLLL {") && contains(text, "PARAMETER")) jsonParameters(text, n);
+        if (const auto args = text.find(") args: {");
+            args != std::string_view::npos && contains(text, ":::NVLOG"))
+            jsonObject(text, args + 9, n);
+        dashedParameter(text, n);
+        devices.line(text, n);
         benchmarkLines(text, n);
         if (const auto ns = text.find("Namespace("); ns != std::string_view::npos)
             keywordArguments(text.substr(ns + 10), n);
@@ -444,7 +455,46 @@ struct Collector {
             if (auto nn = quoted("'num_nodes': '"))
                 set(mlperfNodes, std::to_string(*nn), n, "num_nodes " + std::to_string(*nn));
             if (contains(text, ":::MLLOG {")) mllogKey(text, n);
+            mllKey(text, n);
         }
+    }
+
+    // MLPerf v0.5-0.6's records: ":::MLL 1558635870.446 submission_platform: {"value": "130xDGX-1
+    // with V100", ...}".
+    void mllKey(std::string_view text, std::int64_t n) {
+        const auto at = text.find(":::MLL ");
+        if (at == std::string_view::npos) return;
+        const auto keyStart = text.find(' ', at + 7);
+        const auto colon = text.find(": {\"value\": ", at + 7);
+        if (keyStart == std::string_view::npos || colon == std::string_view::npos ||
+            colon < keyStart)
+            return;
+        const std::string_view key = text.substr(keyStart + 1, colon - keyStart - 1);
+        std::string_view value = text.substr(colon + 13);
+        value = value.substr(0, value.find_first_of(",}"));
+        devices.record(key, value, n);
+    }
+
+    // A parameter dump's "- key : value" lines, padded: PaddleNLP's "- world_size
+    // :1", Transformer-XL's "    - local_rank : 0". The blank before the colon tells a dump
+    // from prose ("epoch 3 - loss: 0.5").
+    void dashedParameter(std::string_view text, std::int64_t n) {
+        const auto dash = text.find("- ");
+        if (dash == std::string_view::npos || (dash > 0 && text[dash - 1] != ' ')) return;
+        std::size_t i = dash + 2;
+        const std::size_t keyStart = i;
+        while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) ||
+                                   text[i] == '_' || text[i] == '.'))
+            ++i;
+        const std::size_t keyEnd = i;
+        while (i < text.size() && text[i] == ' ')
+            ++i;
+        if (keyEnd - keyStart < 2 || i == keyEnd || i >= text.size() || text[i] != ':') return;
+        std::string_view value = text.substr(i + 1);
+        if (const auto esc = value.find('\x1b'); esc != std::string_view::npos)
+            value = value.substr(0, esc);
+        if (!trimBlanks(value).empty())
+            pair(text.substr(keyStart, keyEnd - keyStart), trimBlanks(value), n);
     }
 
     // MLPerf's JSON records: :::MLLOG {..., "key": "number_of_ranks", "value": 16, ...}; the
@@ -459,6 +509,7 @@ struct Collector {
         std::string_view value = text.substr(v + 9);
         value = value.substr(0, value.find_first_of(",}"));
         const std::string evidence = std::string(key) + " " + std::string(trimBlanks(value));
+        devices.record(key, value, n);
         if (key == "number_of_ranks" || key == "world_size") {
             if (auto g = positive(value)) set(totalGpus, std::to_string(*g), n, evidence);
         } else if (key == "number_of_nodes" || key == "num_nodes") {
@@ -490,6 +541,8 @@ struct Collector {
         // Tags of two ranks or more: the highest is the process count less one. The tags of one
         // rank are no count (a log of rank 0's lines is any number of GPUs' run).
         const int processes = minRank >= 0 && minRank < maxRank ? maxRank + 1 : 0;
+        // A total stated as systems or per node (MLPerf's platform, accelerators_per_node).
+        if (!totalGpus) totalGpus = devices.gpus(mlperfNodes);
         if (totalGpus) {
             facts.gpus = totalGpus;
         } else if (nprocPerNode) {
@@ -559,6 +612,7 @@ struct Collector {
                             statedGlobalBatch->evidence + " / " + std::to_string(gpus) + " GPUs"};
         }
         if (!facts.nodes) facts.nodes = hosts.nodes(facts.gpus ? std::stoi(facts.gpus->value) : 0);
+        if (!facts.gpus) facts.uncountedDevices = devices.notCounted();
         return facts;
     }
 };
