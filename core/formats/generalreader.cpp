@@ -115,16 +115,20 @@ void parseNothing(std::string_view, std::size_t, SpeedSample&) {}
 // "global batch size: 256", "global_batch_size ...... 256", "train_batch_size": 64 (DeepSpeed's
 // is global), MLPerf's global_batch_size: the first in head.
 double statedGlobalBatch(std::string_view head, std::string* evidence) {
-    static constexpr std::array<std::string_view, 4> kNames{
-        "global batch size", "global_batch_size", "\"train_batch_size\"", "total batch size"};
+    // maskrcnn-benchmark's SOLVER.IMS_PER_BATCH is the images of a step over all GPUs; the log
+    // prints it in its Namespace's opts ('SOLVER.IMS_PER_BATCH', '160').
+    static constexpr std::array<std::string_view, 5> kNames{
+        "global batch size", "global_batch_size", "\"train_batch_size\"", "total batch size",
+        "SOLVER.IMS_PER_BATCH"};
     std::size_t best = std::string_view::npos;
     double value = 0.0;
     for (std::string_view name : kNames) {
         for (auto at = head.find(name); at != std::string_view::npos && at < best;
              at = head.find(name, at + 1)) {
             std::size_t i = at + name.size();
-            while (i < head.size() && (head[i] == ' ' || head[i] == '.' || head[i] == ':' ||
-                                       head[i] == '=' || head[i] == '"' || head[i] == ','))
+            while (i < head.size() &&
+                   (head[i] == ' ' || head[i] == '.' || head[i] == ':' || head[i] == '=' ||
+                    head[i] == '"' || head[i] == ',' || head[i] == '\''))
                 ++i;
             // MLPerf: "key": "global_batch_size", "value": 256
             if (head.substr(i, 8) == "value\": ") i += 8;
@@ -134,8 +138,10 @@ double statedGlobalBatch(std::string_view head, std::string* evidence) {
             best = at;
             value = v;
             if (evidence)
+                // "global_batch_size 256", not the dump's dots or the opts' quotes.
                 *evidence =
-                    std::string(head.substr(at, static_cast<std::size_t>(p - (head.data() + at))));
+                    std::string(name[0] == '"' ? name.substr(1, name.size() - 2) : name) + " " +
+                    std::string(head.substr(i, static_cast<std::size_t>(p - (head.data() + i))));
             break;
         }
     }
@@ -196,7 +202,14 @@ struct Series {
     std::int64_t firstLine = 0, lastLine = 0;
     int count = 0;
     bool evaluation = false, summary = false, mlperf = false;
+    // A step time whose own lines state the global batch (Megatron's "elapsed time per iteration
+    // (ms): 484.7 | ... | global batch size: 256"): the trainer's whole step, wall clock.
+    bool batchedSteps = false;
 };
+
+bool statesGlobalBatch(std::string_view text) {
+    return contains(text, "global batch size") || contains(text, "global_batch_size");
+}
 
 std::string hex8(std::size_t h) {
     static const char* digits = "0123456789abcdef";
@@ -341,17 +354,21 @@ const LogFormat* detectGeneralFormat(std::string_view head, std::string* why,
             s.evaluation = isEvaluationRate(s.firstText, s.phrase);
             s.summary = summaryWords(text);
             s.mlperf = contains(text, ":::MLLOG");
+            s.batchedSteps = s.phrase.kind == Kind::StepSeconds && statesGlobalBatch(text);
         }
         s.lastLine = n;
     }
     // The series: training rates that repeat, the most reports first, rates before step times;
     // else a single closing summary.
     const Series* best = nullptr;
-    // A closing summary in a throughput unit beats a series of step times or progress bars.
+    // A closing summary in a throughput unit beats a series of step times or progress bars;
+    // step times that state their global batch on their own lines beat a rate series: they time
+    // the whole step, where a timer's samples/s (DeepSpeed's, in a Megatron-DeepSpeed log) may
+    // time part of it (the log's timestamps agree with Megatron's line, not with the timer).
     auto rank = [](const Series& s) {
         const bool rate = s.phrase.kind == Kind::Rate;
-        return std::tuple(!s.evaluation, s.count >= 2 || (rate && s.summary), rate, s.count,
-                          -s.firstLine);
+        return std::tuple(!s.evaluation, s.count >= 2 || (rate && s.summary),
+                          s.batchedSteps && s.count >= 2, rate, s.count, -s.firstLine);
     };
     for (const auto& [t, s] : series)
         if (!best || rank(s) > rank(*best)) best = &s;

@@ -290,3 +290,79 @@ TEST(GeneralReader, EvaluationRatesAreNotTheRun) {
     const Read r = readOne("eval.log", text);
     EXPECT_TRUE(r.scan.logs.empty());
 }
+
+// Megatron-DeepSpeed prints DeepSpeed's timer (samples/s) beside Megatron's iteration line. The
+// log's own timestamps (10 steps of 256 in 4.85 s: 528/s) agree with Megatron's 484.7 ms per
+// step, not with the timer's 428 samples/s: the step time with its global batch is the run's.
+TEST(GeneralReader, MegatronStepLinesBeatADeepSpeedTimerInTheSameLog) {
+    std::string text = "using world size: 8, data-parallel-size: 8\n"
+                       "  global_batch_size ............................... 256\n"
+                       "  micro_batch_size ................................ 4\n";
+    std::vector<double> v;
+    for (int k = 0; k < 30; ++k) {
+        const double ms = k == 0 ? 1001.5 : 484.0 + (k % 4) * 0.3;
+        v.push_back(256.0 / (ms / 1000.0));
+        text += "[2022-10-31 10:59:51,434] [INFO] [logging.py:68:log_dist] [Rank 0] step=" +
+                std::to_string(10 * (k + 1)) + ", skipped=0, lr=[9.3e-08, 9.3e-08]\n";
+        text += "[2022-10-31 10:59:51,436] [INFO] [timer.py:198:stop] 0/" +
+                std::to_string(10 * (k + 1)) +
+                ", RunningAvgSamplesPerSec=" + num(428.07 - k * 0.1, 4) +
+                ", CurrSamplesPerSec=" + num(431.95 - k * 0.1, 4) +
+                ", MemAllocated=1.64GB, MaxMemAllocated=7.01GB\n";
+        text += " iteration       " + std::to_string(10 * (k + 1)) +
+                "/  171661 | consumed samples:  " + std::to_string(2560 * (k + 1)) +
+                " | elapsed time per iteration (ms): " + num(ms, 1) +
+                " | learning rate: 9.339E-08 | global batch size:   256 |reserve_length:   256 | "
+                "lm loss: 1.078335E+01 |\n";
+        text +=
+            "time (ms) | forward-compute: 260.12 | backward-compute: 191.56 | optimizer: 14.15\n";
+    }
+    const Read r = readOne("megatron-deepspeed.log", text);
+    expectFigure(r, medianPastFirstTenth(v), "samples/s");
+    EXPECT_NE(notes(r.run).find("`elapsed time per iteration (ms)`"), std::string::npos)
+        << notes(r.run);
+    EXPECT_NE(notes(r.run).find("global_batch_size 256"), std::string::npos) << notes(r.run);
+}
+
+// maskrcnn-benchmark: seconds per step ("time: 1.6673 (1.9399)", the window's median and the
+// average since the start), the images of a step over all GPUs only in the Namespace's opts;
+// the config dump's TEST IMS_PER_BATCH: 1 is not it.
+TEST(GeneralReader, MaskrcnnStepTimeWithItsSolverBatchInTheOpts) {
+    std::string text =
+        "2020-03-09 03:23:05,056 maskrcnn_benchmark INFO: Using 8 GPUs\n"
+        "2020-03-09 03:23:05,056 maskrcnn_benchmark INFO: Namespace(config_file='/workspace/"
+        "e2e_mask_rcnn_R_50_FPN_1x.yaml', distributed=True, local_rank=0, opts=['SOLVER.IMS_PER_"
+        "BATCH', '160', 'DTYPE', 'float16', 'SOLVER.MAX_ITER', '400'], skip_test=True)\n"
+        "TEST:\n  IMS_PER_BATCH: 1\nSOLVER:\n  IMS_PER_BATCH: 160\n";
+    std::vector<double> v;
+    for (int k = 0; k < 20; ++k) {
+        const double s = k == 0 ? 1.6673 : 1.70 + (k % 3) * 0.01;
+        v.push_back(160.0 / s);
+        text += "2020-03-09 03:24:16,428 maskrcnn_benchmark.trainer INFO: eta: 0:12:17  iter: " +
+                std::to_string(20 * (k + 1)) +
+                "  loss: 6.8087 (6.8283)  loss_box_reg: 0.0083 (0.0086)  time: " + num(s, 4) +
+                " (1.9399)  data: 0.0603 (0.2886)  lr: 0.000000  max mem: 23527\n";
+    }
+    const Read r = readOne("maskrcnn.log", text);
+    expectFigure(r, medianPastFirstTenth(v), "samples/s");
+    EXPECT_NE(notes(r.run).find("SOLVER.IMS_PER_BATCH 160"), std::string::npos) << notes(r.run);
+    EXPECT_EQ(r.scan.logs[0].key.topology.ranks(), 8);
+}
+
+// DINO's MetricLogger prints seconds per step and neither its batch nor its GPUs: no figure,
+// and the reason names both (or the global batch that would stand for them).
+TEST(GeneralReader, AStepTimeLogWithoutBatchOrGpusNamesWhatIsMissing) {
+    std::string text;
+    for (int k = 0; k < 30; ++k)
+        text += "Epoch: [99/100]  [" + std::to_string(10 * k) +
+                "/2502]  eta: 0:40:23  loss: 2.039744 (1.972398)  lr: 0.000001 (0.000001)  time: " +
+                num(0.5 + (k % 3) * 0.01, 6) + "  data: 0.583517  max mem: 11665\n";
+    const Read r = readOne("dino.txt", text);
+    ASSERT_EQ(r.scan.logs.size(), 1u) << r.scan.summaryLine();
+    EXPECT_EQ(r.run.status, RunStatus::Unusable);
+    EXPECT_FALSE(r.run.timeThroughput);
+    EXPECT_NE(r.run.reason.find("needs the batch size per device and the GPU count (or the "
+                                "global batch size)"),
+              std::string::npos)
+        << r.run.reason;
+}
