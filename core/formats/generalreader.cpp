@@ -112,8 +112,50 @@ void parseGeneral(const void* context, std::string_view text, std::size_t, Speed
 
 void parseNothing(std::string_view, std::size_t, SpeedSample&) {}
 
+// A batch size that says in its own words it spans all devices, as a product of integers or
+// one: modded-nanogpt prints its script, "batch_size : int = 8*64 # batch size, in sequences,
+// across all devices". The first such line in head; 0 where none.
+double batchAcrossAllDevices(std::string_view head, std::string* evidence) {
+    for (auto at = head.find("across all devices"); at != std::string_view::npos;
+         at = head.find("across all devices", at + 1)) {
+        const auto start =
+            head.rfind('\n', at) == std::string_view::npos ? 0 : head.rfind('\n', at) + 1;
+        const std::string_view line = head.substr(start, at - start);
+        const auto name = line.find("batch_size");
+        const auto eq = line.find('=', name == std::string_view::npos ? 0 : name);
+        if (name == std::string_view::npos || eq == std::string_view::npos ||
+            (name > 0 && line[name - 1] != ' ' && line[name - 1] != '\t'))
+            continue;
+        double product = 1.0;
+        std::size_t i = eq + 1, factors = 0;
+        for (;;) {
+            while (i < line.size() && line[i] == ' ')
+                ++i;
+            int v = 0;
+            auto [p, ec] = std::from_chars(line.data() + i, line.data() + line.size(), v);
+            if (ec != std::errc() || v < 1) break;
+            product *= v;
+            ++factors;
+            i = static_cast<std::size_t>(p - line.data());
+            while (i < line.size() && line[i] == ' ')
+                ++i;
+            if (i >= line.size() || line[i] != '*') break;
+            ++i;
+        }
+        while (i < line.size() && line[i] == ' ')
+            ++i;
+        // Nothing but a comment after the figure: "= 8*64 # ...".
+        if (factors == 0 || i >= line.size() || line[i] != '#' || product > 1e9) continue;
+        if (evidence)
+            *evidence = "batch_size " + std::string(trimBlanks(line.substr(eq + 1, i - eq - 1))) +
+                        " (across all devices)";
+        return product;
+    }
+    return 0.0;
+}
+
 // "global batch size: 256", "global_batch_size ...... 256", "train_batch_size": 64 (DeepSpeed's
-// is global), MLPerf's global_batch_size: the first in head.
+// is global), MLPerf's global_batch_size: the first in head; else a batch across all devices.
 double statedGlobalBatch(std::string_view head, std::string* evidence) {
     // maskrcnn-benchmark's SOLVER.IMS_PER_BATCH is the images of a step over all GPUs; the log
     // prints it in its Namespace's opts ('SOLVER.IMS_PER_BATCH', '160').
@@ -145,7 +187,7 @@ double statedGlobalBatch(std::string_view head, std::string* evidence) {
             break;
         }
     }
-    return value;
+    return value > 0.0 ? value : batchAcrossAllDevices(head, evidence);
 }
 
 // What the words of a report line say of its scope.

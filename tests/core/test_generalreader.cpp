@@ -366,3 +366,35 @@ TEST(GeneralReader, AStepTimeLogWithoutBatchOrGpusNamesWhatIsMissing) {
               std::string::npos)
         << r.run.reason;
 }
+
+// modded-nanogpt logs start with their own script, whose f-strings hold "step_avg:" and whose
+// hyperparameters state the batch across all devices as a product ("8*64"); the reports are the
+// cumulative step_avg in ms, "nan" before timing starts.
+TEST(GeneralReader, AScriptsBatchAcrossAllDevicesOverItsStepAverage) {
+    std::string text =
+        "import os\n@dataclass\nclass Hyperparameters:\n"
+        "    batch_size : int = 8*64 # batch size, in sequences, across all devices\n"
+        "    device_batch_size : int = 64 # batch size, in sequences, per device\n"
+        "    print(f\"step:{step+1}/{args.num_iterations} train_loss:{train_loss.item():.4f} "
+        "train_time:{approx_time:.0f}ms step_avg:{approx_time/timed_steps:.2f}ms\")\n"
+        "step:1/6200 train_loss:10.9184 train_time:74701ms step_avg:nanms\n";
+    std::vector<double> v;
+    for (int k = 0; k < 40; ++k) {
+        const double ms = 216.0 + (k % 5) * 0.1;
+        v.push_back(512.0 / (ms / 1000.0));
+        text += "step:" + std::to_string(k + 11) + "/6200 train_loss:3.4469 train_time:" +
+                std::to_string(static_cast<int>(ms * (k + 1))) + "ms step_avg:" + num(ms, 2) +
+                "ms\n";
+    }
+    const Read r = readOne("eb5659d0.txt", text);
+    expectFigure(r, medianPastFirstTenth(v), "samples/s");
+    EXPECT_NE(notes(r.run).find("batch_size 8*64 (across all devices)"), std::string::npos)
+        << notes(r.run);
+    // The per-device line alone is no global batch.
+    std::string perDevice = text;
+    perDevice.erase(perDevice.find("    batch_size : int"),
+                    perDevice.find("    device_batch") - perDevice.find("    batch_size : int"));
+    const Read alone = readOne("eb5659d0.txt", perDevice);
+    ASSERT_EQ(alone.scan.logs.size(), 1u);
+    EXPECT_FALSE(alone.run.timeThroughput);
+}
