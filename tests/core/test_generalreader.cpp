@@ -9,6 +9,7 @@
 #include "core/formats/realworld.h"
 #include "core/load/logscan.h"
 #include "core/load/runloader.h"
+#include "core/load/sidecars.h"
 #include "core/parse/ratephrase.h"
 #include "tests/support/logwriter.h"
 
@@ -397,4 +398,24 @@ TEST(GeneralReader, AScriptsBatchAcrossAllDevicesOverItsStepAverage) {
     const Read alone = readOne("eb5659d0.txt", perDevice);
     ASSERT_EQ(alone.scan.logs.size(), 1u);
     EXPECT_FALSE(alone.run.timeThroughput);
+}
+
+// A trainer's train_results.json is one figure (train_samples_per_second), not a run's reports:
+// refused, and the reason says it is a results file, not a document or a configuration.
+TEST(GeneralReader, AResultsJsonIsRefusedAsAResultsFile) {
+    TempDir dir;
+    writeFile(dir / "train_results.json",
+              "{\n    \"epoch\": 2.9965936739659367,\n    \"train_runtime\": 5980.6912,\n    "
+              "\"train_samples_per_second\": 14.427,\n    \"train_steps_per_second\": 0.128\n}");
+    Sidecars sidecars(dir.path());
+    std::vector<Warning> warnings;
+    std::string why;
+    EXPECT_FALSE(sniffLogFile(dir / "train_results.json", "train_results.json", dir.path(),
+                              sidecars, warnings, nullptr, &why));
+    EXPECT_NE(why.find("a configuration or results file (.json)"), std::string::npos) << why;
+    EXPECT_NE(why.find("one figure"), std::string::npos) << why;
+    writeFile(dir / "README.md", "Speed: 1234 samples/sec\n");
+    EXPECT_FALSE(sniffLogFile(dir / "README.md", "README.md", dir.path(), sidecars, warnings,
+                              nullptr, &why));
+    EXPECT_NE(why.find("a document, source or configuration file (.md)"), std::string::npos) << why;
 }
