@@ -94,6 +94,9 @@ std::optional<RatePhrase> phraseOf(std::string_view text) {
 
 void parseGeneral(const void* context, std::string_view text, std::size_t, SpeedSample& s) {
     const auto& spec = *static_cast<const GeneralSpec*>(context);
+    // tqdm's bars joined by '\r': the parser keeps the line from the first bar with the marker
+    // on; the template was taken of the last bar, what a terminal shows.
+    if (const auto cr = text.rfind('\r'); cr != std::string_view::npos) text.remove_prefix(cr + 1);
     if (templateOf(text) != spec.templ) return;
     const auto phrase = phraseOf(text);
     if (!phrase || phrase->token != spec.marker || !std::isfinite(phrase->value) ||
@@ -159,9 +162,11 @@ double batchAcrossAllDevices(std::string_view head, std::string* evidence) {
 double statedGlobalBatch(std::string_view head, std::string* evidence) {
     // maskrcnn-benchmark's SOLVER.IMS_PER_BATCH is the images of a step over all GPUs; the log
     // prints it in its Namespace's opts ('SOLVER.IMS_PER_BATCH', '160').
-    static constexpr std::array<std::string_view, 5> kNames{
-        "global batch size", "global_batch_size", "\"train_batch_size\"", "total batch size",
-        "SOLVER.IMS_PER_BATCH"};
+    // MLPerf v0.5's ":::MLPv0.5.0 ncf ... (ncf.py:312) input_batch_size: 1048576" is the batch
+    // of a step over all GPUs, as MLPerf's rules state batch sizes.
+    static constexpr std::array<std::string_view, 6> kNames{
+        "global batch size", "global_batch_size",    "\"train_batch_size\"",
+        "total batch size",  "SOLVER.IMS_PER_BATCH", ") input_batch_size"};
     std::size_t best = std::string_view::npos;
     double value = 0.0;
     for (std::string_view name : kNames) {
@@ -182,7 +187,10 @@ double statedGlobalBatch(std::string_view head, std::string* evidence) {
             if (evidence)
                 // "global_batch_size 256", not the dump's dots or the opts' quotes.
                 *evidence =
-                    std::string(name[0] == '"' ? name.substr(1, name.size() - 2) : name) + " " +
+                    std::string(name[0] == '"'   ? name.substr(1, name.size() - 2)
+                                : name[0] == ')' ? name.substr(2)
+                                                 : name) +
+                    " " +
                     std::string(head.substr(i, static_cast<std::size_t>(p - (head.data() + i))));
             break;
         }

@@ -419,3 +419,32 @@ TEST(GeneralReader, AResultsJsonIsRefusedAsAResultsFile) {
                               nullptr, &why));
     EXPECT_NE(why.find("a document, source or configuration file (.md)"), std::string::npos) << why;
 }
+
+// MLPerf v0.5's NCF: each epoch's tqdm bars on one physical line joined by '\r' (the terminal
+// shows the last), steps per second; the batch of a step over all 8 GPUs is MLPerf's
+// input_batch_size (the command line's -b says the same, but not whether per GPU or in all).
+TEST(GeneralReader, TqdmBarsJoinedByCarriageReturnsWithMlperfsBatch) {
+    std::string text =
+        "+ python -m torch.distributed.launch --nproc_per_node=8 ncf.py /data/ml-20m -l 0.0045 "
+        "-b 1048576 -b1 0.25 --valid-batch-size 1048576 --fp16\n"
+        ":::MLPv0.5.0 ncf 1541731861.629229784 (ncf.py:312) input_batch_size: 1048576\n";
+    std::vector<double> v;
+    for (int epoch = 0; epoch < 15; ++epoch) {
+        const double last = epoch == 0 ? 75.39 : 110.0 + (epoch % 4);
+        v.push_back(last * 1048576.0);
+        text += "\r  0%|          | 0/95 [00:00<?, ?it/s]\r 13%|\xe2\x96\x88\xe2\x96\x8e       "
+                " | 12/95 [00:00<00:03, 22.30it/s]\r 88%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88"
+                "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x8a | 84/95 "
+                "[00:01<00:00, 72.14it/s]\r100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88"
+                "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 95/95 "
+                "[00:01<00:00, " +
+                num(last, 2) + "it/s]\n";
+        text += ":::MLPv0.5.0 ncf 1541731866.786517859 (ncf.py:438) eval_start\n";
+        text += "Epoch " + std::to_string(epoch) +
+                ": HR@10 = 0.4302, NDCG@10 = 0.2439, train_time = 1.02, val_time = 0.29\n";
+    }
+    const Read r = readOne("result_0.txt", text);
+    expectFigure(r, medianPastFirstTenth(v), "samples/s");
+    EXPECT_NE(notes(r.run).find("the global batch input_batch_size 1048576"), std::string::npos)
+        << notes(r.run);
+}
