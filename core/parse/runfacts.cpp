@@ -145,6 +145,18 @@ struct Collector {
         }
     }
 
+    // An srun or mpirun whose own command is an inline snippet (after the launcher: "bash -c
+    // 'mpirun -np 65 ...'" wraps a real launch).
+    static bool helperStep(std::string_view text) {
+        auto launcher = text.find("srun ");
+        if (launcher == std::string_view::npos) launcher = text.find("mpirun ");
+        if (launcher == std::string_view::npos) return false;
+        const std::string_view after = text.substr(launcher);
+        for (std::string_view snippet : {" bash -c ", " sh -c ", " python -c ", " python3 -c "})
+            if (contains(after, snippet)) return true;
+        return false;
+    }
+
     // "DLL ... PARAMETER k : v  k : v ..." (two blanks between pairs).
     void dllParameters(std::string_view text, std::int64_t line) {
         const auto at = text.find("PARAMETER");
@@ -420,7 +432,11 @@ struct Collector {
         benchmarkLines(text, n);
         if (const auto ns = text.find("Namespace("); ns != std::string_view::npos)
             keywordArguments(text.substr(ns + 10), n);
-        // Flags on a command line: --batch_size=256, --num_gpus=8
+        // Flags on a command line: --batch_size=256, --num_gpus=8. A launcher's helper step
+        // (MLPerf's "srun --ntasks=1 bash -c 'echo Clearing cache ...'", "srun --nodes=1
+        // --ntasks=1 --container-name=x python -c ''") runs no training: its flags say nothing
+        // of the run's size.
+        if (helperStep(text)) return;
         for (std::size_t at = text.find("--"); at != std::string_view::npos;
              at = text.find("--", at + 2)) {
             const auto eq = text.find('=', at);
@@ -470,7 +486,7 @@ struct Collector {
             colon < keyStart)
             return;
         const std::string_view key = text.substr(keyStart + 1, colon - keyStart - 1);
-        std::string_view value = text.substr(colon + 13);
+        std::string_view value = text.substr(colon + 12);
         value = value.substr(0, value.find_first_of(",}"));
         devices.record(key, value, n);
     }

@@ -148,3 +148,21 @@ TEST(DeviceFacts, DevicesThatAreNoGpusAreTheReason) {
     const RunFacts both = readRunFacts("*** Num TPU Cores: 8\nusing world size: 8\n");
     EXPECT_FALSE(both.uncountedDevices);
 }
+
+// MLPerf's run scripts clear caches and set up containers with srun steps of one task before the
+// training launch: those are no count of the run (the DGX A100 RNN-T log read 1 GPU, the
+// 32-node BERT log 32).
+TEST(DeviceFacts, ALaunchersHelperStepIsNoRunSize) {
+    const RunFacts f = readRunFacts(
+        "+ srun --ntasks=1 bash -c 'echo -n '\\''Clearing cache on '\\'' && hostname && sync'\n"
+        "+ srun --nodes=1 --ntasks=1 --container-name=rnn_speech_recognition python -c ''\n"
+        "+ srun --mpi=none --ntasks=8 --ntasks-per-node=8 --container-name=rnnt "
+        "./run_and_time.sh\n");
+    EXPECT_EQ(value(f.gpus), "8");
+    ASSERT_TRUE(f.gpus);
+    EXPECT_EQ(f.gpus->line, 3);
+    // An inline shell that wraps the launch is the launch.
+    const RunFacts wrapped = readRunFacts(
+        "+ docker exec -it cont bash -c 'mpirun --allow-run-as-root -np 16 ./run_and_time.sh'\n");
+    EXPECT_EQ(value(wrapped.gpus), "16");
+}
