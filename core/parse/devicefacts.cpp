@@ -72,8 +72,11 @@ void DeviceFacts::platform(std::string_view value, std::int64_t n) {
     const std::string evidence = "submission_platform \"" + std::string(name.substr(0, 60)) + "\"";
     if (contains(l, "gaudi") || contains(l, "hls-"))
         return notGpus("its devices are Gaudi accelerators (HPUs), not GPUs", n, evidence);
-    if (contains(l, "xeon") || contains(l, "sapphire rapids") || contains(l, "epyc") ||
-        contains(l, "cpu"))
+    // A host's CPU beside its GPUs ("8xA100 with EPYC 7763") is no CPU-only run.
+    const bool namesGpu = contains(l, "gpu") || contains(l, "nvidia") || contains(l, "dgx") ||
+                          contains(l, "100") || contains(l, "200") || contains(l, "instinct");
+    if (!namesGpu && (contains(l, "xeon") || contains(l, "sapphire rapids") ||
+                      contains(l, "epyc") || contains(l, "cpu")))
         return notGpus("it ran on CPUs, no GPUs", n, evidence);
     if (contains(l, "tpu")) return notGpus("its devices are TPU cores, not GPUs", n, evidence);
     std::size_t end = 0;

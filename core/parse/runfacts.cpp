@@ -456,23 +456,25 @@ struct Collector {
             const auto q = text.find('\'', 15);
             if (q != std::string_view::npos) pair("dtype", text.substr(15, q - 15), n);
         }
-        // MLPerf: 'num_accelerators': '16', 'num_nodes': '1' in submission_entry; :::MLLOG keys.
-        if (contains(text, ":::MLL")) {
-            auto quoted = [&](std::string_view key) -> std::optional<int> {
-                const auto at = text.find(key);
-                if (at == std::string_view::npos) return std::nullopt;
-                const auto start = at + key.size();
-                const auto end = text.find('\'', start);
-                if (end == std::string_view::npos) return std::nullopt;
-                return positive(text.substr(start, end - start));
-            };
-            if (auto a = quoted("'num_accelerators': '"))
-                set(mlperfGpus, std::to_string(*a), n, "num_accelerators " + std::to_string(*a));
-            if (auto nn = quoted("'num_nodes': '"))
-                set(mlperfNodes, std::to_string(*nn), n, "num_nodes " + std::to_string(*nn));
-            if (contains(text, ":::MLLOG {")) mllogKey(text, n);
-            mllKey(text, n);
-        }
+        if (contains(text, ":::MLL")) mlperfLine(text, n);
+    }
+
+    // MLPerf: 'num_accelerators': '16', 'num_nodes': '1' in submission_entry; :::MLLOG keys.
+    void mlperfLine(std::string_view text, std::int64_t n) {
+        auto quoted = [&](std::string_view key) -> std::optional<int> {
+            const auto at = text.find(key);
+            if (at == std::string_view::npos) return std::nullopt;
+            const auto start = at + key.size();
+            const auto end = text.find('\'', start);
+            if (end == std::string_view::npos) return std::nullopt;
+            return positive(text.substr(start, end - start));
+        };
+        if (auto a = quoted("'num_accelerators': '"))
+            set(mlperfGpus, std::to_string(*a), n, "num_accelerators " + std::to_string(*a));
+        if (auto nn = quoted("'num_nodes': '"))
+            set(mlperfNodes, std::to_string(*nn), n, "num_nodes " + std::to_string(*nn));
+        if (contains(text, ":::MLLOG {")) mllogKey(text, n);
+        mllKey(text, n);
     }
 
     // MLPerf v0.5-0.6's records: ":::MLL 1558635870.446 submission_platform: {"value": "130xDGX-1
@@ -554,6 +556,15 @@ struct Collector {
         }
         if (!facts.precision && (ampFalse || fp16False))
             facts.precision = RunFact{"fp32", ampLine, "amp/fp16 False"};
+        chooseGpus();
+        chooseBatch();
+        if (!facts.nodes) facts.nodes = hosts.nodes(facts.gpus ? std::stoi(facts.gpus->value) : 0);
+        if (!facts.gpus) facts.uncountedDevices = devices.notCounted();
+        return facts;
+    }
+
+    // The GPUs and nodes, from the highest of the sources that state them.
+    void chooseGpus() {
         // Tags of two ranks or more: the highest is the process count less one. The tags of one
         // rank are no count (a log of rank 0's lines is any number of GPUs' run).
         const int processes = minRank >= 0 && minRank < maxRank ? maxRank + 1 : 0;
@@ -601,6 +612,10 @@ struct Collector {
         if (!facts.nodes && launcherNodes) facts.nodes = launcherNodes;
         if (!facts.nodes && mlperfNodes) facts.nodes = mlperfNodes;
         if (!facts.nodes && mlperfPlatformNodes) facts.nodes = mlperfPlatformNodes;
+    }
+
+    // The batch per device, where the log states it only as a global batch or on a command line.
+    void chooseBatch() {
         if (!facts.batch && mlperfGlobalBatch && facts.gpus) {
             const int global = std::stoi(mlperfGlobalBatch->value);
             const int gpus = std::stoi(facts.gpus->value);
@@ -627,9 +642,6 @@ struct Collector {
                     RunFact{std::to_string(global / gpus), statedGlobalBatch->line,
                             statedGlobalBatch->evidence + " / " + std::to_string(gpus) + " GPUs"};
         }
-        if (!facts.nodes) facts.nodes = hosts.nodes(facts.gpus ? std::stoi(facts.gpus->value) : 0);
-        if (!facts.gpus) facts.uncountedDevices = devices.notCounted();
-        return facts;
     }
 };
 

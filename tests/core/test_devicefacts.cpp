@@ -144,6 +144,9 @@ TEST(DeviceFacts, DevicesThatAreNoGpusAreTheReason) {
         EXPECT_NE(detail.find(c.says), std::string::npos) << detail;
         EXPECT_NE(detail.find("line 1"), std::string::npos) << detail;
     }
+    // A host's CPU named beside its GPUs is no CPU-only run.
+    const RunFacts host = readRunFacts(mllog("submission_platform", "\"AMD EPYC 7763 with A100\""));
+    EXPECT_FALSE(host.uncountedDevices);
     // A GPU count the log states wins over what it says of other devices.
     const RunFacts both = readRunFacts("*** Num TPU Cores: 8\nusing world size: 8\n");
     EXPECT_FALSE(both.uncountedDevices);
