@@ -94,6 +94,9 @@ std::optional<RatePhrase> phraseOf(std::string_view text) {
 
 void parseGeneral(const void* context, std::string_view text, std::size_t, SpeedSample& s) {
     const auto& spec = *static_cast<const GeneralSpec*>(context);
+    // tqdm's bars joined by '\r': the parser keeps the line from the first bar with the marker
+    // on; the template was taken of the last bar, what a terminal shows.
+    if (const auto cr = text.rfind('\r'); cr != std::string_view::npos) text.remove_prefix(cr + 1);
     if (templateOf(text) != spec.templ) return;
     const auto phrase = phraseOf(text);
     if (!phrase || phrase->token != spec.marker || !std::isfinite(phrase->value) ||
@@ -112,19 +115,67 @@ void parseGeneral(const void* context, std::string_view text, std::size_t, Speed
 
 void parseNothing(std::string_view, std::size_t, SpeedSample&) {}
 
+// A batch size that says in its own words it spans all devices, as a product of integers or
+// one: modded-nanogpt prints its script, "batch_size : int = 8*64 # batch size, in sequences,
+// across all devices". The first such line in head; 0 where none.
+double batchAcrossAllDevices(std::string_view head, std::string* evidence) {
+    for (auto at = head.find("across all devices"); at != std::string_view::npos;
+         at = head.find("across all devices", at + 1)) {
+        const auto start =
+            head.rfind('\n', at) == std::string_view::npos ? 0 : head.rfind('\n', at) + 1;
+        const std::string_view line = head.substr(start, at - start);
+        const auto name = line.find("batch_size");
+        const auto eq = line.find('=', name == std::string_view::npos ? 0 : name);
+        if (name == std::string_view::npos || eq == std::string_view::npos ||
+            (name > 0 && line[name - 1] != ' ' && line[name - 1] != '\t'))
+            continue;
+        double product = 1.0;
+        std::size_t i = eq + 1, factors = 0;
+        for (;;) {
+            while (i < line.size() && line[i] == ' ')
+                ++i;
+            int v = 0;
+            auto [p, ec] = std::from_chars(line.data() + i, line.data() + line.size(), v);
+            if (ec != std::errc() || v < 1) break;
+            product *= v;
+            ++factors;
+            i = static_cast<std::size_t>(p - line.data());
+            while (i < line.size() && line[i] == ' ')
+                ++i;
+            if (i >= line.size() || line[i] != '*') break;
+            ++i;
+        }
+        while (i < line.size() && line[i] == ' ')
+            ++i;
+        // Nothing but a comment after the figure: "= 8*64 # ...".
+        if (factors == 0 || i >= line.size() || line[i] != '#' || product > 1e9) continue;
+        if (evidence)
+            *evidence = "batch_size " + std::string(trimBlanks(line.substr(eq + 1, i - eq - 1))) +
+                        " (across all devices)";
+        return product;
+    }
+    return 0.0;
+}
+
 // "global batch size: 256", "global_batch_size ...... 256", "train_batch_size": 64 (DeepSpeed's
-// is global), MLPerf's global_batch_size: the first in head.
+// is global), MLPerf's global_batch_size: the first in head; else a batch across all devices.
 double statedGlobalBatch(std::string_view head, std::string* evidence) {
-    static constexpr std::array<std::string_view, 4> kNames{
-        "global batch size", "global_batch_size", "\"train_batch_size\"", "total batch size"};
+    // maskrcnn-benchmark's SOLVER.IMS_PER_BATCH is the images of a step over all GPUs; the log
+    // prints it in its Namespace's opts ('SOLVER.IMS_PER_BATCH', '160').
+    // MLPerf v0.5's ":::MLPv0.5.0 ncf ... (ncf.py:312) input_batch_size: 1048576" is the batch
+    // of a step over all GPUs, as MLPerf's rules state batch sizes.
+    static constexpr std::array<std::string_view, 6> kNames{
+        "global batch size", "global_batch_size",    "\"train_batch_size\"",
+        "total batch size",  "SOLVER.IMS_PER_BATCH", ") input_batch_size"};
     std::size_t best = std::string_view::npos;
     double value = 0.0;
     for (std::string_view name : kNames) {
         for (auto at = head.find(name); at != std::string_view::npos && at < best;
              at = head.find(name, at + 1)) {
             std::size_t i = at + name.size();
-            while (i < head.size() && (head[i] == ' ' || head[i] == '.' || head[i] == ':' ||
-                                       head[i] == '=' || head[i] == '"' || head[i] == ','))
+            while (i < head.size() &&
+                   (head[i] == ' ' || head[i] == '.' || head[i] == ':' || head[i] == '=' ||
+                    head[i] == '"' || head[i] == ',' || head[i] == '\''))
                 ++i;
             // MLPerf: "key": "global_batch_size", "value": 256
             if (head.substr(i, 8) == "value\": ") i += 8;
@@ -134,12 +185,17 @@ double statedGlobalBatch(std::string_view head, std::string* evidence) {
             best = at;
             value = v;
             if (evidence)
+                // "global_batch_size 256", not the dump's dots or the opts' quotes.
                 *evidence =
-                    std::string(head.substr(at, static_cast<std::size_t>(p - (head.data() + at))));
+                    std::string(name[0] == '"'   ? name.substr(1, name.size() - 2)
+                                : name[0] == ')' ? name.substr(2)
+                                                 : name) +
+                    " " +
+                    std::string(head.substr(i, static_cast<std::size_t>(p - (head.data() + i))));
             break;
         }
     }
-    return value;
+    return value > 0.0 ? value : batchAcrossAllDevices(head, evidence);
 }
 
 // What the words of a report line say of its scope.
@@ -196,7 +252,14 @@ struct Series {
     std::int64_t firstLine = 0, lastLine = 0;
     int count = 0;
     bool evaluation = false, summary = false, mlperf = false;
+    // A step time whose own lines state the global batch (Megatron's "elapsed time per iteration
+    // (ms): 484.7 | ... | global batch size: 256"): the trainer's whole step, wall clock.
+    bool batchedSteps = false;
 };
+
+bool statesGlobalBatch(std::string_view text) {
+    return contains(text, "global batch size") || contains(text, "global_batch_size");
+}
 
 std::string hex8(std::size_t h) {
     static const char* digits = "0123456789abcdef";
@@ -341,17 +404,21 @@ const LogFormat* detectGeneralFormat(std::string_view head, std::string* why,
             s.evaluation = isEvaluationRate(s.firstText, s.phrase);
             s.summary = summaryWords(text);
             s.mlperf = contains(text, ":::MLLOG");
+            s.batchedSteps = s.phrase.kind == Kind::StepSeconds && statesGlobalBatch(text);
         }
         s.lastLine = n;
     }
     // The series: training rates that repeat, the most reports first, rates before step times;
     // else a single closing summary.
     const Series* best = nullptr;
-    // A closing summary in a throughput unit beats a series of step times or progress bars.
+    // A closing summary in a throughput unit beats a series of step times or progress bars;
+    // step times that state their global batch on their own lines beat a rate series: they time
+    // the whole step, where a timer's samples/s (DeepSpeed's, in a Megatron-DeepSpeed log) may
+    // time part of it (the log's timestamps agree with Megatron's line, not with the timer).
     auto rank = [](const Series& s) {
         const bool rate = s.phrase.kind == Kind::Rate;
-        return std::tuple(!s.evaluation, s.count >= 2 || (rate && s.summary), rate, s.count,
-                          -s.firstLine);
+        return std::tuple(!s.evaluation, s.count >= 2 || (rate && s.summary),
+                          s.batchedSteps && s.count >= 2, rate, s.count, -s.firstLine);
     };
     for (const auto& [t, s] : series)
         if (!best || rank(s) > rank(*best)) best = &s;

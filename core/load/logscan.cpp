@@ -340,10 +340,21 @@ namespace {
 bool readTextHead(const fs::path& path, std::string& head, bool* binary, std::string* whyNot) {
     // Documents, source and configs quote log lines and print rates; they are not runs.
     if (isDocumentName(path.filename().string())) {
+        // A results file (a trainer's train_results.json, a CSV table) holds figures, one each:
+        // said as such, since "configuration" would not be true of it.
+        std::string ext = path.extension().string();
+        for (char& c : ext)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        const bool results = ext == ".json" || ext == ".csv" || ext == ".tsv";
         if (whyNot)
-            *whyNot = "not a throughput log: a document, source or configuration file (" +
-                      path.extension().string() +
-                      ") is never read as a run, whatever log lines it quotes";
+            *whyNot = results ? "not a throughput log: a configuration or results file (" +
+                                    path.extension().string() +
+                                    ") is never read as a run, whatever figures it holds (a "
+                                    "summary such as train_results.json is one figure, not the "
+                                    "run's series of reports: read the run's log instead)"
+                              : "not a throughput log: a document, source or configuration file (" +
+                                    path.extension().string() +
+                                    ") is never read as a run, whatever log lines it quotes";
         return false;
     }
     std::string error;
@@ -435,8 +446,8 @@ bool scansPastHead(std::string_view head) {
                     std::isdigit(static_cast<unsigned char>(l[i + 3])) &&
                     std::isdigit(static_cast<unsigned char>(l[i + 4]));
         if (clock || l.rfind(":::", 0) == 0 || l.rfind('[', 0) == 0 ||
-            l.find("INFO") != std::string_view::npos ||
-            l.find("WARN") != std::string_view::npos || l.find("ERROR") != std::string_view::npos)
+            l.find("INFO") != std::string_view::npos || l.find("WARN") != std::string_view::npos ||
+            l.find("ERROR") != std::string_view::npos)
             ++loglike;
         head.remove_prefix(nl == std::string_view::npos ? head.size() : nl + 1);
     }
@@ -499,18 +510,17 @@ std::optional<LogFile> sniffLogFile(const fs::path& path, const std::string& dis
     }
     if (!format) {
         if (whyNot)
-            *whyNot =
-                "not a throughput log: none of its first " + std::to_string(kDetectLines) +
-                " lines" +
-                (scansPastHead(head)
-                     ? " (nor up to " + std::to_string(kScanPastHead >> 20) +
-                           " MiB past its first " + std::to_string(kDetectBytes >> 20) + " MiB)"
-                     : head.size() == kDetectBytes
-                         ? " (its first " + std::to_string(kDetectBytes >> 20) +
-                               " MiB do not read as a log's, so no further)"
-                         : std::string()) +
-                " is a throughput line of a known format (scaleview-cli formats lists "
-                "them)";
+            *whyNot = "not a throughput log: none of its first " + std::to_string(kDetectLines) +
+                      " lines" +
+                      (scansPastHead(head) ? " (nor up to " + std::to_string(kScanPastHead >> 20) +
+                                                 " MiB past its first " +
+                                                 std::to_string(kDetectBytes >> 20) + " MiB)"
+                       : head.size() == kDetectBytes
+                           ? " (its first " + std::to_string(kDetectBytes >> 20) +
+                                 " MiB do not read as a log's, so no further)"
+                           : std::string()) +
+                      " is a throughput line of a known format (scaleview-cli formats lists "
+                      "them)";
         if (candidate.line > 0 && whyNot) *whyNot = notReadText(candidate);
         if (candidate.line > 0 && notRead)
             *notRead = NotReadLog{display, path, candidate.line, candidate.text};

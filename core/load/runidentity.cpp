@@ -367,6 +367,14 @@ void Identification::topology() {
         o.details.push_back("GPUs ?: " + gpusWhere + " says " + std::to_string(*gpus) +
                             ", more than " + std::to_string(kMaxRanks) +
                             ": not a GPU count, not used");
+    } else if ((!gpus || *gpus <= 0) && m_facts.uncountedDevices) {
+        // What the log does say of its devices, where that is no GPU count.
+        m_key.topology = Topology{0, 0};
+        o.topology = KeySource::Unknown;
+        o.details.push_back("GPUs ?: " + m_facts.uncountedDevices->value + " (log, " +
+                            m_facts.uncountedDevices->where() +
+                            "), and neither its path, a scaleview.json nor its format file "
+                            "states a GPU count: its throughput counts, no speedup");
     } else if (!gpus || *gpus <= 0) {
         m_key.topology = Topology{0, 0};
         o.topology = KeySource::Unknown;

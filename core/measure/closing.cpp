@@ -49,9 +49,16 @@ std::string dlperfStops(std::string_view script, std::string_view where) {
 
 std::optional<Shortfall> unknownBatchOrGpus(std::string_view lines, int batchPerDevice, int ranks) {
     if (batchPerDevice > 0 && ranks > 0) return std::nullopt;
+    // Everything that is missing is named: a log that states neither (DINO's MetricLogger,
+    // modded-nanogpt's step_avg) needs both, or the global batch that stands for them.
+    const std::string missing =
+        batchPerDevice <= 0 && ranks <= 0
+            ? "batch size per device and the GPU count (or the global batch size)"
+        : batchPerDevice <= 0 ? "batch size per device (or the global batch size)"
+                              : "GPU count (or the global batch size)";
     return Shortfall{RunStatus::Unusable,
                      "its lines give " + std::string(lines) + ", and the throughput needs the " +
-                         (batchPerDevice <= 0 ? "batch size per device" : "GPU count") +
+                         missing +
                          ", which neither the log, its path nor a scaleview.json says (?)"};
 }
 

@@ -1,6 +1,7 @@
 #include "core/parse/runfacts.h"
 
 #include "core/model/textscan.h"
+#include "core/parse/devicefacts.h"
 #include "core/parse/hostfacts.h"
 #include "core/parse/lineformat.h"
 #include "core/model/outputtext.h"
@@ -71,6 +72,7 @@ struct Collector {
     std::int64_t useGpuLine = 0;
     std::optional<int> exampleNodes;
     HostFacts hosts;
+    DeviceFacts devices;
 
     static void set(std::optional<RunFact>& slot, std::string value, std::int64_t line,
                     std::string_view evidence) {
@@ -141,6 +143,18 @@ struct Collector {
             if (!v.empty() && v.size() < 64 && v != "None" && !contains(v, "/"))
                 set(facts.model, std::string(v), line, evidence);
         }
+    }
+
+    // An srun or mpirun whose own command is an inline snippet (after the launcher: "bash -c
+    // 'mpirun -np 65 ...'" wraps a real launch).
+    static bool helperStep(std::string_view text) {
+        auto launcher = text.find("srun ");
+        if (launcher == std::string_view::npos) launcher = text.find("mpirun ");
+        if (launcher == std::string_view::npos) return false;
+        const std::string_view after = text.substr(launcher);
+        for (std::string_view snippet : {" bash -c ", " sh -c ", " python -c ", " python3 -c "})
+            if (contains(after, snippet)) return true;
+        return false;
     }
 
     // "DLL ... PARAMETER k : v  k : v ..." (two blanks between pairs).
@@ -215,8 +229,12 @@ struct Collector {
     // true, ...}} (PyTorch) or {"type": "LOG", "step": "PARAMETER", "data": {"arch": ...}} (TF).
     void jsonParameters(std::string_view text, std::int64_t line) {
         const auto data = text.find("\"data\": {");
-        if (data == std::string_view::npos) return;
-        std::size_t i = data + 9;
+        if (data != std::string_view::npos) jsonObject(text, data + 9, line);
+    }
+
+    // The pairs of a one-line JSON object from i (after its '{'): DLLogger's "data", NVLOG's
+    // "args: {"world_size": 8, "batch_size": 220, ...}".
+    void jsonObject(std::string_view text, std::size_t i, std::int64_t line) {
         while (i < text.size() && text[i] != '}') {
             const auto open = text.find('"', i);
             if (open == std::string_view::npos) return;
@@ -406,10 +424,19 @@ struct Collector {
         }
         if (contains(text, "PARAMETER") && contains(text, " : ")) dllParameters(text, n);
         if (contains(text, "DLLL {") && contains(text, "PARAMETER")) jsonParameters(text, n);
+        if (const auto args = text.find(") args: {");
+            args != std::string_view::npos && contains(text, ":::NVLOG"))
+            jsonObject(text, args + 9, n);
+        dashedParameter(text, n);
+        devices.line(text, n);
         benchmarkLines(text, n);
         if (const auto ns = text.find("Namespace("); ns != std::string_view::npos)
             keywordArguments(text.substr(ns + 10), n);
-        // Flags on a command line: --batch_size=256, --num_gpus=8
+        // Flags on a command line: --batch_size=256, --num_gpus=8. A launcher's helper step
+        // (MLPerf's "srun --ntasks=1 bash -c 'echo Clearing cache ...'", "srun --nodes=1
+        // --ntasks=1 --container-name=x python -c ''") runs no training: its flags say nothing
+        // of the run's size.
+        if (helperStep(text)) return;
         for (std::size_t at = text.find("--"); at != std::string_view::npos;
              at = text.find("--", at + 2)) {
             const auto eq = text.find('=', at);
@@ -429,22 +456,63 @@ struct Collector {
             const auto q = text.find('\'', 15);
             if (q != std::string_view::npos) pair("dtype", text.substr(15, q - 15), n);
         }
-        // MLPerf: 'num_accelerators': '16', 'num_nodes': '1' in submission_entry; :::MLLOG keys.
-        if (contains(text, ":::MLL")) {
-            auto quoted = [&](std::string_view key) -> std::optional<int> {
-                const auto at = text.find(key);
-                if (at == std::string_view::npos) return std::nullopt;
-                const auto start = at + key.size();
-                const auto end = text.find('\'', start);
-                if (end == std::string_view::npos) return std::nullopt;
-                return positive(text.substr(start, end - start));
-            };
-            if (auto a = quoted("'num_accelerators': '"))
-                set(mlperfGpus, std::to_string(*a), n, "num_accelerators " + std::to_string(*a));
-            if (auto nn = quoted("'num_nodes': '"))
-                set(mlperfNodes, std::to_string(*nn), n, "num_nodes " + std::to_string(*nn));
-            if (contains(text, ":::MLLOG {")) mllogKey(text, n);
-        }
+        if (contains(text, ":::MLL")) mlperfLine(text, n);
+    }
+
+    // MLPerf: 'num_accelerators': '16', 'num_nodes': '1' in submission_entry; :::MLLOG keys.
+    void mlperfLine(std::string_view text, std::int64_t n) {
+        auto quoted = [&](std::string_view key) -> std::optional<int> {
+            const auto at = text.find(key);
+            if (at == std::string_view::npos) return std::nullopt;
+            const auto start = at + key.size();
+            const auto end = text.find('\'', start);
+            if (end == std::string_view::npos) return std::nullopt;
+            return positive(text.substr(start, end - start));
+        };
+        if (auto a = quoted("'num_accelerators': '"))
+            set(mlperfGpus, std::to_string(*a), n, "num_accelerators " + std::to_string(*a));
+        if (auto nn = quoted("'num_nodes': '"))
+            set(mlperfNodes, std::to_string(*nn), n, "num_nodes " + std::to_string(*nn));
+        if (contains(text, ":::MLLOG {")) mllogKey(text, n);
+        mllKey(text, n);
+    }
+
+    // MLPerf v0.5-0.6's records: ":::MLL 1558635870.446 submission_platform: {"value": "130xDGX-1
+    // with V100", ...}".
+    void mllKey(std::string_view text, std::int64_t n) {
+        const auto at = text.find(":::MLL ");
+        if (at == std::string_view::npos) return;
+        const auto keyStart = text.find(' ', at + 7);
+        const auto colon = text.find(": {\"value\": ", at + 7);
+        if (keyStart == std::string_view::npos || colon == std::string_view::npos ||
+            colon < keyStart)
+            return;
+        const std::string_view key = text.substr(keyStart + 1, colon - keyStart - 1);
+        std::string_view value = text.substr(colon + 12);
+        value = value.substr(0, value.find_first_of(",}"));
+        devices.record(key, value, n);
+    }
+
+    // A parameter dump's "- key : value" lines, padded: PaddleNLP's "- world_size
+    // :1", Transformer-XL's "    - local_rank : 0". The blank before the colon tells a dump
+    // from prose ("epoch 3 - loss: 0.5").
+    void dashedParameter(std::string_view text, std::int64_t n) {
+        const auto dash = text.find("- ");
+        if (dash == std::string_view::npos || (dash > 0 && text[dash - 1] != ' ')) return;
+        std::size_t i = dash + 2;
+        const std::size_t keyStart = i;
+        while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) ||
+                                   text[i] == '_' || text[i] == '.'))
+            ++i;
+        const std::size_t keyEnd = i;
+        while (i < text.size() && text[i] == ' ')
+            ++i;
+        if (keyEnd - keyStart < 2 || i == keyEnd || i >= text.size() || text[i] != ':') return;
+        std::string_view value = text.substr(i + 1);
+        if (const auto esc = value.find('\x1b'); esc != std::string_view::npos)
+            value = value.substr(0, esc);
+        if (!trimBlanks(value).empty())
+            pair(text.substr(keyStart, keyEnd - keyStart), trimBlanks(value), n);
     }
 
     // MLPerf's JSON records: :::MLLOG {..., "key": "number_of_ranks", "value": 16, ...}; the
@@ -459,6 +527,7 @@ struct Collector {
         std::string_view value = text.substr(v + 9);
         value = value.substr(0, value.find_first_of(",}"));
         const std::string evidence = std::string(key) + " " + std::string(trimBlanks(value));
+        devices.record(key, value, n);
         if (key == "number_of_ranks" || key == "world_size") {
             if (auto g = positive(value)) set(totalGpus, std::to_string(*g), n, evidence);
         } else if (key == "number_of_nodes" || key == "num_nodes") {
@@ -487,9 +556,20 @@ struct Collector {
         }
         if (!facts.precision && (ampFalse || fp16False))
             facts.precision = RunFact{"fp32", ampLine, "amp/fp16 False"};
+        chooseGpus();
+        chooseBatch();
+        if (!facts.nodes) facts.nodes = hosts.nodes(facts.gpus ? std::stoi(facts.gpus->value) : 0);
+        if (!facts.gpus) facts.uncountedDevices = devices.notCounted();
+        return facts;
+    }
+
+    // The GPUs and nodes, from the highest of the sources that state them.
+    void chooseGpus() {
         // Tags of two ranks or more: the highest is the process count less one. The tags of one
         // rank are no count (a log of rank 0's lines is any number of GPUs' run).
         const int processes = minRank >= 0 && minRank < maxRank ? maxRank + 1 : 0;
+        // A total stated as systems or per node (MLPerf's platform, accelerators_per_node).
+        if (!totalGpus) totalGpus = devices.gpus(mlperfNodes);
         if (totalGpus) {
             facts.gpus = totalGpus;
         } else if (nprocPerNode) {
@@ -532,6 +612,10 @@ struct Collector {
         if (!facts.nodes && launcherNodes) facts.nodes = launcherNodes;
         if (!facts.nodes && mlperfNodes) facts.nodes = mlperfNodes;
         if (!facts.nodes && mlperfPlatformNodes) facts.nodes = mlperfPlatformNodes;
+    }
+
+    // The batch per device, where the log states it only as a global batch or on a command line.
+    void chooseBatch() {
         if (!facts.batch && mlperfGlobalBatch && facts.gpus) {
             const int global = std::stoi(mlperfGlobalBatch->value);
             const int gpus = std::stoi(facts.gpus->value);
@@ -558,8 +642,6 @@ struct Collector {
                     RunFact{std::to_string(global / gpus), statedGlobalBatch->line,
                             statedGlobalBatch->evidence + " / " + std::to_string(gpus) + " GPUs"};
         }
-        if (!facts.nodes) facts.nodes = hosts.nodes(facts.gpus ? std::stoi(facts.gpus->value) : 0);
-        return facts;
     }
 };
 

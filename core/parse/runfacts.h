@@ -32,6 +32,9 @@ struct RunFacts {
     // The GPUs a user format says of every log it reads ("metadata": {"gpus": 8}): below what
     // the log, its path and a scaleview.json state, above a count of the log's rank tags.
     std::optional<RunFact> formatGpus;
+    // What the log states of its devices that gives no GPU count ("its devices are TPU cores, not
+    // GPUs", a system of unknown make-up): said as the reason where the GPUs stay "?".
+    std::optional<RunFact> uncountedDevices;
     // Every "key = value" the parameter dumps state, as written (the first of a key wins; at
     // most kMaxParameters): what a log from elsewhere recorded about how it ran, compared as
     // its environment (core/compare/recordedfacts.h).

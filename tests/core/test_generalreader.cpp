@@ -9,6 +9,7 @@
 #include "core/formats/realworld.h"
 #include "core/load/logscan.h"
 #include "core/load/runloader.h"
+#include "core/load/sidecars.h"
 #include "core/parse/ratephrase.h"
 #include "tests/support/logwriter.h"
 
@@ -289,4 +290,161 @@ TEST(GeneralReader, EvaluationRatesAreNotTheRun) {
         text += "step " + std::to_string(k) + " eval_samples_per_second: 900.5\n";
     const Read r = readOne("eval.log", text);
     EXPECT_TRUE(r.scan.logs.empty());
+}
+
+// Megatron-DeepSpeed prints DeepSpeed's timer (samples/s) beside Megatron's iteration line. The
+// log's own timestamps (10 steps of 256 in 4.85 s: 528/s) agree with Megatron's 484.7 ms per
+// step, not with the timer's 428 samples/s: the step time with its global batch is the run's.
+TEST(GeneralReader, MegatronStepLinesBeatADeepSpeedTimerInTheSameLog) {
+    std::string text = "using world size: 8, data-parallel-size: 8\n"
+                       "  global_batch_size ............................... 256\n"
+                       "  micro_batch_size ................................ 4\n";
+    std::vector<double> v;
+    for (int k = 0; k < 30; ++k) {
+        const double ms = k == 0 ? 1001.5 : 484.0 + (k % 4) * 0.3;
+        v.push_back(256.0 / (ms / 1000.0));
+        text += "[2022-10-31 10:59:51,434] [INFO] [logging.py:68:log_dist] [Rank 0] step=" +
+                std::to_string(10 * (k + 1)) + ", skipped=0, lr=[9.3e-08, 9.3e-08]\n";
+        text += "[2022-10-31 10:59:51,436] [INFO] [timer.py:198:stop] 0/" +
+                std::to_string(10 * (k + 1)) +
+                ", RunningAvgSamplesPerSec=" + num(428.07 - k * 0.1, 4) +
+                ", CurrSamplesPerSec=" + num(431.95 - k * 0.1, 4) +
+                ", MemAllocated=1.64GB, MaxMemAllocated=7.01GB\n";
+        text += " iteration       " + std::to_string(10 * (k + 1)) +
+                "/  171661 | consumed samples:  " + std::to_string(2560 * (k + 1)) +
+                " | elapsed time per iteration (ms): " + num(ms, 1) +
+                " | learning rate: 9.339E-08 | global batch size:   256 |reserve_length:   256 | "
+                "lm loss: 1.078335E+01 |\n";
+        text +=
+            "time (ms) | forward-compute: 260.12 | backward-compute: 191.56 | optimizer: 14.15\n";
+    }
+    const Read r = readOne("megatron-deepspeed.log", text);
+    expectFigure(r, medianPastFirstTenth(v), "samples/s");
+    EXPECT_NE(notes(r.run).find("`elapsed time per iteration (ms)`"), std::string::npos)
+        << notes(r.run);
+    EXPECT_NE(notes(r.run).find("global_batch_size 256"), std::string::npos) << notes(r.run);
+}
+
+// maskrcnn-benchmark: seconds per step ("time: 1.6673 (1.9399)", the window's median and the
+// average since the start), the images of a step over all GPUs only in the Namespace's opts;
+// the config dump's TEST IMS_PER_BATCH: 1 is not it.
+TEST(GeneralReader, MaskrcnnStepTimeWithItsSolverBatchInTheOpts) {
+    std::string text =
+        "2020-03-09 03:23:05,056 maskrcnn_benchmark INFO: Using 8 GPUs\n"
+        "2020-03-09 03:23:05,056 maskrcnn_benchmark INFO: Namespace(config_file='/workspace/"
+        "e2e_mask_rcnn_R_50_FPN_1x.yaml', distributed=True, local_rank=0, opts=['SOLVER.IMS_PER_"
+        "BATCH', '160', 'DTYPE', 'float16', 'SOLVER.MAX_ITER', '400'], skip_test=True)\n"
+        "TEST:\n  IMS_PER_BATCH: 1\nSOLVER:\n  IMS_PER_BATCH: 160\n";
+    std::vector<double> v;
+    for (int k = 0; k < 20; ++k) {
+        const double s = k == 0 ? 1.6673 : 1.70 + (k % 3) * 0.01;
+        v.push_back(160.0 / s);
+        text += "2020-03-09 03:24:16,428 maskrcnn_benchmark.trainer INFO: eta: 0:12:17  iter: " +
+                std::to_string(20 * (k + 1)) +
+                "  loss: 6.8087 (6.8283)  loss_box_reg: 0.0083 (0.0086)  time: " + num(s, 4) +
+                " (1.9399)  data: 0.0603 (0.2886)  lr: 0.000000  max mem: 23527\n";
+    }
+    const Read r = readOne("maskrcnn.log", text);
+    expectFigure(r, medianPastFirstTenth(v), "samples/s");
+    EXPECT_NE(notes(r.run).find("SOLVER.IMS_PER_BATCH 160"), std::string::npos) << notes(r.run);
+    EXPECT_EQ(r.scan.logs[0].key.topology.ranks(), 8);
+}
+
+// DINO's MetricLogger prints seconds per step and neither its batch nor its GPUs: no figure,
+// and the reason names both (or the global batch that would stand for them).
+TEST(GeneralReader, AStepTimeLogWithoutBatchOrGpusNamesWhatIsMissing) {
+    std::string text;
+    for (int k = 0; k < 30; ++k)
+        text += "Epoch: [99/100]  [" + std::to_string(10 * k) +
+                "/2502]  eta: 0:40:23  loss: 2.039744 (1.972398)  lr: 0.000001 (0.000001)  time: " +
+                num(0.5 + (k % 3) * 0.01, 6) + "  data: 0.583517  max mem: 11665\n";
+    const Read r = readOne("dino.txt", text);
+    ASSERT_EQ(r.scan.logs.size(), 1u) << r.scan.summaryLine();
+    EXPECT_EQ(r.run.status, RunStatus::Unusable);
+    EXPECT_FALSE(r.run.timeThroughput);
+    EXPECT_NE(r.run.reason.find("needs the batch size per device and the GPU count (or the "
+                                "global batch size)"),
+              std::string::npos)
+        << r.run.reason;
+}
+
+// modded-nanogpt logs start with their own script, whose f-strings hold "step_avg:" and whose
+// hyperparameters state the batch across all devices as a product ("8*64"); the reports are the
+// cumulative step_avg in ms, "nan" before timing starts.
+TEST(GeneralReader, AScriptsBatchAcrossAllDevicesOverItsStepAverage) {
+    std::string text =
+        "import os\n@dataclass\nclass Hyperparameters:\n"
+        "    batch_size : int = 8*64 # batch size, in sequences, across all devices\n"
+        "    device_batch_size : int = 64 # batch size, in sequences, per device\n"
+        "    print(f\"step:{step+1}/{args.num_iterations} train_loss:{train_loss.item():.4f} "
+        "train_time:{approx_time:.0f}ms step_avg:{approx_time/timed_steps:.2f}ms\")\n"
+        "step:1/6200 train_loss:10.9184 train_time:74701ms step_avg:nanms\n";
+    std::vector<double> v;
+    for (int k = 0; k < 40; ++k) {
+        const double ms = 216.0 + (k % 5) * 0.1;
+        v.push_back(512.0 / (ms / 1000.0));
+        text += "step:" + std::to_string(k + 11) + "/6200 train_loss:3.4469 train_time:" +
+                std::to_string(static_cast<int>(ms * (k + 1))) + "ms step_avg:" + num(ms, 2) +
+                "ms\n";
+    }
+    const Read r = readOne("eb5659d0.txt", text);
+    expectFigure(r, medianPastFirstTenth(v), "samples/s");
+    EXPECT_NE(notes(r.run).find("batch_size 8*64 (across all devices)"), std::string::npos)
+        << notes(r.run);
+    // The per-device line alone is no global batch.
+    std::string perDevice = text;
+    perDevice.erase(perDevice.find("    batch_size : int"),
+                    perDevice.find("    device_batch") - perDevice.find("    batch_size : int"));
+    const Read alone = readOne("eb5659d0.txt", perDevice);
+    ASSERT_EQ(alone.scan.logs.size(), 1u);
+    EXPECT_FALSE(alone.run.timeThroughput);
+}
+
+// A trainer's train_results.json is one figure (train_samples_per_second), not a run's reports:
+// refused, and the reason says it is a results file, not a document or a configuration.
+TEST(GeneralReader, AResultsJsonIsRefusedAsAResultsFile) {
+    TempDir dir;
+    writeFile(dir / "train_results.json",
+              "{\n    \"epoch\": 2.9965936739659367,\n    \"train_runtime\": 5980.6912,\n    "
+              "\"train_samples_per_second\": 14.427,\n    \"train_steps_per_second\": 0.128\n}");
+    Sidecars sidecars(dir.path());
+    std::vector<Warning> warnings;
+    std::string why;
+    EXPECT_FALSE(sniffLogFile(dir / "train_results.json", "train_results.json", dir.path(),
+                              sidecars, warnings, nullptr, &why));
+    EXPECT_NE(why.find("a configuration or results file (.json)"), std::string::npos) << why;
+    EXPECT_NE(why.find("one figure"), std::string::npos) << why;
+    writeFile(dir / "README.md", "Speed: 1234 samples/sec\n");
+    EXPECT_FALSE(sniffLogFile(dir / "README.md", "README.md", dir.path(), sidecars, warnings,
+                              nullptr, &why));
+    EXPECT_NE(why.find("a document, source or configuration file (.md)"), std::string::npos) << why;
+}
+
+// MLPerf v0.5's NCF: each epoch's tqdm bars on one physical line joined by '\r' (the terminal
+// shows the last), steps per second; the batch of a step over all 8 GPUs is MLPerf's
+// input_batch_size (the command line's -b says the same, but not whether per GPU or in all).
+TEST(GeneralReader, TqdmBarsJoinedByCarriageReturnsWithMlperfsBatch) {
+    std::string text =
+        "+ python -m torch.distributed.launch --nproc_per_node=8 ncf.py /data/ml-20m -l 0.0045 "
+        "-b 1048576 -b1 0.25 --valid-batch-size 1048576 --fp16\n"
+        ":::MLPv0.5.0 ncf 1541731861.629229784 (ncf.py:312) input_batch_size: 1048576\n";
+    std::vector<double> v;
+    for (int epoch = 0; epoch < 15; ++epoch) {
+        const double last = epoch == 0 ? 75.39 : 110.0 + (epoch % 4);
+        v.push_back(last * 1048576.0);
+        text += "\r  0%|          | 0/95 [00:00<?, ?it/s]\r 13%|\xe2\x96\x88\xe2\x96\x8e       "
+                " | 12/95 [00:00<00:03, 22.30it/s]\r 88%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88"
+                "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x8a | 84/95 "
+                "[00:01<00:00, 72.14it/s]\r100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88"
+                "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 95/95 "
+                "[00:01<00:00, " +
+                num(last, 2) + "it/s]\n";
+        text += ":::MLPv0.5.0 ncf 1541731866.786517859 (ncf.py:438) eval_start\n";
+        text += "Epoch " + std::to_string(epoch) +
+                ": HR@10 = 0.4302, NDCG@10 = 0.2439, train_time = 1.02, val_time = 0.29\n";
+    }
+    const Read r = readOne("result_0.txt", text);
+    expectFigure(r, medianPastFirstTenth(v), "samples/s");
+    EXPECT_NE(notes(r.run).find("the global batch input_batch_size 1048576"), std::string::npos)
+        << notes(r.run);
 }
