@@ -18,12 +18,12 @@ bool endsWith(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// "    Product Name                          : Tesla V100-SXM2-16GB" -> the model.
-bool productName(const std::string& line, std::string* model) {
+// "    Product Name                          : Tesla V100-SXM2-16GB" -> the value of key.
+bool valueOf(const std::string& line, const char* key, std::string* value) {
     const auto colon = line.find(':');
-    if (colon == std::string::npos || trim(line.substr(0, colon)) != "Product Name") return false;
-    *model = trim(line.substr(colon + 1));
-    return !model->empty();
+    if (colon == std::string::npos || trim(line.substr(0, colon)) != key) return false;
+    *value = trim(line.substr(colon + 1));
+    return !value->empty();
 }
 
 void countGpu(std::vector<std::pair<std::string, int>>& gpus, const std::string& model) {
@@ -41,6 +41,7 @@ HostEnvironment readHost(const std::string& text) {
     HostEnvironment h;
     std::istringstream in(text);
     std::string line, section, model;
+    int attached = 0;
     bool first = false;
     while (std::getline(in, line)) {
         if (line.rfind("== ", 0) == 0) {
@@ -52,9 +53,15 @@ HostEnvironment readHost(const std::string& text) {
         if (t.empty()) continue;
         if (section == "hostname" && first) h.name = t;
         if (section == "cpus" && first) h.cpus = std::max(0, std::atoi(t.c_str()));
-        if (section == "nvidia-smi -q" && productName(line, &model)) countGpu(h.gpus, model);
+        if (section == "nvidia-smi -q" && valueOf(line, "Product Name", &model))
+            countGpu(h.gpus, model);
+        if (section == "nvidia-smi -q" && valueOf(line, "Attached GPUs", &model))
+            attached = std::max(0, std::atoi(model.c_str()));
         first = false;
     }
+    // nvidia-smi -q cut short after its first GPU's block: "Attached GPUs" says how many of the
+    // one model it showed.
+    if (h.gpus.size() == 1 && attached > h.gpus[0].second) h.gpus[0].second = attached;
     return h;
 }
 
