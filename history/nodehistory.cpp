@@ -1,5 +1,6 @@
 #include "history/nodehistory.h"
 #include "history/historydatabase.h"
+#include "history/nodeverdict.h"
 #include "history/sqltext.h"
 
 #include "core/model/numerics.h"
@@ -86,8 +87,10 @@ void judgeOwn(NodeHealth& h, const NodeHealthOptions& o, std::string& words) {
              " against its own median " + formatFixed(med, 2) + " over " +
              countOf(static_cast<long long>(earlier.size()), "earlier campaign");
     if (h.ownNoisePct) words += " (their noise " + pct(*h.ownNoisePct) + ")";
-    words += h.slowerThanItself ? ": slower than its own history (beyond " + pct(bar) + ")"
-                                : ": within " + pct(bar);
+    words += h.slowerThanItself       ? ": slower than its own history (beyond " + pct(bar) + ")"
+             : fasterThanItself(h, o) ? ": faster than its own history (beyond " + pct(bar) +
+                                            "): check what changed in its setup"
+                                      : ": within " + pct(bar);
 }
 
 } // namespace
@@ -149,6 +152,9 @@ std::vector<NodeHealth> nodeHealth(const std::vector<NodeObservation>& all,
                      h.history.back().campaignLabel + " (" + formatFixed(*h.peerMedian, 2) + ")" +
                      (h.slowerThanPeers
                           ? ": slower than its peers (beyond " + pct(o.peerThresholdPct) + ")"
+                      : fasterThanPeers(h, o)
+                          ? ": faster than its peers (beyond " + pct(o.peerThresholdPct) +
+                                "): check the other nodes, or whether this one ran another setup"
                           : "");
         }
         h.evidence = words;

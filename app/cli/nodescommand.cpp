@@ -7,6 +7,7 @@
 #include "app/cli/commands.h"
 
 #include "core/model/numerics.h"
+#include "history/nodeverdict.h"
 #include "history/historydatabase.h"
 #include "history/nodehistory.h"
 #include "core/model/jsontext.h"
@@ -75,6 +76,8 @@ std::string formatJson(const std::vector<NodeHealth>& nodes, const history::Node
                               {"peer_pct", optionalJson(h.peerPct)},
                               {"slower_than_itself", h.slowerThanItself},
                               {"slower_than_peers", h.slowerThanPeers},
+                              {"faster_than_itself", history::fasterThanItself(h, o)},
+                              {"faster_than_peers", history::fasterThanPeers(h, o)},
                               {"flagged", h.flagged()},
                               {"evidence", h.evidence}});
         if (h.flagged()) j["flagged"].push_back(h.node);
@@ -88,7 +91,8 @@ std::string signedPct(const std::optional<double>& v) {
     return (*v > 0 && shown != "0.0" ? "+" : "") + shown + " %";
 }
 
-std::string formatTable(const std::vector<NodeHealth>& nodes) {
+std::string formatTable(const std::vector<NodeHealth>& nodes,
+                        const history::NodeHealthOptions& options) {
     if (nodes.empty())
         return "No node probes in the history: campaigns run with probes record each node's "
                "figures (probes.json) when they are recorded.\n";
@@ -102,7 +106,12 @@ std::string formatTable(const std::vector<NodeHealth>& nodes) {
         const char* flag = h.slowerThanItself && h.slowerThanPeers ? "SLOWER than itself and peers"
                            : h.slowerThanItself                    ? "SLOWER than itself"
                            : h.slowerThanPeers                     ? "SLOWER than peers"
-                                                                   : "ok";
+                           // Far faster: no fault, but not "ok" (the others, or its setup).
+                           : history::fasterThanPeers(h, options)
+                               ? "faster than peers: check the others or its setup"
+                           : history::fasterThanItself(h, options)
+                               ? "faster than itself: check its setup"
+                               : "ok";
         std::snprintf(line, sizeof line, "%-16s %-28s %12s %10s %10s %9zu  %s\n", h.node.c_str(),
                       h.workload.c_str(), formatFixed(h.latestPace, 2).c_str(),
                       signedPct(h.trendPct).c_str(), signedPct(h.peerPct).c_str(), h.history.size(),
@@ -152,8 +161,8 @@ int nodesCommand(const std::vector<std::string>& argv) {
         return 2;
     }
     const auto nodes = history::nodeHealth(*observations, options);
-    const std::string text =
-        format == "json" ? formatJson(nodes, options, db.path().string()) : formatTable(nodes);
+    const std::string text = format == "json" ? formatJson(nodes, options, db.path().string())
+                                              : formatTable(nodes, options);
     std::fwrite(text.data(), 1, text.size(), stdout);
     bool any = false;
     for (const auto& h : nodes)

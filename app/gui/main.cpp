@@ -15,6 +15,9 @@
 #include <QCommandLineParser>
 #include <QIcon>
 #include <QStyleFactory>
+#include <QCheckBox>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <QTimer>
 
 #include <csignal>
@@ -102,6 +105,18 @@ int main(int argc, char** argv) {
                              QStringLiteral("Open \"Teach ScaleView this Log\" on FILE."),
                              QStringLiteral("FILE"));
     cli.addOption(teach);
+    // For a screenshot of the step-rate preview: the box ticked and its batch and GPUs given,
+    // as a user does once the draft is shown.
+    QCommandLineOption teachBatch(
+        QStringLiteral("teach-batch"),
+        QStringLiteral("With --teach: tick \"The value is steps/s\" with batch N per GPU."),
+        QStringLiteral("N"));
+    QCommandLineOption teachGpus(QStringLiteral("teach-gpus"),
+                                 QStringLiteral("With --teach-batch: the GPU count (a number or a "
+                                                "pattern) for the step's global batch."),
+                                 QStringLiteral("COUNT"));
+    cli.addOption(teachBatch);
+    cli.addOption(teachGpus);
     cli.process(app);
     if (const auto rendered = sv::app::renderHtmlIfAsked(cli, options)) return *rendered;
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/scaleview.svg")));
@@ -133,21 +148,45 @@ int main(int argc, char** argv) {
     window.show();
     if (cli.isSet(teach)) {
         auto* dialog = sv::ui::openTeachDialog(&window, cli.value(teach));
+        // The step rate is set once the draft is shown (a draft read later fills the fields).
+        auto applyStepRate = [dialog, batch = cli.value(teachBatch).toInt(),
+                              gpus = cli.value(teachGpus)]() {
+            // The GPU count first: setText is no edit, the box and the batch then read it.
+            if (!gpus.isEmpty()) dialog->gpusEdit()->setText(gpus);
+            dialog->stepRateChoice()->setChecked(true);
+            dialog->batchEdit()->setValue(batch);
+        };
         if (cli.isSet(options.screenshot)) {
             const QString file = cli.value(options.screenshot);
             auto* poll = new QTimer(&window);
-            QObject::connect(poll, &QTimer::timeout, &window, [dialog, file, poll, &app, ticks = 0]() mutable {
-                // At most 30 s: a log with no line to suggest has no preview to wait for.
-                const bool done = !dialog->loadError().isEmpty() || ++ticks > 300 ||
-                                  (dialog->ready() && !dialog->previewRunning() &&
-                                   dialog->previewMatches().has_value());
-                if (!done) return;
-                poll->stop();
-                const bool ok = dialog->grab().save(file);
-                if (!ok) std::fprintf(stderr, "scaleview: cannot write %s\n", qPrintable(file));
-                app.exit(ok ? 0 : 1);
-            });
+            QObject::connect(
+                poll, &QTimer::timeout, &window,
+                [dialog, file, poll, &app, applyStepRate, ticks = 0,
+                 pending = cli.isSet(teachBatch)]() mutable {
+                    // At most 30 s: a log with no line to suggest has no preview to wait for.
+                    const bool done = !dialog->loadError().isEmpty() || ++ticks > 300 ||
+                                      (dialog->ready() && !dialog->previewRunning() &&
+                                       dialog->previewMatches().has_value());
+                    if (!done) return;
+                    if (pending && dialog->ready()) {
+                        pending = false;
+                        applyStepRate(); // a new preview starts: wait for it
+                        return;
+                    }
+                    poll->stop();
+                    const bool ok = dialog->grab().save(file);
+                    if (!ok) std::fprintf(stderr, "scaleview: cannot write %s\n", qPrintable(file));
+                    app.exit(ok ? 0 : 1);
+                });
             poll->start(100);
+        } else if (cli.isSet(teachBatch)) {
+            auto* wait = new QTimer(dialog);
+            QObject::connect(wait, &QTimer::timeout, dialog, [dialog, wait, applyStepRate] {
+                if (!dialog->ready()) return;
+                wait->stop();
+                applyStepRate();
+            });
+            wait->start(100);
         }
     }
     if (!directory.isEmpty()) window.openDirectory(directory);

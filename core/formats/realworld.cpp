@@ -488,18 +488,22 @@ const LogFormat* detectAnyLogFormat(std::string_view head, std::string* why,
         *why = "read as " + std::string(found->id) + ": line " + std::to_string(foundLine) +
                " is one of its lines";
         if (found->message.parse == &parseSpeedometer)
-            *why += insightface ? " (InsightFace's verification or acc= lines seen)"
-                    : gluoncv   ? " (gluon-cv's num_gpus= or \"[Epoch e] speed:\" lines seen, no "
-                                  "InsightFace verification: not InsightFace ArcFace)"
-                    : mlperf    ? " (MLPerf's :::MLL lines seen)"
-                                : "";
+            *why += insightface ? " (it prints InsightFace's verification or acc= lines)"
+                    : gluoncv
+                        ? " (it prints gluon-cv's num_gpus= or \"[Epoch e] speed:\" lines and none "
+                          "of InsightFace's verification lines, so it is taken for gluon-cv, not "
+                          "InsightFace ArcFace)"
+                    : mlperf ? " (it prints MLPerf's :::MLL lines)"
+                             : "";
         if (dlperf && dlperf->family != FormatFamily::Own)
-            *why += "; its lines fit DLPerf's " + std::string(dlperf->id) +
-                    " reading too, which needs DLPerf's runner layout and a line per iteration "
-                    "(of every rank): outside that layout the log's own reports are read";
+            *why +=
+                "; DLPerf's " + std::string(dlperf->id) +
+                " reader would take its lines too, but only in DLPerf's runner layout "
+                "(logs/.../bz128/4n8g/...) with a line per iteration of every rank, so here the "
+                "log's own reports give the figure";
         else if (dlperf)
-            *why += "; its lines fit DLPerf's " + std::string(dlperf->id) +
-                    " too, which reads DLPerf's runner logs only";
+            *why += "; DLPerf's " + std::string(dlperf->id) +
+                    " reader would take its lines too, but it reads DLPerf's runner logs only";
     }
     return found;
 }

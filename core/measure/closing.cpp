@@ -64,12 +64,14 @@ std::optional<Shortfall> unknownBatchOrGpus(std::string_view lines, int batchPer
 
 std::string otherRanksIgnored(std::int64_t lines, std::string_view kind) {
     return std::to_string(lines) + " " + std::string(kind) +
-           " lines of ranks other than 0 ignored (DLPerf counts them)";
+           " lines from ranks other than 0 not counted (each rank prints the same steps; DLPerf's "
+           "script counts them all, so its figure differs)";
 }
 
 std::string numbersGoBackAt(std::string_view kind, std::int64_t line) {
-    return std::string(kind) + " numbers go back at line " + std::to_string(line) +
-           " (a restarted run appended to the log?)";
+    return std::string(kind) + " numbers start again at line " + std::to_string(line) +
+           ": probably a restarted run appended to this log (write each run to a file of its "
+           "own)";
 }
 
 } // namespace sv

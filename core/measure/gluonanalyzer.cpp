@@ -189,12 +189,14 @@ void GluonAnalyzer::addNotes(RunResult& out, const std::string& script) const {
             dlperfApartNote(script, *out.dlperfThroughput, *out.timeThroughput, why));
     }
     if (m_rows > m_opt.iterations)
-        out.notes.push_back("holds " + std::to_string(m_rows) + " " + units() +
-                            "; measured up to " + std::to_string(m_opt.iterations));
+        out.notes.push_back(std::to_string(m_rows) + " " + units() + " in the log; those up to " +
+                            std::to_string(m_opt.iterations) +
+                            " are measured (the window ends there)");
     if (m_otherRankLines) out.notes.push_back(otherRanksIgnored(m_otherRankLines, "Speed"));
     if (m_noStepLines)
         out.notes.push_back(std::to_string(m_noStepLines) +
-                            " lines without a \"[step N]\" ignored (DLPerf counts them)");
+                            " lines without a \"[step N]\" not counted (DLPerf's script counts "
+                            "them, so its figure differs)");
 }
 
 } // namespace sv

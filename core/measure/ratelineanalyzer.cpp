@@ -79,8 +79,8 @@ void RateLineAnalyzer::finish(RunResult& out, const ParseCounters& counters,
         std::fabs(*out.speedThroughput - *out.timeThroughput) / *out.timeThroughput * 100.0;
     out.methodsDisagree = *out.methodDifferencePct > 2.0;
     if (m_count > m_to)
-        out.notes.push_back("holds " + std::to_string(m_count) + " rate lines; measured up to " +
-                            std::to_string(m_to));
+        out.notes.push_back(std::to_string(m_count) + " rate lines in the log; those up to " +
+                            std::to_string(m_to) + " are measured (the window ends there)");
 }
 
 } // namespace sv

@@ -194,12 +194,14 @@ void RunAnalyzer::measure(RunResult& out) const {
         std::fabs(*out.speedThroughput - *out.timeThroughput) / *out.timeThroughput * 100.0;
     out.methodsDisagree = *out.methodDifferencePct > 2.0;
     if (out.methodsDisagree)
-        out.notes.push_back("time and speed methods differ by " +
-                            formatDouble(std::round(*out.methodDifferencePct * 10) / 10) + " %");
+        out.notes.push_back("the time and speed methods differ by " +
+                            formatDouble(std::round(*out.methodDifferencePct * 10) / 10) +
+                            " %: the pace changed inside the measured window (see its trace)");
     if (m_count > m_expected)
-        out.notes.push_back("holds " + std::to_string(m_count) +
-                            " speed lines; measured the first " + std::to_string(m_expected));
-    if (m_tagged && m_untaggedToo) out.notes.push_back("some speed lines carry no rank tag");
+        out.notes.push_back(std::to_string(m_count) + " speed lines in the log; the first " +
+                            std::to_string(m_expected) + " are measured (the window ends there)");
+    if (m_tagged && m_untaggedToo)
+        out.notes.push_back("some speed lines have no rank tag, so their rank is not known");
 }
 
 // Unequal line counts, and the spread of the ranks' mean speeds over the window (the slowest
@@ -208,8 +210,9 @@ void RunAnalyzer::noteRanks(RunResult& out) const {
     if (!m_tagged || m_ranks <= 1) return;
     const auto [lo, hi] = std::minmax_element(m_rankLines.begin(), m_rankLines.end());
     if (*lo != *hi)
-        out.notes.push_back("ranks logged unequal line counts (" + std::to_string(*lo) + " to " +
-                            std::to_string(*hi) + ")");
+        out.notes.push_back("the ranks logged different numbers of lines (" + std::to_string(*lo) +
+                            " to " + std::to_string(*hi) +
+                            "): a rank stopped early or lost output");
     double sum = 0, minMean = HUGE_VAL, maxMean = -HUGE_VAL;
     int counted = 0;
     for (std::size_t r = 0; r < m_rankWindowSum.size(); ++r) {

@@ -124,8 +124,10 @@ void SteadyStateAnalyzer::finish(RunResult& out, const ParseCounters& counters,
              mine[static_cast<std::size_t>(to - 1)]->line, why);
     if (rank >= 0)
         out.notes.push_back(
-            "reports of rank " + std::to_string(rank) + " read" +
-            (others ? "; " + std::to_string(others) + " of other ranks left out" : std::string()));
+            "only rank " + std::to_string(rank) + "'s reports are counted" +
+            (others ? " (" + std::to_string(others) +
+                          " reports of other ranks left out: each rank reports the same steps)"
+                    : std::string()));
     addLeftOutNotes(out);
 }
 
@@ -146,8 +148,9 @@ void SteadyStateAnalyzer::addLeftOutNotes(RunResult& out) const {
     const std::string unit(m_format.unit);
     if (m_summaryLines)
         out.notes.push_back(std::to_string(m_summaryLines) +
-                            " summary lines (per epoch or per run, the last says " +
-                            formatFixed(m_lastSummary, 2) + " " + unit + ") left out");
+                            " summary lines (per epoch or per run; the last says " +
+                            formatFixed(m_lastSummary, 2) + " " + unit +
+                            ") are not counted as reports");
     if (m_badLines)
         out.notes.push_back(std::to_string(m_badLines) +
                             " report lines without a usable value left out (the first at line " +

@@ -206,7 +206,8 @@ void StepWindowAnalyzer::addNotes(RunResult& out, bool speedMethod) const {
                             std::to_string(m_opt.iterations));
     if (m_otherRankLines) out.notes.push_back(otherRanksIgnored(m_otherRankLines, "step"));
     if (m_backwardsLine)
-        out.notes.push_back(numbersGoBackAt("step", m_backwardsLine) + "; measured before it");
+        out.notes.push_back(numbersGoBackAt("step", m_backwardsLine) +
+                            "; only the steps before it are measured");
 }
 
 } // namespace sv

@@ -125,7 +125,7 @@ TEST(NgcTfBert, ShortInterleavedCrlfAndGarbageLogs) {
     EXPECT_EQ(s.runs[2].status, RunStatus::Complete) << s.runs[2].reason;
     EXPECT_EQ(s.runs[2].timeThroughput, s.runs[0].timeThroughput);
     EXPECT_EQ(s.runs[2].speedThroughput, s.runs[0].speedThroughput);
-    EXPECT_TRUE(hasNote(s.runs[2], "13 step lines of ranks other than 0 ignored"));
+    EXPECT_TRUE(hasNote(s.runs[2], "13 step lines from ranks other than 0 not counted"));
     EXPECT_EQ(s.runs[3].status, RunStatus::Complete) << s.runs[3].reason;
     EXPECT_EQ(s.runs[3].timeThroughput, s.runs[0].timeThroughput);
     EXPECT_EQ(s.runs[3].speedThroughput, s.runs[0].speedThroughput);

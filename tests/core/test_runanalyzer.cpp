@@ -158,7 +158,8 @@ TEST(RunAnalyzer, LongerLogMeasuresTheFirstWindow) {
     ASSERT_EQ(r.status, RunStatus::Complete);
     EXPECT_EQ(*r.timeThroughput, 512.0);
     EXPECT_EQ(*r.speedThroughput, 504.01);
-    EXPECT_EQ(r.notes.back(), "holds 20 speed lines; measured the first 12");
+    EXPECT_EQ(r.notes.back(),
+              "20 speed lines in the log; the first 12 are measured (the window ends there)");
 }
 
 TEST(RunAnalyzer, RankSpreadAndNodeClockOffset) {

@@ -15,6 +15,7 @@
 #include "ui/history/historypage.h"
 
 #include <QChart>
+#include <QDir>
 #include <QChartView>
 #include <QComboBox>
 #include <QInputDialog>
@@ -292,6 +293,73 @@ TEST(EnvironmentPage, ShowsTheCapturedFilesOfTheOpenDirectory) {
     EXPECT_TRUE(page->summaryText().contains(QStringLiteral("NVIDIA A100-SXM4-80GB")));
     page->fileList()->setCurrentRow(0);
     EXPECT_TRUE(page->text()->toPlainText().contains(QStringLiteral("\"iterations\": 120")));
+}
+
+namespace {
+
+// A host's captured environment as the launcher writes it: gpus GPUs of model in nvidia-smi -q
+// (none: nvidia-smi absent), and its CPU count.
+std::string capturedHost(const std::string& host, int gpus, const std::string& model, int cpus) {
+    std::string text = "ScaleView 0.1.0\n== hostname\n" + host + "\n== kernel\nLinux " + host +
+                       " 6.1.0\n== cpus\n" + std::to_string(cpus) + "\n";
+    if (gpus == 0) return text + "== nvidia-smi: not present\n";
+    text += "== nvidia-smi -q\nDriver Version                            : 535.104.05\n"
+            "CUDA Version                              : 12.2\nAttached GPUs : " +
+            std::to_string(gpus) + "\n";
+    for (int g = 0; g < gpus; ++g)
+        text += "GPU 00000000:" + std::to_string(10 + g) +
+                ":00.0\n    Product Name                          : " + model + "\n";
+    return text + "== nvidia-smi topo -m\nGPU0 X\n";
+}
+
+bool showAndWait(sv::ui::EnvironmentPage& page, const std::filesystem::path& root) {
+    QSignalSpy loaded(&page, &sv::ui::EnvironmentPage::loaded);
+    page.showDirectory(QString::fromStdString(root.string()), true);
+    return loaded.wait(20000);
+}
+
+} // namespace
+
+// Issue 37's polish: the page said nothing of the machines at a glance and cut the files' names
+// ("environment/20261130-1…"). A summary line names each host and its devices first.
+TEST(EnvironmentPage, TheSummaryNamesEachHostAndItsDevicesAndNamesAreNotCut) {
+    TempDir dir;
+    const auto two = dir / "two-hosts";
+    // node-a captured by two runs: one host, its GPUs counted once.
+    writeFile(two / "environment" / "20261130-101010-node-a.txt",
+              capturedHost("node-a", 8, "Tesla V100-SXM2-16GB", 48));
+    writeFile(two / "environment" / "20261130-111010-node-a.txt",
+              capturedHost("node-a", 8, "Tesla V100-SXM2-16GB", 48));
+    writeFile(two / "environment" / "20261130-101010-node-b-with-a-long-rack-name.txt",
+              capturedHost("node-b", 4, "NVIDIA A100-SXM4-80GB", 64));
+    sv::ui::EnvironmentPage page;
+    page.resize(700, 500);
+    page.show();
+    ASSERT_TRUE(showAndWait(page, two));
+    EXPECT_TRUE(page.summaryText().contains(
+        QStringLiteral("2 hosts: node-a (8 × Tesla V100-SXM2-16GB), node-b (4 × "
+                       "NVIDIA A100-SXM4-80GB)")))
+        << page.summaryText().toStdString();
+    // Names cut in the middle, never at the end where the host is; the whole path on hover.
+    EXPECT_EQ(page.fileList()->textElideMode(), Qt::ElideMiddle);
+    ASSERT_EQ(page.fileList()->count(), 3);
+    const auto found = page.fileList()->findItems(QStringLiteral("node-b"), Qt::MatchContains);
+    ASSERT_EQ(found.size(), 1);
+    const QListWidgetItem* last = found.first();
+    EXPECT_EQ(
+        last->toolTip(),
+        QDir::toNativeSeparators(QString::fromStdString(
+            (two / "environment" / "20261130-101010-node-b-with-a-long-rack-name.txt").string())));
+    // The list is as wide as the longest name where a third of the page allows it.
+    EXPECT_GE(page.fileList()->width(),
+              std::min(page.fileList()->fontMetrics().horizontalAdvance(last->text()),
+                       page.width() / 3 - 20));
+
+    const auto cpu = dir / "cpu-only";
+    writeFile(cpu / "environment" / "20261130-101010-box.txt", capturedHost("box", 0, "", 16));
+    ASSERT_TRUE(showAndWait(page, cpu));
+    EXPECT_TRUE(page.summaryText().contains(QStringLiteral("1 host: box (CPU only, 16 cores)")))
+        << page.summaryText().toStdString();
 }
 
 // Issue 37 item 12: a case that stepped down 9 % at night5 and has run at the new level since.

@@ -87,6 +87,34 @@ TEST(NodesPage, SlowNodeFlaggedWithItsEvidenceReadInTheBackground) {
     EXPECT_FALSE(page.evidenceText().contains(QStringLiteral("slower than")));
 }
 
+// Issue 37's polish: "+44.1 %" against its peers was called "OK". A node far faster than the
+// others (beyond the threshold a slower one is flagged at) says so, and what to check; it is not
+// counted as flagged.
+TEST(NodesPage, ANodeFarFasterThanItsPeersIsNotCalledOk) {
+    TempDir dir;
+    const auto db = dir / "history.sqlite";
+    ASSERT_NO_FATAL_FAILURE(recordWeeks(dir.path(), db, {144.0, 144.3, 144.7}));
+    ui::NodesPage page;
+    page.resize(1000, 600);
+    page.setDatabasePath(db);
+    ASSERT_TRUE(waitUntil([&] { return !page.isLoading(); }));
+    ASSERT_EQ(page.table()->rowCount(), 4) << page.statusText().toStdString();
+    const int n3 = rowOf(page, QStringLiteral("n3"));
+    ASSERT_GE(n3, 0);
+    auto cell = [&](int row, int column) { return page.table()->item(row, column)->text(); };
+    EXPECT_EQ(cell(n3, ui::NodesPage::VsPeers), QStringLiteral("+44.1 %"));
+    EXPECT_EQ(cell(n3, ui::NodesPage::Flag),
+              QStringLiteral("Faster than its peers: check the others or this node's setup"));
+    for (const char* other : {"n1", "n2", "n4"})
+        EXPECT_EQ(cell(rowOf(page, QString::fromLatin1(other)), ui::NodesPage::Flag),
+                  QStringLiteral("OK"));
+    EXPECT_TRUE(page.statusText().contains(QStringLiteral("4 nodes, 0 flagged")))
+        << page.statusText().toStdString();
+    page.table()->selectRow(n3);
+    EXPECT_TRUE(page.evidenceText().contains(QStringLiteral("faster than its peers")))
+        << page.evidenceText().toStdString();
+}
+
 TEST(NodesPage, QuietHistoryFlagsNoneAndAnEmptyOneSaysWhy) {
     TempDir dir;
     const auto db = dir / "history.sqlite";

@@ -2,6 +2,7 @@
 #include "async/backgroundtask.h"
 
 #include "core/compare/environmentsummary.h"
+#include "core/compare/hostsummary.h"
 
 #include <QDir>
 #include <QFontDatabase>
@@ -10,6 +11,8 @@
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace sv::ui {
 
@@ -20,6 +23,9 @@ EnvironmentPage::EnvironmentPage(QWidget* parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setTextFormat(Qt::RichText);
     m_list->setObjectName(QStringLiteral("environmentFiles"));
+    // A captured file's name ends in its host ("environment/20261130-101010-node-a.txt"): cut
+    // in the middle, the date and the host both stay; the whole path is its tooltip.
+    m_list->setTextElideMode(Qt::ElideMiddle);
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -62,8 +68,19 @@ void EnvironmentPage::showDirectory(const QString& root, bool force) {
 void EnvironmentPage::showFiles(std::vector<ReportFile> files) {
     m_files = std::move(files);
     m_list->clear();
-    for (const auto& f : m_files)
-        m_list->addItem(QString::fromStdString(f.name));
+    int widest = 0;
+    for (const auto& f : m_files) {
+        auto* item = new QListWidgetItem(QString::fromStdString(f.name), m_list);
+        item->setToolTip(QDir::toNativeSeparators(QDir(m_root).filePath(item->text())));
+        widest = std::max(widest, m_list->fontMetrics().horizontalAdvance(item->text()));
+    }
+    // The list as wide as its longest name (up to a third of the page), so names are whole
+    // where the page allows.
+    if (auto* split = qobject_cast<QSplitter*>(m_list->parentWidget()); split && widest > 0) {
+        const int total = std::max(split->width(), 600);
+        const int list = std::min(widest + 40, total / 3);
+        split->setSizes({list, total - list});
+    }
     if (m_files.empty()) {
         m_summary->setText(
             m_root.isEmpty()
@@ -76,6 +93,9 @@ void EnvironmentPage::showFiles(std::vector<ReportFile> files) {
     }
     const auto env = summarizeEnvironment(m_files);
     QStringList parts;
+    // First the machines the campaign ran on, with their devices: what a reader asks first.
+    const QString hostLine =
+        QString::fromStdString(describeHosts(summarizeHosts(m_files))).toHtmlEscaped();
     auto add = [&](const QString& name, const std::string& value) {
         if (!value.empty())
             parts << QStringLiteral("<b>%1</b> %2")
@@ -84,13 +104,18 @@ void EnvironmentPage::showFiles(std::vector<ReportFile> files) {
     QStringList hosts;
     for (const auto& h : env.hosts)
         hosts << QString::fromStdString(h);
-    add(tr("Hosts"), hosts.join(QStringLiteral(", ")).toStdString());
+    if (hostLine.isEmpty()) add(tr("Hosts"), hosts.join(QStringLiteral(", ")).toStdString());
     add(tr("GPU"), env.gpuModel);
     add(tr("Driver"), env.driver);
     add(tr("CUDA"), env.cuda);
     add(tr("Container image"), env.containerImage);
-    if (parts.isEmpty()) parts << tr("No GPU, driver or container captured (no nvidia-smi).");
-    m_summary->setText(parts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+    if (parts.isEmpty() && hostLine.isEmpty())
+        parts << tr("No GPU, driver or container captured (no nvidia-smi).");
+    QString summary = hostLine.isEmpty() ? QString() : QStringLiteral("<b>%1</b>").arg(hostLine);
+    if (!parts.isEmpty())
+        summary += (summary.isEmpty() ? QString() : QStringLiteral("<br>")) +
+                   parts.join(QStringLiteral(" &nbsp;·&nbsp; "));
+    m_summary->setText(summary);
     // The first host's file: what most readers open first.
     int first = 0;
     for (std::size_t i = 0; i < m_files.size(); ++i)

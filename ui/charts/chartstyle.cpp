@@ -11,6 +11,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace sv::ui {
@@ -34,11 +35,13 @@ QColor ChartStyle::spread() {
 QColor ChartStyle::ideal() {
     return QColor(0x70, 0x70, 0x70);
 }
+// The two shades and the per-rank band (measured at alpha 95) stand apart in a trace's legend:
+// at the old alphas they were three pale swatches within 10 ΔE of one another.
 QColor ChartStyle::warmupShade() {
-    return QColor(0xb0, 0xb0, 0xb0, 70);
+    return QColor(0xa0, 0xa0, 0xa0, 90);
 }
 QColor ChartStyle::windowShade() {
-    return QColor(0x6c, 0xc0, 0x6c, 45);
+    return QColor(0x40, 0xc0, 0x40, 70);
 }
 
 void ChartStyle::distinctLabels(QValueAxis* axis) {
@@ -52,15 +55,54 @@ void ChartStyle::distinctLabels(QValueAxis* axis) {
 QColor ChartStyle::problem() {
     return QColor(0xc0, 0x1c, 0x1c);
 }
+QColor ChartStyle::caution() {
+    return QColor(0xd9, 0x82, 0x00);
+}
+QColor ChartStyle::changePoint() {
+    return QColor(0x8e, 0x24, 0xaa);
+}
+QColor ChartStyle::part(int index) {
+    static const QColor parts[] = {QColor(0xe6, 0x7e, 0x22), QColor(0xc0, 0x39, 0x2b),
+                                   QColor(0x8e, 0x44, 0xad), QColor(0xb8, 0xa9, 0x7a),
+                                   QColor(0x80, 0x80, 0x80)};
+    constexpr int n = sizeof parts / sizeof parts[0];
+    return parts[std::clamp(index, 0, n - 1)];
+}
 
 namespace {
-// Warm, green and neutral tones, so no reference is mistaken for the measured (blue) series;
-// ordered so that neighbours differ in hue and lightness.
+
+// sRGB over white to CIELAB (D65).
+std::array<double, 3> lab(const QColor& c) {
+    const double alpha = c.alphaF();
+    auto linear = [alpha](double v) {
+        v = v * alpha + (1.0 - alpha); // over a white background
+        return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    const double r = linear(c.redF()), g = linear(c.greenF()), b = linear(c.blueF());
+    const double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+    const double y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    const double z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0; };
+    return {116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))};
+}
+
+} // namespace
+
+double ChartStyle::colourDistance(const QColor& a, const QColor& b) {
+    const auto p = lab(a), q = lab(b);
+    return std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+}
+
+namespace {
+// Mid tones away from the measured blue, so no reference is mistaken for a measured series;
+// ordered so that neighbours differ in hue and lightness; each at least kDistinctColours from
+// every other, from the comparison series and from the ideal line and the problem red (a red
+// reference beside the second series' crimson read as one colour).
 const QColor kReferencePalette[] = {
-    QColor(0xe0, 0x8a, 0x1e), QColor(0x9a, 0x4d, 0xa8), QColor(0x2e, 0x9e, 0x6b),
-    QColor(0xc9, 0x3c, 0x3c), QColor(0x8c, 0x6d, 0x46), QColor(0xd4, 0x5f, 0xa8),
-    QColor(0x7a, 0x8a, 0x1a), QColor(0x17, 0x9c, 0xb0), QColor(0x6b, 0x5f, 0xd4),
-    QColor(0xb8, 0x86, 0x0b), QColor(0x2f, 0x5f, 0x4f), QColor(0x99, 0x99, 0x99)};
+    QColor(0xe0, 0x8a, 0x1e), QColor(0xee, 0x99, 0x99), QColor(0x2e, 0x9e, 0x6b),
+    QColor(0x00, 0x77, 0x00), QColor(0x8c, 0x6d, 0x46), QColor(0xd4, 0x5f, 0xa8),
+    QColor(0x7a, 0x8a, 0x1a), QColor(0x00, 0xbb, 0xff), QColor(0x6b, 0x5f, 0xd4),
+    QColor(0xbb, 0x99, 0xcc), QColor(0xdd, 0x88, 0xff), QColor(0x88, 0x44, 0x66)};
 constexpr int kReferenceColours = sizeof kReferencePalette / sizeof kReferencePalette[0];
 // The circle is the measured series' marker.
 const QScatterSeries::MarkerShape kReferenceMarkers[] = {

@@ -31,6 +31,20 @@ class ChartStyle {
     static QColor warmupShade();
     static QColor windowShade();
     static QColor problem(); // what a warning is about (slow iterations)
+    // What to watch beside a problem, never drawn like one: the floor a regression is judged
+    // against, other processes' CPU share over a trace.
+    static QColor caution();
+    static QColor changePoint(); // a step in a history
+    // The index-th cause of a whole split in parts (the loss breakdown's device slowdown,
+    // slowest node, communication, remainder; the last, grey, for what was not measured).
+    static QColor part(int index);
+
+    // How far apart two colours look (CIE76 ΔE in CIELAB, each composited over white first):
+    // about 2 is barely seen, 10 reads as a shade of the same colour.
+    static double colourDistance(const QColor& a, const QColor& b);
+    // The least distance between any two colours of one chart's legend (every colour this
+    // style hands out is at least this far from any it may share a chart with).
+    static constexpr double kDistinctColours = 20.0;
 
     // Title, fonts, margins, legend at the bottom, antialiasing-friendly background.
     static void apply(QChart* chart, const QString& title);

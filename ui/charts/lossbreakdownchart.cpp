@@ -47,20 +47,22 @@ QString interval(const std::optional<Interval>& ci) {
     return QStringLiteral("95 % interval [%1, %2]").arg(pts(ci->lo), pts(ci->hi));
 }
 
+// The parts in ChartStyle's one palette: orange, red (a node to look at), purple, khaki (what
+// nothing explains), grey hatched (not measured).
 QColor colourOf(LossBreakdownChart::Set set) {
     switch (set) {
     case LossBreakdownChart::Measured:
         return ChartStyle::measured();
     case LossBreakdownChart::DeviceSlowdown:
-        return QColor(0xe6, 0x7e, 0x22); // orange
+        return ChartStyle::part(0);
     case LossBreakdownChart::SlowestNode:
-        return QColor(0xc0, 0x39, 0x2b); // red: a node to look at
+        return ChartStyle::part(1);
     case LossBreakdownChart::Communication:
-        return QColor(0x8e, 0x44, 0xad); // purple
+        return ChartStyle::part(2);
     case LossBreakdownChart::Remainder:
-        return QColor(0xb8, 0xa9, 0x7a); // khaki: what nothing explains
+        return ChartStyle::part(3);
     default:
-        return QColor(0x80, 0x80, 0x80); // grey, hatched: not measured
+        return ChartStyle::part(4);
     }
 }
 

@@ -32,8 +32,9 @@ QAreaSeries* shade(QChart* chart, const QString& name, const QColor& colour, dou
     return area;
 }
 
-// The busiest other process's CPU share, on its own right-hand axis (dashed, in the problem
-// colour when it passed a quarter of a core): a neighbour's work lines up with the dips above.
+// The busiest other process's CPU share, on its own right-hand axis (dashed, in the caution
+// colour when it passed a quarter of a core: the slow iterations' marks are the problem red): a
+// neighbour's work lines up with the dips above.
 void addMonitorCurve(QChart* chart, QValueAxis* axisX,
                      const std::vector<RunResult::MonitorPoint>& monitor) {
     auto* curve = new QLineSeries(chart);
@@ -49,7 +50,7 @@ void addMonitorCurve(QChart* chart, QValueAxis* axisX,
     curve->setName(QStringLiteral("Busiest other process, % of a core (right; of the busiest host "
                                   "when the run had several; load avg up to %1)")
                        .arg(load, 0, 'f', 1));
-    QPen pen(top >= 25.0 ? ChartStyle::problem() : QColor(0x70, 0x70, 0x70));
+    QPen pen(top >= 25.0 ? ChartStyle::caution() : ChartStyle::ideal());
     pen.setStyle(Qt::DashLine);
     pen.setWidthF(1.4);
     curve->setPen(pen);
@@ -168,7 +169,7 @@ QAreaSeries* rankBand(QChart* chart, const TraceLines& lines) {
     band->setParent(chart);
     band->setName(QStringLiteral("Per-rank min–max"));
     QColor fill = ChartStyle::measured();
-    fill.setAlpha(60);
+    fill.setAlpha(95); // apart from the shades in the legend (ChartStyle::warmupShade)
     band->setColor(fill);
     band->setBorderColor(fill.darker(110));
     return band;

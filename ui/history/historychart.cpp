@@ -50,8 +50,12 @@ void addWhiskers(QChart* chart, const history::CaseTrend& t,
         QPen w(ChartStyle::spread());
         w.setWidthF(1.5);
         whisker->setPen(w);
-        for (const auto& [dx, y] : {std::pair{-cap, p.min}, {cap, p.min}, {0.0, p.min},
-                                    {0.0, p.max}, {-cap, p.max}, {cap, p.max}})
+        for (const auto& [dx, y] : {std::pair{-cap, p.min},
+                                    {cap, p.min},
+                                    {0.0, p.min},
+                                    {0.0, p.max},
+                                    {-cap, p.max},
+                                    {cap, p.max}})
             whisker->append(x + dx, y);
         whisker->setName(QObject::tr(kWhiskerName));
         series.push_back(whisker);
@@ -59,8 +63,7 @@ void addWhiskers(QChart* chart, const history::CaseTrend& t,
 }
 
 // The medians joined in time order, and the latest one marked (red when a regression).
-void addMedians(QChart* chart, const history::CaseTrend& t,
-                std::vector<QAbstractSeries*>& series) {
+void addMedians(QChart* chart, const history::CaseTrend& t, std::vector<QAbstractSeries*>& series) {
     auto* median = new QLineSeries(chart);
     median->setName(QObject::tr("median"));
     QPen pen(ChartStyle::measured());
@@ -79,12 +82,13 @@ void addMedians(QChart* chart, const history::CaseTrend& t,
     series.push_back(latest);
 }
 
-// The floor the latest campaign is judged against.
+// The floor the latest campaign is judged against: in the caution colour, so it is not read as
+// the same thing as a regression's red mark.
 void addFloor(QChart* chart, const history::CaseTrend& t, std::vector<QAbstractSeries*>& series) {
     if (!t.previousLow) return;
     auto* floor = new QLineSeries(chart);
     floor->setName(QObject::tr("lowest earlier repeat"));
-    QPen f(ChartStyle::problem());
+    QPen f(ChartStyle::caution());
     f.setStyle(Qt::DashLine);
     floor->setPen(f);
     floor->append(-0.5, *t.previousLow);
@@ -115,7 +119,7 @@ QScatterSeries* changePointText(QChart* chart, const history::CaseStep& step, do
 // data, and there the step and what changed.
 void addChangePoints(QChart* chart, const history::CaseTrend& t, double top,
                      std::vector<QAbstractSeries*>& series) {
-    const QColor colour(0x8e, 0x24, 0xaa);
+    const QColor colour = ChartStyle::changePoint();
     for (const auto& step : t.steps) {
         const double x = static_cast<double>(step.point.index);
         auto* line = new QLineSeries(chart);
@@ -129,11 +133,13 @@ void addChangePoints(QChart* chart, const history::CaseTrend& t, double top,
         series.push_back(line);
         auto* mark = new QScatterSeries(chart);
         mark->setName(HistoryChart::changePointName(t, step));
-        mark->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle); // ◆, as the table marks it
+        mark->setMarkerShape(
+            QScatterSeries::MarkerShapeRotatedRectangle); // ◆, as the table marks it
         mark->setMarkerSize(19); // a rotated square draws smaller than a circle of the size
         mark->setColor(colour);
         mark->append(x, t.points[step.point.index].median);
-        const QString tip = mark->name() + QStringLiteral("\n") + HistoryChart::changePointLabel(step);
+        const QString tip =
+            mark->name() + QStringLiteral("\n") + HistoryChart::changePointLabel(step);
         QObject::connect(mark, &QScatterSeries::hovered, mark, [tip](const QPointF&, bool on) {
             if (on)
                 QToolTip::showText(QCursor::pos(), tip);

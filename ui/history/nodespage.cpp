@@ -3,6 +3,7 @@
 #include "async/backgroundtask.h"
 #include "core/model/numerics.h"
 #include "history/historydatabase.h"
+#include "history/nodeverdict.h"
 #include "ui/history/historylocationdialog.h"
 #include "core/model/wording.h"
 
@@ -70,6 +71,11 @@ QString flagOf(const history::NodeHealth& h) {
     if (h.slowerThanItself && h.slowerThanPeers) return QObject::tr("Slower than itself and peers");
     if (h.slowerThanItself) return QObject::tr("Slower than its history");
     if (h.slowerThanPeers) return QObject::tr("Slower than its peers");
+    // Far faster is no fault of the node, but not "OK" either (it read "+44.1 %  OK").
+    if (history::fasterThanPeers(h))
+        return QObject::tr("Faster than its peers: check the others or this node's setup");
+    if (history::fasterThanItself(h))
+        return QObject::tr("Faster than its history: check what changed in its setup");
     return QObject::tr("OK");
 }
 
@@ -173,6 +179,9 @@ void NodesPage::showNodes(std::vector<history::NodeHealth> nodes, const QString&
             if (h.flagged()) {
                 item->setForeground(QBrush(QColor(0xa0, 0x10, 0x10)));
                 item->setBackground(QBrush(QColor(0xfd, 0xec, 0xea)));
+            } else if (history::fasterThanPeers(h) || history::fasterThanItself(h)) {
+                item->setForeground(QBrush(QColor(0x8a, 0x4b, 0x00))); // to look at, not a fault
+                item->setBackground(QBrush(QColor(0xff, 0xf4, 0xdc)));
             }
             m_table->setItem(row, c, item);
         }
