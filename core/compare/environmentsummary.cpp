@@ -1,20 +1,15 @@
 #include "core/compare/environmentsummary.h"
 
+#include "core/model/textscan.h"
+
 #include <algorithm>
 #include <sstream>
 
 namespace sv {
 namespace {
 
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
-
-bool endsWith(const std::string& s, const std::string& tail) {
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+std::string trim(std::string_view s) {
+    return std::string(trimBlanks(s));
 }
 
 void addDistinct(std::vector<std::string>& to, const std::string& value) {
@@ -28,21 +23,20 @@ std::string joined(const std::vector<std::string>& values, const char* separator
     return out;
 }
 
-// "    Driver Version        : 535.104.05" -> "535.104.05" when the key matches.
-bool keyValue(const std::string& line, const char* key, std::string* value) {
+} // namespace
+
+bool capturedValue(const std::string& line, const char* key, std::string* value) {
     const auto colon = line.find(':');
     if (colon == std::string::npos || trim(line.substr(0, colon)) != key) return false;
     *value = trim(line.substr(colon + 1));
     return true;
 }
 
-} // namespace
-
 EnvironmentSummary summarizeEnvironment(const std::vector<ReportFile>& files) {
     EnvironmentSummary out;
     std::vector<std::string> drivers, cudas, gpus, images, frameworks, mpis;
     for (const auto& f : files) {
-        if (f.name.rfind("environment/", 0) != 0 || !endsWith(f.name, ".txt")) continue;
+        if (f.name.rfind("environment/", 0) != 0 || !f.name.ends_with(".txt")) continue;
         std::istringstream in(f.text);
         std::string line, section;
         bool firstOfSection = false;
@@ -58,9 +52,9 @@ EnvironmentSummary summarizeEnvironment(const std::vector<ReportFile>& files) {
             if (section == "hostname" && firstOfSection) {
                 addDistinct(out.hosts, text);
             } else if (section == "nvidia-smi -q") {
-                if (keyValue(line, "Driver Version", &value)) addDistinct(drivers, value);
-                if (keyValue(line, "CUDA Version", &value)) addDistinct(cudas, value);
-                if (keyValue(line, "Product Name", &value)) addDistinct(gpus, value);
+                if (capturedValue(line, "Driver Version", &value)) addDistinct(drivers, value);
+                if (capturedValue(line, "CUDA Version", &value)) addDistinct(cudas, value);
+                if (capturedValue(line, "Product Name", &value)) addDistinct(gpus, value);
             } else if (section == "python" && text.rfind("torch ", 0) == 0) {
                 addDistinct(frameworks, text);
             } else if (section == "mpirun" && firstOfSection &&
@@ -68,7 +62,7 @@ EnvironmentSummary summarizeEnvironment(const std::vector<ReportFile>& files) {
                 addDistinct(mpis, text);
             } else if (firstOfSection && section.rfind("container ", 0) == 0 &&
                        (section.find(" image ") != std::string::npos ||
-                        endsWith(section, " image"))) {
+                        section.ends_with(" image"))) {
                 // `docker image inspect --format '{{.Id}} {{json .RepoDigests}}'` or
                 // `docker inspect --format '{{.Image}}'`: the id is the first word.
                 addDistinct(images, text.substr(0, text.find(' ')));

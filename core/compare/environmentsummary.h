@@ -59,6 +59,10 @@ std::string describeChanges(const std::vector<EnvironmentChange>& changes);
 // Reads the "environment/*.txt" files of capturedFiles(); other files are ignored.
 EnvironmentSummary summarizeEnvironment(const std::vector<ReportFile>& files);
 
+// A captured "key : value" line ("    Driver Version        : 535.104.05"): the value, trimmed,
+// when the key matches.
+bool capturedValue(const std::string& line, const char* key, std::string* value);
+
 // "driver 535.104.05, CUDA 12.2, 8x NVIDIA H100 ..." style one-liner; "" when nothing was captured.
 std::string describeEnvironment(const EnvironmentSummary& env);
 

@@ -1,5 +1,8 @@
 #include "core/compare/hostsummary.h"
 
+#include "core/compare/environmentsummary.h"
+#include "core/model/textscan.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
@@ -7,23 +10,9 @@
 namespace sv {
 namespace {
 
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
-
-bool endsWith(const std::string& s, const std::string& tail) {
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-// "    Product Name                          : Tesla V100-SXM2-16GB" -> the value of key.
+// A captured "key : value" line's value, when the key matches and the value is not empty.
 bool valueOf(const std::string& line, const char* key, std::string* value) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos || trim(line.substr(0, colon)) != key) return false;
-    *value = trim(line.substr(colon + 1));
-    return !value->empty();
+    return capturedValue(line, key, value) && !value->empty();
 }
 
 void countGpu(std::vector<std::pair<std::string, int>>& gpus, const std::string& model) {
@@ -45,11 +34,11 @@ HostEnvironment readHost(const std::string& text) {
     bool first = false;
     while (std::getline(in, line)) {
         if (line.rfind("== ", 0) == 0) {
-            section = trim(line.substr(3));
+            section = std::string(trimBlanks(std::string_view(line).substr(3)));
             first = true;
             continue;
         }
-        const std::string t = trim(line);
+        const std::string t(trimBlanks(line));
         if (t.empty()) continue;
         if (section == "hostname" && first) h.name = t;
         if (section == "cpus" && first) h.cpus = std::max(0, std::atoi(t.c_str()));
@@ -70,7 +59,7 @@ HostEnvironment readHost(const std::string& text) {
 std::vector<HostEnvironment> summarizeHosts(const std::vector<ReportFile>& files) {
     std::vector<HostEnvironment> out;
     for (const auto& f : files) {
-        if (f.name.rfind("environment/", 0) != 0 || !endsWith(f.name, ".txt")) continue;
+        if (f.name.rfind("environment/", 0) != 0 || !f.name.ends_with(".txt")) continue;
         HostEnvironment h = readHost(f.text);
         if (h.name.empty()) continue;
         if (std::none_of(out.begin(), out.end(), [&](const auto& o) { return o.name == h.name; }))
