@@ -85,13 +85,16 @@ void readName(std::string_view name, PathHints& h, bool isFile) {
                 addEvidence(h, "\"" + std::string(name) + "\"");
             }
         }
-        // dgx1 (8 per node), dgx2 / dgx2h (16), dgxa100 / dgxh100 (8); then n32: nodes
+        // dgx1 (8 per node), dgx2 / dgx2h (16), dgxa100 / dgxh100 (8), a DGX Station (4, V100 or
+        // A100); then n32: nodes
         if (t.rfind("dgx", 0) == 0 && !h.gpusPerNode) {
             const std::string m = t.substr(3);
-            if (m == "1" || m == "a100" || m == "h100" || m == "1v" || m == "station")
+            if (m == "1" || m == "a100" || m == "h100" || m == "1v")
                 h.gpusPerNode = 8;
             else if (m == "2" || m == "2h")
                 h.gpusPerNode = 16;
+            else if (m == "station" || m == "stationa100")
+                h.gpusPerNode = 4;
             if (h.gpusPerNode) {
                 addEvidence(h, "\"" + std::string(name) + "\"");
                 if (i + 1 < parts.size() && parts[i + 1].size() > 1 && parts[i + 1][0] == 'n')

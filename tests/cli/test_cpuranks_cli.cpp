@@ -6,6 +6,7 @@
 #include "tests/support/files.h"
 #include "tests/support/logwriter.h"
 #include "tests/support/process.h"
+#include "tests/support/workloadlog.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -13,18 +14,6 @@
 using namespace sv::test;
 
 namespace {
-
-// The local workload's header, as rn50_cpu.py logs it on every rank before its speed lines.
-std::string withHeader(const std::string& log, int ranks) {
-    std::string header;
-    for (int r = 0; r < ranks; ++r)
-        header += "[1," + std::to_string(r) +
-                  "]<stderr>:2026-12-05 03:00:00,000:INFO: ResNet-50 v1.5, PyTorch 1.13.1, CPU, "
-                  "synthetic data 64x64, batch 64 per rank, rank " +
-                  std::to_string(r) + " of " + std::to_string(ranks) + ", 1 threads\n";
-    const std::size_t eol = log.find('\n') + 1; // after "begin time: ..."
-    return log.substr(0, eol) + header + log.substr(eol);
-}
 
 std::filesystem::path logPath(const std::filesystem::path& root, int ranks, int repeat) {
     return root / "bz64" / ("1n" + std::to_string(ranks) + "g") /
@@ -44,7 +33,7 @@ void writeTree(const std::filesystem::path& root, bool header) {
     for (int ranks : {1, 2})
         for (int p = 1; p <= 3; ++p) {
             const std::string log = runText(ranks, p);
-            writeFile(logPath(root, ranks, p), header ? withHeader(log, ranks) : log);
+            writeFile(logPath(root, ranks, p), header ? withWorkloadHeader(log, ranks) : log);
         }
 }
 

@@ -272,6 +272,19 @@ TEST(RealWorldShapes, AGpuCountInANameNeedsAGpuAfterTheX) {
     EXPECT_FALSE(gpus("box-2xlarge"));
 }
 
+// A DGX system's name gives its GPUs per node: a DGX-1 or DGX A100 8, a DGX-2 16, a DGX Station
+// (V100 or A100) 4, not 8.
+TEST(RealWorldShapes, ADgxSystemsNameGivesItsGpusPerNode) {
+    const auto perNode = [](const char* folder) {
+        return readPathHints(fs::path("/data") / folder / "result_0.txt", "/data").gpusPerNode;
+    };
+    EXPECT_EQ(perNode("dgx1_n4_ngc19.05_mxnet"), 8);
+    EXPECT_EQ(perNode("dgxa100_ngc21.05_pytorch"), 8);
+    EXPECT_EQ(perNode("dgx2h_n32_ngc19.05_mxnet"), 16);
+    EXPECT_EQ(perNode("dgxstation_ngc19.05_pytorch"), 4);
+    EXPECT_EQ(perNode("dgxstationa100_ngc21.05_pytorch"), 4);
+}
+
 TEST(RealWorldShapes, DisagreementIsSaid) {
     TempDir dir;
     writeFile(dir / "8xV100/r50_b128_fp32_1.log",
@@ -406,7 +419,8 @@ TEST(RealWorldShapes, ThroughputLinesPastALongPreambleAreRead) {
     std::string preamble;
     for (int i = 0; preamble.size() < (std::size_t{13} << 17); ++i)
         preamble += ":::MLL 1560848966.700 opt_learning_rate_warmup_steps: {\"value\": " +
-                    std::to_string(i) + ", \"metadata\": {\"file\": \"train.py\", \"lineno\": 88}}\n";
+                    std::to_string(i) +
+                    ", \"metadata\": {\"file\": \"train.py\", \"lineno\": 88}}\n";
     TempDir dir;
     writeFile(dir / "result_0.txt", log.substr(0, cut) + preamble + log.substr(cut));
     const ScanResult scan = scanLogDirectory(dir.path());

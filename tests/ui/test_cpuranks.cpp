@@ -5,6 +5,7 @@
 
 #include "tests/ui/uifixture.h"
 #include "tests/support/realworldwriter.h"
+#include "tests/support/workloadlog.h"
 
 #include "core/load/workloadheader.h"
 #include "ui/analysis/devicewords.h"
@@ -25,24 +26,12 @@ using namespace sv::test;
 
 namespace {
 
-// The local workload's header, as rn50_cpu.py logs it on every rank before its speed lines.
-std::string withHeader(const std::string& log, int ranks) {
-    std::string header;
-    for (int r = 0; r < ranks; ++r)
-        header += "[1," + std::to_string(r) +
-                  "]<stderr>:2026-12-05 03:00:00,000:INFO: ResNet-50 "
-                  "v1.5, PyTorch 1.13.1, CPU, synthetic data 64x64, batch 64 per rank, rank " +
-                  std::to_string(r) + " of " + std::to_string(ranks) + ", 1 threads\n";
-    const std::size_t eol = log.find('\n') + 1; // after "begin time: ..."
-    return log.substr(0, eol) + header + log.substr(eol);
-}
-
 void writeWorkloadTree(const std::filesystem::path& root) {
     const CampaignSpec c;
     for (auto [nodes, gpus] : c.topologies)
         for (int p = 1; p <= c.repeats; ++p)
             writeFile(logPath(root, c, nodes, gpus, p),
-                      withHeader(runText(c, nodes * gpus, p), nodes * gpus));
+                      withWorkloadHeader(runText(c, nodes * gpus, p), nodes * gpus));
 }
 
 QString axisTitle(QChart* chart, Qt::Orientation o) {
