@@ -542,8 +542,8 @@ TEST(ChartExport, ParsesSizes) {
 }
 
 // Issue 37 item 9: the Throughput chart's axis was linear whatever the spread, so one GPU's bar
-// beside 32 GPUs' was a sliver. Past a decade the axis is log10 (its title says so) and reaches
-// below the smallest bar; within a decade it stays linear from 0.
+// beside 32 GPUs' was a sliver. Past a decade the axis is logarithmic (its title says so) and
+// reaches below the smallest bar; within a decade it stays linear from 0.
 TEST(ThroughputChart, TheAxisIsLogarithmicWhereTheBarsSpanMoreThanADecade) {
     ui::ScalingData d;
     for (auto [nodes, gpus, median] :
@@ -563,8 +563,23 @@ TEST(ThroughputChart, TheAxisIsLogarithmicWhereTheBarsSpanMoreThanADecade) {
     EXPECT_EQ(log->titleText(), QStringLiteral("Throughput (images/s, log scale)"));
     EXPECT_LE(log->min(), 380.0 / 1.2);
     EXPECT_GE(log->max(), 11200.0);
-    EXPECT_EQ(log->min(), 100.0); // the decade below the smallest bar
+    // Under two decades: base 2, so every doubling has a labelled line (base 10 labelled only
+    // 100 and 1000 below bars up to 11200); the axis starts at the power of 2 below the smallest.
+    EXPECT_EQ(log->base(), 2.0);
+    EXPECT_EQ(log->min(), 256.0);
     EXPECT_LE(log->max(), 11200.0 * 1.5);
+    {
+        // Over two decades: base 10, from the decade below the smallest bar.
+        ui::ScalingData wide = d;
+        wide.points.front().median = wide.points.front().min = wide.points.front().max = 38.0;
+        std::unique_ptr<QChart> c(ui::ThroughputChart::build(wide));
+        QLogValueAxis* l = nullptr;
+        for (auto* axis : c->axes(Qt::Vertical))
+            if (auto* a = qobject_cast<QLogValueAxis*>(axis)) l = a;
+        ASSERT_NE(l, nullptr);
+        EXPECT_EQ(l->base(), 10.0);
+        EXPECT_EQ(l->min(), 10.0);
+    }
 
     d.points.pop_back(); // 380 to 2900: under a decade, linear from 0
     chart.reset(ui::ThroughputChart::build(d));

@@ -185,11 +185,15 @@ QAbstractAxis* throughputAxis(QChart* chart, const ScalingData& d, double low, d
     // Percent of peak stays linear: its figures are of one order, 0 to 100.
     if (scale == ThroughputScale::Throughput && ThroughputChart::logScale(low, top)) {
         auto* axis = new QLogValueAxis(chart);
-        axis->setBase(10);
-        // From the decade below the smallest bar (a round base line) to a little above the top.
-        axis->setRange(std::pow(10.0, std::floor(std::log10(low / 1.2))), top * 1.3);
+        // A log axis labels its base's powers only: over less than two decades base 10 labels
+        // one or two lines (100, 1000) and bars up to 6000 have none to be read by, so base 2
+        // (256, 512, … 8192) labels every doubling there.
+        const double base = top / low < 100.0 ? 2.0 : 10.0;
+        axis->setBase(base);
+        // From the power below the smallest bar (a round base line) to a little above the top.
+        axis->setRange(std::pow(base, std::floor(std::log(low / 1.2) / std::log(base))), top * 1.3);
         axis->setLabelFormat(QStringLiteral("%g"));
-        axis->setMinorTickCount(8);
+        axis->setMinorTickCount(base == 10.0 ? 8 : 0);
         axis->setMinorGridLineColor(QColor(0xee, 0xee, 0xee));
         ChartStyle::applyAxis(axis, QStringLiteral("Throughput (%1, log scale)").arg(unit));
         return axis;
