@@ -318,8 +318,12 @@ TEST(ScalingLoss, ProbesJsonInTheCampaignDirectoryReachEveryOutput) {
     ASSERT_EQ(j["cases"][1]["slow_nodes"].size(), 1u);
     EXPECT_EQ(j["cases"][1]["slow_nodes"][0]["node"], "d");
     const std::string table = formatTable(s);
-    EXPECT_NE(table.find("note: r50 fp32 b128 4n8g: scaling loss "), std::string::npos) << table;
-    EXPECT_NE(table.find("slow node d"), std::string::npos) << table;
+    EXPECT_NE(table.find("note: r50 fp32 b128 4n8g: scaling loses "), std::string::npos) << table;
+    EXPECT_NE(table.find(" % of the ideal throughput (GPUs × the 1-GPU pace): device slowdown "),
+              std::string::npos)
+        << table;
+    EXPECT_NE(table.find("; node d is "), std::string::npos) << table;
+    EXPECT_NE(table.find(" % slower than the median node"), std::string::npos) << table;
     EXPECT_NE(formatCsv(s).find(",d,"), std::string::npos) << formatCsv(s);
 }
 
