@@ -34,7 +34,7 @@ std::string workloadOf(const NodeProbeRecord& p) {
     std::string w = p.model.empty() ? std::string("any model") : p.model;
     if (!p.precision.empty()) w += " " + p.precision;
     if (p.batchPerDevice > 0) w += " b" + std::to_string(p.batchPerDevice);
-    return w + ", " + std::to_string(p.devices) + " device(s)";
+    return w + ", " + countOf(p.devices, "device");
 }
 
 // One node's pace in each campaign of one workload, oldest first.

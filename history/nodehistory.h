@@ -46,7 +46,7 @@ struct NodePoint {
 
 struct NodeHealth {
     std::string node;
-    std::string workload;           // "r50 fp32 b64, 4 device(s)"
+    std::string workload;           // "r50 fp32 b64, 4 devices"
     std::vector<NodePoint> history; // oldest first; the last is the latest
     double latestPace = 0.0;
     std::optional<double> ownMedian;   // of its earlier campaigns

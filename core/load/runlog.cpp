@@ -1,8 +1,29 @@
 #include "core/load/runlog.h"
 
+#include "core/formats/userformat.h"
+
 #include <atomic>
 
 namespace sv {
+namespace {
+
+// The trace as the run's throughput. A format file's per-GPU values (Horovod's "Iter #3: 245.3
+// img/sec per GPU") are one GPU's: each is drawn times the run's GPUs, as the run's figure is
+// (userformatanalyzer.cpp), so that the trace's axis, titled with the run's figure, does not
+// show 245 under "1960.80 images/s". Where the GPUs are unknown the run has no figure and the
+// values stay as read.
+std::shared_ptr<const IterationTrace> runTrace(IterationTrace trace, const LogFormat& format,
+                                               const RunResult& result) {
+    const UserFormat* user = userFormatOf(format);
+    const int gpus = result.key.topology.ranks();
+    if (user && user->perGpu() && gpus > 0)
+        for (std::vector<double>* values : {&trace.median, &trace.min, &trace.max})
+            for (double& v : *values)
+                v *= gpus;
+    return std::make_shared<const IterationTrace>(std::move(trace));
+}
+
+} // namespace
 
 std::size_t RunLog::retainedValues() const {
     return trace ? trace->median.size() + trace->min.size() + trace->max.size() : 0;
@@ -35,7 +56,7 @@ RunLog readRunLog(const LogFile& file, const MeasureOptions& measure, const Pars
     log.position = read.position;
     log.counters = log.result.counters;
     log.unterminatedTail = log.result.unterminatedTail;
-    log.trace = std::make_shared<const IterationTrace>(trace.trace());
+    log.trace = runTrace(trace.trace(), format, log.result);
     log.workload = readWorkloadHeader(file.path);
     return log;
 }
@@ -115,7 +136,7 @@ RunLog IncrementalRunLog::log() const {
     log.measure = m_measure;
     log.result = m_readError ? m_meter->unreadable(*m_readError, log.counters)
                              : m_meter->result(log.counters, log.unterminatedTail);
-    log.trace = std::make_shared<const IterationTrace>(m_trace->trace());
+    log.trace = runTrace(m_trace->trace(), *m_format, log.result);
     log.workload = m_workload;
     return log;
 }

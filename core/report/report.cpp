@@ -1,4 +1,5 @@
 #include "core/report/report.h"
+#include "core/report/casenotes.h"
 #include "core/measure/steadystateanalyzer.h"
 
 #include "core/model/outputtext.h"
@@ -31,25 +32,6 @@ std::string intervalText(const std::optional<Interval>& v, int decimals, const c
     return v ? formatFixed(v->lo, decimals) + "-" + formatFixed(v->hi, decimals) : none;
 }
 
-// "scaling loss 9.72 % of ideal: device-slowdown 3.10 [2.90, 3.30], …; not measured: …"
-std::string scalingLossText(const ScalingLoss& l) {
-    std::string out = "scaling loss " + formatFixed(l.totalPct, 2) + " % of ideal:";
-    for (std::size_t i = 0; i < l.parts.size(); ++i) {
-        const auto& p = l.parts[i];
-        out += std::string(i ? ", " : " ") + p.kind + " " + formatFixed(p.pct, 2);
-        if (p.ci95)
-            out += " [" + formatFixed(p.ci95->lo, 2) + ", " + formatFixed(p.ci95->hi, 2) + "]";
-    }
-    if (!l.notMeasured.empty()) {
-        out += "; not measured:";
-        for (std::size_t i = 0; i < l.notMeasured.size(); ++i)
-            out += std::string(i ? ", " : " ") + l.notMeasured[i];
-    }
-    for (const auto& n : l.slowNodes)
-        out += "; slow node " + n.node + " (" + formatFixed(n.slowerPct, 1) + " % slower)";
-    return out;
-}
-
 // A count in CSV: empty where nobody states it (never "0").
 std::string countField(int v) {
     return v > 0 ? std::to_string(v) : std::string();
@@ -61,14 +43,6 @@ std::string nodesText(const CaseStats& c) {
 std::string gpusText(const CaseStats& c) {
     return c.gpus() > 0 ? std::to_string(c.gpus()) : std::string("?");
 }
-// "r50 fp16 b128 2n8g"; "? ? b? GPUs ?" for a case nobody states.
-std::string caseWhere(const CaseStats& c) {
-    return c.key.model + " " + c.key.precision + " b" +
-           (c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?") + " " +
-           (c.gpus() > 0 ? c.key.topology.name() : "GPUs ?") +
-           (c.key.ownCase.empty() ? "" : " (" + c.key.ownCase + ")");
-}
-
 // The header of a group of cases (one framework, model, precision and batch): what its figures
 // are, and over which window.
 std::string groupHeader(const Summary& s, const CaseStats& c) {
@@ -125,39 +99,25 @@ std::vector<std::string> tableRow(const CaseStats& c) {
 void caseNotes(const Summary& s, const CaseStats& c, const ProbeFile& probes,
                std::vector<std::string>& notes, std::vector<std::string>& cautions) {
     const std::string where = caseWhere(c);
-    if (!c.outlierRepeats.empty()) {
-        std::string reps;
-        for (int r : c.outlierRepeats)
-            reps += (reps.empty() ? "" : ", ") + std::to_string(r);
-        notes.push_back(where + ": outlier " +
-                        (c.outlierRepeats.size() == 1 ? "repeat " : "repeats ") + reps +
-                        " (kept in the statistics)");
-    }
+    if (const std::string o = outlierNote(c); !o.empty()) notes.push_back(where + ": " + o);
+    // The warning's message says what it is; its kind is the machine formats' field.
     for (const auto& w : c.warnings)
-        cautions.push_back(where + ": " + w.message + " [" + w.kind + "]");
+        cautions.push_back(where + ": " + w.message);
     for (const auto& e : c.excluded)
-        notes.push_back(where + ": excluded " + e.path + ": " + e.reason);
+        notes.push_back(where + ": " + excludedNote(e));
     // The breakdown where probes measured a part of it (the loss alone is the efficiency).
     if (const auto l = scalingLossFor(s.cases, c, probes); l && c.gpus() > 1 && !l->parts.empty()) {
-        notes.push_back(where + ": " + scalingLossText(*l));
+        notes.push_back(where + ": " + scalingLossNote(*l, s.onCpuRanks() ? "rank" : "GPU"));
         if (!l->unreliable.empty())
             cautions.push_back(where +
                                ": the scaling-loss breakdown is not reliable: " + l->unreliable);
     }
     if (!c.deltaNote.empty()) notes.push_back(where + ": " + c.deltaNote);
     if (c.energy) notes.push_back(where + ": GPU energy " + energyText(c));
-    if (c.referenceMedian && c.referenceMethod != methodName(s.options.method))
-        notes.push_back(where + ": delta by the reference's " + c.referenceMethod +
-                        " method (median " + formatFixed(*c.referenceMedian, 2) + ")");
-    if (const auto& k = c.referenceContrast; k && k->ratio)
-        notes.push_back(
-            where + ": against the reference's " +
-            std::to_string(c.reference->series->repeats.at(c.key.topology.name()).size()) +
-            " repeats: ratio " + formatFixed(*k->ratio, 4) +
-            (k->ratioCi95 ? " [95 % CI " + formatFixed(k->ratioCi95->lo, 4) + ", " +
-                                formatFixed(k->ratioCi95->hi, 4) + "], " +
-                                std::string(verdictName(k->verdict))
-                          : ", " + k->note));
+    if (const std::string m = referenceMethodNote(c, methodName(s.options.method)); !m.empty())
+        notes.push_back(where + ": " + m);
+    if (const std::string k = referenceContrastNote(c); !k.empty())
+        notes.push_back(where + ": " + k);
 }
 
 // Under the table: the references compared with, the warnings, the notes.

@@ -3,6 +3,7 @@
 #include "core/model/outputtext.h"
 
 #include "core/measure/steadystateanalyzer.h"
+#include "core/report/casenotes.h"
 #include "core/report/comparisonreport.h"
 #include "core/report/energytext.h"
 #include "core/formats/formatregistry.h"
@@ -91,7 +92,7 @@ std::string caseTable(const Summary& s) {
         if (const auto& k = c.referenceContrast; k && k->ratio)
             ab = formatFixed(*k->ratio, 4) +
                  (k->ratioCi95
-                      ? " [" + ci(k->ratioCi95, 4) + "] " + std::string(verdictName(k->verdict))
+                      ? " [" + ci(k->ratioCi95, 4) + "]: " + referenceVerdictWords(k->verdict)
                       : std::string());
         // Counts nobody states are "?", never 0.
         const bool known = c.gpus() > 0;
@@ -224,18 +225,23 @@ std::string seriesSection(const ReportSeries& r) {
         out += "<figure><figcaption>" + esc(title) + "</figcaption>\n" + inlineSvg(svg) +
                "\n</figure>\n";
     if (!r.chartNote.empty()) out += "<p class=\"note\">" + esc(r.chartNote) + "</p>\n";
-    std::string cautions;
-    for (const auto& c : s.cases)
+    // Each case's warnings and notes in words (core/report/casenotes.h), as the command line's
+    // table says them: no kind tags, no verdict codes.
+    std::string cautions, notes;
+    for (const auto& c : s.cases) {
+        const std::string where = caseWhere(c) + ": ";
         for (const auto& w : c.warnings)
-            cautions +=
-                "<li>" +
-                esc(c.key.topology.name() + " " + c.key.precision + " bs" +
-                    std::to_string(c.key.batchPerDevice) + ": " + w.message + " [" + w.kind + "]") +
-                "</li>\n";
+            cautions += "<li>" + esc(where + w.message) + "</li>\n";
+        for (const std::string& n :
+             {outlierNote(c), referenceMethodNote(c, methodName(s.options.method)),
+              referenceContrastNote(c)})
+            if (!n.empty()) notes += "<li>" + esc(where + n) + "</li>\n";
+    }
     for (const auto& w : s.warnings)
         cautions += "<li>" + esc(w.text()) + "</li>\n";
     out += "<h3>Warnings</h3>\n" +
            (cautions.empty() ? std::string("<p>None.</p>\n") : "<ul>\n" + cautions + "</ul>\n");
+    if (!notes.empty()) out += "<h3>Notes</h3>\n<ul>\n" + notes + "</ul>\n";
     std::string excluded;
     for (const auto& c : s.cases)
         for (const auto& e : c.excluded)

@@ -2,6 +2,7 @@
 
 #include "core/load/campaignrecords.h"
 #include "core/model/numerics.h"
+#include "core/model/wording.h"
 
 #include <nlohmann/json.hpp>
 
@@ -65,8 +66,8 @@ LossPart deviceSlowdown(const SoloPaces& p, double t1, Interval t1Range) {
     }
     dev.evidence = "the median node alone: " + formatFixed(p.median, 2) +
                    " per device against the 1-device case's " + formatFixed(t1, 2) + " (" +
-                   std::to_string(p.nodes.size()) + " node(s) probed alone at " +
-                   std::to_string(p.nodes.front()->devices) + " device(s) each)";
+                   countOf(static_cast<long long>(p.nodes.size()), "node") + " probed alone at " +
+                   countOf(p.nodes.front()->devices, "device") + " each)";
     return dev;
 }
 
@@ -98,8 +99,8 @@ std::vector<SlowNode> slowNodes(const SoloPaces& p, double thresholdPct) {
         const double slower = 100.0 * (1.0 - s->pacePerDevice / p.median);
         if (p.nodes.size() < 2 || slower <= thresholdPct) continue;
         out.push_back({s->node, slower,
-                       "alone at " + std::to_string(s->devices) +
-                           " device(s): " + formatFixed(s->pacePerDevice, 2) + " per device, " +
+                       "alone at " + countOf(s->devices, "device") + ": " +
+                           formatFixed(s->pacePerDevice, 2) + " per device, " +
                            formatFixed(slower, 1) + " % below the median node's " +
                            formatFixed(p.median, 2) + " (" + std::to_string(p.nodes.size()) +
                            " nodes probed; threshold " + formatFixed(thresholdPct, 1) + " %)"});

@@ -1,5 +1,7 @@
 #include "launcher/monitor/monitorsummary.h"
 
+#include "core/model/wording.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -95,8 +97,8 @@ std::vector<std::string> MonitorSummary::evidence(const DisturbanceLimits& limit
     const double margin = std::max(limits.loadMargin, limits.loadMarginPerCpu * cpus);
     if (maxLoad1 > ownProcesses + margin)
         out.push_back("load average " + fixed(maxLoad1, 2) + " on " + host + " (" +
-                      std::to_string(cpus) + " CPUs), above the run's " +
-                      std::to_string(ownProcesses) + " processes");
+                      countOf(cpus, "CPU") + "), above the run's " +
+                      countOf(ownProcesses, "process", "processes"));
     for (const auto& [gpu, reasons] : throttleSeen)
         out.push_back("GPU " + std::to_string(gpu) + " on " + host + " throttled (" +
                       throttleWords(reasons) + ") in " + std::to_string(throttledSamples.at(gpu)) +

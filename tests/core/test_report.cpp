@@ -1,4 +1,5 @@
 #include "core/report/report.h"
+#include "core/report/reportdocument.h"
 #include "core/model/numerics.h"
 
 #include <gtest/gtest.h>
@@ -82,14 +83,90 @@ TEST(Report, TableShowsCasesReferencesAndExclusions) {
                "0.6    28.89      90.3 %    11331.93      0.0"),
         std::string::npos)
         << t;
-    EXPECT_NE(t.find("note: r50 fp32 b128 4n8g: excluded 4n8g/r50_b128_fp32_8.log: found 576 of "
-                     "3840 speed lines"),
+    EXPECT_NE(t.find("note: r50 fp32 b128 4n8g: repeat 8 (4n8g/r50_b128_fp32_8.log) is left out "
+                     "of the statistics: found 576 of 3840 speed lines"),
               std::string::npos)
         << t;
     EXPECT_NE(t.find("reference: dlperf-ngc-mxnet-fp32-bs128"), std::string::npos);
     ASSERT_EQ(s.warnings.size(), 1u);
     EXPECT_EQ(s.warnings[0].text(),
               "4n8g/r50_b128_fp32_8.log: incomplete: found 576 of 3840 speed lines");
+}
+
+// Issue 37: the notes under the table are said in words, each fact kept: no kind tag after a
+// warning ("[high-cv]"), no "outlier repeat 8 (kept in the statistics)", no "excluded PATH:
+// reason", no "delta by the reference's time method (median …)", no "against the reference's 7
+// repeats: ratio 1.0000 [95 % CI …], no-difference". The HTML report says them alike; the CSV
+// keeps its codes.
+TEST(Report, CaseNotesAreInPlainWords) {
+    auto s = workedSummary();
+    // An eighth 4n8g repeat far below the others (an outlier, and the CV above 5 %), and a ninth
+    // that is incomplete (left out).
+    RunResult low = s.runs[1];
+    ASSERT_EQ(low.key.topology.name(), "4n8g");
+    low.key.repeat = 8;
+    low.path = "4n8g/r50_b128_fp32_8.log";
+    low.timeThroughput = low.speedThroughput = 8000.0;
+    s.runs.push_back(low);
+    RunResult broken = low;
+    broken.key.repeat = 9;
+    broken.path = "4n8g/r50_b128_fp32_9.log";
+    broken.status = RunStatus::Incomplete;
+    broken.reason = "found 576 of 3840 speed lines";
+    s.runs.push_back(broken);
+    recomputeCases(s);
+    const CaseStats& c = s.cases.at(1);
+    ASSERT_EQ(c.outlierRepeats, std::vector<int>{8});
+    ASSERT_FALSE(c.warnings.empty());
+    ASSERT_EQ(c.referenceMethod, "speed"); // the table's, not the shown time method
+    ASSERT_TRUE(c.referenceContrast && c.referenceContrast->ratioCi95);
+
+    const std::string t = formatTable(s);
+    // The old wording, each a code a user cannot read.
+    for (const char* old : {"[high-cv]", "[few-repeats]", "kept in the statistics", ": excluded ",
+                            "delta by the reference's", ": ratio ", "[95 % CI ", "no-difference"})
+        EXPECT_EQ(t.find(old), std::string::npos) << old << "\n" << t;
+    // The same facts in words: which case, which repeat, the numbers and why.
+    EXPECT_NE(t.find("warning: r50 fp32 b128 4n8g: CV "), std::string::npos) << t;
+    EXPECT_NE(t.find("note: r50 fp32 b128 4n8g: repeat 8 is far from the other repeats (an "
+                     "outlier: modified z-score above 3.5) but still counts in the median and "
+                     "the other statistics"),
+              std::string::npos)
+        << t;
+    EXPECT_NE(t.find("note: r50 fp32 b128 4n8g: repeat 9 (4n8g/r50_b128_fp32_9.log) is left out "
+                     "of the statistics: found 576 of 3840 speed lines"),
+              std::string::npos)
+        << t;
+    EXPECT_NE(t.find("note: r50 fp32 b128 4n8g: delta % is by the speed method, the one the "
+                     "reference table used; by it this case's median is " +
+                     formatFixed(*c.referenceMedian, 2) +
+                     " images/s (the median above is by the time method)"),
+              std::string::npos)
+        << t;
+    const auto& k = *c.referenceContrast;
+    EXPECT_NE(t.find("note: r50 fp32 b128 4n8g: against the reference's 7 repeats: this case's "
+                     "median is " +
+                     formatFixed(*k.ratio, 4) + " times the reference's (95 % interval " +
+                     formatFixed(k.ratioCi95->lo, 4) + " to " + formatFixed(k.ratioCi95->hi, 4) +
+                     "): "),
+              std::string::npos)
+        << t;
+
+    ReportInput report;
+    ReportSeries series;
+    series.label = "nightly";
+    series.summary = s;
+    report.series.push_back(series);
+    const std::string html = formatHtmlReport(report);
+    for (const char* old : {"[high-cv]", "[few-repeats]", "no-difference", "only-in-"})
+        EXPECT_EQ(html.find(old), std::string::npos) << old << "\n" << html;
+    EXPECT_NE(html.find("<li>r50 fp32 b128 4n8g: CV "), std::string::npos) << html;
+    EXPECT_NE(html.find("<li>r50 fp32 b128 4n8g: repeat 8 is far from the other repeats"),
+              std::string::npos)
+        << html;
+    EXPECT_NE(html.find("times the reference&#39;s (95 % interval "), std::string::npos) << html;
+    // The machine formats keep their codes.
+    EXPECT_NE(formatCsv(s).find("high-cv"), std::string::npos);
 }
 
 // Issue 27: a median 0.02 % under the reference read "-0.0" in the table, a loss where there is

@@ -148,6 +148,13 @@ TEST(ScalingLoss, HandComputedBreakdown) {
     EXPECT_NEAR(l.slowNodes[0].slowerPct, 100.0 * (1 - 340.0 / 378.0), 1e-9);
     EXPECT_NE(l.slowNodes[0].evidence.find("340.00 per device"), std::string::npos)
         << l.slowNodes[0].evidence;
+    // Counted in words (issue 37's walk): "3 nodes probed alone at 4 devices each", never
+    // "node(s)" or "device(s)".
+    EXPECT_NE(part(l, "device-slowdown").evidence.find(" nodes probed alone at "),
+              std::string::npos)
+        << part(l, "device-slowdown").evidence;
+    for (const std::string& e : {part(l, "device-slowdown").evidence, l.slowNodes[0].evidence})
+        EXPECT_EQ(e.find("(s)"), std::string::npos) << e;
     EXPECT_NE(part(l, "slowest-node").evidence.find("n3"), std::string::npos);
     EXPECT_NE(part(l, "communication").evidence.find("50.00 ms"), std::string::npos)
         << part(l, "communication").evidence;
@@ -318,8 +325,12 @@ TEST(ScalingLoss, ProbesJsonInTheCampaignDirectoryReachEveryOutput) {
     ASSERT_EQ(j["cases"][1]["slow_nodes"].size(), 1u);
     EXPECT_EQ(j["cases"][1]["slow_nodes"][0]["node"], "d");
     const std::string table = formatTable(s);
-    EXPECT_NE(table.find("note: r50 fp32 b128 4n8g: scaling loss "), std::string::npos) << table;
-    EXPECT_NE(table.find("slow node d"), std::string::npos) << table;
+    EXPECT_NE(table.find("note: r50 fp32 b128 4n8g: scaling loses "), std::string::npos) << table;
+    EXPECT_NE(table.find(" % of the ideal throughput (GPUs × the 1-GPU pace): device slowdown "),
+              std::string::npos)
+        << table;
+    EXPECT_NE(table.find("; node d is "), std::string::npos) << table;
+    EXPECT_NE(table.find(" % slower than the median node"), std::string::npos) << table;
     EXPECT_NE(formatCsv(s).find(",d,"), std::string::npos) << formatCsv(s);
 }
 

@@ -6,6 +6,8 @@
 
 #include "core/formats/formatdraft.h"
 #include "core/formats/userformat.h"
+#include "core/load/logscan.h"
+#include "core/load/runlog.h"
 #include "core/parse/runfacts.h"
 #include "core/report/report.h"
 #include "core/stats/summary.h"
@@ -67,6 +69,25 @@ TEST(TaughtGpus, AnEightGpuHorovodJobIsEightGpusAtItsTotal) {
     ASSERT_EQ(s.cases.size(), 1u);
     EXPECT_EQ(s.cases.front().gpus(), 8);
     EXPECT_GT(*s.cases.front().median, 1900.0);
+}
+
+// Issue 37's walk: the Runs page drew an 8-GPU job's per-GPU values (about 245) on the axis of
+// its title's "1960.80 images/s". The trace is the run's throughput: each value times its GPUs,
+// so that the trace's median over the window is the run's figure.
+TEST(TaughtGpus, APerGpuLogsTraceIsAtTheRunsFigure) {
+    teach(horovodFormat("hvd-trace", true, {}, "plates"));
+    TempDir dir;
+    const auto values = writeHorovodLog(dir / "hvd8" / "horovod.log", {.word = "plates"});
+    const ScanResult scan = scanLogDirectory(dir.path());
+    ASSERT_EQ(scan.logs.size(), 1u);
+    const RunLog log = readRunLog(scan.logs.front(), dlperfDefaults().measure);
+    ASSERT_EQ(log.result.key.topology.ranks(), 8);
+    ASSERT_EQ(log.result.status, RunStatus::Complete) << log.result.reason;
+    ASSERT_TRUE(log.trace);
+    ASSERT_EQ(log.trace->median.size(), values.size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+        EXPECT_NEAR(log.trace->median[i], values[i] * 8, 1e-9) << "report " << i;
+    EXPECT_NEAR(medianAfterFirstTenth(log.trace->median), *log.result.timeThroughput, 1e-9);
 }
 
 TEST(TaughtGpus, TheTotalLineStatesTheGpus) {

@@ -191,7 +191,7 @@ TEST(CliNodes, ListsTheNodesAndFlagsTheSlowOneWithEvidence) {
     EXPECT_EQ(j["flagged"], nlohmann::json::array({"n3"}));
     const auto& n3 = j["nodes"][2];
     EXPECT_EQ(n3["node"], "n3");
-    EXPECT_EQ(n3["workload"], "r50 fp32 b64, 2 device(s)");
+    EXPECT_EQ(n3["workload"], "r50 fp32 b64, 2 devices"); // not "2 device(s)"
     EXPECT_DOUBLE_EQ(n3["latest_pace_per_device"].get<double>(), 88.0);
     EXPECT_EQ(n3["history"].size(), 3u);
     EXPECT_TRUE(n3["slower_than_itself"].get<bool>());

@@ -63,6 +63,25 @@ nlohmann::json runOnce(const std::string& dir, const std::string& seedMonitorLin
 
 } // namespace
 
+// Issue 37's walk: every disturbed one-rank run read "above the run's 1 processes".
+TEST(Monitor, TheLoadEvidenceCountsInWords) {
+    MonitorSummary m;
+    m.samples = 3;
+    m.seconds = 10;
+    m.ownProcesses = 1;
+    m.cpus = 2;
+    m.maxLoad1 = 6.21;
+    std::vector<std::string> evidence = m.evidence();
+    ASSERT_EQ(evidence.size(), 1u);
+    EXPECT_EQ(evidence[0], "load average 6.21 on local (2 CPUs), above the run's 1 process");
+    m.ownProcesses = 2;
+    m.cpus = 1;
+    m.maxLoad1 = 12.85;
+    evidence = m.evidence();
+    ASSERT_EQ(evidence.size(), 1u);
+    EXPECT_EQ(evidence[0], "load average 12.85 on local (1 CPU), above the run's 2 processes");
+}
+
 TEST(Monitor, SamplerNamesAnUntaggedHogAndNeverTheRunsTaggedProcesses) {
     const std::string dir = sv::test::tempDir("sampler");
     const std::string tag = "svmonitortest1";

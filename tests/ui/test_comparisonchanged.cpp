@@ -11,6 +11,9 @@
 #include "ui/export/reportexport.h"
 
 #include <QCoreApplication>
+#include <QFontMetrics>
+#include <QHeaderView>
+#include <QStringList>
 #include <QTableView>
 
 #include <gtest/gtest.h>
@@ -133,4 +136,53 @@ TEST(ComparisonChanged, VerdictAndWhatChangedStayInViewAt1024) {
     EXPECT_TRUE(model->headerData(model->medianColumn(1), Qt::Horizontal, Qt::ToolTipRole)
                     .toString()
                     .contains(QStringLiteral("tuesday")));
+}
+
+// Issue 37's walk: at 1024×700 two nightly campaigns' capped median columns were headed
+// "-2026-12-0" both, the header clipped at both ends, so neither figure said whose it was. The
+// header leaves out the "/logs" both names end with and, where it does not fit, is cut at the
+// left: each keeps the end that tells the campaigns apart.
+TEST(ComparisonChanged, CappedHeadersStillTellTheSeriesApart) {
+    TempDir dir;
+    writeCampaignWithDriver(dir / "nightly-2026-12-04" / "logs", "535.104.05");
+    writeCampaignWithDriver(dir / "nightly-2026-12-05" / "logs", "550.54.14");
+    AppWindow app;
+    app.window.resize(1024, 700);
+    app.window.show();
+    app.window.openDirectory(
+        QString::fromStdString((dir / "nightly-2026-12-04" / "logs").string()));
+    app.window.addToComparison(
+        QString::fromStdString((dir / "nightly-2026-12-05" / "logs").string()));
+    ASSERT_TRUE(waitForTwoSeries(app.window));
+    QCoreApplication::processEvents();
+    auto* model = app.window.resultsPage()->comparisonModel();
+    QTableView* view = app.window.resultsPage()->comparisonView();
+    ASSERT_TRUE(waitUntil([&] { return view->isVisible() && view->viewport()->width() > 0; }));
+    QHeaderView* header = view->horizontalHeader();
+    const QFontMetrics metrics(header->font());
+    QStringList shown;
+    for (int s = 0; s < 2; ++s) {
+        const int column = model->medianColumn(s);
+        // What the header draws: its text as given, clipped to the section.
+        shown << model->headerData(column, Qt::Horizontal).toString();
+        EXPECT_LE(metrics.horizontalAdvance(shown.back()), header->sectionSize(column))
+            << shown.back().toStdString() << " in " << header->sectionSize(column) << " px";
+    }
+    EXPECT_NE(shown[0], shown[1]) << shown.join(QStringLiteral(" | ")).toStdString();
+    EXPECT_TRUE(shown[0].endsWith(QStringLiteral("04"))) << shown[0].toStdString();
+    EXPECT_TRUE(shown[1].endsWith(QStringLiteral("05"))) << shown[1].toStdString();
+    // The ratio's header keeps both sides, B over A.
+    const QStringList ratio = model->headerData(model->ratioColumn(1), Qt::Horizontal)
+                                  .toString()
+                                  .split(QLatin1Char('\n'));
+    ASSERT_EQ(ratio.size(), 2) << ratio.join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(ratio[0].endsWith(QStringLiteral("05 /"))) << ratio[0].toStdString();
+    EXPECT_TRUE(ratio[1].endsWith(QStringLiteral("04"))) << ratio[1].toStdString();
+    for (const QString& line : ratio)
+        EXPECT_LE(metrics.horizontalAdvance(line), header->sectionSize(model->ratioColumn(1)))
+            << line.toStdString();
+    // The tooltip still names each in full.
+    EXPECT_TRUE(model->headerData(model->medianColumn(1), Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("nightly-2026-12-05/logs")));
 }

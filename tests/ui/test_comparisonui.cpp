@@ -140,8 +140,15 @@ TEST(ComparisonUi, AddedDirectoryIsANamedSeriesOverlaidAndComparedCaseByCase) {
     EXPECT_FALSE(app.window.resultsPage()->comparisonView()->parentWidget()->isHidden());
     ASSERT_EQ(model->rowCount(), 5);
     EXPECT_EQ(model->headerData(model->medianColumn(0), Qt::Horizontal).toString(), "october");
-    EXPECT_EQ(model->headerData(model->ratioColumn(1), Qt::Horizontal).toString(),
-              "november / october");
+    // On one line, or on two where the capped column is too narrow for one, B's name cut at the
+    // left where it must be ("…mber /" over "october").
+    const QString ratio = model->headerData(model->ratioColumn(1), Qt::Horizontal)
+                              .toString()
+                              .replace(QLatin1Char('\n'), QLatin1Char(' '));
+    EXPECT_TRUE(ratio == QStringLiteral("november / october") ||
+                (ratio.startsWith(QChar(0x2026)) &&
+                 QStringLiteral("november / october").endsWith(ratio.mid(1)) && ratio.size() > 12))
+        << ratio.toStdString();
     auto verdict = [&](const char* topo) {
         return model->index(rowOf(*model, topo), model->verdictColumn(1)).data().toString();
     };

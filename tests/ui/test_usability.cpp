@@ -3,6 +3,8 @@
 // and filter, headers that explain themselves, plurals and no "-0.0 %", the Run form's messages
 // and the monitor's headline. The real window, offscreen.
 
+#include "tests/support/files.h"
+#include "tests/support/realworldwriter.h"
 #include "tests/ui/uifixture.h"
 
 #include "ui/analysis/analysiscontroller.h"
@@ -421,6 +423,23 @@ TEST(Colours, FollowThePaletteSoADarkThemeStaysReadable) {
     EXPECT_LT(tint.lightness(), 90) << tint.name().toStdString();
 }
 
+// Issue 37: the warnings listed a case whose batch no log states as "bert_12_768_12 fp16 b0
+// 1n2g: …", a batch of 0 nobody wrote. It is "b?", as the command line's table and the reports
+// name it.
+TEST(Wording, AWarningsCaseWithAnUnstatedBatchIsQuestionMarkNotZero) {
+    TempDir dir;
+    writeFile(dir / "bert.log", gluonnlpLog(
+                                    "0,1", 40, [](int k) { return 100000.0 + k; }, false));
+    Window w;
+    w.window.openDirectory(QString::fromStdString(dir.path().string()));
+    ASSERT_TRUE(w.waitLoaded(1));
+    ASSERT_GE(w.window.warnings()->rowCount(), 1);
+    const QString shown = w.window.warnings()->index(0).data().toString();
+    EXPECT_TRUE(shown.startsWith(QLatin1String("bert_12_768_12 fp16 b? 1n2g: ")))
+        << shown.toStdString();
+    EXPECT_FALSE(shown.contains(QLatin1String(" b0 "))) << shown.toStdString();
+}
+
 TEST(Wording, TheStatusLineCountsInWords) {
     TempDir dir;
     CampaignSpec spec;
@@ -437,8 +456,11 @@ TEST(Wording, TheStatusLineCountsInWords) {
     ASSERT_EQ(w.window.warnings()->rowCount(), 1);
     EXPECT_TRUE(w.window.warnings()->index(0).data().toString().contains(
         QLatin1String("r50 fp32 b64 1n1g: ")));
-    EXPECT_TRUE(
-        w.window.warnings()->index(0).data().toString().endsWith(QLatin1String("[few-repeats]")));
+    // The message says which warning it is, in words; no kind tag ("[few-repeats]") after it.
+    const QString shown = w.window.warnings()->index(0).data().toString();
+    EXPECT_TRUE(shown.contains(QLatin1String(": only 1 usable repeat: at least 3 are needed")))
+        << shown.toStdString();
+    EXPECT_FALSE(shown.contains(QLatin1Char('['))) << shown.toStdString();
     // Opening it shows the case's row on Results.
     w.window.showPage(ui::MainWindow::Runs);
     emit w.window.warningView()->activated(w.window.warningView()->model()->index(0, 0));

@@ -114,6 +114,14 @@ void ResultsPage::fitComparisonColumns() {
     for (int c = 0; c + 1 < columns; ++c)
         m_comparisonView->setColumnWidth(
             c, std::min(m_comparisonView->columnWidth(c), widest[static_cast<std::size_t>(c)]));
+    // A capped column's header is cut at the left, not clipped at both ends: two campaigns opened
+    // at "nightly-2026-12-04/logs" and "nightly-2026-12-05/logs" read "…12-04" and "…12-05", not
+    // "-2026-12-0" twice.
+    std::vector<int> shown(static_cast<std::size_t>(columns), 0);
+    for (int c = 0; c + 1 < columns; ++c)
+        shown[static_cast<std::size_t>(c)] = m_comparisonView->columnWidth(c);
+    m_comparisonModel->setShownWidths(std::move(shown),
+                                      m_comparisonView->horizontalHeader()->font());
 }
 
 QString ResultsPage::comparisonCaption() const {

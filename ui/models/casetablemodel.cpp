@@ -3,6 +3,7 @@
 #include "ui/models/cellvalues.h"
 
 #include "core/formats/formatregistry.h"
+#include "core/report/casenotes.h"
 #include "core/report/energytext.h"
 #include "core/report/report.h"
 
@@ -15,6 +16,16 @@
 #include <cmath>
 
 namespace sv::ui {
+namespace {
+
+// A note of core/report/casenotes.h as a tooltip's sentence: its first letter capital.
+QString sentence(const std::string& note) {
+    QString s = QString::fromStdString(note);
+    if (!s.isEmpty()) s[0] = s[0].toUpper();
+    return s;
+}
+
+} // namespace
 
 CaseTableModel::CaseTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -193,38 +204,26 @@ QString CaseTableModel::toolTip(const CaseStats& c, int column) const {
                      QString::fromStdString(t.source), QString::fromStdString(t.hardware));
         if (!c.deltaNote.empty())
             tip = QString::fromStdString(c.deltaNote) + QStringLiteral("\n\n") + tip;
-        // The delta is by the table's own method, which need not be the view's.
+        // The delta is by the table's own method, which need not be the view's; the A/B against
+        // the table's repeats in words (core/report/casenotes.h, as the reports say it).
         if (c.referenceMedian)
             tip += QStringLiteral("\nCompared by the %1 method (this case's median by it: %2)")
                        .arg(QString::fromStdString(c.referenceMethod),
                             QString::fromStdString(formatFixed(*c.referenceMedian, 2)));
-        if (const auto& k = c.referenceContrast; k && k->ratio) {
-            tip += QStringLiteral("\nAgainst the table's %1 repeats: ratio %2")
-                       .arg(c.reference->series->repeats.at(c.key.topology.name()).size())
-                       .arg(QString::fromStdString(formatFixed(*k->ratio, 4)));
-            if (k->ratioCi95)
-                tip += QStringLiteral(" [95 %: %1 – %2], %3")
-                           .arg(QString::fromStdString(formatFixed(k->ratioCi95->lo, 4)),
-                                QString::fromStdString(formatFixed(k->ratioCi95->hi, 4)),
-                                QString::fromStdString(std::string(verdictName(k->verdict))));
-        }
+        if (const std::string k = referenceContrastNote(c); !k.empty())
+            tip += QStringLiteral("\n") + sentence(k);
         return tip;
     }
     if (column == RunsExcluded && !c.excluded.empty()) {
         QStringList lines;
         for (const auto& e : c.excluded)
-            lines << QStringLiteral("%1: %2").arg(QString::fromStdString(e.path),
-                                                  QString::fromStdString(e.reason));
+            lines << sentence(excludedNote(e));
         return lines.join(QLatin1Char('\n'));
     }
     if (column == Speedup && !c.speedup && !c.speedupNote.empty())
         return QString::fromStdString(c.speedupNote);
     if ((column == Median || column == Cv) && !c.outlierRepeats.empty()) {
-        QStringList r;
-        for (int p : c.outlierRepeats)
-            r << QString::number(p);
-        return QStringLiteral("Outlier repeats (modified z-score > 3.5): %1")
-            .arg(r.join(QStringLiteral(", ")));
+        return sentence(outlierNote(c));
     }
     return {};
 }

@@ -5,12 +5,33 @@
 
 #include <QBrush>
 #include <QFont>
+#include <QFontMetrics>
 
 namespace sv::ui {
 
 namespace {
 QString text(const std::string& s) {
     return QString::fromStdString(s);
+}
+
+// A series' name in a column's header: less the trailing folders every series' name ends with.
+// Two campaigns opened at their logs folders ("nightly-2026-12-04/logs", "nightly-2026-12-05/logs")
+// head their columns "nightly-2026-12-04" and "nightly-2026-12-05", and a capped column cuts it at
+// the left (setShownWidths): "…12-04" and "…12-05", the part that tells them apart. The header's
+// tooltip and the caption name each in full.
+QString headerLabel(const std::vector<std::string>& labels, std::size_t series) {
+    std::vector<QStringList> parts;
+    for (const auto& l : labels)
+        parts.push_back(text(l).split(QLatin1Char('/')));
+    auto sameLast = [&] {
+        for (const auto& p : parts)
+            if (p.size() < 2 || p.back() != parts.front().back()) return false;
+        return parts.size() > 1;
+    };
+    while (sameLast())
+        for (auto& p : parts)
+            p.removeLast();
+    return parts[series].join(QLatin1Char('/'));
 }
 } // namespace
 
@@ -21,6 +42,31 @@ void ComparisonTableModel::setComparison(Comparison comparison, bool cpuRanks) {
     m_comparison = std::move(comparison);
     m_cpuRanks = cpuRanks;
     endResetModel();
+}
+
+void ComparisonTableModel::setShownWidths(std::vector<int> widths, const QFont& font) {
+    m_shownWidths = std::move(widths);
+    m_headerFont = font;
+    if (columnCount() > 0) emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+}
+
+QString ComparisonTableModel::fitted(const QString& label, int column) const {
+    if (column < 0 || static_cast<std::size_t>(column) >= m_shownWidths.size()) return label;
+    const int width = m_shownWidths[static_cast<std::size_t>(column)];
+    // The header's own margins, about a character each side.
+    const QFontMetrics metrics(m_headerFont);
+    const int room = width - 2 * metrics.horizontalAdvance(QLatin1Char('0'));
+    if (width <= 0 || metrics.horizontalAdvance(label) <= room) return label;
+    return metrics.elidedText(label, Qt::ElideLeft, room);
+}
+
+QString ComparisonTableModel::fittedRatio(const QString& b, const QString& a, int column) const {
+    const QString line = tr("%1 / %2").arg(b, a);
+    if (fitted(line, column) == line) return line;
+    // Too wide for one line: B over A on two, each cut at the left where it must be, so that
+    // neither side is lost.
+    return tr("%1 /\n%2")
+        .arg(fitted(b + QStringLiteral(" /"), column).chopped(2), fitted(a, column));
 }
 
 int ComparisonTableModel::ratioColumn(int pair) const {
@@ -70,7 +116,8 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
     }
     if (section < FixedColumns + n) {
         const int s = section - FixedColumns;
-        if (role == Qt::DisplayRole) return text(m_comparison.labels[static_cast<std::size_t>(s)]);
+        if (role == Qt::DisplayRole)
+            return fitted(headerLabel(m_comparison.labels, static_cast<std::size_t>(s)), section);
         if (role == Qt::ToolTipRole)
             return tr("Median throughput of %1 (%2 method)\n%3")
                 .arg(text(m_comparison.labels[static_cast<std::size_t>(s)]),
@@ -85,7 +132,8 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
     if (role == Qt::DisplayRole) {
         switch (offset % PairColumns) {
         case 0:
-            return tr("%1 / %2").arg(b, a);
+            return fittedRatio(headerLabel(m_comparison.labels, static_cast<std::size_t>(pair)),
+                               headerLabel(m_comparison.labels, 0), section);
         case 1:
             return tr("95 % CI");
         case 2:

@@ -7,6 +7,9 @@
 #include "core/compare/comparison.h"
 
 #include <QAbstractTableModel>
+#include <QFont>
+
+#include <vector>
 
 namespace sv::ui {
 
@@ -26,6 +29,10 @@ class ComparisonTableModel : public QAbstractTableModel {
     // case table beside it does.
     void setComparison(Comparison comparison, bool cpuRanks = false);
     const Comparison& comparison() const { return m_comparison; }
+    // The width each column is shown at (pixels, by column; 0: as wide as it needs) and the
+    // header's font: a series' name that does not fit is cut at the left ("…12-04"), keeping the
+    // end that tells the series apart; Qt's header would clip it at both ends ("-2026-12-0").
+    void setShownWidths(std::vector<int> widths, const QFont& font);
 
     int medianColumn(int series) const { return FixedColumns + series; }
     // pair: the series compared with the first (1, 2, …).
@@ -50,8 +57,15 @@ class ComparisonTableModel : public QAbstractTableModel {
     QVariant sortValue(const CaseComparison& c, int column) const;
     QString toolTip(const CaseComparison& c, int column) const;
 
+    // A header's text cut at the left to its column's shown width (setShownWidths).
+    QString fitted(const QString& label, int column) const;
+    // The ratio's header "B / A", on two lines where one is too wide for its column.
+    QString fittedRatio(const QString& b, const QString& a, int column) const;
+
     Comparison m_comparison;
     bool m_cpuRanks = false;
+    std::vector<int> m_shownWidths;
+    QFont m_headerFont;
 };
 
 } // namespace sv::ui

@@ -3,6 +3,7 @@
 #include "core/formats/formatregistry.h"
 #include "core/load/runmeter.h"
 #include "core/measure/steadystateanalyzer.h"
+#include "core/report/casenotes.h"
 
 #include "ui/analysis/analysiscontroller.h"
 #include "ui/analysis/figurewords.h"
@@ -106,17 +107,15 @@ QString AnalysisPresenter::openHint() {
     return tr("Open a DLPerf log directory: File › Open (Ctrl+O), or drop it here.");
 }
 
-// What is wrong with the figures (each case's warnings, the reason in words), then what is wrong
+// What is wrong with the figures (each case's warnings, the reason in words: the message says
+// what it is, no kind tag), then what is wrong
 // with the files. "Warnings (0)" beside a disturbed case would read as clean. The status line
 // counts what the panel lists (set from the same analysis just before).
 std::vector<Warning> AnalysisPresenter::shownWarnings(const Analysis& a) {
     std::vector<Warning> out;
     for (const auto& c : a.summary.cases)
         for (const auto& w : c.warnings)
-            out.push_back(Warning{
-                "", 0,
-                c.key.model + " " + c.key.precision + " b" + std::to_string(c.key.batchPerDevice) +
-                    " " + c.key.topology.name() + ": " + w.message + " [" + w.kind + "]"});
+            out.push_back(Warning{"", 0, caseWhere(c) + ": " + w.message});
     out.insert(out.end(), a.summary.warnings.begin(), a.summary.warnings.end());
     return out;
 }
