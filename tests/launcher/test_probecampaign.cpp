@@ -38,7 +38,8 @@ std::vector<std::string> campaignArgs(const std::string& out) {
             "--topologies",
             "1n1g,1n2g",
             "--batch-size",
-            "4",
+            "16", // on one thread a batch of 16 steps as fast as one of 2, 4 times one of 8
+
             "--repeats",
             "1",
             "--iterations",
@@ -61,18 +62,18 @@ TEST(ProbeCampaign, ProbesBeforeTheTwoRankCaseFeedSummarizeAndResumeKeepsThem) {
     const auto r = runProcess(campaignArgs(out));
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     // News on stdout, not a problem on stderr (issue 37: it was in the red banner).
-    EXPECT_NE(r.out.find("bz4/1n2g/r50_b4_fp32: probing before its first repeat"),
+    EXPECT_NE(r.out.find("bz16/1n2g/r50_b16_fp32: probing before its first repeat"),
               std::string::npos)
         << r.out;
     EXPECT_EQ(r.err.find("probing before"), std::string::npos) << r.err;
     // Only the 2-rank case is probed, once, before its repeat.
     const auto probes = journalEvents(out, "probes");
     ASSERT_EQ(probes.size(), 1u);
-    EXPECT_EQ(probes[0]["id"], "bz4/1n2g/r50_b4_fp32");
+    EXPECT_EQ(probes[0]["id"], "bz16/1n2g/r50_b16_fp32");
     EXPECT_EQ(probes[0]["state"], "ok") << probes[0].dump();
     const std::string journal = sv::test::readWhole(out + "/journal.jsonl");
     EXPECT_LT(journal.find("\"event\":\"probes\""),
-              journal.find("\"id\":\"bz4/1n2g/r50_b4_fp32_1\""));
+              journal.find("\"id\":\"bz16/1n2g/r50_b16_fp32_1\""));
 
     const auto file = nlohmann::json::parse(sv::test::readWhole(out + "/probes.json"));
     ASSERT_EQ(file["probes"].size(), 2u) << file.dump();
@@ -107,12 +108,12 @@ TEST(ProbeCampaign, ProbesBeforeTheTwoRankCaseFeedSummarizeAndResumeKeepsThem) {
     std::istringstream lines(journal);
     for (std::string line; std::getline(lines, line);)
         if (line.find("\"event\":\"probes\"") != std::string::npos ||
-            line.find("\"id\":\"bz4/1n2g/") != std::string::npos)
+            line.find("\"id\":\"bz16/1n2g/") != std::string::npos)
             break;
         else
             kept += line + "\n";
     std::ofstream(out + "/journal.jsonl", std::ios::trunc) << kept;
-    std::filesystem::remove(out + "/logs/local/pytorch-cpu/resnet50/bz4/1n2g/r50_b4_fp32_1.log");
+    std::filesystem::remove(out + "/logs/local/pytorch-cpu/resnet50/bz16/1n2g/r50_b16_fp32_1.log");
     const auto again = runProcess({kCli, "resume", out});
     ASSERT_EQ(again.exitCode, 0) << again.out << again.err;
     EXPECT_NE(again.out.find("probes already in probes.json; not run again"), std::string::npos)

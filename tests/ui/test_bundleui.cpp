@@ -261,7 +261,7 @@ TEST(BundleUiRoundTrip, ARealCpuCampaignWithProbesBundledVerifiedAndOpenedShowsT
     TempDir dir;
     const fs::path out = dir / "out";
     const auto run = runProcess({SCALEVIEW_CLI,  "run",       "--profile",    "local-cpu-rn50",
-                                 "--topologies", "1n1g,1n2g", "--batch-size", "4",
+                                 "--topologies", "1n1g,1n2g", "--batch-size", "16",
                                  "--repeats",    "1",         "--iterations", "8",
                                  "--warmup",     "2",         "--image-size", "32",
                                  "--cooldown",   "0",         "--probes",     "--out",
