@@ -198,14 +198,22 @@ double statedGlobalBatch(std::string_view head, std::string* evidence) {
     return value > 0.0 ? value : batchAcrossAllDevices(head, evidence);
 }
 
+// Whether a report line says its rate is one device's ("245.3 img/sec per GPU").
+bool saysPerDevice(std::string_view text) {
+    std::string l(text);
+    for (char& c : l)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return contains(l, "per gpu") || contains(l, "per device") || contains(l, "/gpu") ||
+           contains(l, "per_gpu") || contains(l, "per_device");
+}
+
 // What the words of a report line say of its scope.
 std::string scopeOf(std::string_view text, bool mlperf, bool globalBatch) {
     std::string l(text);
     for (char& c : l)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (contains(l, "per gpu") || contains(l, "per device") || contains(l, "/gpu") ||
-        contains(l, "per_gpu") || contains(l, "per_device"))
-        return "per device (the line says so)";
+    if (saysPerDevice(text))
+        return "per device (the line says so): the job's figure is it times the GPUs";
     if (mlperf) return "the whole job (MLPerf's figures are the system's)";
     if (globalBatch) return "the whole job (the global batch over the step time)";
     if (contains(l, "total") || contains(l, "global") || contains(l, " gpu(s)") ||
@@ -300,7 +308,12 @@ const LogFormat& registerSpec(const Series& best, double globalBatch) {
     f.message.context = &spec;
     f.message.parseWith = &parseGeneral;
     const bool stepSeconds = spec.kind != Kind::Rate && globalBatch <= 0.0;
-    f.makeAnalyzer = stepSeconds ? &makeStepSecondsAnalyzer : &makeSteadyStateAnalyzer;
+    // One device's rate ("Iter #3: 245.3 img/sec per GPU", Horovod's synthetic benchmark on 8
+    // GPUs): the job's figure is it times the GPUs, as a format file's per_gpu values are.
+    const bool perDevice = spec.kind == Kind::Rate && saysPerDevice(best.firstText);
+    f.makeAnalyzer = stepSeconds ? &makeStepSecondsAnalyzer
+                     : perDevice ? &makePerDeviceRateAnalyzer
+                                 : &makeSteadyStateAnalyzer;
     f.speedIsThroughput = !stepSeconds;
     return f;
 }

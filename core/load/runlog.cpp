@@ -1,6 +1,7 @@
 #include "core/load/runlog.h"
 
 #include "core/formats/userformat.h"
+#include "core/measure/steadystateanalyzer.h"
 
 #include <atomic>
 
@@ -8,15 +9,18 @@ namespace sv {
 namespace {
 
 // The trace as the run's throughput. A format file's per-GPU values (Horovod's "Iter #3: 245.3
-// img/sec per GPU") are one GPU's: each is drawn times the run's GPUs, as the run's figure is
-// (userformatanalyzer.cpp), so that the trace's axis, titled with the run's figure, does not
+// img/sec per GPU"), and the general reader's where the line says "per GPU", are one GPU's: each
+// is drawn times the run's GPUs, as the run's figure is (userformatanalyzer.cpp,
+// steadystateanalyzer.cpp), so that the trace's axis, titled with the run's figure, does not
 // show 245 under "1960.80 images/s". Where the GPUs are unknown the run has no figure and the
 // values stay as read.
 std::shared_ptr<const IterationTrace> runTrace(IterationTrace trace, const LogFormat& format,
                                                const RunResult& result) {
     const UserFormat* user = userFormatOf(format);
     const int gpus = result.key.topology.ranks();
-    if (user && user->perGpu() && gpus > 0)
+    const bool perGpu =
+        (user && user->perGpu()) || format.makeAnalyzer == &makePerDeviceRateAnalyzer;
+    if (perGpu && gpus > 0)
         for (std::vector<double>* values : {&trace.median, &trace.min, &trace.max})
             for (double& v : *values)
                 v *= gpus;

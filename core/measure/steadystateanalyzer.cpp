@@ -115,11 +115,22 @@ void SteadyStateAnalyzer::finish(RunResult& out, const ParseCounters& counters,
     std::vector<double> values;
     values.reserve(static_cast<std::size_t>(to - from));
     const double globalBatch = static_cast<double>(m_batch) * std::max(1, m_topology.ranks());
+    // One device's rates times the GPUs, where the log states them.
+    const int devices = m_value == Value::RatePerDevice ? m_topology.ranks() : 0;
     for (std::int64_t i = from; i < to; ++i) {
         const double v = mine[static_cast<std::size_t>(i)]->value;
-        values.push_back(m_value == Value::StepSeconds ? globalBatch / v : v);
+        values.push_back(m_value == Value::StepSeconds ? globalBatch / v
+                         : devices > 0                 ? v * devices
+                                                       : v);
     }
     completeWithOneFigure(out, numpyMedian(values));
+    if (m_value == Value::RatePerDevice)
+        out.notes.push_back(
+            devices > 0
+                ? "each report is one GPU's rate: the figure is it times the " +
+                      std::to_string(devices) + " GPUs the log states"
+                : "each report is one GPU's rate and the log does not state its GPUs: the "
+                  "figure is one GPU's, not the job's (give the GPUs in scaleview.json)");
     addNotes(out, to - from, mine[static_cast<std::size_t>(from)]->line,
              mine[static_cast<std::size_t>(to - 1)]->line, why);
     if (rank >= 0)
@@ -161,6 +172,13 @@ std::unique_ptr<FormatAnalyzer> makeSteadyStateAnalyzer(const LogFormat& format,
                                                         int batchPerDevice,
                                                         MeasureOptions options) {
     return std::make_unique<SteadyStateAnalyzer>(format, topology, batchPerDevice, options);
+}
+
+std::unique_ptr<FormatAnalyzer> makePerDeviceRateAnalyzer(const LogFormat& format,
+                                                          Topology topology, int batchPerDevice,
+                                                          MeasureOptions options) {
+    return std::make_unique<SteadyStateAnalyzer>(format, topology, batchPerDevice, options,
+                                                 SteadyStateAnalyzer::Value::RatePerDevice);
 }
 
 std::unique_ptr<FormatAnalyzer> makeStepSecondsAnalyzer(const LogFormat& format, Topology topology,

@@ -46,7 +46,9 @@ class SteadyStateAnalyzer : public FormatAnalyzer {
   public:
     // Rate: each report is a throughput in the format's unit. StepSeconds: each report is the
     // seconds one step took, turned into a throughput with the global batch (batch x ranks).
-    enum class Value { Rate, StepSeconds };
+    // RatePerDevice: each report is one device's throughput; the run's is it times the GPUs
+    // (where the log does not state them, the figure stays one device's and a note says so).
+    enum class Value { Rate, StepSeconds, RatePerDevice };
     SteadyStateAnalyzer(const LogFormat& format, Topology topology, int batchPerDevice,
                         MeasureOptions options, Value value = Value::Rate);
 
@@ -82,5 +84,8 @@ std::unique_ptr<FormatAnalyzer> makeSteadyStateAnalyzer(const LogFormat& format,
                                                         int batchPerDevice, MeasureOptions options);
 std::unique_ptr<FormatAnalyzer> makeStepSecondsAnalyzer(const LogFormat& format, Topology topology,
                                                         int batchPerDevice, MeasureOptions options);
+std::unique_ptr<FormatAnalyzer> makePerDeviceRateAnalyzer(const LogFormat& format,
+                                                          Topology topology, int batchPerDevice,
+                                                          MeasureOptions options);
 
 } // namespace sv

@@ -9,6 +9,7 @@
 #include "core/formats/realworld.h"
 #include "core/load/logscan.h"
 #include "core/load/runloader.h"
+#include "core/load/runlog.h"
 #include "core/load/sidecars.h"
 #include "core/parse/ratephrase.h"
 #include "tests/support/logwriter.h"
@@ -447,4 +448,52 @@ TEST(GeneralReader, TqdmBarsJoinedByCarriageReturnsWithMlperfsBatch) {
     expectFigure(r, medianPastFirstTenth(v), "samples/s");
     EXPECT_NE(notes(r.run).find("the global batch input_batch_size 1048576"), std::string::npos)
         << notes(r.run);
+}
+
+// Horovod's synthetic benchmark on 8 GPUs: rank 0 prints one GPU's rate each step ("Iter #3: 245.3
+// img/sec per GPU") and states the GPUs. The job's figure is the rate times 8 (its own closing
+// "Total img/sec on 8 GPU(s)" agrees), never one GPU's 245 as the 8-GPU case's throughput; and
+// its Runs trace is drawn at that figure. Where no GPU count is stated the figure stays one
+// GPU's, and the notes say so.
+TEST(GeneralReader, PerGpuRatesAreTimesTheGpusTheLogStates) {
+    auto log = [](bool statesGpus) {
+        std::string text = "[1,0]<stdout>:Model: ResNet50\n[1,0]<stdout>:Batch size: 32\n";
+        if (statesGpus) text += "[1,0]<stdout>:Number of GPUs: 8\n";
+        text += "[1,0]<stdout>:Running benchmark...\n";
+        std::vector<double> v;
+        for (int k = 0; k < 30; ++k) {
+            const double r = std::round(rateAt(245.0, k) * 10) / 10;
+            v.push_back(r);
+            text += "[1,0]<stdout>:Iter #" + std::to_string(k) + ": " + num(r, 1) +
+                    " img/sec per GPU\n";
+        }
+        text += "[1,0]<stdout>:Img/sec per GPU: 245.1 +-1.2\n";
+        if (statesGpus) text += "[1,0]<stdout>:Total img/sec on 8 GPU(s): 1960.9 +-9.6\n";
+        return std::pair(text, medianPastFirstTenth(v));
+    };
+    const auto [eight, perGpu] = log(true);
+    const Read r = readOne("synthetic_benchmark.log", eight);
+    expectFigure(r, 8 * perGpu, "images/s");
+    EXPECT_EQ(r.run.key.topology.ranks(), 8);
+    EXPECT_NE(notes(r.run).find("one GPU's rate: the figure is it times the 8 GPUs"),
+              std::string::npos)
+        << notes(r.run);
+    LoadOptions o;
+    o.measure.formatDefaults = true;
+    TempDir dir;
+    writeFile(dir / "job" / "synthetic_benchmark.log", eight);
+    const ScanResult scan = scanLogDirectory(dir.path());
+    ASSERT_EQ(scan.logs.size(), 1u);
+    const RunLog runLog = readRunLog(scan.logs[0], o.measure);
+    ASSERT_TRUE(runLog.trace && !runLog.trace->median.empty());
+    EXPECT_GT(runLog.trace->median.back(), 1900.0); // the job's pace, not one GPU's 245
+
+    const auto [unstated, onePerGpu] = log(false);
+    const Read one = readOne("synthetic_benchmark.log", unstated);
+    ASSERT_EQ(one.run.status, RunStatus::Complete) << one.run.reason;
+    ASSERT_TRUE(one.run.timeThroughput);
+    EXPECT_DOUBLE_EQ(*one.run.timeThroughput, onePerGpu);
+    EXPECT_NE(notes(one.run).find("does not state its GPUs: the figure is one GPU's, not the job's"),
+              std::string::npos)
+        << notes(one.run);
 }
