@@ -175,6 +175,27 @@ TEST(RunTableModel, EveryRunWithStatusBothMethodsAndFlags) {
     EXPECT_EQ(incomplete, 1);
 }
 
+// A log that states no GPU count (a general reader's log found as it is) shows "?" as every other
+// page does, not "0n0g"; one whose node count nobody states, its GPUs alone.
+TEST(RunTableModel, AnUnknownTopologyIsAQuestionMarkNotZeros) {
+    Summary s;
+    RunResult unknown, gpusOnly, known;
+    unknown.path = "bigdl-ncf/result_0.txt";
+    gpusOnly.path = "horovod/synthetic_benchmark.log";
+    gpusOnly.key.topology = {1, 8};
+    gpusOnly.key.origins.nodesUnknown = true;
+    known.path = "bz128/4n8g/r50_b128_fp32_1.log";
+    known.key.topology = {4, 8};
+    s.runs = {unknown, gpusOnly, known};
+    ui::RunTableModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setSummary(s);
+    ASSERT_EQ(model.rowCount(), 3);
+    EXPECT_EQ(cell(model, 0, ui::RunTableModel::Topology), QStringLiteral("?"));
+    EXPECT_EQ(cell(model, 1, ui::RunTableModel::Topology), QStringLiteral("8 GPUs"));
+    EXPECT_EQ(cell(model, 2, ui::RunTableModel::Topology), QStringLiteral("4n8g"));
+}
+
 TEST(RunTableModel, FlagsTheOutlierRepeat) {
     TempDir dir;
     CampaignSpec spec;

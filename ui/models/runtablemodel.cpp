@@ -112,8 +112,8 @@ QVariant RunTableModel::display(int row, int column) const {
     switch (column) {
     case Log:
         return QString::fromStdString(r.path);
-    case Topology:
-        return QString::fromStdString(r.key.topology.name());
+    case Topology: // "?" where the log states no GPUs, as on every other page
+        return QString::fromStdString(topologyText(r.key));
     case Repeat:
         // A log that names no repeat (one run of a job found as it was): none, not "0".
         return r.key.repeat > 0 ? QVariant(r.key.repeat) : QVariant(QStringLiteral("–"));
