@@ -73,6 +73,10 @@ TEST(CpuRanks, TheLocalWorkloadsTreeSaysRanksOnEveryPageAndChart) {
                                                 "MXNet's line format)")))
         << caption.toStdString();
     EXPECT_FALSE(caption.contains(QStringLiteral("logs in NGC MXNet format")));
+    // No published figure for a CPU workload: no word of a Δ the table cannot show.
+    EXPECT_TRUE(caption.contains(QStringLiteral("no published figure for these cases, so no Δ")))
+        << caption.toStdString();
+    EXPECT_FALSE(caption.contains(QStringLiteral("Δ compares")));
     const auto* model = w.window.resultsPage()->model();
     EXPECT_EQ(model->headerData(ui::CaseTableModel::Gpus, Qt::Horizontal).toString(),
               QStringLiteral("Ranks"));

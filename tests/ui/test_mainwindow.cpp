@@ -285,6 +285,9 @@ TEST(MainWindow, OpenSwitchMethodToggleReferenceSelectRunAndExport) {
     EXPECT_TRUE(w.window.resultsPage()->caption().contains(
         QStringLiteral("logs in NGC MXNet format — throughput in images/s")))
         << w.window.resultsPage()->caption().toStdString();
+    // Its cases have the published table's figures: the caption says what Δ is.
+    EXPECT_TRUE(w.window.resultsPage()->caption().contains(QStringLiteral("Δ compares the median")))
+        << w.window.resultsPage()->caption().toStdString();
     // The panel lists each case's warnings (about the figures) before the files' (the input).
     std::size_t caseWarnings = 0;
     for (const auto& k : time.cases)
