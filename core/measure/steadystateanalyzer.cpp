@@ -112,25 +112,29 @@ void SteadyStateAnalyzer::finish(RunResult& out, const ParseCounters& counters,
             return;
         }
     }
+    // One GPU's rates: the run's is that times its GPUs, never one GPU's taken for the job's (as
+    // a format file's per_gpu values, userformatanalyzer.cpp).
+    if (m_value == Value::RatePerDevice && m_topology.ranks() <= 0) {
+        out.status = RunStatus::Unusable;
+        out.reason = "its reports are one GPU's rate (\"per GPU\", line " +
+                     std::to_string(mine.front()->line) +
+                     "): the run's is that times its GPUs, and neither the log, its path nor a "
+                     "scaleview.json states how many (Set batch, GPUs, precision… sets them)";
+        return;
+    }
     std::vector<double> values;
     values.reserve(static_cast<std::size_t>(to - from));
     const double globalBatch = static_cast<double>(m_batch) * std::max(1, m_topology.ranks());
-    // One device's rates times the GPUs, where the log states them.
-    const int devices = m_value == Value::RatePerDevice ? m_topology.ranks() : 0;
     for (std::int64_t i = from; i < to; ++i) {
         const double v = mine[static_cast<std::size_t>(i)]->value;
-        values.push_back(m_value == Value::StepSeconds ? globalBatch / v
-                         : devices > 0                 ? v * devices
-                                                       : v);
+        values.push_back(m_value == Value::StepSeconds     ? globalBatch / v
+                         : m_value == Value::RatePerDevice ? v * m_topology.ranks()
+                                                           : v);
     }
     completeWithOneFigure(out, numpyMedian(values));
     if (m_value == Value::RatePerDevice)
-        out.notes.push_back(
-            devices > 0
-                ? "each report is one GPU's rate: the figure is it times the " +
-                      std::to_string(devices) + " GPUs the log states"
-                : "each report is one GPU's rate and the log does not state its GPUs: the "
-                  "figure is one GPU's, not the job's (give the GPUs in scaleview.json)");
+        out.notes.push_back("each report is one GPU's rate: the figure is it times the " +
+                            std::to_string(m_topology.ranks()) + " GPUs");
     addNotes(out, to - from, mine[static_cast<std::size_t>(from)]->line,
              mine[static_cast<std::size_t>(to - 1)]->line, why);
     if (rank >= 0)

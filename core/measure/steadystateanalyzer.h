@@ -47,7 +47,7 @@ class SteadyStateAnalyzer : public FormatAnalyzer {
     // Rate: each report is a throughput in the format's unit. StepSeconds: each report is the
     // seconds one step took, turned into a throughput with the global batch (batch x ranks).
     // RatePerDevice: each report is one device's throughput; the run's is it times the GPUs
-    // (where the log does not state them, the figure stays one device's and a note says so).
+    // (where nobody states them, the run is unusable and says what it needs).
     enum class Value { Rate, StepSeconds, RatePerDevice };
     SteadyStateAnalyzer(const LogFormat& format, Topology topology, int batchPerDevice,
                         MeasureOptions options, Value value = Value::Rate);
