@@ -83,20 +83,26 @@ void print(const SlowNodeVerdict& v) {
 
 } // namespace
 
-// Four nodes, two of them held to a third of a CPU by the kernel: both are named, after one run
-// (against 4 for each node alone), and the two quiet nodes are not, though each shares its core
-// with a throttled one.
+// Four nodes, two of them held to an eighth of a CPU each by the kernel: both are named, after
+// one run (against 4 for each node alone), and the two quiet nodes are not, though each shares
+// its core with a throttled one.
 TEST(SlowNode, TwoThrottledNodesOfFourAreBothNamedAfterOneRun) {
-    CpuQuota quota(32);
-    if (!quota.skipReason().empty()) GTEST_SKIP() << quota.skipReason();
+    // Each throttled node its own quota: one cgroup shared by both let the kernel split it
+    // unevenly (CI once gave n3 0.30 of the healthy pace and n4 0.18), and what a throttled node
+    // takes of its core its quiet neighbour loses (n1 0.68), so n3 came within 60 % of the median
+    // node. Held to 12 % each, a throttled node keeps at most about a seventh of its neighbour's
+    // pace: far below 60 % whatever the machine.
+    CpuQuota quota3(12), quota4(12);
+    if (!quota3.skipReason().empty()) GTEST_SKIP() << quota3.skipReason();
+    if (!quota4.skipReason().empty()) GTEST_SKIP() << quota4.skipReason();
     SlowNodeSearch s;
-    s.nodes = {node("n1", 0), node("n2", 1), node("n3", 0, &quota), node("n4", 1, &quota)};
+    s.nodes = {node("n1", 0), node("n2", 1), node("n3", 0, &quota3), node("n4", 1, &quota4)};
     s.spec = workload();
     s.healthyPace = healthyPace(s.nodes[0]);
     ASSERT_GT(s.healthyPace, 0.0);
     s.healthySource = "n1 alone";
-    // The quota's cgroup holds both throttled nodes' ranks: a third of a CPU between them, a
-    // sixth each; a quiet node keeps most of its core. Far either side of 60 %.
+    // A throttled node runs at most at about an eighth of the healthy pace, a quiet node at
+    // seven eighths or more. Far either side of 60 %.
     s.thresholdPct = 60;
     s.setPace = s.healthyPace * 0.1;
     s.timeoutMs = 300000;
