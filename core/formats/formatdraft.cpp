@@ -2,6 +2,7 @@
 
 #include "core/parse/lineformat.h"
 #include "core/model/jsontext.h"
+#include "core/model/textscan.h"
 #include "core/model/atomicfile.h"
 
 #include <nlohmann/json.hpp>
@@ -259,8 +260,8 @@ std::optional<FormatDraft> FormatDraft::open(const std::filesystem::path& log, s
     std::string_view rest = head;
     while (!rest.empty() && static_cast<int>(d.m_lines.size()) < maxLines) {
         const auto nl = rest.find('\n');
-        std::string_view l = rest.substr(0, nl);
-        if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+        // What the format will read of it: a line of tqdm bars joined by '\r' at its last bar.
+        const std::string_view l = terminalLine(rest.substr(0, nl));
         d.m_lines.emplace_back(l.substr(0, kShown));
         if (nl == std::string_view::npos) break;
         rest.remove_prefix(nl + 1);

@@ -38,8 +38,7 @@ std::deque<GeneralSpec>& specs() {
 
 // The line as the parser hands it to a format: the last '\r' segment, no launcher tag.
 std::string_view untagged(std::string_view text, int* rank = nullptr) {
-    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    if (const auto cr = text.rfind('\r'); cr != std::string_view::npos) text.remove_prefix(cr + 1);
+    text = terminalLine(text);
     while (!text.empty() && text.front() == 0x1b) { // leading colour codes
         const auto m = text.find('m');
         if (m == std::string_view::npos) break;
@@ -65,7 +64,12 @@ std::string templateOf(std::string_view text) {
         const auto v = text.find("\"value\"");
         if (v != std::string_view::npos) text = text.substr(0, v);
     }
-    return maskNumbers(text);
+    std::string t = maskNumbers(text);
+    // A tqdm bar's glyphs ("45%|████▌     |") grow with every report: one template for them all.
+    if (const auto open = t.find("%|"); open != std::string::npos)
+        if (const auto close = t.find('|', open + 2); close != std::string::npos)
+            t.replace(open + 2, close - open - 2, "#");
+    return t;
 }
 
 // MLPerf's "key": "throughput" record: the value after "value".
@@ -96,7 +100,7 @@ void parseGeneral(const void* context, std::string_view text, std::size_t, Speed
     const auto& spec = *static_cast<const GeneralSpec*>(context);
     // tqdm's bars joined by '\r': the parser keeps the line from the first bar with the marker
     // on; the template was taken of the last bar, what a terminal shows.
-    if (const auto cr = text.rfind('\r'); cr != std::string_view::npos) text.remove_prefix(cr + 1);
+    text = terminalLine(text);
     if (templateOf(text) != spec.templ) return;
     const auto phrase = phraseOf(text);
     if (!phrase || phrase->token != spec.marker || !std::isfinite(phrase->value) ||
@@ -164,9 +168,16 @@ double statedGlobalBatch(std::string_view head, std::string* evidence) {
     // prints it in its Namespace's opts ('SOLVER.IMS_PER_BATCH', '160').
     // MLPerf v0.5's ":::MLPv0.5.0 ncf ... (ncf.py:312) input_batch_size: 1048576" is the batch
     // of a step over all GPUs, as MLPerf's rules state batch sizes.
-    static constexpr std::array<std::string_view, 6> kNames{
-        "global batch size", "global_batch_size",    "\"train_batch_size\"",
-        "total batch size",  "SOLVER.IMS_PER_BATCH", ") input_batch_size"};
+    // HuggingFace's Trainer: "Total train batch size (w. parallel, distributed & accumulation)
+    // = 32", the samples of one optimisation step, what its tqdm bar counts.
+    static constexpr std::array<std::string_view, 7> kNames{
+        "global batch size",
+        "global_batch_size",
+        "\"train_batch_size\"",
+        "total batch size",
+        "SOLVER.IMS_PER_BATCH",
+        ") input_batch_size",
+        "Total train batch size (w. parallel, distributed & accumulation)"};
     std::size_t best = std::string_view::npos;
     double value = 0.0;
     for (std::string_view name : kNames) {

@@ -1,4 +1,5 @@
 #include "core/formats/userformat.h"
+#include "core/model/textscan.h"
 
 #include "core/parse/fastpattern.h"
 #include "core/parse/lineformat.h"
@@ -41,6 +42,9 @@ std::optional<std::int64_t> readWhole(std::string_view text) {
 } // namespace
 
 bool UserFormat::read(std::string_view line, SpeedSample& s) const {
+    // A line of tqdm bars joined by '\r' is read at its last bar, as a terminal shows it (and as
+    // the Teach dialog shows it).
+    line = terminalLine(line);
     if (line.size() > kMaxLineBytes) return false;
     const std::string& marker = m_rule.marker;
     if (!marker.empty() && line.find(marker) == std::string_view::npos) return false;

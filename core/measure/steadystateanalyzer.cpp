@@ -106,7 +106,12 @@ void SteadyStateAnalyzer::finish(RunResult& out, const ParseCounters& counters,
         return;
     }
     if (m_value == Value::StepSeconds) {
-        if (auto unknown = unknownBatchOrGpus("seconds per step", m_batch, m_topology.ranks())) {
+        // tqdm's "it/s" is steps per second (read as its inverse): said as the log says it.
+        const std::string_view marker = m_format.message.marker;
+        const std::string lines = marker.ends_with("it/s")
+                                      ? "steps per second (" + std::string(marker) + ")"
+                                      : std::string("seconds per step");
+        if (auto unknown = unknownBatchOrGpus(lines, m_batch, m_topology.ranks())) {
             out.status = unknown->status;
             out.reason = std::move(unknown->reason);
             return;

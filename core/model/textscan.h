@@ -33,6 +33,14 @@ inline std::string_view trimBlanks(std::string_view s) {
     return s;
 }
 
+// What a terminal shows of a line: its last '\r' segment (tqdm redraws its bar with '\r', so a
+// log written to a file holds a whole epoch's bars on one line), without a trailing '\r'.
+inline std::string_view terminalLine(std::string_view s) {
+    if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+    if (const auto cr = s.rfind('\r'); cr != std::string_view::npos) s.remove_prefix(cr + 1);
+    return s;
+}
+
 // The powers of ten that doubles hold exactly (std::pow(10.0, d)'s values, without its cost).
 inline constexpr double kPow10Exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                          1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,

@@ -452,6 +452,14 @@ struct Collector {
         // TensorFlow ConvNets' hyper-parameter lines.
         if (text.rfind("Num GPUs ", 0) == 0) pair("world_size", text.substr(9), n);
         if (text.rfind("Per-GPU Batch Size ", 0) == 0) pair("batch_size", text.substr(19), n);
+        // Horovod's synthetic benchmarks: "Model: ResNet50", "Batch size: 32" (per GPU, its
+        // --batch-size), then "Number of GPUs: 8" (sizeWords).
+        if (text.rfind("Model: ", 0) == 0) pair("model", text.substr(7), n);
+        if (text.rfind("Batch size: ", 0) == 0) pair("batch_size", text.substr(12), n);
+        // HuggingFace's Trainer: "  Instantaneous batch size per device = 32".
+        if (const auto at = text.find("Instantaneous batch size per device = ");
+            at != std::string_view::npos)
+            pair("batch_size", text.substr(at + 38), n);
         if (text.rfind("dtype <dtype: '", 0) == 0) {
             const auto q = text.find('\'', 15);
             if (q != std::string_view::npos) pair("dtype", text.substr(15, q - 15), n);

@@ -475,6 +475,9 @@ TEST(GeneralReader, PerGpuRatesAreTimesTheGpusTheLogStates) {
     const Read r = readOne("synthetic_benchmark.log", eight);
     expectFigure(r, 8 * perGpu, "images/s");
     EXPECT_EQ(r.run.key.topology.ranks(), 8);
+    // Its "Model: ResNet50" and "Batch size: 32" (per GPU, the benchmark's --batch-size).
+    EXPECT_EQ(r.run.key.model, "r50");
+    EXPECT_EQ(r.run.key.batchPerDevice, 32);
     EXPECT_NE(notes(r.run).find("one GPU's rate: the figure is it times the 8 GPUs"),
               std::string::npos)
         << notes(r.run);
@@ -497,4 +500,57 @@ TEST(GeneralReader, PerGpuRatesAreTimesTheGpusTheLogStates) {
     EXPECT_NE(one.run.reason.find("one GPU's rate (\"per GPU\", line 4)"), std::string::npos)
         << one.run.reason;
     EXPECT_NE(one.run.reason.find("Set batch, GPUs, precision"), std::string::npos);
+}
+
+// HuggingFace's Trainer written to a file: tqdm redraws its bar with '\r', so each stretch of
+// bars between two logged lines ({'loss': ...}) is one physical line, read at its last bar (what
+// a terminal shows), and the bars grow between them ("25%|██▌       |", "50%|█████     |"): one
+// series all the same. The bar counts optimisation steps, each of the "Total train batch size (w.
+// parallel, distributed & accumulation)" samples: the figure is steps/s times it. Without that
+// line the reason says the lines give steps per second, not "seconds per step".
+TEST(GeneralReader, HuggingFaceTqdmBarsJoinedByCarriageReturnsTimesTheTotalBatch) {
+    auto log = [](bool statesTotal) {
+        std::string text = "***** Running training *****\n  Num examples = 12800\n"
+                           "  Num Epochs = 1\n  Instantaneous batch size per device = 16\n";
+        if (statesTotal)
+            text += "  Total train batch size (w. parallel, distributed & accumulation) = 64\n";
+        text += "  Gradient Accumulation steps = 2\n  Total optimization steps = 200\n";
+        std::vector<double> v;
+        std::string bars;
+        for (int step = 0; step <= 200; ++step) {
+            const int pct = step / 2;
+            std::string bar;
+            for (int k = 0; k < pct / 10; ++k)
+                bar += "\u2588";
+            if (pct % 10 >= 5) bar += "\u258c";
+            const std::size_t glyphs = static_cast<std::size_t>(pct / 10 + (pct % 10 >= 5));
+            bar += std::string(10 - glyphs, ' ');
+            const double rate = 1.5 + 0.01 * (step % 7);
+            bars += (bars.empty() ? "" : "\r") + num(pct, 0) + "%|" + bar + "| " +
+                    std::to_string(step) + "/200 [00:10<00:20, " +
+                    (step ? num(rate, 2) + "it/s]" : std::string("?it/s]"));
+            if (step % 20 == 0 && step > 0) {
+                v.push_back(std::round(rate * 100) / 100 * 64);
+                text += bars + "\n{'loss': 2.31, 'learning_rate': 4.5e-05, 'epoch': " +
+                        num(step / 200.0, 2) + "}\n";
+                bars.clear();
+            }
+        }
+        text += "{'train_runtime': 130.5, 'train_samples_per_second': 98.1, "
+                "'train_steps_per_second': 1.532, 'train_loss': 2.2, 'epoch': 1.0}\n";
+        return std::pair(text, medianPastFirstTenth(v));
+    };
+    const auto [text, expected] = log(true);
+    const Read r = readOne("train.log", text);
+    expectFigure(r, expected, "samples/s");
+    EXPECT_EQ(r.run.key.batchPerDevice, 16);
+    EXPECT_NE(notes(r.run).find("(w. parallel, distributed & accumulation) 64"), std::string::npos)
+        << notes(r.run);
+
+    const Read unstated = readOne("train.log", log(false).first);
+    ASSERT_EQ(unstated.scan.logs.size(), 1u) << unstated.scan.summaryLine();
+    EXPECT_FALSE(unstated.run.timeThroughput.has_value());
+    EXPECT_NE(unstated.run.reason.find("its lines give steps per second (it/s)"),
+              std::string::npos)
+        << unstated.run.reason;
 }

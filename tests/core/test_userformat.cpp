@@ -373,6 +373,51 @@ TEST(FormatDraft, ATqdmLineIsGeneralisedPastItsBarAndSaidInStepsPerSecond) {
         << d->coverage();
 }
 
+// A tqdm log as written to a file: the bars between two logged lines are one physical line, joined
+// by '\r'. Teach shows each line as a terminal does (its last bar), drafts from it, and the format
+// reads the same last bar of every such line: before, the whole line (4 KiB of bars) became a
+// pattern longer than a format may hold, matching nothing.
+TEST(FormatDraft, BarsJoinedByCarriageReturnsAreTaughtAtTheirLastBar) {
+    TempDir dir;
+    std::string log = "***** Running training *****\n";
+    std::string bars;
+    std::vector<double> last;
+    for (int step = 0; step <= 200; ++step) {
+        char bar[96];
+        const double rate = 1.5 + 0.01 * (step % 7);
+        std::snprintf(bar, sizeof bar, "%3d%%|%-10s| %d/200 [00:%02d<00:%02d, %.2fit/s]", step / 2,
+                      std::string(static_cast<std::size_t>(step / 20), '#').c_str(), step,
+                      step % 60, (200 - step) % 60, rate);
+        bars += (bars.empty() ? "" : "\r") + std::string(bar);
+        if (step % 50 == 49) {
+            last.push_back(rate);
+            log += bars + "\n{'loss': 2.31}\n";
+            bars.clear();
+        }
+    }
+    writeFile(dir / "train.log", log);
+    std::string why;
+    auto d = FormatDraft::open(dir / "train.log", &why);
+    ASSERT_TRUE(d) << why;
+    ASSERT_EQ(d->lines().size(), 9u);
+    EXPECT_EQ(d->lines()[1].find('\r'), std::string::npos);
+    EXPECT_EQ(d->lines()[1].rfind(" 24%|#", 0), 0u) << d->lines()[1];
+    const int first = suggestThroughputLine(d->lines());
+    ASSERT_EQ(first, 1);
+    d->chooseLine(first);
+    EXPECT_EQ(d->unit, "steps/s");
+    EXPECT_EQ(d->matchingLines(), (std::vector<int>{1, 3, 5, 7}));
+    EXPECT_EQ(d->coverage(), "");
+    UserFormatError e;
+    const UserFormatPreview p = d->preview(&e);
+    EXPECT_EQ(p.matches, 4) << p.problem;
+    auto f = d->format(&e);
+    ASSERT_TRUE(f) << e.text();
+    SpeedSample s;
+    ASSERT_TRUE(f->read(log.substr(log.find('\n') + 1, log.find("\n{") - log.find('\n') - 1), s));
+    EXPECT_DOUBLE_EQ(s.speed, last[0]);
+}
+
 TEST(FormatDraft, AnIdFromTheLineWhereTheNameSaysNothing) {
     EXPECT_TRUE(isGenericLogName("train"));
     EXPECT_TRUE(isGenericLogName("slurm-123456"));

@@ -29,6 +29,7 @@ struct HorovodLog {
     int gpus = 8;          // the job's GPUs
     bool stated = true;    // "Number of GPUs: 8" and the closing "Total img/sec on 8 GPU(s)"
     bool tags = true;      // rank 0's "[1,0]<stdout>:" tags (as mpirun --tag-output prints)
+    bool batchLine = true; // "Batch size: 32" (one GPU's batch, as the benchmark prints it)
     double perGpu = 245.0; // one GPU's img/sec, about
     int iterations = 30;
     int seed = 1;
@@ -46,7 +47,8 @@ inline std::vector<double> writeHorovodLog(const std::filesystem::path& path,
     std::filesystem::create_directories(path.parent_path());
     std::ofstream out(path, std::ios::binary);
     const std::string tag = spec.tags ? "[1,0]<stdout>:" : "";
-    out << tag << "Model: ResNet50\n" << tag << "Batch size: 32\n";
+    out << tag << "Model: ResNet50\n";
+    if (spec.batchLine) out << tag << "Batch size: 32\n";
     if (spec.stated && !spec.totalOnly) out << tag << "Number of GPUs: " << spec.gpus << "\n";
     if (!spec.sizeLine.empty()) out << tag << spec.sizeLine << "\n";
     out << tag << "Running warmup...\n" << tag << "Running benchmark...\n";
