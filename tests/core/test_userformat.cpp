@@ -411,6 +411,10 @@ TEST(FormatDraft, BarsJoinedByCarriageReturnsAreTaughtAtTheirLastBar) {
     UserFormatError e;
     const UserFormatPreview p = d->preview(&e);
     EXPECT_EQ(p.matches, 4) << p.problem;
+    // Four values: no tenth to drop, said so (not "the last 4 of 4 (the first 10 % dropped)").
+    EXPECT_NE(p.rule.find("all 4 values (too few for a first 10 % to drop as warmup)"),
+              std::string::npos)
+        << p.rule;
     auto f = d->format(&e);
     ASSERT_TRUE(f) << e.text();
     SpeedSample s;
