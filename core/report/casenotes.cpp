@@ -2,8 +2,27 @@
 
 #include "core/formats/formatregistry.h"
 #include "core/model/numerics.h"
+#include "core/stats/summary.h"
+
+#include <algorithm>
 
 namespace sv {
+
+bool nodesUnstated(const Summary& s, const CaseStats& c) {
+    if (c.gpus() <= 0) return false; // "?" GPUs: the nodes are "?" anyway
+    auto inCase = [&](const std::string& path) {
+        return std::find(c.paths.begin(), c.paths.end(), path) != c.paths.end() ||
+               std::any_of(c.excluded.begin(), c.excluded.end(),
+                           [&](const ExcludedRun& e) { return e.path == path; });
+    };
+    bool any = false;
+    for (const RunResult& r : s.runs) {
+        if (!inCase(r.path)) continue;
+        if (!r.key.origins.nodesUnknown) return false;
+        any = true;
+    }
+    return any;
+}
 namespace {
 
 std::string unitOf(const CaseStats& c) {
@@ -20,6 +39,14 @@ std::string caseWhere(const CaseStats& c) {
     return c.key.model + " " + c.key.precision + " b" +
            (c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?") + " " +
            (c.gpus() > 0 ? c.key.topology.name() : "GPUs ?") +
+           (c.key.ownCase.empty() ? "" : " (" + c.key.ownCase + ")");
+}
+
+std::string caseWhere(const Summary& s, const CaseStats& c) {
+    if (!nodesUnstated(s, c)) return caseWhere(c);
+    return c.key.model + " " + c.key.precision + " b" +
+           (c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?") + " " +
+           std::to_string(c.gpus()) + (c.gpus() == 1 ? " GPU" : " GPUs") +
            (c.key.ownCase.empty() ? "" : " (" + c.key.ownCase + ")");
 }
 

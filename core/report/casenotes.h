@@ -13,9 +13,18 @@
 
 namespace sv {
 
+struct Summary; // core/stats/summary.h
+
+// Whether a case's GPUs are known but none of its runs says over how many nodes (a log's "Number of
+// GPUs: 8" alone): the case is keyed 1 node x 8, and every output shows its nodes and GPUs per
+// node as unknown ("?", null, empty), never that 1 node.
+bool nodesUnstated(const Summary& s, const CaseStats& c);
+
 // The case a note is about: "r50 fp16 b128 2n8g"; "? ? b? GPUs ?" for a case nobody states, its
 // log's name after it where the case is that log's alone.
 std::string caseWhere(const CaseStats& c);
+// The same, "r50 ? b32 8 GPUs" where the case's nodes are unstated (nodesUnstated), not "1n8g".
+std::string caseWhere(const Summary& s, const CaseStats& c);
 
 // "repeat 2 is far from the other repeats (an outlier: modified z-score above 3.5) but still
 // counts in the median and the other statistics"; empty without outliers.

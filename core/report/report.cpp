@@ -37,8 +37,9 @@ std::string countField(int v) {
     return v > 0 ? std::to_string(v) : std::string();
 }
 // A case's nodes and GPUs as counts, "?" where nobody states them (never "0").
-std::string nodesText(const CaseStats& c) {
-    return c.gpus() > 0 ? std::to_string(c.key.topology.nodes) : std::string("?");
+std::string nodesText(const Summary& s, const CaseStats& c) {
+    return c.gpus() > 0 && !nodesUnstated(s, c) ? std::to_string(c.key.topology.nodes)
+                                                 : std::string("?");
 }
 std::string gpusText(const CaseStats& c) {
     return c.gpus() > 0 ? std::to_string(c.gpus()) : std::string("?");
@@ -74,12 +75,12 @@ std::string groupHeader(const Summary& s, const CaseStats& c) {
            std::string(f.unit) + ", " + how + ")\n";
 }
 
-std::vector<std::string> tableRow(const CaseStats& c) {
+std::vector<std::string> tableRow(const Summary& s, const CaseStats& c) {
     std::string runs = std::to_string(c.values.size());
     if (!c.excluded.empty()) runs += "+" + std::to_string(c.excluded.size()) + "x";
     // A min-max of a few repeats is marked, and the footer says what it is.
     const std::string interval = intervalText(c.medianCi95, 2) + (c.medianCiIsMinMax() ? "*" : "");
-    return {nodesText(c),
+    return {nodesText(s, c),
             gpusText(c),
             runs,
             opt(c.median, 2),
@@ -98,7 +99,7 @@ std::vector<std::string> tableRow(const CaseStats& c) {
 // What the reader must know to trust a case's row: its warnings (cautions) and its notes.
 void caseNotes(const Summary& s, const CaseStats& c, const ProbeFile& probes,
                std::vector<std::string>& notes, std::vector<std::string>& cautions) {
-    const std::string where = caseWhere(c);
+    const std::string where = caseWhere(s, c);
     if (const std::string o = outlierNote(c); !o.empty()) notes.push_back(where + ": " + o);
     // The warning's message says what it is; its kind is the machine formats' field.
     for (const auto& w : c.warnings)
@@ -191,8 +192,8 @@ std::vector<std::string> csvFields(const Summary& s, const CaseStats& c, const P
     return {csvField(c.key.model),
             csvField(c.key.precision),
             countField(c.key.batchPerDevice),
-            countField(c.key.topology.nodes),
-            countField(c.key.topology.gpusPerNode),
+            countField(nodesUnstated(s, c) ? 0 : c.key.topology.nodes),
+            countField(nodesUnstated(s, c) ? 0 : c.key.topology.gpusPerNode),
             countField(c.gpus()),
             std::string(methodName(s.options.method)),
             std::to_string(c.values.size()),
@@ -270,7 +271,7 @@ std::string formatTable(const Summary& s) {
             row(head);
             group = &c;
         }
-        row(tableRow(c));
+        row(tableRow(s, c));
     }
     // For a terminal: no escape sequence from a log moves its cursor or recolours it.
     return terminalText(out + tableFooter(s));
@@ -312,7 +313,7 @@ std::string formatMarkdown(const Summary& s) {
                    "| ------- |\n";
             group = &c;
         }
-        out += "| " + nodesText(c) + " | " + gpusText(c) + " | " + opt(c.median, 2) + " | " +
+        out += "| " + nodesText(s, c) + " | " + gpusText(c) + " | " + opt(c.median, 2) + " | " +
                opt(c.speedup, 2) + " |\n";
     }
     return out;

@@ -1,4 +1,5 @@
 #include "core/report/report.h"
+#include "core/report/casenotes.h"
 
 #include "core/formats/formatregistry.h"
 #include "core/model/numerics.h"
@@ -229,6 +230,11 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
         runs.push_back(runJson(r));
         runs.back()["framework"] = frameworkText(s, logFormatOf(r.key.format));
         runs.back()["energy"] = runEnergyJson(r);
+        runs.back()["gpus"] = countJson(r.key.topology.ranks());
+        // GPUs stated without nodes: keyed 1 node, which no log said.
+        if (r.key.origins.nodesUnknown)
+            for (const char* key : {"topology", "nodes", "gpus_per_node"})
+                runs.back()[key] = nullptr;
     }
     j["runs"] = std::move(runs);
     const ProbeFile probes = readCampaignProbes(s.root);
@@ -241,6 +247,9 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
         cases.back()["scaling_loss"] = scalingLossJson(loss);
         cases.back()["slow_nodes"] = slowNodesJson(loss);
         cases.back()["energy"] = caseEnergyJson(c);
+        if (nodesUnstated(s, c))
+            for (const char* key : {"topology", "nodes", "gpus_per_node"})
+                cases.back()[key] = nullptr;
     }
     j["cases"] = std::move(cases);
     json warnings = json::array();

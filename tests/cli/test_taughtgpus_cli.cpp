@@ -90,3 +90,34 @@ TEST(TaughtGpusCli, UnknownCountsAreNullInJsonAndEmptyInCsv) {
     // Its "Model: ResNet50" is stated.
     EXPECT_EQ(row.rfind("r50,?,,,,,time,", 0), 0u) << csv.out;
 }
+
+// "Number of GPUs: 8" and rank 0's tags say nothing of the nodes: the case is keyed 1 node x 8
+// GPUs, but no output may say 1 node. The table's nodes are "?", the warnings name "8 GPUs", JSON's
+// nodes, GPUs per node and topology are null (its GPUs 8) and CSV's empty.
+TEST(TaughtGpusCli, GpusStatedWithoutNodesAreNeverOneNode) {
+    TempDir dir;
+    writeHorovodLog(dir / "runs" / "horovod.log", {.gpus = 8});
+    const auto table = cli({"summarize", (dir / "runs").string()});
+    ASSERT_EQ(table.exitCode, 0) << table.err << table.out;
+    EXPECT_NE(table.out.find("    ?     8       1"), std::string::npos) << table.out;
+    EXPECT_EQ(table.out.find("    1     8       1"), std::string::npos) << table.out;
+    const std::string said = table.out + table.err;
+    EXPECT_EQ(said.find("1n8g"), std::string::npos) << said;
+    EXPECT_NE(said.find("r50 ? b32 8 GPUs: only 1 usable repeat"), std::string::npos) << said;
+
+    const auto r = cli({"summarize", (dir / "runs").string(), "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["cases"].size(), 1u);
+    ASSERT_EQ(j["runs"].size(), 1u);
+    for (const auto* item : {&j["cases"][0], &j["runs"][0]}) {
+        for (const char* key : {"topology", "nodes", "gpus_per_node"})
+            EXPECT_TRUE((*item)[key].is_null()) << key << ": " << item->dump();
+        EXPECT_EQ((*item)["gpus"], 8) << item->dump();
+    }
+    const auto csv = cli({"summarize", (dir / "runs").string(), "--format", "csv"});
+    ASSERT_EQ(csv.exitCode, 0) << csv.err;
+    // model,precision,batch_size_per_device,nodes,gpus_per_node,gpus,method
+    EXPECT_EQ(csv.out.substr(csv.out.find('\n') + 1).rfind("r50,?,32,,,8,time,", 0), 0u)
+        << csv.out;
+}
