@@ -212,3 +212,21 @@ TEST(RunUnits, ALogReadByAFormatFileShowsNoWindowThatCannotBe) {
                     ->titleText()
                     .contains(QStringLiteral("samples/s")));
 }
+
+// A log of a few reports (HuggingFace's tqdm bars between its logged lines: one report each): the
+// x axis was 10 apart from -0.5, so only "0" was labelled under 6 reports.
+TEST(RunUnits, AShortLogsReportsAreEachLabelled) {
+    QTemporaryDir dir;
+    writeFile(std::filesystem::path(dir.path().toStdString()) / "bert_base_pretrain.log",
+              gluonnlpLog("0,1,2,3,4,5,6,7", 6, [](int k) { return 133000.0 + k * 100; }));
+    AppWindow w;
+    w.window.resize(1400, 900);
+    w.window.openDirectory(dir.path());
+    ASSERT_TRUE(w.waitFor([](const ui::Analysis& a) { return a.summary.runs.size() == 1u; }));
+    ui::RunsPage* page = w.window.runsPage();
+    page->selectRun(0);
+    QValueAxis* x = axisOf(page->traceView()->chart(), Qt::Horizontal);
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(x->tickInterval(), 1.0);
+    EXPECT_EQ(x->tickAnchor(), 0.0);
+}

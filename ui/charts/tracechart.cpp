@@ -203,14 +203,18 @@ double roundStep(double span) {
 }
 
 // The iterations (or reports) along the bottom, up to xEnd: 10 or 20 apart as DLPerf's windows
-// read, wider on a long log so that every label fits (a 4000-report log is not 200 "…").
+// read, wider on a long log so that every label fits (a 4000-report log is not 200 "…"), 1, 2 or
+// 5 apart on a short one.
 QValueAxis* iterationAxis(QChart* chart, double xEnd, const QString& title) {
     auto* axisX = new QValueAxis(chart);
     axisX->setRange(-0.5, xEnd - 0.5);
     axisX->setLabelFormat(QStringLiteral("%d"));
     axisX->setTickType(QValueAxis::TicksDynamic);
     axisX->setTickAnchor(0);
-    axisX->setTickInterval(std::max(xEnd > 60 ? 20.0 : 10.0, roundStep(xEnd)));
+    // A short log's few reports each labelled (10 apart, 6 reports showed only "0").
+    axisX->setTickInterval(xEnd > 60   ? std::max(20.0, roundStep(xEnd))
+                           : xEnd > 20 ? 10.0
+                                       : roundStep(xEnd));
     ChartStyle::applyAxis(axisX, title);
     return axisX;
 }
