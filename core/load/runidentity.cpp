@@ -385,6 +385,10 @@ void Identification::topology() {
                             "Number of GPUs, the tags of several ranks: one rank's tags are no "
                             "count), nor its path, a scaleview.json or its format file: its "
                             "throughput counts, no speedup");
+    } else if (*gpus == 1) {
+        // One GPU is one node, whoever says so.
+        m_key.topology = Topology{1, 1};
+        o.details.push_back("GPUs 1: " + gpusWhere + "; nodes 1: one GPU");
     } else if (nodes && *nodes > 0 && *gpus % *nodes == 0) {
         m_key.topology = Topology{*nodes, *gpus / *nodes};
         o.details.push_back("GPUs " + std::to_string(*gpus) + ": " + gpusWhere + "; nodes " +

@@ -314,6 +314,18 @@ std::optional<RatePhrase> stepPhrase(std::string_view line, std::size_t i, std::
     return std::nullopt;
 }
 
+// timm's train.py: "Time: 0.389s, 2631.57/s  (0.409s, 2503.67/s)": a number and a bare "/s"
+// right after a step's seconds ("0.389s, "), the samples of the whole job per second.
+bool timmRate(std::string_view line, std::size_t i, std::size_t end) {
+    if (end + 2 > line.size() || line.compare(end, 2, "/s") != 0 ||
+        (end + 2 < line.size() && isAlpha(line[end + 2])))
+        return false;
+    std::size_t j = i;
+    while (j > 0 && line[j - 1] == ' ')
+        --j;
+    return j >= 3 && line[j - 1] == ',' && line[j - 2] == 's' && isDigit(line[j - 3]);
+}
+
 } // namespace
 
 std::optional<RatePhrase> findRatePhrase(std::string_view line) {
@@ -350,6 +362,13 @@ std::optional<RatePhrase> findRatePhrase(std::string_view line) {
             p.tokenPos = keyPos;
             p.unit = key->unit;
             p.unitPrinted = key->unitPrinted;
+            return p;
+        }
+        if (!unit && !key && timmRate(line, i, end)) {
+            p.token = line.substr(end, 2);
+            p.tokenPos = end;
+            p.unit = "samples/s";
+            p.unitPrinted = false;
             return p;
         }
         if (!step) step = stepPhrase(line, i, end, p, key, keyPos, unit);

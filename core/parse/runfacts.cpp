@@ -456,6 +456,19 @@ struct Collector {
         // --batch-size), then "Number of GPUs: 8" (sizeWords).
         if (text.rfind("Model: ", 0) == 0) pair("model", text.substr(7), n);
         if (text.rfind("Batch size: ", 0) == 0) pair("batch_size", text.substr(12), n);
+        // timm's train.py: "Model resnet50 created, param count:25557032", "Training in
+        // distributed mode with multiple processes, 1 device per process.Process 0, total 8,
+        // device cuda:0." ("1 GPU per process. Process 0, total 8." before 0.6), "Training with a
+        // single process on 1 device (cuda:0)." ("on 1 GPUs." before).
+        if (text.rfind("Model ", 0) == 0)
+            if (const auto c = text.find(" created, param count"); c != std::string_view::npos)
+                pair("model", text.substr(6, c - 6), n);
+        if (contains(text, "Training in distributed mode"))
+            if (const auto t = text.find(", total "); t != std::string_view::npos) {
+                const auto end = std::min(text.find_first_not_of("0123456789", t + 8), text.size());
+                pair("world_size", text.substr(t + 8, end - t - 8), n);
+            }
+        if (contains(text, "Training with a single process on 1 device")) pair("world_size", "1", n);
         // HuggingFace's Trainer: "  Instantaneous batch size per device = 32".
         if (const auto at = text.find("Instantaneous batch size per device = ");
             at != std::string_view::npos)

@@ -554,3 +554,47 @@ TEST(GeneralReader, HuggingFaceTqdmBarsJoinedByCarriageReturnsTimesTheTotalBatch
               std::string::npos)
         << unstated.run.reason;
 }
+
+// timm's train.py: "Time: 0.389s, 2631.57/s  (0.409s, 2503.67/s)", the job's samples per second
+// (the batch times the world size over the step's seconds) after the step time, then the
+// averages. No unit is printed: samples/s, said so. Its "Model resnet50 created" and "Process 0,
+// total 8" give the model and the GPUs; its single-process line gives 1 GPU, and so 1 node.
+TEST(GeneralReader, TimmsTrainLogIsTheJobsSamplesPerSecondAfterTheStepTime) {
+    auto log = [](const std::string& size) {
+        std::string text = size + "\nModel resnet50 created, param count:25557032\n";
+        std::vector<double> v;
+        for (int epoch = 0; epoch < 2; ++epoch) {
+            for (int b = 0; b < 1251; b += 50) {
+                const double t = 0.389 + 0.002 * (b % 3), rate = std::round(1024 / t * 100) / 100;
+                v.push_back(rate);
+                text += "Train: " + std::to_string(epoch) + " [" + std::to_string(b) +
+                        "/1251 (" + std::to_string(b * 100 / 1251) + "%)]  Loss: 6.912 (6.93)  "
+                        "Time: " + num(t, 3) + "s, " + num(rate, 2) + "/s  (" + num(t + 0.02, 3) +
+                        "s, " + num(1024 / (t + 0.02), 2) +
+                        "/s)  LR: 1.000e-05  Data: 0.011 (0.025)\n";
+            }
+            text += "Test: [   0/48]  Time: 1.234 (1.234)  Loss:  6.8 (6.8)  Acc@1:  0.1 ( 0.1)\n";
+        }
+        return std::pair(text, medianPastFirstTenth(v));
+    };
+    const auto [eight, expected] = log("Training in distributed mode with multiple processes, 1 "
+                                       "device per process.Process 0, total 8, device cuda:0.");
+    const Read r = readOne("train.log", eight);
+    expectFigure(r, expected, "samples/s");
+    EXPECT_EQ(r.run.key.model, "r50");
+    EXPECT_EQ(r.run.key.topology.ranks(), 8);
+    EXPECT_NE(notes(r.run).find("(the log prints no unit: samples/s assumed)"), std::string::npos)
+        << notes(r.run);
+    const Read one =
+        readOne("train.log", log("Training with a single process on 1 device (cuda:0).").first);
+    ASSERT_EQ(one.run.status, RunStatus::Complete) << one.run.reason;
+    EXPECT_EQ(one.run.key.topology.nodes, 1);
+    EXPECT_EQ(one.run.key.topology.gpusPerNode, 1);
+    EXPECT_FALSE(one.run.key.origins.nodesUnknown);
+    // A bare "/s" anywhere else is no rate: only right after a step's seconds.
+    EXPECT_FALSE(findRatePhrase("lr 0.1, 3.2/s"));
+    EXPECT_FALSE(findRatePhrase("queue: 12 jobs, 4/s"));
+    const auto p = findRatePhrase("Time: 0.389s, 2632.39/s  (0.409s, 2503.67/s)");
+    ASSERT_TRUE(p);
+    EXPECT_DOUBLE_EQ(p->value, 2632.39);
+}
