@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 #include "core/formats/formatregistry.h"
 #include "core/load/runloader.h"
+#include "core/model/wording.h"
 #include "app/cli/peakarguments.h"
 #include "app/cli/usercatalog.h"
 #include "version.h"
@@ -283,9 +284,10 @@ int exitStatus(const Summary& summary, bool strict) {
                          *n, summary.runs.front().window.iterations, *n);
         // A table of dashes is no summary: say so, and let scripts see it.
         std::fprintf(stderr,
-                     "scaleview-cli summarize: no usable run in %s (%zu logs, none counts: see "
+                     "scaleview-cli summarize: no usable run in %s (%s, none counts: see "
                      "the warnings; a campaign's logs need its --warmup and --iterations)\n",
-                     summary.root.c_str(), summary.runs.size());
+                     summary.root.c_str(),
+                     sv::countOf(static_cast<long long>(summary.runs.size()), "log").c_str());
         return 2;
     }
     if (strict && !summary.warnings.empty()) return 1;

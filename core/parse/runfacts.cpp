@@ -380,6 +380,15 @@ struct Collector {
                 set(visibleDevices, std::to_string(std::count(list.begin(), list.end(), ',') + 1),
                     n, text.substr(at, end - at));
         }
+        // PyTorch Lightning: "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1,2,3]".
+        if (const auto at = text.find("CUDA_VISIBLE_DEVICES: ["); at != std::string_view::npos) {
+            const std::size_t v = at + 23;
+            const auto end = std::min(text.find_first_not_of("0123456789, ", v), text.size());
+            const std::string_view list = text.substr(v, end - v);
+            if (end < text.size() && text[end] == ']' && !list.empty() && isDigit(list.front()))
+                set(visibleDevices, std::to_string(std::count(list.begin(), list.end(), ',') + 1),
+                    n, text.substr(at, end + 1 - at));
+        }
         if (const auto at = text.find("Devices: ["); at != std::string_view::npos) {
             const auto close = text.find(']', at);
             const std::string_view list =

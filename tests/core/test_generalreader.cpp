@@ -598,3 +598,33 @@ TEST(GeneralReader, TimmsTrainLogIsTheJobsSamplesPerSecondAfterTheStepTime) {
     ASSERT_TRUE(p);
     EXPECT_DOUBLE_EQ(p->value, 2632.39);
 }
+
+// PyTorch Lightning's bars ("Epoch 0:  45%|████▌     | 450/1000 [..., 5.42it/s, loss=2.31,
+// v_num=0]"), an epoch's bars on one physical line: steps per second, and no batch anywhere, so no
+// figure, and the reason says so in the log's words; its "CUDA_VISIBLE_DEVICES: [0,1,2,3]" is 4
+// GPUs.
+TEST(GeneralReader, LightningsBarsWithoutABatchSayWhatTheyLack) {
+    std::string text = "GPU available: True (cuda), used: True\n"
+                       "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1,2,3]\n";
+    for (int epoch = 0; epoch < 3; ++epoch) {
+        std::string bars;
+        for (int s = 0; s <= 1000; s += 25) {
+            const int pct = s / 10;
+            std::string bar;
+            for (int k = 0; k < pct / 10; ++k)
+                bar += "\u2588";
+            bar += std::string(static_cast<std::size_t>(10 - pct / 10), ' ');
+            bars += (bars.empty() ? "" : "\r") + std::string("Epoch ") + std::to_string(epoch) +
+                    ": " + std::to_string(pct) + "%|" + bar + "| " + std::to_string(s) +
+                    "/1000 [01:23<01:41,  " + num(5.4 + 0.01 * (s % 3), 2) +
+                    "it/s, loss=2.31, v_num=0]";
+        }
+        text += bars + "\n";
+    }
+    const Read r = readOne("lightning.log", text);
+    ASSERT_EQ(r.scan.logs.size(), 1u) << r.scan.summaryLine();
+    EXPECT_EQ(r.run.status, RunStatus::Unusable);
+    EXPECT_NE(r.run.reason.find("its lines give steps per second (it/s)"), std::string::npos)
+        << r.run.reason;
+    EXPECT_EQ(r.run.key.topology.ranks(), 4);
+}
