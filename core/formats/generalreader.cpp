@@ -1,6 +1,7 @@
 #include "core/formats/generalreader.h"
 
 #include "core/measure/steadystateanalyzer.h"
+#include "core/model/numerics.h"
 #include "core/model/textscan.h"
 #include "core/parse/lineformat.h"
 #include "core/parse/ratephrase.h"
@@ -347,6 +348,13 @@ std::string describe(const Series& s, double globalBatch, const std::string& bat
                  ? ", step times: the global batch " + batchEvidence + " over the seconds per step"
                  : ", step times: the batch size times the GPUs over the seconds "
                    "per step";
+        // Keras prints whole milliseconds: "6ms/step" is 5.5 to 6.5, each report 8 % either way.
+        if (token == "ms/step") {
+            const double ms = s.phrase.value * 1000.0;
+            if (ms >= 1.0 && std::fabs(ms - std::round(ms)) < 1e-6)
+                w += " (the log prints whole milliseconds: " + formatFixed(ms, 0) +
+                     " ms/step is within " + formatFixed(50.0 / ms, 1) + " % of the step's time)";
+        }
         break;
     case Kind::StepRate:
         w += globalBatch > 0 ? ", steps per second times the global batch " + batchEvidence

@@ -36,6 +36,7 @@ struct UnitWord {
     std::string_view text; // lower case, as a log writes it
     std::string_view unit;
     Kind kind = Kind::Rate;
+    double scale = 1.0; // 1e-3 for a step time in milliseconds
 };
 
 // Units written after the number ("3203.4 samples/sec", "[imgs/sec]", "41.23K wps", "56.3it/s").
@@ -80,6 +81,10 @@ constexpr std::array kUnitsAfter{
     UnitWord{"items/s", "items/s"},
     UnitWord{"it/s", "", Kind::StepRate},
     UnitWord{"s/it", "", Kind::StepSeconds},
+    // Keras: "1563/1563 [======] - 10s 6ms/step - loss: 1.52" (whole units).
+    UnitWord{"ms/step", "", Kind::StepSeconds, 1e-3},
+    UnitWord{"us/step", "", Kind::StepSeconds, 1e-6},
+    UnitWord{"s/step", "", Kind::StepSeconds},
 };
 
 // Names written before the number ("wps=26613", "tok/s   80050", "'seq/s': 24193.0",
@@ -308,6 +313,7 @@ std::optional<RatePhrase> stepPhrase(std::string_view line, std::size_t i, std::
     }
     if (unit) {
         p.kind = unit->kind;
+        p.value *= unit->scale;
         p.token = unitToken(line, end, *unit, p.tokenPos);
         return p;
     }

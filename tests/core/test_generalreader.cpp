@@ -628,3 +628,31 @@ TEST(GeneralReader, LightningsBarsWithoutABatchSayWhatTheyLack) {
         << r.run.reason;
     EXPECT_EQ(r.run.key.topology.ranks(), 4);
 }
+
+// Keras' epoch lines ("1563/1563 [=====] - 10s 6ms/step - loss: 1.52 - accuracy: 0.45"): a step
+// time in whole milliseconds. Without a batch no figure, said; the notes say how coarse the
+// milliseconds are. "ms/step", "us/step" and "s/step" after a number are step times.
+TEST(GeneralReader, KerasStepTimesInWholeMillisecondsSaySo) {
+    std::string text = "Epoch 1/10\n";
+    for (int e = 0; e < 10; ++e)
+        text += (e ? "Epoch " + std::to_string(e + 1) + "/10\n" : std::string()) +
+                "1563/1563 [==============================] - " + (e ? "10s " : "12s ") +
+                (e ? "6" : "7") + "ms/step - loss: 1.5" + std::to_string(e) +
+                " - accuracy: 0.45 - val_loss: 1.2 - val_accuracy: 0.5\n";
+    const Read r = readOne("keras.log", text);
+    ASSERT_EQ(r.scan.logs.size(), 1u) << r.scan.summaryLine();
+    EXPECT_EQ(r.run.status, RunStatus::Unusable);
+    EXPECT_NE(r.run.reason.find("its lines give seconds per step"), std::string::npos)
+        << r.run.reason;
+    EXPECT_NE(notes(r.run).find("the log prints whole milliseconds: 7 ms/step is within 7.1 %"),
+              std::string::npos)
+        << notes(r.run);
+    for (const auto& [line, seconds] : {std::pair{"- 10s 6ms/step - loss", 0.006},
+                                       std::pair{"- 2s 250us/step", 250e-6},
+                                       std::pair{"- 300s 3s/step", 3.0}}) {
+        const auto p = findRatePhrase(line);
+        ASSERT_TRUE(p) << line;
+        EXPECT_EQ(p->kind, RatePhrase::Kind::StepSeconds) << line;
+        EXPECT_DOUBLE_EQ(p->value, seconds) << line;
+    }
+}
