@@ -621,6 +621,74 @@ TEST(SpeedupChart, NoIdealLineWithoutABaseline) {
     EXPECT_TRUE(hasIdeal(chart.get()));
 }
 
+// Issue 37's polish, again: the one case of a folder with no 1n1g (its 2n8g run) beside a
+// published reference drew a stub of the ideal line from 1 GPU to the lone reference marker, an
+// empty "Measured speedup" in the legend, an axis out to the predicted 64 and 128 GPUs that were
+// not drawn, and "predicted: link ..." above them. Without a baseline none of that is drawn, and
+// the note says why.
+TEST(SpeedupChart, WithoutABaselineNothingIsDrawnAgainstTheIdealAndTheNoteSaysWhy) {
+    ui::ScalingData d;
+    for (int gpus : {8, 16}) {
+        ui::ScalingPoint p;
+        p.topology = {gpus / 8, 8};
+        p.gpus = gpus;
+        p.median = 380.0 * gpus;
+        p.repeats = 3;
+        d.points.push_back(p);
+    }
+    ui::ReferenceCurve ref;
+    ref.id = "t";
+    ref.label = "A published table";
+    ref.baseline = 400.0;
+    ref.throughput = {{"1n8g", 3000.0}, {"2n8g", 5800.0}};
+    d.references.push_back(ref);
+    d.predicted.push_back({{4, 8}, 32, 11000.0, 10000.0, 12000.0, "ring"});
+    d.predictionNote = "predicted: link 9.3 Gbit/s implied by the 2 multi-node cases";
+    ASSERT_FALSE(d.hasSpeedup());
+    for (const bool efficiency : {false, true}) {
+        std::unique_ptr<QChart> chart(ui::SpeedupChart::build(d, efficiency));
+        QStringList names;
+        for (auto* s : chart->series()) {
+            names << s->name();
+            const int curve = s->property(ui::SpeedupChart::kCurveProperty).toInt();
+            EXPECT_NE(curve, ui::SpeedupChart::kIdeal) << efficiency;
+            EXPECT_NE(curve, ui::SpeedupChart::kMeasured) << efficiency;
+            EXPECT_NE(curve, ui::SpeedupChart::kPredicted) << efficiency;
+        }
+        names.removeDuplicates(); // the reference's dashes and its markers
+        EXPECT_EQ(names, QStringList{QStringLiteral("A published table")}) << efficiency;
+        auto* x = qobject_cast<QCategoryAxis*>(chart->axes(Qt::Horizontal).value(0));
+        ASSERT_NE(x, nullptr);
+        EXPECT_EQ(x->categoriesLabels(), (QStringList{QStringLiteral("8"), QStringLiteral("16")}));
+        const QString note = ui::ChartStyle::note(chart.get());
+        EXPECT_TRUE(note.startsWith(QStringLiteral("no measured figure on 1 GPU (1n1g) to divide "
+                                                   "by: no measured speedup, no ideal line and "
+                                                   "no prediction")))
+            << note.toStdString();
+        EXPECT_TRUE(note.contains(QStringLiteral("its own 1-GPU figure"))) << note.toStdString();
+        EXPECT_FALSE(note.contains(QStringLiteral("predicted: link"))) << note.toStdString();
+    }
+}
+
+// Issue 37's polish: with every run left out the throughput chart was an empty plot with an axis
+// of 0 to 1 and nothing to say why. It says so (and its labels differ: the test below).
+TEST(ThroughputChart, EveryRunLeftOutIsSaid) {
+    ui::ScalingData d;
+    ui::ScalingPoint p;
+    p.topology = {2, 8};
+    p.gpus = 16;
+    d.points.push_back(p); // no median: its one run incomplete
+    std::unique_ptr<QChart> chart(ui::ThroughputChart::build(d));
+    EXPECT_EQ(ui::ChartStyle::note(chart.get()),
+              QStringLiteral("no measured figure: every run of this case is left out (the Runs "
+                             "page says why)"));
+    d.points[0].median = 5700.0;
+    d.points[0].repeats = 1;
+    chart.reset(ui::ThroughputChart::build(d));
+    EXPECT_TRUE(ui::ChartStyle::note(chart.get()).isEmpty())
+        << ui::ChartStyle::note(chart.get()).toStdString();
+}
+
 // A value axis's labels have the decimals its ticks need to differ: a throughput of a few
 // samples/s (the CPU workload), or every run excluded (a range of 0 to 1), printed "%.0f" gave
 // 0, 0, 0, 1, 1, 1.
