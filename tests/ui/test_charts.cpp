@@ -22,6 +22,9 @@
 #include <QComboBox>
 #include <QHelpEvent>
 #include <QLegend>
+#include <QTextDocument>
+#include <QRegularExpression>
+#include <QGraphicsScene>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -687,6 +690,62 @@ TEST(ThroughputChart, EveryRunLeftOutIsSaid) {
     chart.reset(ui::ThroughputChart::build(d));
     EXPECT_TRUE(ui::ChartStyle::note(chart.get()).isEmpty())
         << ui::ChartStyle::note(chart.get()).toStdString();
+}
+
+// Issue 37's polish: at 1024×700 the Speedup page's note ("no prediction: only 1 multi-device
+// case: a prediction needs two or more (…") and the loss chart's "⚠ not reliable (1n2g: parts
+// exceed th…" were cut with "…". A title or note wider than the chart goes in lines at spaces,
+// back to one line where it fits; plainTitle() and note() keep the whole text throughout.
+TEST(ChartStyle, ATitleAndNoteWiderThanTheChartWrapInsteadOfBeingCut) {
+    const QString title = QStringLiteral("Where the scaling goes — r50 fp32, batch 8 — ⚠ not "
+                                         "reliable (1n2g: parts exceed the loss, runs disturbed)");
+    const QString note = QStringLiteral("no prediction: only 1 multi-device case: a prediction "
+                                        "needs two or more (a single node at several devices "
+                                        "and a multi-node case, or more node counts)");
+    auto* chart = new QChart;
+    ui::ChartStyle::apply(chart, title);
+    ui::ChartStyle::addNote(chart, note);
+    QGraphicsScene scene;
+    scene.addItem(chart);
+    chart->resize(2400, 400); // both fit in one line each
+    const QString wide = chart->title();
+    EXPECT_EQ(wide.count(QStringLiteral("<br>")), 1) << wide.toStdString(); // the note's line
+    chart->resize(600, 400);
+    const QString narrow = chart->title();
+    EXPECT_GE(narrow.count(QStringLiteral("<br>")), 3) << narrow.toStdString();
+    // Every word is there, none cut: the lines joined again are the whole title and note.
+    QTextDocument shown;
+    shown.setHtml(narrow);
+    const QString text = shown.toPlainText().replace(QLatin1Char('\n'), QLatin1Char(' '))
+                             .replace(QChar(0x2029), QLatin1Char(' '))
+                             .replace(QChar(0x2028), QLatin1Char(' '));
+    EXPECT_EQ(text, title + QLatin1Char(' ') + note) << text.toStdString();
+    // Each line fits the chart: the title's in its font, the note's (from "no prediction") in
+    // the note's 9 pt.
+    const QFontMetricsF titleMetrics(chart->titleFont());
+    QFont noteFont = chart->titleFont();
+    noteFont.setPointSizeF(9);
+    noteFont.setBold(false);
+    const QFontMetricsF noteMetrics(noteFont);
+    bool inNote = false;
+    int titleLines = 0;
+    for (const QString& line : shown.toPlainText().split(QRegularExpression(QStringLiteral(
+             "[\\n\\x{2028}\\x{2029}]")))) {
+        inNote = inNote || line.startsWith(QStringLiteral("no prediction"));
+        titleLines += inNote ? 0 : 1;
+        EXPECT_LE((inNote ? noteMetrics : titleMetrics).horizontalAdvance(line), 600.0)
+            << line.toStdString();
+    }
+    EXPECT_GE(titleLines, 2);
+    EXPECT_EQ(ui::ChartStyle::plainTitle(chart), title);
+    EXPECT_EQ(ui::ChartStyle::note(chart), note);
+    chart->resize(2400, 400);
+    EXPECT_EQ(chart->title(), wide);
+    // A title set since by someone else (an export's provenance line) is theirs: left as set.
+    chart->setTitle(QStringLiteral("NOT VERIFIED\n") + chart->title());
+    const QString marked = chart->title();
+    chart->resize(600, 400);
+    EXPECT_EQ(chart->title(), marked);
 }
 
 // A value axis's labels have the decimals its ticks need to differ: a throughput of a few
