@@ -2,6 +2,7 @@
 
 #include "core/formats/formatregistry.h"
 #include "core/model/numerics.h"
+#include "core/model/wording.h"
 
 namespace sv {
 namespace {
@@ -14,12 +15,32 @@ std::string interval(const Interval& v, int decimals) {
     return "95 % interval " + formatFixed(v.lo, decimals) + " to " + formatFixed(v.hi, decimals);
 }
 
+// Whether no log of the case states its nodes (RunKey::origins): its runs are filed under 1
+// node, which nobody wrote.
+bool nodesUnstated(const CaseStats& c, const std::vector<RunResult>& runs) {
+    bool any = false;
+    for (const RunResult& r : runs) {
+        const RunKey& k = r.key;
+        if (k.model != c.key.model || k.precision != c.key.precision ||
+            k.batchPerDevice != c.key.batchPerDevice || k.topology.nodes != c.key.topology.nodes ||
+            k.topology.gpusPerNode != c.key.topology.gpusPerNode || k.ownCase != c.key.ownCase ||
+            logFormatOf(k.format).id != c.key.format)
+            continue;
+        if (!k.origins.nodesUnknown) return false;
+        any = true;
+    }
+    return any;
+}
+
 } // namespace
 
-std::string caseWhere(const CaseStats& c) {
+std::string caseWhere(const CaseStats& c, const std::vector<RunResult>& runs) {
     return c.key.model + " " + c.key.precision + " b" +
            (c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?") + " " +
-           (c.gpus() > 0 ? c.key.topology.name() : "GPUs ?") +
+           // As every page names it: "8 GPUs" where no log states the nodes, never "1n8g".
+           (c.gpus() <= 0                 ? std::string("GPUs ?")
+            : nodesUnstated(c, runs) ? countOf(c.gpus(), "GPU")
+                                     : c.key.topology.name()) +
            (c.key.ownCase.empty() ? "" : " (" + c.key.ownCase + ")");
 }
 

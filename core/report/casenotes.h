@@ -5,17 +5,20 @@
 // goes. No kind tags, no "ratio 1.0123 [...], no-difference": the machine formats (CSV, JSON)
 // keep their fields and codes.
 
+#include "core/model/runresult.h"
 #include "core/stats/casestats.h"
 #include "core/stats/scalingloss.h"
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sv {
 
 // The case a note is about: "r50 fp16 b128 2n8g"; "? ? b? GPUs ?" for a case nobody states, its
-// log's name after it where the case is that log's alone.
-std::string caseWhere(const CaseStats& c);
+// log's name after it where the case is that log's alone; "r50 fp32 b296 8 GPUs" where none of
+// its runs' logs states the nodes (as the Runs page names it, never "1n8g").
+std::string caseWhere(const CaseStats& c, const std::vector<RunResult>& runs);
 
 // "repeat 2 is far from the other repeats (an outlier: modified z-score above 3.5) but still
 // counts in the median and the other statistics"; empty without outliers.

@@ -98,7 +98,7 @@ std::vector<std::string> tableRow(const CaseStats& c) {
 // What the reader must know to trust a case's row: its warnings (cautions) and its notes.
 void caseNotes(const Summary& s, const CaseStats& c, const ProbeFile& probes,
                std::vector<std::string>& notes, std::vector<std::string>& cautions) {
-    const std::string where = caseWhere(c);
+    const std::string where = caseWhere(c, s.runs);
     if (const std::string o = outlierNote(c); !o.empty()) notes.push_back(where + ": " + o);
     // The warning's message says what it is; its kind is the machine formats' field.
     for (const auto& w : c.warnings)

@@ -229,7 +229,7 @@ std::string seriesSection(const ReportSeries& r) {
     // table says them: no kind tags, no verdict codes.
     std::string cautions, notes;
     for (const auto& c : s.cases) {
-        const std::string where = caseWhere(c) + ": ";
+        const std::string where = caseWhere(c, s.runs) + ": ";
         for (const auto& w : c.warnings)
             cautions += "<li>" + esc(where + w.message) + "</li>\n";
         for (const std::string& n :
