@@ -216,6 +216,18 @@ TEST(RunTableModel, FlagsTheOutlierRepeat) {
     for (int r = 0; r < model.rowCount(); ++r)
         EXPECT_EQ(model.isOutlier(r), model.run(r).key.repeat == 5) << r;
     EXPECT_EQ(cell(model, 4, ui::RunTableModel::Outlier), QStringLiteral("outlier"));
+    // Issue 37 (last round's): the outlier's row had an empty Reason. It says why it is one and
+    // that it still counts; the other rows say nothing of outliers.
+    for (int r = 0; r < model.rowCount(); ++r) {
+        const QString reason = cell(model, r, ui::RunTableModel::Reason);
+        if (model.run(r).key.repeat == 5)
+            EXPECT_TRUE(reason.contains(QStringLiteral("an outlier: more than 3.5 robust "
+                                                       "deviations")) &&
+                        reason.contains(QStringLiteral("still counted")))
+                << reason.toStdString();
+        else
+            EXPECT_FALSE(reason.contains(QStringLiteral("outlier"))) << reason.toStdString();
+    }
 }
 
 TEST(WarningListModel, ShowsEveryWarningText) {
