@@ -23,6 +23,7 @@
 #include <QHelpEvent>
 #include <QLegend>
 #include <QTextDocument>
+#include <QGraphicsTextItem>
 #include <QRegularExpression>
 #include <QGraphicsScene>
 #include <QLegendMarker>
@@ -746,6 +747,57 @@ TEST(ChartStyle, ATitleAndNoteWiderThanTheChartWrapInsteadOfBeingCut) {
     const QString marked = chart->title();
     chart->resize(600, 400);
     EXPECT_EQ(chart->title(), marked);
+}
+
+namespace {
+
+// Every text the legend draws, each as laid out in the scene.
+void legendTextItems(QGraphicsItem* item, std::vector<QGraphicsTextItem*>* out) {
+    if (auto* text = dynamic_cast<QGraphicsTextItem*>(item)) out->push_back(text);
+    for (auto* child : item->childItems())
+        legendTextItems(child, out);
+}
+
+} // namespace
+
+// Issue 37's polish: at 1024×700 the Speedup page's legend, moved to the right, drew "Predicted
+// (ring model, backtest median |error|" past the chart's right edge. A label in lines fits inside
+// the chart at every width.
+TEST(ChartStyle, ALegendLabelInLinesStaysInsideTheChart) {
+    ui::ScalingData d;
+    for (int gpus : {1, 2, 4, 8, 16, 32}) {
+        ui::ScalingPoint p;
+        p.topology = {std::max(1, gpus / 8), std::min(gpus, 8)};
+        p.gpus = gpus;
+        p.median = 380.0 * gpus;
+        p.speedup = 0.97 * gpus;
+        p.repeats = 3;
+        d.points.push_back(p);
+    }
+    d.predicted.push_back({{8, 8}, 64, 22000.0, 20000.0, 24000.0, "ring"});
+    d.predictedLabel = "Predicted (ring model, backtest median |error| 3.4 %)";
+    ui::ReferenceCurve ref;
+    ref.id = "t";
+    ref.label = "DLPerf NGC MXNet 20.03 (FP32, bs 128)";
+    ref.baseline = 400.0;
+    ref.throughput = {{"1n1g", 400.0}, {"1n8g", 3000.0}};
+    d.references.push_back(ref);
+    for (int width = 560; width <= 1000; width += 20) {
+        QChart* chart = ui::SpeedupChart::build(d, false);
+        QChartView view(chart);
+        view.resize(width, 260);
+        view.show();
+        QCoreApplication::processEvents();
+        if (chart->legend()->alignment() != Qt::AlignRight) continue;
+        const qreal right = chart->mapToScene(QPointF(chart->size().width(), 0)).x();
+        std::vector<QGraphicsTextItem*> texts;
+        legendTextItems(chart->legend(), &texts);
+        for (QGraphicsTextItem* t : texts) {
+            if (!t->isVisible() || t->toPlainText().isEmpty()) continue;
+            const qreal drawn = t->mapToScene(QPointF(t->document()->idealWidth(), 0)).x();
+            EXPECT_LE(drawn, right) << width << ": " << t->toPlainText().toStdString();
+        }
+    }
 }
 
 // A value axis's labels have the decimals its ticks need to differ: a throughput of a few

@@ -178,7 +178,9 @@ void ChartStyle::fitLegend(QChart* chart) {
     const qreal available = chart->size().width() - margins.left() - margins.right();
     if (available <= 0 || !legend->isVisible()) return;
     const QFontMetricsF fm(legend->font());
-    const qreal extra = 2 * fm.height() + 24; // the marker and the gaps Qt leaves (generously)
+    // The marker, the gaps Qt leaves and a label's document margins: at 2 × height + 24 a
+    // label Qt drew ran up to 10 px past the chart's edge ("Predicted (… |error|" at 1024×700).
+    const qreal extra = 2 * fm.height() + 24 + 3 * fm.averageCharWidth();
     qreal row = 0, widest = 0;
     for (QLegendMarker* m : legend->markers()) {
         // Each entry's own name, kept: the label shown may be it in lines.
