@@ -15,6 +15,8 @@ std::string interval(const Interval& v, int decimals) {
     return "95 % interval " + formatFixed(v.lo, decimals) + " to " + formatFixed(v.hi, decimals);
 }
 
+} // namespace
+
 // Whether no log of the case states its nodes (RunKey::origins): its runs are filed under 1
 // node, which nobody wrote.
 bool nodesUnstated(const CaseStats& c, const std::vector<RunResult>& runs) {
@@ -31,8 +33,6 @@ bool nodesUnstated(const CaseStats& c, const std::vector<RunResult>& runs) {
     }
     return any;
 }
-
-} // namespace
 
 std::string caseWhere(const CaseStats& c, const std::vector<RunResult>& runs) {
     return c.key.model + " " + c.key.precision + " b" +

@@ -19,6 +19,9 @@ namespace sv {
 // log's name after it where the case is that log's alone; "r50 fp32 b296 8 GPUs" where none of
 // its runs' logs states the nodes (as the Runs page names it, never "1n8g").
 std::string caseWhere(const CaseStats& c, const std::vector<RunResult>& runs);
+// Whether none of the case's runs' logs states its nodes (RunKey::origins): its runs are filed
+// under 1 node, which nobody wrote; the pages show its nodes as "?".
+bool nodesUnstated(const CaseStats& c, const std::vector<RunResult>& runs);
 
 // "repeat 2 is far from the other repeats (an outlier: modified z-score above 3.5) but still
 // counts in the median and the other statistics"; empty without outliers.
