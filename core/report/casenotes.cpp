@@ -2,27 +2,10 @@
 
 #include "core/formats/formatregistry.h"
 #include "core/model/numerics.h"
-#include "core/stats/summary.h"
-
-#include <algorithm>
+#include "core/model/wording.h"
 
 namespace sv {
 
-bool nodesUnstated(const Summary& s, const CaseStats& c) {
-    if (c.gpus() <= 0) return false; // "?" GPUs: the nodes are "?" anyway
-    auto inCase = [&](const std::string& path) {
-        return std::find(c.paths.begin(), c.paths.end(), path) != c.paths.end() ||
-               std::any_of(c.excluded.begin(), c.excluded.end(),
-                           [&](const ExcludedRun& e) { return e.path == path; });
-    };
-    bool any = false;
-    for (const RunResult& r : s.runs) {
-        if (!inCase(r.path)) continue;
-        if (!r.key.origins.nodesUnknown) return false;
-        any = true;
-    }
-    return any;
-}
 namespace {
 
 std::string unitOf(const CaseStats& c) {
@@ -35,18 +18,30 @@ std::string interval(const Interval& v, int decimals) {
 
 } // namespace
 
-std::string caseWhere(const CaseStats& c) {
-    return c.key.model + " " + c.key.precision + " b" +
-           (c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?") + " " +
-           (c.gpus() > 0 ? c.key.topology.name() : "GPUs ?") +
-           (c.key.ownCase.empty() ? "" : " (" + c.key.ownCase + ")");
+// Whether no log of the case states its nodes (RunKey::origins): its runs are filed under 1
+// node, which nobody wrote.
+bool nodesUnstated(const CaseStats& c, const std::vector<RunResult>& runs) {
+    bool any = false;
+    for (const RunResult& r : runs) {
+        const RunKey& k = r.key;
+        if (k.model != c.key.model || k.precision != c.key.precision ||
+            k.batchPerDevice != c.key.batchPerDevice || k.topology.nodes != c.key.topology.nodes ||
+            k.topology.gpusPerNode != c.key.topology.gpusPerNode || k.ownCase != c.key.ownCase ||
+            logFormatOf(k.format).id != c.key.format)
+            continue;
+        if (!k.origins.nodesUnknown) return false;
+        any = true;
+    }
+    return any;
 }
 
-std::string caseWhere(const Summary& s, const CaseStats& c) {
-    if (!nodesUnstated(s, c)) return caseWhere(c);
+std::string caseWhere(const CaseStats& c, const std::vector<RunResult>& runs) {
     return c.key.model + " " + c.key.precision + " b" +
            (c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?") + " " +
-           std::to_string(c.gpus()) + (c.gpus() == 1 ? " GPU" : " GPUs") +
+           // As every page names it: "8 GPUs" where no log states the nodes, never "1n8g".
+           (c.gpus() <= 0                 ? std::string("GPUs ?")
+            : nodesUnstated(c, runs) ? countOf(c.gpus(), "GPU")
+                                     : c.key.topology.name()) +
            (c.key.ownCase.empty() ? "" : " (" + c.key.ownCase + ")");
 }
 

@@ -5,26 +5,23 @@
 // goes. No kind tags, no "ratio 1.0123 [...], no-difference": the machine formats (CSV, JSON)
 // keep their fields and codes.
 
+#include "core/model/runresult.h"
 #include "core/stats/casestats.h"
 #include "core/stats/scalingloss.h"
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sv {
 
-struct Summary; // core/stats/summary.h
-
-// Whether a case's GPUs are known but none of its runs says over how many nodes (a log's "Number of
-// GPUs: 8" alone): the case is keyed 1 node x 8, and every output shows its nodes and GPUs per
-// node as unknown ("?", null, empty), never that 1 node.
-bool nodesUnstated(const Summary& s, const CaseStats& c);
-
 // The case a note is about: "r50 fp16 b128 2n8g"; "? ? b? GPUs ?" for a case nobody states, its
-// log's name after it where the case is that log's alone.
-std::string caseWhere(const CaseStats& c);
-// The same, "r50 ? b32 8 GPUs" where the case's nodes are unstated (nodesUnstated), not "1n8g".
-std::string caseWhere(const Summary& s, const CaseStats& c);
+// log's name after it where the case is that log's alone; "r50 fp32 b296 8 GPUs" where none of
+// its runs' logs states the nodes (as the Runs page names it, never "1n8g").
+std::string caseWhere(const CaseStats& c, const std::vector<RunResult>& runs);
+// Whether none of the case's runs' logs states its nodes (RunKey::origins): its runs are filed
+// under 1 node, which nobody wrote; the pages show its nodes as "?".
+bool nodesUnstated(const CaseStats& c, const std::vector<RunResult>& runs);
 
 // "repeat 2 is far from the other repeats (an outlier: modified z-score above 3.5) but still
 // counts in the median and the other statistics"; empty without outliers.

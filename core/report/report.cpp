@@ -38,7 +38,7 @@ std::string countField(int v) {
 }
 // A case's nodes and GPUs as counts, "?" where nobody states them (never "0").
 std::string nodesText(const Summary& s, const CaseStats& c) {
-    return c.gpus() > 0 && !nodesUnstated(s, c) ? std::to_string(c.key.topology.nodes)
+    return c.gpus() > 0 && !nodesUnstated(c, s.runs) ? std::to_string(c.key.topology.nodes)
                                                  : std::string("?");
 }
 std::string gpusText(const CaseStats& c) {
@@ -99,7 +99,7 @@ std::vector<std::string> tableRow(const Summary& s, const CaseStats& c) {
 // What the reader must know to trust a case's row: its warnings (cautions) and its notes.
 void caseNotes(const Summary& s, const CaseStats& c, const ProbeFile& probes,
                std::vector<std::string>& notes, std::vector<std::string>& cautions) {
-    const std::string where = caseWhere(s, c);
+    const std::string where = caseWhere(c, s.runs);
     if (const std::string o = outlierNote(c); !o.empty()) notes.push_back(where + ": " + o);
     // The warning's message says what it is; its kind is the machine formats' field.
     for (const auto& w : c.warnings)
@@ -192,8 +192,8 @@ std::vector<std::string> csvFields(const Summary& s, const CaseStats& c, const P
     return {csvField(c.key.model),
             csvField(c.key.precision),
             countField(c.key.batchPerDevice),
-            countField(nodesUnstated(s, c) ? 0 : c.key.topology.nodes),
-            countField(nodesUnstated(s, c) ? 0 : c.key.topology.gpusPerNode),
+            countField(nodesUnstated(c, s.runs) ? 0 : c.key.topology.nodes),
+            countField(nodesUnstated(c, s.runs) ? 0 : c.key.topology.gpusPerNode),
             countField(c.gpus()),
             std::string(methodName(s.options.method)),
             std::to_string(c.values.size()),

@@ -100,7 +100,7 @@ std::string caseTable(const Summary& s) {
         const std::string interval =
             ci(c.medianCi95, 2) + (c.medianCiIsMinMax() ? " (min–max)" : "");
         out += row({c.key.model, c.key.precision, std::to_string(c.key.batchPerDevice),
-                    known && !nodesUnstated(s, c) ? std::to_string(c.key.topology.nodes) : "?",
+                    known && !nodesUnstated(c, s.runs) ? std::to_string(c.key.topology.nodes) : "?",
                     known ? std::to_string(c.gpus()) : "?", std::to_string(c.values.size()),
                     opt(c.median, 2), interval, opt(c.mean, 2), opt(c.cvPct, 2), opt(c.speedup, 2),
                     c.efficiency ? formatFixed(*c.efficiency * 100.0, 1) + " %" : "–",
@@ -229,7 +229,7 @@ std::string seriesSection(const ReportSeries& r) {
     // table says them: no kind tags, no verdict codes.
     std::string cautions, notes;
     for (const auto& c : s.cases) {
-        const std::string where = caseWhere(s, c) + ": ";
+        const std::string where = caseWhere(c, s.runs) + ": ";
         for (const auto& w : c.warnings)
             cautions += "<li>" + esc(where + w.message) + "</li>\n";
         for (const std::string& n :

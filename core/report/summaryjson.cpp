@@ -247,7 +247,7 @@ std::string formatJson(const Summary& s, std::string_view toolVersion) {
         cases.back()["scaling_loss"] = scalingLossJson(loss);
         cases.back()["slow_nodes"] = slowNodesJson(loss);
         cases.back()["energy"] = caseEnergyJson(c);
-        if (nodesUnstated(s, c))
+        if (nodesUnstated(c, s.runs))
             for (const char* key : {"topology", "nodes", "gpus_per_node"})
                 cases.back()[key] = nullptr;
     }

@@ -37,9 +37,11 @@ PredictionResult predictTopologies(const PredictionInput& in,
     for (const auto& p : in.points)
         if (p.topology.ranks() > 1) ++multiDevice;
     if (multiDevice < 2) {
-        out.refused = "only " + std::to_string(multiDevice) +
-                      " multi-device case: a prediction needs two or more (a single node at "
-                      "several devices and a multi-node case, or more node counts)";
+        // Counted in words: "only 0 multi-device case" was shown where every run was left out.
+        out.refused = std::string(multiDevice == 0 ? "no multi-device case with a figure"
+                                                   : "only 1 multi-device case") +
+                      ": a prediction needs two or more (a single node at several devices and "
+                      "a multi-node case, or more node counts)";
         return out;
     }
     if (in.batchPerDevice <= 0) {

@@ -1,6 +1,7 @@
 #include "launcher/probe/caseprobes.h"
 
 #include "core/model/numerics.h"
+#include "core/model/wording.h"
 #include "launcher/exec/commandbuilder.h"
 #include "launcher/slurm/slurmjobscript.h"
 #include "launcher/slurm/srunexecutor.h"
@@ -98,12 +99,14 @@ std::vector<ProbeRank> probeRanks(const std::vector<ProbeNode>& nodes, int ranks
 std::string CaseProbeOutcome::summary(const std::string& caseId) const {
     if (alreadyRecorded) return caseId + ": probes already in probes.json; not run again";
     std::string s = caseId + ": probes" + (cancelled ? " cancelled" : "") + ":";
+    // In the unit the Run tab's progress gives the runs themselves (the probes run the same
+    // ResNet-50 workload): one unit for one thing, not "samples/s" beside "images/s".
     for (const auto& p : solo)
-        s += " " + p.node + " alone at " + std::to_string(p.devices) + " rank(s) " +
-             formatFixed(p.pacePerDevice, 2) + " samples/s per device;";
+        s += " " + p.node + " alone at " + countOf(p.devices, "rank") + ", " +
+             formatFixed(p.pacePerDevice, 2) + " images/s per rank;";
     if (allReduce)
         s += " all-reduce of " + formatFixed(allReduce->bytes / 1e6, 1) + " MB across " +
-             std::to_string(allReduce->ranks) + " ranks (" + allReduce->backend + ") " +
+             countOf(allReduce->ranks, "rank") + " (" + allReduce->backend + ") " +
              formatFixed(numpyMedian(allReduce->seconds) * 1000, 1) + " ms;";
     for (const auto& e : errors)
         s += " failed: " + e + ";";

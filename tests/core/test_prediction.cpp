@@ -83,6 +83,10 @@ TEST(Prediction, OneMultiNodePointRefuses) {
     const auto r = predictTopologies(in, {Topology{4, 1}});
     EXPECT_TRUE(r.predictions.empty());
     EXPECT_NE(r.refused.find("only 1 multi-device case"), std::string::npos) << r.refused;
+    // None at all (every multi-device run left out): said so, not "only 0 multi-device case".
+    in.points = {{Topology{1, 1}, 400.0, std::nullopt}};
+    const auto none = predictTopologies(in, {Topology{4, 1}});
+    EXPECT_EQ(none.refused.rfind("no multi-device case with a figure: ", 0), 0u) << none.refused;
     // One multi-node case and no link speed: none implied, none guessed.
     in.points = generatedCluster({1, 2}, 12.5e9, 0.02);
     in.linkBytesPerSecond.reset();

@@ -1,3 +1,4 @@
+#include "core/report/casenotes.h"
 #include "core/report/report.h"
 #include "core/report/reportdocument.h"
 #include "core/model/numerics.h"
@@ -167,6 +168,30 @@ TEST(Report, CaseNotesAreInPlainWords) {
     EXPECT_NE(html.find("times the reference&#39;s (95 % interval "), std::string::npos) << html;
     // The machine formats keep their codes.
     EXPECT_NE(formatCsv(s).find("high-cv"), std::string::npos);
+}
+
+// Issue 37's polish: a case whose nodes no log states is "8 GPUs" on the Runs page, but the
+// warnings named it "r50 fp32 b296 1n8g", a node count nobody wrote.
+TEST(Report, ACaseWhoseNodesNoLogStatesIsNamedByItsGpus) {
+    Summary s;
+    RunResult r;
+    r.key = RunKey{"r50", "fp32", 296, Topology{1, 8}, 1};
+    r.key.origins.nodesUnknown = true;
+    r.path = "results/8xV100/r50.log";
+    r.status = RunStatus::Complete;
+    r.timeThroughput = r.speedThroughput = 2890.82;
+    s.runs.push_back(r);
+    recomputeCases(s);
+    ASSERT_EQ(s.cases.size(), 1u);
+    EXPECT_EQ(caseWhere(s.cases[0], s.runs), "r50 fp32 b296 8 GPUs");
+    const std::string t = formatTable(s);
+    EXPECT_NE(t.find("warning: r50 fp32 b296 8 GPUs: only 1 usable repeat"), std::string::npos)
+        << t;
+    EXPECT_EQ(t.find("1n8g"), std::string::npos) << t;
+    // Where the nodes are stated, the topology's name stays.
+    s.runs[0].key.origins.nodesUnknown = false;
+    recomputeCases(s);
+    EXPECT_EQ(caseWhere(s.cases[0], s.runs), "r50 fp32 b296 1n8g");
 }
 
 // Issue 27: a median 0.02 % under the reference read "-0.0" in the table, a loss where there is

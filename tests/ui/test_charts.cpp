@@ -22,6 +22,10 @@
 #include <QComboBox>
 #include <QHelpEvent>
 #include <QLegend>
+#include <QTextDocument>
+#include <QGraphicsTextItem>
+#include <QRegularExpression>
+#include <QGraphicsScene>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -619,6 +623,181 @@ TEST(SpeedupChart, NoIdealLineWithoutABaseline) {
     d.points[1].speedup = 1.9;
     chart.reset(ui::SpeedupChart::build(d, false));
     EXPECT_TRUE(hasIdeal(chart.get()));
+}
+
+// Issue 37's polish, again: the one case of a folder with no 1n1g (its 2n8g run) beside a
+// published reference drew a stub of the ideal line from 1 GPU to the lone reference marker, an
+// empty "Measured speedup" in the legend, an axis out to the predicted 64 and 128 GPUs that were
+// not drawn, and "predicted: link ..." above them. Without a baseline none of that is drawn, and
+// the note says why.
+TEST(SpeedupChart, WithoutABaselineNothingIsDrawnAgainstTheIdealAndTheNoteSaysWhy) {
+    ui::ScalingData d;
+    for (int gpus : {8, 16}) {
+        ui::ScalingPoint p;
+        p.topology = {gpus / 8, 8};
+        p.gpus = gpus;
+        p.median = 380.0 * gpus;
+        p.repeats = 3;
+        d.points.push_back(p);
+    }
+    ui::ReferenceCurve ref;
+    ref.id = "t";
+    ref.label = "A published table";
+    ref.baseline = 400.0;
+    ref.throughput = {{"1n8g", 3000.0}, {"2n8g", 5800.0}};
+    d.references.push_back(ref);
+    d.predicted.push_back({{4, 8}, 32, 11000.0, 10000.0, 12000.0, "ring"});
+    d.predictionNote = "predicted: link 9.3 Gbit/s implied by the 2 multi-node cases";
+    ASSERT_FALSE(d.hasSpeedup());
+    for (const bool efficiency : {false, true}) {
+        std::unique_ptr<QChart> chart(ui::SpeedupChart::build(d, efficiency));
+        QStringList names;
+        for (auto* s : chart->series()) {
+            names << s->name();
+            const int curve = s->property(ui::SpeedupChart::kCurveProperty).toInt();
+            EXPECT_NE(curve, ui::SpeedupChart::kIdeal) << efficiency;
+            EXPECT_NE(curve, ui::SpeedupChart::kMeasured) << efficiency;
+            EXPECT_NE(curve, ui::SpeedupChart::kPredicted) << efficiency;
+        }
+        names.removeDuplicates(); // the reference's dashes and its markers
+        EXPECT_EQ(names, QStringList{QStringLiteral("A published table")}) << efficiency;
+        auto* x = qobject_cast<QCategoryAxis*>(chart->axes(Qt::Horizontal).value(0));
+        ASSERT_NE(x, nullptr);
+        EXPECT_EQ(x->categoriesLabels(), (QStringList{QStringLiteral("8"), QStringLiteral("16")}));
+        const QString note = ui::ChartStyle::note(chart.get());
+        EXPECT_TRUE(note.startsWith(QStringLiteral("no measured figure on 1 GPU (1n1g) to divide "
+                                                   "by: no measured speedup, no ideal line and "
+                                                   "no prediction")))
+            << note.toStdString();
+        EXPECT_TRUE(note.contains(QStringLiteral("its own 1-GPU figure"))) << note.toStdString();
+        EXPECT_FALSE(note.contains(QStringLiteral("predicted: link"))) << note.toStdString();
+    }
+}
+
+// Issue 37's polish: with every run left out the throughput chart was an empty plot with an axis
+// of 0 to 1 and nothing to say why. It says so (and its labels differ: the test below).
+TEST(ThroughputChart, EveryRunLeftOutIsSaid) {
+    ui::ScalingData d;
+    ui::ScalingPoint p;
+    p.topology = {2, 8};
+    p.gpus = 16;
+    d.points.push_back(p); // no median: its one run incomplete
+    std::unique_ptr<QChart> chart(ui::ThroughputChart::build(d));
+    EXPECT_EQ(ui::ChartStyle::note(chart.get()),
+              QStringLiteral("no measured figure: every run of this case is left out (the Runs "
+                             "page says why)"));
+    d.points[0].median = 5700.0;
+    d.points[0].repeats = 1;
+    chart.reset(ui::ThroughputChart::build(d));
+    EXPECT_TRUE(ui::ChartStyle::note(chart.get()).isEmpty())
+        << ui::ChartStyle::note(chart.get()).toStdString();
+}
+
+// Issue 37's polish: at 1024×700 the Speedup page's note ("no prediction: only 1 multi-device
+// case: a prediction needs two or more (…") and the loss chart's "⚠ not reliable (1n2g: parts
+// exceed th…" were cut with "…". A title or note wider than the chart goes in lines at spaces,
+// back to one line where it fits; plainTitle() and note() keep the whole text throughout.
+TEST(ChartStyle, ATitleAndNoteWiderThanTheChartWrapInsteadOfBeingCut) {
+    const QString title = QStringLiteral("Where the scaling goes — r50 fp32, batch 8 — ⚠ not "
+                                         "reliable (1n2g: parts exceed the loss, runs disturbed)");
+    const QString note = QStringLiteral("no prediction: only 1 multi-device case: a prediction "
+                                        "needs two or more (a single node at several devices "
+                                        "and a multi-node case, or more node counts)");
+    auto* chart = new QChart;
+    ui::ChartStyle::apply(chart, title);
+    ui::ChartStyle::addNote(chart, note);
+    QGraphicsScene scene;
+    scene.addItem(chart);
+    chart->resize(2400, 400); // both fit in one line each
+    const QString wide = chart->title();
+    EXPECT_EQ(wide.count(QStringLiteral("<br>")), 1) << wide.toStdString(); // the note's line
+    chart->resize(600, 400);
+    const QString narrow = chart->title();
+    EXPECT_GE(narrow.count(QStringLiteral("<br>")), 3) << narrow.toStdString();
+    // Every word is there, none cut: the lines joined again are the whole title and note.
+    QTextDocument shown;
+    shown.setHtml(narrow);
+    const QString text = shown.toPlainText().replace(QLatin1Char('\n'), QLatin1Char(' '))
+                             .replace(QChar(0x2029), QLatin1Char(' '))
+                             .replace(QChar(0x2028), QLatin1Char(' '));
+    EXPECT_EQ(text, title + QLatin1Char(' ') + note) << text.toStdString();
+    // Each line fits the chart: the title's in its font, the note's (from "no prediction") in
+    // the note's 9 pt.
+    const QFontMetricsF titleMetrics(chart->titleFont());
+    QFont noteFont = chart->titleFont();
+    noteFont.setPointSizeF(9);
+    noteFont.setBold(false);
+    const QFontMetricsF noteMetrics(noteFont);
+    bool inNote = false;
+    int titleLines = 0;
+    for (const QString& line : shown.toPlainText().split(QRegularExpression(QStringLiteral(
+             "[\\n\\x{2028}\\x{2029}]")))) {
+        inNote = inNote || line.startsWith(QStringLiteral("no prediction"));
+        titleLines += inNote ? 0 : 1;
+        EXPECT_LE((inNote ? noteMetrics : titleMetrics).horizontalAdvance(line), 600.0)
+            << line.toStdString();
+    }
+    EXPECT_GE(titleLines, 2);
+    EXPECT_EQ(ui::ChartStyle::plainTitle(chart), title);
+    EXPECT_EQ(ui::ChartStyle::note(chart), note);
+    chart->resize(2400, 400);
+    EXPECT_EQ(chart->title(), wide);
+    // A title set since by someone else (an export's provenance line) is theirs: left as set.
+    chart->setTitle(QStringLiteral("NOT VERIFIED\n") + chart->title());
+    const QString marked = chart->title();
+    chart->resize(600, 400);
+    EXPECT_EQ(chart->title(), marked);
+}
+
+namespace {
+
+// Every text the legend draws, each as laid out in the scene.
+void legendTextItems(QGraphicsItem* item, std::vector<QGraphicsTextItem*>* out) {
+    if (auto* text = dynamic_cast<QGraphicsTextItem*>(item)) out->push_back(text);
+    for (auto* child : item->childItems())
+        legendTextItems(child, out);
+}
+
+} // namespace
+
+// Issue 37's polish: at 1024×700 the Speedup page's legend, moved to the right, drew "Predicted
+// (ring model, backtest median |error|" past the chart's right edge. A label in lines fits inside
+// the chart at every width.
+TEST(ChartStyle, ALegendLabelInLinesStaysInsideTheChart) {
+    ui::ScalingData d;
+    for (int gpus : {1, 2, 4, 8, 16, 32}) {
+        ui::ScalingPoint p;
+        p.topology = {std::max(1, gpus / 8), std::min(gpus, 8)};
+        p.gpus = gpus;
+        p.median = 380.0 * gpus;
+        p.speedup = 0.97 * gpus;
+        p.repeats = 3;
+        d.points.push_back(p);
+    }
+    d.predicted.push_back({{8, 8}, 64, 22000.0, 20000.0, 24000.0, "ring"});
+    d.predictedLabel = "Predicted (ring model, backtest median |error| 3.4 %)";
+    ui::ReferenceCurve ref;
+    ref.id = "t";
+    ref.label = "DLPerf NGC MXNet 20.03 (FP32, bs 128)";
+    ref.baseline = 400.0;
+    ref.throughput = {{"1n1g", 400.0}, {"1n8g", 3000.0}};
+    d.references.push_back(ref);
+    for (int width = 560; width <= 1000; width += 20) {
+        QChart* chart = ui::SpeedupChart::build(d, false);
+        QChartView view(chart);
+        view.resize(width, 260);
+        view.show();
+        QCoreApplication::processEvents();
+        if (chart->legend()->alignment() != Qt::AlignRight) continue;
+        const qreal right = chart->mapToScene(QPointF(chart->size().width(), 0)).x();
+        std::vector<QGraphicsTextItem*> texts;
+        legendTextItems(chart->legend(), &texts);
+        for (QGraphicsTextItem* t : texts) {
+            if (!t->isVisible() || t->toPlainText().isEmpty()) continue;
+            const qreal drawn = t->mapToScene(QPointF(t->document()->idealWidth(), 0)).x();
+            EXPECT_LE(drawn, right) << width << ": " << t->toPlainText().toStdString();
+        }
+    }
 }
 
 // A value axis's labels have the decimals its ticks need to differ: a throughput of a few

@@ -9,6 +9,7 @@
 #include "ui/browse/controlpanel.h"
 #include "ui/models/referencelistmodel.h"
 #include "core/compare/comparison.h"
+#include "core/report/casenotes.h"
 #include "core/report/report.h"
 #include "ui/models/runtablemodel.h"
 #include "ui/models/warninglistmodel.h"
@@ -196,6 +197,34 @@ TEST(RunTableModel, AnUnknownTopologyIsAQuestionMarkNotZeros) {
     EXPECT_EQ(cell(model, 2, ui::RunTableModel::Topology), QStringLiteral("4n8g"));
 }
 
+// Issue 37's polish: a case whose nodes no log states read "8 GPUs" on the Runs page but Nodes 1
+// on Results (and "1n8g" in the warnings): its Nodes is "?", its GPUs 8.
+TEST(CaseTableModel, ACaseWhoseNodesNoLogStatesHasNodesQuestionMark) {
+    Summary s;
+    RunResult r;
+    r.key = RunKey{"r50", "fp32", 296, Topology{1, 8}, 1};
+    r.key.origins.nodesUnknown = true;
+    r.path = "results/8xV100/r50.log";
+    r.status = RunStatus::Complete;
+    r.timeThroughput = r.speedThroughput = 2890.82;
+    s.runs = {r};
+    recomputeCases(s);
+    ASSERT_EQ(s.cases.size(), 1u);
+    ASSERT_TRUE(nodesUnstated(s.cases[0], s.runs));
+    ui::CaseTableModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setCases(s.cases, false, {true});
+    ASSERT_EQ(model.rowCount(), 1);
+    EXPECT_EQ(cell(model, 0, ui::CaseTableModel::Nodes), QStringLiteral("?"));
+    EXPECT_EQ(cell(model, 0, ui::CaseTableModel::Gpus), QStringLiteral("8"));
+    // Where a log states them, the count stays.
+    s.runs[0].key.origins.nodesUnknown = false;
+    recomputeCases(s);
+    EXPECT_FALSE(nodesUnstated(s.cases[0], s.runs));
+    model.setCases(s.cases, false, {false});
+    EXPECT_EQ(cell(model, 0, ui::CaseTableModel::Nodes), QStringLiteral("1"));
+}
+
 TEST(RunTableModel, FlagsTheOutlierRepeat) {
     TempDir dir;
     CampaignSpec spec;
@@ -216,6 +245,18 @@ TEST(RunTableModel, FlagsTheOutlierRepeat) {
     for (int r = 0; r < model.rowCount(); ++r)
         EXPECT_EQ(model.isOutlier(r), model.run(r).key.repeat == 5) << r;
     EXPECT_EQ(cell(model, 4, ui::RunTableModel::Outlier), QStringLiteral("outlier"));
+    // Issue 37 (last round's): the outlier's row had an empty Reason. It says why it is one and
+    // that it still counts; the other rows say nothing of outliers.
+    for (int r = 0; r < model.rowCount(); ++r) {
+        const QString reason = cell(model, r, ui::RunTableModel::Reason);
+        if (model.run(r).key.repeat == 5)
+            EXPECT_TRUE(reason.contains(QStringLiteral("an outlier: more than 3.5 robust "
+                                                       "deviations")) &&
+                        reason.contains(QStringLiteral("still counted")))
+                << reason.toStdString();
+        else
+            EXPECT_FALSE(reason.contains(QStringLiteral("outlier"))) << reason.toStdString();
+    }
 }
 
 TEST(WarningListModel, ShowsEveryWarningText) {

@@ -64,8 +64,9 @@ TEST(NodesPage, SlowNodeFlaggedWithItsEvidenceReadInTheBackground) {
     const int n3 = rowOf(page, QStringLiteral("n3"));
     ASSERT_GE(n3, 0);
     auto cell = [&](int row, int column) { return page.table()->item(row, column)->text(); };
-    // With its unit (it read "Latest / device 3.08").
-    EXPECT_EQ(cell(n3, ui::NodesPage::Latest), QStringLiteral("87.00 samples/s"));
+    // With its unit (it read "Latest / device 3.08"), the one the Run tab gives the runs and
+    // the probes of the same workload (issue 37: "samples/s" beside "images/s").
+    EXPECT_EQ(cell(n3, ui::NodesPage::Latest), QStringLiteral("87.00 images/s"));
     EXPECT_EQ(page.table()->horizontalHeaderItem(ui::NodesPage::Latest)->text(),
               QStringLiteral("Latest, per device"));
     EXPECT_EQ(cell(n3, ui::NodesPage::Trend), QStringLiteral("100.00 → 100.40 → 87.00"));

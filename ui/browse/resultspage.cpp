@@ -4,6 +4,7 @@
 #include "ui/models/comparisontablemodel.h"
 #include "core/measure/steadystateanalyzer.h"
 #include "core/formats/formatregistry.h"
+#include "core/report/casenotes.h"
 
 #include <QAction>
 #include <QApplication>
@@ -130,14 +131,16 @@ QString ResultsPage::comparisonCaption() const {
 
 void ResultsPage::setAnalysis(const AnalysisPtr& analysis) {
     std::vector<CaseStats> cases;
+    std::vector<bool> nodesUnknown;
     std::set<std::string> formats;
     if (analysis)
         for (const auto* c : analysis->groupCases()) {
             cases.push_back(*c);
+            nodesUnknown.push_back(nodesUnstated(*c, analysis->summary.runs));
             formats.insert(c->key.format);
         }
     const DeviceWords words = analysis ? deviceWords(*analysis) : DeviceWords{};
-    m_model->setCases(std::move(cases), words.cpu());
+    m_model->setCases(std::move(cases), words.cpu(), std::move(nodesUnknown));
     // Several series: the comparison first, since it is what the user asked for.
     const bool compared = analysis && analysis->comparison;
     m_comparisonModel->setComparison(compared ? *analysis->comparison : Comparison{}, words.cpu());

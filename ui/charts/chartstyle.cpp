@@ -145,8 +145,10 @@ void ChartStyle::apply(QChart* chart, const QString& title) {
     // (every time the chart is resized: in a view or for an export), and a name still too
     // long shows in full on hover.
     legend->setShowToolTips(true);
-    QObject::connect(chart, &QGraphicsWidget::geometryChanged, chart,
-                     [chart] { fitLegend(chart); });
+    QObject::connect(chart, &QGraphicsWidget::geometryChanged, chart, [chart] {
+        fitLegend(chart);
+        fitTitle(chart);
+    });
 }
 
 namespace {
@@ -176,7 +178,9 @@ void ChartStyle::fitLegend(QChart* chart) {
     const qreal available = chart->size().width() - margins.left() - margins.right();
     if (available <= 0 || !legend->isVisible()) return;
     const QFontMetricsF fm(legend->font());
-    const qreal extra = 2 * fm.height() + 24; // the marker and the gaps Qt leaves (generously)
+    // The marker, the gaps Qt leaves and a label's document margins: at 2 × height + 24 a
+    // label Qt drew ran up to 10 px past the chart's edge ("Predicted (… |error|" at 1024×700).
+    const qreal extra = 2 * fm.height() + 24 + 3 * fm.averageCharWidth();
     qreal row = 0, widest = 0;
     for (QLegendMarker* m : legend->markers()) {
         // Each entry's own name, kept: the label shown may be it in lines.
@@ -207,17 +211,66 @@ void ChartStyle::fitLegend(QChart* chart) {
     }
 }
 
+namespace {
+
+// The note's lines under the title: smaller and lighter.
+QString noteSpan(const QString& lines) {
+    return QStringLiteral("<br><span style=\"font-size:9pt; font-weight:normal; "
+                          "color:#555555\">%1</span>")
+        .arg(lines);
+}
+
+// The title as apply() and addNote() set it: the plain title alone, or, with a note, rich text
+// with the note in a second line (the chart's title is then rich text).
+QString naturalTitle(const QString& plain, const QString& note) {
+    if (note.isEmpty()) return plain;
+    return plain.toHtmlEscaped() +
+           noteSpan(note.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+}
+
+} // namespace
+
 void ChartStyle::addNote(QChart* chart, const QString& note) {
     if (note.isEmpty()) return;
     const QString plain = plainTitle(chart);
     chart->setProperty("svTitle", plain);
     chart->setProperty("svNote", note);
-    // A chart's title is rich text: the note in a second, smaller and lighter line.
-    chart->setTitle(
-        plain.toHtmlEscaped() +
-        QStringLiteral("<br><span style=\"font-size:9pt; font-weight:normal; "
-                       "color:#555555\">%1</span>")
-            .arg(note.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+    chart->setTitle(naturalTitle(plain, note));
+    chart->setProperty("svShownTitle", QVariant());
+    fitTitle(chart);
+}
+
+void ChartStyle::fitTitle(QChart* chart) {
+    const QString plain = plainTitle(chart), note = ChartStyle::note(chart);
+    const QString natural = naturalTitle(plain, note);
+    const QString current = chart->title();
+    const QVariant shown = chart->property("svShownTitle");
+    // Set since by someone else (an export's provenance line above it): theirs to lay out.
+    if (current != natural && !(shown.isValid() && current == shown.toString())) return;
+    const QMarginsF margins = chart->margins();
+    // Qt cuts a title a little short of the chart's inner width: keep some room.
+    const qreal available = chart->size().width() - margins.left() - margins.right() - 24;
+    QString fitted = natural;
+    if (available > 0) {
+        const QFontMetricsF titleMetrics(chart->titleFont());
+        QFont noteFont = chart->titleFont();
+        noteFont.setPointSizeF(9);
+        noteFont.setBold(false);
+        const QFontMetricsF noteMetrics(noteFont);
+        bool wraps = titleMetrics.horizontalAdvance(plain) > available;
+        for (const QString& line : note.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            wraps = wraps || noteMetrics.horizontalAdvance(line) > available;
+        if (wraps) {
+            QStringList noteLines;
+            for (const QString& line : note.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                noteLines << wrapped(line, noteMetrics, available);
+            fitted = wrapped(plain, titleMetrics, available) +
+                     (note.isEmpty() ? QString() : noteSpan(noteLines.join(QStringLiteral("<br>"))));
+        }
+    }
+    if (fitted != natural) chart->setProperty("svTitle", plain); // title() is in lines now
+    chart->setProperty("svShownTitle", fitted);
+    if (fitted != current) chart->setTitle(fitted);
 }
 
 QString ChartStyle::plainTitle(const QChart* chart) {

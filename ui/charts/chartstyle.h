@@ -51,6 +51,11 @@ class ChartStyle {
     // The legend below the plot when all its entries fit in one row, else at the right, one a
     // line: never a name cut short to look like another (apply() keeps it so on every resize).
     static void fitLegend(QChart* chart);
+    // The title and its note in lines at spaces where a line is wider than the chart (Qt cut it
+    // with "…": the Speedup page's note at 1024×700, the loss chart's "not reliable (…)"), and
+    // back in one line each where they fit (apply() keeps it so on every resize). plainTitle()
+    // and note() stay the whole text; a title set since by someone else is left as it is.
+    static void fitTitle(QChart* chart);
     static void applyAxis(QAbstractAxis* axis, const QString& title);
     // As many decimals on a value axis's labels as its ticks need to differ (its range and tick
     // count set): "%.0f" on ticks 0.2 apart printed 0, 0, 0, 1, 1, 1.

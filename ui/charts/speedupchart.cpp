@@ -41,13 +41,15 @@ double niceStep(double span) {
     return 10 * base;
 }
 
-// The GPU axis: log2, a labelled grid line at each measured count and nothing in between.
-QCategoryAxis* gpuAxis(QChart* chart, const ScalingData& d) {
+// The GPU axis: log2, a labelled grid line at each measured count (and each predicted one that
+// is drawn) and nothing in between.
+QCategoryAxis* gpuAxis(QChart* chart, const ScalingData& d, bool predicted) {
     std::set<int> counts;
     for (const auto& p : d.points)
         counts.insert(std::max(1, p.gpus));
-    for (const auto& p : d.predicted)
-        counts.insert(std::max(1, p.gpus));
+    if (predicted)
+        for (const auto& p : d.predicted)
+            counts.insert(std::max(1, p.gpus));
     if (counts.empty()) counts.insert(1);
     auto* axis = new QCategoryAxis(chart);
     const double lo = SpeedupChart::gpuX(*counts.begin());
@@ -241,37 +243,48 @@ QChart* SpeedupChart::build(const ScalingData& d, bool efficiency) {
                                         : QStringLiteral("Speedup over 1 %1 — %2")
                                               .arg(QString::fromStdString(d.device), group));
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // each reference's marker
-    auto* axisX = gpuAxis(chart, d);
+    // Without a measured 1-device figure nothing measured is a speedup and nothing is predicted
+    // over it: no ideal line (a stub of it beside a lone reference marker), no axis out to
+    // predicted counts that are not drawn, no empty "Measured speedup"; the note says why.
+    const bool speedup = d.hasSpeedup();
+    const bool predicted = speedup && baselineOf(d).has_value();
+    auto* axisX = gpuAxis(chart, d, predicted);
     int maxGpus = d.maxGpus();
-    for (const auto& p : d.predicted)
-        maxGpus = std::max(maxGpus, p.gpus);
+    if (predicted)
+        for (const auto& p : d.predicted)
+            maxGpus = std::max(maxGpus, p.gpus);
 
     Curves curves(chart, efficiency, maxGpus);
-    // Without a 1-device baseline nothing is drawn against the ideal: no line of it alone.
-    if (d.hasSpeedup() ||
-        std::any_of(d.references.begin(), d.references.end(),
-                    [](const ReferenceCurve& r) { return r.baseline.has_value(); }))
-        addIdeal(curves, maxGpus);
-    addMeasured(curves, d.points,
-                !d.others.empty() ? QString::fromStdString(d.label)
-                : efficiency      ? QStringLiteral("Measured efficiency")
-                                  : QStringLiteral("Measured speedup"),
-                0, kMeasured);
+    if (speedup) addIdeal(curves, maxGpus);
+    if (speedup || !d.others.empty())
+        addMeasured(curves, d.points,
+                    !d.others.empty() ? QString::fromStdString(d.label)
+                    : efficiency      ? QStringLiteral("Measured efficiency")
+                                      : QStringLiteral("Measured speedup"),
+                    0, kMeasured);
     for (std::size_t j = 0; j < d.others.size(); ++j)
         addMeasured(curves, d.others[j].points, QString::fromStdString(d.others[j].label),
                     static_cast<int>(j) + 1, kOtherSeries - static_cast<int>(j));
     // After the measured curves: a reference that coincides with the measured curve (the
     // samples are DLPerf's own logs) still shows its dashes and marker on top of it.
     addReferences(curves, d);
-    addPredicted(curves, d);
+    if (predicted) addPredicted(curves, d);
 
     ChartStyle::addSeries(chart, axisX, valueAxis(curves), curves.series);
     for (auto* s : curves.unlisted)
         for (auto* m : chart->legend()->markers(s))
             m->setVisible(false);
-    if (!d.hasSpeedup())
+    if (!speedup) {
         chart->setTitle(chart->title() + QStringLiteral(" (no 1n1g baseline: speedup unknown)"));
-    ChartStyle::addNote(chart, QString::fromStdString(d.predictionNote));
+        QString why = QStringLiteral("no measured figure on 1 %1 (1n1g) to divide by: no "
+                                     "measured speedup, no ideal line and no prediction")
+                          .arg(QString::fromStdString(d.device));
+        if (!d.references.empty())
+            why += QStringLiteral("; each published reference is over its own 1-GPU figure");
+        ChartStyle::addNote(chart, why);
+    } else {
+        ChartStyle::addNote(chart, QString::fromStdString(d.predictionNote));
+    }
     return chart;
 }
 

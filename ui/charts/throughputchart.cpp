@@ -327,7 +327,20 @@ QChart* ThroughputChart::build(const ScalingData& d, Whisker whisker, Throughput
     chart->addSeries(bars);
     QAbstractAxis* axisY = addAxes(chart, bars, d, lowestDrawn(d, measured, whisker), top, scale);
     addWhiskers(chart, bars, axisY, d, measured, whisker, scale);
-    if (scale == ThroughputScale::PeakPercent) ChartStyle::addNote(chart, peakNote(d));
+    QStringList notes;
+    if (scale == ThroughputScale::PeakPercent) notes << peakNote(d);
+    // Every run left out: no bar of its own and an axis of nothing; said, not left to guess.
+    const auto anyMedian = [](const std::vector<ScalingPoint>& points) {
+        return std::any_of(points.begin(), points.end(),
+                           [](const ScalingPoint& p) { return p.median.has_value(); });
+    };
+    if (!d.points.empty() && !anyMedian(d.points) &&
+        std::none_of(d.others.begin(), d.others.end(),
+                     [&](const SeriesCurve& o) { return anyMedian(o.points); }))
+        notes << QStringLiteral("no measured figure: every run of this case is left out (the Runs "
+                                "page says why)");
+    notes.removeAll(QString());
+    ChartStyle::addNote(chart, notes.join(QLatin1Char('\n')));
     return chart;
 }
 

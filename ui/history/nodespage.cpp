@@ -167,8 +167,10 @@ void NodesPage::showNodes(std::vector<history::NodeHealth> nodes, const QString&
     for (int row = 0; row < static_cast<int>(m_nodes.size()); ++row) {
         const auto& h = m_nodes[static_cast<std::size_t>(row)];
         const QStringList cells{QString::fromStdString(h.node), QString::fromStdString(h.workload),
-                                // The probes' pace: samples/s of one device of the node.
-                                tr("%1 samples/s").arg(h.latestPace, 0, 'f', 2),
+                                // The probes' pace of one device of the node: images of the
+                                // campaigns' ResNet-50 workload a second, in the unit the Run
+                                // tab gives the runs and the probes (one unit for one thing).
+                                tr("%1 images/s").arg(h.latestPace, 0, 'f', 2),
                                 signedPct(h.trendPct), signedPct(h.peerPct), trendOf(h),
                                 QString::number(h.history.size()), flagOf(h)};
         for (int c = 0; c < Columns; ++c) {

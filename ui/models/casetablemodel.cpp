@@ -29,10 +29,13 @@ QString sentence(const std::string& note) {
 
 CaseTableModel::CaseTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void CaseTableModel::setCases(std::vector<CaseStats> cases, bool cpuRanks) {
+void CaseTableModel::setCases(std::vector<CaseStats> cases, bool cpuRanks,
+                              std::vector<bool> nodesUnstated) {
     beginResetModel();
     m_cases = std::move(cases);
     m_cpuRanks = cpuRanks;
+    m_nodesUnstated = std::move(nodesUnstated);
+    m_nodesUnstated.resize(m_cases.size(), false);
     endResetModel();
 }
 
@@ -86,6 +89,11 @@ QVariant CaseTableModel::headerData(int section, Qt::Orientation orientation, in
     return {};
 }
 
+bool CaseTableModel::nodesUnstated(const CaseStats& c) const {
+    const auto row = static_cast<std::size_t>(&c - m_cases.data());
+    return row < m_nodesUnstated.size() && m_nodesUnstated[row];
+}
+
 QVariant CaseTableModel::display(const CaseStats& c, int column) const {
     switch (column) {
     case Model:
@@ -101,7 +109,7 @@ QVariant CaseTableModel::display(const CaseStats& c, int column) const {
             logFormatOf(c.key.format).framework.data(),
             static_cast<qsizetype>(logFormatOf(c.key.format).framework.size()));
     case Nodes:
-        if (c.key.topology.ranks() <= 0) return QStringLiteral("?");
+        if (c.key.topology.ranks() <= 0 || nodesUnstated(c)) return QStringLiteral("?");
         return c.key.topology.nodes;
     case Gpus:
         if (c.key.topology.ranks() <= 0) return QStringLiteral("?");

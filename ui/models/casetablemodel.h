@@ -40,7 +40,10 @@ class CaseTableModel : public QAbstractTableModel {
 
     explicit CaseTableModel(QObject* parent = nullptr);
     // cpuRanks: the runs are the local workload's on CPU ranks, and the headers say "Ranks".
-    void setCases(std::vector<CaseStats> cases, bool cpuRanks = false);
+    // nodesUnstated: per case, whether no log states its nodes (core's nodesUnstated): its
+    // Nodes is "?" (the Runs page's "8 GPUs"), not the 1 it is filed under. Empty: all stated.
+    void setCases(std::vector<CaseStats> cases, bool cpuRanks = false,
+                  std::vector<bool> nodesUnstated = {});
     const std::vector<CaseStats>& cases() const { return m_cases; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -51,12 +54,14 @@ class CaseTableModel : public QAbstractTableModel {
 
   private:
     QVariant display(const CaseStats& c, int column) const;
+    bool nodesUnstated(const CaseStats& c) const; // c: one of m_cases
     QVariant sortValue(const CaseStats& c, int column) const;
     QString toolTip(const CaseStats& c, int column) const;
     static QString warningsText(const CaseStats& c);
 
     std::vector<CaseStats> m_cases;
     bool m_cpuRanks = false;
+    std::vector<bool> m_nodesUnstated;
 };
 
 } // namespace sv::ui

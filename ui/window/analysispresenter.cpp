@@ -115,7 +115,7 @@ std::vector<Warning> AnalysisPresenter::shownWarnings(const Analysis& a) {
     std::vector<Warning> out;
     for (const auto& c : a.summary.cases)
         for (const auto& w : c.warnings)
-            out.push_back(Warning{"", 0, caseWhere(c) + ": " + w.message});
+            out.push_back(Warning{"", 0, caseWhere(c, a.summary.runs) + ": " + w.message});
     out.insert(out.end(), a.summary.warnings.begin(), a.summary.warnings.end());
     return out;
 }
