@@ -30,6 +30,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include <cmath>
 
 using namespace sv;
@@ -264,6 +266,14 @@ TEST(ChartFigures, RefusalIsShownAndNoPointIsDrawn) {
                 .toStdString();
         EXPECT_NE(svg.find("Speedup over 1 GPU — r50 fp32, batch 128"), std::string::npos);
         EXPECT_NE(svg.find("no prediction: "), std::string::npos);
+        // Its <title> is the words, never the rich text's markup ("&lt;br&gt;", a span).
+        std::smatch title;
+        ASSERT_TRUE(std::regex_search(svg, title, std::regex("<title>([^<]*)</title>")));
+        EXPECT_EQ(title[1].str().rfind("Speedup over 1 GPU — r50 fp32, batch 128 no prediction: ",
+                                       0),
+                  0u)
+            << title[1];
+        EXPECT_EQ(title[1].str().find("&lt;"), std::string::npos) << title[1];
     }
 }
 

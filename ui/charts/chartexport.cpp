@@ -12,6 +12,8 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QSvgGenerator>
+#include <QTextDocument>
+#include <QTextDocumentFragment>
 
 #include <memory>
 
@@ -73,6 +75,19 @@ bool ChartExport::writePng(QChart* chart, QSize size, qreal scale, const QString
     return writeBytes(png.data(), path, error);
 }
 
+namespace {
+
+// A title with a note or in wrapped lines is rich text ("<br>", a span): <title> holds its words.
+QString plainText(const QString& title) {
+    if (!Qt::mightBeRichText(title)) return title;
+    return QTextDocumentFragment::fromHtml(title)
+        .toPlainText()
+        .replace(QChar::LineSeparator, QLatin1Char(' '))
+        .simplified();
+}
+
+} // namespace
+
 QByteArray ChartExport::svgBytes(QChart* chart, QSize size) {
     auto scene = stage(chart, size);
     QBuffer buffer;
@@ -83,7 +98,7 @@ QByteArray ChartExport::svgBytes(QChart* chart, QSize size) {
     svg.setViewBox(QRect(QPoint(0, 0), size));
     // Qt writes the title into <title> as it is: a model "A&B" would be malformed XML, and
     // "</title><script>" markup in every report that inlines the chart.
-    svg.setTitle(QString::fromStdString(xmlText(chart->title().toStdString())));
+    svg.setTitle(QString::fromStdString(xmlText(plainText(chart->title()).toStdString())));
     svg.setDescription(QStringLiteral("ScaleView chart"));
     QPainter painter(&svg);
     painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
