@@ -9,6 +9,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <charconv>
 
 namespace sv::history {
 namespace fs = std::filesystem;
@@ -51,6 +52,21 @@ std::optional<std::string> contentIdentity(const Summary& s, std::string* newest
 
 } // namespace
 
+void addStoredCaseFact(CaseRecord& k, RecordedFact fact) {
+    if (fact.what != kDisturbedRunsFact) {
+        k.parameters.push_back(std::move(fact));
+        return;
+    }
+    // A count out of range (a hand-edited row) counts as none rather than refusing the case.
+    int n = 0;
+    const auto [end, error] =
+        std::from_chars(fact.value.data(), fact.value.data() + fact.value.size(), n);
+    k.disturbed = error == std::errc() && end == fact.value.data() + fact.value.size() && n >= 0 &&
+                          n <= k.runs
+                      ? n
+                      : 0;
+}
+
 CampaignReading recordFromSummary(const Summary& s) {
     CampaignReading out;
     for (const auto& w : s.warnings)
@@ -90,6 +106,10 @@ CampaignReading recordFromSummary(const Summary& s) {
         cr.stdev = c.stdev;
         cr.values = c.values;
         cr.parameters = caseParameterFacts(s.root, c);
+        for (const RunResult& run : s.runs)
+            if (run.disturbed &&
+                std::find(c.paths.begin(), c.paths.end(), run.path) != c.paths.end())
+                ++cr.disturbed;
         r.cases.push_back(std::move(cr));
     }
     if (r.cases.empty()) {

@@ -26,7 +26,16 @@ struct CaseRecord {
     // What its logs' parameter dumps state, as "log.KEY" facts every run agrees on
     // (core/compare/recordedfacts.h): for logs from elsewhere, their environment.
     RecordedFacts parameters;
+    // Of the repeats that count, how many the launcher's monitor marked disturbed (a busy host):
+    // every verdict over them says so.
+    int disturbed = 0;
 };
+
+// The stored case facts keep a case's disturbed runs as one more row, under this name (no new
+// table: an older ScaleView reads it as a fact); addStoredCaseFact puts a stored row where it
+// belongs, the count into CaseRecord::disturbed and any other fact into its parameters.
+inline constexpr const char* kDisturbedRunsFact = "scaleview.disturbed_runs";
+void addStoredCaseFact(CaseRecord& k, RecordedFact fact);
 
 struct CampaignRecord {
     std::string identity; // SHA-256 over each log's path (relative to the root) and bytes

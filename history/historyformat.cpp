@@ -98,8 +98,10 @@ std::string formatTrendTable(const std::vector<CaseTrend>& trends, double thresh
         flagged += t.failsCheck() ? 1 : 0;
     }
     out += std::to_string(trends.size()) + " case" + (trends.size() == 1 ? "" : "s") + ", " +
-           std::to_string(flagged) + " flagged (the latest median below every earlier campaign's " +
-           "min by more than " + fixed(thresholdPct, 1) + " %, and a discovery on its repeats)\n";
+           std::to_string(flagged) +
+           " flagged (the latest campaign slower than its baseline as Compare " +
+           "calls it: the ratio of the medians beyond " + fixed(thresholdPct, 1) +
+           " % and its 95 % interval below 1; and a discovery on its repeats)\n";
     out += describeCheck(summarizeCheck(trends, fdr)) + "\n";
     return terminalText(out); // for people, at a terminal: no escape sequence from a log
 }
@@ -132,10 +134,11 @@ std::string formatTrendJson(const std::vector<CaseTrend>& trends, double thresho
     root["database"] = database;
     root["threshold_pct"] = thresholdPct;
     root["fdr"] = fdr;
-    root["rule"] = "regression when the latest campaign's median is below the lowest repeat of "
-                   "every earlier campaign by more than threshold_pct and, where both sides have "
-                   "repeats, the one-sided Welch test of the latest repeats against the earlier "
-                   "ones is a Benjamini-Hochberg discovery at fdr over the cases tested";
+    root["rule"] = "regression when the latest campaign is slower than its baseline by "
+                   "Compare's rule (the ratio of the latest median to the baseline's below 1 by "
+                   "more than threshold_pct and its 95 % bootstrap interval below 1); it fails "
+                   "the check when the one-sided Welch test of the latest repeats against the "
+                   "baseline's is also a Benjamini-Hochberg discovery at fdr over the cases tested";
     const CheckSummary check = summarizeCheck(trends, fdr);
     root["check"] = {{"cases", check.cases},       {"judged", check.judged},
                      {"tested", check.tested},     {"regressions", check.regressions},
@@ -171,6 +174,16 @@ std::string formatTrendJson(const std::vector<CaseTrend>& trends, double thresho
                                             : nlohmann::ordered_json(nullptr);
         c["change_pct"] =
             t.changePct ? nlohmann::ordered_json(*t.changePct) : nlohmann::ordered_json(nullptr);
+        c["ratio"] = t.contrast && t.contrast->ratio ? nlohmann::ordered_json(*t.contrast->ratio)
+                                                     : nlohmann::ordered_json(nullptr);
+        c["ratio_ci95"] =
+            t.contrast && t.contrast->ratioCi95
+                ? nlohmann::ordered_json{t.contrast->ratioCi95->lo, t.contrast->ratioCi95->hi}
+                : nlohmann::ordered_json(nullptr);
+        c["verdict"] = t.contrast
+                           ? nlohmann::ordered_json(std::string(verdictName(t.contrast->verdict)))
+                           : nlohmann::ordered_json(nullptr);
+        c["disturbed_runs"] = t.points.empty() ? 0 : t.points.back().disturbed;
         c["p_value"] =
             t.pValue ? nlohmann::ordered_json(*t.pValue) : nlohmann::ordered_json(nullptr);
         c["discovery"] = t.discovery;

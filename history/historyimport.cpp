@@ -296,7 +296,7 @@ bool HistoryImport::readParameters(long long id, CampaignRecord& r, long long& b
         if (!withinBudget(bytes, row.bytes(), why)) return false;
         // A row of no case of the campaign is left out, as a read of the history leaves it.
         for (CaseRecord& k : r.cases)
-            if (k.key == key) k.parameters.push_back(fact);
+            if (k.key == key) addStoredCaseFact(k, fact);
     }
     return true;
 }

@@ -77,7 +77,18 @@ bool writeCaseParameters(QSqlQuery& q, qlonglong campaignId, const CaseRecord& k
             q.addBindValue(v);
         if (!q.exec()) return false;
     }
-    return true;
+    if (k.disturbed <= 0) return true;
+    q.prepare(QStringLiteral(
+        "INSERT INTO case_parameters (campaign_id, model, precision, batch_per_device,"
+        " nodes, gpus_per_node, format, what, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant& v :
+         {QVariant(campaignId), QVariant(qs(k.key.model)), QVariant(qs(k.key.precision)),
+          QVariant(k.key.batchPerDevice), QVariant(k.key.topology.nodes),
+          QVariant(k.key.topology.gpusPerNode), QVariant(qs(k.key.format)),
+          QVariant(QString::fromLatin1(kDisturbedRunsFact)),
+          QVariant(QString::number(k.disturbed))})
+        q.addBindValue(v);
+    return q.exec();
 }
 
 // Where an imported campaign came from (CampaignRecord::origin), when it did.
@@ -196,8 +207,8 @@ bool readCaseParameters(QSqlQuery& q, const std::map<qlonglong, std::size_t>& in
         key.format = q.value(6).toString().toStdString();
         for (CaseRecord& k : out[it->second].record.cases)
             if (k.key == key)
-                k.parameters.push_back(
-                    {q.value(7).toString().toStdString(), q.value(8).toString().toStdString()});
+                addStoredCaseFact(
+                    k, {q.value(7).toString().toStdString(), q.value(8).toString().toStdString()});
     }
     q.finish();
     return true;

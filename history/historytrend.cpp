@@ -1,5 +1,9 @@
 #include "history/historytrend.h"
 
+#include "core/compare/comparison.h"
+#include "core/model/wording.h"
+#include "core/model/numerics.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -62,52 +66,124 @@ std::string pct(double v) {
     return buf;
 }
 
-// The latest campaign against the baseline: the campaigns from `from` to the one before it.
-void judge(CaseTrend& t, double thresholdPct, std::size_t from) {
+// A throughput as the verdict says it: one decimal, two below 100 (a CPU's 4.42 images/s is not
+// "4.4").
+std::string level(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, std::abs(v) < 100.0 ? "%.2f" : "%.1f", v);
+    return buf;
+}
+
+std::string ratioText(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
+// What the contrast rests on, in words: the ratio and its interval, else why there is none.
+std::string evidence(const CaseContrast& k) {
+    if (k.ratio && k.ratioCi95)
+        return "ratio " + ratioText(*k.ratio) + ", 95 % interval " + ratioText(k.ratioCi95->lo) +
+               "-" + ratioText(k.ratioCi95->hi);
+    return k.note.empty() ? std::string("no interval, so no change is called") : k.note;
+}
+
+// How many of the runs each side were disturbed, said with the verdict ("" when none was).
+std::string disturbedText(const CaseTrend& t, std::size_t from) {
+    const TrendPoint& latest = t.points.back();
+    int base = 0, baseRuns = 0;
+    for (std::size_t i = from; i + 1 < t.points.size(); ++i) {
+        base += t.points[i].disturbed;
+        baseRuns += t.points[i].runs;
+    }
+    if (latest.disturbed == 0 && base == 0) return {};
+    std::string out = "; runs disturbed by a busy host, and counted: ";
+    if (latest.disturbed > 0)
+        out += std::to_string(latest.disturbed) + " of the latest campaign's " +
+               countOf(latest.runs, "run");
+    if (base > 0)
+        out += std::string(latest.disturbed > 0 ? ", " : "") + std::to_string(base) + " of " +
+               (from > 0 ? "the baseline's " : "the earlier campaigns' ") +
+               countOf(baseRuns, "run");
+    return out;
+}
+
+// Where the baseline starts, when not at the first campaign.
+enum class BaselineStart { First, Expected, Step };
+
+// The latest campaign against the baseline (the campaigns from `from` to the one before it) by
+// Compare's rule, contrastCase: the ratio of the latest median to the baseline's, its 95 %
+// bootstrap interval, a change only when the interval excludes 1 and the change is beyond the
+// threshold. With one campaign before it, the baseline is that campaign's median and repeats,
+// as Compare reads the two: the same two campaigns get the same verdict on both pages.
+void judge(CaseTrend& t, double thresholdPct, std::size_t from, BaselineStart start) {
     if (t.points.size() < 2) {
         t.note = "one campaign: nothing to compare with yet";
         return;
     }
     const TrendPoint& latest = t.points.back();
+    t.judgedFrom = from;
     double lo = t.points[from].min, hi = t.points[from].max;
-    std::vector<double> baseline;
+    std::vector<double> baseline, medians;
     for (std::size_t i = from; i + 1 < t.points.size(); ++i) {
         lo = std::min(lo, t.points[i].min);
         hi = std::max(hi, t.points[i].max);
         baseline.insert(baseline.end(), t.points[i].values.begin(), t.points[i].values.end());
+        medians.push_back(t.points[i].median);
     }
-    // The test in the direction the latest moved: slower for a regression, faster for an
-    // improvement (welchLowerPValue with the sides swapped: the baseline lower than the latest).
-    t.pValue = latest.median > hi ? welchLowerPValue(latest.values, baseline)
-                                  : welchLowerPValue(baseline, latest.values);
+    // One campaign: its median as recorded (Compare's); several: their pooled repeats' median.
+    const double baseMedian =
+        medians.size() == 1 || baseline.empty() ? numpyMedian(medians) : numpyMedian(baseline);
+    ComparisonOptions options;
+    options.thresholdPct = thresholdPct;
+    t.baselineMedian = baseMedian;
+    t.contrast = contrastCase(t.key, baseline, baseMedian, latest.values, latest.median,
+                              "the latest campaign", options);
+    // The one-sided Welch test in the direction the latest moved, for the check's false
+    // discovery rate over the cases (applyFalseDiscoveryRate): the verdict is the contrast's.
+    t.pValue = latest.median > baseMedian ? welchLowerPValue(latest.values, baseline)
+                                          : welchLowerPValue(baseline, latest.values);
     t.previousLow = lo;
     t.previousHigh = hi;
-    const double factor = thresholdPct / 100.0;
-    if (latest.median < lo) {
+    t.regression = t.contrast->verdict == Verdict::Slower;
+    t.improvement = t.contrast->verdict == Verdict::Faster;
+    if (latest.median < lo)
         t.changePct = (latest.median - lo) / lo * 100.0;
-        t.regression = latest.median < lo * (1.0 - factor);
-    } else if (latest.median > hi) {
+    else if (latest.median > hi)
         t.changePct = (latest.median - hi) / hi * 100.0;
-        t.improvement = latest.median > hi * (1.0 + factor);
-    } else {
-        t.changePct = 0.0;
-    }
-    const std::string range = (from > 0 ? "the campaigns' range since the expected change at " +
-                                              t.points[from].label + " "
-                                        : std::string("the earlier campaigns' range ")) +
-                              pct(lo) + "-" + pct(hi);
-    if (t.regression)
-        t.note = "regression: latest median " + pct(latest.median) + " is " + pct(-*t.changePct) +
-                 " % below " + range;
-    else if (t.improvement)
-        t.note = "faster: latest median " + pct(latest.median) + " is " + pct(*t.changePct) +
-                 " % above " + range;
-    else if (*t.changePct != 0.0)
-        t.note = "within noise: latest median " + pct(latest.median) + " is outside " + range +
-                 " by " + pct(std::abs(*t.changePct)) + " %, not beyond the " + pct(thresholdPct) +
-                 " % threshold";
     else
-        t.note = "no change: latest median " + pct(latest.median) + " is within " + range;
+        t.changePct = 0.0;
+    const std::string since =
+        start == BaselineStart::Expected ? "since the expected change at " + t.points[from].label
+        : start == BaselineStart::Step   ? "since the step at " + t.points[from].label
+                                         : std::string();
+    const std::string range = (since.empty() ? std::string("the earlier campaigns' range ")
+                                             : "the campaigns' range " + since + " ") +
+                              level(lo) + "-" + level(hi);
+    const std::string median = (since.empty() ? std::string("the earlier campaigns' median ")
+                                              : "the median of the campaigns " + since + ", ") +
+                               level(baseMedian);
+    const CaseContrast& k = *t.contrast;
+    if (t.regression || t.improvement) {
+        const double change = std::abs(*k.ratio - 1.0) * 100.0;
+        t.note = std::string(t.regression ? "regression" : "faster") + ": latest median " +
+                 level(latest.median) + " is " + pct(change) + " % " +
+                 (t.regression ? "below " : "above ") + median + " (" + evidence(k) + ")";
+    } else {
+        const bool within = k.ratioCi95 && k.ratioCi95->lo <= 1.0 && k.ratioCi95->hi >= 1.0;
+        const std::string why =
+            "no measurable difference from " + median + " (" + evidence(k) +
+            (k.ratioCi95 && !within ? ", within the " + pct(thresholdPct) + " % threshold"
+                                    : std::string()) +
+            ")";
+        if (*t.changePct != 0.0)
+            t.note = "within noise: latest median " + level(latest.median) + " is " +
+                     pct(std::abs(*t.changePct)) + " % " +
+                     (*t.changePct < 0 ? "below " : "above ") + range + ", but " + why;
+        else
+            t.note = "no change: latest median " + level(latest.median) + " is within " + range +
+                     "; " + why;
+    }
 }
 
 std::vector<EnvironmentChange> changesBetween(const TrendPoint& a, const TrendPoint& b) {
@@ -150,7 +226,7 @@ std::vector<CaseTrend> groupByCase(const std::vector<StoredCampaign>& campaigns,
             }
             it->points.push_back({c.time, c.label, c.path, c.identity, k.median, k.min, k.max,
                                   k.runs, c.environment, c.warmup, c.iterations, k.values,
-                                  k.parameters, c.origin});
+                                  k.parameters, c.origin, k.disturbed});
         }
     }
     // The database gives campaigns by time; keep it explicit for callers that do not.
@@ -211,10 +287,10 @@ void findSteps(CaseTrend& t, const TrendOptions& options) {
     }
 }
 
-// Benjamini-Hochberg over every case that could be tested: a regression or an improvement its
-// repeats do not tell from noise at the false discovery rate is within noise. One rule of
-// evidence for both directions, as Compare's interval on the ratio is one rule for both: a
-// campaign is never "faster" on evidence that would not make it "slower".
+// Benjamini-Hochberg over every case that could be tested. The verdict is the contrast's
+// (Compare's rule); a nightly check over many cases also fails only on a regression whose
+// repeats are a discovery at the false discovery rate, so that forty cases at once do not fail
+// a night on the chance of one of them.
 void applyFalseDiscoveryRate(std::vector<CaseTrend>& trends, double fdr) {
     std::vector<double> p;
     std::vector<CaseTrend*> tested;
@@ -227,25 +303,17 @@ void applyFalseDiscoveryRate(std::vector<CaseTrend>& trends, double fdr) {
     for (std::size_t i = 0; i < tested.size(); ++i) {
         CaseTrend& t = *tested[i];
         t.discovery = rejected[i];
-        if (t.regression && !t.discovery) {
-            t.regression = false;
-            t.note = "within noise: latest median " + pct(t.points.back().median) + " is " +
-                     pct(-*t.changePct) + " % below the earlier campaigns' range, but its " +
-                     "repeats do not tell it from the earlier ones' (Welch p = " +
-                     pValueText(*t.pValue) + ", not a discovery at a false discovery rate of " +
-                     pct(fdr * 100.0) + " % over " + std::to_string(tested.size()) + " cases)";
-        } else if (t.improvement && !t.discovery) {
-            t.improvement = false;
-            t.note = "within noise: latest median " + pct(t.points.back().median) + " is " +
-                     pct(*t.changePct) + " % above the earlier campaigns' range, but its " +
-                     "repeats do not tell it from the earlier ones' (Welch p = " +
-                     pValueText(*t.pValue) + ", not a discovery at a false discovery rate of " +
-                     pct(fdr * 100.0) + " % over " + std::to_string(tested.size()) + " cases)";
-        } else if (t.regression || t.improvement) {
-            t.note += " (Welch p = " + pValueText(*t.pValue) + ", a discovery at a false " +
-                      "discovery rate of " + pct(fdr * 100.0) + " % over " +
-                      std::to_string(tested.size()) + " cases)";
-        }
+        if (!t.regression && !t.improvement) continue;
+        const std::string test = "Welch p = " + pValueText(*t.pValue) + ", " +
+                                 (t.discovery ? "a discovery" : "not a discovery") +
+                                 " at a false discovery rate of " + pct(fdr * 100.0) + " % over " +
+                                 countOf(static_cast<int>(tested.size()), "case");
+        // A regression says whether it fails the check; an improvement fails nothing, and its
+        // test is said only where it adds to the verdict.
+        if (t.regression && !t.discovery)
+            t.note += "; it does not fail the check: " + test;
+        else if (t.discovery)
+            t.note += " (" + test + ")";
     }
 }
 
@@ -255,15 +323,28 @@ std::vector<CaseTrend> computeTrends(const std::vector<StoredCampaign>& campaign
                                      const TrendOptions& options) {
     std::vector<CaseTrend> out = groupByCase(campaigns, options.topology);
     for (auto& t : out) {
-        judge(t, options.thresholdPct, applyExpectations(t, options.expectations));
+        findSteps(t, options);
+        // The latest is judged against the level the case runs at: from the campaign an
+        // expectation accepted, or from a later step (itself said as a change of its own), so a
+        // slower night after a step is a regression of its own against the new level.
+        const std::size_t expectedFrom = applyExpectations(t, options.expectations);
+        std::size_t from = expectedFrom;
+        for (const auto& step : t.steps)
+            if (step.point.index > from && step.point.index + 1 < t.points.size())
+                from = step.point.index;
+        judge(t, options.thresholdPct, from,
+              from == 0              ? BaselineStart::First
+              : from == expectedFrom ? BaselineStart::Expected
+                                     : BaselineStart::Step);
         if (t.points.size() >= 2)
             t.changed = changesBetween(t.points[t.points.size() - 2], t.points.back());
-        findSteps(t, options);
     }
     applyFalseDiscoveryRate(out, options.fdr);
-    for (auto& t : out)
+    for (auto& t : out) {
+        if (t.points.size() >= 2) t.note += disturbedText(t, t.judgedFrom);
         if (t.regression && t.expected)
             t.note += "; marked expected by " + t.expectedWho + ": " + t.expectedWhy;
+    }
     std::sort(out.begin(), out.end(), caseLess);
     return out;
 }

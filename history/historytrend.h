@@ -1,16 +1,19 @@
 #pragma once
-// Each case's median over the campaigns of the history, with each campaign's min-max, and a
-// regression flag when the latest campaign falls below every earlier campaign's spread by more
-// than the practical threshold (the comparison's noise threshold, 2 % by default) and, where
-// both sides have repeats, a one-sided Welch test of the latest campaign's repeats against the
-// earlier ones' is a discovery under Benjamini-Hochberg at the false discovery rate across all
-// the cases tested. A verdict marked expected (who, why) does not fail the check, and later
-// campaigns are judged from the expected one on. An improvement takes the same evidence (the
-// test in its direction). Each case also carries what its environment
-// changed at the latest campaign, and the campaigns at which its throughput stepped.
+// Each case's median over the campaigns of the history, with each campaign's min-max, and the
+// latest campaign's verdict against the baseline (the campaigns before it, from the last
+// accepted change or step on) by Compare's rule of evidence (contrastCase: the ratio of the
+// medians, its 95 % bootstrap interval, a change only when the interval excludes 1 and the change
+// is beyond the threshold, 2 % by default): the same two campaigns get the same verdict on the
+// History page and in Compare. A regression fails the check when, besides, a one-sided Welch
+// test of the latest campaign's repeats against the baseline's is a discovery under
+// Benjamini-Hochberg at the false discovery rate across all the cases tested. A verdict marked
+// expected (who, why) does not fail the check, and later campaigns are judged from the expected
+// one on. Each case also carries what its environment changed at the latest campaign, the
+// campaigns at which its throughput stepped, and how many of its runs were disturbed.
 
 #include "history/historydatabase.h"
 #include "history/historystats.h"
+#include "core/compare/comparison.h"
 
 #include <optional>
 #include <string>
@@ -27,6 +30,7 @@ struct TrendPoint {
     std::vector<double> values;           // the repeats
     RecordedFacts parameters;             // what its logs' parameter dumps state ("log.KEY")
     std::optional<CampaignOrigin> origin; // another site's campaign, from its bundle
+    int disturbed = 0;                    // of its runs, those a busy host disturbed
 };
 
 // A campaign at which the case's throughput stepped, with what changed there.
@@ -43,11 +47,15 @@ struct CaseTrend {
     std::optional<double> previousLow, previousHigh;
     // The latest median against that envelope, in percent (negative: below the lowest).
     std::optional<double> changePct;
-    // Latest median below previousLow by more than the threshold and, when tested, a
-    // discovery at the false discovery rate.
+    // The latest campaign against the baseline by Compare's rule (contrastCase), the
+    // baseline's repeats as A and the latest's as B; none with fewer than two campaigns.
+    std::optional<CaseContrast> contrast;
+    std::optional<double>
+        baselineMedian;         // A's median: one campaign's own, else the pooled repeats'
+    std::size_t judgedFrom = 0; // the baseline's first campaign (index into points)
+    // The contrast says slower (Verdict::Slower).
     bool regression = false;
-    // Above previousHigh by more than the threshold and, when tested, a discovery (the same
-    // rule of evidence as a regression).
+    // The contrast says faster (Verdict::Faster): the same rule of evidence both ways.
     bool improvement = false;
     std::string note; // the verdict in words
     // The one-sided Welch test in the direction the latest moved (slower, or faster when its
@@ -61,7 +69,8 @@ struct CaseTrend {
     // The latest campaign's environment against the one before it (empty: nothing changed).
     std::vector<EnvironmentChange> changed;
     std::vector<CaseStep> steps; // change points, oldest first
-    bool failsCheck() const { return regression && !expected; }
+    // A regression fails the check when it is also a discovery at the false discovery rate.
+    bool failsCheck() const { return regression && discovery && !expected; }
 };
 
 struct TrendOptions {

@@ -165,7 +165,8 @@ probes (--probes) nor a 1-node case to compare with; --slow-threshold PCT (defau
     {"compare",
      R"(compare: read two or more log directories (or campaigns) as named series, and print per case
 each series' median and, against the first series (A), the ratio of medians with its 95 %
-bootstrap interval and a verdict: faster, slower, no-difference, only-in-A, only-in-B. A change
+bootstrap interval and a verdict: faster, slower, no measurable difference, only in A, only in B
+(CSV, JSON and Markdown: faster, slower, no-difference, only-in-A, only-in-B). A change
 is called only when the interval excludes 1 and the change is beyond the threshold.
   --label NAME            the next series' name (repeat, in order; default: the directory's)
   --format table|csv|json|markdown

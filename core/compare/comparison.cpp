@@ -56,8 +56,16 @@ CaseContrast contrast(const CaseStats* a, const CaseStats* b, const CaseKey& key
         out.verdict = Verdict::OnlyInB;
         return out;
     }
-    return contrastRepeats(a->values, *a->median, b->values, *b->median, seedText(key),
-                           "series " + std::to_string(bIndex + 1), options);
+    return contrastCase(key, a->values, *a->median, b->values, *b->median,
+                        "series " + std::to_string(bIndex + 1), options);
+}
+
+// The case's `disturbed` warning, in words; empty where none of its runs was.
+std::string disturbedRuns(const CaseStats* c) {
+    if (!c) return {};
+    for (const auto& w : c->warnings)
+        if (w.kind == "disturbed") return w.message;
+    return {};
 }
 
 // The facts of a case of a series: the series' own, then the case's format and window, then
@@ -115,6 +123,7 @@ Comparison compareSeries(const std::vector<ComparisonSeries>& series,
             found.push_back(c);
             cc.medians.push_back(c ? c->median : std::nullopt);
             cc.repeats.push_back(c ? c->values.size() : 0);
+            cc.disturbed.push_back(disturbedRuns(c));
         }
         for (std::size_t i = 1; i < series.size(); ++i) {
             cc.contrasts.push_back(contrast(found[0], found[i], key, i, options));
@@ -123,6 +132,30 @@ Comparison compareSeries(const std::vector<ComparisonSeries>& series,
         out.cases.push_back(std::move(cc));
     }
     return out;
+}
+
+CaseContrast contrastCase(const CaseKey& key, const std::vector<double>& a, double medianA,
+                          const std::vector<double>& b, double medianB, std::string_view bName,
+                          const ComparisonOptions& options) {
+    return contrastRepeats(a, medianA, b, medianB, seedText(key), bName, options);
+}
+
+std::string_view verdictWords(Verdict v) {
+    switch (v) {
+    case Verdict::Faster:
+        return "faster";
+    case Verdict::Slower:
+        return "slower";
+    case Verdict::NoDifference:
+        return "no measurable difference";
+    case Verdict::OnlyInA:
+        return "only in A";
+    case Verdict::OnlyInB:
+        return "only in B";
+    case Verdict::Absent:
+        return "in neither";
+    }
+    return "?";
 }
 
 std::optional<ComparisonSeries> seriesFromReference(const ReferenceCatalog& catalog,

@@ -43,6 +43,9 @@ struct CaseComparison {
     // case's format and window), one per series after the first: empty when nothing recorded
     // differs.
     std::vector<std::vector<EnvironmentChange>> changed;
+    // Per series, the case's runs the launcher's monitor marked disturbed, in words (its
+    // `disturbed` warning); empty where none was: a verdict over them says so.
+    std::vector<std::string> disturbed;
 };
 
 struct Comparison {
@@ -51,6 +54,20 @@ struct Comparison {
     ComparisonOptions options;
     std::vector<CaseComparison> cases; // ordered like computeCases' cases
 };
+
+// The one rule of evidence for B's repeats against A's, Compare's and the History's alike (the
+// History's latest campaign against its baseline's repeats): the ratio of the medians, its 95 %
+// bootstrap interval seeded from the case (model, precision, batch, topology: the same
+// resamples wherever the same case is compared) and a change called only when the interval
+// excludes 1 and the change is beyond the threshold. bName names B in a note.
+CaseContrast contrastCase(const CaseKey& key, const std::vector<double>& a, double medianA,
+                          const std::vector<double>& b, double medianB, std::string_view bName,
+                          const ComparisonOptions& options = {});
+
+// A verdict as a reader is told it ("no measurable difference", "faster", "slower", "only in
+// A", "only in B", "in neither"): the screen's and the HTML report's words; JSON and CSV keep
+// verdictName's codes.
+std::string_view verdictWords(Verdict v);
 
 // Matches cases by their whole key. Needs at least one series.
 Comparison compareSeries(const std::vector<ComparisonSeries>& series,

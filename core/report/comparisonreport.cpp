@@ -108,9 +108,10 @@ std::string formatComparisonTable(const Comparison& c) {
         std::vector<std::string> row = {caseName(cc.key)};
         for (const auto& m : cc.medians)
             row.push_back(opt(m, 2));
+        // The verdict in words, as the app and the HTML report say it (CSV and JSON: the codes).
         for (const auto& k : cc.contrasts) {
             row.push_back(ratioText(k));
-            row.push_back(std::string(verdictName(k.verdict)));
+            row.push_back(std::string(verdictWords(k.verdict)));
         }
         rows.push_back(std::move(row));
     }

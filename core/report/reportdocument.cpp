@@ -259,6 +259,24 @@ std::string seriesSection(const ReportSeries& r) {
     return out + "</section>\n";
 }
 
+// A verdict in words, as the screen says it (the codes are JSON's and CSV's), with the series a
+// case is only in by name, and whether the runs it is over were disturbed.
+std::string verdictCell(const Comparison& c, const CaseComparison& cc, std::size_t b) {
+    const Verdict v = cc.contrasts[b - 1].verdict;
+    std::string out = v == Verdict::OnlyInA   ? "only in " + c.labels[0]
+                      : v == Verdict::OnlyInB ? "only in " + c.labels[b]
+                                              : std::string(verdictWords(v));
+    const auto said = [&](std::size_t s) {
+        return s < cc.disturbed.size() && !cc.disturbed[s].empty();
+    };
+    if (said(0) || said(b)) out += " (runs disturbed: ";
+    if (said(0)) out += c.labels[0] + ": " + cc.disturbed[0];
+    if (said(0) && said(b)) out += "; ";
+    if (said(b)) out += c.labels[b] + ": " + cc.disturbed[b];
+    if (said(0) || said(b)) out += ")";
+    return out;
+}
+
 std::string comparisonSection(const Comparison& c) {
     std::string out = "<section>\n<h2>Comparison</h2>\n<p>Each series against the first (" +
                       esc(c.labels.front()) +
@@ -272,11 +290,12 @@ std::string comparisonSection(const Comparison& c) {
                                           cc.key.topology.name()};
         for (const auto& m : cc.medians)
             cells.push_back(opt(m, 2));
-        for (const auto& k : cc.contrasts) {
+        for (std::size_t i = 0; i < cc.contrasts.size(); ++i) {
+            const CaseContrast& k = cc.contrasts[i];
             cells.push_back(k.ratio ? formatFixed(*k.ratio, 4) +
                                           (k.ratioCi95 ? " [" + ci(k.ratioCi95, 4) + "]" : "")
                                     : "–");
-            cells.push_back(std::string(verdictName(k.verdict)));
+            cells.push_back(verdictCell(c, cc, i + 1));
         }
         out += row(cells);
     }

@@ -251,3 +251,39 @@ TEST(Report, PercentOfPeakInTableCsvAndJson) {
     EXPECT_TRUE(none["pct"].is_null());
     EXPECT_NE(none["unknown"].get<std::string>().find("device is not known"), std::string::npos);
 }
+
+// Issue 37: the HTML comparison printed verdict codes ("no-difference") where the screen says
+// words; and neither said when the runs a verdict is over were disturbed. JSON and CSV keep the
+// codes.
+TEST(Report, HtmlComparisonSaysVerdictsInWordsAndWhenRunsWereDisturbed) {
+    const auto side = [](const std::string& label, std::vector<double> values, bool disturbed) {
+        CaseStats c;
+        c.key = {"r50", "fp32", 64, {1, 2}, "ngc-mxnet"};
+        c.values = values;
+        c.median = values[1];
+        if (disturbed)
+            c.warnings.push_back({"disturbed", "repeat 2 ran on a busy host (load <3.1>)"});
+        ComparisonSeries s;
+        s.label = label;
+        s.cases.push_back(c);
+        return s;
+    };
+    ReportInput report;
+    for (const char* label : {"before", "<after>", "faster"}) {
+        ReportSeries s;
+        s.label = label;
+        report.series.push_back(s);
+    }
+    report.comparison = compareSeries({side("before", {99.0, 100.0, 101.0}, false),
+                                       side("<after>", {99.5, 100.5, 101.5}, true),
+                                       side("faster", {129.0, 130.0, 131.0}, false)});
+    ASSERT_EQ(report.comparison->cases.size(), 1u);
+    ASSERT_EQ(report.comparison->cases[0].contrasts[1].verdict, Verdict::Faster);
+    const std::string html = formatHtmlReport(report);
+    EXPECT_EQ(html.find(">no-difference<"), std::string::npos) << html;
+    EXPECT_NE(html.find("<td>no measurable difference (runs disturbed: &lt;after&gt;: repeat 2 "
+                        "ran on a busy host (load &lt;3.1&gt;))</td>"),
+              std::string::npos)
+        << html;
+    EXPECT_NE(html.find("<td>faster</td>"), std::string::npos) << html;
+}

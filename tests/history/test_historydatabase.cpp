@@ -10,6 +10,7 @@
 #include "history/campaignrecord.h"
 #include "core/compare/environmentsummary.h"
 #include "history/historydatabase.h"
+#include "history/historytrend.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -390,4 +391,49 @@ TEST(EnvironmentSummary, MixedDriversAreAllNamed) {
     EXPECT_EQ(env.gpuModel, "NVIDIA A100-SXM4-80GB");
     EXPECT_EQ(sv::describeEnvironment(env),
               "NVIDIA A100-SXM4-80GB, driver 535.1 / 550.2, CUDA 12.2, image sha256:0123abcd");
+}
+
+// Issue 37 item 11: the History said nothing when a campaign's runs were disturbed. The count of
+// a case's disturbed runs (from the campaign's journal) is recorded, read back as the count (not
+// as a parameter that would show as a change), and said with the verdict.
+TEST(HistoryDatabase, ACasesDisturbedRunsAreRecordedAndSaidWithTheVerdict) {
+    TempDir dir;
+    writeHistoryCampaign(dir / "c1", 1.0, 1.0, 3, "535.104.05");
+    writeHistoryCampaign(dir / "c2", 0.99, 1.0, 2, "535.104.05");
+    const auto log = dir / "c2" / "logs" / "1n1g" / "r50_b64_fp32_2.log";
+    writeFile(dir / "c2" / "journal.jsonl",
+              R"({"event": "end", "id": "x", "tag": "t", "state": "ok", "log": ")" + log.string() +
+                  R"(", "disturbed": true, "evidence": ["load 3.1 above 1 run processes"]})" +
+                  "\n");
+    {
+        const CampaignRecord read = readOrFail(dir / "c2");
+        ASSERT_EQ(read.cases.size(), 2u);
+        EXPECT_EQ(read.cases[0].disturbed, 1) << "as read from the journal";
+    }
+    HistoryDatabase db(dir / "history.sqlite");
+    ASSERT_TRUE(db.isOpen()) << db.error();
+    for (const char* c : {"c1", "c2"}) {
+        const auto r = db.record(readOrFail(dir / c));
+        ASSERT_EQ(r.outcome, HistoryDatabase::Outcome::Added) << r.message;
+    }
+    std::string error;
+    const auto all = db.campaigns(&error);
+    ASSERT_TRUE(all) << error;
+    ASSERT_EQ(all->size(), 2u);
+    const CampaignRecord& c2 = all->back().record;
+    ASSERT_EQ(c2.label, "c2");
+    ASSERT_EQ(c2.cases.size(), 2u);
+    EXPECT_EQ(c2.cases[0].key.topology.name(), "1n1g");
+    EXPECT_EQ(c2.cases[0].disturbed, 1);
+    EXPECT_EQ(c2.cases[1].disturbed, 0);
+    for (const auto& k : c2.cases)
+        for (const auto& f : k.parameters)
+            EXPECT_NE(f.what, sv::history::kDisturbedRunsFact);
+    const auto trends = sv::history::computeTrends(*all);
+    ASSERT_EQ(trends.size(), 2u);
+    EXPECT_NE(trends[0].note.find("runs disturbed by a busy host, and counted: 1 of the latest "
+                                  "campaign's 5 runs"),
+              std::string::npos)
+        << trends[0].note;
+    EXPECT_EQ(trends[1].note.find("disturbed"), std::string::npos) << trends[1].note;
 }

@@ -465,8 +465,21 @@ TEST(ComparisonUi, ExportReportHoldsEveryDirectoryAndTheirComparison) {
     for (const auto& c : json["cases"])
         ++expected[c["verdict"].get<std::string>()];
     EXPECT_EQ(expected.size(), 5u); // faster, slower, no-difference, only-in-A, only-in-B
+    // The report says each verdict in the screen's words (JSON keeps the codes), a case in one
+    // directory only by the directory's name.
+    const std::map<std::string, QString> words{
+        {"faster", QStringLiteral("faster")},
+        {"slower", QStringLiteral("slower")},
+        {"no-difference", QStringLiteral("no measurable difference")},
+        {"only-in-A", QStringLiteral("only in october")},
+        {"only-in-B", QStringLiteral("only in november")}};
     for (const auto& [verdict, count] : expected) {
-        const QString v = QString::fromStdString(verdict);
+        ASSERT_TRUE(words.count(verdict)) << verdict;
+        const QString v = words.at(verdict);
+        if (QString::fromStdString(verdict) != v) {
+            EXPECT_FALSE(cells.contains(QString::fromStdString(verdict)))
+                << verdict << ": a code in the report";
+        }
         EXPECT_EQ(std::count_if(cells.begin(), cells.end(),
                                 [&](const QString& c) { return c == v || c.endsWith(" " + v); }),
                   count)
@@ -479,4 +492,40 @@ TEST(ComparisonUi, ExportReportHoldsEveryDirectoryAndTheirComparison) {
             cells.contains(QString::fromStdString(formatFixed(c["series"][1].get<double>(), 2))))
             << c.dump();
     }
+}
+
+// Issue 37 item 11: Compare's verdict did not say that the runs it is over were disturbed; and
+// What changed's tooltip listed "(none) -> value" for what only one side records.
+TEST(ComparisonUi, TheVerdictSaysDisturbedRunsAndWhatOnlyOneSideRecordsIsSaidSo) {
+    const auto side = [](const std::string& label, std::vector<double> values, bool disturbed) {
+        CaseStats c;
+        c.key = {"r50", "fp32", 64, {1, 2}, "ngc-mxnet"};
+        c.values = values;
+        c.median = values[1];
+        if (disturbed) c.warnings.push_back({"disturbed", "repeat 2 ran on a busy host"});
+        ComparisonSeries s;
+        s.label = label;
+        s.cases.push_back(c);
+        return s;
+    };
+    Comparison c = compareSeries({side("nightly-1", {99.0, 100.0, 101.0}, false),
+                                  side("nightly-2", {99.5, 100.5, 101.5}, true)});
+    ASSERT_EQ(c.cases.size(), 1u);
+    c.cases[0].changed[0] = {{"log.lr", "", "0.1"}, {"driver", "535", "550"}};
+    ui::ComparisonTableModel model;
+    model.setComparison(c);
+    const QModelIndex verdict = model.index(0, model.verdictColumn(1));
+    EXPECT_EQ(model.data(verdict).toString(),
+              QStringLiteral("no measurable difference (runs disturbed)"));
+    EXPECT_EQ(model.data(verdict, ui::ComparisonTableModel::VerdictRole).toString(),
+              QStringLiteral("no-difference"));
+    const QString why = model.data(verdict, Qt::ToolTipRole).toString();
+    EXPECT_TRUE(why.contains(QStringLiteral("Disturbed in nightly-2: repeat 2 ran on a busy host")))
+        << why.toStdString();
+    const QString changed =
+        model.data(model.index(0, model.changedColumn(1)), Qt::ToolTipRole).toString();
+    EXPECT_FALSE(changed.contains(QStringLiteral("(none)"))) << changed.toStdString();
+    EXPECT_TRUE(changed.contains(QStringLiteral("only in nightly-2: log.lr = 0.1")))
+        << changed.toStdString();
+    EXPECT_TRUE(changed.contains(QStringLiteral("driver: 535 -> 550"))) << changed.toStdString();
 }

@@ -16,7 +16,9 @@
 #include "ui/history/historypage.h"
 #include "ui/settings/appsettings.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFile>
 #include <QLineEdit>
 #include <QPushButton>
@@ -194,4 +196,47 @@ TEST_F(HistoryPostgres, AReadOnlyRoleBrowsesAndItsRecordIsRefused) {
     // The user sees why on the page, after the reload as well (it said only "2 campaign(s)").
     EXPECT_TRUE(page->statusText().contains(QLatin1String("but not write to it")))
         << page->statusText().toStdString();
+}
+
+// Issue 37: switching the app's history to the team's PostgreSQL did not offer to take the
+// local history along. The Database… dialog offers it (a box to tick) when the history used
+// until now is a SQLite file; ticked, on Save its campaigns are copied into the server's in the
+// background, each once, and the page says so.
+TEST_F(HistoryPostgres, MovingToPostgresOffersToCopyTheLocalHistory) {
+    NoHistoryEnvironment env;
+    const auto local = dir / "local.sqlite";
+    writeHistoryCampaign(dir / "night0", 0.98, 0.98, 3, "535.104.05");
+    for (const char* night : {"night0", "night1"}) // night1 is on the server already
+        ASSERT_EQ(cli({"history", "record", (dir / night).string(), "--history-db", local.string()})
+                      .exitCode,
+                  0);
+    AppWindow app;
+    HistoryPage* page = app.window.historyPage();
+    QSignalSpy recorded(page, &HistoryPage::recorded);
+    ASSERT_NO_FATAL_FAILURE(chooseDatabase(app, local.string()));
+    // The first dialog, closed, is gone before the second opens.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    page->findChild<QPushButton*>(QStringLiteral("historyDatabaseButton"))->click();
+    auto* dialog = page->findChild<HistoryLocationDialog*>();
+    ASSERT_TRUE(dialog);
+    ASSERT_TRUE(dialog->importBox());
+    EXPECT_FALSE(dialog->importBox()->isHidden()) << "the local history is offered";
+    // Offered, not imposed: a team's database takes a desk's campaigns only when asked.
+    EXPECT_FALSE(dialog->importBox()->isChecked());
+    dialog->importBox()->setChecked(true);
+    EXPECT_TRUE(dialog->importBox()->text().contains(QString::fromStdString(local.string())))
+        << dialog->importBox()->text().toStdString();
+    const std::string uri = server->socketUri(db);
+    dialog->field()->setText(QString::fromStdString(uri));
+    dialog->accept();
+    ASSERT_EQ(dialog->result(), QDialog::Accepted) << dialog->errorText().toStdString();
+    ASSERT_TRUE(recorded.wait(30000));
+    const QString said = recorded.front().front().toString();
+    EXPECT_TRUE(said.contains(QStringLiteral("1 campaign added, 1 already there")))
+        << said.toStdString();
+    EXPECT_EQ(query("SELECT count(*) FROM campaigns"), "3\n");
+    ASSERT_TRUE(waitUntil([&] { return !page->isLoading(); }, 20000));
+    EXPECT_TRUE(page->statusText().contains(QStringLiteral("3 campaigns")))
+        << page->statusText().toStdString();
+    EXPECT_TRUE(std::filesystem::exists(local)) << "the local history is left as it was";
 }

@@ -21,6 +21,7 @@
 #include <QCoreApplication>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QScatterSeries>
 #include <QXYSeries>
 
 #include <gtest/gtest.h>
@@ -212,4 +213,40 @@ TEST(LegendColours, TheLossBreakdownsPartsAreApart) {
             EXPECT_GE(ui::ChartStyle::colourDistance(parts[i], parts[j]),
                       ui::ChartStyle::kDistinctColours)
                 << parts[i].name().toStdString() << " vs " << parts[j].name().toStdString();
+}
+
+// Issue 37: the History chart drew each campaign's median and the latest campaign as the same
+// blue squares in its legend. The latest is a triangle in a colour of its own, and the legend
+// draws each entry as its series does.
+TEST(LegendColours, HistoryLatestCampaignIsApartFromTheMedians) {
+    history::CaseTrend t;
+    for (int i = 0; i < 5; ++i) {
+        history::TrendPoint p;
+        p.time = "2026-11-0" + std::to_string(i + 1) + "T00:00:00";
+        p.label = "nightly-" + std::to_string(i + 1);
+        p.median = 1000.0 + i;
+        p.min = p.median - 5, p.max = p.median + 5;
+        p.values = {p.min, p.median, p.max};
+        t.points.push_back(p);
+    }
+    t.previousLow = 995.0;
+    QChartView view(ui::HistoryChart::build(t));
+    shown(view);
+    QChart* chart = view.chart();
+    EXPECT_EQ(chart->legend()->markerShape(), QLegend::MarkerShapeFromSeries);
+    QXYSeries* median = nullptr;
+    QScatterSeries* latest = nullptr;
+    for (QLegendMarker* m : chart->legend()->markers()) {
+        if (!m->isVisible()) continue;
+        if (m->label().contains(QStringLiteral("median")))
+            median = qobject_cast<QXYSeries*>(m->series());
+        if (m->label().contains(QStringLiteral("latest")))
+            latest = qobject_cast<QScatterSeries*>(m->series());
+    }
+    ASSERT_TRUE(median && latest) << "the legend names the medians and the latest campaign";
+    EXPECT_NE(latest->markerShape(), QScatterSeries::MarkerShapeCircle);
+    EXPECT_NE(latest->markerShape(), QScatterSeries::MarkerShapeRectangle);
+    EXPECT_GE(ui::ChartStyle::colourDistance(latest->color(), median->color()),
+              ui::ChartStyle::kDistinctColours);
+    EXPECT_EQ(clashes(chart), "");
 }

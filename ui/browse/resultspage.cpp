@@ -123,6 +123,9 @@ void ResultsPage::fitComparisonColumns() {
         shown[static_cast<std::size_t>(c)] = m_comparisonView->columnWidth(c);
     m_comparisonModel->setShownWidths(std::move(shown),
                                       m_comparisonView->horizontalHeader()->font());
+    // A verdict wrapped in its capped column ("no measurable difference (runs disturbed)") is
+    // read whole: each row as tall as its cells need.
+    m_comparisonView->resizeRowsToContents();
 }
 
 QString ResultsPage::comparisonCaption() const {

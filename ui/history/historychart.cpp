@@ -65,17 +65,22 @@ void addWhiskers(QChart* chart, const history::CaseTrend& t,
 // The medians joined in time order, and the latest one marked (red when a regression).
 void addMedians(QChart* chart, const history::CaseTrend& t, std::vector<QAbstractSeries*>& series) {
     auto* median = new QLineSeries(chart);
-    median->setName(QObject::tr("median"));
+    median->setName(QObject::tr("median of each campaign"));
     QPen pen(ChartStyle::measured());
     pen.setWidthF(2.5);
     median->setPen(pen);
     median->setPointsVisible(true);
     for (std::size_t i = 0; i < t.points.size(); ++i)
         median->append(static_cast<double>(i), t.points[i].median);
+    // The latest campaign apart from the medians before it, by shape and colour: a triangle,
+    // teal (red when a regression), its legend entry drawn as it is.
     auto* latest = new QScatterSeries(chart);
-    latest->setName(t.regression ? QObject::tr("latest: regression") : QObject::tr("latest"));
-    latest->setColor(t.regression ? ChartStyle::problem() : ChartStyle::measured());
-    latest->setMarkerSize(14);
+    latest->setName(t.regression ? QObject::tr("latest campaign: regression")
+                                 : QObject::tr("latest campaign"));
+    latest->setColor(t.regression ? ChartStyle::problem() : ChartStyle::series(2));
+    latest->setBorderColor(Qt::white);
+    latest->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    latest->setMarkerSize(18);
     if (!t.points.empty())
         latest->append(static_cast<double>(t.points.size() - 1), t.points.back().median);
     series.push_back(median);
@@ -243,6 +248,8 @@ QChart* HistoryChart::build(const history::CaseTrend& t) {
     ChartStyle::applyAxis(x, QObject::tr("campaign (ran, UTC)"));
     ChartStyle::applyAxis(y, QString::fromStdString(history::trendUnit(t)));
     tidyLegend(chart);
+    // Each entry as its series draws: the medians' line, the latest's triangle, the diamonds.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     return chart;
 }
 

@@ -1,15 +1,19 @@
 #include "ui/history/historylocationdialog.h"
 
 #include "history/historydatabase.h"
+#include "history/historyimport.h"
 #include "history/historylocation.h"
 #include "ui/history/historypage.h"
 #include "ui/settings/appsettings.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QVBoxLayout>
+
+#include "core/model/wording.h"
 
 #include <cstdlib>
 
@@ -49,10 +53,32 @@ QString applyHistoryDatabase(const QString& text, AppSettings* settings, History
     return {};
 }
 
+QString importHistoryInto(const std::filesystem::path& into, const std::filesystem::path& from) {
+    const QString source = QDir::toNativeSeparators(QString::fromStdString(from.string()));
+    history::HistoryDatabase in(from, history::HistoryDatabase::Access::Source);
+    if (!in.isOpen())
+        return QObject::tr("Not copied from %1: %2")
+            .arg(source, QString::fromStdString(in.error()));
+    history::HistoryDatabase db(into);
+    if (!db.isOpen())
+        return QObject::tr("Not copied from %1: %2")
+            .arg(source, QString::fromStdString(db.error()));
+    const history::ImportResult r = history::HistoryImport(in).into(db);
+    QString said = QObject::tr("Copied the history %1 into this one: %2 added, %3 already there")
+                       .arg(source, QString::fromStdString(countOf(r.added, "campaign")))
+                       .arg(r.alreadyThere);
+    if (r.failed > 0)
+        said +=
+            QObject::tr(", %1 not copied (%2)")
+                .arg(r.failed)
+                .arg(r.messages.empty() ? QString() : QString::fromStdString(r.messages.front()));
+    return said;
+}
+
 HistoryLocationDialog::HistoryLocationDialog(AppSettings* settings, HistoryPage* page,
                                              QWidget* parent)
     : QDialog(parent), m_settings(settings), m_page(page), m_field(new QLineEdit(this)),
-      m_error(new QLabel(this)) {
+      m_import(new QCheckBox(this)), m_error(new QLabel(this)) {
     setWindowTitle(tr("History Database"));
     m_field->setObjectName(QStringLiteral("historyDatabase"));
     m_field->setText(settings->historyDatabase());
@@ -73,6 +99,19 @@ HistoryLocationDialog::HistoryLocationDialog(AppSettings* settings, HistoryPage*
     m_error->setStyleSheet(QStringLiteral("QLabel { color: #b00020 }"));
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->hide();
+    // The history used until now, when it is a file: a move to a team's database offers to take
+    // its campaigns along (the file itself is left as it is).
+    std::error_code ec;
+    if (const auto& now = page->databasePath();
+        !now.empty() && std::filesystem::is_regular_file(now, ec))
+        m_previous = now;
+    m_import->setObjectName(QStringLiteral("historyImportPrevious"));
+    m_import->setText(
+        tr("Copy the campaigns of the history used until now (%1) into the new one")
+            .arg(QDir::toNativeSeparators(QString::fromStdString(m_previous.string()))));
+    // Offered, not imposed: a team's database takes a desk's campaigns only when asked.
+    m_import->setChecked(false);
+    m_import->setVisible(!m_previous.empty());
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &HistoryLocationDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -80,6 +119,7 @@ HistoryLocationDialog::HistoryLocationDialog(AppSettings* settings, HistoryPage*
     layout->addWidget(new QLabel(tr("Where the history lives:"), this));
     layout->addWidget(m_field);
     layout->addWidget(help);
+    layout->addWidget(m_import);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
 }
@@ -95,6 +135,9 @@ void HistoryLocationDialog::accept() {
         m_error->show();
         return;
     }
+    if (!m_previous.empty() && m_import->isChecked() && !m_page->databasePath().empty() &&
+        m_page->databasePath() != m_previous)
+        m_page->importHistory(m_previous);
     QDialog::accept();
 }
 

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 
@@ -29,12 +30,22 @@ std::filesystem::path effectiveHistoryDatabase(const AppSettings& settings);
 // default for ""). Returns the problem otherwise, and saves and changes nothing.
 QString applyHistoryDatabase(const QString& text, AppSettings* settings, HistoryPage* page);
 
+// Copies every campaign (and expectation) of the SQLite history from into the history into,
+// as `scaleview-cli history import` does: the source only read, each campaign checked, one
+// already there counted, not doubled. Blocking (call it off the GUI thread); returns what it did
+// in words.
+QString importHistoryInto(const std::filesystem::path& into, const std::filesystem::path& from);
+
 class HistoryLocationDialog : public QDialog {
     Q_OBJECT
   public:
     HistoryLocationDialog(AppSettings* settings, HistoryPage* page, QWidget* parent = nullptr);
 
     QLineEdit* field() const { return m_field; }
+    // "Copy the campaigns of the history used until now into the new one": shown when that
+    // history is a SQLite file (the local one a move to a team's PostgreSQL leaves behind),
+    // not ticked; ticked, Save to another location has the page copy them in the background.
+    QCheckBox* importBox() const { return m_import; }
     QString errorText() const;
 
   public slots:
@@ -45,6 +56,8 @@ class HistoryLocationDialog : public QDialog {
     AppSettings* m_settings;
     HistoryPage* m_page;
     QLineEdit* m_field;
+    QCheckBox* m_import;
+    std::filesystem::path m_previous; // the SQLite history used until now; empty: none
     QLabel* m_error;
 };
 

@@ -278,32 +278,36 @@ void HistoryPage::reload() {
 
 void HistoryPage::recordDirectory(const QString& directory) {
     if (directory.isEmpty()) return;
-    ++m_loading;
-    m_status->setText(tr("Recording %1…").arg(QDir::toNativeSeparators(directory)));
-    async::runInBackground(
-        this, [path = m_path, directory] { return recordDirectoryInto(path, directory); },
-        [this](const QString& message) {
-            --m_loading;
-            // Said on the page after the reload too: a refusal (a read-only role, a full disk)
-            // must not vanish behind the reloaded listing's status.
-            m_recordNote = message;
-            emit recorded(message);
-            reload();
-        },
-        async::workPool());
+    writeThenReload(tr("Recording %1…").arg(QDir::toNativeSeparators(directory)),
+                    [path = m_path, directory] { return recordDirectoryInto(path, directory); });
 }
 
 void HistoryPage::importBundle(const QString& bundle) {
     if (bundle.isEmpty()) return;
-    ++m_loading;
-    m_status->setText(tr("Verifying and importing %1…").arg(QDir::toNativeSeparators(bundle)));
-    async::runInBackground(
-        this,
+    writeThenReload(
+        tr("Verifying and importing %1…").arg(QDir::toNativeSeparators(bundle)),
         [path = m_path, bundle, version = QCoreApplication::applicationVersion().toStdString()] {
             return importBundleInto(path, bundle, version);
-        },
+        });
+}
+
+void HistoryPage::importHistory(const std::filesystem::path& from) {
+    if (from.empty() || m_path.empty()) return;
+    writeThenReload(tr("Copying the campaigns of %1…")
+                        .arg(QDir::toNativeSeparators(QString::fromStdString(from.string()))),
+                    [path = m_path, from] { return importHistoryInto(path, from); });
+}
+
+void HistoryPage::writeThenReload(const QString& doing, std::function<QString()> write) {
+    ++m_loading;
+    m_status->setText(doing);
+    async::runInBackground(
+        this, std::move(write),
         [this](const QString& message) {
             --m_loading;
+            // Said on the page after the reload too: a refusal (a read-only
+            // role, a full disk) must not vanish behind the reloaded
+            // listing's status.
             m_recordNote = message;
             emit recorded(message);
             reload();

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <filesystem>
+#include <functional>
 #include <vector>
 
 class QChartView;
@@ -39,6 +40,10 @@ class HistoryPage : public QWidget {
     // import NAME.svbundle`): verified first, recorded with its origin, in the background; then
     // reloads. A bundle that is not verified is not recorded, and the page says why.
     void importBundle(const QString& bundle);
+    // Copies every campaign of the SQLite history from into this page's (the Database…
+    // dialog's offer when the history moves), in the background; then reloads and says what
+    // was copied.
+    void importHistory(const std::filesystem::path& from);
     // Marks the latest verdict of trends()[index] expected (who: this user; why as given), in
     // the background; the page then reads the history again and says what was recorded.
     void markExpected(int index, const QString& why);
@@ -66,6 +71,9 @@ class HistoryPage : public QWidget {
     void showTrends(std::vector<history::CaseTrend> trends, const QString& status);
     void showCase(int index);
     void askWhyExpected();
+    // A write to the history (a record, an import) on a worker thread, doing said meanwhile;
+    // then what it returned said and the history read again.
+    void writeThenReload(const QString& doing, std::function<QString()> write);
 
     std::filesystem::path m_path;
     QString m_directory;

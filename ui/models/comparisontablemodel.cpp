@@ -82,18 +82,33 @@ int ComparisonTableModel::columnCount(const QModelIndex& parent) const {
     return FixedColumns + seriesCount() + PairColumns * (seriesCount() - 1);
 }
 
-QString ComparisonTableModel::verdictText(const CaseContrast& k, int pair) const {
+namespace {
+
+// Whether either side's runs of the case were disturbed (the verdict is over them).
+bool disturbedPair(const CaseComparison& c, std::size_t pair) {
+    const auto said = [&](std::size_t s) {
+        return s < c.disturbed.size() && !c.disturbed[s].empty();
+    };
+    return said(0) || said(pair);
+}
+
+} // namespace
+
+QString ComparisonTableModel::verdictText(const CaseComparison& c, const CaseContrast& k,
+                                          int pair) const {
     const QString a = seriesCount() > 0 ? text(m_comparison.labels[0]) : QString();
     const QString b = pair < seriesCount()
                           ? text(m_comparison.labels[static_cast<std::size_t>(pair)])
                           : QString();
+    const QString disturbed =
+        disturbedPair(c, static_cast<std::size_t>(pair)) ? tr(" (runs disturbed)") : QString();
     switch (k.verdict) {
     case Verdict::Faster:
-        return tr("faster");
+        return tr("faster") + disturbed;
     case Verdict::Slower:
-        return tr("slower");
+        return tr("slower") + disturbed;
     case Verdict::NoDifference:
-        return tr("no measurable difference");
+        return tr("no measurable difference") + disturbed;
     case Verdict::OnlyInA:
         return tr("only in %1").arg(a);
     case Verdict::OnlyInB:
@@ -180,7 +195,7 @@ QVariant ComparisonTableModel::display(const CaseComparison& c, int column) cons
         return QString::fromStdString(formatFixed(k.ratioCi95->lo, 4) + " – " +
                                       formatFixed(k.ratioCi95->hi, 4));
     case 2:
-        return verdictText(k, offset / PairColumns + 1);
+        return verdictText(c, k, offset / PairColumns + 1);
     default:
         return text(describeChanges(c.changed[static_cast<std::size_t>(offset / PairColumns)]));
     }
@@ -211,17 +226,30 @@ QString ComparisonTableModel::toolTip(const CaseComparison& c, int column) const
     if (column >= FixedColumns + n) {
         const auto pair = static_cast<std::size_t>((column - FixedColumns - n) / PairColumns);
         if ((column - FixedColumns - n) % PairColumns == 3) {
-            // One line per change, "what: A -> B".
+            // One line per change, "what: A -> B"; what only one side records is said as that
+            // side's ("only in B: what = value"), never as a change from "(none)".
+            const QString a = text(m_comparison.labels[0]);
+            const QString b = text(m_comparison.labels[pair + 1]);
             QStringList lines;
             for (const auto& change : c.changed[pair])
-                lines << tr("%1: %2 -> %3")
-                             .arg(text(change.what),
-                                  change.a.empty() ? tr("(none)") : text(change.a),
-                                  change.b.empty() ? tr("(none)") : text(change.b));
+                lines << (change.a.empty()
+                              ? tr("only in %1: %2 = %3").arg(b, text(change.what), text(change.b))
+                          : change.b.empty()
+                              ? tr("only in %1: %2 = %3").arg(a, text(change.what), text(change.a))
+                              : tr("%1: %2 -> %3")
+                                    .arg(text(change.what), text(change.a), text(change.b)));
             return lines.isEmpty() ? tr("nothing recorded changed") : lines.join('\n');
         }
         const CaseContrast& k = c.contrasts[pair];
-        if (!k.note.empty()) return text(k.note);
+        QStringList lines;
+        if (!k.note.empty()) lines << text(k.note);
+        // The verdict is over disturbed runs: which, on which side.
+        if ((column - FixedColumns - n) % PairColumns == 2)
+            for (const std::size_t s : {std::size_t{0}, pair + 1})
+                if (s < c.disturbed.size() && !c.disturbed[s].empty())
+                    lines << tr("Disturbed in %1: %2")
+                                 .arg(text(m_comparison.labels[s]), text(c.disturbed[s]));
+        return lines.join('\n');
     }
     return {};
 }

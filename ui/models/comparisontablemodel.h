@@ -49,7 +49,7 @@ class ComparisonTableModel : public QAbstractTableModel {
 
     // "no measurable difference", "only in A-label": the verdict of series pair against the first,
     // in words.
-    QString verdictText(const CaseContrast& contrast, int pair) const;
+    QString verdictText(const CaseComparison& c, const CaseContrast& contrast, int pair) const;
 
   private:
     int seriesCount() const { return static_cast<int>(m_comparison.labels.size()); }
