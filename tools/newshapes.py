@@ -58,6 +58,33 @@ def main(root):
     # BigDL NCF: records per second.
     lines = [f"Throughput is {rate(621000, k):.2f} record / second." for k in range(20)]
     write(root, "bigdl-ncf/result_0.txt", lines)
+    # timm's train.py: the job's samples per second after each step's seconds, 8 GPUs.
+    lines = ["Training in distributed mode with multiple processes, 1 device per process."
+             "Process 0, total 8, device cuda:0.",
+             "Model resnet50 created, param count:25557032"]
+    for k in range(26):
+        t = 0.389 + 0.002 * (k % 3) if k else 3.1
+        lines.append(f"Train: 0 [{50 * k:>4d}/1251 ({50 * k * 100 // 1251:>3d}%)]  Loss: 6.912 "
+                     f"(6.93)  Time: {t:.3f}s, {1024 / t:>7.2f}/s  ({t + 0.02:.3f}s, "
+                     f"{1024 / (t + 0.02):>7.2f}/s)  LR: 1.000e-05  Data: 0.011 (0.025)")
+    write(root, "timm/resnet50/train.log", lines)
+    # HuggingFace's Trainer written to a file: tqdm's bars joined by carriage returns between
+    # its logged lines, steps per second times its total train batch.
+    lines = ["***** Running training *****", "  Num examples = 12800",
+             "  Instantaneous batch size per device = 16",
+             "  Total train batch size (w. parallel, distributed & accumulation) = 64",
+             "  Total optimization steps = 200"]
+    bars = []
+    for step in range(201):
+        pct = step // 2
+        bar = ("\u2588" * (pct // 10) + ("\u258c" if pct % 10 >= 5 else "")).ljust(10)
+        rate_ = "?it/s" if step == 0 else f"{1.5 + 0.01 * (step % 7):.2f}it/s"
+        bars.append(f"{pct:3d}%|{bar}| {step}/200 [00:10<00:20, {rate_}]")
+        if step and step % 20 == 0:
+            lines.append("\r".join(bars))
+            lines.append(f"{{'loss': 2.31, 'learning_rate': 4.5e-05, 'epoch': {step / 200:.2f}}}")
+            bars = []
+    write(root, "huggingface/bert-base/train.log", lines)
 
 
 if __name__ == "__main__":
