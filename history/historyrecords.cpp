@@ -63,32 +63,25 @@ bool insertCase(QSqlQuery& q, qlonglong campaignId, const CaseRecord& k) {
     return q.exec();
 }
 
-// A case's parameter facts (CaseRecord::parameters), one row each.
+// A case's parameter facts (CaseRecord::parameters), one row each, and its disturbed runs' count
+// as one more under a reserved name (no schema change).
 bool writeCaseParameters(QSqlQuery& q, qlonglong campaignId, const CaseRecord& k) {
-    for (const auto& f : k.parameters) {
+    auto write = [&](const QString& what, const QString& value) {
         q.prepare(QStringLiteral(
             "INSERT INTO case_parameters (campaign_id, model, precision, batch_per_device,"
             " nodes, gpus_per_node, format, what, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         for (const QVariant& v :
              {QVariant(campaignId), QVariant(qs(k.key.model)), QVariant(qs(k.key.precision)),
               QVariant(k.key.batchPerDevice), QVariant(k.key.topology.nodes),
-              QVariant(k.key.topology.gpusPerNode), QVariant(qs(k.key.format)),
-              QVariant(qs(f.what)), QVariant(qs(f.value))})
+              QVariant(k.key.topology.gpusPerNode), QVariant(qs(k.key.format)), QVariant(what),
+              QVariant(value)})
             q.addBindValue(v);
-        if (!q.exec()) return false;
-    }
-    if (k.disturbed <= 0) return true;
-    q.prepare(QStringLiteral(
-        "INSERT INTO case_parameters (campaign_id, model, precision, batch_per_device,"
-        " nodes, gpus_per_node, format, what, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    for (const QVariant& v :
-         {QVariant(campaignId), QVariant(qs(k.key.model)), QVariant(qs(k.key.precision)),
-          QVariant(k.key.batchPerDevice), QVariant(k.key.topology.nodes),
-          QVariant(k.key.topology.gpusPerNode), QVariant(qs(k.key.format)),
-          QVariant(QString::fromLatin1(kDisturbedRunsFact)),
-          QVariant(QString::number(k.disturbed))})
-        q.addBindValue(v);
-    return q.exec();
+        return q.exec();
+    };
+    for (const auto& f : k.parameters)
+        if (!write(qs(f.what), qs(f.value))) return false;
+    return k.disturbed <= 0 ||
+           write(QString::fromLatin1(kDisturbedRunsFact), QString::number(k.disturbed));
 }
 
 // Where an imported campaign came from (CampaignRecord::origin), when it did.
