@@ -75,11 +75,12 @@ UserWindowFigure userWindowFigure(const UserWindowRule& rule,
         last = values.back().line;
         // Under ten values a tenth is none: said so, not "the last 4 of 4 (the first 10 %
         // dropped)".
-        which = drop == 0 ? "all " + std::to_string(values.size()) + " values (too few for a first " +
-                                formatFixed(rule.dropFirst * 100, 0) + " % to drop as warmup)"
-                          : "the last " + std::to_string(window.size()) + " of " +
-                                std::to_string(values.size()) + " values (the first " +
-                                formatFixed(rule.dropFirst * 100, 0) + " % dropped as warmup)";
+        which = drop == 0
+                    ? "all " + std::to_string(values.size()) + " values (too few for a first " +
+                          formatFixed(rule.dropFirst * 100, 0) + " % to drop as warmup)"
+                    : "the last " + std::to_string(window.size()) + " of " +
+                          std::to_string(values.size()) + " values (the first " +
+                          formatFixed(rule.dropFirst * 100, 0) + " % dropped as warmup)";
     }
     if (window.empty()) {
         out.status = RunStatus::Incomplete;

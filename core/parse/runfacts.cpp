@@ -477,7 +477,8 @@ struct Collector {
                 const auto end = std::min(text.find_first_not_of("0123456789", t + 8), text.size());
                 pair("world_size", text.substr(t + 8, end - t - 8), n);
             }
-        if (contains(text, "Training with a single process on 1 device")) pair("world_size", "1", n);
+        if (contains(text, "Training with a single process on 1 device"))
+            pair("world_size", "1", n);
         // HuggingFace's Trainer: "  Instantaneous batch size per device = 32".
         if (const auto at = text.find("Instantaneous batch size per device = ");
             at != std::string_view::npos)

@@ -4,8 +4,9 @@
 #include "core/model/numerics.h"
 #include "core/model/wording.h"
 
-namespace sv {
+#include <algorithm>
 
+namespace sv {
 namespace {
 
 std::string unitOf(const CaseStats& c) {
@@ -19,17 +20,18 @@ std::string interval(const Interval& v, int decimals) {
 } // namespace
 
 // Whether no log of the case states its nodes (RunKey::origins): its runs are filed under 1
-// node, which nobody wrote.
+// node, which nobody wrote. Its runs are those it counts or leaves out, by path: the case's own
+// record of them, not its key matched again field by field.
 bool nodesUnstated(const CaseStats& c, const std::vector<RunResult>& runs) {
+    auto inCase = [&](const std::string& path) {
+        return std::find(c.paths.begin(), c.paths.end(), path) != c.paths.end() ||
+               std::any_of(c.excluded.begin(), c.excluded.end(),
+                           [&](const ExcludedRun& e) { return e.path == path; });
+    };
     bool any = false;
     for (const RunResult& r : runs) {
-        const RunKey& k = r.key;
-        if (k.model != c.key.model || k.precision != c.key.precision ||
-            k.batchPerDevice != c.key.batchPerDevice || k.topology.nodes != c.key.topology.nodes ||
-            k.topology.gpusPerNode != c.key.topology.gpusPerNode || k.ownCase != c.key.ownCase ||
-            logFormatOf(k.format).id != c.key.format)
-            continue;
-        if (!k.origins.nodesUnknown) return false;
+        if (!inCase(r.path)) continue;
+        if (!r.key.origins.nodesUnknown) return false;
         any = true;
     }
     return any;
@@ -39,7 +41,7 @@ std::string caseWhere(const CaseStats& c, const std::vector<RunResult>& runs) {
     return c.key.model + " " + c.key.precision + " b" +
            (c.key.batchPerDevice > 0 ? std::to_string(c.key.batchPerDevice) : "?") + " " +
            // As every page names it: "8 GPUs" where no log states the nodes, never "1n8g".
-           (c.gpus() <= 0                 ? std::string("GPUs ?")
+           (c.gpus() <= 0            ? std::string("GPUs ?")
             : nodesUnstated(c, runs) ? countOf(c.gpus(), "GPU")
                                      : c.key.topology.name()) +
            (c.key.ownCase.empty() ? "" : " (" + c.key.ownCase + ")");

@@ -39,7 +39,7 @@ std::string countField(int v) {
 // A case's nodes and GPUs as counts, "?" where nobody states them (never "0").
 std::string nodesText(const Summary& s, const CaseStats& c) {
     return c.gpus() > 0 && !nodesUnstated(c, s.runs) ? std::to_string(c.key.topology.nodes)
-                                                 : std::string("?");
+                                                     : std::string("?");
 }
 std::string gpusText(const CaseStats& c) {
     return c.gpus() > 0 ? std::to_string(c.gpus()) : std::string("?");

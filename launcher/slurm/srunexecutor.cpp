@@ -208,8 +208,8 @@ SlurmAllocation allocateForProbes(const Campaign& campaign, int nodes, int tasks
     }
     if (names.exitCode != 0 || int(a.nodes.size()) != nodes)
         return fail("job " + a.jobId + " holds " + std::to_string(a.nodes.size()) +
-                    (a.nodes.size() == 1 ? " node" : " nodes") + ", not " +
-                    std::to_string(nodes) + ": " + trimmed(names.err));
+                    (a.nodes.size() == 1 ? " node" : " nodes") + ", not " + std::to_string(nodes) +
+                    ": " + trimmed(names.err));
     // Each node's address as the job script's rendezvous finds it: NodeAddr, else the name.
     static const QRegularExpression addr(QStringLiteral("NodeAddr=(\\S+)"));
     for (const auto& n : a.nodes) {

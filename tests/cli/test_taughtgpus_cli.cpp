@@ -118,6 +118,5 @@ TEST(TaughtGpusCli, GpusStatedWithoutNodesAreNeverOneNode) {
     const auto csv = cli({"summarize", (dir / "runs").string(), "--format", "csv"});
     ASSERT_EQ(csv.exitCode, 0) << csv.err;
     // model,precision,batch_size_per_device,nodes,gpus_per_node,gpus,method
-    EXPECT_EQ(csv.out.substr(csv.out.find('\n') + 1).rfind("r50,?,32,,,8,time,", 0), 0u)
-        << csv.out;
+    EXPECT_EQ(csv.out.substr(csv.out.find('\n') + 1).rfind("r50,?,32,,,8,time,", 0), 0u) << csv.out;
 }

@@ -550,8 +550,7 @@ TEST(GeneralReader, HuggingFaceTqdmBarsJoinedByCarriageReturnsTimesTheTotalBatch
     const Read unstated = readOne("train.log", log(false).first);
     ASSERT_EQ(unstated.scan.logs.size(), 1u) << unstated.scan.summaryLine();
     EXPECT_FALSE(unstated.run.timeThroughput.has_value());
-    EXPECT_NE(unstated.run.reason.find("its lines give steps per second (it/s)"),
-              std::string::npos)
+    EXPECT_NE(unstated.run.reason.find("its lines give steps per second (it/s)"), std::string::npos)
         << unstated.run.reason;
 }
 
@@ -567,11 +566,12 @@ TEST(GeneralReader, TimmsTrainLogIsTheJobsSamplesPerSecondAfterTheStepTime) {
             for (int b = 0; b < 1251; b += 50) {
                 const double t = 0.389 + 0.002 * (b % 3), rate = std::round(1024 / t * 100) / 100;
                 v.push_back(rate);
-                text += "Train: " + std::to_string(epoch) + " [" + std::to_string(b) +
-                        "/1251 (" + std::to_string(b * 100 / 1251) + "%)]  Loss: 6.912 (6.93)  "
-                        "Time: " + num(t, 3) + "s, " + num(rate, 2) + "/s  (" + num(t + 0.02, 3) +
-                        "s, " + num(1024 / (t + 0.02), 2) +
-                        "/s)  LR: 1.000e-05  Data: 0.011 (0.025)\n";
+                text += "Train: " + std::to_string(epoch) + " [" + std::to_string(b) + "/1251 (" +
+                        std::to_string(b * 100 / 1251) +
+                        "%)]  Loss: 6.912 (6.93)  "
+                        "Time: " +
+                        num(t, 3) + "s, " + num(rate, 2) + "/s  (" + num(t + 0.02, 3) + "s, " +
+                        num(1024 / (t + 0.02), 2) + "/s)  LR: 1.000e-05  Data: 0.011 (0.025)\n";
             }
             text += "Test: [   0/48]  Time: 1.234 (1.234)  Loss:  6.8 (6.8)  Acc@1:  0.1 ( 0.1)\n";
         }
@@ -647,9 +647,9 @@ TEST(GeneralReader, KerasStepTimesInWholeMillisecondsSaySo) {
     EXPECT_NE(notes(r.run).find("the log prints whole milliseconds: 7 ms/step is within 7.1 %"),
               std::string::npos)
         << notes(r.run);
-    for (const auto& [line, seconds] : {std::pair{"- 10s 6ms/step - loss", 0.006},
-                                       std::pair{"- 2s 250us/step", 250e-6},
-                                       std::pair{"- 300s 3s/step", 3.0}}) {
+    for (const auto& [line, seconds] :
+         {std::pair{"- 10s 6ms/step - loss", 0.006}, std::pair{"- 2s 250us/step", 250e-6},
+          std::pair{"- 300s 3s/step", 3.0}}) {
         const auto p = findRatePhrase(line);
         ASSERT_TRUE(p) << line;
         EXPECT_EQ(p->kind, RatePhrase::Kind::StepSeconds) << line;

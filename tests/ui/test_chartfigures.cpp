@@ -269,9 +269,8 @@ TEST(ChartFigures, RefusalIsShownAndNoPointIsDrawn) {
         // Its <title> is the words, never the rich text's markup ("&lt;br&gt;", a span).
         std::smatch title;
         ASSERT_TRUE(std::regex_search(svg, title, std::regex("<title>([^<]*)</title>")));
-        EXPECT_EQ(title[1].str().rfind("Speedup over 1 GPU — r50 fp32, batch 128 no prediction: ",
-                                       0),
-                  0u)
+        EXPECT_EQ(
+            title[1].str().rfind("Speedup over 1 GPU — r50 fp32, batch 128 no prediction: ", 0), 0u)
             << title[1];
         EXPECT_EQ(title[1].str().find("&lt;"), std::string::npos) << title[1];
     }

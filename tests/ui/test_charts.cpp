@@ -717,7 +717,8 @@ TEST(ChartStyle, ATitleAndNoteWiderThanTheChartWrapInsteadOfBeingCut) {
     // Every word is there, none cut: the lines joined again are the whole title and note.
     QTextDocument shown;
     shown.setHtml(narrow);
-    const QString text = shown.toPlainText().replace(QLatin1Char('\n'), QLatin1Char(' '))
+    const QString text = shown.toPlainText()
+                             .replace(QLatin1Char('\n'), QLatin1Char(' '))
                              .replace(QChar(0x2029), QLatin1Char(' '))
                              .replace(QChar(0x2028), QLatin1Char(' '));
     EXPECT_EQ(text, title + QLatin1Char(' ') + note) << text.toStdString();
@@ -730,8 +731,8 @@ TEST(ChartStyle, ATitleAndNoteWiderThanTheChartWrapInsteadOfBeingCut) {
     const QFontMetricsF noteMetrics(noteFont);
     bool inNote = false;
     int titleLines = 0;
-    for (const QString& line : shown.toPlainText().split(QRegularExpression(QStringLiteral(
-             "[\\n\\x{2028}\\x{2029}]")))) {
+    for (const QString& line :
+         shown.toPlainText().split(QRegularExpression(QStringLiteral("[\\n\\x{2028}\\x{2029}]")))) {
         inNote = inNote || line.startsWith(QStringLiteral("no prediction"));
         titleLines += inNote ? 0 : 1;
         EXPECT_LE((inNote ? noteMetrics : titleMetrics).horizontalAdvance(line), 600.0)

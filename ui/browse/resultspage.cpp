@@ -203,15 +203,15 @@ void ResultsPage::setCaption(const Analysis& a, const std::set<std::string>& for
                   .arg(QString::fromStdString(std::string(methodName(s.options.method))), window);
     // What Δ is, where a case has a published figure to compare with (else its column is "–").
     const auto cases = analysis->groupCases();
-    const bool referenced = std::any_of(cases.begin(), cases.end(),
-                                        [](const CaseStats* c) { return c->reference.has_value(); });
+    const bool referenced = std::any_of(
+        cases.begin(), cases.end(), [](const CaseStats* c) { return c->reference.has_value(); });
     m_caption->setText(
-        whose +
-        (referenced ? tr("<b>%1</b>, %2 — throughput in %3 %4; Δ compares the median, measured as "
-                         "the published table measures, with its figure (hover a Δ for how and "
-                         "for the source).")
-                    : tr("<b>%1</b>, %2 — throughput in %3 %4; no published figure for these "
-                         "cases, so no Δ (tick a published reference to compare with one)."))
+        whose + (referenced
+                     ? tr("<b>%1</b>, %2 — throughput in %3 %4; Δ compares the median, measured as "
+                          "the published table measures, with its figure (hover a Δ for how and "
+                          "for the source).")
+                     : tr("<b>%1</b>, %2 — throughput in %3 %4; no published figure for these "
+                          "cases, so no Δ (tick a published reference to compare with one)."))
                     .arg(QString::fromStdString(analysis->group->label()).toHtmlEscaped(),
                          formats.size() > 1
                              ? tr("logs of %1 formats (the Framework column)").arg(formats.size())

@@ -264,8 +264,9 @@ void ChartStyle::fitTitle(QChart* chart) {
             QStringList noteLines;
             for (const QString& line : note.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
                 noteLines << wrapped(line, noteMetrics, available);
-            fitted = wrapped(plain, titleMetrics, available) +
-                     (note.isEmpty() ? QString() : noteSpan(noteLines.join(QStringLiteral("<br>"))));
+            fitted =
+                wrapped(plain, titleMetrics, available) +
+                (note.isEmpty() ? QString() : noteSpan(noteLines.join(QStringLiteral("<br>"))));
         }
     }
     if (fitted != natural) chart->setProperty("svTitle", plain); // title() is in lines now
