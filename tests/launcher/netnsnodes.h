@@ -256,7 +256,8 @@ class NetnsNodes {
                                 << "/authorized_keys\nPidFile " << m_dir << "/sshd" << n
                                 << ".pid\nStrictModes no\nUsePAM no\nPermitRootLogin yes\n"
                                    "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-                                   "MaxSessions 100\nLogLevel ERROR\n";
+                                   "MaxSessions 100\nLogLevel ERROR\n"
+                                   "SetEnv SHLVL=1\n"; // no ~/.bashrc per login (sshnodes.h)
             // ip netns exec enters the namespace and execs sshd: the pid is sshd's.
             m_sshd[i] = spawn({m_ip, "netns", "exec", netns(i), "/usr/sbin/sshd", "-D", "-e", "-f",
                                conf},

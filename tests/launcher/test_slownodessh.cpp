@@ -136,9 +136,24 @@ TEST_F(SlowNodeSsh, ANodeMadeHalfAsFastIsTheSlowestNodePartNotDeviceSlowdown) {
     // One repeat of each case: the parts' intervals come from the probes' paces (their steps),
     // and the 1n1g pace is the one run's.
     const std::string campaign = write("1n1g", {"2n1g"});
-    const auto r = runProcess({kCli, "run", campaign, "--probes"}, std::chrono::seconds(400));
+    auto r = runProcess({kCli, "run", campaign, "--probes"}, std::chrono::seconds(400));
     std::cout << r.out;
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    // The paces below are judged against a quiet machine. Where the campaign's own monitor found
+    // it was not (something else took the CPU: node1 slows, node2 stays at its quota, and the
+    // gap shrinks), the figures are the product's "not reliable": measured once more, afresh.
+    // (Seen once in a whole-suite run: every run's pace a third below the quiet one, node2
+    // 32 % slower.)
+    bool disturbed = false;
+    for (const auto& end : sv::test::journalEnds(m_dir + "/out"))
+        disturbed = disturbed || end.value("disturbed", false);
+    if (disturbed) {
+        std::cout << "a run was disturbed: the campaign runs once more\n";
+        std::filesystem::remove_all(m_dir + "/out");
+        r = runProcess({kCli, "run", campaign, "--probes"}, std::chrono::seconds(400));
+        std::cout << r.out;
+        ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    }
     if (const char* keep = std::getenv("SCALEVIEW_TEST_KEEP_CAMPAIGN"))
         std::filesystem::copy(m_dir + "/out", keep, std::filesystem::copy_options::recursive);
     const auto s = runProcess({kCli, "summarize", m_dir + "/out", "--format", "json"});
@@ -172,9 +187,10 @@ TEST_F(SlowNodeSsh, ANodeMadeHalfAsFastIsTheSlowestNodePartNotDeviceSlowdown) {
     ASSERT_EQ((*twoNodes)["slow_nodes"].size(), 1u) << s.out;
     EXPECT_EQ((*twoNodes)["slow_nodes"][0]["node"], "node2");
     const double slowerPct = (*twoNodes)["slow_nodes"][0]["slower_pct"];
-    // node2 alone against node1 alone, minutes apart at most: close to the quota's half.
+    // node2 alone against node1 alone, minutes apart at most: close to the quota's half, a
+    // little beyond it as often (the kernel throttles a step mid-way: 46, 54 and 63 % here).
     EXPECT_GT(slowerPct, 35.0);
-    EXPECT_LT(slowerPct, 65.0);
+    EXPECT_LT(slowerPct, 70.0);
     // The whole loss is the logs' own, whatever the parts: 100 x (1 - efficiency).
     EXPECT_GT(loss["total_pct"].get<double>(), 25.0) << loss.dump(2);
 }

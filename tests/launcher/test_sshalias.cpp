@@ -39,7 +39,10 @@ class SshAlias : public sv::test::SshNodesTest {
         c["graceSeconds"] = 1;
         c["sshConfig"] = m_nodes->config();
         c["outputDir"] = m_dir + "/out";
-        c["variables"] = {{"image_size", "32"}, {"master_port", "29612"}};
+        // A rendezvous port of its own: tests of this fixture run side by side, and two runs
+        // meeting at one port join each other's rendezvous.
+        c["variables"] = {{"image_size", "32"},
+                          {"master_port", std::to_string(sv::test::freePort("127.0.0.1"))}};
         const std::string path = m_dir + "/campaign.json";
         std::ofstream(path) << c.dump(2);
         return path;

@@ -146,7 +146,10 @@ class TorchrunSsh : public sv::test::SshNodesTest {
         c["wallTimeoutSeconds"] = 120;
         c["sshConfig"] = m_nodes->config();
         c["outputDir"] = m_dir + "/out";
-        c["variables"] = {{"image_size", "32"}, {"master_port", "29631"}};
+        // A rendezvous port of its own: tests of this fixture run side by side, and two runs
+        // meeting at one port join each other's rendezvous.
+        c["variables"] = {{"image_size", "32"},
+                          {"master_port", std::to_string(sv::test::freePort("127.0.0.1"))}};
         const std::string path = m_dir + "/campaign.json";
         std::ofstream(path) << c.dump(2);
         return path;
@@ -214,7 +217,7 @@ TEST_F(TorchrunSsh, NodeFailingWhileTheOtherWaitsEndsTheRunAtOnceNamingIt) {
     const auto e = sv::test::journalEnds(m_dir + "/out");
     ASSERT_EQ(e.size(), 1u);
     EXPECT_EQ(e[0]["state"], "failed") << e[0].dump();
-    EXPECT_EQ(e[0]["host"], "node2") << e[0].dump();
+    EXPECT_EQ(e[0]["host"], "node2") << e[0].dump() << "\n" << r.out << r.err;
     const std::string reason = e[0]["reason"].get<std::string>();
     EXPECT_NE(reason.find("workers failed on node2"), std::string::npos) << reason;
     EXPECT_NE(reason.find("exitcode: 3"), std::string::npos) << reason;
