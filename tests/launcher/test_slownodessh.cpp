@@ -123,14 +123,17 @@ TEST_F(SlowNodeSsh, ProbesOverSshThenFindSlowNodeRecordsItsVerdict) {
 
 
 // Issue 28's "made k % slower": node2's sshd, and so every session and rank it starts, is held
-// to half a CPU by the kernel (CFS bandwidth control), and a real campaign runs 1n1g on node1
+// to 35 % of a CPU by the kernel (CFS bandwidth control), and a real campaign runs 1n1g on node1
 // and 2n1g with --probes. The 2-node case waits for node2 at every step: the breakdown puts
-// about 50 points of its loss in the slowest-node part (node2 alone against node1 alone), not
+// about 65 points of its loss in the slowest-node part (node2 alone against node1 alone), not
 // in the device-slowdown part (node1 alone against the 1n1g case), and slow_nodes names node2.
+// (Half a CPU left too little margin: node2 at its quota keeps its pace when the machine slows,
+// node1 does not, and twice in a day the whole machine ran a third slower unseen by the
+// monitor and node2 came out only 32-34 % slower.)
 // SCALEVIEW_TEST_KEEP_CAMPAIGN=DIR keeps a copy of the campaign (docs/screenshots comes from
 // one).
-TEST_F(SlowNodeSsh, ANodeMadeHalfAsFastIsTheSlowestNodePartNotDeviceSlowdown) {
-    sv::test::CpuQuota quota(50);
+TEST_F(SlowNodeSsh, ANodeMadeSlowIsTheSlowestNodePartNotDeviceSlowdown) {
+    sv::test::CpuQuota quota(35);
     if (!quota.skipReason().empty()) GTEST_SKIP() << quota.skipReason();
     ASSERT_TRUE(quota.add(m_nodes->sshdPid(1)));
     // One repeat of each case: the parts' intervals come from the probes' paces (their steps),
@@ -171,26 +174,24 @@ TEST_F(SlowNodeSsh, ANodeMadeHalfAsFastIsTheSlowestNodePartNotDeviceSlowdown) {
     ASSERT_TRUE(parts.count("slowest-node") && parts.count("device-slowdown")) << loss.dump(2);
     const double slowest = parts["slowest-node"]["pct"];
     const double device = parts["device-slowdown"]["pct"];
-    // Half a CPU makes node2 about half as fast as the median node. The parts are points of the
-    // 1-device case's pace, and the median node alone is itself (100 - device) % of it (the
-    // 1n1g runs and the probes ran minutes apart on a machine other tests load), so the
-    // slowest-node part's interval meets k x (1 - device / 100) points for a k near 50: CI saw
-    // node2 41.7 % slower, device 14.9, slowest node [30.0, 37.2]. The device-slowdown part,
-    // node1 alone against the 1n1g case, does not carry it.
+    // 35 % of a CPU makes node2 about 64 % slower than the median node here (26 against 73 per
+    // device, twice). The parts are points of the 1-device case's pace, and the median node
+    // alone is itself (100 - device) % of it (the 1n1g runs and the probes ran minutes apart),
+    // so the slowest-node part's interval meets k x (1 - device / 100) points for a k between
+    // 40 and 85. The device-slowdown part, node1 alone against the 1n1g case, does not carry it.
     ASSERT_TRUE(parts["slowest-node"]["ci95"].is_array()) << loss.dump(2);
     const double ofMedian = 1.0 - device / 100.0;
-    EXPECT_LE(parts["slowest-node"]["ci95"][0].get<double>(), 65.0 * ofMedian) << loss.dump(2);
-    EXPECT_GE(parts["slowest-node"]["ci95"][1].get<double>(), 35.0 * ofMedian) << loss.dump(2);
+    EXPECT_LE(parts["slowest-node"]["ci95"][0].get<double>(), 85.0 * ofMedian) << loss.dump(2);
+    EXPECT_GE(parts["slowest-node"]["ci95"][1].get<double>(), 40.0 * ofMedian) << loss.dump(2);
     EXPECT_GT(slowest, 30.0 * ofMedian) << loss.dump(2);
     EXPECT_LT(device, 25.0) << loss.dump(2);
     EXPECT_GT(slowest, device + 15.0) << loss.dump(2);
     ASSERT_EQ((*twoNodes)["slow_nodes"].size(), 1u) << s.out;
     EXPECT_EQ((*twoNodes)["slow_nodes"][0]["node"], "node2");
     const double slowerPct = (*twoNodes)["slow_nodes"][0]["slower_pct"];
-    // node2 alone against node1 alone, minutes apart at most: close to the quota's half, a
-    // little beyond it as often (the kernel throttles a step mid-way: 46, 54 and 63 % here).
+    // node2 alone against node1 alone, minutes apart at most: near what the quota leaves.
     EXPECT_GT(slowerPct, 35.0);
-    EXPECT_LT(slowerPct, 70.0);
+    EXPECT_LT(slowerPct, 85.0);
     // The whole loss is the logs' own, whatever the parts: 100 x (1 - efficiency).
     EXPECT_GT(loss["total_pct"].get<double>(), 25.0) << loss.dump(2);
 }
