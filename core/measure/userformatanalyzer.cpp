@@ -13,6 +13,21 @@ std::optional<double> userStepRate(double seconds, int batchPerDevice, int ranks
     return static_cast<double>(batchPerDevice) * ranks / seconds;
 }
 
+namespace {
+
+// Which values a warmup fraction leaves. Under ten values a tenth is none: said so, not "the last
+// 4 of 4 (the first 10 % dropped)".
+std::string keptValues(std::size_t kept, std::size_t total, double dropFirst) {
+    const std::string pct = formatFixed(dropFirst * 100, 0) + " %";
+    if (kept == total)
+        return "all " + std::to_string(total) + " values (too few for a first " + pct +
+               " to drop as warmup)";
+    return "the last " + std::to_string(kept) + " of " + std::to_string(total) +
+           " values (the first " + pct + " dropped as warmup)";
+}
+
+} // namespace
+
 UserWindowFigure userWindowFigure(const UserWindowRule& rule,
                                   const std::vector<UserWindowValue>& values,
                                   std::optional<std::pair<int, int>> steps) {
@@ -73,14 +88,7 @@ UserWindowFigure userWindowFigure(const UserWindowRule& rule,
         }
         first = values[drop].line;
         last = values.back().line;
-        // Under ten values a tenth is none: said so, not "the last 4 of 4 (the first 10 %
-        // dropped)".
-        which = drop == 0
-                    ? "all " + std::to_string(values.size()) + " values (too few for a first " +
-                          formatFixed(rule.dropFirst * 100, 0) + " % to drop as warmup)"
-                    : "the last " + std::to_string(window.size()) + " of " +
-                          std::to_string(values.size()) + " values (the first " +
-                          formatFixed(rule.dropFirst * 100, 0) + " % dropped as warmup)";
+        which = keptValues(window.size(), values.size(), rule.dropFirst);
     }
     if (window.empty()) {
         out.status = RunStatus::Incomplete;
