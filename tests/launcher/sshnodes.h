@@ -83,6 +83,12 @@ inline int freePort(const char* address) {
     return port;
 }
 
+// A campaign's own rendezvous port (its "master_port" variable): tests of one fixture run side by
+// side, and two runs meeting at one port join each other's rendezvous.
+inline std::string ownRendezvousPort() {
+    return std::to_string(freePort("127.0.0.1"));
+}
+
 class SshNodes {
   public:
     SshNodes() {

@@ -52,10 +52,7 @@ class Ssh : public sv::test::SshNodesTest {
         c["graceSeconds"] = 1;
         c["sshConfig"] = m_nodes->config();
         c["outputDir"] = m_dir + "/out";
-        // A rendezvous port of its own: tests of this fixture run side by side, and two runs
-        // meeting at one port join each other's rendezvous.
-        c["variables"] = {{"image_size", "32"},
-                          {"master_port", std::to_string(sv::test::freePort("127.0.0.1"))}};
+        c["variables"] = {{"image_size", "32"}, {"master_port", sv::test::ownRendezvousPort()}};
         return c;
     }
     std::string write(const json& c) {

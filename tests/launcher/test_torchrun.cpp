@@ -146,10 +146,7 @@ class TorchrunSsh : public sv::test::SshNodesTest {
         c["wallTimeoutSeconds"] = 120;
         c["sshConfig"] = m_nodes->config();
         c["outputDir"] = m_dir + "/out";
-        // A rendezvous port of its own: tests of this fixture run side by side, and two runs
-        // meeting at one port join each other's rendezvous.
-        c["variables"] = {{"image_size", "32"},
-                          {"master_port", std::to_string(sv::test::freePort("127.0.0.1"))}};
+        c["variables"] = {{"image_size", "32"}, {"master_port", sv::test::ownRendezvousPort()}};
         const std::string path = m_dir + "/campaign.json";
         std::ofstream(path) << c.dump(2);
         return path;
